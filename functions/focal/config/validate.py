@@ -1,0 +1,144 @@
+"""Cross-field checks of an agent definition: every reference resolves, every expression parses
+and reads only declared names, thresholds are coherent. Returns every problem, never stops early."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from focal import expressions
+from focal.config.loader import Problem, format_path, line_of
+from focal.errors import ExpressionError
+from focal.models.agent import AgentConfig, Scope
+
+
+def declared_names(agent: AgentConfig) -> set[str]:
+    """Names an expression may read: field definitions, slots and tool outputs."""
+    out = {f.field_name for f in agent.profile_field_definitions}
+    for scenario in agent.scenarios:
+        for step in scenario.steps:
+            out.update(slot.name for slot in step.slots)
+    for tool in agent.tools:
+        out.update(tool.output.values() or ())
+    return out
+
+
+def resolve_step_scope(agent: AgentConfig, scope_id: str) -> list[tuple[str, str]]:
+    """A STEP scope_id is 'scenario_id.step_id' or a bare step id that exists in exactly one scenario."""
+    if "." in scope_id:
+        scenario_id, step_id = scope_id.split(".", 1)
+        return [(scenario_id, step_id)] if agent.step(scenario_id, step_id) else []
+    return [(s.id, st.id) for s in agent.scenarios for st in s.steps if st.id == scope_id]
+
+
+class _Collector:
+    def __init__(self, raw: Any):
+        self.raw = raw
+        self.problems: list[Problem] = []
+
+    def add(self, parts: tuple[Any, ...], message: str) -> None:
+        self.problems.append(Problem(format_path(parts), message, line_of(self.raw, parts) if self.raw else None))
+
+    def expression(self, parts: tuple[Any, ...], expr: str, allowed: set[str]) -> None:
+        try:
+            used = expressions.names(expr)
+        except ExpressionError as exc:
+            self.add(parts, f"invalid expression: {exc}")
+            return
+        for name in sorted(used - allowed):
+            self.add(parts, f"name '{name}' is not a declared variable")
+
+
+def _duplicates(c: _Collector, items: list[Any], attr: str, path: tuple[Any, ...]) -> None:
+    counts = Counter(getattr(i, attr) for i in items)
+    for index, item in enumerate(items):
+        if counts[getattr(item, attr)] > 1:
+            c.add((*path, index, attr), f"duplicate {attr} '{getattr(item, attr)}'")
+
+
+def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
+    c = _Collector(raw)
+    names = declared_names(agent)
+    rule_ids = {r.id for r in agent.rules}
+    tool_ids = {t.id for t in agent.tools}
+    field_names = {f.field_name for f in agent.profile_field_definitions}
+
+    _duplicates(c, agent.rules, "id", ("rules",))
+    _duplicates(c, agent.scenarios, "id", ("scenarios",))
+    _duplicates(c, agent.tools, "id", ("tools",))
+    _duplicates(c, agent.profile_field_definitions, "field_name", ("profile_field_definitions",))
+
+    for i, f in enumerate(agent.profile_field_definitions):
+        path = ("profile_field_definitions", i)
+        if f.pattern:
+            try:
+                re.compile(f.pattern)
+            except re.error as exc:
+                c.add((*path, "pattern"), f"invalid regular expression: {exc}")
+        if f.field_type in ("enum", "entity_list") and not f.allowed_values:
+            c.add((*path, "allowed_values"), f"a field of type {f.field_type} needs allowed_values")
+        for j, rule in enumerate(f.validation_rules):
+            c.expression((*path, "validation_rules", j), rule, names | {"value"})
+
+    for i, r in enumerate(agent.rules):
+        path = ("rules", i)
+        if r.scope == Scope.GLOBAL and r.scope_id:
+            c.add((*path, "scope_id"), "a GLOBAL rule takes no scope_id")
+        if r.scope == Scope.SCENARIO and not agent.scenario(r.scope_id):
+            c.add((*path, "scope_id"), f"scenario '{r.scope_id}' does not exist")
+        if r.scope == Scope.STEP:
+            found = resolve_step_scope(agent, r.scope_id or "")
+            if len(found) != 1:
+                why = "does not exist" if not found else "is ambiguous; write 'scenario_id.step_id'"
+                c.add((*path, "scope_id"), f"step '{r.scope_id}' {why}")
+        for j, tool_id in enumerate(r.attached_tool_ids):
+            if tool_id not in tool_ids:
+                c.add((*path, "attached_tool_ids", j), f"tool '{tool_id}' does not exist")
+        for key in ("entails_rule_ids", "excludes_rule_ids"):
+            for j, other in enumerate(getattr(r, key)):
+                if other not in rule_ids:
+                    c.add((*path, key, j), f"rule '{other}' does not exist")
+        for j, name in enumerate(r.depends_on_definitions):
+            if name not in field_names:
+                c.add((*path, "depends_on_definitions", j), f"definition '{name}' does not exist")
+        if r.enforcement_expression:
+            c.expression((*path, "enforcement_expression"), r.enforcement_expression, names)
+        if r.is_hard_constraint and not r.enforcement_expression and not r.subjective:
+            c.add(path, "a hard constraint needs an enforcement_expression or subjective: true")
+
+    for i, s in enumerate(agent.scenarios):
+        path = ("scenarios", i)
+        step_ids = {st.id for st in s.steps}
+        _duplicates(c, s.steps, "id", (*path, "steps"))
+        if s.entry_step_id not in step_ids:
+            c.add((*path, "entry_step_id"), f"step '{s.entry_step_id}' does not exist in scenario '{s.id}'")
+        if not s.entry_examples:
+            c.add((*path, "entry_examples"), "at least one entry example is needed to detect this intent")
+        for j, st in enumerate(s.steps):
+            spath = (*path, "steps", j)
+            _duplicates(c, st.slots, "name", (*spath, "slots"))
+            for k, t in enumerate(st.transitions):
+                if t.target not in step_ids:
+                    c.add((*spath, "transitions", k, "target"), f"step '{t.target}' does not exist in scenario '{s.id}'")
+                if t.when:
+                    c.expression((*spath, "transitions", k, "when"), t.when, names)
+            for k, tool_id in enumerate(st.action):
+                if tool_id not in tool_ids:
+                    c.add((*spath, "action", k), f"tool '{tool_id}' does not exist")
+            for k, slot in enumerate(st.slots):
+                if slot.validation:
+                    c.expression((*spath, "slots", k, "validation"), slot.validation, names | {"value"})
+
+    for i, t in enumerate(agent.tools):
+        if ":" not in t.entrypoint:
+            c.add(("tools", i, "entrypoint"), "expected 'file.py:function' or 'package.module:function'")
+
+    a = agent.approval
+    if a.approval_threshold > a.execute_threshold:
+        c.add(("approval", "approval_threshold"), "must not exceed execute_threshold")
+    if abs(sum(a.weights.values()) - 1.0) > 0.01:
+        c.add(("approval", "weights"), f"weights must add up to 1.0 (they add up to {sum(a.weights.values()):.2f})")
+    if agent.pre_validation.min_length > agent.pre_validation.max_length:
+        c.add(("pre_validation", "min_length"), "must not exceed max_length")
+    return c.problems

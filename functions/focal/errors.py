@@ -1,0 +1,41 @@
+"""Errors the engine and its adapters raise; each carries a stable code for the turn result."""
+
+from __future__ import annotations
+
+
+class FocalError(Exception):
+    code = "internal_error"
+
+
+class ConfigError(FocalError):
+    code = "invalid_agent_config"
+
+
+class AgentNotFound(FocalError):
+    code = "agent_not_found"
+
+
+class VersionConflict(FocalError):
+    """The session changed since it was read (optimistic locking on `version`)."""
+
+    code = "session_conflict"
+
+
+class DuplicateTurn(FocalError):
+    code = "duplicate_turn"
+
+
+class PayloadTooLarge(FocalError):
+    code = "payload_too_large"
+
+
+class ModelError(FocalError):
+    code = "model_error"
+
+
+class ToolError(FocalError):
+    code = "tool_error"
+
+
+class ExpressionError(FocalError):
+    code = "expression_error"

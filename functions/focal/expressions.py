@@ -1,0 +1,120 @@
+"""Enforcement and validation expressions: parsed with `ast`, checked against a whitelist, evaluated
+only by simpleeval over plain data.
+
+The whitelist is deliberately small: no attribute access (so no `__class__` escapes), no
+comprehensions or lambdas (no generator frames), bounded length, and simpleeval's own caps on
+powers and string sizes.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from typing import Any
+
+from simpleeval import SimpleEval
+
+from focal.errors import ExpressionError
+
+MAX_EXPRESSION_LENGTH = 500
+MAX_STRING_VALUE = 10_000
+
+
+def _contains(container: Any, item: Any) -> bool:
+    if isinstance(container, str) and isinstance(item, str):
+        return item.lower() in container.lower()
+    return item in container
+
+
+def _lower(value: Any) -> str:
+    return str(value).lower()
+
+
+FUNCTIONS: dict[str, Any] = {
+    "len": len,
+    "min": min,
+    "max": max,
+    "abs": abs,
+    "round": round,
+    "lower": _lower,
+    "contains": _contains,
+}
+CONSTANTS = {"True": True, "False": False, "None": None, "true": True, "false": False}
+
+_ALLOWED_NODES: tuple[type[ast.AST], ...] = (
+    ast.Expression, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Compare, ast.IfExp, ast.Call,
+    ast.Name, ast.Constant, ast.List, ast.Tuple, ast.Load,
+    ast.And, ast.Or, ast.Not, ast.USub, ast.UAdd,
+    ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow,
+    ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn, ast.Is, ast.IsNot,
+)
+
+
+def parse(expression: str) -> ast.Expression:
+    """Parse and check an expression; raise ExpressionError naming what is not allowed."""
+    if not isinstance(expression, str) or not expression.strip():
+        raise ExpressionError("expression is empty")
+    if len(expression) > MAX_EXPRESSION_LENGTH:
+        raise ExpressionError(f"expression is longer than {MAX_EXPRESSION_LENGTH} characters")
+    try:
+        tree = ast.parse(expression.strip(), mode="eval")
+    except SyntaxError as exc:
+        raise ExpressionError(f"syntax error: {exc.msg}") from None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            raise ExpressionError(f"attribute access '.{node.attr}' is not allowed")
+        if not isinstance(node, _ALLOWED_NODES):
+            raise ExpressionError(f"{type(node).__name__} is not allowed in expressions")
+        if isinstance(node, ast.Call):
+            if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
+                name = node.func.id if isinstance(node.func, ast.Name) else "?"
+                raise ExpressionError(f"function '{name}' is not allowed (allowed: {', '.join(sorted(FUNCTIONS))})")
+            if node.keywords:
+                raise ExpressionError("keyword arguments are not allowed")
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) > 200:
+            raise ExpressionError("string literal longer than 200 characters")
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+            exponent = node.right
+            if not (isinstance(exponent, ast.Constant) and isinstance(exponent.value, int | float) and abs(exponent.value) <= 100):
+                raise ExpressionError("exponents must be literal numbers no larger than 100")
+    return tree
+
+
+def names(expression: str) -> set[str]:
+    """Variable names an expression reads (functions and constants excluded)."""
+    tree = parse(expression)
+    called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    return {
+        n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id not in called and n.id not in CONSTANTS
+    }
+
+
+def _plain(value: Any, depth: int = 0) -> Any:
+    """Accept only plain data (no objects with attributes or methods to reach through)."""
+    if depth > 4:
+        raise ExpressionError("variable value nested too deeply")
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    if isinstance(value, str):
+        if len(value) > MAX_STRING_VALUE:
+            raise ExpressionError("variable value is too long")
+        return value
+    if isinstance(value, list | tuple):
+        return [_plain(v, depth + 1) for v in value][:1000]
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v, depth + 1) for k, v in list(value.items())[:1000]}
+    raise ExpressionError(f"variable of type {type(value).__name__} is not plain data")
+
+
+def evaluate(expression: str, variables: Mapping[str, Any]) -> Any:
+    parse(expression)
+    evaluator = SimpleEval(
+        names={**CONSTANTS, **{k: _plain(v) for k, v in variables.items()}},
+        functions=dict(FUNCTIONS),
+    )
+    try:
+        return evaluator.eval(expression.strip())
+    except ExpressionError:
+        raise
+    except Exception as exc:  # simpleeval raises many types (NameNotDefined, NumberTooHigh, TypeError, ...)
+        raise ExpressionError(f"{type(exc).__name__}: {exc}") from None

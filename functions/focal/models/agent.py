@@ -1,0 +1,237 @@
+"""The agent definition: everything a business describes as data (DESIGN.md §2).
+
+Field names follow the seed documents; defaults are the seeds' defaults.
+Cross-field checks (references, expressions) live in `focal.config.validate`, so that
+`focal validate` can report every problem at once instead of stopping at the first.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=False)
+
+
+class Scope(str, Enum):
+    GLOBAL = "GLOBAL"
+    SCENARIO = "SCENARIO"
+    STEP = "STEP"
+
+
+FieldType = Literal["string", "integer", "number", "money", "percentage", "boolean", "enum", "date", "id", "entity_list"]
+VariableSource = Literal["message", "response", "tool", "profile"]
+
+
+class ProfileFieldDefinition(Strict):
+    """A variable/profile field definition ("definitions" of seed 002)."""
+
+    field_name: str
+    display_name: str = ""
+    description: str = ""
+    field_type: FieldType = "string"
+    validation_rules: list[str] = Field(default_factory=list, description="simpleeval expressions over `value`")
+    extraction_hints: list[str] = Field(default_factory=list, description="keywords that anchor extraction")
+    pattern: str | None = Field(default=None, description="regex for id-like values")
+    allowed_values: list[str] = Field(default_factory=list, description="enum values or entity names")
+    sources: list[VariableSource] = Field(
+        default_factory=lambda: ["message", "response", "tool", "profile"],
+        description="where a value for this variable may come from",
+    )
+    persist_to_profile: bool = Field(default=False, description="facts about the customer kept across sessions")
+    default: Any = Field(default=None, description="value when no source provides one")
+
+
+class Rule(Strict):
+    id: str
+    condition_text: str
+    action_text: str
+    scope: Scope = Scope.GLOBAL
+    scope_id: str | None = None
+    is_hard_constraint: bool = False
+    enforcement_expression: str | None = None
+    subjective: bool = False
+    attached_tool_ids: list[str] = Field(default_factory=list)
+    priority: int = 0
+    enabled: bool = True
+    max_fires_per_session: int = Field(default=0, ge=0, description="0 = unlimited")
+    cooldown_turns: int = Field(default=0, ge=0)
+    response_template: str | None = Field(default=None, description="what the offline composer says for this rule")
+    fallback_text: str | None = None
+    entails_rule_ids: list[str] = Field(default_factory=list)
+    excludes_rule_ids: list[str] = Field(default_factory=list)
+    depends_on_definitions: list[str] = Field(default_factory=list)
+
+
+class Slot(Strict):
+    name: str
+    type: FieldType = "string"
+    prompt: str
+    validation: str | None = Field(default=None, description="simpleeval expression over `value`")
+    required: bool = True
+
+
+class Transition(Strict):
+    target: str
+    condition_text: str = ""
+    examples: list[str] = Field(default_factory=list)
+    when: str | None = Field(default=None, description="simpleeval expression over session variables")
+
+
+class Step(Strict):
+    id: str
+    instructions: str = ""
+    slots: list[Slot] = Field(default_factory=list)
+    transitions: list[Transition] = Field(default_factory=list)
+    clarification_hint: str = ""
+    requires_confirmation: bool = False
+    confirmation_prompt: str = ""
+    action: list[str] = Field(default_factory=list, description="tool ids run when the step completes")
+
+
+class Scenario(Strict):
+    id: str
+    name: str
+    intent_label: str = ""
+    entry_examples: list[str] = Field(default_factory=list)
+    steps: list[Step]
+    entry_step_id: str
+
+
+class ToolKind(str, Enum):
+    python = "python"
+    http = "http"
+    # `lambda` is a Python keyword, hence the alias.
+    lambda_ = "lambda"
+
+
+class ToolParameter(Strict):
+    type: FieldType = "string"
+    required: bool = True
+    description: str = ""
+
+
+class Tool(Strict):
+    id: str
+    kind: ToolKind = ToolKind.python
+    entrypoint: str = Field(description="python: 'file.py:function' relative to the agent file, or 'pkg.module:function'")
+    description: str = ""
+    input: dict[str, ToolParameter] = Field(default_factory=dict, description="argument name → schema; values come from variables of the same name")
+    output: dict[str, str] = Field(default_factory=dict, description="tool output key → session variable name")
+    side_effect: bool = False
+    deterministic: bool = True
+    timeout_s: float = Field(default=5.0, gt=0, le=60)
+
+
+class NavigationConfig(Strict):
+    stickiness_boost: float = Field(default=0.15, ge=0, le=1)
+    exit_intent_threshold: float = Field(default=0.85, ge=0, le=1)
+    entry_threshold: float = Field(default=0.55, ge=0, le=1, description="minimum intent score to start a scenario")
+    min_transition_score: float = Field(default=0.3, ge=0, le=1)
+    max_clarifications_per_step: int = Field(default=2, ge=0)
+    fallback_behavior: Literal["clarify", "stay", "escalate"] = "clarify"
+    ambiguity_margin: float = Field(default=0.03, ge=0, le=1, description="top-2 intents closer than this are ambiguous")
+
+
+class RetrievalConfig(Strict):
+    top_k: int = Field(default=10, ge=1, le=100)
+    rule_match_threshold: float = Field(default=0.45, ge=0, le=1)
+
+
+class EnforcementConfig(Strict):
+    enabled: bool = True
+    max_retries: int = Field(default=1, ge=0, le=5)
+    deterministic_enabled: bool = True
+    llm_judge_enabled: bool = True
+    always_enforce_global: bool = True
+    unverifiable_subjective: Literal["fail_closed", "mark_unverified"] = "mark_unverified"
+    relevance_check_enabled: bool = False
+    relevance_threshold: float = Field(default=0.5, ge=0, le=1)
+    relevance_refusal_bypass: bool = True
+    grounding_check_enabled: bool = False
+    grounding_threshold: float = Field(default=0.75, ge=0, le=1)
+    fallback_message: str = "I'm sorry, I can't help with that right now. A member of our team can follow up with you."
+
+
+class ApprovalConfig(Strict):
+    execute_threshold: float = Field(default=0.85, ge=0, le=1)
+    approval_threshold: float = Field(default=0.55, ge=0, le=1)
+    timeout_seconds: int = Field(default=300, ge=1)
+    weights: dict[str, float] = Field(
+        default_factory=lambda: {
+            "goal_understanding": 0.30,
+            "tool_availability": 0.30,
+            "context_richness": 0.20,
+            "tool_determinism": 0.20,
+        }
+    )
+
+
+class PreValidationConfig(Strict):
+    min_length: int = Field(default=1, ge=0)
+    max_length: int = Field(default=2000, ge=1)
+    refusal_message: str = "I can't process that message. Could you rephrase your request?"
+
+
+class FeatureFlags(Strict):
+    enabled: bool = True
+    pre_validation: bool = True
+    graded_confidence: bool = True
+    approval_gates: bool = True
+    clarification: bool = True
+
+
+class ModelSettings(Strict):
+    model: str | None = Field(default=None, description="litellm model name; FOCAL_MODEL overrides")
+    temperature: float = Field(default=0.0, ge=0, le=2)
+    timeout_s: float = Field(default=20.0, gt=0)
+
+
+class AgentConfig(Strict):
+    id: str
+    name: str
+    version: int = 1
+    description: str = ""
+    persona: str = "You are a helpful customer service agent."
+    profile_schema_version: int = 1
+    profile_field_definitions: list[ProfileFieldDefinition] = Field(default_factory=list)
+    rules: list[Rule] = Field(default_factory=list)
+    scenarios: list[Scenario] = Field(default_factory=list)
+    tools: list[Tool] = Field(default_factory=list)
+    navigation: NavigationConfig = Field(default_factory=NavigationConfig)
+    retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
+    enforcement: EnforcementConfig = Field(default_factory=EnforcementConfig)
+    approval: ApprovalConfig = Field(default_factory=ApprovalConfig)
+    pre_validation: PreValidationConfig = Field(default_factory=PreValidationConfig)
+    features: FeatureFlags = Field(default_factory=FeatureFlags)
+    models: ModelSettings = Field(default_factory=ModelSettings)
+    greeting: str = "Hello! How can I help you today?"
+    out_of_scope_message: str = "I can help with the topics this service covers. What would you like to do?"
+
+    # Not part of the file: where the file lives, so tool entrypoints resolve relative to it.
+    base_dir: str | None = Field(default=None, exclude=True)
+
+    def rule(self, rule_id: str) -> Rule | None:
+        return next((r for r in self.rules if r.id == rule_id), None)
+
+    def scenario(self, scenario_id: str | None) -> Scenario | None:
+        return next((s for s in self.scenarios if s.id == scenario_id), None)
+
+    def step(self, scenario_id: str | None, step_id: str | None) -> Step | None:
+        scenario = self.scenario(scenario_id)
+        if scenario is None:
+            return None
+        return next((s for s in scenario.steps if s.id == step_id), None)
+
+    def tool(self, tool_id: str) -> Tool | None:
+        return next((t for t in self.tools if t.id == tool_id), None)
+
+    def field(self, name: str) -> ProfileFieldDefinition | None:
+        return next((f for f in self.profile_field_definitions if f.field_name == name), None)
+
+    def global_hard_constraints(self) -> list[Rule]:
+        return [r for r in self.rules if r.enabled and r.scope == Scope.GLOBAL and r.is_hard_constraint]

@@ -1,0 +1,53 @@
+"""What the sensor understands of one message (seed 000 decision 1, seed 003 commands)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+CommandName = Literal[
+    "StartFlow",
+    "SetSlot",
+    "CorrectSlot",
+    "CancelFlow",
+    "Clarify",
+    "AffirmConfirmation",
+    "DenyConfirmation",
+    "ChitChat",
+    "HumanHandoff",
+]
+
+
+class Command(BaseModel):
+    name: CommandName
+    flow: str | None = None
+    slot: str | None = None
+    value: Any = None
+    topic: str | None = None
+
+
+class PreValidationCheck(BaseModel):
+    name: str
+    passed: bool
+    reason: str = ""
+
+
+class IntentScore(BaseModel):
+    scenario_id: str
+    label: str
+    score: float
+
+
+class Context(BaseModel):
+    message: str
+    embedding: list[float] = Field(default_factory=list)
+    detected_intent: str | None = None
+    intent_confidence: float = 0.0
+    intent_scores: list[IntentScore] = Field(default_factory=list)
+    extracted_entities: dict[str, Any] = Field(default_factory=dict)
+    is_ambiguous: bool = False
+    ambiguity_reason: str | None = None
+    commands: list[Command] = Field(default_factory=list)
+    source: Literal["offline", "model"] = "offline"
+    notes: list[str] = Field(default_factory=list, description="why the sensor chose a path, for the trace")

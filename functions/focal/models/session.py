@@ -1,0 +1,54 @@
+"""Conversation state (Session) and persistent customer facts (CustomerProfile)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+FlowState = Literal["idle", "waiting_for_slot", "confirming", "executing_action", "completed", "error"]
+
+
+class FlowFrame(BaseModel):
+    scenario_id: str
+    step_id: str
+    state: FlowState = "waiting_for_slot"
+
+
+class HistoryEntry(BaseModel):
+    role: Literal["user", "assistant"]
+    text: str
+
+
+class Session(BaseModel):
+    tenant_id: str
+    agent_id: str
+    session_id: str
+    customer_id: str
+    active_scenario_id: str | None = None
+    active_step_id: str | None = None
+    flow_state: FlowState = "idle"
+    flow_stack: list[FlowFrame] = Field(default_factory=list)
+    slots: dict[str, Any] = Field(default_factory=dict)
+    variables: dict[str, Any] = Field(default_factory=dict)
+    rule_fire_counts: dict[str, int] = Field(default_factory=dict)
+    rule_last_fired_turn: dict[str, int] = Field(default_factory=dict)
+    clarification_counts: dict[str, int] = Field(default_factory=dict)
+    pending_approval_id: str | None = None
+    history: list[HistoryEntry] = Field(default_factory=list)
+    turn_count: int = 0
+    version: int = 0
+    expires_at: int | None = None
+
+    def remember(self, role: Literal["user", "assistant"], text: str, keep: int = 10) -> None:
+        self.history.append(HistoryEntry(role=role, text=text))
+        del self.history[:-keep]
+
+
+class CustomerProfile(BaseModel):
+    tenant_id: str
+    agent_id: str
+    customer_id: str
+    schema_version: int = 1
+    fields: dict[str, Any] = Field(default_factory=dict)
+    version: int = 0

@@ -1,0 +1,196 @@
+"""One turn: the request, the state that flows from stage to stage, and the result contract.
+
+`TurnState` is the JSON document every stage handler receives and returns, locally and in the
+Step Functions execution alike. `TurnResult` is the one answer contract for CLI and API.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from focal.models.context import Command, Context, PreValidationCheck
+from focal.models.session import CustomerProfile, Session
+
+ExecutionPath = Literal["respond", "clarify", "approval", "rejected", "fallback", "escalate"]
+
+
+class TurnRequest(BaseModel):
+    tenant_id: str = Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:-]+$")
+    agent_id: str = Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:-]+$")
+    session_id: str = Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:-]+$")
+    customer_id: str = Field(default="anonymous", min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:@-]+$")
+    turn_id: str = Field(min_length=1, max_length=128)
+    message: str = Field(max_length=100_000)
+
+
+class ScoredRule(BaseModel):
+    rule_id: str
+    score: float
+    scope: str
+    reason: str = "similarity"
+
+
+class RouteDecision(BaseModel):
+    action: Literal[
+        "respond", "ask_slot", "confirm", "clarify", "escalate", "complete", "out_of_scope", "cancelled", "chitchat"
+    ] = "respond"
+    scenario_id: str | None = None
+    step_id: str | None = None
+    intent_label: str | None = None
+    switched: bool = False
+    asked_slot: str | None = None
+    pending_tools: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+
+
+class ToolCall(BaseModel):
+    tool_id: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    outputs: dict[str, Any] = Field(default_factory=dict)
+    status: Literal["ok", "error", "skipped"] = "ok"
+    error: str | None = None
+    ms: float = 0.0
+    trigger: str = ""
+
+
+class Violation(BaseModel):
+    rule_id: str
+    lane: Literal["deterministic", "judge", "relevance", "grounding"]
+    reason: str
+
+
+class Draft(BaseModel):
+    text: str
+    source: Literal["model", "offline", "template", "fallback"]
+    violations: list[Violation] = Field(default_factory=list)
+    variables: dict[str, Any] = Field(default_factory=dict)
+
+
+class EnforcementReport(BaseModel):
+    checked: list[str] = Field(default_factory=list)
+    violations: list[Violation] = Field(default_factory=list)
+    unverified: list[str] = Field(default_factory=list)
+    regenerations: int = 0
+    fallback_used: bool = False
+
+
+class ModelCall(BaseModel):
+    purpose: str
+    model: str
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    ms: float = 0.0
+    ok: bool = True
+    note: str = ""
+
+
+class TurnError(BaseModel):
+    code: str
+    message: str
+    stage: str | None = None
+
+
+class Control(BaseModel):
+    """Set by a stage to take one of the jumps the pipeline definition allows."""
+
+    next: str | None = None
+
+
+class TurnResult(BaseModel):
+    success: bool
+    turn_id: str
+    session_id: str
+    response: str
+    execution_path: ExecutionPath
+    confidence: float
+    intent: dict[str, Any]
+    scenario: dict[str, Any] | None
+    matched_rules: list[str]
+    enforcement: dict[str, Any]
+    commands: list[dict[str, Any]]
+    tool_calls: list[dict[str, Any]]
+    model_calls: int
+    cost_usd: float
+    timings_ms: dict[str, float]
+    suggested_questions: list[str]
+    error: dict[str, Any] | None
+
+
+class TurnState(BaseModel):
+    request: TurnRequest
+    session: Session | None = None
+    profile: CustomerProfile | None = None
+    prevalidation: list[PreValidationCheck] = Field(default_factory=list)
+    context: Context | None = None
+    candidates: list[ScoredRule] = Field(default_factory=list)
+    matched_rules: list[ScoredRule] = Field(default_factory=list)
+    decision: RouteDecision = Field(default_factory=RouteDecision)
+    commands: list[Command] = Field(default_factory=list)
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    drafts: list[Draft] = Field(default_factory=list)
+    feedback: list[str] = Field(default_factory=list)
+    enforcement: EnforcementReport = Field(default_factory=EnforcementReport)
+    response: str | None = None
+    execution_path: ExecutionPath = "respond"
+    confidence: float = 1.0
+    suggested_questions: list[str] = Field(default_factory=list)
+    model_calls: list[ModelCall] = Field(default_factory=list)
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+    control: Control = Field(default_factory=Control)
+    error: TurnError | None = None
+    result: TurnResult | None = None
+
+    @property
+    def cost_usd(self) -> float:
+        return round(sum(c.cost_usd for c in self.model_calls), 6)
+
+    def add_timing(self, stage: str, ms: float) -> None:
+        # The enforcement loop can run generate/enforce more than once: add up.
+        self.timings_ms[stage] = round(self.timings_ms.get(stage, 0.0) + ms, 3)
+
+    def to_result(self) -> TurnResult:
+        ctx = self.context
+        scenario = (
+            {"id": self.decision.scenario_id, "step_id": self.decision.step_id} if self.decision.scenario_id else None
+        )
+        return TurnResult(
+            success=self.error is None,
+            turn_id=self.request.turn_id,
+            session_id=self.request.session_id,
+            response=self.response or "",
+            execution_path=self.execution_path,
+            confidence=round(self.confidence, 4),
+            intent={
+                "label": ctx.detected_intent if ctx else None,
+                "confidence": round(ctx.intent_confidence, 4) if ctx else 0.0,
+            },
+            scenario=scenario,
+            matched_rules=[m.rule_id for m in self.matched_rules],
+            enforcement=self.enforcement.model_dump(),
+            commands=[c.model_dump(exclude_none=True) for c in self.commands],
+            tool_calls=[t.model_dump() for t in self.tool_calls],
+            model_calls=len(self.model_calls),
+            cost_usd=self.cost_usd,
+            timings_ms=dict(self.timings_ms),
+            suggested_questions=list(self.suggested_questions),
+            error=self.error.model_dump() if self.error else None,
+        )
+
+
+class TurnRecord(BaseModel):
+    """The audit trail of one turn, as stored."""
+
+    tenant_id: str
+    agent_id: str
+    session_id: str
+    turn_id: str
+    turn_number: int
+    customer_id: str
+    created_at: float
+    intent_label: str | None = None
+    result: TurnResult
+    state: dict[str, Any] = Field(description="the full TurnState without the embedding")
+    expires_at: int | None = None

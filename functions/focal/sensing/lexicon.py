@@ -1,0 +1,45 @@
+"""Small built-in lexicons for dialogue acts the offline sensor recognises without a model."""
+
+from __future__ import annotations
+
+import re
+
+AFFIRM = re.compile(
+    r"^\s*(yes|yeah|yep|yup|sure|ok(ay)?|correct|right|please do|go ahead|do it|confirm(ed)?|that'?s (right|correct)|absolutely|of course)\b",
+    re.IGNORECASE,
+)
+DENY = re.compile(r"^\s*(no|nope|nah|don'?t|do not|not really|negative)\b", re.IGNORECASE)
+CANCEL = re.compile(r"\b(cancel|stop|forget (it|the|about)|never ?mind|start over|abort)\b", re.IGNORECASE)
+HANDOFF = re.compile(
+    r"\b(talk|speak|chat|connect|transfer)\b.*\b(human|person|agent|representative|someone|operator|manager)\b"
+    r"|\b(human|real person|representative|operator)\b",
+    re.IGNORECASE,
+)
+GREETING = re.compile(r"^\s*(hi|hello|hey|thanks|thank you|good (morning|afternoon|evening)|cheers)\b[\s!.,]*$", re.IGNORECASE)
+HYPOTHETICAL = re.compile(
+    r"\b(what if|hypothetical(ly)?|would i be able|could i (theoretically|in theory)|suppose|in case i)\b", re.IGNORECASE
+)
+
+
+def is_affirm(text: str) -> bool:
+    return bool(AFFIRM.search(text)) and not DENY.search(text)
+
+
+def is_deny(text: str) -> bool:
+    return bool(DENY.search(text))
+
+
+def is_cancel(text: str) -> bool:
+    return bool(CANCEL.search(text))
+
+
+def is_handoff(text: str) -> bool:
+    return bool(HANDOFF.search(text))
+
+
+def is_greeting(text: str) -> bool:
+    return bool(GREETING.search(text))
+
+
+def is_hypothetical(text: str) -> bool:
+    return bool(HYPOTHETICAL.search(text))

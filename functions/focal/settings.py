@@ -1,0 +1,40 @@
+"""Typed settings from the environment, read in one place."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Literal
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="FOCAL_", extra="ignore")
+
+    # Which adapters back the ports.
+    store: Literal["sqlite", "dynamodb"] = "sqlite"
+    config_source: Literal["file", "dynamodb"] = "file"
+
+    # Local (embedded defaults).
+    db_path: str = ".focal/focal.db"
+    agent_file: str | None = None  # path to the agent YAML when config_source=file
+    tenant: str = "local"
+
+    # AWS.
+    sessions_table: str = "focal-sessions"
+    profiles_table: str = "focal-profiles"
+    turns_table: str = "focal-turns"
+    config_table: str = "focal-agent-config"
+    agents_root: str = "agents"  # folder in the code asset holding agent tool modules
+    turn_ttl_days: int = 90
+    session_ttl_hours: int = 24
+
+    # Models.
+    model: str | None = None  # litellm model name; unset → offline components
+    model_dir: str | None = None  # folder with the ONNX models (the layer's /opt/models in AWS)
+    onnx_threads: int = 1
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

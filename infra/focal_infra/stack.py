@@ -1,0 +1,332 @@
+"""One Focal stack per tenant environment: API → EXPRESS state machine → one Lambda per stage."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from aws_cdk import Duration, RemovalPolicy, Stack
+from aws_cdk import aws_apigateway as apigw
+from aws_cdk import aws_dynamodb as dynamodb
+from aws_cdk import aws_ec2 as ec2
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from aws_cdk import aws_opensearchservice as opensearch
+from aws_cdk import aws_stepfunctions as sfn
+from constructs import Construct
+from focal.pipeline.definition import FALLBACK_HANDLER, STAGES
+
+from focal_infra import api_mapping
+from focal_infra.assets import ARCHITECTURE, RUNTIME, deps_layer, function_code, llm_layer, models_layer
+from focal_infra.state_machine import TurnPipeline
+
+TENANT_PATTERN = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
+LOG_RETENTION = logs.RetentionDays.ONE_MONTH
+AUTHORIZER_HANDLER = "handlers.authorizer.handler"
+TURN_PATH = ("v1", "agents", "{agent_id}", "sessions", "{session_id}", "turns")
+
+READ = ("dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query")
+WRITE = ("dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem")
+OPENSEARCH_READ = ("es:ESHttpGet", "es:ESHttpHead", "es:ESHttpPost")
+
+
+@dataclass(frozen=True)
+class FunctionProfile:
+    memory_mb: int
+    timeout_s: int
+    models: bool = False  # the ONNX models layer (the stages that embed)
+    llm: bool = False  # the litellm layer (the stages that may call a model provider)
+    # table → "r" | "w" | "rw"
+    tables: tuple[tuple[str, str], ...] = (("config", "r"),)
+
+
+PROFILES: dict[str, FunctionProfile] = {
+    "sensor": FunctionProfile(1024, 20, models=True, llm=True,
+                              tables=(("sessions", "r"), ("profiles", "r"), ("config", "r"))),
+    "retrieve": FunctionProfile(1024, 10, models=True),
+    "route": FunctionProfile(512, 10),
+    "tools": FunctionProfile(512, 20),
+    "generate": FunctionProfile(1024, 25, llm=True),
+    "enforce": FunctionProfile(1024, 25, models=True, llm=True),
+    "persist": FunctionProfile(512, 10, tables=(("sessions", "rw"), ("profiles", "rw"), ("turns", "rw"))),
+}
+FALLBACK_PROFILE = FunctionProfile(512, 10, tables=(("turns", "w"), ("config", "r")))
+
+
+def tenant_from_context(scope: Construct, default: str = "dev") -> str:
+    tenant = scope.node.try_get_context("tenant") or default
+    if not TENANT_PATTERN.match(tenant):
+        raise ValueError(f"tenant {tenant!r}: use 1-20 characters a-z, 0-9, '-', starting with a letter")
+    return tenant
+
+
+def _title(name: str) -> str:
+    return "".join(part.capitalize() for part in re.split(r"[^A-Za-z0-9]", name) if part)
+
+
+class FocalStack(Stack):
+    def __init__(self, scope: Construct, construct_id: str, *, tenant: str, **kwargs) -> None:
+        super().__init__(scope, construct_id, **kwargs)
+        if not TENANT_PATTERN.match(tenant):
+            raise ValueError(f"invalid tenant {tenant!r}")
+        self.tenant = tenant
+
+        # --- Tables (tenant data: retained) -------------------------------------------------
+        self.tables: dict[str, dynamodb.Table] = {
+            "sessions": self._table("SessionsTable", ttl=True),
+            "profiles": self._table("ProfilesTable"),
+            "turns": self._table("TurnsTable", sort_key=True, ttl=True),
+            "config": self._table("AgentConfigTable"),
+        }
+        self.api_keys_table = self._table("ApiKeysTable")
+
+        # --- Code and layers ------------------------------------------------------------------
+        code = function_code()
+        self.layers = {
+            "deps": deps_layer(self, "DepsLayer"),
+            "models": models_layer(self, "ModelsLayer"),
+            "llm": llm_layer(self, "LlmLayer"),
+        }
+        environment = {
+            "FOCAL_STORE": "dynamodb",
+            "FOCAL_CONFIG_SOURCE": "dynamodb",
+            "FOCAL_SESSIONS_TABLE": self.tables["sessions"].table_name,
+            "FOCAL_PROFILES_TABLE": self.tables["profiles"].table_name,
+            "FOCAL_TURNS_TABLE": self.tables["turns"].table_name,
+            "FOCAL_CONFIG_TABLE": self.tables["config"].table_name,
+            "FOCAL_AGENTS_ROOT": "agents",
+            "FOCAL_MODEL_DIR": "/opt/models",
+            "FOCAL_TENANT": tenant,
+            "POWERTOOLS_SERVICE_NAME": "focal",
+            "POWERTOOLS_METRICS_NAMESPACE": "Focal",
+            "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+            "HF_HUB_OFFLINE": "1",
+        }
+
+        # --- Stage functions ------------------------------------------------------------------
+        self.stage_functions: dict[str, lambda_.Function] = {}
+        for spec in STAGES:
+            self.stage_functions[spec.name] = self._function(
+                spec.name, spec.handler, PROFILES[spec.name], code, environment
+            )
+        self.fallback_function = self._function("fallback", FALLBACK_HANDLER, FALLBACK_PROFILE, code, environment)
+
+        # --- Rule index: OpenSearch with k-NN (built into OpenSearch 2.x) -------------------
+        self.domain = self._domain(reader=self.stage_functions["retrieve"])
+        self.stage_functions["retrieve"].add_environment("FOCAL_OPENSEARCH_ENDPOINT", self.domain.domain_endpoint)
+
+        # --- State machine ----------------------------------------------------------------------
+        self.pipeline = TurnPipeline(
+            self, "Pipeline", stage_functions=self.stage_functions, fallback_function=self.fallback_function
+        )
+        sm_logs = logs.LogGroup(self, "StateMachineLogs", retention=LOG_RETENTION)
+        self.state_machine = sfn.StateMachine(
+            self,
+            "TurnStateMachine",
+            state_machine_type=sfn.StateMachineType.EXPRESS,
+            definition_body=sfn.DefinitionBody.from_chainable(self.pipeline.start),
+            logs=sfn.LogOptions(destination=sm_logs, level=sfn.LogLevel.ERROR, include_execution_data=False),
+            tracing_enabled=True,
+            timeout=Duration.minutes(2),
+            comment=f"Focal turn pipeline ({tenant}); generated from focal.pipeline.definition.STAGES",
+        )
+
+        # --- API ------------------------------------------------------------------------------
+        self.authorizer_function = self._authorizer_function(code)
+        self.api = self._api()
+
+    # ------------------------------------------------------------------------------------------
+    def _table(self, construct_id: str, *, sort_key: bool = False, ttl: bool = False) -> dynamodb.Table:
+        return dynamodb.Table(
+            self,
+            construct_id,
+            partition_key=dynamodb.Attribute(name="pk", type=dynamodb.AttributeType.STRING),
+            sort_key=dynamodb.Attribute(name="sk", type=dynamodb.AttributeType.STRING) if sort_key else None,
+            billing_mode=dynamodb.BillingMode.PAY_PER_REQUEST,
+            point_in_time_recovery_specification=dynamodb.PointInTimeRecoverySpecification(
+                point_in_time_recovery_enabled=True
+            ),
+            encryption=dynamodb.TableEncryption.AWS_MANAGED,
+            time_to_live_attribute="expires_at" if ttl else None,
+            removal_policy=RemovalPolicy.RETAIN,
+        )
+
+    def _log_group(self, construct_id: str) -> logs.LogGroup:
+        return logs.LogGroup(self, construct_id, retention=LOG_RETENTION, removal_policy=RemovalPolicy.DESTROY)
+
+    def _function(
+        self, name: str, handler: str, profile: FunctionProfile, code: lambda_.Code, environment: dict[str, str]
+    ) -> lambda_.Function:
+        cid = _title(name)
+        layers = [self.layers["deps"]]
+        if profile.models:
+            layers.append(self.layers["models"])
+        if profile.llm:
+            layers.append(self.layers["llm"])
+        fn = lambda_.Function(
+            self,
+            f"{cid}Function",
+            description=f"Focal {name} stage ({self.tenant})",
+            runtime=RUNTIME,
+            architecture=ARCHITECTURE,
+            handler=handler,
+            code=code,
+            layers=layers,
+            memory_size=profile.memory_mb,
+            timeout=Duration.seconds(profile.timeout_s),
+            environment={**environment, "FOCAL_STAGE": name},
+            tracing=lambda_.Tracing.ACTIVE,
+            log_group=self._log_group(f"{cid}Logs"),
+        )
+        for table_key, mode in profile.tables:
+            actions = (READ if "r" in mode else ()) + (WRITE if "w" in mode else ())
+            self.tables[table_key].grant(fn, *actions)
+        return fn
+
+    def _authorizer_function(self, code: lambda_.Code) -> lambda_.Function:
+        fn = lambda_.Function(
+            self,
+            "AuthorizerFunction",
+            description=f"Focal API key authorizer ({self.tenant})",
+            runtime=RUNTIME,
+            architecture=ARCHITECTURE,
+            handler=AUTHORIZER_HANDLER,
+            code=code,
+            memory_size=256,
+            timeout=Duration.seconds(5),
+            environment={"FOCAL_API_KEYS_TABLE": self.api_keys_table.table_name},
+            tracing=lambda_.Tracing.ACTIVE,
+            log_group=self._log_group("AuthorizerLogs"),
+        )
+        self.api_keys_table.grant(fn, "dynamodb:GetItem")
+        return fn
+
+    def _domain(self, reader: lambda_.Function) -> opensearch.Domain:
+        domain_name = f"focal-{self.tenant}"[:28]
+        domain = opensearch.Domain(
+            self,
+            "RuleIndex",
+            domain_name=domain_name,
+            version=opensearch.EngineVersion.OPENSEARCH_2_19,
+            capacity=opensearch.CapacityConfig(
+                data_nodes=1,
+                data_node_instance_type="t3.small.search",
+                multi_az_with_standby_enabled=False,
+            ),
+            ebs=opensearch.EbsOptions(enabled=True, volume_size=10, volume_type=ec2.EbsDeviceVolumeType.GP3),
+            zone_awareness=opensearch.ZoneAwarenessConfig(enabled=False),
+            encryption_at_rest=opensearch.EncryptionAtRestOptions(enabled=True),
+            node_to_node_encryption=True,
+            enforce_https=True,
+            tls_security_policy=opensearch.TLSSecurityPolicy.TLS_1_2,
+            removal_policy=RemovalPolicy.RETAIN,
+        )
+        # Resource policy: only the retrieve function's role. Set on the CloudFormation resource
+        # directly (CDK's `access_policies` would add a custom-resource Lambda); the ARN is built
+        # from the fixed domain name so the policy does not reference the domain itself.
+        index_arn = self.format_arn(service="es", resource="domain", resource_name=f"{domain_name}/*")
+        cfn_domain: opensearch.CfnDomain = domain.node.default_child  # type: ignore[assignment]
+        cfn_domain.access_policies = iam.PolicyDocument(
+            statements=[
+                iam.PolicyStatement(
+                    principals=[iam.ArnPrincipal(reader.role.role_arn)],  # type: ignore[union-attr]
+                    actions=list(OPENSEARCH_READ),
+                    resources=[index_arn],
+                )
+            ]
+        ).to_json()
+        reader.add_to_role_policy(iam.PolicyStatement(actions=list(OPENSEARCH_READ), resources=[index_arn]))
+        return domain
+
+    def _api(self) -> apigw.RestApi:
+        api = apigw.RestApi(
+            self,
+            "Api",
+            rest_api_name=f"focal-{self.tenant}",
+            description=f"Focal turn API ({self.tenant})",
+            endpoint_types=[apigw.EndpointType.REGIONAL],
+            cloud_watch_role=False,
+            deploy_options=apigw.StageOptions(
+                stage_name="live",
+                tracing_enabled=True,
+                metrics_enabled=True,
+                throttling_rate_limit=50,
+                throttling_burst_limit=100,
+            ),
+        )
+        for response_type, status, message in (
+            (apigw.ResponseType.UNAUTHORIZED, "401", "unauthorized"),
+            (apigw.ResponseType.ACCESS_DENIED, "403", "forbidden"),
+            (apigw.ResponseType.BAD_REQUEST_BODY, "400", "bad_request"),
+        ):
+            api.add_gateway_response(
+                f"{message.title().replace('_', '')}Response",
+                type=response_type,
+                status_code=status,
+                templates={"application/json": f'{{"success": false, "error": {{"code": "{message}", '
+                                               f'"message": $context.error.messageString}}}}'},
+            )
+        authorizer = apigw.RequestAuthorizer(
+            self,
+            "ApiKeyAuthorizer",
+            handler=self.authorizer_function,
+            # The key may come in either of two headers, so no identity source is required and
+            # results are not cached (API Gateway caches only by identity sources).
+            identity_sources=[],
+            results_cache_ttl=Duration.seconds(0),
+        )
+        model = api.add_model(
+            "TurnRequestModel",
+            content_type="application/json",
+            model_name="TurnRequest",
+            schema=apigw.JsonSchema(
+                schema=apigw.JsonSchemaVersion.DRAFT4,
+                title="TurnRequest",
+                type=apigw.JsonSchemaType.OBJECT,
+                required=["message"],
+                properties={
+                    "message": apigw.JsonSchema(type=apigw.JsonSchemaType.STRING, max_length=100_000),
+                    "customer_id": apigw.JsonSchema(
+                        type=apigw.JsonSchemaType.STRING, pattern="^[A-Za-z0-9_.:@-]{1,128}$"
+                    ),
+                    "turn_id": apigw.JsonSchema(type=apigw.JsonSchemaType.STRING, min_length=1, max_length=128),
+                },
+            ),
+        )
+        validator = api.add_request_validator(
+            "TurnRequestValidator", validate_request_body=True, validate_request_parameters=True
+        )
+        resource = api.root
+        for part in TURN_PATH:
+            resource = resource.add_resource(part)
+        integration = apigw.StepFunctionsIntegration.start_execution(
+            self.state_machine,
+            request_templates={"application/json": api_mapping.request_template(self.state_machine.state_machine_arn)},
+            integration_responses=[
+                apigw.IntegrationResponse(
+                    status_code="200", response_templates={"application/json": api_mapping.RESPONSE_TEMPLATE}
+                ),
+                apigw.IntegrationResponse(
+                    selection_pattern=r"4\d{2}", status_code="400",
+                    response_templates={"application/json": api_mapping.ERROR_TEMPLATE_4XX},
+                ),
+                apigw.IntegrationResponse(
+                    selection_pattern=r"5\d{2}", status_code="500",
+                    response_templates={"application/json": api_mapping.ERROR_TEMPLATE_5XX},
+                ),
+            ],
+        )
+        resource.add_method(
+            "POST",
+            integration,
+            authorizer=authorizer,
+            authorization_type=apigw.AuthorizationType.CUSTOM,
+            request_validator=validator,
+            request_models={"application/json": model},
+            request_parameters={
+                "method.request.path.agent_id": True,
+                "method.request.path.session_id": True,
+            },
+        )
+        return api

@@ -1,0 +1,29 @@
+"""Helpers for reading the synthesized CloudFormation template."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+def of_type(resources: dict[str, Any], cfn_type: str) -> dict[str, dict[str, Any]]:
+    return {lid: r for lid, r in resources.items() if r["Type"] == cfn_type}
+
+
+def definition_with_placeholders(definition_string: Any) -> dict[str, Any]:
+    """Parse a DefinitionString, replacing each token by a readable placeholder (`<GetAtt X.Arn>`)."""
+    if isinstance(definition_string, str):
+        return json.loads(definition_string)
+    sep, parts = definition_string["Fn::Join"]
+    text = ""
+    for part in parts:
+        if isinstance(part, str):
+            text += part
+        elif "Fn::GetAtt" in part:
+            text += f"<GetAtt {part['Fn::GetAtt'][0]}.{part['Fn::GetAtt'][1]}>"
+        elif "Ref" in part:
+            text += f"<Ref {part['Ref']}>"
+        else:
+            raise AssertionError(f"unexpected token in definition: {part}")
+        text += sep
+    return json.loads(text)

