@@ -90,6 +90,7 @@ class Step(Strict):
     clarification_hint: str = ""
     requires_confirmation: bool = False
     confirmation_prompt: str = ""
+    response_template: str = Field(default="", description="what the offline composer says at this step; {name} reads a variable")
     action: list[str] = Field(default_factory=list, description="tool ids run when the step completes")
 
 
@@ -135,6 +136,9 @@ class NavigationConfig(Strict):
     max_clarifications_per_step: int = Field(default=2, ge=0)
     fallback_behavior: Literal["clarify", "stay", "escalate"] = "clarify"
     ambiguity_margin: float = Field(default=0.03, ge=0, le=1, description="top-2 intents closer than this are ambiguous")
+    clarify_floor: float = Field(
+        default=0.45, ge=0, le=1, description="an intent scoring between this and entry_threshold is too weak to act on: ask"
+    )
 
 
 class RetrievalConfig(Strict):

@@ -28,7 +28,9 @@ class Session(BaseModel):
     active_scenario_id: str | None = None
     active_step_id: str | None = None
     flow_state: FlowState = "idle"
-    flow_stack: list[FlowFrame] = Field(default_factory=list)
+    flow_stack: list[FlowFrame] = Field(default_factory=list, description="interrupted flows, resumed last-in first-out")
+    confirmed_step: str | None = Field(default=None, description="the step whose confirmation the customer gave")
+    actions_done_step: str | None = Field(default=None, description="the step whose action tools already ran")
     slots: dict[str, Any] = Field(default_factory=dict)
     variables: dict[str, Any] = Field(default_factory=dict)
     rule_fire_counts: dict[str, int] = Field(default_factory=dict)

@@ -34,14 +34,18 @@ class ScoredRule(BaseModel):
 
 class RouteDecision(BaseModel):
     action: Literal[
-        "respond", "ask_slot", "confirm", "clarify", "escalate", "complete", "out_of_scope", "cancelled", "chitchat"
+        "respond", "ask_slot", "confirm", "clarify", "escalate", "complete", "out_of_scope", "cancelled", "chitchat",
+        "tool_error",
     ] = "respond"
     scenario_id: str | None = None
     step_id: str | None = None
     intent_label: str | None = None
     switched: bool = False
     asked_slot: str | None = None
+    invalid_slot: str | None = None
     pending_tools: list[str] = Field(default_factory=list)
+    completed_scenario_id: str | None = None
+    resumed_scenario_id: str | None = None
     notes: list[str] = Field(default_factory=list)
 
 

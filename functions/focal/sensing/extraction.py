@@ -52,6 +52,8 @@ def extract(field: ProfileFieldDefinition, text: str, whole_message_for_strings:
     hints = field.extraction_hints
     if field.pattern:
         m = re.search(field.pattern, text, re.IGNORECASE)
+        if kind == "boolean":
+            return m is not None  # "does the text contain this pattern" (e.g. an echoed card number)
         if kind in ("id", "string") or m is None:
             return m.group(0).upper() if m and kind == "id" else (m.group(0) if m else None)
     if kind == "money":

@@ -1,0 +1,250 @@
+"""DynamoDB stores: sessions, customer profiles, turn records and agent configuration.
+
+Table layout (fixed by the CDK stack): partition key `pk` (S), the turns table also has sort
+key `sk` (S); TTL attribute `expires_at` (N) on sessions and turns. Every key starts with
+`TENANT#<tenant>#AGENT#<agent>#`; ids may not contain '#', so tenant "abc" can never address
+the rows of tenant "abc-def" (or of "abc#AGENT#...").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+import time
+from typing import Any
+
+import boto3
+from botocore.exceptions import ClientError
+
+from focal.config.loader import agent_from_text
+from focal.errors import AgentNotFound, DuplicateTurn, VersionConflict
+from focal.models.agent import AgentConfig
+from focal.models.session import CustomerProfile, Session
+from focal.models.turn import TurnRecord
+
+TURN_PREFIX = "TURN#"
+
+
+def _check_id(kind: str, value: str) -> str:
+    if not value or "#" in value:
+        raise ValueError(f"invalid {kind} id {value!r}: must be non-empty and must not contain '#'")
+    return value
+
+
+def agent_key(tenant_id: str, agent_id: str) -> str:
+    return f"TENANT#{_check_id('tenant', tenant_id)}#AGENT#{_check_id('agent', agent_id)}"
+
+
+def session_key(tenant_id: str, agent_id: str, session_id: str) -> str:
+    return f"{agent_key(tenant_id, agent_id)}#SESSION#{_check_id('session', session_id)}"
+
+
+def profile_key(tenant_id: str, agent_id: str, customer_id: str) -> str:
+    return f"{agent_key(tenant_id, agent_id)}#CUSTOMER#{_check_id('customer', customer_id)}"
+
+
+def turn_sort_key(turn_id: str) -> str:
+    if not turn_id:
+        raise ValueError("turn id must be non-empty")
+    return f"{TURN_PREFIX}{turn_id}"
+
+
+def _client(client: Any | None) -> Any:
+    return client if client is not None else boto3.client("dynamodb")
+
+
+def _conditional_failed(exc: ClientError) -> bool:
+    return exc.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException"
+
+
+def _expired(item: dict[str, Any], now: float) -> bool:
+    expires = item.get("expires_at")
+    return expires is not None and "N" in expires and float(expires["N"]) < now
+
+
+def _num(value: int | float) -> dict[str, str]:
+    return {"N": str(value)}
+
+
+class DynamoSessionStore:
+    def __init__(self, table_name: str, client: Any | None = None) -> None:
+        self.table_name = table_name
+        self._client = _client(client)
+
+    def get(self, tenant_id: str, agent_id: str, session_id: str) -> Session | None:
+        item = self._client.get_item(
+            TableName=self.table_name,
+            Key={"pk": {"S": session_key(tenant_id, agent_id, session_id)}},
+            ConsistentRead=True,  # optimistic locking needs the latest version
+        ).get("Item")
+        if item is None or _expired(item, time.time()):
+            return None
+        session = Session.model_validate_json(item["doc"]["S"])
+        session.version = int(item["version"]["N"])
+        return session
+
+    def save(self, session: Session, expected_version: int) -> Session:
+        stored = session.model_copy(deep=True, update={"version": expected_version + 1})
+        item: dict[str, Any] = {
+            "pk": {"S": session_key(stored.tenant_id, stored.agent_id, stored.session_id)},
+            "tenant_id": {"S": stored.tenant_id},
+            "version": _num(stored.version),
+            "doc": {"S": stored.model_dump_json()},
+        }
+        if stored.expires_at is not None:
+            item["expires_at"] = _num(stored.expires_at)
+        if expected_version == 0:
+            # New, or replacing an expired item TTL has not deleted yet (get() reports it absent).
+            condition = {
+                "ConditionExpression": "attribute_not_exists(pk) OR expires_at < :now",
+                "ExpressionAttributeValues": {":now": _num(int(time.time()))},
+            }
+        else:
+            condition = {
+                "ConditionExpression": "#v = :expected",
+                "ExpressionAttributeNames": {"#v": "version"},
+                "ExpressionAttributeValues": {":expected": _num(expected_version)},
+            }
+        try:
+            self._client.put_item(TableName=self.table_name, Item=item, **condition)
+        except ClientError as exc:
+            if _conditional_failed(exc):
+                raise VersionConflict(
+                    f"session {stored.session_id} is not at version {expected_version}"
+                ) from exc
+            raise
+        return stored
+
+
+class DynamoProfileStore:
+    def __init__(self, table_name: str, client: Any | None = None) -> None:
+        self.table_name = table_name
+        self._client = _client(client)
+
+    def get(self, tenant_id: str, agent_id: str, customer_id: str) -> CustomerProfile | None:
+        item = self._client.get_item(
+            TableName=self.table_name,
+            Key={"pk": {"S": profile_key(tenant_id, agent_id, customer_id)}},
+            ConsistentRead=True,
+        ).get("Item")
+        return CustomerProfile.model_validate_json(item["doc"]["S"]) if item else None
+
+    def save(self, profile: CustomerProfile) -> None:
+        self._client.put_item(
+            TableName=self.table_name,
+            Item={
+                "pk": {"S": profile_key(profile.tenant_id, profile.agent_id, profile.customer_id)},
+                "tenant_id": {"S": profile.tenant_id},
+                "version": _num(profile.version),
+                "doc": {"S": profile.model_dump_json()},
+            },
+        )
+
+
+class DynamoTurnStore:
+    def __init__(self, table_name: str, client: Any | None = None) -> None:
+        self.table_name = table_name
+        self._client = _client(client)
+
+    def put(self, record: TurnRecord) -> None:
+        item: dict[str, Any] = {
+            "pk": {"S": session_key(record.tenant_id, record.agent_id, record.session_id)},
+            "sk": {"S": turn_sort_key(record.turn_id)},
+            "tenant_id": {"S": record.tenant_id},
+            "turn_number": _num(record.turn_number),
+            "doc": {"S": record.model_dump_json()},
+        }
+        if record.expires_at is not None:
+            item["expires_at"] = _num(record.expires_at)
+        try:
+            self._client.put_item(
+                TableName=self.table_name, Item=item, ConditionExpression="attribute_not_exists(pk)"
+            )
+        except ClientError as exc:
+            if _conditional_failed(exc):
+                raise DuplicateTurn(f"turn {record.turn_id} is already recorded") from exc
+            raise
+
+    def list_for_session(self, tenant_id: str, agent_id: str, session_id: str) -> list[TurnRecord]:
+        pages = self._client.get_paginator("query").paginate(
+            TableName=self.table_name,
+            KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+            ExpressionAttributeValues={
+                ":pk": {"S": session_key(tenant_id, agent_id, session_id)},
+                ":prefix": {"S": TURN_PREFIX},
+            },
+        )
+        now = time.time()
+        records = [
+            TurnRecord.model_validate_json(item["doc"]["S"])
+            for page in pages
+            for item in page.get("Items", [])
+            if not _expired(item, now)
+        ]
+        records.sort(key=lambda r: (r.turn_number, r.created_at))
+        return records
+
+
+class DynamoConfigStore:
+    """Agent definitions as YAML text, keyed by tenant and agent.
+
+    Parsed configs are cached per (tenant, agent, version, digest of the text): a lookup costs
+    one small projected read, and a changed definition is picked up on the next call."""
+
+    def __init__(self, table_name: str, client: Any | None = None, agents_root: str = "agents") -> None:
+        self.table_name = table_name
+        self.agents_root = agents_root
+        self._client = _client(client)
+        self._cache: dict[tuple[str, str, int, str], AgentConfig] = {}
+        self._lock = threading.Lock()
+
+    def put_agent(self, tenant_id: str, yaml_text: str) -> AgentConfig:
+        """Validate and store an agent definition; raises AgentConfigInvalid listing every problem."""
+        agent = agent_from_text(yaml_text, f"{self.table_name}:{tenant_id}")
+        self._client.put_item(
+            TableName=self.table_name,
+            Item={
+                "pk": {"S": agent_key(tenant_id, agent.id)},
+                "tenant_id": {"S": tenant_id},
+                "agent_id": {"S": agent.id},
+                "version": _num(agent.version),
+                "digest": {"S": _digest(yaml_text)},
+                "yaml": {"S": yaml_text},
+            },
+        )
+        return agent
+
+    def get_agent(self, tenant_id: str, agent_id: str) -> AgentConfig:
+        key = {"pk": {"S": agent_key(tenant_id, agent_id)}}
+        head = self._client.get_item(
+            TableName=self.table_name,
+            Key=key,
+            ProjectionExpression="#v, digest",
+            ExpressionAttributeNames={"#v": "version"},
+        ).get("Item")
+        if head is None:
+            raise AgentNotFound(f"agent {agent_id!r} not found for tenant {tenant_id!r}")
+        cache_key = (tenant_id, agent_id, int(head["version"]["N"]), head.get("digest", {}).get("S", ""))
+        with self._lock:
+            cached = self._cache.get(cache_key)
+        if cached is not None:
+            return cached
+
+        item = self._client.get_item(TableName=self.table_name, Key=key).get("Item")
+        if item is None:
+            raise AgentNotFound(f"agent {agent_id!r} not found for tenant {tenant_id!r}")
+        text = item["yaml"]["S"]
+        agent = agent_from_text(
+            text, f"{self.table_name}:{tenant_id}/{agent_id}", os.path.join(self.agents_root, agent_id)
+        )
+        # Cache under what was actually parsed, in case the item changed between the two reads.
+        parsed_key = (tenant_id, agent_id, int(item["version"]["N"]), item.get("digest", {}).get("S", ""))
+        with self._lock:
+            self._cache = {k: v for k, v in self._cache.items() if k[:2] != (tenant_id, agent_id)}
+            self._cache[parsed_key] = agent
+        return agent
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

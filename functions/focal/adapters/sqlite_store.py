@@ -1,0 +1,204 @@
+"""The embedded default stores on SQLite: sessions, customer profiles and turn records.
+
+Documents are stored as JSON text next to their key columns; every primary key starts with
+(tenant_id, agent_id) so one tenant can never address another tenant's rows.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from focal.errors import DuplicateTurn, VersionConflict
+from focal.models.session import CustomerProfile, Session
+from focal.models.turn import TurnRecord
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    tenant_id  TEXT NOT NULL,
+    agent_id   TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    version    INTEGER NOT NULL,
+    expires_at INTEGER,
+    doc        TEXT NOT NULL,
+    PRIMARY KEY (tenant_id, agent_id, session_id)
+);
+CREATE TABLE IF NOT EXISTS profiles (
+    tenant_id   TEXT NOT NULL,
+    agent_id    TEXT NOT NULL,
+    customer_id TEXT NOT NULL,
+    doc         TEXT NOT NULL,
+    PRIMARY KEY (tenant_id, agent_id, customer_id)
+);
+CREATE TABLE IF NOT EXISTS turns (
+    tenant_id   TEXT NOT NULL,
+    agent_id    TEXT NOT NULL,
+    session_id  TEXT NOT NULL,
+    turn_id     TEXT NOT NULL,
+    turn_number INTEGER NOT NULL,
+    created_at  REAL NOT NULL,
+    expires_at  INTEGER,
+    doc         TEXT NOT NULL,
+    PRIMARY KEY (tenant_id, agent_id, session_id, turn_id)
+);
+"""
+
+
+class SqliteDatabase:
+    """One SQLite connection shared by the stores, serialised by a lock."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: autocommit; multi-statement work uses explicit transactions.
+        self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._lock = threading.RLock()
+        with self._lock:
+            if self.path != ":memory:":
+                self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA busy_timeout=5000")
+            self._conn.executescript(_SCHEMA)
+
+    @contextmanager
+    def connection(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            yield self._conn
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+def _expired(expires_at: int | None, now: float | None = None) -> bool:
+    return expires_at is not None and expires_at < (time.time() if now is None else now)
+
+
+class SqliteSessionStore:
+    def __init__(self, db: SqliteDatabase) -> None:
+        self._db = db
+
+    def get(self, tenant_id: str, agent_id: str, session_id: str) -> Session | None:
+        with self._db.connection() as conn:
+            row = conn.execute(
+                "SELECT doc, version, expires_at FROM sessions WHERE tenant_id=? AND agent_id=? AND session_id=?",
+                (tenant_id, agent_id, session_id),
+            ).fetchone()
+        if row is None or _expired(row[2]):
+            return None
+        session = Session.model_validate_json(row[0])
+        session.version = row[1]
+        return session
+
+    def save(self, session: Session, expected_version: int) -> Session:
+        stored = session.model_copy(deep=True, update={"version": expected_version + 1})
+        params: dict[str, Any] = {
+            "tenant_id": stored.tenant_id,
+            "agent_id": stored.agent_id,
+            "session_id": stored.session_id,
+            "version": stored.version,
+            "expected": expected_version,
+            "expires_at": stored.expires_at,
+            "doc": stored.model_dump_json(),
+        }
+        with self._db.connection() as conn:
+            if expected_version == 0:
+                # Insert, or take over a row that has expired (get() reports it as absent).
+                params["now"] = time.time()
+                cursor = conn.execute(
+                    "INSERT INTO sessions (tenant_id, agent_id, session_id, version, expires_at, doc) "
+                    "VALUES (:tenant_id, :agent_id, :session_id, :version, :expires_at, :doc) "
+                    "ON CONFLICT (tenant_id, agent_id, session_id) DO UPDATE SET "
+                    "version=excluded.version, expires_at=excluded.expires_at, doc=excluded.doc "
+                    "WHERE sessions.expires_at IS NOT NULL AND sessions.expires_at < :now",
+                    params,
+                )
+                if cursor.rowcount != 1:
+                    raise VersionConflict(f"session {stored.session_id} already exists")
+            else:
+                cursor = conn.execute(
+                    "UPDATE sessions SET version=:version, expires_at=:expires_at, doc=:doc "
+                    "WHERE tenant_id=:tenant_id AND agent_id=:agent_id AND session_id=:session_id "
+                    "AND version=:expected",
+                    params,
+                )
+                if cursor.rowcount != 1:
+                    raise VersionConflict(
+                        f"session {stored.session_id} is not at version {expected_version}"
+                    )
+        return stored
+
+
+class SqliteProfileStore:
+    def __init__(self, db: SqliteDatabase) -> None:
+        self._db = db
+
+    def get(self, tenant_id: str, agent_id: str, customer_id: str) -> CustomerProfile | None:
+        with self._db.connection() as conn:
+            row = conn.execute(
+                "SELECT doc FROM profiles WHERE tenant_id=? AND agent_id=? AND customer_id=?",
+                (tenant_id, agent_id, customer_id),
+            ).fetchone()
+        return CustomerProfile.model_validate_json(row[0]) if row else None
+
+    def save(self, profile: CustomerProfile) -> None:
+        with self._db.connection() as conn:
+            conn.execute(
+                "INSERT INTO profiles (tenant_id, agent_id, customer_id, doc) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (tenant_id, agent_id, customer_id) DO UPDATE SET doc=excluded.doc",
+                (profile.tenant_id, profile.agent_id, profile.customer_id, profile.model_dump_json()),
+            )
+
+
+class SqliteTurnStore:
+    def __init__(self, db: SqliteDatabase) -> None:
+        self._db = db
+
+    def put(self, record: TurnRecord) -> None:
+        with self._db.connection() as conn:
+            try:
+                conn.execute(
+                    "INSERT INTO turns (tenant_id, agent_id, session_id, turn_id, turn_number, created_at, "
+                    "expires_at, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        record.tenant_id,
+                        record.agent_id,
+                        record.session_id,
+                        record.turn_id,
+                        record.turn_number,
+                        record.created_at,
+                        record.expires_at,
+                        record.model_dump_json(),
+                    ),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise DuplicateTurn(f"turn {record.turn_id} is already recorded") from exc
+
+    def list_for_session(self, tenant_id: str, agent_id: str, session_id: str) -> list[TurnRecord]:
+        with self._db.connection() as conn:
+            rows = conn.execute(
+                "SELECT doc, expires_at FROM turns WHERE tenant_id=? AND agent_id=? AND session_id=? "
+                "ORDER BY turn_number, created_at",
+                (tenant_id, agent_id, session_id),
+            ).fetchall()
+        now = time.time()
+        return [TurnRecord.model_validate_json(doc) for doc, expires_at in rows if not _expired(expires_at, now)]
+
+
+@dataclass
+class SqliteStores:
+    db: SqliteDatabase
+    sessions: SqliteSessionStore
+    profiles: SqliteProfileStore
+    turns: SqliteTurnStore
+
+
+def open_sqlite_stores(path: str | Path) -> SqliteStores:
+    db = SqliteDatabase(path)
+    return SqliteStores(db, SqliteSessionStore(db), SqliteProfileStore(db), SqliteTurnStore(db))

@@ -1,0 +1,38 @@
+"""What a turn knows, as plain data: field defaults < profile < session variables < slots."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from focal.models.agent import AgentConfig
+from focal.models.session import CustomerProfile, Session
+
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def known_variables(agent: AgentConfig, session: Session | None, profile: CustomerProfile | None) -> dict[str, Any]:
+    out: dict[str, Any] = {f.field_name: f.default for f in agent.profile_field_definitions if f.default is not None}
+    if profile is not None:
+        out.update({k: v for k, v in profile.fields.items() if v is not None})
+    if session is not None:
+        out.update({k: v for k, v in session.variables.items() if v is not None})
+        out.update({k: v for k, v in session.slots.items() if v is not None})
+    return out
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:,.2f}"
+    return str(value)
+
+
+def render(template: str, variables: dict[str, Any]) -> str:
+    """Fill `{name}` placeholders; an unknown name reads 'unknown' rather than leaking braces."""
+    return _PLACEHOLDER.sub(lambda m: _show(variables[m.group(1)]) if variables.get(m.group(1)) is not None else "unknown", template)
+
+
+def placeholders(template: str) -> set[str]:
+    return set(_PLACEHOLDER.findall(template))

@@ -1,0 +1,76 @@
+"""Lane 1 (simpleeval expressions, deterministic) and lane 2 (one batched judge call for subjective rules)."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from focal import expressions
+from focal.errors import ExpressionError, ModelError
+from focal.models.agent import Rule
+from focal.models.turn import ModelCall, Violation
+from focal.ports import LanguageModel
+
+
+def deterministic(rules: list[Rule], variables: dict[str, Any]) -> list[Violation]:
+    """Fail closed: an expression that errors or reads an unknown variable is a violation."""
+    out = []
+    for rule in rules:
+        if not rule.enforcement_expression:
+            continue
+        try:
+            unknown = sorted(expressions.names(rule.enforcement_expression) - variables.keys())
+            if unknown:
+                out.append(Violation(rule_id=rule.id, lane="deterministic", reason=f"cannot verify: {', '.join(unknown)} unknown"))
+                continue
+            holds = expressions.evaluate(rule.enforcement_expression, variables)
+        except ExpressionError as exc:
+            out.append(Violation(rule_id=rule.id, lane="deterministic", reason=f"cannot verify: {exc}"))
+            continue
+        if not holds:
+            shown = {n: variables[n] for n in sorted(expressions.names(rule.enforcement_expression))}
+            out.append(Violation(rule_id=rule.id, lane="deterministic", reason=f"{rule.enforcement_expression} is false for {shown}"))
+    return out
+
+
+class Verdict(BaseModel):
+    rule_id: str
+    compliant: bool
+    reason: str = ""
+
+
+class Verdicts(BaseModel):
+    verdicts: list[Verdict]
+
+
+def judge(model: LanguageModel, rules: list[Rule], draft: str, calls: list[ModelCall]) -> list[Violation] | None:
+    """One call for every subjective rule; None when the judge could not give a valid verdict."""
+    prompt = {
+        "answer": draft,
+        "rules": [{"rule_id": r.id, "rule": f"{r.condition_text} -> {r.action_text}"} for r in rules],
+    }
+    messages = [
+        {"role": "system", "content": "Judge whether the answer complies with each rule. Reply with JSON only."},
+        {"role": "user", "content": json.dumps(prompt)},
+    ]
+    started = time.perf_counter()
+    try:
+        reply = model.complete("judge", messages, json_schema=Verdicts.model_json_schema())
+        calls.append(ModelCall(purpose="judge", model=reply.model, input_tokens=reply.input_tokens,
+                               output_tokens=reply.output_tokens, cost_usd=reply.cost_usd,
+                               ms=round((time.perf_counter() - started) * 1000, 3)))
+        verdicts = {v.rule_id: v for v in Verdicts.model_validate_json(reply.text).verdicts}
+    except (ModelError, ValidationError) as exc:
+        calls.append(ModelCall(purpose="judge", model="?", ok=False, note=type(exc).__name__))
+        return None
+    out = []
+    for rule in rules:
+        verdict = verdicts.get(rule.id)
+        if verdict is None:
+            out.append(Violation(rule_id=rule.id, lane="judge", reason="cannot verify: no verdict"))
+        elif not verdict.compliant:
+            out.append(Violation(rule_id=rule.id, lane="judge", reason=verdict.reason or "judged non-compliant"))
+    return out

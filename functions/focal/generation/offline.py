@@ -1,0 +1,73 @@
+"""The offline composer: deterministic answers from the agent's own texts, no model.
+
+It says what the route decided (the slot prompt, the confirmation prompt, the finished step's
+template) after the templates of the soft rules that matched, with `{variables}` filled in. On a
+regeneration it says the violated rules' own compliant texts instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from focal.dialogue.variables import render
+from focal.models.agent import AgentConfig
+from focal.models.turn import TurnState
+
+MAX_RULE_PARTS = 2
+ESCALATE = "I'll connect you with a member of our team who can help you further."
+TOOL_ERROR = "I'm sorry, I couldn't complete that step just now. Please try again in a moment, or ask for a member of our team."
+
+
+def _rule_parts(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> list[str]:
+    parts = []
+    for match in state.matched_rules:
+        rule = agent.rule(match.rule_id)
+        if rule and not rule.is_hard_constraint and rule.response_template:
+            parts.append(render(rule.response_template, variables))
+    return parts[:MAX_RULE_PARTS]
+
+
+def _resume(agent: AgentConfig, scenario_id: str | None) -> list[str]:
+    scenario = agent.scenario(scenario_id)
+    return [f"Shall we continue with your {scenario.name.lower()}?"] if scenario else []
+
+
+def _compliant_texts(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> list[str]:
+    """What the violated rules say instead (their template, else their fallback, else the agent's)."""
+    texts: list[str] = []
+    for violation in state.drafts[-1].violations:
+        rule = agent.rule(violation.rule_id)
+        text = (rule.response_template or rule.fallback_text) if rule else None
+        text = render(text or agent.enforcement.fallback_message, variables)
+        if text not in texts:
+            texts.append(text)
+    return texts
+
+
+def compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:
+    d = state.decision
+    if state.feedback and state.drafts:
+        return " ".join(_compliant_texts(agent, state, variables))
+    step = agent.step(d.scenario_id, d.step_id)
+    rules = _rule_parts(agent, state, variables)
+    if d.action == "escalate":
+        parts = [ESCALATE]
+    elif d.action == "tool_error":
+        parts = [TOOL_ERROR]
+    elif d.action == "cancelled":
+        scenario = agent.scenario(d.completed_scenario_id)
+        parts = [f"Okay, I've stopped the {scenario.name.lower() if scenario else 'request'}."]
+        parts += _resume(agent, d.resumed_scenario_id) or ["Is there anything else I can help with?"]
+    elif d.action == "ask_slot" and step:
+        slot = next((s for s in step.slots if s.name == d.asked_slot), None)
+        retry = ["That doesn't look right."] if d.invalid_slot else []
+        parts = rules + retry + ([render(slot.prompt, variables)] if slot else [])
+    elif d.action == "confirm" and step:
+        parts = rules + [render(step.confirmation_prompt or f"Shall I go ahead with {step.id}?", variables)]
+    elif d.action == "complete" and step:
+        parts = rules + [render(step.response_template or step.instructions, variables)] + _resume(agent, d.resumed_scenario_id)
+    elif d.action == "chitchat" and not rules:
+        parts = [agent.greeting]
+    else:
+        parts = rules or [agent.out_of_scope_message]
+    return " ".join(p.strip() for p in parts if p.strip())

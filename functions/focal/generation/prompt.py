@@ -1,0 +1,48 @@
+"""The generation prompt: persona, matched rules, the route's decision, known variables, history."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from focal.dialogue.variables import render
+from focal.models.agent import AgentConfig
+from focal.models.turn import TurnState
+
+
+def _task(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:
+    d = state.decision
+    step = agent.step(d.scenario_id, d.step_id)
+    if d.action == "ask_slot" and step:
+        slot = next((s for s in step.slots if s.name == d.asked_slot), None)
+        return f"Ask the customer for {d.asked_slot}: {render(slot.prompt, variables) if slot else ''}"
+    if d.action == "confirm" and step:
+        return f"Ask the customer to confirm: {render(step.confirmation_prompt, variables)}"
+    if d.action == "complete" and step:
+        return f"Report the outcome: {render(step.response_template or step.instructions, variables)}"
+    if d.action == "escalate":
+        return "Tell the customer a member of the team will take over."
+    if d.action == "tool_error":
+        return "Apologise: the action could not be completed right now. Promise nothing."
+    if d.action == "out_of_scope":
+        return f"Say what you can help with: {agent.out_of_scope_message}"
+    return "Answer the customer following the rules."
+
+
+def generation_messages(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> list[dict[str, str]]:
+    rules = [agent.rule(m.rule_id) for m in state.matched_rules]
+    step = agent.step(state.decision.scenario_id, state.decision.step_id)
+    lines = [agent.persona, "Follow these rules:"]
+    lines += [f"- {r.action_text}" for r in rules if r is not None]
+    lines += [f"- {r.action_text}" for r in agent.global_hard_constraints() if r not in rules]
+    if step and step.instructions:
+        lines.append(f"Current step: {step.instructions}")
+    lines.append(f"Your task now: {_task(agent, state, variables)}")
+    lines.append(f"Known facts: {json.dumps(variables, default=str)}")
+    if state.feedback:
+        lines.append("Your previous draft broke these rules; write a compliant answer: " + " ".join(state.feedback))
+    messages = [{"role": "system", "content": "\n".join(lines)}]
+    assert state.session is not None
+    messages += [{"role": h.role, "content": h.text} for h in state.session.history[-6:]]
+    messages.append({"role": "user", "content": state.request.message})
+    return messages

@@ -1,0 +1,42 @@
+"""The ports a stage is given. Built by `focal.wiring` (adapters) or by tests (fakes)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from focal.models.agent import AgentConfig
+from focal.ports import (
+    ConfigStore,
+    Embedder,
+    LanguageModel,
+    ProfileStore,
+    RuleIndex,
+    SessionStore,
+    ToolRunner,
+    TurnStore,
+)
+
+
+@dataclass
+class Deps:
+    configs: ConfigStore
+    sessions: SessionStore
+    profiles: ProfileStore
+    turns: TurnStore
+    embedder: Embedder
+    rule_index: RuleIndex
+    model: LanguageModel
+    tools: ToolRunner
+    # Builds a model for an agent that names one in its file when no deployment-wide model is set.
+    model_factory: Callable[[str], LanguageModel] | None = None
+    session_ttl_s: int = 24 * 3600
+    turn_ttl_s: int = 90 * 24 * 3600
+    clock: Callable[[], float] = time.time
+    indexed: dict[tuple[str, str], str] = field(default_factory=dict)  # (tenant, agent) → rules hash
+
+    def llm(self, agent: AgentConfig) -> LanguageModel:
+        if agent.models.model and self.model_factory and not self.model.available("generate"):
+            return self.model_factory(agent.models.model)
+        return self.model

@@ -1,0 +1,44 @@
+"""The local runner: the stage handlers in-process, in the order and with the jumps of `STAGES`.
+
+Every stage receives and returns the JSON event its Lambda would, so a turn that works here takes
+the same path through the deployed state machine. A stage that raises goes to the fallback stage,
+as the state machine's Catch does.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from focal.models.turn import TurnRequest, TurnResult
+from focal.pipeline.definition import STAGE_NAMES, next_stage
+from focal.pipeline.deps import Deps
+from focal.pipeline.stage_io import run_stage
+from focal.stages import fallback
+
+MAX_STAGE_RUNS = 3 * len(STAGE_NAMES)  # the enforce → generate loop is bounded by max_retries; this is a backstop
+
+
+class LocalRunner:
+    def __init__(self, deps: Deps):
+        self.deps = deps
+        self.visited: list[str] = []  # stages of the last turn, in order (for traces and tests)
+
+    def turn(self, request: TurnRequest) -> TurnResult:
+        event: dict[str, Any] = {"request": request.model_dump(mode="json")}
+        self.visited = []
+        stage: str | None = STAGE_NAMES[0]
+        while stage is not None:
+            self.visited.append(stage)
+            try:
+                if len(self.visited) > MAX_STAGE_RUNS:
+                    raise RuntimeError("the pipeline did not finish within its stage budget")
+                # Through JSON, exactly as the state machine passes it between Lambdas.
+                event = json.loads(json.dumps(run_stage(stage, event, self.deps)))
+            except Exception as exc:  # noqa: BLE001 - the Catch of every state-machine task
+                self.visited.append("fallback")
+                caught = {"Error": type(exc).__name__, "Cause": json.dumps({"stage": stage})}
+                event = fallback.handle({**event, "caught": caught}, self.deps)
+                break
+            stage = next_stage(stage, (event.get("control") or {}).get("next"))
+        return TurnResult.model_validate(event["result"])

@@ -1,0 +1,39 @@
+"""One stage call as the Lambdas see it: JSON event in, JSON event out.
+
+Both runtimes go through `run_stage`: the Lambda handlers (one per stage) and the local runner.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import time
+from typing import Any
+
+from focal.errors import PayloadTooLarge
+from focal.models.turn import TurnState
+from focal.pipeline.deps import Deps
+
+# Step Functions rejects state payloads over 256 KiB; keep a margin for the service's own wrapping.
+MAX_PAYLOAD_BYTES = 256 * 1024 - 4 * 1024
+
+
+def stage_module(name: str) -> Any:
+    return importlib.import_module(f"focal.stages.{name}")
+
+
+def check_payload(event: dict[str, Any], where: str) -> None:
+    size = len(json.dumps(event, separators=(",", ":")).encode("utf-8"))
+    if size > MAX_PAYLOAD_BYTES:
+        raise PayloadTooLarge(f"turn state after {where} is {size} bytes, over the {MAX_PAYLOAD_BYTES}-byte limit")
+
+
+def run_stage(name: str, event: dict[str, Any], deps: Deps) -> dict[str, Any]:
+    state = TurnState.model_validate(event)
+    state.control.next = None  # a jump request is read once, by the transition that follows it
+    started = time.perf_counter()
+    state = stage_module(name).run(state, deps)
+    state.add_timing(name, (time.perf_counter() - started) * 1000)
+    out = state.model_dump(mode="json")
+    check_payload(out, name)
+    return out

@@ -1,0 +1,94 @@
+"""The model path of the sensor: one structured call whose answer is validated into `Context`.
+
+An answer that does not validate gets one repair try with the validation error; after that the
+caller falls back to the offline sensor and the trace says why.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from pydantic import BaseModel, Field, ValidationError
+
+from focal.errors import ModelError
+from focal.models.agent import AgentConfig
+from focal.models.context import Command
+from focal.models.session import Session
+from focal.models.turn import ModelCall
+from focal.ports import LanguageModel
+
+
+class SensorOutput(BaseModel):
+    detected_intent: str | None = Field(default=None, description="a scenario id from the list, or null")
+    intent_confidence: float = Field(default=0.0, ge=0, le=1)
+    extracted_entities: dict[str, Any] = Field(default_factory=dict)
+    is_ambiguous: bool = False
+    ambiguity_reason: str | None = None
+    commands: list[Command] = Field(default_factory=list)
+
+
+def _prompt(agent: AgentConfig, session: Session, text: str) -> list[dict[str, str]]:
+    step = agent.step(session.active_scenario_id, session.active_step_id)
+    waiting = [s.name for s in step.slots if session.slots.get(s.name) in (None, "")] if step else []
+    brief = {
+        "active_flow": session.active_scenario_id,
+        "active_step": session.active_step_id,
+        "flow_state": session.flow_state,
+        "asking_for_slots": waiting,
+        "scenarios": [{"id": s.id, "label": s.intent_label, "examples": s.entry_examples[:3]} for s in agent.scenarios],
+        "fields": [
+            {"name": f.field_name, "type": f.field_type, "description": f.description}
+            for f in agent.profile_field_definitions
+            if "message" in f.sources
+        ],
+        "commands": list(Command.model_fields["name"].annotation.__args__),  # type: ignore[union-attr]
+    }
+    system = (
+        "You read one customer message for a customer-service agent and answer only with JSON matching the schema. "
+        "Pick detected_intent from the scenario ids or null; list the dialogue commands the message expresses."
+    )
+    return [
+        {"role": "system", "content": system},
+        {"role": "user", "content": f"Context: {json.dumps(brief)}\nCustomer message: {text}"},
+    ]
+
+
+def model_sensor(
+    model: LanguageModel, agent: AgentConfig, session: Session, text: str, calls: list[ModelCall]
+) -> tuple[SensorOutput | None, str]:
+    """The validated answer (or None) and a note for the trace."""
+    messages = _prompt(agent, session, text)
+    schema = SensorOutput.model_json_schema()
+    for attempt in (1, 2):
+        started = time.perf_counter()
+        try:
+            reply = model.complete("sensor", messages, json_schema=schema)
+        except ModelError as exc:
+            calls.append(ModelCall(purpose="sensor", model="?", ok=False, note=str(exc), ms=_ms(started)))
+            return None, f"sensor model failed ({exc}); offline sensor used"
+        call = ModelCall(
+            purpose="sensor", model=reply.model, input_tokens=reply.input_tokens, output_tokens=reply.output_tokens,
+            cost_usd=reply.cost_usd, ms=_ms(started),
+        )
+        calls.append(call)
+        try:
+            output = SensorOutput.model_validate_json(reply.text)
+        except ValidationError as exc:
+            call.ok = False
+            call.note = "invalid answer"
+            if attempt == 1 and model.available("sensor"):
+                messages = [*messages, {"role": "assistant", "content": reply.text},
+                            {"role": "user", "content": f"That answer is invalid: {exc.errors()[:3]}. Answer again with valid JSON."}]
+                continue
+            return None, "sensor model answer invalid after one repair; offline sensor used"
+        known = {s.id for s in agent.scenarios}
+        if output.detected_intent is not None and output.detected_intent not in known:
+            output.detected_intent = None
+        return output, "model sensor" if attempt == 1 else "model sensor after one repair"
+    return None, "unreachable"
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 3)

@@ -1,0 +1,87 @@
+"""Stage 6 — enforce: check the draft before the customer sees it.
+
+Rules to enforce = matched hard constraints ∪ every GLOBAL hard constraint (from the config, not the
+index, so an off-topic turn is still checked). On a violation: regenerate with the violations as
+feedback (jump back to generate) up to `max_retries`, then the rule's or agent's fallback text.
+"""
+
+from __future__ import annotations
+
+from focal.dialogue.flow import end_flow
+from focal.dialogue.variables import known_variables, render
+from focal.enforcement.lanes import deterministic, judge
+from focal.enforcement.variables import draft_variables, expression_names
+from focal.models.agent import AgentConfig, Rule
+from focal.models.turn import TurnState, Violation
+from focal.pipeline.deps import Deps
+
+
+def rules_to_enforce(agent: AgentConfig, state: TurnState) -> list[Rule]:
+    rules = [r for m in state.matched_rules if (r := agent.rule(m.rule_id)) and r.is_hard_constraint and r.enabled]
+    if agent.enforcement.always_enforce_global:
+        rules += [r for r in agent.global_hard_constraints() if r not in rules]
+    return rules
+
+
+def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], text: str) -> list[Violation]:
+    cfg = agent.enforcement
+    variables = known_variables(agent, state.session, state.profile)
+    variables.update(draft_variables(agent, text, expression_names(rules)))
+    draft = state.drafts[-1]
+    draft.variables = {n: variables[n] for n in sorted(expression_names(rules)) if n in variables}
+    violations = deterministic([r for r in rules if not r.subjective], variables) if cfg.deterministic_enabled else []
+    subjective = [r for r in rules if r.subjective]
+    if subjective and cfg.llm_judge_enabled:
+        llm = deps.llm(agent)
+        verdicts = judge(llm, subjective, text, state.model_calls) if llm.available("judge") else None
+        if verdicts is not None:
+            violations += verdicts
+        elif cfg.unverifiable_subjective == "fail_closed":
+            violations += [Violation(rule_id=r.id, lane="judge", reason="cannot verify: no judge model") for r in subjective]
+        else:
+            state.enforcement.unverified += [r.id for r in subjective if r.id not in state.enforcement.unverified]
+    return violations
+
+
+def _withdraw_confirmation(state: TurnState) -> None:
+    """The customer never saw the offer, so there is nothing for them to confirm."""
+    if state.decision.action == "confirm" and state.session is not None and state.session.flow_state == "confirming":
+        state.decision.notes.append(f"confirmation of {state.session.active_step_id} withdrawn: the offer was blocked")
+        state.decision.completed_scenario_id = state.session.active_scenario_id
+        end_flow(state.session)
+
+
+def run(state: TurnState, deps: Deps) -> TurnState:
+    r = state.request
+    agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
+    draft = state.drafts[-1]
+    report = state.enforcement
+    if not (agent.features.enabled and agent.enforcement.enabled):
+        state.response = draft.text
+        return state
+
+    rules = rules_to_enforce(agent, state)
+    report.checked = [rule.id for rule in rules]
+    draft.violations = _check(agent, state, deps, rules, draft.text)
+    if not draft.violations:
+        state.response = draft.text
+        state.feedback = []
+        if draft.source == "template":
+            _withdraw_confirmation(state)
+        return state
+
+    report.violations += draft.violations
+    if report.regenerations < agent.enforcement.max_retries:
+        report.regenerations += 1
+        state.feedback = [f"{v.rule_id}: {v.reason}" for v in draft.violations]
+        state.control.next = "generate"
+        return state
+
+    variables = known_variables(agent, state.session, state.profile)
+    first = agent.rule(draft.violations[0].rule_id)
+    state.response = render((first.fallback_text if first else None) or agent.enforcement.fallback_message, variables)
+    report.fallback_used = True
+    state.execution_path = "fallback"
+    state.feedback = []
+    _withdraw_confirmation(state)
+    return state

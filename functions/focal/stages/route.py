@@ -1,0 +1,62 @@
+"""Stage 3 — route: apply the rule filter, execute the commands on the flow stack, decide the move."""
+
+from __future__ import annotations
+
+from focal.dialogue.commands import CommandRun, execute
+from focal.dialogue.flow import Progress, progress
+from focal.dialogue.rule_filter import filter_rules, record_fires
+from focal.dialogue.variables import known_variables
+from focal.models.agent import AgentConfig
+from focal.models.turn import RouteDecision, TurnState
+from focal.pipeline.deps import Deps
+
+
+def apply_progress(state: TurnState, agent: AgentConfig, step: Progress) -> None:
+    """Turn what the flow needs next into the route decision (shared with the tools stage)."""
+    d = state.decision
+    assert state.session is not None
+    d.scenario_id = state.session.active_scenario_id
+    d.step_id = state.session.active_step_id
+    d.notes.extend(step.notes)
+    if step.action == "ask_slot" and step.slot:
+        d.action, d.asked_slot = "ask_slot", step.slot.name
+    elif step.action == "confirm":
+        d.action = "confirm"
+    elif step.action == "run_tools":
+        d.pending_tools = step.tools
+    elif step.action == "complete":
+        d.action = "complete"
+        d.scenario_id = step.completed_scenario.id if step.completed_scenario else d.scenario_id
+        d.step_id = step.step.id if step.step else d.step_id
+        if step.completed_scenario:
+            d.completed_scenario_id = step.completed_scenario.id
+        if step.resumed:
+            d.resumed_scenario_id = step.resumed.scenario_id
+
+
+def run(state: TurnState, deps: Deps) -> TurnState:
+    r = state.request
+    agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
+    session, context = state.session, state.context
+    assert session is not None and context is not None
+    state.decision = decision = RouteDecision(intent_label=context.detected_intent)
+
+    state.matched_rules = filter_rules(agent, session, state.candidates, decision.notes)
+    record_fires(session, state.matched_rules)
+
+    run_ = CommandRun(agent, session, context, decision)
+    execute(run_, state.commands)
+    if decision.action in ("escalate", "cancelled", "clarify"):
+        decision.scenario_id, decision.step_id = session.active_scenario_id, session.active_step_id
+    elif session.active_scenario_id:
+        apply_progress(state, agent, progress(agent, session, known_variables(agent, session, state.profile)))
+    elif "ChitChat" in run_.executed:
+        decision.action = "chitchat"
+    elif not state.matched_rules:
+        decision.action = "out_of_scope"
+    state.confidence = round(
+        context.intent_confidence if session.active_scenario_id or decision.completed_scenario_id
+        else max((m.score for m in state.matched_rules), default=context.intent_confidence),
+        4,
+    )
+    return state

@@ -1,0 +1,83 @@
+"""The container: builds the ports from typed settings. The only engine module that names adapters."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from focal.pipeline.deps import Deps
+from focal.settings import Settings, get_settings
+
+
+def local_deps(agent_path: str | Path, db_path: str | Path = ".focal/focal.db", model: str | None = None) -> Deps:
+    """The embedded defaults: agent YAML, SQLite, exact numpy index, MiniLM ONNX, offline unless a model is named."""
+    from focal.adapters.file_config import FileConfigStore
+    from focal.adapters.litellm_model import LiteLLMModel
+    from focal.adapters.numpy_index import NumpyRuleIndex
+    from focal.adapters.onnx_embedder import shared_embedder
+    from focal.adapters.python_tools import PythonToolRunner
+    from focal.adapters.sqlite_store import open_sqlite_stores
+
+    stores = open_sqlite_stores(str(db_path))
+    return Deps(
+        configs=FileConfigStore(agent_path),
+        sessions=stores.sessions,
+        profiles=stores.profiles,
+        turns=stores.turns,
+        embedder=shared_embedder(),
+        rule_index=NumpyRuleIndex(),
+        model=LiteLLMModel(model),
+        tools=PythonToolRunner(),
+        model_factory=LiteLLMModel,
+    )
+
+
+def deps_from_settings(settings: Settings) -> Deps:
+    """What a Lambda (or `focal serve`) runs with, chosen by FOCAL_* environment variables."""
+    from focal.adapters.litellm_model import LiteLLMModel
+    from focal.adapters.numpy_index import NumpyRuleIndex
+    from focal.adapters.onnx_embedder import shared_embedder
+    from focal.adapters.python_tools import PythonToolRunner
+
+    if settings.store == "dynamodb":
+        from focal.adapters.dynamodb_store import DynamoProfileStore, DynamoSessionStore, DynamoTurnStore
+
+        sessions, profiles, turns = (
+            DynamoSessionStore(settings.sessions_table),
+            DynamoProfileStore(settings.profiles_table),
+            DynamoTurnStore(settings.turns_table),
+        )
+    else:
+        from focal.adapters.sqlite_store import open_sqlite_stores
+
+        stores = open_sqlite_stores(settings.db_path)
+        sessions, profiles, turns = stores.sessions, stores.profiles, stores.turns
+    if settings.config_source == "dynamodb":
+        from focal.adapters.dynamodb_store import DynamoConfigStore
+
+        configs = DynamoConfigStore(settings.config_table, agents_root=settings.agents_root)
+    else:
+        from focal.adapters.file_config import FileConfigStore
+
+        if not settings.agent_file:
+            raise ValueError("FOCAL_AGENT_FILE must name an agent YAML when FOCAL_CONFIG_SOURCE=file")
+        configs = FileConfigStore(settings.agent_file)
+    return Deps(
+        configs=configs,
+        sessions=sessions,
+        profiles=profiles,
+        turns=turns,
+        embedder=shared_embedder(settings.model_dir, settings.onnx_threads),
+        rule_index=NumpyRuleIndex(),
+        model=LiteLLMModel(settings.model),
+        tools=PythonToolRunner(),
+        model_factory=LiteLLMModel,
+        session_ttl_s=settings.session_ttl_hours * 3600,
+        turn_ttl_s=settings.turn_ttl_days * 24 * 3600,
+    )
+
+
+@lru_cache(maxsize=1)
+def deps_from_env() -> Deps:
+    """One set of ports per Lambda container (models load once, on the first invocation)."""
+    return deps_from_settings(get_settings())

@@ -1,0 +1,31 @@
+"""What every stage handler does: parse the event, call the stage, serialise. Nothing else."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from aws_lambda_powertools import Logger
+
+from focal.pipeline.stage_io import run_stage
+from focal.stages import fallback
+from focal.wiring import deps_from_env
+
+logger = Logger(service="focal")
+
+LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
+
+
+def stage_handler(name: str) -> LambdaHandler:
+    @logger.inject_lambda_context(log_event=False)  # events carry customer text: never logged
+    def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+        logger.append_keys(stage=name, tenant_id=(event.get("request") or {}).get("tenant_id"))
+        return run_stage(name, event, deps_from_env())
+
+    return handler
+
+
+@logger.inject_lambda_context(log_event=False)
+def fallback_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    logger.warning("turn caught into the fallback", extra={"error": (event.get("caught") or {}).get("Error")})
+    return fallback.handle(event, deps_from_env())
