@@ -24,7 +24,7 @@ def _rule_parts(agent: AgentConfig, state: TurnState, variables: dict[str, Any])
         rule = agent.rule(match.rule_id)
         if rule and not rule.is_hard_constraint and rule.response_template:
             parts.append(render(rule.response_template, variables))
-    return parts[:MAX_RULE_PARTS]
+    return parts[:MAX_RULE_PARTS if state.decision.action in ("respond", "out_of_scope", "chitchat") else 1]
 
 
 def _resume(agent: AgentConfig, scenario_id: str | None) -> list[str]:
@@ -42,6 +42,12 @@ def _compliant_texts(agent: AgentConfig, state: TurnState, variables: dict[str, 
         if text not in texts:
             texts.append(text)
     return texts
+
+
+def _likely_scenarios(agent: AgentConfig, state: TurnState) -> list[Any]:
+    scores = state.context.intent_scores if state.context else []
+    found = [agent.scenario(s.scenario_id) for s in scores if s.score >= agent.navigation.clarify_floor][:3]
+    return [s for s in found if s is not None]
 
 
 def compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:
@@ -66,6 +72,9 @@ def compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> 
         parts = rules + [render(step.confirmation_prompt or f"Shall I go ahead with {step.id}?", variables)]
     elif d.action == "complete" and step:
         parts = rules + [render(step.response_template or step.instructions, variables)] + _resume(agent, d.resumed_scenario_id)
+    elif d.action == "clarify":
+        options = [s.name for s in _likely_scenarios(agent, state)]
+        parts = [f"Just to be sure I help with the right thing: do you mean {' or '.join(options) or 'something else'}?"]
     elif d.action == "chitchat" and not rules:
         parts = [agent.greeting]
     else:

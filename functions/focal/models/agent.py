@@ -143,7 +143,7 @@ class NavigationConfig(Strict):
 
 class RetrievalConfig(Strict):
     top_k: int = Field(default=10, ge=1, le=100)
-    rule_match_threshold: float = Field(default=0.45, ge=0, le=1)
+    rule_match_threshold: float = Field(default=0.55, ge=0, le=1)
 
 
 class EnforcementConfig(Strict):

@@ -15,7 +15,10 @@ HANDOFF = re.compile(
     r"|\b(human|real person|representative|operator)\b",
     re.IGNORECASE,
 )
-GREETING = re.compile(r"^\s*(hi|hello|hey|thanks|thank you|good (morning|afternoon|evening)|cheers)\b[\s!.,]*$", re.IGNORECASE)
+GREETING = re.compile(
+    r"^\s*(hi|hello|hey|thanks|thank you|good (morning|afternoon|evening)|cheers)( there| again| so much| a lot)?\b[\s!.,]*$",
+    re.IGNORECASE,
+)
 HYPOTHETICAL = re.compile(
     r"\b(what if|hypothetical(ly)?|would i be able|could i (theoretically|in theory)|suppose|in case i)\b", re.IGNORECASE
 )

@@ -41,9 +41,7 @@ def _ambiguity(agent: AgentConfig, scores: list[IntentScore], active: bool) -> s
     best = scores[0]
     if len(scores) > 1 and scores[1].score >= nav.entry_threshold and best.score - scores[1].score < nav.ambiguity_margin:
         return f"'{best.label}' and '{scores[1].label}' fit almost equally ({best.score:.2f} vs {scores[1].score:.2f})"
-    if nav.clarify_floor <= best.score < nav.entry_threshold:
-        return f"'{best.label}' fits only weakly ({best.score:.2f})"
-    return None
+    return None  # a weak best intent is judged by route, after the rules have had their say
 
 
 def offline_context(

@@ -19,6 +19,9 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
     variables = known_variables(agent, state.session, state.profile)
     state.execution_path = EXECUTION_PATHS.get(state.decision.action, "respond")  # type: ignore[assignment]
+    if state.decision.action == "clarify" and state.context:
+        likely = [agent.scenario(s.scenario_id) for s in state.context.intent_scores[:3]]
+        state.suggested_questions = [s.entry_examples[0] for s in likely if s and s.entry_examples]
     if state.decision.action == "out_of_scope":
         state.suggested_questions = [s.entry_examples[0] for s in agent.scenarios if s.entry_examples][:3]
 

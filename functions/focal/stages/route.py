@@ -7,6 +7,7 @@ from focal.dialogue.flow import Progress, progress
 from focal.dialogue.rule_filter import filter_rules, record_fires
 from focal.dialogue.variables import known_variables
 from focal.models.agent import AgentConfig
+from focal.models.context import Command
 from focal.models.turn import RouteDecision, TurnState
 from focal.pipeline.deps import Deps
 
@@ -34,6 +35,27 @@ def apply_progress(state: TurnState, agent: AgentConfig, step: Progress) -> None
             d.resumed_scenario_id = step.resumed.scenario_id
 
 
+def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str]) -> list[Command]:
+    """Outside a flow, a question a rule answers better than any flow fits is answered, not started.
+
+    "How long does a refund take?" resembles the refund flow, but the refund-timing rule fits it
+    better; an unmistakable request (score ≥ exit_intent_threshold) still starts its flow.
+    """
+    assert state.session is not None
+    soft = [m for m in state.matched_rules if (r := agent.rule(m.rule_id)) and not r.is_hard_constraint]
+    if state.session.active_scenario_id or not soft:
+        return list(state.commands)
+    best = max(soft, key=lambda m: m.score)
+    kept = []
+    for cmd in state.commands:
+        score = float(cmd.value) if isinstance(cmd.value, int | float) else 0.0
+        if cmd.name == "StartFlow" and score < agent.navigation.exit_intent_threshold and best.score > score:
+            notes.append(f"answered by rule {best.rule_id} ({best.score:.2f}) rather than starting {cmd.flow} ({score:.2f})")
+            continue
+        kept.append(cmd)
+    return kept
+
+
 def run(state: TurnState, deps: Deps) -> TurnState:
     r = state.request
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
@@ -44,8 +66,9 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     state.matched_rules = filter_rules(agent, session, state.candidates, decision.notes)
     record_fires(session, state.matched_rules)
 
+    commands = _prefer_rule_answers(agent, state, decision.notes)
     run_ = CommandRun(agent, session, context, decision)
-    execute(run_, state.commands)
+    execute(run_, commands)
     if decision.action in ("escalate", "cancelled", "clarify"):
         decision.scenario_id, decision.step_id = session.active_scenario_id, session.active_step_id
     elif session.active_scenario_id:
@@ -53,7 +76,11 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     elif "ChitChat" in run_.executed:
         decision.action = "chitchat"
     elif not state.matched_rules:
-        decision.action = "out_of_scope"
+        weak = context.intent_scores[0] if context.intent_scores else None
+        clarify = weak is not None and weak.score >= agent.navigation.clarify_floor and agent.features.clarification
+        decision.action = "clarify" if clarify else "out_of_scope"
+        if clarify:
+            decision.notes.append(f"'{weak.label}' fits only weakly ({weak.score:.2f}): ask")
     state.confidence = round(
         context.intent_confidence if session.active_scenario_id or decision.completed_scenario_id
         else max((m.score for m in state.matched_rules), default=context.intent_confidence),

@@ -1,0 +1,56 @@
+"""`focal bench overhead`: per-stage latency of the pipeline on the embedded defaults, no model."""
+
+from __future__ import annotations
+
+import resource
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from focal.config.loader import load_agent
+from focal.models.turn import TurnRequest
+from focal.pipeline.definition import STAGE_NAMES
+from focal.pipeline.runner import LocalRunner
+from focal.wiring import local_deps
+
+
+def suite_messages(suite_path: Path) -> list[list[str]]:
+    """The user messages of each conversation of a conversation-test suite."""
+    suite = yaml.safe_load(suite_path.read_text(encoding="utf-8")) or {}
+    return [[t["user"] for t in c.get("turns", [])] for c in suite.get("conversations", [])]
+
+
+def overhead(agent_path: str, suite_path: str, repeat: int = 3) -> str:
+    conversations = suite_messages(Path(suite_path))
+    started = time.perf_counter()
+    agent_id = load_agent(agent_path).id
+    with tempfile.TemporaryDirectory() as tmp:
+        deps = local_deps(agent_path, Path(tmp) / "bench.db")
+        runner = LocalRunner(deps)
+        runner.turn(TurnRequest(tenant_id="bench", agent_id=agent_id, session_id="warm",
+                                turn_id="warm", message="hello"))  # model load and index build, not measured
+        warm_s = time.perf_counter() - started
+        per_stage: dict[str, list[float]] = {name: [] for name in STAGE_NAMES}
+        totals: list[float] = []
+        for _ in range(repeat):
+            for messages in conversations:
+                session = uuid.uuid4().hex[:12]
+                for i, message in enumerate(messages):
+                    t0 = time.perf_counter()
+                    result = runner.turn(TurnRequest(tenant_id="bench", agent_id=agent_id,
+                                                     session_id=session, turn_id=f"{session}-{i}", message=message))
+                    totals.append((time.perf_counter() - t0) * 1000)
+                    for name in STAGE_NAMES:
+                        per_stage[name].append(result.timings_ms.get(name, 0.0))
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    lines = [f"focal bench overhead: {len(totals)} turns ({len(conversations)} conversations × {repeat}), offline, no model",
+             f"{'stage':<10}{'p50 ms':>10}{'p95 ms':>10}"]
+    for name, values in per_stage.items():
+        lines.append(f"{name:<10}{np.percentile(values, 50):>10.2f}{np.percentile(values, 95):>10.2f}")
+    lines.append(f"{'turn':<10}{np.percentile(totals, 50):>10.2f}{np.percentile(totals, 95):>10.2f}   (wall clock, JSON hops included)")
+    lines.append(f"start-up (model load + index) {warm_s:.2f} s · peak RSS {rss_mb:.0f} MB")
+    return "\n".join(lines)

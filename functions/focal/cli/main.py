@@ -1,0 +1,197 @@
+"""The `focal` command: demo, chat, turn, validate, schema, test, bench."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import uuid
+from pathlib import Path
+
+from focal.cli.trace import format_trace
+
+DEMO_SCRIPT = (
+    ("c-100", "Hi there"),
+    ("c-100", "I'd like a refund for my order"),
+    ("c-100", "It's A1001"),
+    ("c-100", "yes please"),
+    ("c-100", "How long does shipping usually take?"),
+    ("c-100", "Can I also get a refund for order A1002?"),
+    ("c-100", "Could I speak to a human about it?"),
+)
+
+
+def _runner(agent: str, db: str, model: str | None):
+    from focal.pipeline.runner import LocalRunner
+    from focal.wiring import local_deps
+
+    return LocalRunner(local_deps(agent, db, model=model))
+
+
+def _agent_id(agent: str) -> str:
+    from focal.config.loader import load_agent
+
+    return load_agent(agent).id
+
+
+def _turn(runner, args, agent_id: str, session: str, message: str, customer: str = "anonymous"):
+    from focal.models.turn import TurnRequest
+
+    return runner.turn(TurnRequest(
+        tenant_id=args.tenant, agent_id=agent_id, session_id=session, customer_id=customer,
+        turn_id=uuid.uuid4().hex, message=message,
+    ))
+
+
+def _show(result, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(result.model_dump(mode="json"), indent=2))
+    else:
+        print(f"agent> {result.response}")
+        print(format_trace(result))
+
+
+def cmd_validate(args) -> int:
+    from focal.config.loader import load_agent_file
+    from focal.config.validate import semantic_problems
+
+    loaded = load_agent_file(args.file)
+    problems = list(loaded.problems)
+    if loaded.config is not None:
+        problems += semantic_problems(loaded.config, loaded.raw)
+    if problems:
+        print(f"{args.file}: {len(problems)} problem(s)")
+        for p in problems:
+            print(f"  {p}")
+        return 1
+    a = loaded.config
+    assert a is not None
+    print(f"{args.file}: OK — agent {a.id!r}: {len(a.scenarios)} scenarios, {len(a.rules)} rules, {len(a.tools)} tools")
+    return 0
+
+
+def cmd_schema(args) -> int:
+    from focal.models.agent import AgentConfig
+
+    print(json.dumps(AgentConfig.model_json_schema(), indent=2))
+    return 0
+
+
+def cmd_turn(args) -> int:
+    runner = _runner(args.agent, args.db, args.model)
+    result = _turn(runner, args, _agent_id(args.agent), args.session, args.message, args.customer)
+    _show(result, args.json)
+    return 0 if result.success else 2
+
+
+def cmd_chat(args) -> int:
+    runner = _runner(args.agent, args.db, args.model)
+    agent_id = _agent_id(args.agent)
+    session = args.session or uuid.uuid4().hex[:12]
+    print(f"Chatting with {agent_id} (session {session}). Empty line or Ctrl-D to leave.")
+    for line in sys.stdin if not sys.stdin.isatty() else iter(lambda: input("you> "), None):
+        message = line.strip()
+        if not message:
+            break
+        _show(_turn(runner, args, agent_id, session, message, args.customer), args.json)
+    return 0
+
+
+def cmd_demo(args) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        runner = _runner(args.agent, str(Path(tmp) / "demo.db"), None)
+        agent_id = _agent_id(args.agent)
+        print(f"Focal demo: agent {agent_id!r} on the embedded defaults (MiniLM ONNX, SQLite, no model, no network)\n")
+        for customer, message in DEMO_SCRIPT:
+            print(f"you>   {message}")
+            _show(_turn(runner, args, agent_id, "demo", message, customer), args.json)
+            print()
+    return 0
+
+
+def cmd_test(args) -> int:
+    from focal.conversation_tests import format_report, run_suite
+
+    report = run_suite(args.agent, args.tests)
+    print(format_report(report))
+    return 0 if report.passed else 1
+
+
+def cmd_bench(args) -> int:
+    from focal.cli.bench import overhead
+
+    suite = args.suite or str(Path(args.agent).parent / "tests.yaml")
+    print(overhead(args.agent, suite, args.repeat))
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="focal", description="Focal: run, test and check customer-facing agents.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def with_agent(name: str, help_: str) -> argparse.ArgumentParser:
+        s = sub.add_parser(name, help=help_)
+        s.add_argument("agent", help="the agent YAML file (or its folder)")
+        s.add_argument("--tenant", default=os.environ.get("FOCAL_TENANT", "local"))
+        return s
+
+    s = sub.add_parser("validate", help="list every problem of an agent file; exit 1 if any")
+    s.add_argument("file")
+    s.set_defaults(func=cmd_validate)
+    sub.add_parser("schema", help="print the agent file's JSON Schema").set_defaults(func=cmd_schema)
+
+    s = with_agent("turn", "run one turn; state is kept in a local SQLite file")
+    s.add_argument("--session", required=True)
+    s.add_argument("--message", required=True)
+    s.add_argument("--customer", default="anonymous")
+    s.add_argument("--db", default=".focal/focal.db")
+    s.add_argument("--model", default=os.environ.get("FOCAL_MODEL"))
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_turn)
+
+    s = with_agent("chat", "talk to an agent (answer + compact trace)")
+    s.add_argument("--session")
+    s.add_argument("--customer", default="anonymous")
+    s.add_argument("--db", default=".focal/focal.db")
+    s.add_argument("--model", default=os.environ.get("FOCAL_MODEL"))
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_chat)
+
+    s = with_agent("demo", "a scripted conversation on the embedded defaults")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_demo)
+
+    s = with_agent("test", "run a YAML suite of conversations; exit 1 on any failure")
+    s.add_argument("tests")
+    s.set_defaults(func=cmd_test)
+
+    b = sub.add_parser("bench", help="benchmarks that print figures")
+    bsub = b.add_subparsers(dest="bench", required=True)
+    s = bsub.add_parser("overhead", help="per-stage p50/p95 on an example suite, offline")
+    s.add_argument("agent")
+    s.add_argument("--suite", help="conversation suite (default: tests.yaml beside the agent)")
+    s.add_argument("--repeat", type=int, default=3)
+    s.set_defaults(func=cmd_bench)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    args = parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a clear message, not a stack trace, for the operator
+        from focal.config.loader import AgentConfigInvalid
+
+        if isinstance(exc, AgentConfigInvalid):
+            print(str(exc), file=sys.stderr)
+            return 1
+        raise
+
+
+if __name__ == "__main__":
+    sys.exit(main())
