@@ -1,0 +1,50 @@
+"""Lane 1 fails closed; draft extraction feeds it only the names the expressions read."""
+
+from __future__ import annotations
+
+from focal.enforcement.lanes import deterministic
+from focal.enforcement.variables import draft_variables, expression_names
+from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
+
+CAP = Rule(id="cap", condition_text="c", action_text="a", is_hard_constraint=True,
+           enforcement_expression="refund_amount <= 50 or is_premium")
+AGENT = AgentConfig(
+    id="a", name="a",
+    profile_field_definitions=[
+        ProfileFieldDefinition(field_name="refund_amount", field_type="money", extraction_hints=["refund"], sources=["response"]),
+        ProfileFieldDefinition(field_name="is_premium", field_type="boolean", sources=["profile"]),
+        ProfileFieldDefinition(field_name="rivals", field_type="entity_list", allowed_values=["Amazon"], sources=["response"]),
+    ],
+    rules=[CAP],
+)
+
+
+def test_a_promise_over_the_cap_is_a_violation():
+    variables = {"is_premium": False, **draft_variables(AGENT, "I'll refund you $75 today.", {"refund_amount"})}
+    [violation] = deterministic([CAP], variables)
+    assert violation.rule_id == "cap" and violation.lane == "deterministic"
+    assert "75" in violation.reason
+
+
+def test_within_the_cap_or_premium_passes():
+    assert deterministic([CAP], {"refund_amount": 50.0, "is_premium": False}) == []
+    assert deterministic([CAP], {"refund_amount": 75.0, "is_premium": True}) == []
+
+
+def test_an_unknown_variable_fails_closed():
+    [violation] = deterministic([CAP], {"refund_amount": 10.0})
+    assert violation.reason.startswith("cannot verify") and "is_premium" in violation.reason
+
+
+def test_an_expression_that_errors_fails_closed():
+    broken = CAP.model_copy(update={"enforcement_expression": "refund_amount + 'x' > 1"})
+    [violation] = deterministic([broken], {"refund_amount": 10.0})
+    assert violation.reason.startswith("cannot verify")
+
+
+def test_only_response_fields_the_expressions_name_are_extracted():
+    names = expression_names([CAP])
+    assert names == {"refund_amount", "is_premium"}
+    got = draft_variables(AGENT, "Refund of $20 approved. Amazon is cheaper.", names)
+    assert got == {"refund_amount": 20.0}  # is_premium is not a response field; rivals not asked for
+    assert draft_variables(AGENT, "Amazon is cheaper.", {"rivals"}) == {"rivals": ["Amazon"]}
