@@ -1,0 +1,48 @@
+"""The `focal` command as a user runs it (in-process through `main`, real files, real SQLite)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from focal.cli.main import main
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+RETAIL = str(EXAMPLES / "retail" / "agent.yaml")
+
+
+def test_validate_lists_every_problem_with_its_path_and_exits_1(capsys):
+    assert main(["validate", str(EXAMPLES / "broken" / "agent.yaml")]) == 1
+    out = capsys.readouterr().out
+    assert "rules[0].enforcement_expression: name 'refund_amt' is not a declared variable" in out
+    assert "scenarios[0].entry_step_id: step 'start' does not exist" in out
+    assert "9 problem(s)" in out
+
+
+def test_validate_reports_yaml_syntax_errors_with_a_line(capsys):
+    assert main(["validate", str(EXAMPLES / "broken" / "bad_yaml.yaml")]) == 1
+    out = capsys.readouterr().out
+    assert "YAML syntax error" in out and "(line 7)" in out
+
+
+def test_validate_accepts_the_example(capsys):
+    assert main(["validate", RETAIL]) == 0
+    assert "OK" in capsys.readouterr().out
+
+
+def test_schema_is_json_schema_of_the_agent_file(capsys):
+    assert main(["schema"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    assert {"rules", "scenarios", "tools", "navigation", "enforcement"} <= set(schema["properties"])
+
+
+def test_turn_keeps_state_in_a_local_sqlite_file(tmp_path, capsys):
+    db = str(tmp_path / "state.db")
+    base = ["turn", RETAIL, "--session", "cli-1", "--db", db, "--json"]
+    assert main([*base, "--message", "I want to change my delivery address"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["scenario"] == {"id": "change_address", "step_id": "ask_order"}
+    assert main([*base, "--message", "It's A1004"]) == 0
+    second = json.loads(capsys.readouterr().out)
+    assert second["scenario"] == {"id": "change_address", "step_id": "ask_address"}
+    assert Path(db).exists()
