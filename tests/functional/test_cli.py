@@ -16,7 +16,7 @@ def test_validate_lists_every_problem_with_its_path_and_exits_1(capsys):
     out = capsys.readouterr().out
     assert "rules[0].enforcement_expression: name 'refund_amt' is not a declared variable" in out
     assert "scenarios[0].entry_step_id: step 'start' does not exist" in out
-    assert "9 problem(s)" in out
+    assert "tools[0].entrypoint: file 'tools.py' not found next to the agent file" in out
 
 
 def test_validate_reports_yaml_syntax_errors_with_a_line(capsys):

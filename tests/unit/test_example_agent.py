@@ -256,3 +256,13 @@ def test_yaml_syntax_error() -> None:
     assert problems[0].path == "<yaml>"
     assert problems[0].message.startswith("YAML syntax error")
     assert problems[0].line == 7
+
+
+def test_validator_checks_tool_arguments_and_template_placeholders(tmp_path: Path) -> None:
+    text = (RETAIL).read_text(encoding="utf-8")
+    text = text.replace("Order {order_id} is {order_status}", "Order {order_idd} is {order_status}", 1)
+    bad = tmp_path / "agent.yaml"
+    bad.write_text(text, encoding="utf-8")
+    (tmp_path / "tools.py").write_text((RETAIL.parent / "tools.py").read_text(encoding="utf-8"), encoding="utf-8")
+    problems = all_problems(bad)
+    assert any(p.message == "placeholder '{order_idd}' is not a declared variable" for p in problems)

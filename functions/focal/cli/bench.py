@@ -21,7 +21,18 @@ from focal.wiring import local_deps
 def suite_messages(suite_path: Path) -> list[list[str]]:
     """The user messages of each conversation of a conversation-test suite."""
     suite = yaml.safe_load(suite_path.read_text(encoding="utf-8")) or {}
-    return [[t["user"] for t in c.get("turns", [])] for c in suite.get("conversations", [])]
+    out = []
+    for i, conversation in enumerate(suite.get("conversations", [])):
+        messages = []
+        for j, turn in enumerate(conversation.get("turns", [])):
+            if not isinstance(turn.get("user"), str):
+                raise ValueError(
+                    f"{suite_path}: conversations[{i}].turns[{j}].user must be a string "
+                    "(quote it: yes, no, on and off are booleans in YAML)"
+                )
+            messages.append(turn["user"])
+        out.append(messages)
+    return out
 
 
 def overhead(agent_path: str, suite_path: str, repeat: int = 3) -> str:

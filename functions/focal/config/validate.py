@@ -7,7 +7,10 @@ import re
 from collections import Counter
 from typing import Any
 
+from pathlib import Path
+
 from focal import expressions
+from focal.dialogue.variables import placeholders
 from focal.config.loader import Problem, format_path, line_of
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, Scope
@@ -55,6 +58,23 @@ def _duplicates(c: _Collector, items: list[Any], attr: str, path: tuple[Any, ...
     for index, item in enumerate(items):
         if counts[getattr(item, attr)] > 1:
             c.add((*path, index, attr), f"duplicate {attr} '{getattr(item, attr)}'")
+
+
+def _templates(agent: AgentConfig) -> list[tuple[tuple[Any, ...], str]]:
+    """Every text the offline composer fills with `{variables}`, with its path."""
+    out: list[tuple[tuple[Any, ...], str]] = []
+    for i, r in enumerate(agent.rules):
+        for key in ("response_template", "fallback_text"):
+            if getattr(r, key):
+                out.append((("rules", i, key), getattr(r, key)))
+    for i, s in enumerate(agent.scenarios):
+        for j, st in enumerate(s.steps):
+            for key in ("confirmation_prompt", "response_template"):
+                if getattr(st, key):
+                    out.append((("scenarios", i, "steps", j, key), getattr(st, key)))
+            for k, slot in enumerate(st.slots):
+                out.append((("scenarios", i, "steps", j, "slots", k, "prompt"), slot.prompt))
+    return out
 
 
 def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
@@ -133,6 +153,16 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
     for i, t in enumerate(agent.tools):
         if ":" not in t.entrypoint:
             c.add(("tools", i, "entrypoint"), "expected 'file.py:function' or 'package.module:function'")
+        elif t.entrypoint.split(":", 1)[0].endswith(".py") and agent.base_dir:
+            if not (Path(agent.base_dir) / t.entrypoint.split(":", 1)[0]).is_file():
+                c.add(("tools", i, "entrypoint"), f"file '{t.entrypoint.split(':', 1)[0]}' not found next to the agent file")
+        for name in t.input:
+            if name not in names:
+                c.add(("tools", i, "input", name), f"argument '{name}' is not a declared variable, so it can never be filled")
+
+    for parts, template in _templates(agent):
+        for name in sorted(placeholders(template) - names):
+            c.add(parts, f"placeholder '{{{name}}}' is not a declared variable")
 
     a = agent.approval
     if a.approval_threshold > a.execute_threshold:
