@@ -19,10 +19,11 @@ A suite is a YAML file::
               response_not_contains: "$75"
 
 Expectation keys (all optional): execution_path, intent (label or null), scenario (id or null), step,
-matched_rules_include, matched_rules_exclude, violations (rule ids that must appear in
-enforcement.violations; `[]` means none at all), fallback_used, regenerations, response_contains,
-response_not_contains (a string or a list, case-insensitive), tool_calls (tool ids that must have run
-with status ok; `[]` means no tool call at all). A key not in this list, a scenario, step, rule, tool
+matched_rules (exactly these, in any order; `[]` means none matched), matched_rules_include,
+matched_rules_exclude, violations (rule ids that must appear in enforcement.violations; `[]` means
+none at all), fallback_used, regenerations, response_contains, response_not_contains (a string or a
+list, case-insensitive), tool_calls (tool ids that must have run with status ok; `[]` means no tool
+call at all), suggested_questions (true: some, false: none, or a list that must be among them). A key not in this list, a scenario, step, rule, tool
 or profile field the agent does not declare, or a malformed turn is an error of the suite
 (`SuiteError`, naming the file, the conversation and the key) before anything runs.
 
@@ -59,8 +60,9 @@ TENANT_ID = "local"
 DEFAULT_CUSTOMER = "test-customer"
 PURPOSES = ("sensor", "generate", "judge")
 EXPECT_KEYS = (
-    "execution_path", "intent", "scenario", "step", "matched_rules_include", "matched_rules_exclude",
+    "execution_path", "intent", "scenario", "step", "matched_rules", "matched_rules_include", "matched_rules_exclude",
     "violations", "fallback_used", "regenerations", "response_contains", "response_not_contains", "tool_calls",
+    "suggested_questions",
 )
 CONVERSATION_KEYS = ("name", "customer_id", "profile", "turns")
 TURN_KEYS = ("user", "model", "expect")
@@ -139,8 +141,11 @@ def _check_expect(agent: AgentConfig, where: str, expect: dict[str, Any]) -> lis
         elif key == "step":
             if value is not None and value not in step_ids:
                 bad(key, f"names unknown step {value!r}")
-        elif key in ("matched_rules_include", "matched_rules_exclude", "violations"):
+        elif key in ("matched_rules", "matched_rules_include", "matched_rules_exclude", "violations"):
             ids(key, value, rule_ids, "rule")
+        elif key == "suggested_questions":
+            if not (isinstance(value, bool) or _is_str_list(value)):
+                bad(key, f"must be true, false or a list of questions, got {value!r}")
         elif key == "tool_calls":
             ids(key, value, tool_ids, "tool")
         elif key == "fallback_used":
@@ -269,6 +274,8 @@ def check_turn(expect: dict[str, Any], result: TurnResult) -> list[str]:
         failures.append(f"expected scenario {expect['scenario']!r}, got {scenario.get('id')!r}")
     if "step" in expect and scenario.get("step_id") != expect["step"]:
         failures.append(f"expected step {expect['step']!r}, got {scenario.get('step_id')!r}")
+    if "matched_rules" in expect and sorted(result.matched_rules) != sorted(expect["matched_rules"]):
+        failures.append(f"expected matched rules {_quote(expect['matched_rules'])}, got {_quote(result.matched_rules)}")
     if "matched_rules_include" in expect:
         missing = [r for r in expect["matched_rules_include"] if r not in result.matched_rules]
         if missing:
@@ -294,6 +301,16 @@ def check_turn(expect: dict[str, Any], result: TurnResult) -> list[str]:
     for text in _as_list(expect.get("response_not_contains", [])):
         if text.lower() in response:
             failures.append(f"expected the response not to contain {text!r}, got {_shown(result.response)}")
+    if "suggested_questions" in expect:
+        wanted_q, got_q = expect["suggested_questions"], result.suggested_questions
+        if wanted_q is True and not got_q:
+            failures.append("expected suggested questions, got none")
+        elif wanted_q is False and got_q:
+            failures.append(f"expected no suggested questions, got {_quote(got_q)}")
+        elif isinstance(wanted_q, list):
+            missing_q = [q for q in wanted_q if q.lower() not in {g.lower() for g in got_q}]
+            if missing_q:
+                failures.append(f"expected suggested questions to include {_quote(missing_q)}, got {_quote(got_q)}")
     if "tool_calls" in expect:
         wanted = expect["tool_calls"]
         ran = [f"{t['tool_id']} ({t.get('status')}{': ' + t['error'] if t.get('error') else ''})" for t in result.tool_calls]
