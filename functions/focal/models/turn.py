@@ -144,6 +144,7 @@ class TurnState(BaseModel):
     model_calls: list[ModelCall] = Field(default_factory=list)
     timings_ms: dict[str, float] = Field(default_factory=dict)
     control: Control = Field(default_factory=Control)
+    last_stage: str | None = Field(default=None, description="the last stage that finished (names a failing one's predecessor)")
     error: TurnError | None = None
     result: TurnResult | None = None
 

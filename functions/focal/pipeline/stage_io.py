@@ -34,6 +34,7 @@ def run_stage(name: str, event: dict[str, Any], deps: Deps) -> dict[str, Any]:
     started = time.perf_counter()
     state = stage_module(name).run(state, deps)
     state.add_timing(name, (time.perf_counter() - started) * 1000)
+    state.last_stage = name
     if state.result is not None:  # persist builds the result before its own time is known
         state.result.timings_ms = dict(state.timings_ms)
     out = state.model_dump(mode="json")
