@@ -106,3 +106,35 @@ def test_payload_limit_is_checked():
     with pytest.raises(PayloadTooLarge, match="sensor"):
         check_payload({"x": "a" * (MAX_PAYLOAD_BYTES + 1)}, "sensor")
     assert json.dumps({"x": 1})  # keep json imported for the size arithmetic above
+
+
+TIE_AGENT = """
+id: tie
+name: Tie
+scenarios:
+  - id: billing
+    name: Billing question
+    entry_examples: ["I have a problem with my order", "my invoice is wrong"]
+    entry_step_id: s
+    steps: [{id: s, response_template: "Billing it is."}]
+  - id: delivery
+    name: Delivery question
+    entry_examples: ["I have a problem with my order", "my parcel is late"]
+    entry_step_id: s
+    steps: [{id: s, response_template: "Delivery it is."}]
+"""
+
+
+def test_two_scenarios_that_fit_equally_exit_early_with_a_question(tmp_path):
+    path = tmp_path / "agent.yaml"
+    path.write_text(TIE_AGENT)
+    runner = LocalRunner(local_deps(path, tmp_path / "tie.db"))
+    result = runner.turn(TurnRequest(tenant_id="t", agent_id="tie", session_id="s", turn_id="1",
+                                     message="I have a problem with my order"))
+    assert runner.visited == ["sensor", "persist"]
+    assert result.execution_path == "clarify"
+    assert "Billing question" in result.response and "Delivery question" in result.response
+    assert result.suggested_questions and result.scenario is None
+    clear = runner.turn(TurnRequest(tenant_id="t", agent_id="tie", session_id="s2", turn_id="2",
+                                    message="my parcel is late"))
+    assert clear.scenario == {"id": "delivery", "step_id": "s"} and clear.response == "Delivery it is."

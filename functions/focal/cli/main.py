@@ -91,7 +91,11 @@ def cmd_chat(args) -> int:
     agent_id = _agent_id(args.agent)
     session = args.session or uuid.uuid4().hex[:12]
     print(f"Chatting with {agent_id} (session {session}). Empty line or Ctrl-D to leave.")
-    for line in sys.stdin if not sys.stdin.isatty() else iter(lambda: input("you> "), None):
+    while True:
+        try:
+            line = input("you> ") if sys.stdin.isatty() else sys.stdin.readline()
+        except EOFError:
+            break
         message = line.strip()
         if not message:
             break

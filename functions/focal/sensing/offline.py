@@ -64,6 +64,7 @@ def offline_context(
         elif lexicon.is_deny(text):
             commands.append(Command(name="DenyConfirmation", flow=active.id))
 
+    acts = {c.name for c in commands}  # dialogue acts (hand-off, cancel, affirm, deny)
     starting = None
     if best and best.score >= nav.entry_threshold and best.scenario_id != session.active_scenario_id:
         starting = agent.scenario(best.scenario_id)
@@ -90,7 +91,7 @@ def offline_context(
     if not commands and lexicon.is_greeting(text):
         commands.append(Command(name="ChitChat", topic="greeting"))
 
-    ambiguity = None if consumed or any(c.name == "SetSlot" for c in commands) else _ambiguity(agent, scores, active is not None)
+    ambiguity = None if acts or any(c.name == "SetSlot" for c in commands) else _ambiguity(agent, scores, active is not None)
     return Context(
         message=text,
         embedding=embedding,
