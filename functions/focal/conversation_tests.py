@@ -23,9 +23,10 @@ matched_rules (exactly these, in any order; `[]` means none matched), matched_ru
 matched_rules_exclude, violations (rule ids that must appear in enforcement.violations; `[]` means
 none at all), fallback_used, regenerations, response_contains, response_not_contains (a string or a
 list, case-insensitive), tool_calls (tool ids that must have run with status ok; `[]` means no tool
-call at all), suggested_questions (true: some, false: none, or a list that must be among them). A key not in this list, a scenario, step, rule, tool
-or profile field the agent does not declare, or a malformed turn is an error of the suite
-(`SuiteError`, naming the file, the conversation and the key) before anything runs.
+call at all), suggested_questions (true: some, false: none, or a list that must be among them).
+A key not in this list, a scenario, step, rule, tool or profile field the agent does not declare,
+or a malformed turn is an error of the suite (`SuiteError`, naming the file, the conversation and
+the key), raised before anything runs.
 
 Every conversation runs in its own session with its own in-memory SQLite stores; the embedder, the
 agent config and the rule index are shared. Turns with no scripted output for a purpose take the
@@ -236,15 +237,20 @@ def load_suite(suite_path: str | Path, agent: AgentConfig) -> list[Conversation]
             if not isinstance(turn, dict) or not isinstance(turn.get("user"), str):
                 got = turn.get("user") if isinstance(turn, dict) else turn
                 hint = " (quote it: YAML reads yes/no/on/off as booleans)" if isinstance(got, bool) else ""
-                problems.append(f"{twhere}: each turn needs 'user', the customer's message as a string, got {got!r}{hint}")
+                problems.append(
+                    f"{twhere}: each turn needs 'user', the customer's message as a string, got {got!r}{hint}"
+                )
                 continue
-            problems += [f"{twhere}: unknown key {k!r} (known: {', '.join(TURN_KEYS)})" for k in turn if k not in TURN_KEYS]
+            problems += [
+                f"{twhere}: unknown key {k!r} (known: {', '.join(TURN_KEYS)})" for k in turn if k not in TURN_KEYS
+            ]
             expect = turn.get("expect") or {}
             if not isinstance(expect, dict):
                 problems.append(f"{twhere}: 'expect' must be a mapping")
                 expect = {}
             problems += _check_expect(agent, twhere, expect)
-            turns.append(Turn(user=turn["user"], model=_model_outputs(twhere, turn.get("model"), problems), expect=expect))
+            model = _model_outputs(twhere, turn.get("model"), problems)
+            turns.append(Turn(user=turn["user"], model=model, expect=expect))
         conversations.append(Conversation(name=name, turns=turns, customer_id=customer, profile=dict(profile)))
     if problems:
         raise SuiteError(source, problems)
@@ -290,11 +296,14 @@ def check_turn(expect: dict[str, Any], result: TurnResult) -> list[str]:
             failures.append(f"expected no violations, got {_quote(violated)}")
         missing = [r for r in wanted if r not in violated]
         if missing:
-            failures.append(f"expected violations to include {_quote(missing)}, got {_quote(violated) if violated else 'none'}")
-    if "fallback_used" in expect and bool(result.enforcement.get("fallback_used")) != expect["fallback_used"]:
-        failures.append(f"expected fallback_used {expect['fallback_used']}, got {bool(result.enforcement.get('fallback_used'))}")
-    if "regenerations" in expect and result.enforcement.get("regenerations", 0) != expect["regenerations"]:
-        failures.append(f"expected regenerations {expect['regenerations']}, got {result.enforcement.get('regenerations', 0)}")
+            got = _quote(violated) if violated else "none"
+            failures.append(f"expected violations to include {_quote(missing)}, got {got}")
+    fallback_used = bool(result.enforcement.get("fallback_used"))
+    if "fallback_used" in expect and fallback_used != expect["fallback_used"]:
+        failures.append(f"expected fallback_used {expect['fallback_used']}, got {fallback_used}")
+    regenerations = result.enforcement.get("regenerations", 0)
+    if "regenerations" in expect and regenerations != expect["regenerations"]:
+        failures.append(f"expected regenerations {expect['regenerations']}, got {regenerations}")
     for text in _as_list(expect.get("response_contains", [])):
         if text.lower() not in response:
             failures.append(f"expected the response to contain {text!r}, got {_shown(result.response)}")
@@ -313,12 +322,14 @@ def check_turn(expect: dict[str, Any], result: TurnResult) -> list[str]:
                 failures.append(f"expected suggested questions to include {_quote(missing_q)}, got {_quote(got_q)}")
     if "tool_calls" in expect:
         wanted = expect["tool_calls"]
-        ran = [f"{t['tool_id']} ({t.get('status')}{': ' + t['error'] if t.get('error') else ''})" for t in result.tool_calls]
+        ran = [f"{t['tool_id']} ({t.get('status')}{': ' + t['error'] if t.get('error') else ''})"
+               for t in result.tool_calls]
         if not wanted and result.tool_calls:
             failures.append(f"expected no tool calls, got {_quote(ran)}")
         missing = [t for t in wanted if t not in ok_tools]
         if missing:
-            failures.append(f"expected tool calls {_quote(missing)} with status ok, got {_quote(ran) if ran else 'none'}")
+            got = _quote(ran) if ran else "none"
+            failures.append(f"expected tool calls {_quote(missing)} with status ok, got {got}")
     return failures
 
 

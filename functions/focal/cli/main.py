@@ -116,9 +116,13 @@ def cmd_demo(args) -> int:
 
 
 def cmd_test(args) -> int:
-    from focal.conversation_tests import format_report, run_suite
+    from focal.conversation_tests import SuiteError, format_report, run_suite
 
-    report = run_suite(args.agent, args.tests)
+    try:
+        report = run_suite(args.agent, args.tests)
+    except SuiteError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
     print(format_report(report))
     return 0 if report.passed else 1
 

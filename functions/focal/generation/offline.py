@@ -29,7 +29,7 @@ def _rule_parts(agent: AgentConfig, state: TurnState, variables: dict[str, Any])
 
 def _resume(agent: AgentConfig, scenario_id: str | None) -> list[str]:
     scenario = agent.scenario(scenario_id)
-    return [f"Shall we continue with your {scenario.name.lower()}?"] if scenario else []
+    return [f"Shall we continue where we left off ({scenario.name})?"] if scenario else []
 
 
 def _compliant_texts(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> list[str]:
@@ -62,7 +62,7 @@ def compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> 
         parts = [TOOL_ERROR]
     elif d.action == "cancelled":
         scenario = agent.scenario(d.completed_scenario_id)
-        parts = [f"Okay, I've stopped the {scenario.name.lower() if scenario else 'request'}."]
+        parts = [f"Okay, I've stopped that ({scenario.name})." if scenario else "Okay, I've stopped that."]
         parts += _resume(agent, d.resumed_scenario_id) or ["Is there anything else I can help with?"]
     elif d.action == "ask_slot" and step:
         slot = next((s for s in step.slots if s.name == d.asked_slot), None)

@@ -66,7 +66,9 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     if not draft.violations:
         state.response = draft.text
         state.feedback = []
-        if draft.source == "template":
+        if report.violations:
+            # An earlier draft of this turn broke a hard constraint: whatever the compliant draft
+            # says, the step's side effect must not run on a "yes" to an offer that was blocked.
             _withdraw_confirmation(state)
         return state
 
