@@ -66,6 +66,11 @@ class OnnxEmbedder:
         self._cache_size = cache_size
         self._lock = threading.Lock()
 
+    def clear_cache(self) -> None:
+        """Forget cached vectors (benchmarks measure a message the model has not seen)."""
+        with self._lock:
+            self._cache.clear()
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         missing: list[int] = []

@@ -33,8 +33,8 @@ class LocalRunner:
             try:
                 if len(self.visited) > MAX_STAGE_RUNS:
                     raise RuntimeError("the pipeline did not finish within its stage budget")
-                # Through JSON, exactly as the state machine passes it between Lambdas.
-                event = json.loads(json.dumps(run_stage(stage, event, self.deps)))
+                # run_stage returns the JSON document a Lambda would (and has serialised it to check its size).
+                event = run_stage(stage, event, self.deps)
             except Exception as exc:  # noqa: BLE001 - the Catch of every state-machine task
                 self.visited.append("fallback")
                 caught = {"Error": type(exc).__name__, "Cause": json.dumps({"stage": stage})}
