@@ -1,85 +1,59 @@
-"""The embedded SQLite stores: round trips, optimistic locking, turn idempotency, tenant isolation."""
+"""The store ports' contract, run against every adapter: SQLite (embedded) and DynamoDB (under moto).
+
+Sessions: round trips, optimistic locking, create-once at version 0, expiry. Profiles: upsert.
+Turns: idempotency (DuplicateTurn), ordering, expiry. Tenant isolation across all three.
+Adapter-specific behaviour stays in tests/unit/test_sqlite_store.py and tests/functional/test_dynamodb_store.py.
+"""
 
 from __future__ import annotations
 
-import threading
 import time
+from typing import NamedTuple
 
 import pytest
+from store_fixtures import TABLES, make_record, make_session, mocked_dynamodb
 
-from focal.adapters.sqlite_store import (
-    SqliteDatabase,
-    SqliteProfileStore,
-    SqliteSessionStore,
-    SqliteTurnStore,
-    open_sqlite_stores,
-)
+from focal.adapters.dynamodb_store import DynamoProfileStore, DynamoSessionStore, DynamoTurnStore
+from focal.adapters.sqlite_store import SqliteDatabase, SqliteProfileStore, SqliteSessionStore, SqliteTurnStore
 from focal.errors import DuplicateTurn, VersionConflict
-from focal.models.session import CustomerProfile, Session
-from focal.models.turn import TurnRecord, TurnResult
+from focal.models.session import CustomerProfile
+from focal.ports import ProfileStore, SessionStore, TurnStore
 
 
-def make_session(tenant: str = "acme", session_id: str = "s1", **kw) -> Session:
-    customer_id = kw.pop("customer_id", "c1")
-    return Session(tenant_id=tenant, agent_id="support", session_id=session_id, customer_id=customer_id, **kw)
+class Stores(NamedTuple):
+    sessions: SessionStore
+    profiles: ProfileStore
+    turns: TurnStore
 
 
-def make_record(
-    turn_id: str, turn_number: int, tenant: str = "acme", session_id: str = "s1", created_at: float = 1000.0, **kw
-) -> TurnRecord:
-    result = TurnResult(
-        success=True,
-        turn_id=turn_id,
-        session_id=session_id,
-        response=kw.pop("response", f"reply {turn_id}"),
-        execution_path="respond",
-        confidence=1.0,
-        intent={},
-        scenario=None,
-        matched_rules=[],
-        enforcement={},
-        commands=[],
-        tool_calls=[],
-        model_calls=0,
-        cost_usd=0.0,
-        timings_ms={},
-        suggested_questions=[],
-        error=None,
-    )
-    return TurnRecord(
-        tenant_id=tenant,
-        agent_id="support",
-        session_id=session_id,
-        turn_id=turn_id,
-        turn_number=turn_number,
-        customer_id="c1",
-        created_at=created_at,
-        result=result,
-        state={"n": turn_number},
-        **kw,
-    )
+@pytest.fixture(params=["sqlite", "dynamodb"])
+def stores(request, monkeypatch):
+    if request.param == "sqlite":
+        db = SqliteDatabase(":memory:")
+        yield Stores(SqliteSessionStore(db), SqliteProfileStore(db), SqliteTurnStore(db))
+        db.close()
+    else:
+        with mocked_dynamodb(monkeypatch) as client:
+            yield Stores(
+                DynamoSessionStore(TABLES["sessions"], client=client),
+                DynamoProfileStore(TABLES["profiles"], client=client),
+                DynamoTurnStore(TABLES["turns"], client=client),
+            )
 
 
 @pytest.fixture
-def db():
-    database = SqliteDatabase(":memory:")
-    yield database
-    database.close()
+def sessions(stores):
+    return stores.sessions
 
 
 @pytest.fixture
-def sessions(db):
-    return SqliteSessionStore(db)
+def profiles(stores):
+    return stores.profiles
 
 
 @pytest.fixture
-def profiles(db):
-    return SqliteProfileStore(db)
-
-
-@pytest.fixture
-def turns(db):
-    return SqliteTurnStore(db)
+def turns(stores):
+    return stores.turns
 
 
 # --- sessions ---------------------------------------------------------------------------------
@@ -136,38 +110,20 @@ def test_version_zero_inserts_only_once(sessions):
     assert loaded is not None and loaded.customer_id == "first" and loaded.version == 1
 
 
-def test_update_of_missing_session_conflicts(sessions):
+@pytest.mark.parametrize("expected_version", [2, 3])
+def test_update_of_missing_session_conflicts(sessions, expected_version):
     with pytest.raises(VersionConflict):
-        sessions.save(make_session(), expected_version=3)
+        sessions.save(make_session(), expected_version=expected_version)
     assert sessions.get("acme", "support", "s1") is None
 
 
-def test_concurrent_creates_exactly_one_wins(db):
-    store = SqliteSessionStore(db)
-    outcomes: list[str] = []
-    barrier = threading.Barrier(8)
-
-    def create(i: int) -> None:
-        barrier.wait()
-        try:
-            store.save(make_session(customer_id=f"c{i}"), 0)
-            outcomes.append("ok")
-        except VersionConflict:
-            outcomes.append("conflict")
-
-    threads = [threading.Thread(target=create, args=(i,)) for i in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert sorted(outcomes) == ["conflict"] * 7 + ["ok"]
-
-
-def test_expired_session_is_absent_and_can_be_recreated(sessions):
+@pytest.mark.parametrize("new_ttl", [None, 3600], ids=["recreated-without-expiry", "recreated-with-expiry"])
+def test_expired_session_is_absent_and_can_be_recreated(sessions, new_ttl):
     sessions.save(make_session(expires_at=int(time.time()) - 10, customer_id="old"), 0)
     assert sessions.get("acme", "support", "s1") is None
 
-    fresh = sessions.save(make_session(expires_at=int(time.time()) + 3600, customer_id="new"), 0)
+    expires_at = None if new_ttl is None else int(time.time()) + new_ttl
+    fresh = sessions.save(make_session(expires_at=expires_at, customer_id="new"), 0)
     assert fresh.version == 1
     loaded = sessions.get("acme", "support", "s1")
     assert loaded is not None and loaded.customer_id == "new"
@@ -212,7 +168,8 @@ def test_duplicate_turn(turns):
 
 
 def test_turns_ordered_by_number_then_created_at(turns):
-    # Neither turn id order nor insertion order matches the expected order.
+    # Neither turn id order (the DynamoDB sort key: a, b1, b2, z) nor insertion order nor
+    # created_at alone matches the expected order.
     turns.put(make_record("a", 3, created_at=1.0))
     turns.put(make_record("b1", 2, created_at=20.0))
     turns.put(make_record("z", 1, created_at=50.0))
@@ -222,57 +179,40 @@ def test_turns_ordered_by_number_then_created_at(turns):
     assert [r.turn_id for r in turns.list_for_session("acme", "support", "s2")] == ["other"]
 
 
+def test_expired_turns_are_filtered(turns):
+    turns.put(make_record("old", 1, expires_at=int(time.time()) - 10))
+    turns.put(make_record("new", 2, expires_at=int(time.time()) + 3600))
+    assert [r.turn_id for r in turns.list_for_session("acme", "support", "s1")] == ["new"]
+
+
 # --- tenant isolation -------------------------------------------------------------------------
 
 
-def test_tenants_with_same_ids_stay_separate(sessions, profiles, turns):
-    sessions.save(make_session(tenant="tenant-a", customer_id="alice"), 0)
-    assert sessions.get("tenant-b", "support", "s1") is None
+@pytest.mark.parametrize(
+    ("tenant_a", "tenant_b"),
+    [("tenant-a", "tenant-b"), ("abc", "abc-def")],  # abc is a string prefix of abc-def
+)
+def test_tenants_with_same_ids_stay_separate(sessions, profiles, turns, tenant_a, tenant_b):
+    sessions.save(make_session(tenant=tenant_a, customer_id="alice"), 0)
+    assert sessions.get(tenant_b, "support", "s1") is None
 
     # B can create its own session with the same ids: A's row does not conflict with it.
-    sessions.save(make_session(tenant="tenant-b", customer_id="bob"), 0)
-    a = sessions.get("tenant-a", "support", "s1")
-    b = sessions.get("tenant-b", "support", "s1")
+    sessions.save(make_session(tenant=tenant_b, customer_id="bob"), 0)
+    a = sessions.get(tenant_a, "support", "s1")
+    b = sessions.get(tenant_b, "support", "s1")
     assert a is not None and a.customer_id == "alice"
     assert b is not None and b.customer_id == "bob"
 
     # Updating B does not touch A.
     sessions.save(b.model_copy(update={"turn_count": 7}), 1)
-    a = sessions.get("tenant-a", "support", "s1")
+    a = sessions.get(tenant_a, "support", "s1")
     assert a is not None and a.turn_count == 0 and a.version == 1
 
-    profiles.save(CustomerProfile(tenant_id="tenant-a", agent_id="support", customer_id="c1", fields={"x": 1}))
-    assert profiles.get("tenant-b", "support", "c1") is None
+    profiles.save(CustomerProfile(tenant_id=tenant_a, agent_id="support", customer_id="c1", fields={"x": 1}))
+    assert profiles.get(tenant_b, "support", "c1") is None
 
-    turns.put(make_record("t1", 1, tenant="tenant-a", response="for a"))
-    assert turns.list_for_session("tenant-b", "support", "s1") == []
-    turns.put(make_record("t1", 1, tenant="tenant-b", response="for b"))  # same turn id: no DuplicateTurn
-    assert [r.result.response for r in turns.list_for_session("tenant-a", "support", "s1")] == ["for a"]
-    assert [r.result.response for r in turns.list_for_session("tenant-b", "support", "s1")] == ["for b"]
-
-
-# --- files ------------------------------------------------------------------------------------
-
-
-def test_file_persists_across_instances(tmp_path):
-    path = tmp_path / "nested" / "dir" / "focal.db"
-    first = open_sqlite_stores(path)
-    first.sessions.save(make_session(slots={"k": "v"}), 0)
-    first.profiles.save(CustomerProfile(tenant_id="acme", agent_id="support", customer_id="c1", fields={"a": 1}))
-    first.turns.put(make_record("t1", 1))
-    with first.db.connection() as conn:
-        assert conn.execute("PRAGMA journal_mode").fetchone()[0].lower() == "wal"
-    first.db.close()
-
-    assert path.exists()
-    db = SqliteDatabase(path)
-    try:
-        loaded = SqliteSessionStore(db).get("acme", "support", "s1")
-        assert loaded is not None and loaded.slots == {"k": "v"} and loaded.version == 1
-        profile = SqliteProfileStore(db).get("acme", "support", "c1")
-        assert profile is not None and profile.fields == {"a": 1}
-        assert [r.turn_id for r in SqliteTurnStore(db).list_for_session("acme", "support", "s1")] == ["t1"]
-        with pytest.raises(DuplicateTurn):
-            SqliteTurnStore(db).put(make_record("t1", 1))
-    finally:
-        db.close()
+    turns.put(make_record("t1", 1, tenant=tenant_a, response=f"for {tenant_a}"))
+    assert turns.list_for_session(tenant_b, "support", "s1") == []
+    turns.put(make_record("t1", 1, tenant=tenant_b, response=f"for {tenant_b}"))  # same turn id: no DuplicateTurn
+    assert [r.result.response for r in turns.list_for_session(tenant_a, "support", "s1")] == [f"for {tenant_a}"]
+    assert [r.result.response for r in turns.list_for_session(tenant_b, "support", "s1")] == [f"for {tenant_b}"]
