@@ -48,3 +48,38 @@ def test_only_response_fields_the_expressions_name_are_extracted():
     got = draft_variables(AGENT, "Refund of $20 approved. Amazon is cheaper.", names)
     assert got == {"refund_amount": 20.0}  # is_premium is not a response field; rivals not asked for
     assert draft_variables(AGENT, "Amazon is cheaper.", {"rivals"}) == {"rivals": ["Amazon"]}
+
+
+class _Answers:
+    """A LanguageModel port fake: replies with fixed text (the real adapter is litellm)."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def available(self, purpose: str) -> bool:
+        return True
+
+    def complete(self, purpose, messages, json_schema=None):
+        from focal.ports import ModelReply
+
+        return ModelReply(text=self.text, model="fake/judge", input_tokens=10, output_tokens=5)
+
+
+def test_an_invalid_judge_answer_is_one_failed_call_and_no_verdict():
+    from focal.enforcement.lanes import judge
+
+    subjective = Rule(id="tone", condition_text="c", action_text="be polite", is_hard_constraint=True, subjective=True)
+    calls = []
+    assert judge(_Answers("not json"), [subjective], "draft", calls) is None
+    assert [(c.purpose, c.ok, c.note) for c in calls] == [("judge", False, "invalid answer")]
+
+
+def test_a_judge_verdict_becomes_a_violation():
+    from focal.enforcement.lanes import judge
+
+    subjective = Rule(id="tone", condition_text="c", action_text="be polite", is_hard_constraint=True, subjective=True)
+    calls = []
+    answer = '{"verdicts": [{"rule_id": "tone", "compliant": false, "reason": "rude"}]}'
+    [violation] = judge(_Answers(answer), [subjective], "draft", calls)
+    assert (violation.rule_id, violation.lane, violation.reason) == ("tone", "judge", "rude")
+    assert [(c.model, c.ok, c.input_tokens) for c in calls] == [("fake/judge", True, 10)]

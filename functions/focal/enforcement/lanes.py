@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from focal import expressions
-from focal.errors import ExpressionError, ModelError
+from focal.errors import ExpressionError
+from focal.model_calls import call_model
 from focal.models.agent import Rule
 from focal.models.turn import ModelCall, Violation
 from focal.ports import LanguageModel
@@ -56,15 +56,13 @@ def judge(model: LanguageModel, rules: list[Rule], draft: str, calls: list[Model
         {"role": "system", "content": "Judge whether the answer complies with each rule. Reply with JSON only."},
         {"role": "user", "content": json.dumps(prompt)},
     ]
-    started = time.perf_counter()
+    reply, call = call_model(model, "judge", messages, calls, json_schema=Verdicts.model_json_schema())
+    if reply is None:
+        return None
     try:
-        reply = model.complete("judge", messages, json_schema=Verdicts.model_json_schema())
-        calls.append(ModelCall(purpose="judge", model=reply.model, input_tokens=reply.input_tokens,
-                               output_tokens=reply.output_tokens, cost_usd=reply.cost_usd,
-                               ms=round((time.perf_counter() - started) * 1000, 3)))
         verdicts = {v.rule_id: v for v in Verdicts.model_validate_json(reply.text).verdicts}
-    except (ModelError, ValidationError) as exc:
-        calls.append(ModelCall(purpose="judge", model="?", ok=False, note=type(exc).__name__))
+    except ValidationError:
+        call.ok, call.note = False, "invalid answer"
         return None
     out = []
     for rule in rules:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from focal.dialogue.clarify import clarify_question, likely_scenarios
 from focal.dialogue.variables import render
 from focal.models.agent import AgentConfig
 from focal.models.turn import TurnState
@@ -44,12 +45,6 @@ def _compliant_texts(agent: AgentConfig, state: TurnState, variables: dict[str, 
     return texts
 
 
-def _likely_scenarios(agent: AgentConfig, state: TurnState) -> list[Any]:
-    scores = state.context.intent_scores if state.context else []
-    found = [agent.scenario(s.scenario_id) for s in scores if s.score >= agent.navigation.clarify_floor][:3]
-    return [s for s in found if s is not None]
-
-
 def compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:
     d = state.decision
     if state.feedback and state.drafts:
@@ -73,8 +68,7 @@ def compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> 
     elif d.action == "complete" and step:
         parts = rules + [render(step.response_template or step.instructions, variables)] + _resume(agent, d.resumed_scenario_id)
     elif d.action == "clarify":
-        options = [s.name for s in _likely_scenarios(agent, state)]
-        parts = [f"Just to be sure I help with the right thing: do you mean {' or '.join(options) or 'something else'}?"]
+        parts = [clarify_question(likely_scenarios(agent, state.context))]
     elif d.action == "chitchat" and not rules:
         parts = [agent.greeting]
     else:

@@ -7,15 +7,14 @@ caller falls back to the offline sensor and the trace says why.
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from focal.errors import ModelError
 from focal.models.agent import AgentConfig
 from focal.models.context import Command
 from focal.models.session import Session
+from focal.model_calls import call_model
 from focal.models.turn import ModelCall
 from focal.ports import LanguageModel
 
@@ -62,17 +61,9 @@ def model_sensor(
     messages = _prompt(agent, session, text)
     schema = SensorOutput.model_json_schema()
     for attempt in (1, 2):
-        started = time.perf_counter()
-        try:
-            reply = model.complete("sensor", messages, json_schema=schema)
-        except ModelError as exc:
-            calls.append(ModelCall(purpose="sensor", model="?", ok=False, note=str(exc), ms=_ms(started)))
-            return None, f"sensor model failed ({exc}); offline sensor used"
-        call = ModelCall(
-            purpose="sensor", model=reply.model, input_tokens=reply.input_tokens, output_tokens=reply.output_tokens,
-            cost_usd=reply.cost_usd, ms=_ms(started),
-        )
-        calls.append(call)
+        reply, call = call_model(model, "sensor", messages, calls, json_schema=schema)
+        if reply is None:
+            return None, f"sensor model failed ({call.note}); offline sensor used"
         try:
             output = SensorOutput.model_validate_json(reply.text)
         except ValidationError as exc:
@@ -88,7 +79,3 @@ def model_sensor(
             output.detected_intent = None
         return output, "model sensor" if attempt == 1 else "model sensor after one repair"
     return None, "unreachable"
-
-
-def _ms(started: float) -> float:
-    return round((time.perf_counter() - started) * 1000, 3)

@@ -6,6 +6,7 @@ Early exits (to persist): a message that fails pre-validation (rejected) and an 
 
 from __future__ import annotations
 
+from focal.dialogue.clarify import clarify_question, likely_scenarios, suggestions
 from focal.models.context import Context
 from focal.models.session import CustomerProfile, Session
 from focal.models.turn import TurnState
@@ -64,11 +65,9 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     state.commands = list(context.commands)
 
     if context.is_ambiguous and agent.features.clarification:
-        ranked = [s for s in context.intent_scores if s.score >= agent.navigation.clarify_floor][:3]
-        options = [agent.scenario(s.scenario_id) for s in ranked]
-        state.suggested_questions = [s.entry_examples[0] for s in options if s and s.entry_examples]
-        names = " or ".join(s.name for s in options if s) or "something else"
-        state.response = f"Just to be sure I help with the right thing: do you mean {names}?"
+        options = likely_scenarios(agent, context)
+        state.suggested_questions = suggestions(options)
+        state.response = clarify_question(options)
         state.execution_path = "clarify"
         state.confidence = round(context.intent_confidence, 4)
         state.control.next = "persist"

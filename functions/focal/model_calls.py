@@ -1,0 +1,39 @@
+"""One model call, timed and recorded in the turn's trace (sensor, generate and judge alike)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from focal.errors import ModelError
+from focal.models.turn import ModelCall
+from focal.ports import LanguageModel, ModelReply
+
+
+def call_model(
+    model: LanguageModel,
+    purpose: str,
+    messages: list[dict[str, str]],
+    calls: list[ModelCall],
+    json_schema: dict[str, Any] | None = None,
+) -> tuple[ModelReply | None, ModelCall]:
+    """The reply (None when the provider failed) and its trace entry, already appended to `calls`.
+
+    A caller that rejects the reply's content marks the returned entry `ok=False` with a note."""
+    started = time.perf_counter()
+    try:
+        reply = model.complete(purpose, messages, json_schema=json_schema)
+    except ModelError as exc:
+        call = ModelCall(purpose=purpose, model="?", ok=False, note=str(exc), ms=_ms(started))
+        calls.append(call)
+        return None, call
+    call = ModelCall(
+        purpose=purpose, model=reply.model, input_tokens=reply.input_tokens, output_tokens=reply.output_tokens,
+        cost_usd=reply.cost_usd, ms=_ms(started),
+    )
+    calls.append(call)
+    return reply, call
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 3)
