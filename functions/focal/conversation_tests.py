@@ -23,7 +23,10 @@ matched_rules (exactly these, in any order; `[]` means none matched), matched_ru
 matched_rules_exclude, violations (rule ids that must appear in enforcement.violations; `[]` means
 none at all), fallback_used, regenerations, response_contains, response_not_contains (a string or a
 list, case-insensitive), tool_calls (tool ids that must have run with status ok; `[]` means no tool
-call at all), suggested_questions (true: some, false: none, or a list that must be among them).
+call at all), suggested_questions (true: some, false: none, or a list that must be among them),
+commands (the names of the commands the sensor read, exactly these in any order), model_calls (how
+many model calls the turn made), fast_path (whether the offline sensor was sure enough to skip the
+model).
 A key not in this list, a scenario, step, rule, tool or profile field the agent does not declare,
 or a malformed turn is an error of the suite (`SuiteError`, naming the file, the conversation and
 the key), raised before anything runs.
@@ -54,6 +57,7 @@ import yaml
 from focal.config.loader import load_agent
 from focal.errors import ConfigError
 from focal.models.agent import AgentConfig
+from focal.models.context import CommandName
 from focal.models.session import CustomerProfile
 from focal.models.turn import ExecutionPath, TurnRequest, TurnResult
 
@@ -63,7 +67,7 @@ PURPOSES = ("sensor", "generate", "judge")
 EXPECT_KEYS = (
     "execution_path", "intent", "scenario", "step", "matched_rules", "matched_rules_include", "matched_rules_exclude",
     "violations", "fallback_used", "regenerations", "response_contains", "response_not_contains", "tool_calls",
-    "suggested_questions",
+    "suggested_questions", "commands", "model_calls", "fast_path",
 )
 CONVERSATION_KEYS = ("name", "customer_id", "profile", "turns")
 TURN_KEYS = ("user", "model", "expect")
@@ -149,6 +153,16 @@ def _check_expect(agent: AgentConfig, where: str, expect: dict[str, Any]) -> lis
                 bad(key, f"must be true, false or a list of questions, got {value!r}")
         elif key == "tool_calls":
             ids(key, value, tool_ids, "tool")
+        elif key == "commands":
+            known_commands = set(get_args(CommandName))
+            if not _is_str_list(value) or set(value) - known_commands:
+                bad(key, f"must be a list of command names from {sorted(known_commands)}, got {value!r}")
+        elif key == "model_calls":
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                bad(key, f"must be a whole number ≥ 0, got {value!r}")
+        elif key == "fast_path":
+            if not isinstance(value, bool):
+                bad(key, f"must be true or false, got {value!r}")
         elif key == "fallback_used":
             if not isinstance(value, bool):
                 bad(key, f"must be true or false, got {value!r}")
@@ -320,6 +334,14 @@ def check_turn(expect: dict[str, Any], result: TurnResult) -> list[str]:
             missing_q = [q for q in wanted_q if q.lower() not in {g.lower() for g in got_q}]
             if missing_q:
                 failures.append(f"expected suggested questions to include {_quote(missing_q)}, got {_quote(got_q)}")
+    if "commands" in expect:
+        got_c = sorted(c["name"] for c in result.commands)
+        if got_c != sorted(expect["commands"]):
+            failures.append(f"expected commands {_quote(sorted(expect['commands']))}, got {_quote(got_c)}")
+    if "model_calls" in expect and result.model_calls != expect["model_calls"]:
+        failures.append(f"expected {expect['model_calls']} model call(s), got {result.model_calls}")
+    if "fast_path" in expect and result.intent.get("fast_path") != expect["fast_path"]:
+        failures.append(f"expected fast_path {expect['fast_path']}, got {result.intent.get('fast_path')}")
     if "tool_calls" in expect:
         wanted = expect["tool_calls"]
         ran = [f"{t['tool_id']} ({t.get('status')}{': ' + t['error'] if t.get('error') else ''})"

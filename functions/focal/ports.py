@@ -100,3 +100,12 @@ class ConfigStore(Protocol):
 
 class ToolRunner(Protocol):
     def run(self, agent: AgentConfig, tool: Tool, arguments: dict[str, Any]) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class InjectionClassifier(Protocol):
+    """An optional prompt-injection classifier (pre-validation); the ONNX adapter loads one from a folder."""
+
+    def injection_score(self, text: str) -> float:
+        """Probability in [0, 1] that the text is a prompt-injection or jailbreak attempt."""
+        ...

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import resource
+from dataclasses import dataclass
 import tempfile
 import time
 import uuid
@@ -12,7 +13,7 @@ import numpy as np
 import yaml
 
 from focal.config.loader import load_agent
-from focal.models.turn import TurnRequest
+from focal.models.turn import TurnRequest, TurnResult
 from focal.pipeline.definition import STAGE_NAMES
 from focal.pipeline.runner import LocalRunner
 from focal.wiring import local_deps
@@ -47,6 +48,7 @@ def overhead(agent_path: str, suite_path: str, repeat: int = 3) -> str:
         warm_s = time.perf_counter() - started
         per_stage: dict[str, list[float]] = {name: [] for name in STAGE_NAMES}
         totals: list[float] = []
+        usage = ModelUsage()
         for _ in range(repeat):
             for messages in conversations:
                 session = uuid.uuid4().hex[:12]
@@ -60,6 +62,7 @@ def overhead(agent_path: str, suite_path: str, repeat: int = 3) -> str:
                     totals.append((time.perf_counter() - t0) * 1000)
                     for name in STAGE_NAMES:
                         per_stage[name].append(result.timings_ms.get(name, 0.0))
+                    usage.add(result)
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     lines = [f"focal bench overhead: {len(totals)} turns ({len(conversations)} conversations × {repeat}), offline, no model",
              f"{'stage':<10}{'p50 ms':>10}{'p95 ms':>10}"]
@@ -67,4 +70,38 @@ def overhead(agent_path: str, suite_path: str, repeat: int = 3) -> str:
         lines.append(f"{name:<10}{np.percentile(values, 50):>10.2f}{np.percentile(values, 95):>10.2f}")
     lines.append(f"{'turn':<10}{np.percentile(totals, 50):>10.2f}{np.percentile(totals, 95):>10.2f}   (wall clock, JSON hops included)")
     lines.append(f"start-up (model load + index) {warm_s:.2f} s · peak RSS {rss_mb:.0f} MB")
+    lines += usage.lines()
     return "\n".join(lines)
+
+
+@dataclass
+class ModelUsage:
+    """How often a configured model would be called, read from each offline turn's own trace."""
+
+    turns: int = 0
+    measured_calls: int = 0
+    fast: int = 0
+    sensor: int = 0
+    generate: int = 0
+    judge: int = 0
+
+    def add(self, result: TurnResult) -> None:
+        self.turns += 1
+        self.measured_calls += result.model_calls
+        understood = result.execution_path != "rejected"
+        fast = bool(result.intent.get("fast_path"))
+        self.fast += understood and fast
+        self.sensor += understood and not fast
+        if "generate" in result.timings_ms:
+            self.generate += 1 + int(result.enforcement.get("regenerations", 0))
+        self.judge += bool(result.enforcement.get("unverified"))
+
+    def lines(self) -> list[str]:
+        n = max(self.turns, 1)
+        per_turn = (self.sensor + self.generate + self.judge) / n
+        return [
+            f"model calls per turn: {self.measured_calls / n:.2f} measured (offline run)",
+            f"  with a model configured: {per_turn:.2f} = sensor {self.sensor / n:.2f} + generate {self.generate / n:.2f}"
+            f" + judge {self.judge / n:.2f} (the calls this run's turns would make)",
+            f"sensor fast path: {self.fast}/{self.turns} turns ({100 * self.fast / n:.0f} %) skip the model call",
+        ]

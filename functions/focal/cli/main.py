@@ -123,7 +123,7 @@ def cmd_test(args) -> int:
     except SuiteError as exc:
         print(str(exc), file=sys.stderr)
         return 1
-    print(format_report(report))
+    print(format_report(report, verbose=args.verbose))
     return 0 if report.passed else 1
 
 
@@ -170,6 +170,7 @@ def parser() -> argparse.ArgumentParser:
 
     s = with_agent("test", "run a YAML suite of conversations; exit 1 on any failure")
     s.add_argument("tests")
+    s.add_argument("-v", "--verbose", action="store_true", help="show every turn, not only the failing ones")
     s.set_defaults(func=cmd_test)
 
     b = sub.add_parser("bench", help="benchmarks that print figures")
@@ -179,6 +180,16 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--suite", help="conversation suite (default: tests.yaml beside the agent)")
     s.add_argument("--repeat", type=int, default=3)
     s.set_defaults(func=cmd_bench)
+
+    def bench_prevalidation(args) -> int:
+        from focal.cli.bench_prevalidation import cli
+
+        return cli(args)
+
+    s = bsub.add_parser("prevalidation", help="caught / false-alarm counts of pre-validation on a labelled YAML set")
+    s.add_argument("file", help="YAML with lists under attacks, dangerous, ordinary")
+    s.add_argument("--show", action="store_true", help="also list the misses and false alarms")
+    s.set_defaults(func=bench_prevalidation)
     return p
 
 

@@ -14,6 +14,9 @@ def format_trace(result: TurnResult) -> str:
         f" · confidence {result.confidence:.2f}",
         f"  rules: {', '.join(result.matched_rules) or 'none'}",
     ]
+    if result.commands:
+        lines.insert(1, "  commands: " + ", ".join(c["name"] for c in result.commands)
+                     + (" · fast path" if result.intent.get("fast_path") else ""))
     verdict = f"  enforcement: checked {len(enf['checked'])}"
     if enf["violations"]:
         verdict += " · BLOCKED " + "; ".join(f"{v['rule_id']} ({v['lane']}: {v['reason']})" for v in enf["violations"])

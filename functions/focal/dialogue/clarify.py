@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from focal.models.agent import AgentConfig, Scenario
+from focal.models.agent import AgentConfig, Scenario, Step
 from focal.models.context import Context
+from focal.models.turn import TurnState
 
 MAX_OPTIONS = 3
 
@@ -23,3 +24,31 @@ def clarify_question(options: list[Scenario]) -> str:
 def suggestions(options: list[Scenario]) -> list[str]:
     """One example message per option, for the chat channel to offer as buttons."""
     return [s.entry_examples[0] for s in options if s.entry_examples]
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def hypothetical_question(scenario: Scenario) -> str:
+    """A "what if …?" is answered with a question, never with an action."""
+    return (f"Would you like me to {_lower_first(scenario.name)} now, or are you only asking how it works? "
+            "Say yes and I'll start.")
+
+
+def hypothetical_suggestions(scenario: Scenario) -> list[str]:
+    return ["Yes, let's start", f"How does it work to {_lower_first(scenario.name)}?"]
+
+
+def step_clarification(step: Step, state: TurnState) -> str:
+    """What a stuck customer is told at `step`: its clarification hint, else what the step needs."""
+    if step.clarification_hint:
+        return step.clarification_hint
+    if step.requires_confirmation and state.session and state.session.flow_state == "confirming":
+        return "Please answer yes to go ahead, or no to stop. " + (step.confirmation_prompt or "")
+    slot = next((s for s in step.slots if s.name == state.decision.asked_slot), step.slots[0] if step.slots else None)
+    return slot.prompt if slot else step.instructions
+
+
+def step_suggestions(state: TurnState) -> list[str]:
+    return ["Yes", "No"] if state.session and state.session.flow_state == "confirming" else []

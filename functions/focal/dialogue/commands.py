@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from focal.dialogue.flow import end_flow, slot_value_valid, start_flow
+from focal.dialogue.flow import drop_offer, end_flow, resume_flow, rewind_to_slot, slot_value_valid, start_flow
 from focal.models.agent import AgentConfig, Slot
 from focal.models.context import Command, Context
 from focal.models.session import Session
@@ -42,7 +42,7 @@ def _intent_score(run: CommandRun, scenario_id: str | None) -> float:
 @handles("StartFlow")
 def _start(run: CommandRun, cmd: Command) -> None:
     scenario = run.agent.scenario(cmd.flow)
-    if scenario is None or run.session.active_scenario_id == scenario.id:
+    if scenario is None or run.session.active_scenario_id == scenario.id or run.decision.action == "escalate":
         return
     nav = run.agent.navigation
     score = float(cmd.value) if isinstance(cmd.value, int | float) else run.context.intent_confidence
@@ -56,6 +56,8 @@ def _start(run: CommandRun, cmd: Command) -> None:
             return
     start_flow(run.agent, run.session, scenario)
     run.decision.switched = True
+    if run.decision.action == "cancelled":
+        run.decision.action = "respond"  # "cancel this and check my order": the new flow answers
     run.decision.notes.append(f"started {scenario.id} ({score:.2f})")
     run.executed.append("StartFlow")
 
@@ -67,34 +69,46 @@ def _slot(run: CommandRun, name: str | None) -> Slot | None:
     return next((s for st in scenario.steps for s in st.slots if s.name == name), None)
 
 
-def _set_slot(run: CommandRun, cmd: Command, overwrite: bool) -> None:
+def _set_slot(run: CommandRun, cmd: Command) -> None:
+    if cmd.flow and cmd.flow != run.session.active_scenario_id:
+        return  # a value read for a flow that did not start (stickiness held) is not this flow's
     slot = _slot(run, cmd.slot)
     if slot is None:
         run.decision.notes.append(f"ignored slot {cmd.slot!r}: not part of the active flow")
+        return
+    held = run.session.slots.get(slot.name)
+    if cmd.name == "CorrectSlot" and cmd.value in (None, ""):
+        # "the address is wrong": forget it and go back to the step that asks for it
+        run.session.slots.pop(slot.name, None)
+        rewind_to_slot(run.agent, run.session, slot.name)
+        run.decision.notes.append(f"correction: {slot.name} will be asked again")
+        run.executed.append(cmd.name)
         return
     value: Any = coerce(slot.type, cmd.value)
     if value in (None, "") or not slot_value_valid(slot, value):
         run.decision.invalid_slot = slot.name
         run.decision.notes.append(f"rejected value for slot {slot.name}")
         return
-    if run.session.slots.get(slot.name) not in (None, "") and not overwrite:
-        if run.session.slots[slot.name] == value:
-            return
-    if run.session.slots.get(slot.name) != value:
-        run.session.confirmed_step = None  # a changed value needs a fresh confirmation
-        run.session.actions_done_step = None
+    if held == value:
+        return
     run.session.slots[slot.name] = value
+    if held not in (None, ""):
+        # A changed value invalidates what was built on it: its step runs again from there.
+        run.session.confirmed_step = None
+        run.session.actions_done_step = None
+        rewound = rewind_to_slot(run.agent, run.session, slot.name)
+        run.decision.notes.append(f"corrected {slot.name}" + (f", back to step {rewound.id}" if rewound else ""))
     run.executed.append(cmd.name)
 
 
 @handles("SetSlot")
 def _set(run: CommandRun, cmd: Command) -> None:
-    _set_slot(run, cmd, overwrite=True)
+    _set_slot(run, cmd)
 
 
 @handles("CorrectSlot")
 def _correct(run: CommandRun, cmd: Command) -> None:
-    _set_slot(run, cmd, overwrite=True)
+    _set_slot(run, cmd)
 
 
 @handles("CancelFlow")
@@ -102,22 +116,39 @@ def _cancel(run: CommandRun, cmd: Command) -> None:
     if not run.session.active_scenario_id:
         return
     run.decision.notes.append(f"cancelled {run.session.active_scenario_id}")
-    run.decision.completed_scenario_id = run.session.active_scenario_id
-    resumed = end_flow(run.session)
-    run.decision.resumed_scenario_id = resumed.scenario_id if resumed else None
+    run.decision.cancelled_scenario_id = run.session.active_scenario_id
+    offered = end_flow(run.session)
+    run.decision.resume_offered_id = offered.scenario_id if offered else None
     run.decision.action = "cancelled"
     run.executed.append("CancelFlow")
 
 
 @handles("AffirmConfirmation")
 def _affirm(run: CommandRun, cmd: Command) -> None:
-    if run.session.flow_state == "confirming" and run.session.active_step_id:
+    offer = run.session.offer
+    if offer is not None and not run.session.active_scenario_id:
+        if offer.kind == "resume":
+            frame = resume_flow(run.session)
+            run.decision.notes.append(f"resumed {frame.scenario_id if frame else '?'} at the customer's yes")
+        elif (scenario := run.agent.scenario(offer.scenario_id)) is not None:
+            start_flow(run.agent, run.session, scenario)
+            run.decision.switched = True
+            run.decision.notes.append(f"started {scenario.id} at the customer's yes")
+        run.session.offer = None
+        run.executed.append("AffirmConfirmation")
+    elif run.session.flow_state == "confirming" and run.session.active_step_id:
         run.session.confirmed_step = run.session.active_step_id
         run.executed.append("AffirmConfirmation")
 
 
 @handles("DenyConfirmation")
 def _deny(run: CommandRun, cmd: Command) -> None:
+    if run.session.offer is not None and not run.session.active_scenario_id:
+        run.decision.notes.append(f"the customer declined: {run.session.offer.kind} {run.session.offer.scenario_id}")
+        drop_offer(run.session)
+        run.decision.action = "declined"
+        run.executed.append("DenyConfirmation")
+        return
     if run.session.flow_state != "confirming":
         return
     run.executed.append("DenyConfirmation")
@@ -143,12 +174,19 @@ def _clarify(run: CommandRun, cmd: Command) -> None:
     run.executed.append("Clarify")
 
 
+# Explicit exits first ("cancel this and check my order": the cancel frees the way, so the new
+# flow starts without having to beat stickiness), then StartFlow (slot values in the same message
+# belong to the flow it starts), then slot values (so "no, make it A1003" is a correction before
+# it is a denial), then the rest.
+ORDER = {"CancelFlow": 0, "HumanHandoff": 0, "StartFlow": 1, "SetSlot": 2, "CorrectSlot": 2}
+
+
 def execute(run: CommandRun, commands: list[Command]) -> None:
-    # StartFlow first (slot values in the same message belong to the flow it starts), then slot
-    # values (so "no, make it A1003" is a correction before it is a denial), then the rest.
-    rank = {"StartFlow": 0, "SetSlot": 1, "CorrectSlot": 1}
-    ordered = sorted(commands, key=lambda c: rank.get(c.name, 2))
-    for cmd in ordered:
+    offer = run.session.offer
+    for cmd in sorted(commands, key=lambda c: ORDER.get(c.name, 3)):
         handler = HANDLERS.get(cmd.name)
         if handler is not None:
             handler(run, cmd)
+    if offer is not None and run.session.offer is offer:
+        drop_offer(run.session)  # the customer moved on without answering: the offer lapses
+        run.decision.notes.append(f"offer to {offer.kind} {offer.scenario_id} lapsed")

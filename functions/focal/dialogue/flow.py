@@ -14,7 +14,7 @@ from typing import Any
 from focal import expressions
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, Scenario, Slot, Step
-from focal.models.session import FlowFrame, Session
+from focal.models.session import FlowFrame, Offer, Session
 
 MAX_STEPS_PER_TURN = 10  # a cycle of transitions whose conditions all hold must not spin
 
@@ -26,7 +26,7 @@ class Progress:
     slot: Slot | None = None
     tools: list[str] = field(default_factory=list)
     completed_scenario: Scenario | None = None
-    resumed: FlowFrame | None = None
+    offered: FlowFrame | None = None  # an interrupted flow offered back after this one finished
     notes: list[str] = field(default_factory=list)
 
 
@@ -34,15 +34,26 @@ def current_step(agent: AgentConfig, session: Session) -> Step | None:
     return agent.step(session.active_scenario_id, session.active_step_id)
 
 
+def scenario_slot_names(scenario: Scenario | None) -> list[str]:
+    return [slot.name for step in (scenario.steps if scenario else []) for slot in step.slots]
+
+
 def start_flow(agent: AgentConfig, session: Session, scenario: Scenario) -> None:
-    """Enter `scenario` at its entry step; an interrupted flow is kept on the stack to resume later."""
+    """Enter `scenario` at its entry step; an interrupted flow is kept on the stack to resume later.
+
+    Flows share slot and variable names ("order_id", "order_total"), so the interrupted flow's
+    values travel with its frame and come back with it.
+    """
     if session.active_scenario_id and session.active_scenario_id != scenario.id:
+        interrupted = agent.scenario(session.active_scenario_id)
+        saved = {n: session.slots[n] for n in scenario_slot_names(interrupted) if n in session.slots}
         session.flow_stack.append(
-            FlowFrame(scenario_id=session.active_scenario_id, step_id=session.active_step_id or "", state=session.flow_state)
+            FlowFrame(scenario_id=session.active_scenario_id, step_id=session.active_step_id or "",
+                      state=session.flow_state, slots=saved, variables=dict(session.variables))
         )
-    for step in scenario.steps:  # a fresh start: forget this scenario's old slot values
-        for slot in step.slots:
-            session.slots.pop(slot.name, None)
+    for name in scenario_slot_names(scenario):  # a fresh start: forget this scenario's old slot values
+        session.slots.pop(name, None)
+    session.offer = None
     _enter(session, scenario.id, scenario.entry_step_id)
 
 
@@ -52,16 +63,50 @@ def _enter(session: Session, scenario_id: str | None, step_id: str | None) -> No
     session.flow_state = "waiting_for_slot" if scenario_id else "idle"
     session.confirmed_step = None
     session.actions_done_step = None
+    session.clarification_counts.clear()
 
 
-def end_flow(session: Session) -> FlowFrame | None:
-    """Leave the active flow; resume the most recently interrupted one, which is returned."""
-    if session.flow_stack:
-        frame = session.flow_stack.pop()
-        _enter(session, frame.scenario_id, frame.step_id)
-        return frame
+def end_flow(session: Session, finished: bool = False) -> FlowFrame | None:
+    """Leave the active flow. An interrupted flow under it is offered back, not resumed unasked:
+    the frame is returned and `session.offer` asks "shall we continue?" on the next turn."""
     _enter(session, None, None)
+    if finished:
+        session.flow_state = "completed"
+    if session.flow_stack:
+        frame = session.flow_stack[-1]
+        session.offer = Offer(kind="resume", scenario_id=frame.scenario_id)
+        return frame
     return None
+
+
+def resume_flow(session: Session) -> FlowFrame | None:
+    """The customer agreed to continue: the interrupted flow comes back with its slot values."""
+    if not session.flow_stack:
+        return None
+    frame = session.flow_stack.pop()
+    session.slots.update(frame.slots)
+    session.variables.update(frame.variables)
+    _enter(session, frame.scenario_id, frame.step_id)
+    session.offer = None
+    return frame
+
+
+def drop_offer(session: Session) -> None:
+    """The customer declined (or ignored) the offer: a declined resume forgets the interrupted flow."""
+    if session.offer and session.offer.kind == "resume" and session.flow_stack:
+        session.flow_stack.pop()
+    session.offer = None
+
+
+def rewind_to_slot(agent: AgentConfig, session: Session, slot_name: str) -> Step | None:
+    """A corrected value belongs to an earlier step: go back there so its actions and transitions
+    run again with the new value. Returns the step rewound to, if any."""
+    scenario = agent.scenario(session.active_scenario_id)
+    owner = next((st for st in (scenario.steps if scenario else []) if any(s.name == slot_name for s in st.slots)), None)
+    if scenario is None or owner is None or owner.id == session.active_step_id:
+        return None
+    _enter(session, scenario.id, owner.id)
+    return owner
 
 
 def missing_slot(step: Step, variables: dict[str, Any]) -> Slot | None:
@@ -113,7 +158,7 @@ def progress(agent: AgentConfig, session: Session, variables: dict[str, Any]) ->
             session.flow_state = "waiting_for_slot"
             return Progress("complete", step=step, notes=[f"no transition of step {step.id} holds"])
         scenario = agent.scenario(session.active_scenario_id)
-        resumed = end_flow(session)
-        return Progress("complete", step=step, completed_scenario=scenario, resumed=resumed)
+        offered = end_flow(session, finished=True)
+        return Progress("complete", step=step, completed_scenario=scenario, offered=offered)
     session.flow_state = "error"
     return Progress("idle", notes=["transition cycle stopped"])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from focal.dialogue.clarify import clarify_question, likely_scenarios
+from focal.dialogue.clarify import clarify_question, likely_scenarios, step_clarification
 from focal.dialogue.variables import render
 from focal.models.agent import AgentConfig
 from focal.models.turn import TurnState
@@ -31,6 +31,11 @@ def _rule_parts(agent: AgentConfig, state: TurnState, variables: dict[str, Any])
 def _resume(agent: AgentConfig, scenario_id: str | None) -> list[str]:
     scenario = agent.scenario(scenario_id)
     return [f"Shall we continue where we left off ({scenario.name})?"] if scenario else []
+
+
+def _stopped(agent: AgentConfig, scenario_id: str | None) -> str:
+    scenario = agent.scenario(scenario_id)
+    return f"Okay, I've stopped that ({scenario.name})." if scenario else "Okay, I've stopped that."
 
 
 def _compliant_texts(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> list[str]:
@@ -56,9 +61,8 @@ def compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> 
     elif d.action == "tool_error":
         parts = [TOOL_ERROR]
     elif d.action == "cancelled":
-        scenario = agent.scenario(d.completed_scenario_id)
-        parts = [f"Okay, I've stopped that ({scenario.name})." if scenario else "Okay, I've stopped that."]
-        parts += _resume(agent, d.resumed_scenario_id) or ["Is there anything else I can help with?"]
+        parts = [_stopped(agent, d.cancelled_scenario_id)]
+        parts += _resume(agent, d.resume_offered_id) or ["Is there anything else I can help with?"]
     elif d.action == "ask_slot" and step:
         slot = next((s for s in step.slots if s.name == d.asked_slot), None)
         retry = ["That doesn't look right."] if d.invalid_slot else []
@@ -66,11 +70,17 @@ def compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> 
     elif d.action == "confirm" and step:
         parts = rules + [render(step.confirmation_prompt or f"Shall I go ahead with {step.id}?", variables)]
     elif d.action == "complete" and step:
-        parts = rules + [render(step.response_template or step.instructions, variables)] + _resume(agent, d.resumed_scenario_id)
+        parts = rules + [render(step.response_template or step.instructions, variables)] + _resume(agent, d.resume_offered_id)
     elif d.action == "clarify":
         parts = [clarify_question(likely_scenarios(agent, state.context))]
+    elif d.action == "clarify_step" and step:
+        parts = ["I didn't quite understand.", render(step_clarification(step, state), variables)]
+    elif d.action == "declined":
+        parts = ["Okay, no problem. Is there anything else I can help with?"]
     elif d.action == "chitchat" and not rules:
         parts = [agent.greeting]
     else:
         parts = rules or [agent.out_of_scope_message]
+    if "CancelFlow" in d.executed and d.action != "cancelled":
+        parts.insert(0, _stopped(agent, d.cancelled_scenario_id))  # cancelled, and something else started
     return " ".join(p.strip() for p in parts if p.strip())

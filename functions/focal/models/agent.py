@@ -141,6 +141,16 @@ class NavigationConfig(Strict):
     )
 
 
+class SensorConfig(Strict):
+    fast_path: bool = Field(default=True, description="skip the model call when the offline sensor is sure")
+    fast_path_confidence: float = Field(
+        default=0.75, ge=0, le=1, description="an intent must score at least this for the offline sensor to be sure"
+    )
+    act_similarity: float = Field(
+        default=0.7, ge=0, le=1, description="similarity to the built-in dialogue-act exemplars that counts as that act"
+    )
+
+
 class RetrievalConfig(Strict):
     top_k: int = Field(default=10, ge=1, le=100)
     rule_match_threshold: float = Field(default=0.55, ge=0, le=1)
@@ -176,9 +186,36 @@ class ApprovalConfig(Strict):
 
 
 class PreValidationConfig(Strict):
+    """Seed 004 pre-validation. The master switches are `features.enabled` and `features.pre_validation`;
+    `non_empty` always runs under them, every other check has its own flag here."""
+
     min_length: int = Field(default=1, ge=0)
     max_length: int = Field(default=2000, ge=1)
     refusal_message: str = "I can't process that message. Could you rephrase your request?"
+    check_length: bool = Field(default=True, description="length_bounds: min_length ≤ characters ≤ max_length")
+    check_dangerous_content: bool = Field(
+        default=True, description="dangerous_content: shell, SQL, script, template and path-traversal payloads"
+    )
+    check_injection: bool = Field(
+        default=True, description="prompt_injection: heuristics, exemplar similarity and the optional classifier"
+    )
+    check_context_completeness: bool = Field(
+        default=True, description="context_completeness (non-blocking): a message that needs history the session lacks"
+    )
+    injection_similarity_threshold: float = Field(
+        default=0.62, ge=0, le=2,
+        description="exemplar score that counts as an attack: cosine to the closest attack exemplar plus how much "
+        "closer that is than the closest ordinary customer exemplar",
+    )
+    injection_similarity_margin: float = Field(
+        default=0.03, ge=0, le=1, description="the closest attack exemplar must beat the closest ordinary one by this much"
+    )
+    injection_classifier_dir: str | None = Field(
+        default=None, description="folder with model.onnx + tokenizer.json of an optional injection classifier"
+    )
+    injection_classifier_threshold: float = Field(
+        default=0.5, ge=0, le=1, description="classifier probability that counts as an attack"
+    )
 
 
 class FeatureFlags(Strict):
@@ -207,6 +244,7 @@ class AgentConfig(Strict):
     scenarios: list[Scenario] = Field(default_factory=list)
     tools: list[Tool] = Field(default_factory=list)
     navigation: NavigationConfig = Field(default_factory=NavigationConfig)
+    sensor: SensorConfig = Field(default_factory=SensorConfig)
     retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
     enforcement: EnforcementConfig = Field(default_factory=EnforcementConfig)
     approval: ApprovalConfig = Field(default_factory=ApprovalConfig)

@@ -31,6 +31,9 @@ class PreValidationCheck(BaseModel):
     name: str
     passed: bool
     reason: str = ""
+    blocking: bool = Field(
+        default=True, description="a failed blocking check rejects the message; a non-blocking one makes the turn ask"
+    )
 
 
 class IntentScore(BaseModel):
@@ -50,4 +53,6 @@ class Context(BaseModel):
     ambiguity_reason: str | None = None
     commands: list[Command] = Field(default_factory=list)
     source: Literal["offline", "model"] = "offline"
+    fast_path: bool = Field(default=False, description="the offline reading was sure enough to skip the model call")
+    fast_path_reason: str = ""
     notes: list[str] = Field(default_factory=list, description="why the sensor chose a path, for the trace")

@@ -13,6 +13,15 @@ class FlowFrame(BaseModel):
     scenario_id: str
     step_id: str
     state: FlowState = "waiting_for_slot"
+    slots: dict[str, Any] = Field(default_factory=dict, description="the interrupted flow's slot values, restored on resume")
+    variables: dict[str, Any] = Field(default_factory=dict, description="tool outputs as they were, restored on resume")
+
+
+class Offer(BaseModel):
+    """A yes/no question the agent asked outside a confirmation step; the next turn answers it."""
+
+    kind: Literal["resume", "start"]
+    scenario_id: str
 
 
 class HistoryEntry(BaseModel):
@@ -36,6 +45,7 @@ class Session(BaseModel):
     rule_fire_counts: dict[str, int] = Field(default_factory=dict)
     rule_last_fired_turn: dict[str, int] = Field(default_factory=dict)
     clarification_counts: dict[str, int] = Field(default_factory=dict)
+    offer: Offer | None = Field(default=None, description="resume an interrupted flow / start a flow, if the customer agrees")
     pending_approval_id: str | None = None
     history: list[HistoryEntry] = Field(default_factory=list)
     turn_count: int = 0

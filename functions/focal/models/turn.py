@@ -34,8 +34,8 @@ class ScoredRule(BaseModel):
 
 class RouteDecision(BaseModel):
     action: Literal[
-        "respond", "ask_slot", "confirm", "clarify", "escalate", "complete", "out_of_scope", "cancelled", "chitchat",
-        "tool_error",
+        "respond", "ask_slot", "confirm", "clarify", "clarify_step", "escalate", "complete", "out_of_scope",
+        "cancelled", "chitchat", "tool_error", "declined",
     ] = "respond"
     scenario_id: str | None = None
     step_id: str | None = None
@@ -45,7 +45,9 @@ class RouteDecision(BaseModel):
     invalid_slot: str | None = None
     pending_tools: list[str] = Field(default_factory=list)
     completed_scenario_id: str | None = None
-    resumed_scenario_id: str | None = None
+    cancelled_scenario_id: str | None = None
+    resume_offered_id: str | None = None
+    executed: list[str] = Field(default_factory=list, description="the commands that changed the conversation, in order")
     notes: list[str] = Field(default_factory=list)
 
 
@@ -171,6 +173,8 @@ class TurnState(BaseModel):
             intent={
                 "label": ctx.detected_intent if ctx else None,
                 "confidence": round(ctx.intent_confidence, 4) if ctx else 0.0,
+                "source": ctx.source if ctx else None,
+                "fast_path": ctx.fast_path if ctx else False,
             },
             scenario=scenario,
             matched_rules=[m.rule_id for m in self.matched_rules],

@@ -19,6 +19,12 @@ GREETING = re.compile(
     r"^\s*(hi|hello|hey|thanks|thank you|good (morning|afternoon|evening)|cheers)( there| again| so much| a lot)?\b[\s!.,]*$",
     re.IGNORECASE,
 )
+UNSURE = re.compile(
+    r"\b(maybe|perhaps|not sure|unsure|i don'?t know|dunno|possibly|let me think|hmm+|i guess)\b", re.IGNORECASE
+)
+CORRECTION = re.compile(
+    r"\b(actually|i meant|i mean|wrong|mistake|correct(ion)?|change|fix|update|instead|typo)\b", re.IGNORECASE
+)
 HYPOTHETICAL = re.compile(
     r"\b(what if|hypothetical(ly)?|would i be able|could i (theoretically|in theory)|suppose|in case i)\b", re.IGNORECASE
 )
@@ -42,6 +48,14 @@ def is_handoff(text: str) -> bool:
 
 def is_greeting(text: str) -> bool:
     return bool(GREETING.search(text))
+
+
+def is_unsure(text: str) -> bool:
+    return bool(UNSURE.search(text))
+
+
+def is_correction(text: str) -> bool:
+    return bool(CORRECTION.search(text))
 
 
 def is_hypothetical(text: str) -> bool:

@@ -1,7 +1,9 @@
-"""The offline sensor: intent by nearest entry examples, dialogue acts by lexicon, values by type."""
+"""The offline sensor: intent by nearest entry examples, dialogue acts by lexicon and exemplars,
+slot values by type, corrections by cue words, hypotheticals held back for a question."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from focal.dialogue.flow import current_step
@@ -9,7 +11,10 @@ from focal.models.agent import AgentConfig, ProfileFieldDefinition, Scenario, Sl
 from focal.models.context import Command, Context, IntentScore
 from focal.models.session import Session
 from focal.sensing import lexicon
+from focal.sensing.acts import detect_acts
 from focal.sensing.extraction import coerce, extract
+
+STOP_ACTS = ("HumanHandoff", "CancelFlow")  # explicit exits: they break stickiness
 
 
 def slot_field(agent: AgentConfig, slot: Slot) -> ProfileFieldDefinition:
@@ -28,10 +33,8 @@ def message_entities(agent: AgentConfig, text: str) -> dict[str, Any]:
     return out
 
 
-def _slots_of(scenario: Scenario | None, step_id: str | None = None) -> list[Slot]:
-    if scenario is None:
-        return []
-    return [slot for step in scenario.steps if step_id is None or step.id == step_id for slot in step.slots]
+def _slots_of(scenario: Scenario | None) -> list[Slot]:
+    return [slot for step in scenario.steps for slot in step.slots] if scenario else []
 
 
 def _ambiguity(agent: AgentConfig, scores: list[IntentScore], active: bool) -> str | None:
@@ -44,54 +47,115 @@ def _ambiguity(agent: AgentConfig, scores: list[IntentScore], active: bool) -> s
     return None  # a weak best intent is judged by route, after the rules have had their say
 
 
-def offline_context(
-    agent: AgentConfig, session: Session, text: str, embedding: list[float], scores: list[IntentScore]
-) -> Context:
-    nav = agent.navigation
+GENERIC_NOUNS = {"number", "id", "value", "name", "code"}
+
+
+def _mentions(agent: AgentConfig, slot: Slot, text: str) -> bool:
+    """Whether the message names the slot: "the order number", "the new address", "the address"."""
+    field = agent.field(slot.name)
+    names = {slot.name.replace("_", " ")}
+    if field and field.display_name:
+        words = field.display_name.lower().split()
+        names.add(" ".join(words))
+        if words[-1] not in GENERIC_NOUNS:
+            names.add(words[-1])
+    return any(re.search(rf"\b{re.escape(n)}\b", text, re.IGNORECASE) for n in names)
+
+
+def _slot_commands(
+    agent: AgentConfig, session: Session, text: str, entities: dict[str, Any], scenarios: list[Scenario]
+) -> list[Command]:
+    """SetSlot for new values; CorrectSlot when the active flow already holds a different value, or
+    when the customer asks to change a value without giving the new one ("wrong address")."""
     commands: list[Command] = []
-    active = agent.scenario(session.active_scenario_id)
-    step = current_step(agent, session)
-    entities = message_entities(agent, text)
-    best = scores[0] if scores else None
-
-    if lexicon.is_handoff(text):
-        commands.append(Command(name="HumanHandoff"))
-    elif active and lexicon.is_cancel(text):
-        commands.append(Command(name="CancelFlow", flow=active.id))
-    if active and session.flow_state == "confirming":
-        if lexicon.is_affirm(text):
-            commands.append(Command(name="AffirmConfirmation", flow=active.id))
-        elif lexicon.is_deny(text):
-            commands.append(Command(name="DenyConfirmation", flow=active.id))
-
-    acts = {c.name for c in commands}  # dialogue acts (hand-off, cancel, affirm, deny)
-    starting = None
-    if best and best.score >= nav.entry_threshold and best.scenario_id != session.active_scenario_id:
-        starting = agent.scenario(best.scenario_id)
-        commands.append(Command(name="StartFlow", flow=best.scenario_id, value=round(best.score, 4)))
-
-    consumed = {c.name for c in commands}
-    for scenario in (active, starting):
+    correcting = lexicon.is_correction(text)
+    for scenario in scenarios:
+        active = scenario.id == session.active_scenario_id
         for slot in _slots_of(scenario):
             value = entities.get(slot.name)
             if value is None:
                 value = coerce(slot.type, extract(slot_field(agent, slot), text))
+            held = session.slots.get(slot.name) if active else None
             if value not in (None, "", []):
-                commands.append(Command(name="SetSlot", flow=scenario.id, slot=slot.name, value=value))
-    # A free-text slot takes the whole message when nothing else claims it.
-    if (
-        step is not None
-        and session.flow_state == "waiting_for_slot"
-        and not consumed
-        and not any(c.name == "SetSlot" for c in commands)
-    ):
-        waiting = next((s for s in step.slots if s.type == "string" and session.slots.get(s.name) in (None, "")), None)
-        if waiting is not None and text.strip():
-            commands.append(Command(name="SetSlot", flow=active.id if active else None, slot=waiting.name, value=text.strip()))
-    if not commands and lexicon.is_greeting(text):
-        commands.append(Command(name="ChitChat", topic="greeting"))
+                name = "CorrectSlot" if held not in (None, "") and held != value else "SetSlot"
+                commands.append(Command(name=name, flow=scenario.id, slot=slot.name, value=value))
+            elif active and correcting and held not in (None, "") and _mentions(agent, slot, text):
+                commands.append(Command(name="CorrectSlot", flow=scenario.id, slot=slot.name, value=None))
+    return commands
 
-    ambiguity = None if acts or any(c.name == "SetSlot" for c in commands) else _ambiguity(agent, scores, active is not None)
+
+def _candidate(agent: AgentConfig, session: Session, scores: list[IntentScore], exiting: bool) -> IntentScore | None:
+    """The scenario the message would start. Inside a flow only an unmistakable other intent
+    (≥ exit_intent_threshold) is proposed, or any entry-worthy one once the customer cancels;
+    route has the last word (stickiness)."""
+    nav = agent.navigation
+    other = next((s for s in scores if s.scenario_id != session.active_scenario_id), None)
+    if other is None or other.score < nav.entry_threshold:
+        return None
+    if session.active_scenario_id and not exiting and other.score < nav.exit_intent_threshold:
+        return None
+    return other
+
+
+def offline_context(
+    agent: AgentConfig,
+    session: Session,
+    text: str,
+    embedding: list[float],
+    scores: list[IntentScore],
+    act_similarities: dict[str, float] | None = None,
+) -> Context:
+    nav = agent.navigation
+    commands: list[Command] = []
+    notes: list[str] = []
+    active = agent.scenario(session.active_scenario_id)
+    step = current_step(agent, session)
+    entities = message_entities(agent, text)
+    best = scores[0] if scores else None
+    hypothetical = lexicon.is_hypothetical(text)
+    acts = detect_acts(text, act_similarities, agent.sensor.act_similarity)
+    notes += [f"act {act} ({how})" for act, how in acts.items()]
+    answering = session.offer is not None or (active is not None and session.flow_state == "confirming")
+
+    if "handoff" in acts:
+        commands.append(Command(name="HumanHandoff"))
+    elif active and "cancel" in acts and not hypothetical:
+        commands.append(Command(name="CancelFlow", flow=active.id))
+    if answering and not hypothetical:
+        flow = active.id if active else session.offer.scenario_id  # type: ignore[union-attr]
+        if "affirm" in acts:
+            commands.append(Command(name="AffirmConfirmation", flow=flow))
+        elif "deny" in acts:
+            commands.append(Command(name="DenyConfirmation", flow=flow))
+
+    starting = None
+    candidate = _candidate(agent, session, scores, exiting="CancelFlow" in {c.name for c in commands})
+    if candidate is not None:
+        if hypothetical:
+            commands.append(Command(name="Clarify", flow=candidate.scenario_id, topic="hypothetical"))
+        else:
+            starting = agent.scenario(candidate.scenario_id)
+            commands.append(Command(name="StartFlow", flow=candidate.scenario_id, value=round(candidate.score, 4)))
+
+    if not hypothetical:
+        # Values in a message that starts a flow belong to that flow ("check the status of A1004"
+        # during a refund is not a new refund order number).
+        owners = [starting] if starting else [active] if active else []
+        commands += _slot_commands(agent, session, text, entities, owners)
+    # A free-text slot takes the whole message when nothing else claims it.
+    if step is not None and session.flow_state == "waiting_for_slot" and not commands and not acts and text.strip():
+        waiting = next((s for s in step.slots if s.type == "string" and session.slots.get(s.name) in (None, "")), None)
+        if waiting is not None:
+            commands.append(Command(name="SetSlot", flow=active.id if active else None, slot=waiting.name, value=text.strip()))
+    if not commands and "chitchat" in acts:
+        commands.append(Command(name="ChitChat", topic="greeting" if lexicon.is_greeting(text) else "smalltalk"))
+
+    names = {c.name for c in commands}
+    ambiguity = None
+    if hypothetical and "Clarify" in names:
+        ambiguity = f"a hypothetical question about '{candidate.label}': asked before acting" if candidate else "hypothetical"
+    elif not names & {"HumanHandoff", "CancelFlow", "AffirmConfirmation", "DenyConfirmation", "SetSlot", "CorrectSlot"}:
+        ambiguity = _ambiguity(agent, scores, active is not None)
     return Context(
         message=text,
         embedding=embedding,
@@ -103,4 +167,5 @@ def offline_context(
         ambiguity_reason=ambiguity,
         commands=commands,
         source="offline",
+        notes=notes,
     )

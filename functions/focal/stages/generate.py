@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from focal.dialogue.clarify import MAX_OPTIONS, likely_scenarios, suggestions
+from focal.dialogue.clarify import MAX_OPTIONS, likely_scenarios, step_suggestions, suggestions
 from focal.dialogue.variables import known_variables
 from focal.generation.offline import compose
 from focal.generation.prompt import generation_messages
@@ -10,7 +10,9 @@ from focal.model_calls import call_model
 from focal.models.turn import Draft, TurnState
 from focal.pipeline.deps import Deps
 
-EXECUTION_PATHS = {"escalate": "escalate", "out_of_scope": "clarify", "tool_error": "fallback", "clarify": "clarify"}
+EXECUTION_PATHS = {
+    "escalate": "escalate", "out_of_scope": "clarify", "tool_error": "fallback", "clarify": "clarify", "clarify_step": "clarify",
+}
 
 
 def run(state: TurnState, deps: Deps) -> TurnState:
@@ -20,6 +22,8 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     state.execution_path = EXECUTION_PATHS.get(state.decision.action, "respond")  # type: ignore[assignment]
     if state.decision.action == "clarify":
         state.suggested_questions = suggestions(likely_scenarios(agent, state.context))
+    if state.decision.action == "clarify_step":
+        state.suggested_questions = step_suggestions(state)
     if state.decision.action == "out_of_scope":
         state.suggested_questions = suggestions(agent.scenarios[:MAX_OPTIONS])
 

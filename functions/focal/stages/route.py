@@ -31,8 +31,8 @@ def apply_progress(state: TurnState, agent: AgentConfig, step: Progress) -> None
         d.step_id = step.step.id if step.step else d.step_id
         if step.completed_scenario:
             d.completed_scenario_id = step.completed_scenario.id
-        if step.resumed:
-            d.resumed_scenario_id = step.resumed.scenario_id
+        if step.offered:
+            d.resume_offered_id = step.offered.scenario_id
 
 
 def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str]) -> list[Command]:
@@ -56,6 +56,36 @@ def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str])
     return kept
 
 
+def _stuck(state: TurnState, agent: AgentConfig, run_: CommandRun) -> bool:
+    """Nothing in the message moves the flow and no rule answers it ("maybe" at a yes/no step)."""
+    assert state.session is not None
+    answered = any((r := agent.rule(m.rule_id)) and not r.is_hard_constraint for m in state.matched_rules)
+    return (
+        not run_.executed
+        and not answered
+        and state.decision.invalid_slot is None
+        and state.session.flow_state in ("confirming", "waiting_for_slot")
+    )
+
+
+def _clarify_or_fall_back(state: TurnState, agent: AgentConfig) -> None:
+    """Clarify with the step's hint up to `max_clarifications_per_step`, then `fallback_behavior`."""
+    session, d, nav = state.session, state.decision, agent.navigation
+    assert session is not None
+    key = f"{session.active_scenario_id}.{session.active_step_id}"
+    count = session.clarification_counts.get(key, 0)
+    if count < nav.max_clarifications_per_step:
+        session.clarification_counts[key] = count + 1
+        d.action, d.scenario_id, d.step_id = "clarify_step", session.active_scenario_id, session.active_step_id
+        d.notes.append(f"no way forward from {key}: clarification {count + 1} of {nav.max_clarifications_per_step}")
+    elif nav.fallback_behavior == "escalate":
+        d.action, d.scenario_id, d.step_id = "escalate", session.active_scenario_id, session.active_step_id
+        d.notes.append(f"still stuck at {key} after {count} clarifications: escalated")
+    else:
+        d.notes.append(f"still stuck at {key} after {count} clarifications: staying at the step")
+        apply_progress(state, agent, progress(agent, session, known_variables(agent, session, state.profile)))
+
+
 def run(state: TurnState, deps: Deps) -> TurnState:
     r = state.request
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
@@ -69,8 +99,11 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     commands = _prefer_rule_answers(agent, state, decision.notes)
     run_ = CommandRun(agent, session, context, decision)
     execute(run_, commands)
-    if decision.action in ("escalate", "cancelled", "clarify"):
+    decision.executed = list(run_.executed)
+    if decision.action in ("escalate", "cancelled", "clarify", "declined"):
         decision.scenario_id, decision.step_id = session.active_scenario_id, session.active_step_id
+    elif session.active_scenario_id and _stuck(state, agent, run_):
+        _clarify_or_fall_back(state, agent)
     elif session.active_scenario_id:
         apply_progress(state, agent, progress(agent, session, known_variables(agent, session, state.profile)))
     elif "ChitChat" in run_.executed:

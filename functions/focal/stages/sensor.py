@@ -1,16 +1,27 @@
 """Stage 1 — sensor: load the conversation, pre-validate, understand the message.
 
-Early exits (to persist): a message that fails pre-validation (rejected) and an ambiguous one
-(clarify). Everything else goes on to retrieve.
+Early exits (to persist): a message that fails pre-validation (rejected) and an ambiguous or
+hypothetical one (clarify: no action is taken). Everything else goes on to retrieve.
 """
 
 from __future__ import annotations
 
-from focal.dialogue.clarify import clarify_question, likely_scenarios, suggestions
+import numpy as np
+
+from focal.dialogue.clarify import (
+    clarify_question,
+    hypothetical_question,
+    hypothetical_suggestions,
+    likely_scenarios,
+    suggestions,
+)
+from focal.models.agent import AgentConfig
 from focal.models.context import Context
-from focal.models.session import CustomerProfile, Session
+from focal.models.session import CustomerProfile, Offer, Session
 from focal.models.turn import TurnState
 from focal.pipeline.deps import Deps
+from focal.sensing.acts import act_index
+from focal.sensing.fast_path import fast_path
 from focal.sensing.intents import intent_index
 from focal.sensing.model_sensor import model_sensor
 from focal.sensing.offline import offline_context
@@ -28,11 +39,57 @@ def _load(state: TurnState, deps: Deps) -> tuple[Session, CustomerProfile]:
     return session, profile
 
 
+def _understand(state: TurnState, deps: Deps, agent: AgentConfig, text: str, vector: np.ndarray) -> Context:
+    """The offline reading always; the model's only when the offline one is not sure enough."""
+    assert state.session is not None
+    scores = intent_index(state.request.tenant_id, agent, deps.embedder).scores(vector)
+    acts = act_index(deps.embedder).similarities(vector) if text else None
+    context = offline_context(agent, state.session, text, vector.tolist(), scores, acts)
+    context.fast_path, context.fast_path_reason = fast_path(agent, context)
+    llm = deps.llm(agent)
+    if not llm.available("sensor"):
+        context.notes.append("no model configured: offline sensor")
+        return context
+    if context.fast_path:
+        context.notes.append(f"model call skipped (fast path: {context.fast_path_reason})")
+        return context
+    context.notes.append(f"model called: {context.fast_path_reason}")
+    output, note = model_sensor(llm, agent, state.session, text, state.model_calls)
+    context.notes.append(note)
+    if output is None:
+        return context
+    merged = Context.model_validate({**context.model_dump(), **output.model_dump(), "source": "model"})
+    if output.detected_intent:
+        merged.detected_intent = next((s.intent_label or s.id for s in agent.scenarios if s.id == output.detected_intent), None)
+    return merged
+
+
+def _clarify(state: TurnState, agent: AgentConfig, context: Context) -> None:
+    """Early exit: ask before anything happens. A hypothetical gets a targeted yes/no question."""
+    assert state.session is not None
+    hypothetical = next((c for c in context.commands if c.name == "Clarify" and c.topic == "hypothetical"), None)
+    scenario = agent.scenario(hypothetical.flow) if hypothetical else None
+    if scenario is not None:
+        state.response = hypothetical_question(scenario)
+        state.suggested_questions = hypothetical_suggestions(scenario)
+        state.session.offer = Offer(kind="start", scenario_id=scenario.id)
+    else:
+        options = likely_scenarios(agent, context)
+        state.suggested_questions = suggestions(options)
+        state.response = clarify_question(options)
+    state.decision.action = "clarify"
+    state.decision.intent_label = context.detected_intent
+    state.execution_path = "clarify"
+    state.confidence = round(context.intent_confidence, 4)
+    state.control.next = "persist"
+
+
 def run(state: TurnState, deps: Deps) -> TurnState:
     r = state.request
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
     state.session, state.profile = _load(state, deps)
     text = r.message.strip()
+    vector = deps.embedder.embed([text])[0] if text else np.zeros(deps.embedder.dimension, dtype=np.float32)
 
     if agent.features.enabled and agent.features.pre_validation:
         state.prevalidation = prevalidate(agent, r.message)
@@ -45,30 +102,8 @@ def run(state: TurnState, deps: Deps) -> TurnState:
             state.control.next = "persist"
             return state
 
-    vector = deps.embedder.embed([text])[0]
-    scores = intent_index(r.tenant_id, agent, deps.embedder).scores(vector)
-    context = offline_context(agent, state.session, text, vector.tolist(), scores)
-
-    llm = deps.llm(agent)
-    if llm.available("sensor"):
-        output, note = model_sensor(llm, agent, state.session, text, state.model_calls)
-        context.notes.append(note)
-        if output is not None:
-            context = Context.model_validate({**context.model_dump(), **output.model_dump(), "source": "model"})
-            if output.detected_intent:
-                context.detected_intent = next(
-                    (s.intent_label or s.id for s in agent.scenarios if s.id == output.detected_intent), None
-                )
-    else:
-        context.notes.append("no model configured: offline sensor")
-    state.context = context
+    state.context = context = _understand(state, deps, agent, text, vector)
     state.commands = list(context.commands)
-
     if context.is_ambiguous and agent.features.clarification:
-        options = likely_scenarios(agent, context)
-        state.suggested_questions = suggestions(options)
-        state.response = clarify_question(options)
-        state.execution_path = "clarify"
-        state.confidence = round(context.intent_confidence, 4)
-        state.control.next = "persist"
+        _clarify(state, agent, context)
     return state

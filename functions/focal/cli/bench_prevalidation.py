@@ -1,0 +1,121 @@
+"""`focal bench prevalidation FILE`: caught / false-alarm counts of pre-validation on a labelled set.
+
+The file is YAML with lists of messages under `attacks` (prompt injection / jailbreak), `dangerous`
+(payloads) and `ordinary` (real customer messages), as tests/data/prevalidation_messages.yaml.
+A message is *caught* when a blocking check fails; an ordinary message that fails one is a *false
+alarm*. Counts are printed for the heuristics alone and with the exemplar similarity, plus the
+per-message cost of `prevalidate` after warm-up (the embedding is the sensor's, not counted).
+Only counts and check names are printed by default; `--show` lists misses and false alarms.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from focal.models.agent import AgentConfig
+from focal.ports import Embedder, InjectionClassifier
+from focal.sensing.prevalidation import blocking_failures, prevalidate
+
+LABELS = {"attacks": True, "dangerous": True, "ordinary": False}
+
+
+@dataclass
+class Tally:
+    label: str
+    total: int = 0
+    flagged: int = 0
+    wrong: list[str] = field(default_factory=list)  # misses (attacks) or false alarms (ordinary)
+
+
+def load_labelled(path: str | Path) -> dict[str, list[str]]:
+    data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    unknown = set(data) - set(LABELS)
+    if unknown:
+        raise ValueError(f"{path}: unknown section(s) {sorted(unknown)}; expected {sorted(LABELS)}")
+    out = {}
+    for key, messages in data.items():
+        if not isinstance(messages, list) or not all(isinstance(m, str) for m in messages):
+            raise ValueError(f"{path}: '{key}' must be a list of strings (quote yes/no/on/off)")
+        out[key] = messages
+    return out
+
+
+def evaluate(
+    agent: AgentConfig,
+    sets: dict[str, list[str]],
+    embedder: Embedder | None,
+    classifier: InjectionClassifier | None = None,
+) -> dict[str, Tally]:
+    """Run every message through `prevalidate` (no session: context completeness does not apply)."""
+    tallies = {}
+    for key, messages in sets.items():
+        vectors = embedder.embed([m.strip() for m in messages]) if embedder is not None and messages else None
+        tally = Tally(label=key, total=len(messages))
+        for i, message in enumerate(messages):
+            vector = vectors[i] if vectors is not None and message.strip() else None
+            blocked = bool(blocking_failures(prevalidate(agent, message, vector, embedder, None, classifier)))
+            tally.flagged += blocked
+            if blocked != LABELS[key]:
+                tally.wrong.append(message)
+        tallies[key] = tally
+    return tallies
+
+
+def per_message_us(agent: AgentConfig, messages: list[str], embedder: Embedder, repeat: int = 5) -> tuple[float, float]:
+    """(p50, p95) microseconds of `prevalidate` per message, exemplars warm, vectors precomputed."""
+    vectors = embedder.embed([m.strip() for m in messages])
+    prevalidate(agent, messages[0], vectors[0], embedder)  # warm-up: exemplar embeddings
+    times = []
+    for _ in range(repeat):
+        for message, vector in zip(messages, vectors, strict=True):
+            t0 = time.perf_counter()
+            prevalidate(agent, message, vector, embedder)
+            times.append((time.perf_counter() - t0) * 1e6)
+    return float(np.percentile(times, 50)), float(np.percentile(times, 95))
+
+
+def _line(name: str, tallies: dict[str, Tally]) -> str:
+    parts = []
+    for key, tally in tallies.items():
+        word = "caught" if LABELS[key] else "false alarms"
+        parts.append(f"{key} {word} {tally.flagged}/{tally.total}")
+    return f"{name:<24} " + ", ".join(parts)
+
+
+def report(path: str, show: bool = False, agent: AgentConfig | None = None) -> str:
+    from focal.adapters.onnx_classifier import shared_injection_classifier
+    from focal.adapters.onnx_embedder import shared_embedder
+
+    agent = agent or AgentConfig(id="bench", name="bench")
+    sets = load_labelled(path)
+    embedder = shared_embedder()
+    classifier = shared_injection_classifier(agent.pre_validation.injection_classifier_dir)
+    heuristics = evaluate(agent, sets, None)
+    combined = evaluate(agent, sets, embedder, classifier)
+    cfg = agent.pre_validation
+    lines = [
+        f"pre-validation on {path} (threshold {cfg.injection_similarity_threshold}, "
+        f"margin {cfg.injection_similarity_margin}{', classifier on' if classifier else ''})",
+        _line("heuristics only", heuristics),
+        _line("heuristics + exemplars", combined),
+    ]
+    everything = [m for messages in sets.values() for m in messages if m.strip()]
+    if everything:
+        p50, p95 = per_message_us(agent, everything, embedder)
+        lines.append(f"{'cost per message':<24} p50 {p50:.0f} µs, p95 {p95:.0f} µs (embedding not included)")
+    if show:
+        for key, tally in combined.items():
+            for message in tally.wrong:
+                lines.append(f"  {'missed' if LABELS[key] else 'false alarm'} [{key}]: {message}")
+    return "\n".join(lines)
+
+
+def cli(args) -> int:
+    """`focal bench prevalidation FILE [--show]`."""
+    print(report(args.file, show=args.show))
+    return 0

@@ -1,0 +1,93 @@
+"""Dialogue acts without a model: a lexicon first, then similarity to small built-in exemplar sets.
+
+The lexicon catches the short, common forms ("yes", "cancel"); the exemplars catch paraphrases
+("sounds good to me", "I'd rather not continue with this"). A message that hedges ("maybe",
+"not sure") is never read as affirm or deny: that is what the stuck-user fallback is for.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+
+import numpy as np
+
+from focal.ports import Embedder
+from focal.sensing import lexicon
+
+EXEMPLARS: dict[str, tuple[str, ...]] = {
+    "affirm": (
+        "yes please", "yes, go ahead", "sounds good to me", "that's fine, do it", "sure thing",
+        "yes that is correct", "alright, proceed", "please go ahead with it", "yep, that works", "I agree",
+        "ok, go for it", "perfect, do it",
+    ),
+    "deny": (
+        "no thanks", "no, don't do that", "that's not what I want", "no, that's wrong", "I don't want that",
+        "please don't", "no, leave it as it is", "nope, not that",
+    ),
+    "cancel": (
+        "forget it", "never mind", "I don't want to do this anymore", "stop this please", "let's drop it",
+        "I changed my mind, stop", "cancel that request", "abort this", "I'd rather not continue with this",
+        "I don't want it anymore",
+    ),
+    "handoff": (
+        "let me talk to a real person", "I want to speak to an agent", "can I talk to someone from your team",
+        "get me a human", "put me through to customer service staff", "I need a real human being",
+    ),
+    "chitchat": (
+        "how are you today?", "thanks a lot", "you're very helpful", "good morning", "have a nice day",
+        "thank you so much", "that's great, thanks", "hello there", "what's your name?", "that's all, thank you",
+    ),
+}
+ACTS = tuple(EXEMPLARS)
+
+
+class ActIndex:
+    def __init__(self, embedder: Embedder):
+        texts = [t for act in ACTS for t in EXEMPLARS[act]]
+        self.owners = np.array([i for i, act in enumerate(ACTS) for _ in EXEMPLARS[act]], dtype=np.int64)
+        self.matrix = embedder.embed(texts)
+
+    def similarities(self, vector: np.ndarray) -> dict[str, float]:
+        sims = self.matrix @ vector
+        best = np.full(len(ACTS), -1.0, dtype=np.float32)
+        np.maximum.at(best, self.owners, sims)
+        return {act: float(best[i]) for i, act in enumerate(ACTS)}
+
+
+_cache: dict[tuple[int, str], ActIndex] = {}
+_lock = threading.Lock()
+_DIGEST = hashlib.sha256(repr(EXEMPLARS).encode()).hexdigest()
+
+
+def act_index(embedder: Embedder) -> ActIndex:
+    key = (id(embedder), _DIGEST)
+    with _lock:
+        if key not in _cache:
+            _cache[key] = ActIndex(embedder)
+        return _cache[key]
+
+
+LEXICON = {
+    "affirm": lexicon.is_affirm,
+    "deny": lexicon.is_deny,
+    "cancel": lexicon.is_cancel,
+    "handoff": lexicon.is_handoff,
+    "chitchat": lexicon.is_greeting,
+}
+
+
+def detect_acts(text: str, similarities: dict[str, float] | None, threshold: float) -> dict[str, str]:
+    """act → how it was recognised ("lexicon" or "similarity 0.87"), for the acts the message expresses."""
+    found: dict[str, str] = {}
+    for act in ACTS:
+        if LEXICON[act](text):
+            found[act] = "lexicon"
+        elif similarities and similarities[act] >= threshold:
+            found[act] = f"similarity {similarities[act]:.2f}"
+    if lexicon.is_unsure(text):
+        found.pop("affirm", None)
+        found.pop("deny", None)
+    if "affirm" in found and "deny" in found:  # "yes... no" — the lexicon reading wins
+        found.pop("affirm" if found["deny"] == "lexicon" else "deny")
+    return found

@@ -1,0 +1,81 @@
+"""Dangerous content (seed 004): payloads a customer-service agent must never pass on to tools,
+templates or stores — shell commands, SQL statements, script/HTML injection, template (SSTI)
+expressions, path traversal, JNDI/NoSQL operators.
+
+Every pattern needs code-shaped syntax (operators, quotes, brackets, flags), never a keyword alone,
+so ordinary customer text ("drop the table lamp", "select the blue one", "delete my account",
+"221B Baker Street", "A1001", "$74.99", "jane+shop@example.com") passes. Each match returns a name
+for the reason; the message text itself is never echoed.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# (name, pattern) over NFKC-normalised, lower-cased text.
+_PATTERNS: tuple[tuple[str, str], ...] = (
+    # Shell
+    ("shell command (recursive delete)", r"\brm\s+-[a-z]*[rf][a-z]*\b"),
+    ("shell command (disk wipe)", r"\b(?:mkfs(?:\.\w+)?\s+/dev/|dd\s+if=\S+\s+of=/dev/|>\s*/dev/sd[a-z])"),
+    ("shell command (fork bomb)", r":\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:"),
+    ("shell command (download and run)", r"\b(?:curl|wget)\s+[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b"),
+    ("shell command (chained)", r"(?:;|&&|\|\|?)\s*(?:rm|curl|wget|nc|bash|sh|chmod|chown|cat|python\d?|perl|powershell|"
+                                r"shutdown|reboot|kill(?:all)?)\s+[-/.\w'\"$]"),
+    ("shell command (substitution)", r"\$\(\s*(?:rm|curl|wget|cat|id|whoami|uname|ls|nc|bash|sh)\b[^)]*\)|"
+                                     r"`\s*(?:rm|curl|wget|cat|id|whoami|uname|ls|nc|bash|sh)\b[^`]*`"),
+    ("shell command (privileged)", r"\bsudo\s+(?:rm|chmod|chown|dd|mkfs|su|bash|sh|apt|shutdown|reboot)\b|"
+                                   r"\bchmod\s+(?:-r\s+)?[0-7]{3,4}\s+/"),
+    ("shell command (reverse shell)", r"\b(?:nc|ncat|netcat)\s+(?:-[a-z]+\s+)*\S+\s+\d{2,5}\b.*-e\b|/dev/tcp/|"
+                                      r"\b(?:bash|sh)\s+-i\b"),
+    ("shell command (windows)", r"\b(?:cmd(?:\.exe)?\s+/c|powershell(?:\.exe)?\s+-(?:enc|e|c|command|nop)\b|"
+                                r"format\s+c:|del\s+/[fsq])"),
+    ("sensitive system file", r"/etc/(?:passwd|shadow|sudoers|hosts)\b|\bc:\\windows\\system32\b|\bboot\.ini\b|"
+                              r"\bid_(?:rsa|ed25519)\b|(?:^|[\s/])\.env\b|\bsecrets?\.(?:ya?ml|json|env|txt)\b|"
+                              r"\.aws/credentials\b"),
+    ("shell command (file read)", r"(?:^|[:;`$(]|\brun:?)\s*(?:cat|less|more|head|tail|type)\s+[\w~./-]+/[\w.-]+"),
+    # SQL
+    ("SQL statement (DROP/TRUNCATE/ALTER)", r"\b(?:drop|truncate|alter)\s+(?:table|database|schema|user)\s+(?:if\s+exists\s+)?"
+                                            r"[`\"\[]?\w+"),
+    ("SQL statement (DELETE/UPDATE/INSERT)", r"\bdelete\s+from\s+[`\"\[]?\w+[`\"\]]?\s*(?:where\b|;|$)|"
+                                             r"\bupdate\s+[`\"\[]?\w+[`\"\]]?\s+set\s+\w+\s*=|"
+                                             r"\binsert\s+into\s+[`\"\[]?\w+[`\"\]]?\s*(?:\(|values\b)"),
+    ("SQL statement (SELECT)", r"\bselect\s+(?:\*|[\w.,\s]+)\s+from\s+[`\"\[]?\w+[`\"\]]?\s*(?:where\b|;|--|$|limit\b|order\s+by\b)"),
+    ("SQL injection (UNION)", r"\bunion\s+(?:all\s+)?select\b"),
+    ("SQL injection (tautology)", r"['\"]\s*\)?\s*(?:or|and)\s+\(?\s*['\"]?\w+['\"]?\s*=\s*['\"]?\w+|\bor\s+1\s*=\s*1\b"),
+    ("SQL injection (comment/terminator)", r"['\"]\s*\)?\s*;\s*(?:--|#|/\*)|['\"]\s*--\s*$|;\s*--\s*$"),
+    ("SQL injection (stacked query)", r"['\";)]\s*;?\s*(?:drop|delete|update|insert|shutdown|exec|declare)\s"),
+    ("SQL injection (time/exec)", r"\bwaitfor\s+delay\b|\bsleep\s*\(\s*\d+\s*\)|\bbenchmark\s*\(|\bexec(?:ute)?\s+(?:xp|sp)_\w+|"
+                                  r"\bpg_sleep\s*\("),
+    # Script / HTML
+    ("script tag", r"<\s*/?\s*script\b"),
+    ("javascript URL", r"\bjavascript\s*:"),
+    ("HTML event handler", r"<[^>]*\bon(?:error|load|click|mouse\w+|focus|blur|submit|change|key\w+|toggle|begin)\s*="),
+    ("embedded HTML object", r"<\s*(?:iframe|object|embed|applet|meta|base|link|svg|math)\b"),
+    ("script call", r"\b(?:document\.(?:cookie|write|location)|window\.location|eval\s*\(|alert\s*\(|prompt\s*\(|"
+                    r"fromcharcode\s*\(|atob\s*\()"),
+    # Template / code injection
+    ("template expression", r"\{\{.{0,200}?\}\}|\{%.{0,200}?%\}|<%=?.{0,200}?%>|#\{.{0,100}?\}"),
+    ("template expression", r"\$\{[^}\n]{0,100}\}"),
+    ("code injection (Python internals)", r"__(?:class|globals|builtins|import|subclasses|mro|base|init|dict)__|"
+                                          r"\bos\.(?:system|popen|remove)\s*\(|\bsubprocess\.\w+\s*\(|\bimport\s+os\b|"
+                                          r"\bexec\s*\(|\bcompile\s*\("),
+    ("code injection (PHP)", r"<\?php|\b(?:system|passthru|shell_exec|phpinfo)\s*\("),
+    ("JNDI lookup", r"\$\{\s*jndi\s*:"),
+    ("NoSQL operator", r"[{,]\s*['\"]?\$(?:ne|gt|gte|lt|lte|where|regex|in|nin|or|and|expr)['\"]?\s*:"),
+    # Paths
+    ("path traversal", r"(?:\.\.[/\\]){2,}|(?:%2e%2e(?:%2f|%5c|/|\\)){1,}|\.\.%2f|\.\.[/\\](?:etc|windows|proc|var|root|home)\b"),
+    ("local file URL", r"\bfile:///?[a-z]"),
+    ("null byte", r"%00|\\x00|\\0\b"),
+)
+_COMPILED = tuple((name, re.compile(pattern, re.DOTALL | re.MULTILINE)) for name, pattern in _PATTERNS)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def dangerous_findings(text: str) -> list[str]:
+    """Names of the dangerous payload kinds found in the message (empty: none)."""
+    norm = unicodedata.normalize("NFKC", text).lower()
+    found = [name for name, pattern in _COMPILED if pattern.search(norm)]
+    if _CONTROL.search(text):
+        found.append("control characters")
+    return list(dict.fromkeys(found))

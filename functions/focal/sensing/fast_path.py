@@ -1,0 +1,37 @@
+"""When the offline reading is sure enough that a model call would add nothing (seed 000, decision 1).
+
+The model is skipped when the message is a recognised dialogue act, fills exactly what the flow is
+waiting for, or names a scenario with a score of at least `sensor.fast_path_confidence`. Anything
+the offline sensor could not place (a question, an ambiguous or weak intent, a slot it could not
+fill) goes to the model when one is configured.
+"""
+
+from __future__ import annotations
+
+from focal.models.agent import AgentConfig
+from focal.models.context import Context
+
+ACT_COMMANDS = ("HumanHandoff", "CancelFlow", "AffirmConfirmation", "DenyConfirmation", "ChitChat")
+
+
+def fast_path(agent: AgentConfig, context: Context) -> tuple[bool, str]:
+    """(skip the model?, why) — the reason goes into the trace either way."""
+    cfg = agent.sensor
+    if not cfg.fast_path:
+        return False, "fast path disabled"
+    if context.is_ambiguous:
+        return False, f"ambiguous: {context.ambiguity_reason}"
+    names = [c.name for c in context.commands]
+    starts = [c for c in context.commands if c.name == "StartFlow"]
+    weak = [c for c in starts if float(c.value or 0.0) < cfg.fast_path_confidence]
+    if weak:
+        return False, f"intent {weak[0].flow} scored {float(weak[0].value or 0):.2f} < {cfg.fast_path_confidence:.2f}"
+    acts = [n for n in names if n in ACT_COMMANDS]
+    if acts:
+        return True, f"dialogue act {acts[0]}"
+    if starts:
+        return True, f"intent {starts[0].flow} scored {float(starts[0].value or 0):.2f} ≥ {cfg.fast_path_confidence:.2f}"
+    filled = sorted({c.slot or "" for c in context.commands if c.name in ("SetSlot", "CorrectSlot")})
+    if filled:
+        return True, f"slot {', '.join(filled)} filled by its type"
+    return False, "nothing the offline sensor could place"

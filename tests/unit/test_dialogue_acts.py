@@ -1,0 +1,44 @@
+"""Dialogue acts without a model: lexicon, exemplar similarity with the real MiniLM, hedges."""
+
+from __future__ import annotations
+
+import pytest
+
+from focal.sensing.acts import act_index, detect_acts
+
+
+@pytest.fixture(scope="module")
+def sims():
+    from focal.adapters.onnx_embedder import shared_embedder
+
+    embedder = shared_embedder()
+    index = act_index(embedder)
+    return lambda text: index.similarities(embedder.embed([text])[0])
+
+
+@pytest.mark.parametrize("text, act", [
+    ("yes", "affirm"), ("sounds good", "affirm"), ("ok go for it", "affirm"),
+    ("no thanks", "deny"), ("nope", "deny"),
+    ("never mind", "cancel"), ("forget it", "cancel"),
+    ("can I talk to a real person please?", "handoff"),
+    ("thanks a lot, you're very helpful", "chitchat"), ("how are you?", "chitchat"),
+])
+def test_acts_are_recognised(sims, text, act):
+    assert act in detect_acts(text, sims(text), threshold=0.7)
+
+
+@pytest.mark.parametrize("text", ["maybe", "hmm, not sure", "I don't know, maybe", "perhaps later"])
+def test_a_hedge_is_neither_yes_nor_no(sims, text):
+    found = detect_acts(text, sims(text), threshold=0.7)
+    assert "affirm" not in found and "deny" not in found
+
+
+@pytest.mark.parametrize("text", ["A1004", "12 Oak Avenue, Duluth, MN 55801", "what's the price of the jacket?", "Where is my order?"])
+def test_ordinary_content_is_no_act(sims, text):
+    assert detect_acts(text, sims(text), threshold=0.7) == {}
+
+
+def test_the_reason_says_how_the_act_was_recognised(sims):
+    assert detect_acts("yes", sims("yes"), 0.7)["affirm"] == "lexicon"
+    assert detect_acts("sounds good", sims("sounds good"), 0.7)["affirm"].startswith("similarity 0.")
+    assert detect_acts("sounds good", None, 0.7) == {}  # no embedding, lexicon only

@@ -1,0 +1,51 @@
+"""When the offline sensor is sure enough to skip the model call, and the reason it gives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from focal.config.loader import load_agent
+from focal.models.context import Command, Context
+from focal.sensing.fast_path import fast_path
+
+AGENT = Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yaml"
+
+
+@pytest.fixture(scope="module")
+def agent():
+    return load_agent(AGENT)
+
+
+def ctx(*commands: Command, ambiguous: bool = False) -> Context:
+    return Context(message="m", commands=list(commands), is_ambiguous=ambiguous, ambiguity_reason="x" if ambiguous else None)
+
+
+def test_a_recognised_dialogue_act_is_enough(agent):
+    assert fast_path(agent, ctx(Command(name="AffirmConfirmation", flow="refund"))) == (True, "dialogue act AffirmConfirmation")
+
+
+def test_a_strong_intent_is_enough_and_a_weak_one_is_not(agent):
+    sure, why = fast_path(agent, ctx(Command(name="StartFlow", flow="refund", value=0.91)))
+    assert sure and "0.91 ≥ 0.75" in why
+    sure, why = fast_path(agent, ctx(Command(name="StartFlow", flow="refund", value=0.6)))
+    assert not sure and "0.60 < 0.75" in why
+
+
+def test_a_filled_slot_is_enough(agent):
+    sure, why = fast_path(agent, ctx(Command(name="SetSlot", flow="refund", slot="order_id", value="A1001")))
+    assert sure and "order_id" in why
+
+
+def test_nothing_recognised_or_ambiguous_goes_to_the_model(agent):
+    assert fast_path(agent, ctx()) == (False, "nothing the offline sensor could place")
+    assert not fast_path(agent, ctx(Command(name="ChitChat"), ambiguous=True))[0]
+
+
+def test_the_threshold_and_the_switch_are_the_agents(agent):
+    strict = agent.model_copy(deep=True)
+    strict.sensor.fast_path_confidence = 0.95
+    assert not fast_path(strict, ctx(Command(name="StartFlow", flow="refund", value=0.91)))[0]
+    strict.sensor.fast_path = False
+    assert fast_path(strict, ctx(Command(name="AffirmConfirmation"))) == (False, "fast path disabled")
