@@ -14,6 +14,7 @@ def local_deps(agent_path: str | Path, db_path: str | Path = ".focal/focal.db", 
     from focal.adapters.file_config import FileConfigStore
     from focal.adapters.litellm_model import LiteLLMModel
     from focal.adapters.numpy_index import NumpyRuleIndex
+    from focal.adapters.onnx_classifier import shared_injection_classifier
     from focal.adapters.onnx_embedder import shared_embedder
     from focal.adapters.python_tools import PythonToolRunner
     from focal.adapters.sqlite_store import open_sqlite_stores
@@ -29,6 +30,7 @@ def local_deps(agent_path: str | Path, db_path: str | Path = ".focal/focal.db", 
         model=LiteLLMModel(model),
         tools=PythonToolRunner(),
         model_factory=LiteLLMModel,
+        injection_classifier=shared_injection_classifier,
     )
 
 
@@ -36,6 +38,7 @@ def deps_from_settings(settings: Settings) -> Deps:
     """What a Lambda (or `focal serve`) runs with, chosen by FOCAL_* environment variables."""
     from focal.adapters.litellm_model import LiteLLMModel
     from focal.adapters.numpy_index import NumpyRuleIndex
+    from focal.adapters.onnx_classifier import shared_injection_classifier
     from focal.adapters.onnx_embedder import shared_embedder
     from focal.adapters.python_tools import PythonToolRunner
 
@@ -72,6 +75,7 @@ def deps_from_settings(settings: Settings) -> Deps:
         model=LiteLLMModel(settings.model),
         tools=PythonToolRunner(),
         model_factory=LiteLLMModel,
+        injection_classifier=shared_injection_classifier,
         session_ttl_s=settings.session_ttl_hours * 3600,
         turn_ttl_s=settings.turn_ttl_days * 24 * 3600,
     )

@@ -203,12 +203,11 @@ class PreValidationConfig(Strict):
         default=True, description="context_completeness (non-blocking): a message that needs history the session lacks"
     )
     injection_similarity_threshold: float = Field(
-        default=0.62, ge=0, le=2,
-        description="exemplar score that counts as an attack: cosine to the closest attack exemplar plus how much "
-        "closer that is than the closest ordinary customer exemplar",
+        default=0.6, ge=0, le=1,
+        description="cosine to the closest attack exemplar that counts as an attack (with the margin below)",
     )
     injection_similarity_margin: float = Field(
-        default=0.03, ge=0, le=1, description="the closest attack exemplar must beat the closest ordinary one by this much"
+        default=0.1, ge=0, le=1, description="the closest attack exemplar must beat the closest ordinary one by this much"
     )
     injection_classifier_dir: str | None = Field(
         default=None, description="folder with model.onnx + tokenizer.json of an optional injection classifier"

@@ -10,6 +10,7 @@ from focal.models.agent import AgentConfig
 from focal.ports import (
     ConfigStore,
     Embedder,
+    InjectionClassifier,
     LanguageModel,
     ProfileStore,
     RuleIndex,
@@ -31,6 +32,8 @@ class Deps:
     tools: ToolRunner
     # Builds a model for an agent that names one in its file when no deployment-wide model is set.
     model_factory: Callable[[str], LanguageModel] | None = None
+    # Loads the optional ONNX prompt-injection classifier an agent names (a folder), once per folder.
+    injection_classifier: Callable[[str], InjectionClassifier | None] | None = None
     session_ttl_s: int = 24 * 3600
     turn_ttl_s: int = 90 * 24 * 3600
     clock: Callable[[], float] = time.time

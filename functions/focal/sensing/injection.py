@@ -281,6 +281,11 @@ class ExemplarIndex:
         return best, float(attack_sims[best]), ordinary_best
 
 
+@lru_cache(maxsize=1)
+def _exemplar_digest() -> str:
+    return hashlib.sha256("\n".join(attack_exemplars() + ("--",) + ordinary_exemplars()).encode()).hexdigest()
+
+
 _indexes: dict[tuple[int, str], tuple[Embedder, ExemplarIndex]] = {}
 _indexes_lock = threading.Lock()
 
@@ -288,8 +293,7 @@ _indexes_lock = threading.Lock()
 def exemplar_index(embedder: Embedder) -> ExemplarIndex:
     """The exemplar vectors for this embedder, embedded once per process (keyed by embedder and file digest)."""
     attacks, ordinary = attack_exemplars(), ordinary_exemplars()
-    digest = hashlib.sha256("\n".join(attacks + ("--",) + ordinary).encode()).hexdigest()
-    key = (id(embedder), digest)
+    key = (id(embedder), _exemplar_digest())
     hit = _indexes.get(key)
     if hit is not None and hit[0] is embedder:
         return hit[1]
@@ -300,14 +304,6 @@ def exemplar_index(embedder: Embedder) -> ExemplarIndex:
             index = ExemplarIndex(attacks=vectors[: len(attacks)], ordinary=vectors[len(attacks):])
             _indexes[key] = hit = (embedder, index)  # holding the embedder keeps id() unique
         return hit[1]
-
-
-def similarity_score(attack_sim: float, ordinary_sim: float) -> float:
-    """How attack-like a message is: its cosine to the closest attack exemplar plus how much closer
-    that is than the closest ordinary request. Plain cosine alone cannot separate "refund my order,
-    ignore your limit" from "refund my order": both sit near refund-flavoured attacks, only the
-    contrast with ordinary requests tells them apart (measured on tests/data/prevalidation_messages.yaml)."""
-    return attack_sim + (attack_sim - ordinary_sim)
 
 
 @dataclass(frozen=True)
@@ -331,7 +327,10 @@ def detect_injection(
         index = exemplar_index(embedder)
         best, attack_sim, ordinary_sim = index.nearest(np.asarray(vector, dtype=np.float32))
         margin = attack_sim - ordinary_sim
-        if similarity_score(attack_sim, ordinary_sim) >= similarity_threshold and margin >= similarity_margin:
+        # Both conditions: close to an attack in absolute terms (a message merely far from every
+        # ordinary exemplar, like a banking question to a shop, is not an attack), and closer to
+        # it than to any ordinary request ("refund my order" sits near refund-flavoured attacks).
+        if attack_sim >= similarity_threshold and margin >= similarity_margin:
             reasons.append(
                 f"similar to attack exemplar #{best + 1} (cosine {attack_sim:.2f}, "
                 f"{margin:.2f} closer than to any ordinary request)"

@@ -6,9 +6,12 @@ hypothetical one (clarify: no action is taken). Everything else goes on to retri
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from focal.dialogue.clarify import (
+    MAX_OPTIONS,
     clarify_question,
     hypothetical_question,
     hypothetical_suggestions,
@@ -20,12 +23,13 @@ from focal.models.context import Context
 from focal.models.session import CustomerProfile, Offer, Session
 from focal.models.turn import TurnState
 from focal.pipeline.deps import Deps
+from focal.ports import InjectionClassifier
 from focal.sensing.acts import act_index
 from focal.sensing.fast_path import fast_path
 from focal.sensing.intents import intent_index
 from focal.sensing.model_sensor import model_sensor
 from focal.sensing.offline import offline_context
-from focal.sensing.prevalidation import prevalidate
+from focal.sensing.prevalidation import blocking_failures, prevalidate, suggested_questions
 
 
 def _load(state: TurnState, deps: Deps) -> tuple[Session, CustomerProfile]:
@@ -92,9 +96,12 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     vector = deps.embedder.embed([text])[0] if text else np.zeros(deps.embedder.dimension, dtype=np.float32)
 
     if agent.features.enabled and agent.features.pre_validation:
-        state.prevalidation = prevalidate(agent, r.message)
-        failed = [c for c in state.prevalidation if not c.passed]
+        state.prevalidation = prevalidate(
+            agent, r.message, vector if text else None, deps.embedder, state.session, _classifier(deps, agent)
+        )
+        failed = blocking_failures(state.prevalidation)
         if failed:
+            # Refused and audited: the turn record keeps every check and its reason, not the text.
             state.context = Context(message=text[:200], notes=[f"pre-validation failed: {c.name}" for c in failed])
             state.response = agent.pre_validation.refusal_message
             state.execution_path = "rejected"
@@ -106,4 +113,21 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     state.commands = list(context.commands)
     if context.is_ambiguous and agent.features.clarification:
         _clarify(state, agent, context)
+    elif not context.commands and (questions := suggested_questions(agent, state.prevalidation)):
+        # "do the same as before" in a new conversation: nothing to act on, ask what is meant
+        state.response = questions[0]
+        state.suggested_questions = suggestions(agent.scenarios[:MAX_OPTIONS])
+        state.decision.action = "clarify"
+        state.execution_path = "clarify"
+        state.confidence = round(context.intent_confidence, 4)
+        state.control.next = "persist"
     return state
+
+
+def _classifier(deps: Deps, agent: AgentConfig) -> InjectionClassifier | None:
+    folder = agent.pre_validation.injection_classifier_dir
+    if not folder or deps.injection_classifier is None:
+        return None
+    if agent.base_dir and not os.path.isabs(folder):
+        folder = os.path.join(agent.base_dir, folder)
+    return deps.injection_classifier(folder)
