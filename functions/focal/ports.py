@@ -47,27 +47,53 @@ class LanguageModel(Protocol):
 
 @dataclass(frozen=True)
 class ScopeFilter:
-    """Which rules a turn may see: GLOBAL, plus the active scenario and step if any."""
+    """Which documents a search may see. Rules: GLOBAL, plus the listed scenarios and steps (steps as
+    'scenario_id.step_id'). Scenario examples (`kind="scenario"`): every scenario of the agent."""
 
     tenant_id: str
     agent_id: str
-    scenario_id: str | None = None
-    step_id: str | None = None
+    scenario_ids: tuple[str, ...] = ()
+    step_ids: tuple[str, ...] = ()
+    kind: str = "rule"
 
 
 @dataclass
 class IndexedRule:
-    rule_id: str
-    scope: str
+    """One document of the index: a rule's condition, or one entry example of a scenario."""
+
+    rule_id: str  # the rule id, or 'scenario_id#n' for the n-th entry example
+    scope: str  # GLOBAL | SCENARIO | STEP
     scope_id: str | None
     text: str
+    kind: str = "rule"  # rule | scenario
+    hard: bool = False  # a hard constraint (GLOBAL ones are always returned, see RuleIndex.search)
+    digest: str = ""  # content hash of what was embedded: unchanged digest, no re-embedding
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-class RuleIndex(Protocol):
-    def upsert(self, tenant_id: str, agent_id: str, rules: Sequence[IndexedRule], vectors: np.ndarray) -> None: ...
+@dataclass(frozen=True)
+class Hit:
+    rule_id: str
+    score: float
+    reason: str = "similarity"  # or "always included" for GLOBAL hard constraints outside the top k
 
-    def search(self, scope: ScopeFilter, vector: np.ndarray, k: int) -> list[tuple[str, float]]: ...
+
+class RuleIndex(Protocol):
+    def upsert(self, tenant_id: str, agent_id: str, docs: Sequence[IndexedRule], vectors: np.ndarray) -> None:
+        """Add these documents, replacing any with the same id."""
+        ...
+
+    def delete(self, tenant_id: str, agent_id: str, ids: Sequence[str]) -> None: ...
+
+    def digests(self, tenant_id: str, agent_id: str) -> dict[str, str]:
+        """id → content digest of every document indexed for the agent (both kinds)."""
+        ...
+
+    def search(self, scope: ScopeFilter, vector: np.ndarray, k: int) -> list[Hit]:
+        """The k most similar documents the scope allows, filtered before ranking (never fewer than k
+        by post-filtering). For rules, every GLOBAL hard constraint is also returned with its score
+        even when it is not among the k."""
+        ...
 
 
 class SessionStore(Protocol):

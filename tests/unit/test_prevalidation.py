@@ -110,10 +110,12 @@ def test_attacks_are_caught_and_ordinary_messages_pass_with_the_real_embedder(la
 
 
 def test_no_message_of_the_example_agent_or_its_suite_is_refused(minilm):
+    """Except the suite's own injection turns, which expect `rejected`."""
     root = Path(__file__).resolve().parents[2] / "examples" / "retail"
     retail = load_agent(root / "agent.yaml")
     suite = yaml.safe_load((root / "tests.yaml").read_text(encoding="utf-8"))
-    messages = [t["user"] for c in suite["conversations"] for t in c["turns"]]
+    messages = [t["user"] for c in suite["conversations"] for t in c["turns"]
+                if (t.get("expect") or {}).get("execution_path") != "rejected"]
     messages += [e for s in retail.scenarios for e in s.entry_examples]
     refused = [m for m in messages
                if blocking_failures(prevalidate(retail, m, minilm.embed([m.strip()])[0] if m.strip() else None, minilm))]

@@ -1,4 +1,4 @@
-"""The embedded rule index: exact cosine search in numpy, filtered by tenant, agent and scope."""
+"""The embedded index: exact cosine search in numpy, filtered by tenant, agent, kind and scope."""
 
 from __future__ import annotations
 
@@ -7,44 +7,72 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from focal.ports import IndexedRule, ScopeFilter
+from focal.ports import Hit, IndexedRule, ScopeFilter
+
+
+class _AgentDocs:
+    def __init__(self) -> None:
+        self.docs: list[IndexedRule] = []
+        self.matrix = np.zeros((0, 0), dtype=np.float32)
 
 
 class NumpyRuleIndex:
     def __init__(self) -> None:
-        self._rows: dict[tuple[str, str], tuple[list[IndexedRule], np.ndarray]] = {}
+        self._agents: dict[tuple[str, str], _AgentDocs] = {}
         self._lock = threading.Lock()
 
-    def upsert(self, tenant_id: str, agent_id: str, rules: Sequence[IndexedRule], vectors: np.ndarray) -> None:
-        """Replace the rules of one agent with these (the agent's full, current rule set)."""
+    def upsert(self, tenant_id: str, agent_id: str, docs: Sequence[IndexedRule], vectors: np.ndarray) -> None:
+        vectors = np.asarray(vectors, dtype=np.float32)
         with self._lock:
-            self._rows[(tenant_id, agent_id)] = (list(rules), np.asarray(vectors, dtype=np.float32))
+            entry = self._agents.setdefault((tenant_id, agent_id), _AgentDocs())
+            replaced = {d.rule_id for d in docs}
+            keep = [i for i, d in enumerate(entry.docs) if d.rule_id not in replaced]
+            old = entry.matrix[keep] if entry.docs else np.zeros((0, vectors.shape[1]), np.float32)
+            entry.docs = [entry.docs[i] for i in keep] + list(docs)
+            entry.matrix = np.vstack([old, vectors]) if len(old) else vectors.copy()
 
-    def search(self, scope: ScopeFilter, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
+    def delete(self, tenant_id: str, agent_id: str, ids: Sequence[str]) -> None:
+        gone = set(ids)
         with self._lock:
-            rules, matrix = self._rows.get((scope.tenant_id, scope.agent_id), ([], np.zeros((0, 1), np.float32)))
-        if not rules:
+            entry = self._agents.get((tenant_id, agent_id))
+            if entry is None or not entry.docs:
+                return
+            keep = [i for i, d in enumerate(entry.docs) if d.rule_id not in gone]
+            entry.docs = [entry.docs[i] for i in keep]
+            entry.matrix = entry.matrix[keep]
+
+    def digests(self, tenant_id: str, agent_id: str) -> dict[str, str]:
+        with self._lock:
+            entry = self._agents.get((tenant_id, agent_id))
+            return {d.rule_id: d.digest for d in entry.docs} if entry else {}
+
+    def search(self, scope: ScopeFilter, vector: np.ndarray, k: int) -> list[Hit]:
+        with self._lock:
+            entry = self._agents.get((scope.tenant_id, scope.agent_id))
+            docs, matrix = (entry.docs, entry.matrix) if entry else ([], None)
+        if not docs or matrix is None:
             return []
-        allowed = np.array([_in_scope(r, scope) for r in rules], dtype=bool)
+        allowed = np.array([in_scope(d, scope) for d in docs], dtype=bool)
         if not allowed.any():
             return []
         # Filter before ranking, so a filter never returns fewer than k by post-filtering.
         idx = np.flatnonzero(allowed)
         scores = matrix[idx] @ np.asarray(vector, dtype=np.float32)
-        top = np.argsort(-scores)[:k]
-        return [(rules[idx[i]].rule_id, float(scores[i])) for i in top]
+        order = np.argsort(-scores)
+        hits = [Hit(docs[idx[i]].rule_id, float(scores[i])) for i in order[:k]]
+        if scope.kind == "rule":
+            hits += [Hit(docs[idx[i]].rule_id, float(scores[i]), "always included")
+                     for i in order[k:] if docs[idx[i]].hard and docs[idx[i]].scope == "GLOBAL"]
+        return hits
 
 
-def _in_scope(rule: IndexedRule, scope: ScopeFilter) -> bool:
-    if rule.scope == "GLOBAL":
+def in_scope(doc: IndexedRule, scope: ScopeFilter) -> bool:
+    if doc.kind != scope.kind:
+        return False
+    if doc.kind == "scenario" or doc.scope == "GLOBAL":
         return True
-    if rule.scope == "SCENARIO":
-        return rule.scope_id is not None and rule.scope_id in _ids(scope.scenario_id)
-    if rule.scope == "STEP":
-        return rule.scope_id is not None and rule.scope_id in _ids(scope.step_id)
+    if doc.scope == "SCENARIO":
+        return doc.scope_id in scope.scenario_ids
+    if doc.scope == "STEP":
+        return doc.scope_id in scope.step_ids
     return False
-
-
-def _ids(value: str | None) -> set[str]:
-    # A turn may look at more than one scenario/step (the active one and the one it is entering).
-    return set(value.split("|")) if value else set()

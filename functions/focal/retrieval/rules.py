@@ -1,14 +1,23 @@
-"""Keeping the rule index in step with the agent config, and the scope a turn may see."""
+"""Keeping the index in step with the agent config, and the scope a turn may see.
+
+Documents are the enabled rules' conditions and the scenarios' entry examples. Each carries a
+digest of what was embedded, so syncing re-embeds only what changed and deletes what is gone
+(a disabled rule leaves the index on the next sync; the rule filter also drops it at once).
+"""
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from focal.config.validate import resolve_step_scope
 from focal.models.agent import AgentConfig, Rule, Scope
 from focal.models.session import Session
 from focal.pipeline.deps import Deps
-from focal.ports import IndexedRule, ScopeFilter
+from focal.ports import Embedder, IndexedRule, RuleIndex, ScopeFilter
+
+EMBED_BATCH = 64
 
 
 def indexed_scope_id(agent: AgentConfig, rule: Rule) -> str | None:
@@ -19,21 +28,64 @@ def indexed_scope_id(agent: AgentConfig, rule: Rule) -> str | None:
     return rule.scope_id
 
 
-def rules_digest(agent: AgentConfig) -> str:
-    parts = [f"{r.id}\x1e{r.scope.value}\x1e{r.scope_id}\x1e{r.enabled}\x1e{r.condition_text}" for r in agent.rules]
-    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+def _digest(embedder: Embedder, *parts: object) -> str:
+    model = getattr(embedder, "model_id", type(embedder).__name__)
+    return hashlib.sha256("\x1f".join(str(p) for p in (model, embedder.dimension, *parts)).encode()).hexdigest()[:32]
+
+
+def agent_documents(agent: AgentConfig, embedder: Embedder) -> list[IndexedRule]:
+    docs = []
+    for r in agent.rules:
+        if not r.enabled:
+            continue
+        scope_id = indexed_scope_id(agent, r)
+        docs.append(IndexedRule(r.id, r.scope.value, scope_id, r.condition_text, kind="rule", hard=r.is_hard_constraint,
+                                digest=_digest(embedder, "rule", r.scope.value, scope_id, r.is_hard_constraint, r.condition_text)))
+    for s in agent.scenarios:
+        for n, example in enumerate(s.entry_examples):
+            docs.append(IndexedRule(f"{s.id}#{n}", "SCENARIO", s.id, example, kind="scenario",
+                                    digest=_digest(embedder, "scenario", s.id, example)))
+    return docs
+
+
+@dataclass
+class SyncReport:
+    embedded: int = 0
+    unchanged: int = 0
+    deleted: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.embedded} embedded, {self.unchanged} unchanged, {self.deleted} deleted"
+
+
+def sync_index(
+    index: RuleIndex, embedder: Embedder, tenant_id: str, agent: AgentConfig,
+    progress: Callable[[int, int], None] | None = None,
+) -> SyncReport:
+    """Upsert what changed (by digest), delete what is no longer in the config."""
+    docs = agent_documents(agent, embedder)
+    indexed = index.digests(tenant_id, agent.id)
+    changed = [d for d in docs if indexed.get(d.rule_id) != d.digest]
+    gone = sorted(set(indexed) - {d.rule_id for d in docs})
+    report = SyncReport(unchanged=len(docs) - len(changed), deleted=len(gone))
+    for start in range(0, len(changed), EMBED_BATCH):
+        batch = changed[start:start + EMBED_BATCH]
+        index.upsert(tenant_id, agent.id, batch, embedder.embed([d.text for d in batch]))
+        report.embedded += len(batch)
+        if progress:
+            progress(report.embedded, len(changed))
+    if gone:
+        index.delete(tenant_id, agent.id, gone)
+    return report
 
 
 def ensure_indexed(deps: Deps, tenant_id: str, agent: AgentConfig) -> None:
-    """Embed and upsert the agent's enabled rules when they changed since the last upsert."""
+    """Sync on the first turn after a config change (locally; in AWS the upload already indexed)."""
     key = (tenant_id, agent.id)
-    digest = rules_digest(agent)
+    digest = hashlib.sha256("".join(d.digest for d in agent_documents(agent, deps.embedder)).encode()).hexdigest()
     if deps.indexed.get(key) == digest:
         return
-    rules = [r for r in agent.rules if r.enabled]
-    rows = [IndexedRule(r.id, r.scope.value, indexed_scope_id(agent, r), r.condition_text) for r in rules]
-    vectors = deps.embedder.embed([r.condition_text for r in rules])
-    deps.rule_index.upsert(tenant_id, agent.id, rows, vectors)
+    sync_index(deps.rule_index, deps.embedder, tenant_id, agent)
     deps.indexed[key] = digest
 
 
@@ -49,4 +101,4 @@ def turn_scope(tenant_id: str, agent: AgentConfig, session: Session, entering: l
         if scenario and scenario_id not in scenarios:
             scenarios.append(scenario_id)
             steps.append(f"{scenario_id}.{scenario.entry_step_id}")
-    return ScopeFilter(tenant_id, agent.id, "|".join(scenarios) or None, "|".join(steps) or None)
+    return ScopeFilter(tenant_id, agent.id, tuple(scenarios), tuple(steps))

@@ -21,8 +21,8 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         vector = deps.embedder.embed([state.context.message])[0]
     hits = deps.rule_index.search(scope, vector, agent.retrieval.top_k)
     state.candidates = [
-        ScoredRule(rule_id=rule_id, score=round(score, 4), scope=rule.scope.value)
-        for rule_id, score in hits
-        if (rule := agent.rule(rule_id)) is not None
+        ScoredRule(rule_id=hit.rule_id, score=round(hit.score, 4), scope=rule.scope.value, reason=hit.reason)
+        for hit in hits
+        if (rule := agent.rule(hit.rule_id)) is not None
     ]
     return state
