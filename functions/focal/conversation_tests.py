@@ -63,7 +63,7 @@ from focal.models.turn import ExecutionPath, TurnRequest, TurnResult
 
 TENANT_ID = "local"
 DEFAULT_CUSTOMER = "test-customer"
-PURPOSES = ("sensor", "generate", "judge")
+PURPOSES = ("sensor", "rules", "generate", "judge")
 EXPECT_KEYS = (
     "execution_path", "intent", "scenario", "step", "matched_rules", "matched_rules_include", "matched_rules_exclude",
     "violations", "fallback_used", "regenerations", "response_contains", "response_not_contains", "tool_calls",

@@ -13,6 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from focal.models.agent import AgentConfig, Tool
+from focal.models.memory import Episode
 from focal.models.session import CustomerProfile, Session
 from focal.models.turn import TurnRecord
 
@@ -118,6 +119,14 @@ class TurnStore(Protocol):
         ...
 
     def list_for_session(self, tenant_id: str, agent_id: str, session_id: str) -> list[TurnRecord]: ...
+
+
+class EpisodeStore(Protocol):
+    def put(self, episode: Episode) -> None: ...
+
+    def recent(self, tenant_id: str, agent_id: str, customer_id: str, limit: int) -> list[Episode]:
+        """The customer's newest episodes first, at most `limit`, expired ones left out."""
+        ...
 
 
 class ConfigStore(Protocol):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Literal
 
+from pydantic import SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -28,6 +29,22 @@ class Settings(BaseSettings):
     agents_root: str = "agents"  # folder in the code asset holding agent tool modules
     turn_ttl_days: int = 90
     session_ttl_hours: int = 24
+
+    # Rule index (FOCAL_INDEX): the embedded exact numpy index, or OpenSearch k-NN
+    # (focal.adapters.opensearch_index). With "opensearch", FOCAL_OPENSEARCH_URL (a self-managed
+    # cluster, optional FOCAL_OPENSEARCH_USERNAME / FOCAL_OPENSEARCH_PASSWORD basic credentials) wins
+    # over FOCAL_OPENSEARCH_ENDPOINT (the managed domain's host, which the CDK stack sets; SigV4,
+    # service 'es', the function's credentials, FOCAL_OPENSEARCH_REGION or the function's region).
+    # One index per tenant environment: '<FOCAL_OPENSEARCH_INDEX_PREFIX>-<FOCAL_TENANT>-rules-v1'.
+    # Every function that searches (retrieve) or indexes (config upload) needs the same values.
+    index: Literal["numpy", "opensearch"] = "numpy"
+    opensearch_endpoint: str | None = None
+    opensearch_url: str | None = None
+    opensearch_username: str | None = None
+    opensearch_password: SecretStr | None = None
+    opensearch_region: str | None = None
+    opensearch_index_prefix: str = "focal"
+    opensearch_engine: Literal["faiss", "lucene"] = "faiss"  # lucene for clusters older than 2.19
 
     # Models.
     model: str | None = None  # litellm model name; unset → offline components

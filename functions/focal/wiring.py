@@ -6,6 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from focal.pipeline.deps import Deps
+from focal.ports import RuleIndex
 from focal.settings import Settings, get_settings
 
 
@@ -25,6 +26,7 @@ def local_deps(agent_path: str | Path, db_path: str | Path = ".focal/focal.db", 
         sessions=stores.sessions,
         profiles=stores.profiles,
         turns=stores.turns,
+        episodes=stores.episodes,
         embedder=shared_embedder(),
         rule_index=NumpyRuleIndex(),
         model=LiteLLMModel(model),
@@ -34,27 +36,51 @@ def local_deps(agent_path: str | Path, db_path: str | Path = ".focal/focal.db", 
     )
 
 
+def rule_index_from_settings(settings: Settings, dimension: int) -> RuleIndex:
+    """FOCAL_INDEX: the embedded numpy index (default) or OpenSearch k-NN, one index per tenant environment."""
+    if settings.index == "numpy":
+        from focal.adapters.numpy_index import NumpyRuleIndex
+
+        return NumpyRuleIndex()
+    from focal.adapters.opensearch_index import OpenSearchRuleIndex, index_name, opensearch_client
+
+    target = settings.opensearch_url or settings.opensearch_endpoint
+    if not target:
+        raise ValueError("FOCAL_INDEX=opensearch needs FOCAL_OPENSEARCH_URL or FOCAL_OPENSEARCH_ENDPOINT")
+    password = settings.opensearch_password.get_secret_value() if settings.opensearch_password else None
+    client = opensearch_client(target, settings.opensearch_region, settings.opensearch_username, password)
+    return OpenSearchRuleIndex(
+        client, index_name(settings.tenant, settings.opensearch_index_prefix), dimension,
+        engine=settings.opensearch_engine,
+    )
+
+
 def deps_from_settings(settings: Settings) -> Deps:
     """What a Lambda (or `focal serve`) runs with, chosen by FOCAL_* environment variables."""
     from focal.adapters.litellm_model import LiteLLMModel
-    from focal.adapters.numpy_index import NumpyRuleIndex
     from focal.adapters.onnx_classifier import shared_injection_classifier
     from focal.adapters.onnx_embedder import shared_embedder
     from focal.adapters.python_tools import PythonToolRunner
 
     if settings.store == "dynamodb":
-        from focal.adapters.dynamodb_store import DynamoProfileStore, DynamoSessionStore, DynamoTurnStore
+        from focal.adapters.dynamodb_store import (
+            DynamoEpisodeStore,
+            DynamoProfileStore,
+            DynamoSessionStore,
+            DynamoTurnStore,
+        )
 
         sessions, profiles, turns = (
             DynamoSessionStore(settings.sessions_table),
             DynamoProfileStore(settings.profiles_table),
             DynamoTurnStore(settings.turns_table),
         )
+        episodes = DynamoEpisodeStore(settings.turns_table)
     else:
         from focal.adapters.sqlite_store import open_sqlite_stores
 
         stores = open_sqlite_stores(settings.db_path)
-        sessions, profiles, turns = stores.sessions, stores.profiles, stores.turns
+        sessions, profiles, turns, episodes = stores.sessions, stores.profiles, stores.turns, stores.episodes
     if settings.config_source == "dynamodb":
         from focal.adapters.dynamodb_store import DynamoConfigStore
 
@@ -65,13 +91,15 @@ def deps_from_settings(settings: Settings) -> Deps:
         if not settings.agent_file:
             raise ValueError("FOCAL_AGENT_FILE must name an agent YAML when FOCAL_CONFIG_SOURCE=file")
         configs = FileConfigStore(settings.agent_file)
+    embedder = shared_embedder(settings.model_dir, settings.onnx_threads)
     return Deps(
         configs=configs,
         sessions=sessions,
         profiles=profiles,
         turns=turns,
-        embedder=shared_embedder(settings.model_dir, settings.onnx_threads),
-        rule_index=NumpyRuleIndex(),
+        episodes=episodes,
+        embedder=embedder,
+        rule_index=rule_index_from_settings(settings, embedder.dimension),
         model=LiteLLMModel(settings.model),
         tools=PythonToolRunner(),
         model_factory=LiteLLMModel,

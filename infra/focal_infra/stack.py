@@ -44,12 +44,12 @@ class FunctionProfile:
 PROFILES: dict[str, FunctionProfile] = {
     "sensor": FunctionProfile(1024, 20, models=True, llm=True,
                               tables=(("sessions", "r"), ("profiles", "r"), ("config", "r"))),
-    "retrieve": FunctionProfile(1024, 10, models=True),
+    "retrieve": FunctionProfile(1024, 10, models=True, tables=(("turns", "r"), ("config", "r"))),  # turns: episodes
     "route": FunctionProfile(512, 10),
     "tools": FunctionProfile(512, 20),
     "generate": FunctionProfile(1024, 25, llm=True),
     "enforce": FunctionProfile(1024, 25, models=True, llm=True),
-    "persist": FunctionProfile(512, 10, tables=(("sessions", "rw"), ("profiles", "rw"), ("turns", "rw"))),
+    "persist": FunctionProfile(512, 10, tables=(("sessions", "rw"), ("profiles", "rw"), ("turns", "rw"), ("config", "r"))),
 }
 FALLBACK_PROFILE = FunctionProfile(512, 10, tables=(("turns", "w"), ("config", "r")))
 

@@ -1,7 +1,8 @@
 """The store ports' contract, run against every adapter: SQLite (embedded) and DynamoDB (under moto).
 
 Sessions: round trips, optimistic locking, create-once at version 0, expiry. Profiles: upsert.
-Turns: idempotency (DuplicateTurn), ordering, expiry. Tenant isolation across all three.
+Turns: idempotency (DuplicateTurn), ordering, expiry. Episodes: newest first, bounded, expiry,
+per customer. Tenant isolation across all four.
 Adapter-specific behaviour stays in tests/unit/test_sqlite_store.py and tests/functional/test_dynamodb_store.py.
 """
 
@@ -13,24 +14,32 @@ from typing import NamedTuple
 import pytest
 from store_fixtures import TABLES, make_record, make_session, mocked_dynamodb
 
-from focal.adapters.dynamodb_store import DynamoProfileStore, DynamoSessionStore, DynamoTurnStore
-from focal.adapters.sqlite_store import SqliteDatabase, SqliteProfileStore, SqliteSessionStore, SqliteTurnStore
+from focal.adapters.dynamodb_store import DynamoEpisodeStore, DynamoProfileStore, DynamoSessionStore, DynamoTurnStore
+from focal.adapters.sqlite_store import (
+    SqliteDatabase,
+    SqliteEpisodeStore,
+    SqliteProfileStore,
+    SqliteSessionStore,
+    SqliteTurnStore,
+)
 from focal.errors import DuplicateTurn, VersionConflict
+from focal.models.memory import Episode
 from focal.models.session import CustomerProfile
-from focal.ports import ProfileStore, SessionStore, TurnStore
+from focal.ports import EpisodeStore, ProfileStore, SessionStore, TurnStore
 
 
 class Stores(NamedTuple):
     sessions: SessionStore
     profiles: ProfileStore
     turns: TurnStore
+    episodes: EpisodeStore
 
 
 @pytest.fixture(params=["sqlite", "dynamodb"])
 def stores(request, monkeypatch):
     if request.param == "sqlite":
         db = SqliteDatabase(":memory:")
-        yield Stores(SqliteSessionStore(db), SqliteProfileStore(db), SqliteTurnStore(db))
+        yield Stores(SqliteSessionStore(db), SqliteProfileStore(db), SqliteTurnStore(db), SqliteEpisodeStore(db))
         db.close()
     else:
         with mocked_dynamodb(monkeypatch) as client:
@@ -38,6 +47,7 @@ def stores(request, monkeypatch):
                 DynamoSessionStore(TABLES["sessions"], client=client),
                 DynamoProfileStore(TABLES["profiles"], client=client),
                 DynamoTurnStore(TABLES["turns"], client=client),
+                DynamoEpisodeStore(TABLES["turns"], client=client),
             )
 
 
@@ -54,6 +64,33 @@ def profiles(stores):
 @pytest.fixture
 def turns(stores):
     return stores.turns
+
+
+@pytest.fixture
+def episodes(stores):
+    return stores.episodes
+
+
+def episode(n: int, tenant: str = "acme", customer: str = "c1", expires_at: int | None = None) -> Episode:
+    return Episode(tenant_id=tenant, agent_id="support", customer_id=customer, session_id=f"s{n}", turn_id=f"t{n}",
+                   created_at=1000.0 + n, asked=f"question {n}", decided="respond", embedding=[0.6, 0.8],
+                   expires_at=expires_at)
+
+
+def test_episodes_newest_first_bounded_and_per_customer(episodes):
+    for n in range(5):
+        episodes.put(episode(n))
+    episodes.put(episode(9, customer="c2"))
+    got = episodes.recent("acme", "support", "c1", limit=3)
+    assert [e.turn_id for e in got] == ["t4", "t3", "t2"]
+    assert got[0].embedding == [0.6, 0.8] and got[0].asked == "question 4"
+    assert [e.turn_id for e in episodes.recent("acme", "support", "c2", limit=10)] == ["t9"]
+
+
+def test_expired_episodes_are_filtered(episodes):
+    episodes.put(episode(1, expires_at=int(time.time()) - 10))
+    episodes.put(episode(2, expires_at=int(time.time()) + 3600))
+    assert [e.turn_id for e in episodes.recent("acme", "support", "c1", limit=10)] == ["t2"]
 
 
 # --- sessions ---------------------------------------------------------------------------------
@@ -192,7 +229,7 @@ def test_expired_turns_are_filtered(turns):
     ("tenant_a", "tenant_b"),
     [("tenant-a", "tenant-b"), ("abc", "abc-def")],  # abc is a string prefix of abc-def
 )
-def test_tenants_with_same_ids_stay_separate(sessions, profiles, turns, tenant_a, tenant_b):
+def test_tenants_with_same_ids_stay_separate(sessions, profiles, turns, episodes, tenant_a, tenant_b):
     sessions.save(make_session(tenant=tenant_a, customer_id="alice"), 0)
     assert sessions.get(tenant_b, "support", "s1") is None
 
@@ -216,3 +253,6 @@ def test_tenants_with_same_ids_stay_separate(sessions, profiles, turns, tenant_a
     turns.put(make_record("t1", 1, tenant=tenant_b, response=f"for {tenant_b}"))  # same turn id: no DuplicateTurn
     assert [r.result.response for r in turns.list_for_session(tenant_a, "support", "s1")] == [f"for {tenant_a}"]
     assert [r.result.response for r in turns.list_for_session(tenant_b, "support", "s1")] == [f"for {tenant_b}"]
+
+    episodes.put(episode(1, tenant=tenant_a))
+    assert episodes.recent(tenant_b, "support", "c1", limit=10) == []

@@ -297,13 +297,14 @@ WRITES = {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckIte
     "handler,expected",
     [
         ("handlers.sensor.handler", {"SessionsTable": READS, "ProfilesTable": READS, "AgentConfigTable": READS}),
-        ("handlers.retrieve.handler", {"AgentConfigTable": READS}),
+        ("handlers.retrieve.handler", {"TurnsTable": READS, "AgentConfigTable": READS}),  # episodes
         ("handlers.route.handler", {"AgentConfigTable": READS}),
         ("handlers.tools.handler", {"AgentConfigTable": READS}),
         ("handlers.generate.handler", {"AgentConfigTable": READS}),
         ("handlers.enforce.handler", {"AgentConfigTable": READS}),
         ("handlers.persist.handler",
-         {"SessionsTable": READS | WRITES, "ProfilesTable": READS | WRITES, "TurnsTable": READS | WRITES}),
+         {"SessionsTable": READS | WRITES, "ProfilesTable": READS | WRITES, "TurnsTable": READS | WRITES,
+          "AgentConfigTable": READS}),
         (FALLBACK_HANDLER, {"TurnsTable": WRITES, "AgentConfigTable": READS}),
         ("handlers.authorizer.handler", {"ApiKeysTable": {"dynamodb:GetItem"}}),
     ],

@@ -20,10 +20,12 @@ from botocore.exceptions import ClientError
 from focal.config.loader import agent_from_text
 from focal.errors import AgentNotFound, DuplicateTurn, VersionConflict
 from focal.models.agent import AgentConfig
+from focal.models.memory import Episode
 from focal.models.session import CustomerProfile, Session
 from focal.models.turn import TurnRecord
 
 TURN_PREFIX = "TURN#"
+EPISODE_PREFIX = "EPISODE#"
 
 
 def _check_id(kind: str, value: str) -> str:
@@ -42,6 +44,15 @@ def session_key(tenant_id: str, agent_id: str, session_id: str) -> str:
 
 def profile_key(tenant_id: str, agent_id: str, customer_id: str) -> str:
     return f"{agent_key(tenant_id, agent_id)}#CUSTOMER#{_check_id('customer', customer_id)}"
+
+
+def episodes_key(tenant_id: str, agent_id: str, customer_id: str) -> str:
+    return f"{profile_key(tenant_id, agent_id, customer_id)}#EPISODES"
+
+
+def episode_sort_key(created_at: float, turn_id: str) -> str:
+    # Zero-padded milliseconds sort in time order; newest first with ScanIndexForward=False.
+    return f"{EPISODE_PREFIX}{int(created_at * 1000):015d}#{turn_id}"
 
 
 def turn_sort_key(turn_id: str) -> str:
@@ -184,6 +195,40 @@ class DynamoTurnStore:
         ]
         records.sort(key=lambda r: (r.turn_number, r.created_at))
         return records
+
+
+class DynamoEpisodeStore:
+    """Episodes live in the turns table under the customer's key (`…#CUSTOMER#<id>#EPISODES`),
+    expired by the same TTL attribute; reads filter expired items that TTL has not removed yet."""
+
+    def __init__(self, table_name: str, client: Any | None = None) -> None:
+        self.table_name = table_name
+        self._client = _client(client)
+
+    def put(self, episode: Episode) -> None:
+        item: dict[str, Any] = {
+            "pk": {"S": episodes_key(episode.tenant_id, episode.agent_id, episode.customer_id)},
+            "sk": {"S": episode_sort_key(episode.created_at, episode.turn_id)},
+            "tenant_id": {"S": episode.tenant_id},
+            "doc": {"S": episode.model_dump_json()},
+        }
+        if episode.expires_at is not None:
+            item["expires_at"] = _num(episode.expires_at)
+        self._client.put_item(TableName=self.table_name, Item=item)
+
+    def recent(self, tenant_id: str, agent_id: str, customer_id: str, limit: int) -> list[Episode]:
+        response = self._client.query(
+            TableName=self.table_name,
+            KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+            ExpressionAttributeValues={
+                ":pk": {"S": episodes_key(tenant_id, agent_id, customer_id)},
+                ":prefix": {"S": EPISODE_PREFIX},
+            },
+            ScanIndexForward=False,
+            Limit=limit,
+        )
+        now = time.time()
+        return [Episode.model_validate_json(item["doc"]["S"]) for item in response.get("Items", []) if not _expired(item, now)]
 
 
 class DynamoConfigStore:

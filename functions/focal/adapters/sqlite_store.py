@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from focal.errors import DuplicateTurn, VersionConflict
+from focal.models.memory import Episode
 from focal.models.session import CustomerProfile, Session
 from focal.models.turn import TurnRecord
 
@@ -46,6 +47,16 @@ CREATE TABLE IF NOT EXISTS turns (
     expires_at  INTEGER,
     doc         TEXT NOT NULL,
     PRIMARY KEY (tenant_id, agent_id, session_id, turn_id)
+);
+CREATE TABLE IF NOT EXISTS episodes (
+    tenant_id   TEXT NOT NULL,
+    agent_id    TEXT NOT NULL,
+    customer_id TEXT NOT NULL,
+    created_at  REAL NOT NULL,
+    turn_id     TEXT NOT NULL,
+    expires_at  INTEGER,
+    doc         TEXT NOT NULL,
+    PRIMARY KEY (tenant_id, agent_id, customer_id, created_at, turn_id)
 );
 """
 
@@ -191,14 +202,38 @@ class SqliteTurnStore:
         return [TurnRecord.model_validate_json(doc) for doc, expires_at in rows if not _expired(expires_at, now)]
 
 
+class SqliteEpisodeStore:
+    def __init__(self, db: SqliteDatabase) -> None:
+        self._db = db
+
+    def put(self, episode: Episode) -> None:
+        with self._db.connection() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO episodes (tenant_id, agent_id, customer_id, created_at, turn_id, expires_at, doc) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (episode.tenant_id, episode.agent_id, episode.customer_id, episode.created_at, episode.turn_id,
+                 episode.expires_at, episode.model_dump_json()),
+            )
+
+    def recent(self, tenant_id: str, agent_id: str, customer_id: str, limit: int) -> list[Episode]:
+        with self._db.connection() as conn:
+            rows = conn.execute(
+                "SELECT doc, expires_at FROM episodes WHERE tenant_id=? AND agent_id=? AND customer_id=? "
+                "AND (expires_at IS NULL OR expires_at >= ?) ORDER BY created_at DESC LIMIT ?",
+                (tenant_id, agent_id, customer_id, int(time.time()), limit),
+            ).fetchall()
+        return [Episode.model_validate_json(doc) for doc, _ in rows]
+
+
 @dataclass
 class SqliteStores:
     db: SqliteDatabase
     sessions: SqliteSessionStore
     profiles: SqliteProfileStore
     turns: SqliteTurnStore
+    episodes: SqliteEpisodeStore
 
 
 def open_sqlite_stores(path: str | Path) -> SqliteStores:
     db = SqliteDatabase(path)
-    return SqliteStores(db, SqliteSessionStore(db), SqliteProfileStore(db), SqliteTurnStore(db))
+    return SqliteStores(db, SqliteSessionStore(db), SqliteProfileStore(db), SqliteTurnStore(db), SqliteEpisodeStore(db))

@@ -180,6 +180,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--suite", help="conversation suite (default: tests.yaml beside the agent)")
     s.add_argument("--repeat", type=int, default=3)
     s.set_defaults(func=cmd_bench)
+    from focal.cli.bench_intents import add_parser as add_intents_parser
+
+    add_intents_parser(bsub)  # `focal bench intents`: Banking77 / CLINC150 beside published figures
 
     def bench_prevalidation(args) -> int:
         from focal.cli.bench_prevalidation import cli
@@ -190,6 +193,21 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("file", help="YAML with lists under attacks, dangerous, ordinary")
     s.add_argument("--show", action="store_true", help="also list the misses and false alarms")
     s.set_defaults(func=bench_prevalidation)
+
+    def bench_retrieval(args) -> int:
+        from focal.cli.bench_retrieval import cli
+
+        return cli(args)
+
+    s = bsub.add_parser("retrieval", help="recall@k and threshold trade-off on a labelled set; index scale with --rules")
+    s.add_argument("agent", nargs="?", help="the agent YAML file (labelled mode)")
+    s.add_argument("--cases", help="labelled set (default: retrieval.yaml beside the agent)")
+    s.add_argument("--k", default="1,3,5,10", help="comma-separated k for recall@k")
+    s.add_argument("--show", action="store_true", help="also per-rule figures and the missed cases")
+    s.add_argument("--rules", help="synthetic index sizes, e.g. 1000,10000,100000 (scale mode)")
+    s.add_argument("--queries", type=int, default=200, help="queries per size (scale mode)")
+    s.add_argument("--embed-sample", type=int, default=500, help="texts for MiniLM throughput, 0 to skip (scale mode)")
+    s.set_defaults(func=bench_retrieval)
     return p
 
 

@@ -1,13 +1,24 @@
-"""Which retrieved candidates truly apply: threshold, enabled, fire limits, priority, exclusions.
+"""Which retrieved candidates truly apply (seed 000 rule filter, seed 002 relationships).
 
-Counted in the session, decided in code: a model never decides how often a rule has fired.
+1. similarity threshold, `enabled`, fire limits and cooldowns — counted in the session, decided in
+   code: a model never decides how often a rule has fired;
+2. optionally one batched model call that judges which soft candidates truly apply (`applies`);
+3. relationships, off unless used and deterministic: `entails_rule_ids` pulls rules in (bounded
+   depth), then `excludes_rule_ids` drops lower-priority conflicts, in priority order.
+
+Every rule that is in or out for a reason other than similarity says why in the notes, and a
+pulled-in rule carries its cause ("entailed by refund_cap") as its reason.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from focal.models.agent import AgentConfig
 from focal.models.session import Session
 from focal.models.turn import ScoredRule
+
+Applies = Callable[[list[ScoredRule]], set[str] | None]
 
 
 def may_fire(rule_id: str, agent: AgentConfig, session: Session) -> str | None:
@@ -19,14 +30,59 @@ def may_fire(rule_id: str, agent: AgentConfig, session: Session) -> str | None:
     if rule.max_fires_per_session and fired >= rule.max_fires_per_session:
         return f"fired {fired} of {rule.max_fires_per_session} times"
     last = session.rule_last_fired_turn.get(rule_id)
-    if rule.cooldown_turns and last is not None and session.turn_count - last < rule.cooldown_turns:
+    # cooldown_turns = N: after firing, the rule stays quiet for the next N turns.
+    if rule.cooldown_turns and last is not None and session.turn_count - last <= rule.cooldown_turns:
         return f"cooling down ({session.turn_count - last} of {rule.cooldown_turns} turns)"
     return None
 
 
-def filter_rules(agent: AgentConfig, session: Session, candidates: list[ScoredRule], notes: list[str]) -> list[ScoredRule]:
-    threshold = agent.retrieval.rule_match_threshold
+def _entailed(agent: AgentConfig, session: Session, matched: list[ScoredRule], notes: list[str]) -> list[ScoredRule]:
+    """Breadth-first over `entails_rule_ids`, at most `max_expansion_depth` hops, each rule once."""
+    seen = {m.rule_id for m in matched}
+    frontier, added = list(matched), []
+    for _ in range(agent.retrieval.max_expansion_depth):
+        nxt = []
+        for parent in frontier:
+            for child_id in agent.rule(parent.rule_id).entails_rule_ids:  # type: ignore[union-attr]
+                if child_id in seen:
+                    continue
+                seen.add(child_id)
+                why = may_fire(child_id, agent, session)
+                if why:
+                    notes.append(f"rule {child_id} entailed by {parent.rule_id} but skipped: {why}")
+                    continue
+                child = agent.rule(child_id)
+                assert child is not None
+                hit = ScoredRule(rule_id=child_id, score=parent.score, scope=child.scope.value,
+                                 reason=f"entailed by {parent.rule_id}")
+                notes.append(f"rule {child_id} {hit.reason}")
+                nxt.append(hit)
+        added += nxt
+        frontier = nxt
+        if not frontier:
+            break
+    return added
+
+
+def _without_conflicts(agent: AgentConfig, ranked: list[ScoredRule], notes: list[str]) -> list[ScoredRule]:
+    """In priority order: a kept rule's `excludes_rule_ids` drop later (lower or equal priority) rules."""
     kept: list[ScoredRule] = []
+    excluded_by: dict[str, str] = {}
+    for cand in ranked:
+        if cand.rule_id in excluded_by:
+            notes.append(f"rule {cand.rule_id} excluded by {excluded_by[cand.rule_id]} (higher priority)")
+            continue
+        kept.append(cand)
+        for other in agent.rule(cand.rule_id).excludes_rule_ids:  # type: ignore[union-attr]
+            excluded_by.setdefault(other, cand.rule_id)
+    return kept
+
+
+def filter_rules(
+    agent: AgentConfig, session: Session, candidates: list[ScoredRule], notes: list[str], applies: Applies | None = None
+) -> list[ScoredRule]:
+    threshold = agent.retrieval.rule_match_threshold
+    matched: list[ScoredRule] = []
     for cand in candidates:
         if cand.score < threshold:
             continue
@@ -34,17 +90,17 @@ def filter_rules(agent: AgentConfig, session: Session, candidates: list[ScoredRu
         if why:
             notes.append(f"rule {cand.rule_id} skipped: {why}")
             continue
-        kept.append(cand)
-    kept.sort(key=lambda c: (-agent.rule(c.rule_id).priority, -c.score))  # type: ignore[union-attr]
-    excluded: set[str] = set()
-    for cand in kept:
-        if cand.rule_id in excluded:
-            continue
-        for other in agent.rule(cand.rule_id).excludes_rule_ids:  # type: ignore[union-attr]
-            excluded.add(other)
-    for rule_id in sorted(excluded & {c.rule_id for c in kept}):
-        notes.append(f"rule {rule_id} excluded by a higher-priority rule")
-    return [c for c in kept if c.rule_id not in excluded]
+        matched.append(cand)
+    soft = [m for m in matched if not agent.rule(m.rule_id).is_hard_constraint]  # type: ignore[union-attr]
+    verdict = applies(soft) if applies and soft else None
+    if verdict is not None:
+        for m in soft:
+            if m.rule_id not in verdict:
+                notes.append(f"rule {m.rule_id} judged not to apply by the model")
+        matched = [m for m in matched if m not in soft or m.rule_id in verdict]
+    matched += _entailed(agent, session, matched, notes)
+    matched.sort(key=lambda c: (-agent.rule(c.rule_id).priority, -c.score))  # type: ignore[union-attr]
+    return _without_conflicts(agent, matched, notes)
 
 
 def record_fires(session: Session, matched: list[ScoredRule]) -> None:

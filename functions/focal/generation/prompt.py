@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from focal.dialogue.variables import render
-from focal.models.agent import AgentConfig
+from focal.models.agent import AgentConfig, Rule
 from focal.models.turn import TurnState
 
 
@@ -29,16 +30,37 @@ def _task(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> st
     return "Answer the customer following the rules."
 
 
+def _definitions(agent: AgentConfig, rules: list[Rule]) -> list[str]:
+    """The field definitions matched rules declare they depend on (seed 002), each once."""
+    names = list(dict.fromkeys(name for r in rules for name in r.depends_on_definitions))
+    out = []
+    for name in names:
+        f = agent.field(name)
+        if f is None:
+            continue
+        values = f" (one of: {', '.join(f.allowed_values)})" if f.allowed_values else ""
+        out.append(f"- {f.display_name or f.field_name} [{f.field_name}, {f.field_type}]: {f.description}{values}")
+    return out
+
+
 def generation_messages(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> list[dict[str, str]]:
     rules = [agent.rule(m.rule_id) for m in state.matched_rules]
     step = agent.step(state.decision.scenario_id, state.decision.step_id)
     lines = [agent.persona, "Follow these rules:"]
     lines += [f"- {r.action_text}" for r in rules if r is not None]
     lines += [f"- {r.action_text}" for r in agent.global_hard_constraints() if r not in rules]
+    definitions = _definitions(agent, [r for r in rules if r is not None])
+    if definitions:
+        lines.append("Definitions the rules rely on:")
+        lines += definitions
     if step and step.instructions:
         lines.append(f"Current step: {step.instructions}")
     lines.append(f"Your task now: {_task(agent, state, variables)}")
     lines.append(f"Known facts: {json.dumps(variables, default=str)}")
+    if state.episodes:
+        lines.append("Earlier conversations with this customer (most similar first):")
+        lines += [f"- {time.strftime('%Y-%m-%d', time.gmtime(e.created_at))}: asked \"{e.asked}\"; {e.decided}"
+                  for e in state.episodes]
     if state.feedback:
         lines.append("Your previous draft broke these rules; write a compliant answer: " + " ".join(state.feedback))
     messages = [{"role": "system", "content": "\n".join(lines)}]

@@ -139,6 +139,11 @@ class NavigationConfig(Strict):
     clarify_floor: float = Field(
         default=0.45, ge=0, le=1, description="an intent scoring between this and entry_threshold is too weak to act on: ask"
     )
+    intent_head_weight: float = Field(
+        default=0.3, ge=0, le=1,
+        description="weight of the intent classifier head trained on entry_examples (0 = nearest example only); "
+        "the best scenario keeps its nearest-example cosine, the others lose weight × log(p_best / p)",
+    )
 
 
 class SensorConfig(Strict):
@@ -154,6 +159,20 @@ class SensorConfig(Strict):
 class RetrievalConfig(Strict):
     top_k: int = Field(default=10, ge=1, le=100)
     rule_match_threshold: float = Field(default=0.55, ge=0, le=1)
+    model_filter: bool = Field(
+        default=True, description="with a model configured, one batched call judges which soft candidates truly apply"
+    )
+    max_expansion_depth: int = Field(default=2, ge=0, le=5, description="hops of entails_rule_ids followed")
+
+
+class MemoryConfig(Strict):
+    """Episodic memory: earlier turns of the same customer that resemble the new message."""
+
+    enabled: bool = True
+    recall_k: int = Field(default=3, ge=0, le=10, description="episodes a turn sees at most")
+    scan_limit: int = Field(default=50, ge=1, le=500, description="newest episodes compared with the message")
+    max_age_days: int = Field(default=90, ge=1, description="older episodes are forgotten (TTL)")
+    min_similarity: float = Field(default=0.3, ge=0, le=1)
 
 
 class EnforcementConfig(Strict):
@@ -245,6 +264,7 @@ class AgentConfig(Strict):
     navigation: NavigationConfig = Field(default_factory=NavigationConfig)
     sensor: SensorConfig = Field(default_factory=SensorConfig)
     retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
+    memory: MemoryConfig = Field(default_factory=MemoryConfig)
     enforcement: EnforcementConfig = Field(default_factory=EnforcementConfig)
     approval: ApprovalConfig = Field(default_factory=ApprovalConfig)
     pre_validation: PreValidationConfig = Field(default_factory=PreValidationConfig)

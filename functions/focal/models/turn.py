@@ -11,6 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from focal.models.context import Command, Context, PreValidationCheck
+from focal.models.memory import RecalledEpisode
 from focal.models.session import CustomerProfile, Session
 
 ExecutionPath = Literal["respond", "clarify", "approval", "rejected", "fallback", "escalate"]
@@ -133,6 +134,7 @@ class TurnState(BaseModel):
     context: Context | None = None
     candidates: list[ScoredRule] = Field(default_factory=list)
     matched_rules: list[ScoredRule] = Field(default_factory=list)
+    episodes: list[RecalledEpisode] = Field(default_factory=list)
     decision: RouteDecision = Field(default_factory=RouteDecision)
     commands: list[Command] = Field(default_factory=list)
     tool_calls: list[ToolCall] = Field(default_factory=list)

@@ -10,6 +10,7 @@ from focal.models.agent import AgentConfig
 from focal.ports import (
     ConfigStore,
     Embedder,
+    EpisodeStore,
     InjectionClassifier,
     LanguageModel,
     ProfileStore,
@@ -32,6 +33,7 @@ class Deps:
     tools: ToolRunner
     # Builds a model for an agent that names one in its file when no deployment-wide model is set.
     model_factory: Callable[[str], LanguageModel] | None = None
+    episodes: EpisodeStore | None = None  # episodic memory; None: off
     # Loads the optional ONNX prompt-injection classifier an agent names (a folder), once per folder.
     injection_classifier: Callable[[str], InjectionClassifier | None] | None = None
     session_ttl_s: int = 24 * 3600

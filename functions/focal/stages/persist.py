@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from focal.models.turn import TurnRecord, TurnState
 from focal.pipeline.deps import Deps
+from focal.retrieval.memory import remember
 from focal.sensing.extraction import coerce
 
 
@@ -46,4 +47,5 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         deps.profiles.save(state.profile)
     state.result = state.to_result()
     deps.turns.put(turn_record(state, deps, session.turn_count))
+    remember(state, deps, deps.configs.get_agent(state.request.tenant_id, state.request.agent_id))
     return state

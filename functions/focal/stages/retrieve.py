@@ -1,4 +1,5 @@
-"""Stage 2 — retrieve: scoped rule candidates by similarity to the message (k-NN, filtered by scope)."""
+"""Stage 2 — retrieve: scoped rule candidates by similarity to the message (k-NN, filtered by scope),
+and the customer's most similar earlier episodes."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import numpy as np
 
 from focal.models.turn import ScoredRule, TurnState
 from focal.pipeline.deps import Deps
+from focal.retrieval.memory import recall
 from focal.retrieval.rules import ensure_indexed, turn_scope
 
 
@@ -25,4 +27,5 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         for hit in hits
         if (rule := agent.rule(hit.rule_id)) is not None
     ]
+    state.episodes = recall(state, deps, agent, vector)
     return state

@@ -10,6 +10,8 @@ from focal.models.agent import AgentConfig
 from focal.models.context import Command
 from focal.models.turn import RouteDecision, TurnState
 from focal.pipeline.deps import Deps
+from focal.retrieval.applicability import PURPOSE as APPLICABILITY
+from focal.retrieval.applicability import model_applies
 
 
 def apply_progress(state: TurnState, agent: AgentConfig, step: Progress) -> None:
@@ -93,7 +95,10 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     assert session is not None and context is not None
     state.decision = decision = RouteDecision(intent_label=context.detected_intent)
 
-    state.matched_rules = filter_rules(agent, session, state.candidates, decision.notes)
+    llm = deps.llm(agent)
+    applies = (model_applies(llm, agent, context.message, state.model_calls, decision.notes)
+               if agent.retrieval.model_filter and llm.available(APPLICABILITY) else None)
+    state.matched_rules = filter_rules(agent, session, state.candidates, decision.notes, applies)
     record_fires(session, state.matched_rules)
 
     commands = _prefer_rule_answers(agent, state, decision.notes)

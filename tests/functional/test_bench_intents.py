@@ -1,0 +1,51 @@
+"""`focal bench intents` end to end on a tiny slice of the real Banking77 / CLINC150 files."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from focal.cli.bench_intents import OOS, choose_thresholds, default_data_dir
+from focal.cli.main import main
+
+DATA = default_data_dir()
+needs_data = pytest.mark.skipif(not (DATA / "banking77_test.csv").exists(), reason=f"benchmark data not in {DATA}")
+
+SLICE = ["bench", "intents", "--data", str(DATA), "--classes", "3", "--rows-per-label", "5", "--seeds", "0",
+         "--shots", "10", "--throughput", "16", "--quiet"]
+
+
+@needs_data
+def test_bench_prints_one_table_with_the_published_anchors_and_caches_embeddings(tmp_path, capsys):
+    cache = tmp_path / "cache"
+    assert main([*SLICE, "--cache", str(cache)]) == 0
+    out = capsys.readouterr().out
+    # the table: our rows beside the anchors of the data README
+    assert "Banking77 accuracy %" in out and "CLINC150 full" in out
+    assert "Focal offline sensor" in out and "nearest example only (w = 0)" in out
+    for anchor in ("85.19", "83.42", "93.36", "93.66", "96.2", "52.3", "93.4", "49.1"):
+        assert anchor in out
+    assert "SLICE" in out  # a slice says it is not comparable
+    assert "val in-scope −1 pt" in out and "acc151 (Larson)" in out
+    assert "sentences/s" in out and "this run embedded" in out
+    banking_row = next(line for line in out.splitlines() if line.startswith("Focal offline sensor") and "%" not in line)
+    assert float(banking_row.split()[3]) > 60  # 3 labels, 10-shot: far above chance
+    assert list(cache.glob("*.npy"))
+
+    # a rerun finds every embedding in the cache
+    assert main([*SLICE, "--cache", str(cache), "--throughput", "0"]) == 0
+    again = capsys.readouterr().out
+    assert "this run embedded" not in again
+    assert again.split("Embedding throughput")[0] == out.split("Embedding throughput")[0]  # same figures
+
+
+def test_thresholds_come_from_validation_predictions_by_the_stated_criteria():
+    gold = np.array(["a", "a", "a", "a", "b", "b", "b", "b", OOS, OOS])
+    top = np.array(["a", "a", "a", "a", "b", "b", "b", "a", "a", "b"])
+    score = np.array([0.9, 0.8, 0.7, 0.42, 0.9, 0.85, 0.6, 0.5, 0.45, 0.3])
+    chosen = choose_thresholds(top, score, gold, budget=20.0)
+    # no threshold: 7/8 in-scope right; a 20-point budget allows losing one right answer (0.42), not two
+    assert chosen["val in-scope −20 pt"] == pytest.approx(0.6)
+    # Larson: best 151-way accuracy, 8/10, first reached once the 0.3 oos query is rejected (t > 0.3)
+    # and kept up to 0.42; the lowest such grid value is chosen
+    assert chosen["acc151 (Larson)"] == pytest.approx(0.305)

@@ -1,0 +1,113 @@
+"""The rule filter: threshold, fire limits and cooldowns counted in the session, the optional model
+verdict, and relationships (entailment bounded in depth, exclusions in priority order), each
+decision with its cause in the notes."""
+
+from __future__ import annotations
+
+from focal.dialogue.rule_filter import filter_rules, record_fires
+from focal.models.agent import AgentConfig, RetrievalConfig, Rule
+from focal.models.session import Session
+from focal.models.turn import ScoredRule
+
+
+def agent(*rules: Rule, depth: int = 2) -> AgentConfig:
+    return AgentConfig(id="a", name="A", rules=list(rules), retrieval=RetrievalConfig(max_expansion_depth=depth))
+
+
+def rule(rule_id: str, **kw) -> Rule:
+    return Rule(id=rule_id, condition_text=f"c {rule_id}", action_text=f"a {rule_id}", **kw)
+
+
+def cand(rule_id: str, score: float = 0.8) -> ScoredRule:
+    return ScoredRule(rule_id=rule_id, score=score, scope="GLOBAL")
+
+
+def session() -> Session:
+    return Session(tenant_id="t", agent_id="a", session_id="s", customer_id="c")
+
+
+def ids(matched: list[ScoredRule]) -> list[str]:
+    return [m.rule_id for m in matched]
+
+
+def test_threshold_and_priority_order():
+    a = agent(rule("low", priority=1), rule("high", priority=9), rule("weak"))
+    notes: list[str] = []
+    matched = filter_rules(a, session(), [cand("low", 0.9), cand("high", 0.6), cand("weak", 0.54)], notes)
+    assert ids(matched) == ["high", "low"]
+
+
+def test_entailment_pulls_rules_in_with_their_cause_and_stops_at_the_depth():
+    a = agent(rule("r1", entails_rule_ids=["r2"]), rule("r2", entails_rule_ids=["r3"]),
+              rule("r3", entails_rule_ids=["r4"]), rule("r4"), depth=2)
+    notes: list[str] = []
+    matched = filter_rules(a, session(), [cand("r1", 0.7)], notes)
+    assert ids(matched) == ["r1", "r2", "r3"]  # r4 is three hops away
+    reasons = {m.rule_id: m.reason for m in matched}
+    assert reasons == {"r1": "similarity", "r2": "entailed by r1", "r3": "entailed by r2"}
+    assert "rule r2 entailed by r1" in notes and all(m.score == 0.7 for m in matched)
+
+
+def test_entailment_cycles_terminate_and_disabled_rules_are_not_pulled_in():
+    a = agent(rule("a", entails_rule_ids=["b", "off"]), rule("b", entails_rule_ids=["a"]), rule("off", enabled=False))
+    notes: list[str] = []
+    assert ids(filter_rules(a, session(), [cand("a")], notes)) == ["a", "b"]
+    assert "rule off entailed by a but skipped: disabled" in notes
+
+
+def test_depth_zero_turns_entailment_off():
+    a = agent(rule("r1", entails_rule_ids=["r2"]), rule("r2"), depth=0)
+    assert ids(filter_rules(a, session(), [cand("r1")], [])) == ["r1"]
+
+
+def test_an_exclusion_drops_only_lower_priority_rules_and_says_by_whom():
+    a = agent(rule("top", priority=10, excludes_rule_ids=["mid"]), rule("mid", priority=5),
+              rule("low", priority=1, excludes_rule_ids=["top"]))
+    notes: list[str] = []
+    matched = filter_rules(a, session(), [cand("top"), cand("mid"), cand("low")], notes)
+    assert ids(matched) == ["top", "low"]  # low cannot exclude the higher-priority top
+    assert "rule mid excluded by top (higher priority)" in notes
+
+
+def test_fire_limit_is_counted_in_the_session():
+    a = agent(rule("once", max_fires_per_session=1))
+    s = session()
+    first = filter_rules(a, s, [cand("once")], [])
+    record_fires(s, first)
+    s.turn_count += 1
+    notes: list[str] = []
+    assert filter_rules(a, s, [cand("once")], notes) == []
+    assert "rule once skipped: fired 1 of 1 times" in notes
+
+
+def test_cooldown_keeps_a_rule_quiet_for_the_next_n_turns():
+    a = agent(rule("cool", cooldown_turns=2))
+    s = session()
+    fired_at = []
+    for turn in range(6):
+        s.turn_count = turn
+        matched = filter_rules(a, s, [cand("cool")], [])
+        record_fires(s, matched)
+        if matched:
+            fired_at.append(turn)
+    assert fired_at == [0, 3]
+
+
+def test_the_model_verdict_removes_soft_rules_only():
+    a = agent(rule("soft1"), rule("soft2"), rule("hard", is_hard_constraint=True))
+    seen: list[list[str]] = []
+
+    def applies(soft: list[ScoredRule]) -> set[str]:
+        seen.append(ids(soft))
+        return {"soft2"}
+
+    notes: list[str] = []
+    matched = filter_rules(a, session(), [cand("soft1"), cand("soft2"), cand("hard")], notes, applies)
+    assert seen == [["soft1", "soft2"]]  # one batched call, hard constraints never judged
+    assert sorted(ids(matched)) == ["hard", "soft2"]
+    assert "rule soft1 judged not to apply by the model" in notes
+
+
+def test_an_unusable_model_verdict_keeps_every_candidate():
+    a = agent(rule("x"), rule("y"))
+    assert sorted(ids(filter_rules(a, session(), [cand("x"), cand("y")], [], lambda soft: None))) == ["x", "y"]
