@@ -12,17 +12,19 @@ import os
 import uuid
 
 import pytest
-from test_rule_index_contract import DIM, RuleIndexContract
-
-from focal.adapters.opensearch_index import OpenSearchRuleIndex, index_name, opensearch_client
 
 URL = os.environ.get("OPENSEARCH_URL")
+if not URL:
+    pytest.skip("OPENSEARCH_URL not set: no OpenSearch server can run here", allow_module_level=True)
+
+from test_rule_index_contract import DIM, RuleIndexContract  # noqa: E402
+
+from focal.adapters.opensearch_index import OpenSearchRuleIndex, index_name, opensearch_client  # noqa: E402
 
 
 @pytest.fixture
 def index():
-    if not URL:
-        pytest.skip("OPENSEARCH_URL not set: no OpenSearch server can run here")
+    assert URL
     client = opensearch_client(
         URL, username=os.environ.get("OPENSEARCH_USERNAME"), password=os.environ.get("OPENSEARCH_PASSWORD"),
         timeout_s=30.0,

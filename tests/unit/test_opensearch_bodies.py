@@ -8,6 +8,7 @@ sends; tests/functional/test_rule_index_contract.py checks what it means.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -344,7 +345,7 @@ def test_wiring_chooses_the_index(monkeypatch):
     from focal.settings import Settings
     from focal.wiring import rule_index_from_settings
 
-    for name in [n for n in __import__("os").environ if n.startswith("FOCAL_")]:
+    for name in [n for n in os.environ if n.startswith("FOCAL_")]:
         monkeypatch.delenv(name)
     assert isinstance(rule_index_from_settings(Settings(), 384), NumpyRuleIndex)
     monkeypatch.setenv("FOCAL_INDEX", "opensearch")

@@ -127,6 +127,14 @@ def cmd_test(args) -> int:
     return 0 if report.passed else 1
 
 
+def cmd_index(args) -> int:
+    from focal.cli.index import index_agent
+
+    _, summary = index_agent(args.agent, args.tenant, args.db)
+    print(summary)
+    return 0
+
+
 def cmd_bench(args) -> int:
     from focal.cli.bench import overhead
 
@@ -172,6 +180,10 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("tests")
     s.add_argument("-v", "--verbose", action="store_true", help="show every turn, not only the failing ones")
     s.set_defaults(func=cmd_test)
+
+    s = with_agent("index", "embed and upsert the agent's rules and scenario examples (only what changed)")
+    s.add_argument("--db", default=".focal/focal.db", help="the local index lives beside this SQLite file")
+    s.set_defaults(func=cmd_index)
 
     b = sub.add_parser("bench", help="benchmarks that print figures")
     bsub = b.add_subparsers(dest="bench", required=True)

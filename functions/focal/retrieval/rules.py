@@ -11,6 +11,8 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
 from focal.config.validate import resolve_step_scope
 from focal.models.agent import AgentConfig, Rule, Scope
 from focal.models.session import Session
@@ -68,12 +70,15 @@ def sync_index(
     changed = [d for d in docs if indexed.get(d.rule_id) != d.digest]
     gone = sorted(set(indexed) - {d.rule_id for d in docs})
     report = SyncReport(unchanged=len(docs) - len(changed), deleted=len(gone))
+    vectors = []
     for start in range(0, len(changed), EMBED_BATCH):
         batch = changed[start:start + EMBED_BATCH]
-        index.upsert(tenant_id, agent.id, batch, embedder.embed([d.text for d in batch]))
+        vectors.append(embedder.embed([d.text for d in batch]))
         report.embedded += len(batch)
         if progress:
             progress(report.embedded, len(changed))
+    if changed:
+        index.upsert(tenant_id, agent.id, changed, np.vstack(vectors))
     if gone:
         index.delete(tenant_id, agent.id, gone)
     return report

@@ -64,7 +64,8 @@ def train_head(
     targets = np.zeros((n, n_classes), np.float32)
     targets[np.arange(n), y] = 1.0
     # softmax cross-entropy is 1/2-smooth in the logits: L ≤ ½‖z‖₂²/n (+1/2 for the bias) + l2
-    spectral_sq = float(np.linalg.eigvalsh((z.T @ z).astype(np.float64))[-1])
+    gram = z @ z.T if n < d else z.T @ z  # same largest eigenvalue, the smaller matrix
+    spectral_sq = float(np.linalg.eigvalsh(gram.astype(np.float64))[-1])
     step = np.float32(1.0 / (0.5 * spectral_sq / n + 0.5 + l2))
     w = np.zeros((d, n_classes), np.float32)
     b = np.zeros(n_classes, np.float32)
