@@ -133,6 +133,12 @@ class ConfigStore(Protocol):
     def get_agent(self, tenant_id: str, agent_id: str) -> AgentConfig: ...
 
 
+class AgentPublisher(Protocol):
+    """Stores an agent definition (the text is validated first; raises AgentConfigInvalid)."""
+
+    def put_agent(self, tenant_id: str, yaml_text: str) -> AgentConfig: ...
+
+
 class ToolRunner(Protocol):
     def run(self, agent: AgentConfig, tool: Tool, arguments: dict[str, Any]) -> dict[str, Any]: ...
 

@@ -100,6 +100,7 @@ def deps_from_settings(settings: Settings) -> Deps:
         episodes=episodes,
         embedder=embedder,
         rule_index=rule_index_from_settings(settings, embedder.dimension),
+        sync_on_turn=settings.index != "opensearch",
         model=LiteLLMModel(settings.model),
         tools=PythonToolRunner(),
         model_factory=LiteLLMModel,

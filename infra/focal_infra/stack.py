@@ -24,11 +24,15 @@ from focal_infra.state_machine import TurnPipeline
 TENANT_PATTERN = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
 LOG_RETENTION = logs.RetentionDays.ONE_MONTH
 AUTHORIZER_HANDLER = "handlers.authorizer.handler"
+PUBLISH_HANDLER = "handlers.agents.handler"
+AGENT_PATH = ("v1", "agents", "{agent_id}")
 TURN_PATH = ("v1", "agents", "{agent_id}", "sessions", "{session_id}", "turns")
 
 READ = ("dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query")
 WRITE = ("dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem")
 OPENSEARCH_READ = ("es:ESHttpGet", "es:ESHttpHead", "es:ESHttpPost")
+# Publishing creates the index (PUT), bulk-upserts and deletes (POST _bulk), reads digests (GET/POST).
+OPENSEARCH_WRITE = ("es:ESHttpGet", "es:ESHttpHead", "es:ESHttpPost", "es:ESHttpPut")
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,7 @@ PROFILES: dict[str, FunctionProfile] = {
     "persist": FunctionProfile(512, 10, tables=(("sessions", "rw"), ("profiles", "rw"), ("turns", "rw"), ("config", "r"))),
 }
 FALLBACK_PROFILE = FunctionProfile(512, 10, tables=(("turns", "w"), ("config", "r")))
+PUBLISH_PROFILE = FunctionProfile(1024, 29, models=True, tables=(("config", "rw"),))
 
 
 def tenant_from_context(scope: Construct, default: str = "dev") -> str:
@@ -111,10 +116,15 @@ class FocalStack(Stack):
                 spec.name, spec.handler, PROFILES[spec.name], code, environment
             )
         self.fallback_function = self._function("fallback", FALLBACK_HANDLER, FALLBACK_PROFILE, code, environment)
+        # Publishing an agent (PUT /v1/agents/{agent_id}): validate, index into OpenSearch, store.
+        self.publish_function = self._function("publish", PUBLISH_HANDLER, PUBLISH_PROFILE, code, environment)
 
         # --- Rule index: OpenSearch with k-NN (built into OpenSearch 2.x) -------------------
-        self.domain = self._domain(reader=self.stage_functions["retrieve"])
-        self.stage_functions["retrieve"].add_environment("FOCAL_OPENSEARCH_ENDPOINT", self.domain.domain_endpoint)
+        retrieve = self.stage_functions["retrieve"]
+        self.domain = self._domain(reader=retrieve, writer=self.publish_function)
+        for fn in (retrieve, self.publish_function):
+            fn.add_environment("FOCAL_INDEX", "opensearch")
+            fn.add_environment("FOCAL_OPENSEARCH_ENDPOINT", self.domain.domain_endpoint)
 
         # --- State machine ----------------------------------------------------------------------
         self.pipeline = TurnPipeline(
@@ -202,7 +212,7 @@ class FocalStack(Stack):
         self.api_keys_table.grant(fn, "dynamodb:GetItem")
         return fn
 
-    def _domain(self, reader: lambda_.Function) -> opensearch.Domain:
+    def _domain(self, reader: lambda_.Function, writer: lambda_.Function) -> opensearch.Domain:
         domain_name = f"focal-{self.tenant}"[:28]
         domain = opensearch.Domain(
             self,
@@ -222,7 +232,7 @@ class FocalStack(Stack):
             tls_security_policy=opensearch.TLSSecurityPolicy.TLS_1_2,
             removal_policy=RemovalPolicy.RETAIN,
         )
-        # Resource policy: only the retrieve function's role. Set on the CloudFormation resource
+        # Resource policy: the retrieve function's role reads, the publish function's role writes. Set on the CloudFormation resource
         # directly (CDK's `access_policies` would add a custom-resource Lambda); the ARN is built
         # from the fixed domain name so the policy does not reference the domain itself.
         index_arn = self.format_arn(service="es", resource="domain", resource_name=f"{domain_name}/*")
@@ -230,13 +240,15 @@ class FocalStack(Stack):
         cfn_domain.access_policies = iam.PolicyDocument(
             statements=[
                 iam.PolicyStatement(
-                    principals=[iam.ArnPrincipal(reader.role.role_arn)],  # type: ignore[union-attr]
-                    actions=list(OPENSEARCH_READ),
+                    principals=[iam.ArnPrincipal(fn.role.role_arn)],  # type: ignore[union-attr]
+                    actions=list(actions),
                     resources=[index_arn],
                 )
+                for fn, actions in ((reader, OPENSEARCH_READ), (writer, OPENSEARCH_WRITE))
             ]
         ).to_json()
         reader.add_to_role_policy(iam.PolicyStatement(actions=list(OPENSEARCH_READ), resources=[index_arn]))
+        writer.add_to_role_policy(iam.PolicyStatement(actions=list(OPENSEARCH_WRITE), resources=[index_arn]))
         return domain
 
     def _api(self) -> apigw.RestApi:
@@ -316,6 +328,14 @@ class FocalStack(Stack):
                     response_templates={"application/json": api_mapping.ERROR_TEMPLATE_5XX},
                 ),
             ],
+        )
+        agent_resource = api.root.resource_for_path("/" + "/".join(AGENT_PATH))
+        agent_resource.add_method(
+            "PUT",
+            apigw.LambdaIntegration(self.publish_function, proxy=True),
+            authorizer=authorizer,
+            authorization_type=apigw.AuthorizationType.CUSTOM,
+            request_parameters={"method.request.path.agent_id": True},
         )
         resource.add_method(
             "POST",

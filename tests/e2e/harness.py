@@ -113,6 +113,11 @@ class PipelineHarness:
                 self.tables[logical_id] = {"name": name, "props": props}
                 refs[logical_id] = name
                 attrs[(logical_id, "Arn")] = f"arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{name}"
+            elif resource["Type"] == "AWS::OpenSearchService::Domain":
+                # moto does not run OpenSearch: the endpoint only has to be a plausible host
+                domain = props.get("DomainName", logical_id.lower())
+                attrs[(logical_id, "DomainEndpoint")] = f"search-{domain}-e2e.{REGION}.es.amazonaws.com"
+                attrs[(logical_id, "Arn")] = f"arn:aws:es:{REGION}:{ACCOUNT}:domain/{domain}"
         self.refs, self.attrs = refs, attrs
 
         machines = [(lid, r) for lid, r in resources.items() if r["Type"] == "AWS::StepFunctions::StateMachine"]

@@ -4,7 +4,10 @@ Nothing is stubbed on the happy path: every Task of the CDK-generated definition
 handler the template names (functions/handlers/<stage>.py), which builds its ports from the
 FOCAL_* environment the template gives the functions: DynamoDB stores (moto tables created from
 the template), the agent definition read from the config table, the retail example's Python tools
-and the offline ONNX components.
+and the offline ONNX components. The agent is published through the real publish handler
+(PUT /v1/agents/{agent_id}) into the OpenSearch rule index the template configures; OpenSearch
+itself is the one part that cannot run here, so its client is the fake of tests/fakes, which
+interprets the adapter's request bodies.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+import sys
+
 import boto3
 import pytest
 from focal.adapters.dynamodb_store import DynamoConfigStore, session_key
@@ -22,13 +27,36 @@ from focal.pipeline.definition import FALLBACK_HANDLER, STAGE_NAMES, STAGES
 
 from harness import REGION
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the `fakes` package
+from fakes.opensearch import FakeOpenSearch  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 RETAIL_YAML = EXAMPLES / "retail" / "agent.yaml"
 TENANT, AGENT = "acme", "retail"
 STAGE_OF_HANDLER = {**{s.handler: s.name for s in STAGES}, FALLBACK_HANDLER: "fallback"}
 # What differs between the stage functions' environments in the template, by design.
-PER_FUNCTION_KEYS = {"FOCAL_STAGE", "FOCAL_OPENSEARCH_ENDPOINT"}
+PER_FUNCTION_KEYS = {"FOCAL_STAGE", "FOCAL_OPENSEARCH_ENDPOINT", "FOCAL_INDEX"}
+
+
+class _Ctx:
+    function_name, memory_limit_in_mb, aws_request_id = "publish", 1024, "publish-1"
+    invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:publish"
+
+
+def publish(tenant: str, yaml_text: str) -> dict[str, Any]:
+    """PUT /v1/agents/retail as API Gateway delivers it after the authorizer allowed `tenant`."""
+    from handlers.agents import handler
+
+    event = {"resource": "/v1/agents/{agent_id}", "path": f"/v1/agents/{AGENT}", "httpMethod": "PUT",
+             "headers": {"content-type": "application/yaml"}, "multiValueHeaders": {},
+             "queryStringParameters": None, "multiValueQueryStringParameters": None,
+             "pathParameters": {"agent_id": AGENT}, "stageVariables": None, "isBase64Encoded": False,
+             "body": yaml_text, "requestContext": {"resourcePath": "/v1/agents/{agent_id}", "httpMethod": "PUT",
+                                                   "stage": "live", "requestId": "r", "authorizer": {"tenant_id": tenant}}}
+    response = handler(event, _Ctx())
+    assert response["statusCode"] == 200, response["body"]
+    return json.loads(response["body"])
 
 
 def _clear_caches() -> None:
@@ -119,10 +147,19 @@ def world(moto_pipeline, monkeypatch):
         monkeypatch.setenv(key, value)
     monkeypatch.setenv("FOCAL_AGENTS_ROOT", str(EXAMPLES))  # the code asset's `agents/` folder, locally
     monkeypatch.delenv("FOCAL_MODEL_DIR", raising=False)  # no /opt/models layer: models from installed packages
+    # Retrieve and publish search and write the OpenSearch index the template points them at.
+    for handler in ("handlers.retrieve.handler", "handlers.agents.handler"):
+        fn_env = harness.environment_of(handler)
+        assert fn_env["FOCAL_INDEX"] == "opensearch" and fn_env["FOCAL_OPENSEARCH_ENDPOINT"]
+    monkeypatch.setenv("FOCAL_INDEX", "opensearch")
+    monkeypatch.setenv("FOCAL_OPENSEARCH_ENDPOINT", harness.environment_of("handlers.retrieve.handler")["FOCAL_OPENSEARCH_ENDPOINT"])
+    fake = FakeOpenSearch()
+    monkeypatch.setattr("focal.adapters.opensearch_index.opensearch_client", lambda *a, **k: fake)
 
     _clear_caches()
+    published = publish(TENANT, RETAIL_YAML.read_text(encoding="utf-8"))
+    assert published["agent_id"] == AGENT and published["indexed"]["embedded"] > 0
     configs = DynamoConfigStore(env["FOCAL_CONFIG_TABLE"], client=ddb, agents_root=str(EXAMPLES))
-    configs.put_agent(TENANT, RETAIL_YAML.read_text(encoding="utf-8"))
     agent = configs.get_agent(TENANT, AGENT)
     _reset_tools(agent)
     try:

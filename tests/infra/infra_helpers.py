@@ -27,3 +27,10 @@ def definition_with_placeholders(definition_string: Any) -> dict[str, Any]:
             raise AssertionError(f"unexpected token in definition: {part}")
         text += sep
     return json.loads(text)
+
+
+def method(resources: dict[str, Any], http_method: str) -> dict[str, Any]:
+    """The API's one method with this HTTP verb (POST: turns, PUT: publish an agent)."""
+    (found,) = [m for m in of_type(resources, "AWS::ApiGateway::Method").values()
+                if m["Properties"]["HttpMethod"] == http_method]
+    return found

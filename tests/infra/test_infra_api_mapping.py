@@ -16,6 +16,7 @@ import re
 
 import pytest
 
+from infra_helpers import method as api_method
 from infra_helpers import of_type
 
 
@@ -39,7 +40,7 @@ def fix_quote(text: str) -> str:  # .replaceAll("\\'", "'")
 
 @pytest.fixture(scope="module")
 def request_template(resources) -> str:
-    (method,) = of_type(resources, "AWS::ApiGateway::Method").values()
+    method = api_method(resources, "POST")
     tpl = method["Properties"]["Integration"]["RequestTemplates"]["application/json"]
     sep, parts = tpl["Fn::Join"]
     return sep.join(p if isinstance(p, str) else "arn:aws:states:us-east-1:1:stateMachine:x" for p in parts)

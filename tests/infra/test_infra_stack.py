@@ -10,6 +10,7 @@ from aws_cdk.assertions import Match
 from focal.pipeline.definition import FALLBACK_HANDLER, STAGES
 
 from infra_helpers import definition_with_placeholders, of_type
+from infra_helpers import method as api_method
 
 SERVICE_ERRORS = [
     "Lambda.ServiceException",
@@ -176,7 +177,7 @@ def test_every_stage_task_has_the_tight_retry_and_the_catch(definition):
 
 # --- functions and layers ----------------------------------------------------------------------
 def test_nine_python312_functions_sharing_one_code_asset(functions):
-    assert len(functions) == len(STAGES) + 2  # stages + fallback + authorizer
+    assert len(functions) == len(STAGES) + 3  # stages + fallback + authorizer + publish
     keys = set()
     for fn in functions.values():
         props = fn["Properties"]
@@ -281,11 +282,14 @@ def test_opensearch_domain(resources, function_by_handler):
     assert props["DomainEndpointOptions"]["EnforceHTTPS"] is True
     assert props["ClusterConfig"]["InstanceCount"] == 1
     assert domain["DeletionPolicy"] == "Retain"
-    retrieve_role = function_by_handler["handlers.retrieve.handler"][1]["Properties"]["Role"]["Fn::GetAtt"][0]
+    role = {h: function_by_handler[h][1]["Properties"]["Role"]["Fn::GetAtt"][0]
+            for h in ("handlers.retrieve.handler", "handlers.agents.handler")}
     statements = props["AccessPolicies"]["Statement"]
-    assert [s["Principal"] for s in statements] == [{"AWS": {"Fn::GetAtt": [retrieve_role, "Arn"]}}]
-    assert all(s["Effect"] == "Allow" and set(s["Action"]) <= {"es:ESHttpGet", "es:ESHttpHead", "es:ESHttpPost"}
-               for s in statements)
+    assert [s["Principal"] for s in statements] == [{"AWS": {"Fn::GetAtt": [role["handlers.retrieve.handler"], "Arn"]}},
+                                                    {"AWS": {"Fn::GetAtt": [role["handlers.agents.handler"], "Arn"]}}]
+    read, write = statements
+    assert read["Effect"] == "Allow" and set(read["Action"]) == {"es:ESHttpGet", "es:ESHttpHead", "es:ESHttpPost"}
+    assert write["Effect"] == "Allow" and set(write["Action"]) == set(read["Action"]) | {"es:ESHttpPut"}
 
 
 # --- IAM -------------------------------------------------------------------------------------------
@@ -306,6 +310,7 @@ WRITES = {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckIte
          {"SessionsTable": READS | WRITES, "ProfilesTable": READS | WRITES, "TurnsTable": READS | WRITES,
           "AgentConfigTable": READS}),
         (FALLBACK_HANDLER, {"TurnsTable": WRITES, "AgentConfigTable": READS}),
+        ("handlers.agents.handler", {"AgentConfigTable": READS | WRITES}),
         ("handlers.authorizer.handler", {"ApiKeysTable": {"dynamodb:GetItem"}}),
     ],
 )
@@ -316,7 +321,7 @@ def test_table_access_is_least_privilege(resources, function_by_handler, handler
     assert grants == expected_by_lid
 
 
-def test_retrieve_cannot_write_and_only_retrieve_reaches_opensearch(resources, function_by_handler):
+def test_retrieve_cannot_write_and_only_retrieve_and_publish_reach_opensearch(resources, function_by_handler):
     for handler, (lid, _) in function_by_handler.items():
         statements = role_statements(resources, lid)
         actions = {a for st in statements for a in (st["Action"] if isinstance(st["Action"], list) else [st["Action"]])}
@@ -324,6 +329,9 @@ def test_retrieve_cannot_write_and_only_retrieve_reaches_opensearch(resources, f
             assert "dynamodb:PutItem" not in actions
             assert {"es:ESHttpGet", "es:ESHttpPost"} <= actions
             assert not {a for a in actions if a.startswith("es:") and "Put" in a or a == "es:*"}
+        elif handler == "handlers.agents.handler":
+            assert {a for a in actions if a.startswith("es:")} == {"es:ESHttpGet", "es:ESHttpHead", "es:ESHttpPost",
+                                                                 "es:ESHttpPut"}
         else:
             assert not {a for a in actions if a.startswith("es:")}, handler
         assert not {a for a in actions if a.endswith(":*") or a == "*"}, handler
@@ -351,13 +359,27 @@ def test_turn_route_exists(resources):
         prefix = "" if "Fn::GetAtt" in parent else path_of(parent["Ref"])
         return prefix + "/" + props["PathPart"]
 
-    (method,) = of_type(resources, "AWS::ApiGateway::Method").values()
-    assert method["Properties"]["HttpMethod"] == "POST"
-    assert path_of(method["Properties"]["ResourceId"]["Ref"]) == "/v1/agents/{agent_id}/sessions/{session_id}/turns"
+    methods = {m["Properties"]["HttpMethod"]: path_of(m["Properties"]["ResourceId"]["Ref"])
+               for m in of_type(resources, "AWS::ApiGateway::Method").values()}
+    assert methods == {"POST": "/v1/agents/{agent_id}/sessions/{session_id}/turns", "PUT": "/v1/agents/{agent_id}"}
+
+
+def test_publishing_goes_through_the_authorizer_to_the_publish_function(resources, function_by_handler):
+    put = api_method(resources, "PUT")["Properties"]
+    assert put["AuthorizationType"] == "CUSTOM" and "AuthorizerId" in put
+    assert put["Integration"]["Type"] == "AWS_PROXY"
+    publish_lid = function_by_handler["handlers.agents.handler"][0]
+    assert publish_lid in json.dumps(put["Integration"]["Uri"])
+    for handler in ("handlers.agents.handler", "handlers.retrieve.handler"):
+        env = function_by_handler[handler][1]["Properties"]["Environment"]["Variables"]
+        assert env["FOCAL_INDEX"] == "opensearch" and "FOCAL_OPENSEARCH_ENDPOINT" in env, handler
+    others = [h for h in function_by_handler if h not in ("handlers.agents.handler", "handlers.retrieve.handler")]
+    assert all("FOCAL_INDEX" not in (function_by_handler[h][1]["Properties"].get("Environment") or {}).get("Variables", {})
+               for h in others)
 
 
 def test_method_uses_the_lambda_authorizer_and_validates_the_body(resources, function_by_handler):
-    (method,) = of_type(resources, "AWS::ApiGateway::Method").values()
+    method = api_method(resources, "POST")
     props = method["Properties"]
     assert props["AuthorizationType"] == "CUSTOM"
     (auth_lid, authorizer), = of_type(resources, "AWS::ApiGateway::Authorizer").items()
@@ -373,7 +395,7 @@ def test_method_uses_the_lambda_authorizer_and_validates_the_body(resources, fun
 
 
 def test_integration_starts_the_express_machine_synchronously(resources):
-    (method,) = of_type(resources, "AWS::ApiGateway::Method").values()
+    method = api_method(resources, "POST")
     integration = method["Properties"]["Integration"]
     assert integration["Type"] == "AWS"
     uri = json.dumps(integration["Uri"])
@@ -392,7 +414,7 @@ def test_integration_starts_the_express_machine_synchronously(resources):
 
 
 def _request_template(resources) -> str:
-    (method,) = of_type(resources, "AWS::ApiGateway::Method").values()
+    method = api_method(resources, "POST")
     tpl = method["Properties"]["Integration"]["RequestTemplates"]["application/json"]
     if isinstance(tpl, dict):  # Fn::Join around the state machine ARN
         sep, parts = tpl["Fn::Join"]
@@ -426,7 +448,7 @@ def test_request_mapping(resources):
 
 
 def test_response_mapping_returns_the_output_or_a_structured_500(resources):
-    (method,) = of_type(resources, "AWS::ApiGateway::Method").values()
+    method = api_method(resources, "POST")
     responses = {r["StatusCode"]: r for r in method["Properties"]["Integration"]["IntegrationResponses"]}
     ok = responses["200"]["ResponseTemplates"]["application/json"]
     assert '#if($status == "SUCCEEDED")\n$input.path(\'$.output\')' in ok

@@ -40,6 +40,9 @@ class Deps:
     turn_ttl_s: int = 90 * 24 * 3600
     clock: Callable[[], float] = time.time
     indexed: dict[tuple[str, str], str] = field(default_factory=dict)  # (tenant, agent) → rules hash
+    # Locally the first turn after a config change syncs the index; in AWS publishing does it
+    # (the retrieve function may only read OpenSearch).
+    sync_on_turn: bool = True
 
     def llm(self, agent: AgentConfig) -> LanguageModel:
         if agent.models.model and self.model_factory and not self.model.available("generate"):

@@ -62,9 +62,10 @@ class SyncReport:
 
 def sync_index(
     index: RuleIndex, embedder: Embedder, tenant_id: str, agent: AgentConfig,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None, delete: bool = True,
 ) -> SyncReport:
-    """Upsert what changed (by digest), delete what is no longer in the config."""
+    """Upsert what changed (by digest), delete what is no longer in the config (unless `delete` is
+    False: publishing deletes only after the new config is stored)."""
     docs = agent_documents(agent, embedder)
     indexed = index.digests(tenant_id, agent.id)
     changed = [d for d in docs if indexed.get(d.rule_id) != d.digest]
@@ -79,7 +80,7 @@ def sync_index(
             progress(report.embedded, len(changed))
     if changed:
         index.upsert(tenant_id, agent.id, changed, np.vstack(vectors))
-    if gone:
+    if gone and delete:
         index.delete(tenant_id, agent.id, gone)
     return report
 

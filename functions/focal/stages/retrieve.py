@@ -15,7 +15,8 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     r = state.request
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
     assert state.session is not None and state.context is not None
-    ensure_indexed(deps, r.tenant_id, agent)
+    if deps.sync_on_turn:
+        ensure_indexed(deps, r.tenant_id, agent)
     entering = [c.flow for c in state.commands if c.name == "StartFlow" and c.flow]
     scope = turn_scope(r.tenant_id, agent, state.session, entering)
     vector = np.asarray(state.context.embedding, dtype=np.float32)

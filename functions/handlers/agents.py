@@ -1,0 +1,54 @@
+"""PUT /v1/agents/{agent_id}: publish an agent definition (the YAML file as the body) for the
+caller's tenant — validated, its rules and scenario examples indexed, then stored. The tenant
+comes from the authorizer's context only, never from the request."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
+
+from focal.config.loader import AgentConfigInvalid
+from focal.retrieval.publish import AgentIdMismatch, publish_agent
+from focal.wiring import deps_from_env
+
+MAX_BODY_BYTES = 1_000_000
+
+app = APIGatewayRestResolver()
+logger = Logger(service="focal")
+
+
+def _error(status: int, code: str, message: str, **extra: Any) -> Response:
+    return Response(status_code=status, content_type=content_types.APPLICATION_JSON,
+                    body={"success": False, "error": {"code": code, "message": message, **extra}})
+
+
+@app.put("/v1/agents/<agent_id>")
+def put_agent(agent_id: str) -> Response | dict[str, Any]:
+    tenant_id = app.current_event.request_context.authorizer.get("tenant_id")
+    if not tenant_id:
+        return _error(401, "unauthorized", "no tenant in the authorizer context")
+    body = app.current_event.decoded_body or ""
+    if not body.strip():
+        return _error(400, "empty_body", "send the agent YAML file as the request body")
+    if len(body.encode()) > MAX_BODY_BYTES:
+        return _error(413, "body_too_large", f"an agent file may have at most {MAX_BODY_BYTES} bytes")
+    deps = deps_from_env()
+    try:
+        published = publish_agent(deps.configs, deps.rule_index, deps.embedder, tenant_id, body, agent_id)  # type: ignore[arg-type]
+    except AgentConfigInvalid as exc:
+        return _error(400, "invalid_agent", f"{len(exc.problems)} problem(s) in the agent file",
+                      problems=[str(p) for p in exc.problems])
+    except AgentIdMismatch as exc:
+        return _error(400, exc.code, str(exc))
+    logger.info("agent published", extra={"agent_id": published.agent.id, "version": published.agent.version,
+                                          "embedded": published.indexed.embedded, "deleted": published.indexed.deleted})
+    report = published.indexed
+    return {"success": True, "agent_id": published.agent.id, "version": published.agent.version,
+            "indexed": {"embedded": report.embedded, "unchanged": report.unchanged, "deleted": report.deleted}}
+
+
+@logger.inject_lambda_context(log_event=False)  # the body is the customer's configuration: not logged
+def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    return app.resolve(event, context)
