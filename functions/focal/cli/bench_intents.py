@@ -279,8 +279,41 @@ def choose_thresholds(top_label: np.ndarray, top_score: np.ndarray, gold: np.nda
     }
 
 
+@dataclass
+class MarginRow:
+    """The ambiguity trap: in-scope queries whose top-2 scores are closer than `margin` are asked about."""
+
+    margin: float
+    val_ask_rate: float
+    val_right_if_guessed: float
+    ask_rate: float
+    right_if_guessed: float
+    answered_accuracy: float
+
+
+def _margin_stats(top_label: np.ndarray, gap: np.ndarray, gold: np.ndarray, m: float) -> tuple[float, float, float]:
+    ins = gold != OOS
+    asked = ins & (gap < m)
+    answered = ins & ~asked
+    rate = float(asked.sum() / max(ins.sum(), 1)) * 100
+    right_asked = float(np.mean(top_label[asked] == gold[asked])) * 100 if asked.any() else float("nan")
+    right_answered = float(np.mean(top_label[answered] == gold[answered])) * 100 if answered.any() else float("nan")
+    return rate, right_asked, right_answered
+
+
+def choose_margin(top_label: np.ndarray, gap: np.ndarray, gold: np.ndarray) -> float:
+    """From VALIDATION predictions only: the widest top-2 margin under which a guess would be right at
+    most half the time (asking is then the better move)."""
+    best = 0.0
+    for m in np.round(np.arange(0.005, 0.2001, 0.005), 4):
+        _, right, _ = _margin_stats(top_label, gap, gold, float(m))
+        if not np.isnan(right) and right <= 50.0:
+            best = float(m)
+    return best
+
+
 def run_clinc(data: Path, embedder, *, classes: int | None, per_label: int | None, head_weight: float | None,
-              entry_threshold: float, log) -> list[ClincRow]:
+              entry_threshold: float, log) -> tuple[list[ClincRow], MarginRow]:
     train_t, train_l = read_clinc(data / "clinc150_train.jsonl")
     label_order = sorted(set(train_l) - {OOS})
     keep = set(label_order[:classes]) if classes else None
@@ -299,10 +332,17 @@ def run_clinc(data: Path, embedder, *, classes: int | None, per_label: int | Non
         t, l = cap_rows(t, l, keep_split, per_label)
         matrix = score_queries(index, embedder.embed(t))
         top = matrix.argmax(axis=1)
+        two = np.sort(matrix, axis=1)[:, -2:] if matrix.shape[1] > 1 else np.hstack([matrix, matrix])
+        gaps.append(two[:, 1] - two[:, 0])
         return names[top], matrix[np.arange(len(top)), top], np.array(l)
 
+    gaps: list[np.ndarray] = []
     val = predict("val")
     test = predict("test")
+    margin = choose_margin(val[0], gaps[0], val[2])
+    v_rate, v_right, _ = _margin_stats(val[0], gaps[0], val[2], margin)
+    t_rate, t_right, t_answered = _margin_stats(test[0], gaps[1], test[2], margin)
+    margin_row = MarginRow(margin, v_rate, v_right, t_rate, t_right, t_answered)
     choices = choose_thresholds(*val)
     choices["agent default entry_threshold"] = entry_threshold
     rows = []
@@ -312,7 +352,7 @@ def run_clinc(data: Path, embedder, *, classes: int | None, per_label: int | Non
         rows.append(ClincRow(criterion, t, v_in, v_rec, i, r, a))
     no_t = _oos_stats(*test, -2.0)
     rows.append(ClincRow("no threshold", float("nan"), float("nan"), float("nan"), no_t[0], no_t[1], no_t[2]))
-    return rows
+    return rows, margin_row
 
 
 # ---------------------------------------------------------------- the command
@@ -348,13 +388,16 @@ def intents(
         configs.append(("  nearest example only (w = 0)", 0.0))
     banking: list[tuple[str, BankingResult]] = []
     clinc_rows: list[tuple[str, list[ClincRow]]] = []
+    margins: list[tuple[str, MarginRow]] = []
     for name, w in configs:
         log(f"{name.strip()}:")
         banking.append((name, run_banking(data, embedder, shots=shots, seeds=seeds, full=full, classes=classes,
                                           per_label=per_label, head_weight=w, log=log)))
         if clinc:
-            clinc_rows.append((name, run_clinc(data, embedder, classes=classes, per_label=per_label, head_weight=w,
-                                               entry_threshold=NavigationConfig().entry_threshold, log=log)))
+            rows, margin_row = run_clinc(data, embedder, classes=classes, per_label=per_label, head_weight=w,
+                                         entry_threshold=NavigationConfig().entry_threshold, log=log)
+            clinc_rows.append((name, rows))
+            margins.append((name, margin_row))
 
     test_t, _ = read_banking(data / "banking77_test.csv")
     tput = throughput(base, test_t[:throughput_sentences]) if throughput_sentences > 0 else 0.0
@@ -395,6 +438,17 @@ def intents(
             lines.append(f"{name:<48}{i:>14}{r:>12}")
         lines.append("  (out of scope: top score < threshold; thresholds chosen on the validation split only, never on test; "
                      "the 100 oos training queries are not used)")
+        lines.append("")
+        head = (f"{'CLINC150 ambiguity trap (top-2 gap < margin: ask)':<48}{'margin':>8}{'asked %':>9}"
+                f"{'guess right %':>15}{'answered acc':>14}  (val: asked % / guess right %)")
+        lines += [head, "-" * len(head)]
+        nav = NavigationConfig()
+        for name, m in margins:
+            lines.append(f"{name:<48}{m.margin:>8.3f}{m.ask_rate:>9.2f}{m.right_if_guessed:>15.2f}"
+                         f"{m.answered_accuracy:>14.2f}  (val {m.val_ask_rate:.2f} / {m.val_right_if_guessed:.2f})")
+        lines.append(f"  margin: the widest top-2 gap under which a guess is right at most half the time on val; agent "
+                     f"defaults: ambiguity_margin {nav.ambiguity_margin:g}, clarify_floor {nav.clarify_floor:g}, "
+                     f"entry_threshold {nav.entry_threshold:g}")
     lines.append("")
     lines.append(f"Embedding throughput: {tput:.0f} sentences/s (MiniLM int8, onnxruntime {threads} intra-op thread, "
                  f"length-sorted batches of 32, {min(throughput_sentences, len(test_t))} Banking77 test sentences, cold cache)")

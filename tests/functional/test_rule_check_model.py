@@ -1,0 +1,66 @@
+"""The rule filter's optional model check: one batched call over the soft candidates above the
+threshold; what it rejects is dropped with a note; an unusable answer keeps every candidate."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from focal.errors import ModelError
+from focal.models.turn import TurnRequest
+from focal.pipeline.runner import LocalRunner
+from focal.ports import ModelReply
+from focal.wiring import local_deps
+
+AGENT = Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yaml"
+
+
+class RuleJudge:
+    """Answers only the rule check (purpose "rules"), from a script."""
+
+    def __init__(self, *answers):
+        self.answers, self.prompts = list(answers), []
+
+    def available(self, purpose: str) -> bool:
+        return purpose == "rules"
+
+    def complete(self, purpose, messages, json_schema=None) -> ModelReply:
+        self.prompts.append(messages[-1]["content"])
+        answer = self.answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return ModelReply(text=answer, model="fake/rules")
+
+
+def turn(tmp_path, model, message="I want a refund for my order"):
+    deps = local_deps(AGENT, tmp_path / "focal.db")
+    deps.model = model
+    runner = LocalRunner(deps)
+    result = runner.turn(TurnRequest(tenant_id="t", agent_id="retail", session_id="s", turn_id="1", message=message))
+    notes = deps.turns.list_for_session("t", "retail", "s")[-1].state["decision"]["notes"]
+    return result, notes
+
+
+def test_the_model_drops_a_candidate_that_only_sounds_alike(tmp_path):
+    # Offline, "I want a refund for my order" also matches refund_destination by similarity.
+    model = RuleJudge(json.dumps({"applies": []}))
+    result, notes = turn(tmp_path, model)
+    assert len(model.prompts) == 1 and "refund_destination" in model.prompts[0]
+    assert "refund_cap" not in model.prompts[0]  # hard constraints are never judged away
+    assert "refund_destination" not in result.matched_rules
+    assert "rule refund_destination judged not to apply by the model" in notes
+    assert result.model_calls == 1
+    assert "original payment method" not in result.response
+
+
+def test_an_invalid_or_failed_answer_keeps_the_candidates(tmp_path):
+    for answer in ("not json", ModelError("Timeout from model provider")):
+        result, notes = turn(tmp_path / type(answer).__name__, RuleJudge(answer))
+        assert "refund_destination" in result.matched_rules and result.success
+        assert any("all candidates kept" in n for n in notes)
+
+
+def test_no_soft_candidate_no_call(tmp_path):
+    model = RuleJudge()
+    result, _ = turn(tmp_path, model, message="A1001")
+    assert model.prompts == [] and result.model_calls == 0
