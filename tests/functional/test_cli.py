@@ -46,3 +46,26 @@ def test_turn_keeps_state_in_a_local_sqlite_file(tmp_path, capsys):
     second = json.loads(capsys.readouterr().out)
     assert second["scenario"] == {"id": "change_address", "step_id": "ask_address"}
     assert Path(db).exists()
+
+
+def test_bench_overhead_reports_stages_model_calls_and_the_fast_path(tmp_path, capsys):
+    from focal.cli.main import main
+
+    suite = tmp_path / "suite.yaml"
+    # "yes" at a confirmation and an order number are sure offline readings; a shipping question is not.
+    suite.write_text(
+        "conversations:\n"
+        "  - name: a\n    turns:\n      - user: Please refund order A1009\n      - user: 'yes'\n"
+        "  - name: b\n    turns:\n      - user: how long does shipping take?\n",
+        encoding="utf-8",
+    )
+    agent = Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yaml"
+    assert main(["bench", "overhead", str(agent), "--suite", str(suite), "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "3 turns (2 conversations × 1)" in out
+    for stage in ("sensor", "retrieve", "route", "tools", "generate", "enforce", "persist"):
+        assert f"\n{stage} " in out
+    assert "model calls per turn: 0.00 measured" in out
+    assert "sensor fast path: 2/3 turns (67 %)" in out
+    # the shipping question needs the sensor and the rule check; every turn generates once
+    assert "sensor 0.33 + rule check 0.33 + generate 1.00" in out

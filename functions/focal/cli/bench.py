@@ -39,7 +39,9 @@ def suite_messages(suite_path: Path) -> list[list[str]]:
 def overhead(agent_path: str, suite_path: str, repeat: int = 3) -> str:
     conversations = suite_messages(Path(suite_path))
     started = time.perf_counter()
-    agent_id = load_agent(agent_path).id
+    agent = load_agent(agent_path)
+    agent_id = agent.id
+    soft = {r.id for r in agent.rules if not r.is_hard_constraint}
     with tempfile.TemporaryDirectory() as tmp:
         deps = local_deps(agent_path, Path(tmp) / "bench.db")
         runner = LocalRunner(deps)
@@ -62,7 +64,7 @@ def overhead(agent_path: str, suite_path: str, repeat: int = 3) -> str:
                     totals.append((time.perf_counter() - t0) * 1000)
                     for name in STAGE_NAMES:
                         per_stage[name].append(result.timings_ms.get(name, 0.0))
-                    usage.add(result)
+                    usage.add(result, soft)
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     lines = [f"focal bench overhead: {len(totals)} turns ({len(conversations)} conversations × {repeat}), offline, no model",
              f"{'stage':<10}{'p50 ms':>10}{'p95 ms':>10}"]
@@ -82,26 +84,29 @@ class ModelUsage:
     measured_calls: int = 0
     fast: int = 0
     sensor: int = 0
+    rules: int = 0
     generate: int = 0
     judge: int = 0
 
-    def add(self, result: TurnResult) -> None:
+    def add(self, result: TurnResult, soft_rules: set[str]) -> None:
         self.turns += 1
         self.measured_calls += result.model_calls
         understood = result.execution_path != "rejected"
         fast = bool(result.intent.get("fast_path"))
         self.fast += understood and fast
         self.sensor += understood and not fast
+        self.rules += any(r in soft_rules for r in result.matched_rules)  # the rule check judges soft candidates
         if "generate" in result.timings_ms:
             self.generate += 1 + int(result.enforcement.get("regenerations", 0))
         self.judge += bool(result.enforcement.get("unverified"))
 
     def lines(self) -> list[str]:
         n = max(self.turns, 1)
-        per_turn = (self.sensor + self.generate + self.judge) / n
+        per_turn = (self.sensor + self.rules + self.generate + self.judge) / n
         return [
             f"model calls per turn: {self.measured_calls / n:.2f} measured (offline run)",
-            f"  with a model configured: {per_turn:.2f} = sensor {self.sensor / n:.2f} + generate {self.generate / n:.2f}"
+            f"  with a model configured: {per_turn:.2f} = sensor {self.sensor / n:.2f} + rule check {self.rules / n:.2f}"
+            f" + generate {self.generate / n:.2f}"
             f" + judge {self.judge / n:.2f} (the calls this run's turns would make)",
             f"sensor fast path: {self.fast}/{self.turns} turns ({100 * self.fast / n:.0f} %) skip the model call",
         ]
