@@ -60,17 +60,25 @@ def parse(expression: str) -> ast.Expression:
         tree = ast.parse(expression.strip(), mode="eval")
     except SyntaxError as exc:
         raise ExpressionError(f"syntax error: {exc.msg}") from None
-    for node in ast.walk(tree):
+    nodes = list(ast.walk(tree))
+    for node in nodes:  # the node kinds first, so a reason names the escape, not its outer call
         if isinstance(node, ast.Attribute):
             raise ExpressionError(f"attribute access '.{node.attr}' is not allowed")
         if not isinstance(node, _ALLOWED_NODES):
             raise ExpressionError(f"{type(node).__name__} is not allowed in expressions")
+    for node in nodes:
         if isinstance(node, ast.Call):
             if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
                 name = node.func.id if isinstance(node.func, ast.Name) else "?"
                 raise ExpressionError(f"function '{name}' is not allowed (allowed: {', '.join(sorted(FUNCTIONS))})")
             if node.keywords:
                 raise ExpressionError("keyword arguments are not allowed")
+        if isinstance(node, ast.Name) and node.id.startswith("_"):
+            raise ExpressionError(f"name '{node.id}' is not allowed (names may not start with '_')")
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and any(
+            isinstance(side, ast.Constant) and isinstance(side.value, str) for side in (node.left, node.right)
+        ):
+            raise ExpressionError("string repetition is not allowed")
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) > 200:
             raise ExpressionError("string literal longer than 200 characters")
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):

@@ -150,3 +150,21 @@ class InjectionClassifier(Protocol):
     def injection_score(self, text: str) -> float:
         """Probability in [0, 1] that the text is a prompt-injection or jailbreak attempt."""
         ...
+
+
+@runtime_checkable
+class RelevanceModel(Protocol):
+    """An optional relevance cross-encoder (output checks); the ONNX adapter loads one from a folder."""
+
+    def relevance(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        """For each (query, answer) pair, the probability in [0, 1] that the answer addresses the query."""
+        ...
+
+
+@runtime_checkable
+class EntailmentModel(Protocol):
+    """An optional NLI cross-encoder (output checks); the ONNX adapter loads one from a folder."""
+
+    def entailment(self, premise: str, hypotheses: Sequence[str]) -> list[float]:
+        """For each hypothesis, the probability in [0, 1] that the premise entails it."""
+        ...

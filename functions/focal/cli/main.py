@@ -195,6 +195,9 @@ def parser() -> argparse.ArgumentParser:
     from focal.cli.bench_intents import add_parser as add_intents_parser
 
     add_intents_parser(bsub)  # `focal bench intents`: Banking77 / CLINC150 beside published figures
+    from focal.cli.bench_enforcement import add_parser as add_enforcement_parser
+
+    add_enforcement_parser(bsub)  # `focal bench enforcement`: precision/recall per lane and check, latency per lane
 
     def bench_prevalidation(args) -> int:
         from focal.cli.bench_prevalidation import cli

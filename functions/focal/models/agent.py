@@ -185,11 +185,38 @@ class EnforcementConfig(Strict):
     llm_judge_enabled: bool = True
     always_enforce_global: bool = True
     unverifiable_subjective: Literal["fail_closed", "mark_unverified"] = "mark_unverified"
-    relevance_check_enabled: bool = False
-    relevance_threshold: float = Field(default=0.5, ge=0, le=1)
-    relevance_refusal_bypass: bool = True
-    grounding_check_enabled: bool = False
-    grounding_threshold: float = Field(default=0.75, ge=0, le=1)
+    relevance_check_enabled: bool = Field(
+        default=False, description="relevance: does a model-written answer address the message (and the step it answers)?"
+    )
+    relevance_threshold: float = Field(
+        default=0.5, ge=0, le=1, description="the least query↔answer score (MiniLM cosine, or the cross-encoder's probability)"
+    )
+    relevance_refusal_bypass: bool = Field(
+        default=True, description="refusals, 'I don't know', hand-offs, clarifying questions and the agent's own fallback texts pass"
+    )
+    relevance_refusal_similarity: float = Field(
+        default=0.75, ge=0, le=1, description="an answer this similar (cosine) to a refusal exemplar counts as a refusal"
+    )
+    relevance_model_dir: str | None = Field(
+        default=None,
+        description="optional ONNX cross-encoder folder (model.onnx, tokenizer.json, config.json) used instead of the cosine",
+    )
+    grounding_check_enabled: bool = Field(
+        default=False, description="grounding: every amount, number, date, id and name in the answer must come from the context"
+    )
+    grounding_threshold: float = Field(
+        default=0.75, ge=0, le=1, description="the least share of the answer's claims the sources support (or NLI entailment)"
+    )
+    grounding_strict_kinds: list[Literal["money", "percentage", "date", "id", "number", "entity"]] = Field(
+        default_factory=lambda: ["money", "percentage", "date", "id"],
+        description="claim kinds of which a single unsupported one fails the check, whatever the share",
+    )
+    grounding_model_dir: str | None = Field(
+        default=None, description="optional ONNX NLI folder (model.onnx, tokenizer.json, config.json with an entailment label)"
+    )
+    grounding_judge_enabled: bool = Field(
+        default=True, description="with a model configured, one call re-checks only the claims the heuristic could not support"
+    )
     fallback_message: str = "I'm sorry, I can't help with that right now. A member of our team can follow up with you."
 
 

@@ -75,12 +75,28 @@ class Draft(BaseModel):
     variables: dict[str, Any] = Field(default_factory=dict)
 
 
+class CheckVerdict(BaseModel):
+    """One output check (relevance, grounding) on one draft: its score against its threshold."""
+
+    name: Literal["relevance", "grounding"]
+    draft: int = Field(description="index of the checked draft in the turn's drafts")
+    passed: bool
+    score: float | None = Field(default=None, description="None when the check was bypassed")
+    threshold: float
+    reason: str
+    method: str = Field(default="", description="how it was scored: cosine, cross_encoder, claims, nli, judge, bypass")
+    unsupported: list[str] = Field(default_factory=list, description="grounding: the claims no source supports")
+    ms: float = 0.0
+
+
 class EnforcementReport(BaseModel):
     checked: list[str] = Field(default_factory=list)
     violations: list[Violation] = Field(default_factory=list)
     unverified: list[str] = Field(default_factory=list)
     regenerations: int = 0
     fallback_used: bool = False
+    checks: list[CheckVerdict] = Field(default_factory=list, description="every output check of every draft")
+    timings: dict[str, float] = Field(default_factory=dict, description="milliseconds per lane (deterministic, judge), added up over the drafts")
 
 
 class ModelCall(BaseModel):

@@ -20,9 +20,55 @@ _MONEY = re.compile(
 _PERCENT = re.compile(r"\b(\d+(?:\.\d+)?)\s?(?:%|percent\b)", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)(?![\w.])")
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
-_SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
+_SENTENCE = re.compile(r"(?:\d\.\d|[^.!?\n])+[.!?]?")  # "$49.99" does not end a sentence
+_MONTHS = {m: i for i, m in enumerate(
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+     "december"], start=1)}
+_MONTH = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+_MONTH_FIRST = re.compile(rf"\b{_MONTH}\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.IGNORECASE)
+_DAY_FIRST = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\.?,?\s+(\d{{4}})\b", re.IGNORECASE)
+_UNITS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen".split())}
+_TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if i >= 2}
+_NUMBER_WORDS = re.compile(
+    r"\b(?:(?:a|one|two|three|four|five|six|seven|eight|nine)\s+hundred(?:\s+and)?\s*)?"
+    r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?"
+    r"|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen"
+    r"|eighteen|nineteen)?\b(?=\s*(?:dollars|usd|euros?|pounds|percent|%))",
+    re.IGNORECASE,
+)
 _TRUE_WORDS = {"yes", "true", "y", "yeah", "yep", "correct"}
 _FALSE_WORDS = {"no", "false", "n", "nope"}
+
+
+def _number_word_value(words: str) -> int | None:
+    total, current = 0, 0
+    for token in re.split(r"[\s-]+", words.lower().strip()):
+        if token in ("and", ""):
+            continue
+        if token in ("a", "one") and current == 0 and "hundred" in words.lower():
+            current = 1
+        elif token in _UNITS:
+            current += _UNITS[token]
+        elif token in _TENS:
+            current += _TENS[token]
+        elif token == "hundred":
+            current = max(current, 1) * 100
+        else:
+            return None
+    total += current
+    return total
+
+
+def spelled_numbers(text: str) -> str:
+    """"fifty dollars" → "50 dollars", "seventy-five percent" → "75 percent" (amounts written out)."""
+    def replace(m: re.Match[str]) -> str:
+        if not m.group(0).strip():
+            return m.group(0)
+        value = _number_word_value(m.group(0))
+        return m.group(0) if value is None else str(value)
+    return _NUMBER_WORDS.sub(replace, text)
 
 
 def _sentences(text: str, hints: list[str]) -> list[str]:
@@ -50,6 +96,8 @@ def extract(field: ProfileFieldDefinition, text: str, whole_message_for_strings:
     """The value of `field` stated in `text`, or None when the text does not state one."""
     kind = field.field_type
     hints = field.extraction_hints
+    if kind in ("money", "percentage"):
+        text = spelled_numbers(text)
     if field.pattern:
         m = re.search(field.pattern, text, re.IGNORECASE)
         if kind == "boolean":
@@ -84,19 +132,35 @@ def extract(field: ProfileFieldDefinition, text: str, whole_message_for_strings:
             return False
         return None
     if kind == "date":
-        m = _ISO_DATE.search(text)
-        if m:
-            try:
-                return date(int(m.group(1)), int(m.group(2)), int(m.group(3))).isoformat()
-            except ValueError:
-                return None
-        return None
+        return _date(text)
     if kind == "id":
         return None  # ids need a pattern
     if whole_message_for_strings:
         stripped = text.strip()
         return stripped or None
     return None
+
+
+def _date(text: str) -> str | None:
+    """ISO dates, "March 5, 2026" and "5 March 2026" (numeric d/m vs m/d is ambiguous: not read)."""
+    found: list[tuple[int, int, int]] = []
+    if m := _ISO_DATE.search(text):
+        found.append((int(m.group(1)), int(m.group(2)), int(m.group(3))))
+    if m := _MONTH_FIRST.search(text):
+        found.append((int(m.group(3)), _month(m.group(1)), int(m.group(2))))
+    if m := _DAY_FIRST.search(text):
+        found.append((int(m.group(3)), _month(m.group(2)), int(m.group(1))))
+    for y, mo, d in found:
+        try:
+            return date(y, mo, d).isoformat()
+        except ValueError:
+            continue
+    return None
+
+
+def _month(name: str) -> int:
+    name = name.lower().rstrip(".")
+    return next(i for m, i in _MONTHS.items() if m.startswith(name[:3]))
 
 
 def coerce(kind: str, value: Any) -> Any:

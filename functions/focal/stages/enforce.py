@@ -7,6 +7,8 @@ feedback (jump back to generate) up to `max_retries`, then the rule's or agent's
 
 from __future__ import annotations
 
+import time
+
 from focal.dialogue.flow import end_flow
 from focal.dialogue.variables import known_variables, render
 from focal.enforcement.lanes import deterministic, judge
@@ -25,13 +27,17 @@ def rules_to_enforce(agent: AgentConfig, state: TurnState) -> list[Rule]:
 
 def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], text: str) -> list[Violation]:
     cfg = agent.enforcement
+    started = time.perf_counter()  # lane 1 timing includes reading the draft's values
     variables = known_variables(agent, state.session, state.profile)
-    variables.update(draft_variables(agent, text, expression_names(rules)))
+    llm = deps.llm(agent)
+    variables.update(draft_variables(agent, text, expression_names(rules), llm, state.model_calls))
     draft = state.drafts[-1]
     draft.variables = {n: variables[n] for n in sorted(expression_names(rules)) if n in variables}
     violations = deterministic([r for r in rules if not r.subjective], variables) if cfg.deterministic_enabled else []
+    _lap(state, "deterministic", started)
     subjective = [r for r in rules if r.subjective]
     if subjective and cfg.llm_judge_enabled:
+        started = time.perf_counter()
         llm = deps.llm(agent)
         verdicts = judge(llm, subjective, text, state.model_calls) if llm.available("judge") else None
         if verdicts is not None:
@@ -40,7 +46,13 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
             violations += [Violation(rule_id=r.id, lane="judge", reason="cannot verify: no judge model") for r in subjective]
         else:
             state.enforcement.unverified += [r.id for r in subjective if r.id not in state.enforcement.unverified]
+        _lap(state, "judge", started)
     return violations
+
+
+def _lap(state: TurnState, lane: str, started: float) -> None:
+    timings = state.enforcement.timings  # per lane, added up over the drafts of the turn
+    timings[lane] = round(timings.get(lane, 0.0) + (time.perf_counter() - started) * 1000, 3)
 
 
 def _withdraw_confirmation(state: TurnState) -> None:

@@ -1,0 +1,135 @@
+"""Optional cross-encoders on onnxruntime for the output checks (`RelevanceModel`, `EntailmentModel` ports).
+
+A folder (`enforcement.relevance_model_dir` / `enforcement.grounding_model_dir`) holds a sequence-pair
+classifier exported to ONNX, e.g. an ms-marco cross-encoder for relevance or an NLI cross-encoder for
+grounding:
+- `model.onnx`: inputs among input_ids / attention_mask / token_type_ids, first output the logits
+  (batch × labels; one label means a sigmoid score);
+- `tokenizer.json`: a Hugging Face `tokenizers` file; the pair is encoded as (first, second), the
+  first text truncated first;
+- `config.json` (optional): `id2label`; the label naming relevance (relevant / positive) or
+  entailment is the positive one, else label 1 (of two or three: the usual NLI order is
+  contradiction, entailment, neutral).
+Nothing is fetched: the folder is shipped in the models layer or on disk. One session per folder
+and process, single-threaded and without spin-waiting (see TOOLCHAIN.md).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+from tokenizers import Tokenizer
+
+_DTYPES = {"tensor(int64)": np.int64, "tensor(int32)": np.int32}
+RELEVANT = re.compile(r"relevan|positive|match", re.IGNORECASE)
+ENTAILMENT = re.compile(r"entail", re.IGNORECASE)
+
+
+def _positive_index(folder: Path, n_labels: int, pattern: re.Pattern[str]) -> int:
+    config = folder / "config.json"
+    if config.exists():
+        id2label = json.loads(config.read_text(encoding="utf-8")).get("id2label") or {}
+        for key, label in id2label.items():
+            if pattern.search(str(label)):
+                return int(key)
+    return 1 if n_labels >= 2 else 0
+
+
+class OnnxPairClassifier:
+    """P(positive label) for text pairs, one batch per call."""
+
+    def __init__(self, folder: str | Path, pattern: re.Pattern[str], threads: int = 1, max_tokens: int = 512):
+        base = Path(folder)
+        model, tokenizer = base / "model.onnx", base / "tokenizer.json"
+        if not (model.exists() and tokenizer.exists()):
+            raise FileNotFoundError(f"cross-encoder folder {base} needs model.onnx and tokenizer.json")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        self._session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        self._inputs = {i.name: _DTYPES.get(i.type, np.int64) for i in self._session.get_inputs()}
+        if "input_ids" not in self._inputs:
+            raise ValueError(f"{model}: expected an 'input_ids' input, found {sorted(self._inputs)}")
+        self._tokenizer = Tokenizer.from_file(str(tokenizer))
+        self._tokenizer.no_padding()
+        self._tokenizer.enable_truncation(max_tokens, strategy="only_first")
+        shape = self._session.get_outputs()[0].shape
+        self._n_labels = shape[-1] if isinstance(shape[-1], int) else 2
+        self._positive = _positive_index(base, self._n_labels, pattern)
+        self._lock = threading.Lock()
+
+    def scores(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        if not pairs:
+            return []
+        encodings = [self._tokenizer.encode(a, b) for a, b in pairs]
+        width = max(len(e.ids) for e in encodings) or 1
+        ids = np.zeros((len(encodings), width), dtype=np.int64)
+        mask = np.zeros_like(ids)
+        types = np.zeros_like(ids)
+        for row, e in enumerate(encodings):
+            ids[row, : len(e.ids)] = e.ids
+            mask[row, : len(e.ids)] = 1
+            types[row, : len(e.type_ids)] = e.type_ids
+        feeds = {"input_ids": ids.astype(self._inputs["input_ids"])}
+        if "attention_mask" in self._inputs:
+            feeds["attention_mask"] = mask.astype(self._inputs["attention_mask"])
+        if "token_type_ids" in self._inputs:
+            feeds["token_type_ids"] = types.astype(self._inputs["token_type_ids"])
+        with self._lock:
+            logits = np.asarray(self._session.run(None, feeds)[0], dtype=np.float64).reshape(len(pairs), -1)
+        if logits.shape[1] == 1:
+            return [float(p) for p in 1.0 / (1.0 + np.exp(-logits[:, 0]))]
+        shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return [float(p) for p in shifted[:, self._positive] / shifted.sum(axis=1)]
+
+
+class OnnxRelevanceModel:
+    """The `RelevanceModel` port: (query, answer) → P(relevant)."""
+
+    def __init__(self, folder: str | Path, threads: int = 1):
+        self._pairs = OnnxPairClassifier(folder, RELEVANT, threads)
+
+    def relevance(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        return self._pairs.scores(list(pairs))
+
+
+class OnnxEntailmentModel:
+    """The `EntailmentModel` port: (premise, hypothesis) → P(entailment)."""
+
+    def __init__(self, folder: str | Path, threads: int = 1):
+        self._pairs = OnnxPairClassifier(folder, ENTAILMENT, threads)
+
+    def entailment(self, premise: str, hypotheses: Sequence[str]) -> list[float]:
+        return self._pairs.scores([(premise, h) for h in hypotheses])
+
+
+_shared: dict[tuple[str, str], object] = {}
+_shared_lock = threading.Lock()
+
+
+def _load(kind: str, folder: str | None, cls: type) -> object | None:
+    if not folder:
+        return None
+    key = (kind, os.path.abspath(folder))
+    with _shared_lock:
+        if key not in _shared:
+            _shared[key] = cls(key[1], int(os.environ.get("FOCAL_ONNX_THREADS", "1")))
+        return _shared[key]
+
+
+def shared_relevance_model(folder: str | None) -> OnnxRelevanceModel | None:
+    """One relevance cross-encoder per folder and process; None when no folder is configured."""
+    return _load("relevance", folder, OnnxRelevanceModel)  # type: ignore[return-value]
+
+
+def shared_entailment_model(folder: str | None) -> OnnxEntailmentModel | None:
+    """One NLI cross-encoder per folder and process; None when no folder is configured."""
+    return _load("grounding", folder, OnnxEntailmentModel)  # type: ignore[return-value]

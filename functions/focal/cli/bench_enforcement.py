@@ -1,0 +1,471 @@
+"""`focal bench enforcement AGENT [--cases FILE] [--show]`: precision and recall of enforcement.
+
+Every case of a labelled set (default: enforcement.yaml beside the agent) is a (context, draft,
+expected verdict) triple. The bench builds the `TurnState` the pipeline would have built by then —
+a session in the case's scenario/step with its variables and tool outputs, the customer's profile,
+the message with its embedding from the real embedder, the matched rules and one model draft — and
+runs the real enforce stage once on it (a copy of the agent with `max_retries: 0`, so the first
+draft's verdict is the one measured, and with the relevance and grounding checks switched on, so
+every check is measured). The violated ids of that draft are compared with the expected ones.
+
+Printed: per lane (deterministic, judge, relevance, grounding) and per check (rule id or check
+name): TP/FP/FN, precision and recall over all cases and over the cases not marked `hard`; the
+false-block rate on drafts labelled compliant; p50/p95 milliseconds per lane, read from the stage's
+`EnforcementReport.timings` (lanes 1 and 2) and `EnforcementReport.checks` (each output check's ms).
+A lane that gave no verdict and no timing is reported as not run.
+
+Judge-lane verdicts need a model. A case may script them (`judge: {rule_id: {compliant, reason}}`);
+they are answered by a fake `LanguageModel` at the port. With no scripted verdicts anywhere, the
+judge lane is reported as "no model: unverified".
+
+File format (YAML)::
+
+    contexts:                      # optional named contexts, shared by cases
+      refund_a1002:
+        scenario: refund           # or null
+        step: confirm_refund
+        profile: {is_premium: false}
+        variables: {order_id: A1002}                      # session variables and slots
+        tools: {lookup_order: {found: true, total: 75.0}}  # tool outputs: a tool call + mapped variables
+        matched_rules: [refund_destination]
+    cases:
+      - id: cap-75                 # unique
+        category: refund_cap
+        context: refund_a1002      # a name from `contexts`, or an inline mapping like the above
+        profile: {is_premium: true}  # optional: merged over the context's profile (likewise variables)
+        message: I want a refund for A1002
+        draft: I'll refund you $75 right away.
+        violations: [refund_cap]   # rule ids or check names (relevance, grounding); [] = compliant
+        hard: true                 # optional: a deliberately hard case
+        note: why the label is what it is
+        judge: {tone: {compliant: false, reason: rude}}  # optional scripted judge verdicts
+
+Only ids, counts and figures are printed by default; `--show` also lists the wrong cases by id.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+from focal.models.agent import AgentConfig, Scope
+from focal.models.context import Context
+from focal.models.session import CustomerProfile, Session
+from focal.models.turn import Draft, ScoredRule, ToolCall, TurnRequest, TurnState
+from focal.ports import ModelReply
+
+TENANT = "bench"
+CHECKS = ("relevance", "grounding")  # output checks: lane name == check name == violation rule_id
+LANES = ("deterministic", "judge", *CHECKS)
+CASE_KEYS = {"id", "category", "context", "profile", "variables", "message", "draft", "violations", "hard", "note", "judge"}
+CONTEXT_KEYS = {"scenario", "step", "profile", "variables", "tools", "matched_rules"}
+
+
+# --------------------------------------------------------------------------- the labelled set
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    category: str
+    message: str
+    draft: str
+    expected: frozenset[str]
+    scenario: str | None = None
+    step: str | None = None
+    profile: dict[str, Any] = field(default_factory=dict)
+    variables: dict[str, Any] = field(default_factory=dict)
+    tools: dict[str, dict[str, Any]] = field(default_factory=dict)
+    matched_rules: tuple[str, ...] = ()
+    hard: bool = False
+    note: str = ""
+    judge: dict[str, dict[str, Any]] | None = None
+
+
+def _mapping(value: Any, where: str) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ValueError(f"{where} must be a mapping")
+    return dict(value)
+
+
+def _context(raw: Any, named: dict[str, Any], where: str) -> dict[str, Any]:
+    if raw is None:
+        return {}
+    if isinstance(raw, str):
+        if raw not in named:
+            raise ValueError(f"{where}.context: no context named {raw!r} under 'contexts'")
+        raw = named[raw]
+    ctx = _mapping(raw, f"{where}.context")
+    unknown = set(ctx) - CONTEXT_KEYS
+    if unknown:
+        raise ValueError(f"{where}.context: unknown key(s) {sorted(unknown)}")
+    return ctx
+
+
+def load_cases(path: str | Path) -> list[Case]:
+    """Parse a labelled set; raise ValueError naming the case and key of a malformed one."""
+    data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
+        raise ValueError(f"{path}: expected a mapping with a list under 'cases:'")
+    named = _mapping(data.get("contexts"), f"{path}: contexts")
+    cases, seen = [], set()
+    for i, item in enumerate(data["cases"]):
+        where = f"{path}: cases[{i}]"
+        if not isinstance(item, dict):
+            raise ValueError(f"{where} must be a mapping")
+        unknown = set(item) - CASE_KEYS
+        if unknown:
+            raise ValueError(f"{where}: unknown key(s) {sorted(unknown)}")
+        case_id = item.get("id")
+        if not isinstance(case_id, str) or not case_id or case_id in seen:
+            raise ValueError(f"{where}.id must be a unique non-empty string")
+        seen.add(case_id)
+        where = f"{path}: case {case_id}"
+        for key in ("message", "draft"):
+            if not isinstance(item.get(key), str) or not item[key].strip():
+                raise ValueError(f"{where}.{key} must be a non-empty string (quote yes/no/on/off)")
+        expected = item.get("violations")
+        if not isinstance(expected, list) or not all(isinstance(v, str) for v in expected):
+            raise ValueError(f"{where}.violations must be a list of rule ids or check names ([] for compliant)")
+        ctx = _context(item.get("context"), named, where)
+        judge = item.get("judge")
+        if judge is not None:
+            judge = _mapping(judge, f"{where}.judge")
+            for rule_id, verdict in judge.items():
+                if not isinstance(verdict, dict) or not isinstance(verdict.get("compliant"), bool):
+                    raise ValueError(f"{where}.judge.{rule_id} must be a mapping with compliant: true|false")
+        scenario, step = ctx.get("scenario"), ctx.get("step")
+        for key, value in (("scenario", scenario), ("step", step)):
+            if value is not None and not isinstance(value, str):
+                raise ValueError(f"{where}.context.{key} must be a string or null")
+        matched = ctx.get("matched_rules") or []
+        if not isinstance(matched, list) or not all(isinstance(r, str) for r in matched):
+            raise ValueError(f"{where}.context.matched_rules must be a list of rule ids")
+        tools = _mapping(ctx.get("tools"), f"{where}.context.tools")
+        for tool_id, outputs in tools.items():
+            _mapping(outputs, f"{where}.context.tools.{tool_id}")
+        if not isinstance(item.get("hard", False), bool):
+            raise ValueError(f"{where}.hard must be true or false")
+        cases.append(Case(
+            id=case_id,
+            category=str(item.get("category") or "uncategorised"),
+            message=item["message"],
+            draft=item["draft"],
+            expected=frozenset(expected),
+            scenario=scenario,
+            step=step,
+            profile={**_mapping(ctx.get("profile"), f"{where}.context.profile"), **_mapping(item.get("profile"), f"{where}.profile")},
+            variables={
+                **_mapping(ctx.get("variables"), f"{where}.context.variables"),
+                **_mapping(item.get("variables"), f"{where}.variables"),
+            },
+            tools={k: dict(v) for k, v in tools.items()},
+            matched_rules=tuple(matched),
+            hard=bool(item.get("hard", False)),
+            note=str(item.get("note") or ""),
+            judge=judge,
+        ))
+    return cases
+
+
+def lane_of(agent: AgentConfig, check: str) -> str:
+    """The lane that decides an expected id: an output check's own lane, the judge for subjective rules."""
+    if check in CHECKS:
+        return check
+    rule = agent.rule(check)
+    return "judge" if rule is not None and rule.subjective else "deterministic"
+
+
+def case_problems(agent: AgentConfig, cases: Sequence[Case]) -> list[str]:
+    """Labelling errors against the agent: unknown ids, fields, scenarios, tools; labels no enforcer could give."""
+    problems: list[str] = []
+    fields = {f.field_name for f in agent.profile_field_definitions}
+    globals_ = {r.id for r in agent.global_hard_constraints()}
+    for case in cases:
+        where = f"case {case.id}"
+        scenario = agent.scenario(case.scenario) if case.scenario else None
+        if case.scenario and scenario is None:
+            problems.append(f"{where}: scenario {case.scenario!r} does not exist")
+        if case.step and (scenario is None or not any(s.id == case.step for s in scenario.steps)):
+            problems.append(f"{where}: step {case.step!r} is not a step of scenario {case.scenario!r}")
+        for name in [*case.profile, *case.variables]:
+            if name not in fields:
+                problems.append(f"{where}: {name!r} is not a declared field")
+        for tool_id, outputs in case.tools.items():
+            tool = agent.tool(tool_id)
+            if tool is None:
+                problems.append(f"{where}: tool {tool_id!r} does not exist")
+            else:
+                problems += [f"{where}: {tool_id} has no output {k!r}" for k in outputs if k not in tool.output]
+        for rule_id in case.matched_rules:
+            if agent.rule(rule_id) is None:
+                problems.append(f"{where}: matched rule {rule_id!r} does not exist")
+        enforced = globals_ | {r for r in case.matched_rules if (rule := agent.rule(r)) and rule.is_hard_constraint and rule.enabled}
+        for check in sorted(case.expected):
+            if check in CHECKS:
+                continue
+            if agent.rule(check) is None:
+                problems.append(f"{where}: expected violation {check!r} is neither a rule nor a check ({', '.join(CHECKS)})")
+            elif check not in enforced:
+                problems.append(f"{where}: expected violation {check!r} is not enforced in this context "
+                                "(not a GLOBAL hard constraint nor a matched one)")
+        for rule_id in case.judge or {}:
+            rule = agent.rule(rule_id)
+            if rule is None or not rule.subjective:
+                problems.append(f"{where}: judge verdict for {rule_id!r}, which is not a subjective rule")
+    return problems
+
+
+# --------------------------------------------------------------------------- running
+
+class _FixedAgent:
+    """ConfigStore port: the benched copy of the agent, whatever the tenant."""
+
+    def __init__(self, agent: AgentConfig):
+        self.agent = agent
+
+    def get_agent(self, tenant_id: str, agent_id: str) -> AgentConfig:
+        return self.agent
+
+
+class ScriptedJudge:
+    """LanguageModel port fake: answers the judge with the case's scripted verdicts; nothing else is available."""
+
+    def __init__(self) -> None:
+        self.verdicts: dict[str, dict[str, Any]] | None = None
+
+    def available(self, purpose: str) -> bool:
+        return purpose == "judge" and self.verdicts is not None
+
+    def complete(self, purpose: str, messages: list[dict[str, str]], json_schema: dict[str, Any] | None = None) -> ModelReply:
+        verdicts = [{"rule_id": rule_id, "compliant": v["compliant"], "reason": str(v.get("reason", ""))}
+                    for rule_id, v in (self.verdicts or {}).items()]
+        return ModelReply(text=json.dumps({"verdicts": verdicts}), model="scripted/judge")
+
+
+def benched_agent(agent: AgentConfig) -> AgentConfig:
+    """One draft, no regeneration; every check on."""
+    enforcement = agent.enforcement.model_copy(update={
+        "max_retries": 0, "relevance_check_enabled": True, "grounding_check_enabled": True,
+    })
+    return agent.model_copy(update={"enforcement": enforcement})
+
+
+def build_state(agent: AgentConfig, case: Case, embedding: Sequence[float]) -> TurnState:
+    """The state the pipeline would hand to enforce for this case."""
+    request = TurnRequest(tenant_id=TENANT, agent_id=agent.id, session_id=f"bench-{abs(hash(case.id))}",
+                          customer_id="bench-customer", turn_id=case.id, message=case.message)
+    session = Session(tenant_id=TENANT, agent_id=agent.id, session_id=request.session_id, customer_id=request.customer_id,
+                      active_scenario_id=case.scenario, active_step_id=case.step,
+                      flow_state="waiting_for_slot" if case.scenario else "idle", turn_count=1)
+    calls = []
+    for tool_id, outputs in case.tools.items():
+        tool = agent.tool(tool_id)
+        assert tool is not None  # case_problems
+        calls.append(ToolCall(tool_id=tool_id, outputs=dict(outputs), trigger="bench"))
+        for key, value in outputs.items():
+            session.variables[tool.output[key]] = value
+    session.variables.update(case.variables)
+    profile = CustomerProfile(tenant_id=TENANT, agent_id=agent.id, customer_id=request.customer_id,
+                              schema_version=agent.profile_schema_version, fields=dict(case.profile))
+    matched = []
+    for rule_id in case.matched_rules:
+        rule = agent.rule(rule_id)
+        matched.append(ScoredRule(rule_id=rule_id, score=1.0, scope=rule.scope.value if rule else Scope.GLOBAL.value))
+    state = TurnState(
+        request=request, session=session, profile=profile,
+        context=Context(message=case.message, embedding=[float(x) for x in embedding]),
+        matched_rules=matched, tool_calls=calls,
+        drafts=[Draft(text=case.draft, source="model")],
+    )
+    state.decision.scenario_id, state.decision.step_id = case.scenario, case.step
+    return state
+
+
+@dataclass
+class Outcome:
+    case: Case
+    predicted: dict[str, str]  # violated id -> lane
+    unverified: list[str]
+    timings: dict[str, float]  # lane -> ms
+    stage_ms: float
+
+    @property
+    def correct(self) -> bool:
+        return set(self.predicted) == set(self.case.expected)
+
+
+def run_cases(agent_path: str | Path, cases: Sequence[Case]) -> tuple[AgentConfig, list[Outcome]]:
+    from focal.config.loader import load_agent
+    from focal.stages import enforce
+    from focal.wiring import local_deps
+
+    agent = load_agent(agent_path)
+    problems = case_problems(agent, cases)
+    if problems:
+        raise ValueError("the labelled set does not fit the agent:\n  " + "\n  ".join(problems))
+    benched = benched_agent(agent)
+    deps = local_deps(agent_path, ":memory:")
+    judge = ScriptedJudge()
+    deps.configs, deps.model, deps.model_factory = _FixedAgent(benched), judge, None
+    vectors = deps.embedder.embed([c.message.strip() for c in cases]) if cases else np.zeros((0, 0))
+
+    def once(i: int, case: Case) -> Outcome:
+        judge.verdicts = case.judge
+        state = build_state(benched, case, vectors[i])
+        t0 = time.perf_counter()
+        state = enforce.run(state, deps)
+        stage_ms = (time.perf_counter() - t0) * 1000
+        first = state.drafts[0]
+        timings = dict(getattr(state.enforcement, "timings", {}) or {})  # lanes 1 and 2
+        for verdict in getattr(state.enforcement, "checks", []) or []:  # output checks: their own ms per draft
+            if verdict.draft == 0:
+                timings[verdict.name] = timings.get(verdict.name, 0.0) + verdict.ms
+        return Outcome(case, {v.rule_id: v.lane for v in first.violations}, list(state.enforcement.unverified), timings, stage_ms)
+
+    if cases:
+        once(0, cases[0])  # warm-up: lazy imports, ONNX session, caches
+    return benched, [once(i, case) for i, case in enumerate(cases)]
+
+
+# --------------------------------------------------------------------------- scoring and report
+
+@dataclass
+class Tally:
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+
+    @property
+    def precision(self) -> float | None:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else None
+
+    @property
+    def recall(self) -> float | None:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else None
+
+
+def score(agent: AgentConfig, outcomes: Sequence[Outcome], include_hard: bool = True) -> tuple[dict[str, Tally], dict[str, Tally]]:
+    """(per lane, per check) TP/FP/FN over (case, id) pairs. A predicted id is attributed to the lane
+    that reported it; an expected one to the lane that should have."""
+    lanes: dict[str, Tally] = {lane: Tally() for lane in LANES}
+    checks: dict[str, Tally] = {}
+    for o in outcomes:
+        if o.case.hard and not include_hard:
+            continue
+        for check in set(o.predicted) | set(o.case.expected):
+            lane = o.predicted.get(check) or lane_of(agent, check)
+            t_lane, t_check = lanes.setdefault(lane, Tally()), checks.setdefault(check, Tally())
+            hit, wanted = check in o.predicted, check in o.case.expected
+            for t in (t_lane, t_check):
+                t.tp += hit and wanted
+                t.fp += hit and not wanted
+                t.fn += wanted and not hit
+    return lanes, checks
+
+
+def lane_ran(lane: str, outcomes: Sequence[Outcome]) -> bool:
+    return any(lane in o.timings or lane in o.predicted.values() for o in outcomes)
+
+
+def _pct(value: float | None) -> str:
+    return "   —" if value is None else f"{value:.3f}"
+
+
+def _ms(values: list[float]) -> str:
+    if not values:
+        return f"{'—':>7} {'—':>7}"
+    return f"{np.percentile(values, 50):7.2f} {np.percentile(values, 95):7.2f}"
+
+
+def report(agent_path: str | Path, cases_path: str | Path, show: bool = False, limit: int | None = None) -> str:
+    cases = load_cases(cases_path)
+    if limit is not None:
+        cases = cases[:limit]
+    agent, outcomes = run_cases(agent_path, cases)
+    return format_report(agent, outcomes, str(cases_path), show)
+
+
+def format_report(agent: AgentConfig, outcomes: Sequence[Outcome], source: str, show: bool = False) -> str:
+    compliant = [o for o in outcomes if not o.case.expected]
+    hard = sum(o.case.hard for o in outcomes)
+    scripted_judge = any(o.case.judge for o in outcomes)
+    lanes_all, checks_all = score(agent, outcomes)
+    lanes_easy, checks_easy = score(agent, outcomes, include_hard=False)
+    categories: dict[str, int] = {}
+    for o in outcomes:
+        categories[o.case.category] = categories.get(o.case.category, 0) + 1
+    lines = [
+        f"enforcement on {source}: agent {agent.id!r}, {len(outcomes)} cases ({hard} hard, {len(compliant)} compliant), "
+        "one draft each, max_retries 0, relevance and grounding switched on",
+        "categories: " + ", ".join(f"{k} {v}" for k, v in sorted(categories.items())),
+        "",
+        f"{'lane / check':<26}{'TP':>5}{'FP':>5}{'FN':>5}  {'prec':>6} {'recall':>6}  {'excl. hard':>13}  {'p50 ms':>7} {'p95 ms':>7}",
+    ]
+
+    def row(name: str, t: Tally, easy: Tally, timing: str, status: str = "") -> str:
+        return (f"{name:<26}{t.tp:>5}{t.fp:>5}{t.fn:>5}  {_pct(t.precision):>6} {_pct(t.recall):>6}  "
+                f"{_pct(easy.precision):>6} {_pct(easy.recall):>6}  {timing}{'  ' + status if status else ''}")
+
+    for lane in LANES:
+        timings = [o.timings[lane] for o in outcomes if lane in o.timings]
+        status = ""
+        if not lane_ran(lane, outcomes):
+            status = "no model: unverified" if lane == "judge" and not scripted_judge else "not run (no verdict, no timing)"
+        elif lane == "judge" and scripted_judge:
+            status = "scripted verdicts"
+        unverified = sum(len(o.unverified) for o in outcomes) if lane == "judge" else 0
+        if unverified:
+            status += f"{'; ' if status else ''}{unverified} unverified"
+        lines.append(row(lane, lanes_all[lane], lanes_easy[lane], _ms(timings), status))
+        for check in sorted(c for c in checks_all if lane_of(agent, c) == lane):
+            lines.append(row(f"  {check}", checks_all[check], checks_easy.get(check, Tally()), ""))
+    extra = sorted(set(lanes_all) - set(LANES))
+    for lane in extra:
+        lines.append(row(lane, lanes_all[lane], lanes_easy.get(lane, Tally()), ""))
+    total = Tally(*(sum(getattr(t, k) for t in lanes_all.values()) for k in ("tp", "fp", "fn")))
+    easy = Tally(*(sum(getattr(t, k) for t in lanes_easy.values()) for k in ("tp", "fp", "fn")))
+    lines.append(row("all lanes", total, easy, _ms([o.stage_ms for o in outcomes]), "(timing: the whole stage)"))
+    blocked = [o for o in compliant if o.predicted]
+    rate = len(blocked) / len(compliant) if compliant else 0.0
+    exact = sum(o.correct for o in outcomes)
+    lines += [
+        "",
+        f"false-block rate on compliant drafts: {len(blocked)}/{len(compliant)} ({rate:.1%})",
+        f"cases with exactly the expected verdict: {exact}/{len(outcomes)}",
+    ]
+    if show:
+        for o in outcomes:
+            if not o.correct:
+                missed = sorted(set(o.case.expected) - set(o.predicted))
+                extra_ids = sorted(set(o.predicted) - set(o.case.expected))
+                lines.append(f"  wrong {o.case.id}{' (hard)' if o.case.hard else ''}: "
+                             f"missed {missed or '-'}, false {extra_ids or '-'}")
+    return "\n".join(lines)
+
+
+def cli(args) -> int:
+    """`focal bench enforcement AGENT [--cases FILE] [--show] [--limit N]`."""
+    agent_path = Path(args.agent)
+    folder = agent_path if agent_path.is_dir() else agent_path.parent
+    cases = args.cases or str(folder / "enforcement.yaml")
+    print(report(args.agent, cases, show=args.show, limit=args.limit))
+    return 0
+
+
+def add_parser(bsub) -> None:
+    """Register `focal bench enforcement` on the bench subparsers."""
+    s = bsub.add_parser("enforcement", help="precision/recall per lane and check, latency per lane, on a labelled set")
+    s.add_argument("agent", help="the agent YAML file (or its folder)")
+    s.add_argument("--cases", help="labelled set (default: enforcement.yaml beside the agent)")
+    s.add_argument("--show", action="store_true", help="also list the cases with a wrong verdict (ids only)")
+    s.add_argument("--limit", type=int, help="only the first N cases")
+    s.set_defaults(func=cli)

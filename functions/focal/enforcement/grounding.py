@@ -1,0 +1,340 @@
+"""Output check: grounding — every checkable claim of the answer comes from the turn's context (seed 002 III.2).
+
+Claims (extracted from the answer, in this order; each match is masked so it is counted once):
+- `id`: order-like ids — the `pattern` of every `id` field definition, plus letter+digit codes such
+  as A1001 or RF-A1001; matched case-insensitively as whole words in the sources;
+- `date`: 2025-05-03, 05/03/2025, "May 3(rd)(, 2025)", "3 May" → compared as month-day (and year
+  when both give one);
+- `money`: $30, $30.00, $1,234.50, 30 dollars / USD / € / £ → compared as values (30.0 == $30.00);
+- `percentage`: 10%, 10 percent;
+- `number`: any other number, ranges split ("5-7" is 5 and 7), times read as numbers ("8am" is 8);
+- `entity`: names from declared entity lists (`entity_list` fields' allowed_values, e.g. competitor
+  names) and capitalised multi-word names ("Best Buy", "Acme Premium").
+
+Sources (what a claim may come from): the customer's message and the conversation history, session
+variables and profile facts (raw and as rendered: 30.0 and "30.00"), tool outputs, the agent's rules
+(condition, action, templates and fallback texts — the agent's declared knowledge), field
+definitions (names, descriptions, hints, enum values — not the entity lists, which are what is
+looked for), the active step's texts (instructions, prompts, templates), the agent's name, persona,
+greeting and fixed messages, and recalled episodes.
+
+Support: an amount needs an amount (or a variable / a number the customer wrote) of the same value;
+a percentage needs a percentage or a variable; a plain number needs any number of the same value
+(number words one…twelve in the sources count); dates, ids and names must appear in the sources.
+
+Verdict: score = supported claims / claims (1.0 with no claim). It passes when score ≥
+`grounding_threshold` and no claim of a `grounding_strict_kinds` kind (money, percentage, date, id by
+default) is unsupported: one invented amount fails however many other claims are right.
+With `grounding_model_dir` an NLI cross-encoder also scores the sentences that carry claims (premise:
+the sources); the score is then the smaller of the share and the mean entailment. With a model
+configured and `grounding_judge_enabled`, one call re-checks only the claims the heuristic could not
+support (derived figures like "2 × $30 = $60"); it runs only when the heuristic flags something, so
+a grounded answer costs no call. It is a separate call from the lane-2 judge: lane 2 runs for
+subjective rules, this only on a flagged draft, and batching the two would make every lane-2 call
+carry the whole grounding context.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from focal.dialogue.variables import render
+from focal.model_calls import call_model
+from focal.models.agent import AgentConfig, Rule
+from focal.models.turn import TurnState
+from focal.ports import EntailmentModel, LanguageModel
+
+MONTHS = {m: i for i, m in enumerate(
+    ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], start=1)}
+_MONTH = r"(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+ISO_DATE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
+SLASH_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{2,4})\b")
+MONTH_DAY = re.compile(_MONTH + r"\.? (\d{1,2})(?:st|nd|rd|th)?\b(?:,? (\d{4}))?")
+DAY_MONTH = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)? (?:of )?" + _MONTH + r"\b(?:,? (\d{4}))?")
+GENERIC_ID = re.compile(r"\b(?:[A-Z]{1,4}-)*[A-Z]{1,3}-?\d{3,}(?:-[A-Z0-9]+)*\b")
+_AMOUNT = r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+MONEY = re.compile(r"(?:[$€£]|\bUSD ?|\bEUR ?|\bGBP ?)\s?" + _AMOUNT + r"|\b" + _AMOUNT + r" ?(?:dollars?|USD|euros?|EUR|pounds?|GBP)\b", re.IGNORECASE)
+PERCENT = re.compile(r"\b" + _AMOUNT + r" ?(?:%|percent\b|per cent\b)", re.IGNORECASE)
+NUMBER = re.compile(r"(?<![\w.])" + _AMOUNT)
+NAME = re.compile(r"\b[A-Z][a-z]+(?:[ -](?:of |and |& )?[A-Z][a-z]+)+\b")
+NUMBER_WORDS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+SENTENCE = re.compile(r"(?<=[.!?])\s+")
+KINDS = ("money", "percentage", "date", "id", "number", "entity")
+JUDGE_CONTEXT_CHARS = 6000
+
+
+@dataclass(frozen=True)
+class Claim:
+    kind: str
+    text: str  # as written in the answer
+    key: str  # normalised: a value, a month-day, an upper-case id, a lower-case name
+
+
+@dataclass
+class GroundingResult:
+    passed: bool
+    score: float
+    reason: str
+    method: str
+    claims: list[Claim] = field(default_factory=list)
+    unsupported: list[Claim] = field(default_factory=list)
+
+
+def _value(raw: str) -> str:
+    number = float(raw.replace(",", ""))
+    return f"{number:.2f}".rstrip("0").rstrip(".")
+
+
+def _date_key(month: int, day: int, year: str | None) -> str | None:
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return None
+    return f"{month:02d}-{day:02d}" + (f"/{int(year) % 100:02d}" if year else "")
+
+
+def _mask(text: str, start: int, end: int) -> str:
+    return text[:start] + " " * (end - start) + text[end:]
+
+
+def extract_claims(text: str, id_patterns: Iterable[re.Pattern[str]] = (), entities: Iterable[str] = ()) -> list[Claim]:
+    """Every checkable claim of a text, each span counted once, in order of kind."""
+    claims: list[Claim] = []
+    work = text
+
+    def take(kind: str, pattern: re.Pattern[str], key) -> None:  # noqa: ANN001
+        nonlocal work
+        for m in list(pattern.finditer(work)):
+            k = key(m)
+            if k is not None:
+                claims.append(Claim(kind, text[m.start():m.end()], k))
+            work = _mask(work, m.start(), m.end())
+
+    for pattern in [*id_patterns, GENERIC_ID]:
+        take("id", pattern, lambda m: m.group(0).upper())
+    take("date", ISO_DATE, lambda m: _date_key(int(m.group(2)), int(m.group(3)), m.group(1)))
+    take("date", SLASH_DATE, lambda m: _date_key(int(m.group(1)), int(m.group(2)), m.group(3)))
+    take("date", MONTH_DAY, lambda m: _date_key(MONTHS[m.group(1)[:3].lower()], int(m.group(2)), m.group(3)))
+    take("date", DAY_MONTH, lambda m: _date_key(MONTHS[m.group(2)[:3].lower()], int(m.group(1)), m.group(3)))
+    take("money", MONEY, lambda m: _value(m.group(1) or m.group(2)))
+    take("percentage", PERCENT, lambda m: _value(m.group(1)))
+    take("number", NUMBER, lambda m: _value(m.group(1)))
+    for name in entities:
+        take("entity", re.compile(r"\b" + re.escape(name) + r"\b", re.IGNORECASE), lambda m: m.group(0).lower())
+    take("entity", NAME, lambda m: m.group(0).lower())
+    seen: set[tuple[str, str]] = set()
+    return [c for c in claims if (c.kind, c.key) not in seen and not seen.add((c.kind, c.key))]  # type: ignore[func-returns-value]
+
+
+def id_patterns(agent: AgentConfig) -> list[re.Pattern[str]]:
+    out = []
+    for f in agent.profile_field_definitions:
+        if f.field_type == "id" and f.pattern:
+            try:
+                out.append(re.compile(f.pattern))
+            except re.error:
+                continue
+    return out
+
+
+def declared_entities(agent: AgentConfig) -> list[str]:
+    names = [str(v) for f in agent.profile_field_definitions if f.field_type == "entity_list" for v in f.allowed_values or []]
+    return sorted(set(names), key=len, reverse=True)  # "Best Buy" before "Best"
+
+
+# --- sources ------------------------------------------------------------------------------------
+
+
+def _show(value: Any) -> list[str]:
+    if isinstance(value, bool) or value is None:
+        return []
+    if isinstance(value, (int, float)):
+        return [str(value), f"{value:,.2f}"]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _show(v)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _show(v)]
+    return [str(value)]
+
+
+def source_texts(agent: AgentConfig, state: TurnState, variables: dict[str, Any], rules: Iterable[Rule] = ()) -> list[str]:
+    """Everything the answer may take a fact from on this turn (see the module docstring)."""
+    texts = [state.request.message]
+    if state.session is not None:
+        texts += [h.text for h in state.session.history]
+    for name, value in variables.items():
+        texts += [f"{name}: {s}" for s in _show(value)]
+    for call in state.tool_calls:
+        texts += _show(call.outputs) + _show(call.arguments)
+    seen_rules: dict[str, Rule] = {r.id: r for r in agent.rules if r.enabled}
+    seen_rules.update({r.id: r for r in rules})
+    for rule in seen_rules.values():
+        texts += [rule.condition_text, rule.action_text]
+        texts += [render(t, variables) for t in (rule.response_template, rule.fallback_text) if t]
+    for f in agent.profile_field_definitions:
+        texts += [f.display_name or "", f.description or "", " ".join(f.extraction_hints or [])]
+        if f.field_type == "enum":
+            texts += [str(v) for v in f.allowed_values or []]
+    d = state.decision
+    for scenario in [agent.scenario(d.scenario_id)]:
+        if scenario is None:
+            continue
+        texts.append(scenario.name)
+        for step in scenario.steps:
+            if step.id != d.step_id:
+                continue
+            texts += [step.instructions, step.clarification_hint or ""]
+            texts += [render(t, variables) for t in (step.confirmation_prompt, step.response_template) if t]
+            texts += [render(s.prompt, variables) for s in step.slots if s.prompt]
+    texts += [agent.name, agent.description or "", agent.persona or "", agent.greeting, agent.out_of_scope_message,
+              agent.enforcement.fallback_message]
+    for episode in state.episodes:
+        texts += [episode.asked, episode.decided]
+    return [t for t in texts if t and t.strip()]
+
+
+@dataclass
+class Sources:
+    text: str  # every source, joined (for ids, names and dates)
+    upper: str
+    lower: str
+    money: set[str] = field(default_factory=set)
+    percentage: set[str] = field(default_factory=set)
+    numbers: set[str] = field(default_factory=set)  # any number of any source
+    free: set[str] = field(default_factory=set)  # variables' values and numbers the customer wrote: any kind
+    dates: set[str] = field(default_factory=set)
+
+
+def build_sources(agent: AgentConfig, state: TurnState, variables: dict[str, Any], rules: Iterable[Rule] = ()) -> Sources:
+    texts = source_texts(agent, state, variables, rules)
+    joined = "\n".join(texts)
+    src = Sources(text=joined, upper=joined.upper(), lower=joined.lower())
+    for claim in extract_claims(joined, id_patterns(agent)):
+        if claim.kind == "money":
+            src.money.add(claim.key)
+        elif claim.kind == "percentage":
+            src.percentage.add(claim.key)
+        elif claim.kind == "date":
+            src.dates.add(claim.key)
+        if claim.kind in ("money", "percentage", "number"):
+            src.numbers.add(claim.key)
+    src.numbers |= {str(n) for w, n in NUMBER_WORDS.items() if re.search(rf"\b{w}\b", src.lower)}
+    for value in variables.values():
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            src.free.add(_value(str(value)))
+    for call in state.tool_calls:
+        for value in call.outputs.values():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                src.free.add(_value(str(value)))
+    src.free |= {c.key for c in extract_claims(state.request.message) if c.kind in ("money", "percentage", "number")}
+    return src
+
+
+def supported(claim: Claim, src: Sources) -> bool:
+    if claim.kind == "money":
+        return claim.key in src.money or claim.key in src.free
+    if claim.kind == "percentage":
+        return claim.key in src.percentage or claim.key in src.free
+    if claim.kind == "number":
+        return claim.key in src.numbers or claim.key in src.free
+    if claim.kind == "date":
+        month_day = claim.key.split("/")[0]
+        return claim.key in src.dates or any(d.split("/")[0] == month_day and "/" not in claim.key for d in src.dates) \
+            or any(d == month_day for d in src.dates)
+    if claim.kind == "id":
+        return re.search(r"(?<![A-Z0-9])" + re.escape(claim.key) + r"(?![A-Z0-9])", src.upper) is not None
+    return re.search(r"\b" + re.escape(claim.key) + r"\b", src.lower) is not None
+
+
+# --- the check ----------------------------------------------------------------------------------
+
+JUDGE_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "claims": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"claim": {"type": "string"}, "supported": {"type": "boolean"}},
+                "required": ["claim", "supported"],
+            },
+        }
+    },
+    "required": ["claims"],
+}
+
+
+def _judge(llm: LanguageModel, state: TurnState, answer: str, src: Sources, claims: list[Claim]) -> set[str] | None:
+    """The claims (as written) the judge model finds supported by the context; None when it gave no usable answer."""
+    system = (
+        "You check a customer-service answer for invented facts. For each listed claim, say whether the context "
+        "supports it (stated there, or computed directly from figures stated there). Answer only JSON: "
+        '{"claims": [{"claim": "...", "supported": true|false}]}'
+    )
+    user = (
+        f"Context:\n{src.text[:JUDGE_CONTEXT_CHARS]}\n\nAnswer:\n{answer}\n\nClaims to check:\n"
+        + "\n".join(f"- {c.text}" for c in claims)
+    )
+    reply, call = call_model(llm, "grounding", [{"role": "system", "content": system}, {"role": "user", "content": user}],
+                             state.model_calls, json_schema=JUDGE_SCHEMA)
+    if reply is None:
+        return None
+    try:
+        data = json.loads(reply.text)
+        return {str(item["claim"]).strip() for item in data["claims"] if item.get("supported") is True}
+    except (ValueError, KeyError, TypeError, AttributeError):
+        call.ok, call.note = False, "grounding verdicts not valid JSON"
+        return None
+
+
+def check_grounding(
+    agent: AgentConfig,
+    state: TurnState,
+    text: str,
+    variables: dict[str, Any],
+    rules: Iterable[Rule] = (),
+    nli: EntailmentModel | None = None,
+    llm: LanguageModel | None = None,
+) -> GroundingResult:
+    cfg = agent.enforcement
+    threshold = cfg.grounding_threshold
+    claims = extract_claims(text, id_patterns(agent), declared_entities(agent))
+    src = build_sources(agent, state, variables, rules)
+    unsupported = [c for c in claims if not supported(c, src)]
+    method = "claims"
+    judged = ""
+    if unsupported and llm is not None and cfg.grounding_judge_enabled and llm.available("grounding"):
+        cleared = _judge(llm, state, text, src, unsupported)
+        if cleared is not None:
+            method = "claims+judge"
+            before = len(unsupported)
+            unsupported = [c for c in unsupported if c.text not in cleared]
+            judged = f"; the judge supported {before - len(unsupported)} of {before} flagged"
+    share = 1.0 if not claims else (len(claims) - len(unsupported)) / len(claims)
+    score = share
+    if nli is not None:
+        sentences = [s for s in SENTENCE.split(text.strip()) if s.strip()]
+        hypotheses = [s for s in sentences if extract_claims(s, id_patterns(agent), declared_entities(agent))]
+        hypotheses = hypotheses or [s for s in sentences if len(s.split()) >= 4]
+        if hypotheses:
+            entailment = nli.entailment(src.text, hypotheses)
+            score = min(share, sum(entailment) / len(entailment))
+            method += "+nli"
+    score = round(score, 4)
+    strict = [c for c in unsupported if c.kind in cfg.grounding_strict_kinds]
+    listed = ", ".join(f"{c.text!r} ({c.kind})" for c in unsupported)
+    if strict or score < threshold:
+        why = f"unsupported claim(s): {listed}" if unsupported else f"entailment {score:.2f} < {threshold:.2f}"
+        if not strict and unsupported:
+            why += f" — {score:.2f} of the claims supported < {threshold:.2f}"
+        return GroundingResult(False, score, why + judged, method, claims, unsupported)
+    if not claims:
+        reason = "no checkable claim" if method == "claims" else f"no checkable claim; score {score:.2f}"
+    else:
+        reason = f"{len(claims) - len(unsupported)} of {len(claims)} claim(s) supported"
+        if unsupported:
+            reason += f"; unsupported: {listed}"
+    return GroundingResult(True, score, reason + judged, method, claims, unsupported)

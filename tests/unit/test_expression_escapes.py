@@ -1,0 +1,85 @@
+"""simpleeval escape payloads: rejected by the evaluator and by `focal validate`, each with a reason.
+
+The evaluator runs only through simpleeval over plain data, after an `ast` whitelist: no attribute
+access (no `__class__` walks), no comprehensions, lambdas or generators (no frames), no subscripts,
+no unbounded exponents, no string repetition, no names starting with '_', bounded lengths.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from focal import expressions
+from focal.cli.main import main
+from focal.errors import ExpressionError
+
+PAYLOADS = {
+    "dunder walk": ("().__class__.__bases__[0].__subclasses__()", "attribute access"),
+    "function attribute": ("len.__self__", "attribute access"),
+    "generator frame": ("(x for x in [1]).gi_frame", "attribute access"),
+    "generator expression": ("max(x for x in [1, 2])", "GeneratorExp"),
+    "list comprehension": ("[x for x in [1, 2]]", "ListComp"),
+    "lambda": ("(lambda: 1)()", "Lambda"),
+    "import": ("__import__('os')", "not allowed"),
+    "builtins name": ("__builtins__", "not allowed"),
+    "underscore name": ("_secret == 1", "not allowed"),
+    "huge exponent": ("9 ** 9 ** 9", "exponents"),
+    "big literal exponent": ("2 ** 10000", "exponents"),
+    "string repetition": ("'a' * 100000000 == ''", "string repetition"),
+    "long string literal": ("x == '" + "a" * 300 + "'", "longer than 200"),
+    "long expression": ("x + " * 200 + "x", "longer than 500"),
+    "subscript": ("[1, 2][0] == 1", "Subscript"),
+    "keyword call": ("round(x, ndigits=2) == 1", "keyword"),
+    "unlisted function": ("open('/etc/passwd')", "not allowed"),
+    "walrus": ("(y := 1) == 1", "NamedExpr"),
+    "f-string": ("f'{x}' == '1'", "JoinedStr"),
+    "starred": ("max(*[1, 2]) == 2", "Starred"),
+}
+
+
+@pytest.mark.parametrize("expression, reason", PAYLOADS.values(), ids=PAYLOADS.keys())
+def test_the_evaluator_rejects_the_payload(expression, reason):
+    with pytest.raises(ExpressionError, match=reason):
+        expressions.evaluate(expression, {"x": 1})
+
+
+def test_values_that_are_not_plain_data_are_refused():
+    class Sneaky:
+        secret = "x"
+
+    with pytest.raises(ExpressionError, match="not plain data"):
+        expressions.evaluate("x == 1", {"x": Sneaky()})
+    with pytest.raises(ExpressionError, match="too long"):
+        expressions.evaluate("len(x) > 0", {"x": "a" * 20_000})
+
+
+def test_an_ordinary_expression_still_evaluates():
+    assert expressions.evaluate("refund_amount <= 50 or is_premium", {"refund_amount": 75, "is_premium": True}) is True
+    assert expressions.evaluate("2 ** 10 == 1024 and len(names) == 0", {"names": []}) is True
+
+
+AGENT = """
+id: escapes
+name: Escapes
+profile_field_definitions:
+  - {field_name: x, field_type: number, default: 1}
+rules:
+  - id: r1
+    condition_text: anything
+    action_text: anything
+    is_hard_constraint: true
+    enforcement_expression: {expression!r}
+"""
+
+
+@pytest.mark.parametrize("expression, reason", PAYLOADS.values(), ids=PAYLOADS.keys())
+def test_focal_validate_rejects_the_payload_naming_the_field(tmp_path: Path, capsys, expression, reason):
+    path = tmp_path / "agent.yaml"
+    path.write_text(AGENT.replace("{expression!r}", "'" + expression.replace("'", "''") + "'"), encoding="utf-8")
+    assert main(["validate", str(path)]) == 1
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert "rules[0].enforcement_expression" in text
+    assert reason.lower() in text.lower()
