@@ -20,13 +20,13 @@ A suite is a YAML file::
 
 Expectation keys (all optional): execution_path, intent (label or null), scenario (id or null), step,
 matched_rules (exactly these, in any order; `[]` means none matched), matched_rules_include,
-matched_rules_exclude, violations (rule ids that must appear in enforcement.violations; `[]` means
-none at all), fallback_used, regenerations, response_contains, response_not_contains (a string or a
+matched_rules_exclude, violations (rule ids, or the output checks `relevance` and `grounding`, that must
+appear in enforcement.violations; `[]` means none at all), fallback_used, regenerations, response_contains, response_not_contains (a string or a
 list, case-insensitive), tool_calls (tool ids that must have run with status ok; `[]` means no tool
 call at all), suggested_questions (true: some, false: none, or a list that must be among them),
 commands (the names of the commands the sensor read, exactly these in any order), model_calls (how
 many model calls the turn made), fast_path (whether the offline sensor was sure enough to skip the
-model).
+model), unverified (the subjective rules nobody could judge, exactly these).
 A key not in this list, a scenario, step, rule, tool or profile field the agent does not declare,
 or a malformed turn is an error of the suite (`SuiteError`, naming the file, the conversation and
 the key), raised before anything runs.
@@ -67,9 +67,10 @@ PURPOSES = ("sensor", "rules", "generate", "judge")
 EXPECT_KEYS = (
     "execution_path", "intent", "scenario", "step", "matched_rules", "matched_rules_include", "matched_rules_exclude",
     "violations", "fallback_used", "regenerations", "response_contains", "response_not_contains", "tool_calls",
-    "suggested_questions", "commands", "model_calls", "fast_path",
+    "suggested_questions", "commands", "model_calls", "fast_path", "unverified",
 )
 CONVERSATION_KEYS = ("name", "customer_id", "profile", "turns")
+OUTPUT_CHECKS = ("relevance", "grounding")  # violation ids of the output checks, beside the agent's rule ids
 TURN_KEYS = ("user", "model", "expect")
 SHOWN_RESPONSE = 300  # characters of the actual response quoted under a failing turn
 
@@ -146,8 +147,10 @@ def _check_expect(agent: AgentConfig, where: str, expect: dict[str, Any]) -> lis
         elif key == "step":
             if value is not None and value not in step_ids:
                 bad(key, f"names unknown step {value!r}")
-        elif key in ("matched_rules", "matched_rules_include", "matched_rules_exclude", "violations"):
+        elif key in ("matched_rules", "matched_rules_include", "matched_rules_exclude"):
             ids(key, value, rule_ids, "rule")
+        elif key == "violations":
+            ids(key, value, rule_ids | set(OUTPUT_CHECKS), "rule or output check")
         elif key == "suggested_questions":
             if not (isinstance(value, bool) or _is_str_list(value)):
                 bad(key, f"must be true, false or a list of questions, got {value!r}")
@@ -157,6 +160,8 @@ def _check_expect(agent: AgentConfig, where: str, expect: dict[str, Any]) -> lis
             known_commands = set(get_args(CommandName))
             if not _is_str_list(value) or set(value) - known_commands:
                 bad(key, f"must be a list of command names from {sorted(known_commands)}, got {value!r}")
+        elif key == "unverified":
+            ids(key, value, rule_ids, "rule")
         elif key == "model_calls":
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 bad(key, f"must be a whole number ≥ 0, got {value!r}")
@@ -338,6 +343,9 @@ def check_turn(expect: dict[str, Any], result: TurnResult) -> list[str]:
         got_c = sorted(c["name"] for c in result.commands)
         if got_c != sorted(expect["commands"]):
             failures.append(f"expected commands {_quote(sorted(expect['commands']))}, got {_quote(got_c)}")
+    if "unverified" in expect and sorted(result.enforcement.get("unverified", [])) != sorted(expect["unverified"]):
+        failures.append(f"expected unverified {_quote(sorted(expect['unverified']))}, "
+                        f"got {_quote(sorted(result.enforcement.get('unverified', [])))}")
     if "model_calls" in expect and result.model_calls != expect["model_calls"]:
         failures.append(f"expected {expect['model_calls']} model call(s), got {result.model_calls}")
     if "fast_path" in expect and result.intent.get("fast_path") != expect["fast_path"]:

@@ -16,6 +16,7 @@ def local_deps(agent_path: str | Path, db_path: str | Path = ".focal/focal.db", 
     from focal.adapters.litellm_model import LiteLLMModel
     from focal.adapters.numpy_index import NumpyRuleIndex
     from focal.adapters.onnx_classifier import shared_injection_classifier
+    from focal.adapters.onnx_cross_encoder import shared_entailment_model, shared_relevance_model
     from focal.adapters.onnx_embedder import shared_embedder
     from focal.adapters.python_tools import PythonToolRunner
     from focal.adapters.sqlite_store import open_sqlite_stores
@@ -33,6 +34,8 @@ def local_deps(agent_path: str | Path, db_path: str | Path = ".focal/focal.db", 
         tools=PythonToolRunner(),
         model_factory=LiteLLMModel,
         injection_classifier=shared_injection_classifier,
+        relevance_model=shared_relevance_model,
+        grounding_model=shared_entailment_model,
     )
 
 
@@ -59,6 +62,7 @@ def deps_from_settings(settings: Settings) -> Deps:
     """What a Lambda (or `focal serve`) runs with, chosen by FOCAL_* environment variables."""
     from focal.adapters.litellm_model import LiteLLMModel
     from focal.adapters.onnx_classifier import shared_injection_classifier
+    from focal.adapters.onnx_cross_encoder import shared_entailment_model, shared_relevance_model
     from focal.adapters.onnx_embedder import shared_embedder
     from focal.adapters.python_tools import PythonToolRunner
 
@@ -105,6 +109,8 @@ def deps_from_settings(settings: Settings) -> Deps:
         tools=PythonToolRunner(),
         model_factory=LiteLLMModel,
         injection_classifier=shared_injection_classifier,
+        relevance_model=shared_relevance_model,
+        grounding_model=shared_entailment_model,
         session_ttl_s=settings.session_ttl_hours * 3600,
         turn_ttl_s=settings.turn_ttl_days * 24 * 3600,
     )

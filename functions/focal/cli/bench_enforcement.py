@@ -32,7 +32,7 @@ File format (YAML)::
       - id: cap-75                 # unique
         category: refund_cap
         context: refund_a1002      # a name from `contexts`, or an inline mapping like the above
-        profile: {is_premium: true}  # optional: merged over the context's profile (likewise variables)
+        profile: {is_premium: true}  # optional: merged over the context's (likewise variables, matched_rules)
         message: I want a refund for A1002
         draft: I'll refund you $75 right away.
         violations: [refund_cap]   # rule ids or check names (relevance, grounding); [] = compliant
@@ -64,7 +64,8 @@ from focal.ports import ModelReply
 TENANT = "bench"
 CHECKS = ("relevance", "grounding")  # output checks: lane name == check name == violation rule_id
 LANES = ("deterministic", "judge", *CHECKS)
-CASE_KEYS = {"id", "category", "context", "profile", "variables", "message", "draft", "violations", "hard", "note", "judge"}
+CASE_KEYS = {"id", "category", "context", "profile", "variables", "matched_rules", "message", "draft", "violations", "hard", "note",
+             "judge"}
 CONTEXT_KEYS = {"scenario", "step", "profile", "variables", "tools", "matched_rules"}
 
 
@@ -146,9 +147,10 @@ def load_cases(path: str | Path) -> list[Case]:
         for key, value in (("scenario", scenario), ("step", step)):
             if value is not None and not isinstance(value, str):
                 raise ValueError(f"{where}.context.{key} must be a string or null")
-        matched = ctx.get("matched_rules") or []
-        if not isinstance(matched, list) or not all(isinstance(r, str) for r in matched):
-            raise ValueError(f"{where}.context.matched_rules must be a list of rule ids")
+        matched = [*(ctx.get("matched_rules") or []), *(item.get("matched_rules") or [])]
+        if not all(isinstance(r, str) for r in matched):
+            raise ValueError(f"{where}: matched_rules must be lists of rule ids")
+        matched = list(dict.fromkeys(matched))
         tools = _mapping(ctx.get("tools"), f"{where}.context.tools")
         for tool_id, outputs in tools.items():
             _mapping(outputs, f"{where}.context.tools.{tool_id}")

@@ -241,9 +241,9 @@ def supported(claim: Claim, src: Sources) -> bool:
     if claim.kind == "number":
         return claim.key in src.numbers or claim.key in src.free
     if claim.kind == "date":
-        month_day = claim.key.split("/")[0]
-        return claim.key in src.dates or any(d.split("/")[0] == month_day and "/" not in claim.key for d in src.dates) \
-            or any(d == month_day for d in src.dates)
+        month_day = claim.key.split("/")[0]  # a year on one side only is no contradiction
+        return any(d == claim.key or (d.split("/")[0] == month_day and ("/" not in d or "/" not in claim.key))
+                   for d in src.dates)
     if claim.kind == "id":
         return re.search(r"(?<![A-Z0-9])" + re.escape(claim.key) + r"(?![A-Z0-9])", src.upper) is not None
     return re.search(r"\b" + re.escape(claim.key) + r"\b", src.lower) is not None

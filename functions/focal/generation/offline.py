@@ -2,7 +2,8 @@
 
 It says what the route decided (the slot prompt, the confirmation prompt, the finished step's
 template) after the templates of the soft rules that matched, with `{variables}` filled in. On a
-regeneration it says the violated rules' own compliant texts instead.
+regeneration it says the violated rules' own compliant texts instead (after a relevance or grounding
+violation only: the ordinary offline answer).
 """
 
 from __future__ import annotations
@@ -39,9 +40,15 @@ def _stopped(agent: AgentConfig, scenario_id: str | None) -> str:
 
 
 def _compliant_texts(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> list[str]:
-    """What the violated rules say instead (their template, else their fallback, else the agent's)."""
+    """What the violated rules say instead (their template, else their fallback, else the agent's).
+
+    Output-check violations (relevance, grounding) name no rule: they add nothing here, and a draft
+    that failed only those is replaced by the ordinary offline answer below — the route's own
+    templates, relevant and grounded by construction."""
     texts: list[str] = []
     for violation in state.drafts[-1].violations:
+        if violation.lane in ("relevance", "grounding"):
+            continue
         rule = agent.rule(violation.rule_id)
         text = (rule.response_template or rule.fallback_text) if rule else None
         text = render(text or agent.enforcement.fallback_message, variables)
@@ -52,8 +59,8 @@ def _compliant_texts(agent: AgentConfig, state: TurnState, variables: dict[str, 
 
 def compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:
     d = state.decision
-    if state.feedback and state.drafts:
-        return " ".join(_compliant_texts(agent, state, variables))
+    if state.feedback and state.drafts and (compliant := _compliant_texts(agent, state, variables)):
+        return " ".join(compliant)
     step = agent.step(d.scenario_id, d.step_id)
     rules = _rule_parts(agent, state, variables)
     if d.action == "escalate":

@@ -10,10 +10,12 @@ from focal.models.agent import AgentConfig
 from focal.ports import (
     ConfigStore,
     Embedder,
+    EntailmentModel,
     EpisodeStore,
     InjectionClassifier,
     LanguageModel,
     ProfileStore,
+    RelevanceModel,
     RuleIndex,
     SessionStore,
     ToolRunner,
@@ -36,6 +38,9 @@ class Deps:
     episodes: EpisodeStore | None = None  # episodic memory; None: off
     # Loads the optional ONNX prompt-injection classifier an agent names (a folder), once per folder.
     injection_classifier: Callable[[str], InjectionClassifier | None] | None = None
+    # Load the optional ONNX cross-encoders of the output checks (enforcement.*_model_dir), once per folder.
+    relevance_model: Callable[[str], RelevanceModel | None] | None = None
+    grounding_model: Callable[[str], EntailmentModel | None] | None = None
     session_ttl_s: int = 24 * 3600
     turn_ttl_s: int = 90 * 24 * 3600
     clock: Callable[[], float] = time.time

@@ -3,19 +3,31 @@
 Rules to enforce = matched hard constraints ∪ every GLOBAL hard constraint (from the config, not the
 index, so an off-topic turn is still checked). On a violation: regenerate with the violations as
 feedback (jump back to generate) up to `max_retries`, then the rule's or agent's fallback text.
+
+Output checks (`enforcement.relevance_check_enabled`, `grounding_check_enabled`; see
+focal.enforcement.relevance and .grounding) run on every draft after the rule lanes. Each verdict,
+passed or not, goes to `enforcement.checks` with its draft index, score and threshold; a failing
+check is a Violation named after the check (lane relevance / grounding) and takes the same
+regenerate → fallback repair. Only a rule violation withdraws a pending confirmation when a later
+draft passes: a draft repaired for relevance or grounding still makes the step's offer.
 """
 
 from __future__ import annotations
 
+import os
 import time
 
 from focal.dialogue.flow import end_flow
 from focal.dialogue.variables import known_variables, render
+from focal.enforcement.grounding import check_grounding
 from focal.enforcement.lanes import deterministic, judge
+from focal.enforcement.relevance import check_relevance
 from focal.enforcement.variables import draft_variables, expression_names
 from focal.models.agent import AgentConfig, Rule
-from focal.models.turn import TurnState, Violation
+from focal.models.turn import CheckVerdict, TurnState, Violation
 from focal.pipeline.deps import Deps
+
+CHECK_LANES = ("relevance", "grounding")  # output checks: their violations name the check, not a rule
 
 
 def rules_to_enforce(agent: AgentConfig, state: TurnState) -> list[Rule]:
@@ -55,6 +67,50 @@ def _lap(state: TurnState, lane: str, started: float) -> None:
     timings[lane] = round(timings.get(lane, 0.0) + (time.perf_counter() - started) * 1000, 3)
 
 
+def _model_folder(agent: AgentConfig, folder: str | None) -> str | None:
+    if folder and agent.base_dir and not os.path.isabs(folder):
+        return os.path.join(agent.base_dir, folder)
+    return folder
+
+
+def _output_checks(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule]) -> list[Violation]:
+    """Relevance and grounding of the latest draft, each behind its flag; every verdict goes to the trace."""
+    cfg = agent.enforcement
+    if not (cfg.relevance_check_enabled or cfg.grounding_check_enabled):
+        return []
+    index = len(state.drafts) - 1
+    draft = state.drafts[index]
+    variables = known_variables(agent, state.session, state.profile)
+    violations: list[Violation] = []
+    if cfg.relevance_check_enabled:
+        started = time.perf_counter()
+        folder = _model_folder(agent, cfg.relevance_model_dir)
+        model = deps.relevance_model(folder) if folder and deps.relevance_model else None
+        rel = check_relevance(agent, state, draft.text, draft.source, deps.embedder, variables, model)
+        _lap(state, "relevance", started)
+        state.enforcement.checks.append(CheckVerdict(
+            name="relevance", draft=index, passed=rel.passed, score=rel.score, threshold=cfg.relevance_threshold,
+            reason=rel.reason, method=rel.method, ms=round((time.perf_counter() - started) * 1000, 3),
+        ))
+        if not rel.passed:
+            violations.append(Violation(rule_id="relevance", lane="relevance", reason=rel.reason))
+    if cfg.grounding_check_enabled:
+        started = time.perf_counter()
+        folder = _model_folder(agent, cfg.grounding_model_dir)
+        nli = deps.grounding_model(folder) if folder and deps.grounding_model else None
+        llm = deps.llm(agent) if draft.source == "model" else None  # the agent's own templates need no second opinion
+        ground = check_grounding(agent, state, draft.text, variables, rules, nli, llm)
+        _lap(state, "grounding", started)
+        state.enforcement.checks.append(CheckVerdict(
+            name="grounding", draft=index, passed=ground.passed, score=ground.score, threshold=cfg.grounding_threshold,
+            reason=ground.reason, method=ground.method, unsupported=[c.text for c in ground.unsupported],
+            ms=round((time.perf_counter() - started) * 1000, 3),
+        ))
+        if not ground.passed:
+            violations.append(Violation(rule_id="grounding", lane="grounding", reason=ground.reason))
+    return violations
+
+
 def _withdraw_confirmation(state: TurnState) -> None:
     """The customer never saw the offer, so there is nothing for them to confirm."""
     if state.decision.action == "confirm" and state.session is not None and state.session.flow_state == "confirming":
@@ -75,10 +131,11 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     rules = rules_to_enforce(agent, state)
     report.checked = [rule.id for rule in rules]
     draft.violations = _check(agent, state, deps, rules, draft.text)
+    draft.violations += _output_checks(agent, state, deps, rules)
     if not draft.violations:
         state.response = draft.text
         state.feedback = []
-        if report.violations:
+        if any(v.lane not in CHECK_LANES for v in report.violations):
             # An earlier draft of this turn broke a hard constraint: whatever the compliant draft
             # says, the step's side effect must not run on a "yes" to an offer that was blocked.
             _withdraw_confirmation(state)
@@ -92,7 +149,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         return state
 
     variables = known_variables(agent, state.session, state.profile)
-    first = agent.rule(draft.violations[0].rule_id)
+    first = next((agent.rule(v.rule_id) for v in draft.violations if v.lane not in CHECK_LANES), None)
     state.response = render((first.fallback_text if first else None) or agent.enforcement.fallback_message, variables)
     report.fallback_used = True
     state.execution_path = "fallback"

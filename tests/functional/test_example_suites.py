@@ -1,0 +1,23 @@
+"""The other example agents' conversation suites pass (the retail suite has its own test, which
+also resets the retail tools' state)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from focal.conversation_tests import format_report, run_suite
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+SUITES = sorted(p for p in EXAMPLES.glob("*/tests.yaml") if p.parent.name != "retail")
+
+
+def test_there_are_other_example_suites():
+    assert [p.parent.name for p in SUITES] == ["guardrails"]
+
+
+@pytest.mark.parametrize("suite", SUITES, ids=lambda p: p.parent.name)
+def test_example_suite_passes(suite: Path) -> None:
+    report = run_suite(suite.parent / "agent.yaml", suite)
+    assert report.conversations and report.passed, "\n" + format_report(report)
