@@ -14,7 +14,7 @@ SUITES = sorted(p for p in EXAMPLES.glob("*/tests.yaml") if p.parent.name != "re
 
 
 def test_there_are_other_example_suites():
-    assert [p.parent.name for p in SUITES] == ["guardrails"]
+    assert "guardrails" in [p.parent.name for p in SUITES]
 
 
 @pytest.mark.parametrize("suite", SUITES, ids=lambda p: p.parent.name)
