@@ -59,7 +59,7 @@ from focal.errors import ConfigError
 from focal.models.agent import AgentConfig
 from focal.models.context import CommandName
 from focal.models.session import CustomerProfile
-from focal.models.turn import ExecutionPath, TurnRequest, TurnResult
+from focal.models.turn import ApprovalStateName, ExecutionPath, TurnRequest, TurnResult
 
 TENANT_ID = "local"
 DEFAULT_CUSTOMER = "test-customer"
@@ -67,7 +67,7 @@ PURPOSES = ("sensor", "rules", "generate", "judge")
 EXPECT_KEYS = (
     "execution_path", "intent", "scenario", "step", "matched_rules", "matched_rules_include", "matched_rules_exclude",
     "violations", "fallback_used", "regenerations", "response_contains", "response_not_contains", "tool_calls",
-    "suggested_questions", "commands", "model_calls", "fast_path", "unverified",
+    "suggested_questions", "commands", "model_calls", "fast_path", "unverified", "approval_state",
 )
 CONVERSATION_KEYS = ("name", "customer_id", "profile", "turns")
 OUTPUT_CHECKS = ("relevance", "grounding")  # violation ids of the output checks, beside the agent's rule ids
@@ -135,6 +135,9 @@ def _check_expect(agent: AgentConfig, where: str, expect: dict[str, Any]) -> lis
     for key, value in expect.items():
         if key not in EXPECT_KEYS:
             problems.append(f"{where}: unknown expect key {key!r} (known keys: {', '.join(EXPECT_KEYS)})")
+        elif key == "approval_state":
+            if value not in get_args(ApprovalStateName):
+                bad(key, f"must be one of {list(get_args(ApprovalStateName))}, got {value!r}")
         elif key == "execution_path":
             if value not in get_args(ExecutionPath):
                 bad(key, f"must be one of {list(get_args(ExecutionPath))}, got {value!r}")
@@ -293,6 +296,8 @@ def check_turn(expect: dict[str, Any], result: TurnResult) -> list[str]:
 
     if "execution_path" in expect and result.execution_path != expect["execution_path"]:
         failures.append(f"expected execution_path {expect['execution_path']!r}, got {result.execution_path!r}")
+    if "approval_state" in expect and result.approval_state != expect["approval_state"]:
+        failures.append(f"expected approval_state {expect['approval_state']!r}, got {result.approval_state!r}")
     if "intent" in expect and result.intent.get("label") != expect["intent"]:
         failures.append(f"expected intent {expect['intent']!r}, got {result.intent.get('label')!r}")
     if "scenario" in expect and scenario.get("id") != expect["scenario"]:

@@ -37,5 +37,15 @@ class ToolError(FocalError):
     code = "tool_error"
 
 
+class ToolInputInvalid(ToolError):
+    """An argument does not fit the tool's input schema; nothing was called. Names the argument, never its value."""
+
+    code = "tool_input_invalid"
+
+    def __init__(self, message: str, argument: str):
+        super().__init__(message)
+        self.argument = argument
+
+
 class ExpressionError(FocalError):
     code = "expression_error"

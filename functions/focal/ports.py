@@ -13,6 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from focal.models.agent import AgentConfig, Tool
+from focal.models.approval import ApprovalRequest, ApprovalState, EngineEvent
 from focal.models.memory import Episode
 from focal.models.session import CustomerProfile, Session
 from focal.models.turn import TurnRecord
@@ -143,6 +144,15 @@ class ToolRunner(Protocol):
     def run(self, agent: AgentConfig, tool: Tool, arguments: dict[str, Any]) -> dict[str, Any]: ...
 
 
+class SecretSource(Protocol):
+    """Secrets that tool definitions reference as `${secret:NAME}` (environment locally, Secrets
+    Manager / SSM in AWS). Values are never logged nor put in traces or errors."""
+
+    def get(self, name: str) -> str | None:
+        """The secret's value, or None when there is no such secret (or it cannot be read)."""
+        ...
+
+
 @runtime_checkable
 class InjectionClassifier(Protocol):
     """An optional prompt-injection classifier (pre-validation); the ONNX adapter loads one from a folder."""
@@ -168,3 +178,36 @@ class EntailmentModel(Protocol):
     def entailment(self, premise: str, hypotheses: Sequence[str]) -> list[float]:
         """For each hypothesis, the probability in [0, 1] that the premise entails it."""
         ...
+
+
+class ApprovalStore(Protocol):
+    """Approval requests (seed 004), keyed by tenant and approval id.
+
+    Reads report an awaiting request past its deadline as `expired` (TTL or no TTL). A transition
+    is conditional on the stored state, so of two racing answers exactly one wins."""
+
+    def create(self, request: ApprovalRequest) -> None:
+        """Insert once; raises ValueError if the id is already taken."""
+        ...
+
+    def get(self, tenant_id: str, approval_id: str, now: float) -> ApprovalRequest | None: ...
+
+    def transition(
+        self, tenant_id: str, approval_id: str, from_state: ApprovalState, to_state: ApprovalState, now: float,
+        outcome: dict[str, Any] | None = None,
+    ) -> ApprovalRequest | None:
+        """Move from `from_state` to `to_state` (stamping `decided_at=now`) if the stored state is still
+        `from_state` — and, moving an awaiting request to approved or denied, only before its deadline.
+        Returns the stored request after the move, or None when the condition did not hold."""
+        ...
+
+    def set_outcome(self, tenant_id: str, approval_id: str, outcome: dict[str, Any]) -> None:
+        """Record what happened after the decision (tool statuses, follow-up turn); the state is not touched."""
+        ...
+
+
+class EventSink(Protocol):
+    """Where approval requests, clarifications, execution decisions, tool results and approval
+    decisions are published: a JSONL file locally, EventBridge in AWS. Never customer text."""
+
+    def publish(self, event: EngineEvent) -> None: ...

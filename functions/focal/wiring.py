@@ -18,7 +18,8 @@ def local_deps(agent_path: str | Path, db_path: str | Path = ".focal/focal.db", 
     from focal.adapters.onnx_classifier import shared_injection_classifier
     from focal.adapters.onnx_cross_encoder import shared_entailment_model, shared_relevance_model
     from focal.adapters.onnx_embedder import shared_embedder
-    from focal.adapters.python_tools import PythonToolRunner
+    from focal.adapters.secrets import EnvSecretSource
+    from focal.adapters.tool_runner import KindToolRunner
     from focal.adapters.sqlite_store import open_sqlite_stores
 
     stores = open_sqlite_stores(str(db_path))
@@ -28,15 +29,26 @@ def local_deps(agent_path: str | Path, db_path: str | Path = ".focal/focal.db", 
         profiles=stores.profiles,
         turns=stores.turns,
         episodes=stores.episodes,
+        approvals=stores.approvals,
+        events=local_event_sink(db_path),
         embedder=shared_embedder(),
         rule_index=NumpyRuleIndex(None if str(db_path) == ":memory:" else Path(db_path).parent / "index"),
         model=LiteLLMModel(model),
-        tools=PythonToolRunner(),
+        tools=KindToolRunner(EnvSecretSource()),
         model_factory=LiteLLMModel,
         injection_classifier=shared_injection_classifier,
         relevance_model=shared_relevance_model,
         grounding_model=shared_entailment_model,
     )
+
+
+def local_event_sink(db_path: str | Path):  # noqa: ANN201 - an EventSink
+    """Events beside the SQLite file (`.focal/events.jsonl`); in memory for a `:memory:` database."""
+    from focal.adapters.jsonl_events import JsonlEventSink, MemoryEventSink
+
+    if str(db_path) == ":memory:":
+        return MemoryEventSink()
+    return JsonlEventSink(Path(db_path).parent / "events.jsonl")
 
 
 def rule_index_from_settings(settings: Settings, dimension: int) -> RuleIndex:
@@ -64,7 +76,8 @@ def deps_from_settings(settings: Settings) -> Deps:
     from focal.adapters.onnx_classifier import shared_injection_classifier
     from focal.adapters.onnx_cross_encoder import shared_entailment_model, shared_relevance_model
     from focal.adapters.onnx_embedder import shared_embedder
-    from focal.adapters.python_tools import PythonToolRunner
+    from focal.adapters.secrets import secret_source
+    from focal.adapters.tool_runner import KindToolRunner
 
     if settings.store == "dynamodb":
         from focal.adapters.dynamodb_store import (
@@ -80,11 +93,16 @@ def deps_from_settings(settings: Settings) -> Deps:
             DynamoTurnStore(settings.turns_table),
         )
         episodes = DynamoEpisodeStore(settings.turns_table)
+        from focal.adapters.dynamodb_store import DynamoApprovalStore
+
+        approvals = DynamoApprovalStore(settings.sessions_table)  # key TENANT#<t>#APPROVAL#<id>
+        events = None  # EventBridge sink: not built yet (see dialogue/approvals.py)
     else:
         from focal.adapters.sqlite_store import open_sqlite_stores
 
         stores = open_sqlite_stores(settings.db_path)
         sessions, profiles, turns, episodes = stores.sessions, stores.profiles, stores.turns, stores.episodes
+        approvals, events = stores.approvals, local_event_sink(settings.db_path)
     if settings.config_source == "dynamodb":
         from focal.adapters.dynamodb_store import DynamoConfigStore
 
@@ -102,11 +120,15 @@ def deps_from_settings(settings: Settings) -> Deps:
         profiles=profiles,
         turns=turns,
         episodes=episodes,
+        approvals=approvals,
+        events=events,
         embedder=embedder,
         rule_index=rule_index_from_settings(settings, embedder.dimension),
         sync_on_turn=settings.index != "opensearch",
         model=LiteLLMModel(settings.model),
-        tools=PythonToolRunner(),
+        # In AWS: secrets from Secrets Manager under focal/<tenant>/, and http tools reach public hosts only.
+        tools=KindToolRunner(secret_source(in_aws := "dynamodb" in (settings.store, settings.config_source), settings.tenant),
+                             allow_private_hosts=not in_aws),
         model_factory=LiteLLMModel,
         injection_classifier=shared_injection_classifier,
         relevance_model=shared_relevance_model,

@@ -14,8 +14,15 @@ from typing import NamedTuple
 import pytest
 from store_fixtures import TABLES, make_record, make_session, mocked_dynamodb
 
-from focal.adapters.dynamodb_store import DynamoEpisodeStore, DynamoProfileStore, DynamoSessionStore, DynamoTurnStore
+from focal.adapters.dynamodb_store import (
+    DynamoApprovalStore,
+    DynamoEpisodeStore,
+    DynamoProfileStore,
+    DynamoSessionStore,
+    DynamoTurnStore,
+)
 from focal.adapters.sqlite_store import (
+    SqliteApprovalStore,
     SqliteDatabase,
     SqliteEpisodeStore,
     SqliteProfileStore,
@@ -25,7 +32,8 @@ from focal.adapters.sqlite_store import (
 from focal.errors import DuplicateTurn, VersionConflict
 from focal.models.memory import Episode
 from focal.models.session import CustomerProfile
-from focal.ports import EpisodeStore, ProfileStore, SessionStore, TurnStore
+from focal.models.approval import ApprovalRequest
+from focal.ports import ApprovalStore, EpisodeStore, ProfileStore, SessionStore, TurnStore
 
 
 class Stores(NamedTuple):
@@ -33,13 +41,15 @@ class Stores(NamedTuple):
     profiles: ProfileStore
     turns: TurnStore
     episodes: EpisodeStore
+    approvals: ApprovalStore
 
 
 @pytest.fixture(params=["sqlite", "dynamodb"])
 def stores(request, monkeypatch):
     if request.param == "sqlite":
         db = SqliteDatabase(":memory:")
-        yield Stores(SqliteSessionStore(db), SqliteProfileStore(db), SqliteTurnStore(db), SqliteEpisodeStore(db))
+        yield Stores(SqliteSessionStore(db), SqliteProfileStore(db), SqliteTurnStore(db), SqliteEpisodeStore(db),
+                     SqliteApprovalStore(db))
         db.close()
     else:
         with mocked_dynamodb(monkeypatch) as client:
@@ -48,6 +58,7 @@ def stores(request, monkeypatch):
                 DynamoProfileStore(TABLES["profiles"], client=client),
                 DynamoTurnStore(TABLES["turns"], client=client),
                 DynamoEpisodeStore(TABLES["turns"], client=client),
+                DynamoApprovalStore(TABLES["sessions"], client=client),
             )
 
 
@@ -256,3 +267,61 @@ def test_tenants_with_same_ids_stay_separate(sessions, profiles, turns, episodes
 
     episodes.put(episode(1, tenant=tenant_a))
     assert episodes.recent(tenant_b, "support", "c1", limit=10) == []
+
+
+# --- approvals (seed 004) ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def approvals(stores):
+    return stores.approvals
+
+
+def approval_request(approval_id: str = "apr-1", tenant: str = "acme", created_at: float = 1000.0) -> ApprovalRequest:
+    return ApprovalRequest(approval_id=approval_id, tenant_id=tenant, agent_id="support", session_id="s1",
+                           customer_id="c1", turn_id="t1", tool_id="issue_refund", tools=["issue_refund"],
+                           step="refund.confirm_refund", arguments={"order_id": "A1001"}, confidence=0.79,
+                           confidence_factors={"goal_understanding": 0.7}, created_at=created_at,
+                           expires_at=created_at + 300)
+
+
+def test_approval_round_trip_and_create_once(approvals):
+    approvals.create(approval_request())
+    got = approvals.get("acme", "apr-1", now=1001.0)
+    assert got == approval_request()
+    with pytest.raises(ValueError):
+        approvals.create(approval_request())
+    assert approvals.get("acme", "apr-unknown", now=1001.0) is None
+
+
+def test_approval_transition_is_conditional_exactly_once(approvals):
+    approvals.create(approval_request())
+    won = approvals.transition("acme", "apr-1", "awaiting_approval", "approved", now=1010.0)
+    assert won is not None and won.state == "approved" and won.decided_at == 1010.0
+    assert approvals.transition("acme", "apr-1", "awaiting_approval", "approved", now=1011.0) is None
+    assert approvals.transition("acme", "apr-1", "awaiting_approval", "denied", now=1011.0) is None
+    got = approvals.get("acme", "apr-1", now=2000.0)  # decided: stays approved after the deadline
+    assert got.state == "approved" and got.decided_at == 1010.0
+    approvals.set_outcome("acme", "apr-1", {"ran": [{"tool_id": "issue_refund", "status": "ok"}]})
+    got = approvals.get("acme", "apr-1", now=2000.0)
+    assert got.state == "approved" and got.outcome == {"ran": [{"tool_id": "issue_refund", "status": "ok"}]}
+
+
+def test_approval_past_its_deadline_reads_expired_and_cannot_be_decided(approvals):
+    approvals.create(approval_request())
+    assert approvals.get("acme", "apr-1", now=1300.0).state == "awaiting_approval"  # the deadline itself is in time
+    assert approvals.get("acme", "apr-1", now=1300.5).state == "expired"
+    assert approvals.transition("acme", "apr-1", "awaiting_approval", "approved", now=1301.0) is None
+    assert approvals.transition("acme", "apr-1", "awaiting_approval", "denied", now=1301.0) is None
+    marked = approvals.transition("acme", "apr-1", "awaiting_approval", "expired", now=1301.0, outcome={"ran": []})
+    assert marked is not None and marked.state == "expired"
+    assert approvals.transition("acme", "apr-1", "awaiting_approval", "expired", now=1302.0) is None
+    assert approvals.get("acme", "apr-1", now=1302.0).outcome == {"ran": []}
+
+
+def test_approvals_of_tenants_stay_separate(approvals):
+    approvals.create(approval_request(tenant="acme"))
+    approvals.create(approval_request(tenant="acme-eu"))
+    assert approvals.transition("acme", "apr-1", "awaiting_approval", "denied", now=1001.0) is not None
+    assert approvals.get("acme-eu", "apr-1", now=1001.0).state == "awaiting_approval"
+    assert approvals.get("other", "apr-1", now=1001.0) is None

@@ -20,6 +20,7 @@ from botocore.exceptions import ClientError
 from focal.config.loader import agent_from_text
 from focal.errors import AgentNotFound, DuplicateTurn, VersionConflict
 from focal.models.agent import AgentConfig
+from focal.models.approval import ApprovalRequest, ApprovalState
 from focal.models.memory import Episode
 from focal.models.session import CustomerProfile, Session
 from focal.models.turn import TurnRecord
@@ -44,6 +45,12 @@ def session_key(tenant_id: str, agent_id: str, session_id: str) -> str:
 
 def profile_key(tenant_id: str, agent_id: str, customer_id: str) -> str:
     return f"{agent_key(tenant_id, agent_id)}#CUSTOMER#{_check_id('customer', customer_id)}"
+
+
+def approval_key(tenant_id: str, approval_id: str) -> str:
+    # Tenant-wide (the approval endpoint knows the tenant and the id, not the agent); the
+    # `#APPROVAL#` segment cannot collide with `#AGENT#` keys of the same table.
+    return f"TENANT#{_check_id('tenant', tenant_id)}#APPROVAL#{_check_id('approval', approval_id)}"
 
 
 def episodes_key(tenant_id: str, agent_id: str, customer_id: str) -> str:
@@ -229,6 +236,92 @@ class DynamoEpisodeStore:
         )
         now = time.time()
         return [Episode.model_validate_json(item["doc"]["S"]) for item in response.get("Items", []) if not _expired(item, now)]
+
+
+APPROVAL_RETENTION_S = 30 * 24 * 3600  # the table's TTL removes a request this long after its deadline
+
+
+class DynamoApprovalStore:
+    """Approval requests in the sessions table (`pk = TENANT#<t>#APPROVAL#<id>`).
+
+    `deadline` (N) is the answer deadline the conditions test; `expires_at` is the table's TTL
+    attribute, set well after the deadline so the decided request stays readable for audit.
+    A transition is one conditional UpdateItem: `state = :from` (and `deadline >= :now` when
+    approving or denying), so of two racing approvals exactly one succeeds."""
+
+    def __init__(self, table_name: str, client: Any | None = None) -> None:
+        self.table_name = table_name
+        self._client = _client(client)
+
+    def create(self, request: ApprovalRequest) -> None:
+        item = {
+            "pk": {"S": approval_key(request.tenant_id, request.approval_id)},
+            "tenant_id": {"S": request.tenant_id},
+            "state": {"S": request.state},
+            "deadline": _num(request.expires_at),
+            "expires_at": _num(int(request.expires_at) + APPROVAL_RETENTION_S),
+            "doc": {"S": request.model_dump_json()},
+        }
+        try:
+            self._client.put_item(TableName=self.table_name, Item=item, ConditionExpression="attribute_not_exists(pk)")
+        except ClientError as exc:
+            if _conditional_failed(exc):
+                raise ValueError(f"approval {request.approval_id} already exists") from exc
+            raise
+
+    def _read(self, tenant_id: str, approval_id: str) -> ApprovalRequest | None:
+        item = self._client.get_item(
+            TableName=self.table_name, Key={"pk": {"S": approval_key(tenant_id, approval_id)}}, ConsistentRead=True
+        ).get("Item")
+        return ApprovalRequest.model_validate_json(item["doc"]["S"]) if item else None
+
+    def get(self, tenant_id: str, approval_id: str, now: float) -> ApprovalRequest | None:
+        request = self._read(tenant_id, approval_id)
+        if request is not None:
+            request.state = request.effective_state(now)
+        return request
+
+    def transition(
+        self, tenant_id: str, approval_id: str, from_state: ApprovalState, to_state: ApprovalState, now: float,
+        outcome: dict[str, Any] | None = None,
+    ) -> ApprovalRequest | None:
+        request = self._read(tenant_id, approval_id)
+        if request is None:
+            return None
+        request.state, request.decided_at = to_state, now
+        if outcome is not None:
+            request.outcome = outcome
+        condition = "#s = :from" + (" AND deadline >= :now" if to_state in ("approved", "denied") else "")
+        values: dict[str, Any] = {":from": {"S": from_state}, ":to": {"S": to_state}, ":doc": {"S": request.model_dump_json()}}
+        if to_state in ("approved", "denied"):
+            values[":now"] = _num(now)
+        try:
+            self._client.update_item(
+                TableName=self.table_name,
+                Key={"pk": {"S": approval_key(tenant_id, approval_id)}},
+                UpdateExpression="SET #s = :to, doc = :doc",
+                ConditionExpression=condition,
+                ExpressionAttributeNames={"#s": "state"},
+                ExpressionAttributeValues=values,
+            )
+        except ClientError as exc:
+            if _conditional_failed(exc):
+                return None
+            raise
+        return request
+
+    def set_outcome(self, tenant_id: str, approval_id: str, outcome: dict[str, Any]) -> None:
+        request = self._read(tenant_id, approval_id)
+        if request is None:
+            return
+        request.outcome = outcome
+        self._client.update_item(
+            TableName=self.table_name,
+            Key={"pk": {"S": approval_key(tenant_id, approval_id)}},
+            UpdateExpression="SET doc = :doc",
+            ConditionExpression="attribute_exists(pk)",
+            ExpressionAttributeValues={":doc": {"S": request.model_dump_json()}},
+        )
 
 
 class DynamoConfigStore:

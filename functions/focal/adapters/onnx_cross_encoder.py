@@ -30,6 +30,7 @@ from tokenizers import Tokenizer
 _DTYPES = {"tensor(int64)": np.int64, "tensor(int32)": np.int32}
 RELEVANT = re.compile(r"relevan|positive|match", re.IGNORECASE)
 ENTAILMENT = re.compile(r"entail", re.IGNORECASE)
+NEGATIVE = re.compile(r"^(?:ir|non|not|un)|negative|contradict|neutral", re.IGNORECASE)  # "irrelevant" is no match
 
 
 def _positive_index(folder: Path, n_labels: int, pattern: re.Pattern[str]) -> int:
@@ -37,7 +38,7 @@ def _positive_index(folder: Path, n_labels: int, pattern: re.Pattern[str]) -> in
     if config.exists():
         id2label = json.loads(config.read_text(encoding="utf-8")).get("id2label") or {}
         for key, label in id2label.items():
-            if pattern.search(str(label)):
+            if pattern.search(str(label)) and not NEGATIVE.search(str(label)):
                 return int(key)
     return 1 if n_labels >= 2 else 0
 
@@ -67,24 +68,27 @@ class OnnxPairClassifier:
         self._lock = threading.Lock()
 
     def scores(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
-        if not pairs:
-            return []
+        """One batch per token length: no padding, so a pair scores the same alone or among others."""
         encodings = [self._tokenizer.encode(a, b) for a, b in pairs]
-        width = max(len(e.ids) for e in encodings) or 1
-        ids = np.zeros((len(encodings), width), dtype=np.int64)
-        mask = np.zeros_like(ids)
-        types = np.zeros_like(ids)
+        by_length: dict[int, list[int]] = {}
         for row, e in enumerate(encodings):
-            ids[row, : len(e.ids)] = e.ids
-            mask[row, : len(e.ids)] = 1
-            types[row, : len(e.type_ids)] = e.type_ids
+            by_length.setdefault(len(e.ids), []).append(row)
+        out = [0.0] * len(encodings)
+        for rows in by_length.values():
+            for row, score in zip(rows, self._run([encodings[r] for r in rows]), strict=True):
+                out[row] = score
+        return out
+
+    def _run(self, encodings: list) -> list[float]:  # noqa: ANN001 - tokenizers.Encoding
+        ids = np.asarray([e.ids for e in encodings], dtype=np.int64).reshape(len(encodings), -1)
         feeds = {"input_ids": ids.astype(self._inputs["input_ids"])}
         if "attention_mask" in self._inputs:
-            feeds["attention_mask"] = mask.astype(self._inputs["attention_mask"])
+            feeds["attention_mask"] = np.ones_like(ids, dtype=self._inputs["attention_mask"])
         if "token_type_ids" in self._inputs:
+            types = np.asarray([e.type_ids for e in encodings], dtype=np.int64).reshape(ids.shape)
             feeds["token_type_ids"] = types.astype(self._inputs["token_type_ids"])
         with self._lock:
-            logits = np.asarray(self._session.run(None, feeds)[0], dtype=np.float64).reshape(len(pairs), -1)
+            logits = np.asarray(self._session.run(None, feeds)[0], dtype=np.float64).reshape(len(encodings), -1)
         if logits.shape[1] == 1:
             return [float(p) for p in 1.0 / (1.0 + np.exp(-logits[:, 0]))]
         shifted = np.exp(logits - logits.max(axis=1, keepdims=True))

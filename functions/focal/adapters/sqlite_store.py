@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from focal.errors import DuplicateTurn, VersionConflict
+from focal.models.approval import ApprovalRequest, ApprovalState
 from focal.models.memory import Episode
 from focal.models.session import CustomerProfile, Session
 from focal.models.turn import TurnRecord
@@ -57,6 +58,14 @@ CREATE TABLE IF NOT EXISTS episodes (
     expires_at  INTEGER,
     doc         TEXT NOT NULL,
     PRIMARY KEY (tenant_id, agent_id, customer_id, created_at, turn_id)
+);
+CREATE TABLE IF NOT EXISTS approvals (
+    tenant_id   TEXT NOT NULL,
+    approval_id TEXT NOT NULL,
+    state       TEXT NOT NULL,
+    expires_at  REAL NOT NULL,
+    doc         TEXT NOT NULL,
+    PRIMARY KEY (tenant_id, approval_id)
 );
 """
 
@@ -225,6 +234,68 @@ class SqliteEpisodeStore:
         return [Episode.model_validate_json(doc) for doc, _ in rows]
 
 
+class SqliteApprovalStore:
+    """Approval requests; a transition is one conditional UPDATE on (state, deadline)."""
+
+    def __init__(self, db: SqliteDatabase) -> None:
+        self._db = db
+
+    def create(self, request: ApprovalRequest) -> None:
+        with self._db.connection() as conn:
+            try:
+                conn.execute(
+                    "INSERT INTO approvals (tenant_id, approval_id, state, expires_at, doc) VALUES (?, ?, ?, ?, ?)",
+                    (request.tenant_id, request.approval_id, request.state, request.expires_at, request.model_dump_json()),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise ValueError(f"approval {request.approval_id} already exists") from exc
+
+    def get(self, tenant_id: str, approval_id: str, now: float) -> ApprovalRequest | None:
+        with self._db.connection() as conn:
+            row = conn.execute(
+                "SELECT doc FROM approvals WHERE tenant_id=? AND approval_id=?", (tenant_id, approval_id)
+            ).fetchone()
+        if row is None:
+            return None
+        request = ApprovalRequest.model_validate_json(row[0])
+        request.state = request.effective_state(now)
+        return request
+
+    def transition(
+        self, tenant_id: str, approval_id: str, from_state: ApprovalState, to_state: ApprovalState, now: float,
+        outcome: dict[str, Any] | None = None,
+    ) -> ApprovalRequest | None:
+        with self._db.connection() as conn:
+            row = conn.execute(
+                "SELECT doc FROM approvals WHERE tenant_id=? AND approval_id=?", (tenant_id, approval_id)
+            ).fetchone()
+            if row is None:
+                return None
+            request = ApprovalRequest.model_validate_json(row[0])
+            request.state, request.decided_at = to_state, now
+            if outcome is not None:
+                request.outcome = outcome
+            in_time = " AND expires_at >= :now" if to_state in ("approved", "denied") else ""
+            cursor = conn.execute(
+                "UPDATE approvals SET state=:to, doc=:doc WHERE tenant_id=:t AND approval_id=:id AND state=:from" + in_time,
+                {"to": to_state, "doc": request.model_dump_json(), "t": tenant_id, "id": approval_id,
+                 "from": from_state, "now": now},
+            )
+        return request if cursor.rowcount == 1 else None
+
+    def set_outcome(self, tenant_id: str, approval_id: str, outcome: dict[str, Any]) -> None:
+        with self._db.connection() as conn:
+            row = conn.execute(
+                "SELECT doc FROM approvals WHERE tenant_id=? AND approval_id=?", (tenant_id, approval_id)
+            ).fetchone()
+            if row is None:
+                return
+            request = ApprovalRequest.model_validate_json(row[0])
+            request.outcome = outcome
+            conn.execute("UPDATE approvals SET doc=? WHERE tenant_id=? AND approval_id=?",
+                         (request.model_dump_json(), tenant_id, approval_id))
+
+
 @dataclass
 class SqliteStores:
     db: SqliteDatabase
@@ -232,8 +303,10 @@ class SqliteStores:
     profiles: SqliteProfileStore
     turns: SqliteTurnStore
     episodes: SqliteEpisodeStore
+    approvals: SqliteApprovalStore
 
 
 def open_sqlite_stores(path: str | Path) -> SqliteStores:
     db = SqliteDatabase(path)
-    return SqliteStores(db, SqliteSessionStore(db), SqliteProfileStore(db), SqliteTurnStore(db), SqliteEpisodeStore(db))
+    return SqliteStores(db, SqliteSessionStore(db), SqliteProfileStore(db), SqliteTurnStore(db), SqliteEpisodeStore(db),
+                        SqliteApprovalStore(db))

@@ -5,8 +5,9 @@ expected verdict) triple. The bench builds the `TurnState` the pipeline would ha
 a session in the case's scenario/step with its variables and tool outputs, the customer's profile,
 the message with its embedding from the real embedder, the matched rules and one model draft — and
 runs the real enforce stage once on it (a copy of the agent with `max_retries: 0`, so the first
-draft's verdict is the one measured, and with the relevance and grounding checks switched on, so
-every check is measured). The violated ids of that draft are compared with the expected ones.
+draft's verdict is the one measured, and with the relevance and grounding checks switched on — or
+only those the set's `output_checks` names — whatever the agent file says, so they are measured).
+The violated ids of that draft are compared with the expected ones.
 
 Printed: per lane (deterministic, judge, relevance, grounding) and per check (rule id or check
 name): TP/FP/FN, precision and recall over all cases and over the cases not marked `hard`; the
@@ -20,6 +21,7 @@ judge lane is reported as "no model: unverified".
 
 File format (YAML)::
 
+    output_checks: [relevance, grounding]   # optional: the output checks the labels cover (default both)
     contexts:                      # optional named contexts, shared by cases
       refund_a1002:
         scenario: refund           # or null
@@ -46,6 +48,7 @@ Only ids, counts and figures are printed by default; `--show` also lists the wro
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -111,11 +114,23 @@ def _context(raw: Any, named: dict[str, Any], where: str) -> dict[str, Any]:
     return ctx
 
 
+def output_checks(path: str | Path) -> tuple[str, ...]:
+    """The output checks a set is labelled for (`output_checks:`, default all); the others stay off."""
+    data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    chosen = data.get("output_checks", list(CHECKS)) if isinstance(data, dict) else list(CHECKS)
+    if not isinstance(chosen, list) or not set(chosen) <= set(CHECKS):
+        raise ValueError(f"{path}: output_checks must be a list among {list(CHECKS)}")
+    return tuple(chosen)
+
+
 def load_cases(path: str | Path) -> list[Case]:
     """Parse a labelled set; raise ValueError naming the case and key of a malformed one."""
     data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
         raise ValueError(f"{path}: expected a mapping with a list under 'cases:'")
+    unknown = set(data) - {"agent", "output_checks", "contexts", "cases"}
+    if unknown:
+        raise ValueError(f"{path}: unknown key(s) {sorted(unknown)}")
     named = _mapping(data.get("contexts"), f"{path}: contexts")
     cases, seen = [], set()
     for i, item in enumerate(data["cases"]):
@@ -186,7 +201,7 @@ def lane_of(agent: AgentConfig, check: str) -> str:
     return "judge" if rule is not None and rule.subjective else "deterministic"
 
 
-def case_problems(agent: AgentConfig, cases: Sequence[Case]) -> list[str]:
+def case_problems(agent: AgentConfig, cases: Sequence[Case], checks: Sequence[str] = CHECKS) -> list[str]:
     """Labelling errors against the agent: unknown ids, fields, scenarios, tools; labels no enforcer could give."""
     problems: list[str] = []
     fields = {f.field_name for f in agent.profile_field_definitions}
@@ -213,6 +228,8 @@ def case_problems(agent: AgentConfig, cases: Sequence[Case]) -> list[str]:
         enforced = globals_ | {r for r in case.matched_rules if (rule := agent.rule(r)) and rule.is_hard_constraint and rule.enabled}
         for check in sorted(case.expected):
             if check in CHECKS:
+                if check not in checks:
+                    problems.append(f"{where}: expects {check!r}, which this set's output_checks leave off")
                 continue
             if agent.rule(check) is None:
                 problems.append(f"{where}: expected violation {check!r} is neither a rule nor a check ({', '.join(CHECKS)})")
@@ -253,10 +270,10 @@ class ScriptedJudge:
         return ModelReply(text=json.dumps({"verdicts": verdicts}), model="scripted/judge")
 
 
-def benched_agent(agent: AgentConfig) -> AgentConfig:
-    """One draft, no regeneration; every check on."""
+def benched_agent(agent: AgentConfig, checks: Sequence[str] = CHECKS) -> AgentConfig:
+    """One draft, no regeneration; the output checks the set is labelled for on, the others off."""
     enforcement = agent.enforcement.model_copy(update={
-        "max_retries": 0, "relevance_check_enabled": True, "grounding_check_enabled": True,
+        "max_retries": 0, "relevance_check_enabled": "relevance" in checks, "grounding_check_enabled": "grounding" in checks,
     })
     return agent.model_copy(update={"enforcement": enforcement})
 
@@ -305,16 +322,18 @@ class Outcome:
         return set(self.predicted) == set(self.case.expected)
 
 
-def run_cases(agent_path: str | Path, cases: Sequence[Case]) -> tuple[AgentConfig, list[Outcome]]:
+def run_cases(
+    agent_path: str | Path, cases: Sequence[Case], checks: Sequence[str] = CHECKS
+) -> tuple[AgentConfig, list[Outcome]]:
     from focal.config.loader import load_agent
     from focal.stages import enforce
     from focal.wiring import local_deps
 
     agent = load_agent(agent_path)
-    problems = case_problems(agent, cases)
+    problems = case_problems(agent, cases)  # the set against the agent; which checks run is the caller's choice
     if problems:
         raise ValueError("the labelled set does not fit the agent:\n  " + "\n  ".join(problems))
-    benched = benched_agent(agent)
+    benched = benched_agent(agent, checks)
     deps = local_deps(agent_path, ":memory:")
     judge = ScriptedJudge()
     deps.configs, deps.model, deps.model_factory = _FixedAgent(benched), judge, None
@@ -329,7 +348,7 @@ def run_cases(agent_path: str | Path, cases: Sequence[Case]) -> tuple[AgentConfi
         first = state.drafts[0]
         timings = dict(getattr(state.enforcement, "timings", {}) or {})  # lanes 1 and 2
         for verdict in getattr(state.enforcement, "checks", []) or []:  # output checks: their own ms per draft
-            if verdict.draft == 0:
+            if verdict.draft == 0 and verdict.name not in state.enforcement.timings:
                 timings[verdict.name] = timings.get(verdict.name, 0.0) + verdict.ms
         return Outcome(case, {v.rule_id: v.lane for v in first.violations}, list(state.enforcement.unverified), timings, stage_ms)
 
@@ -389,14 +408,22 @@ def _ms(values: list[float]) -> str:
 
 
 def report(agent_path: str | Path, cases_path: str | Path, show: bool = False, limit: int | None = None) -> str:
+    from focal.config.loader import load_agent
+
     cases = load_cases(cases_path)
     if limit is not None:
         cases = cases[:limit]
-    agent, outcomes = run_cases(agent_path, cases)
-    return format_report(agent, outcomes, str(cases_path), show)
+    checks = output_checks(cases_path)
+    problems = case_problems(load_agent(agent_path), cases, checks)
+    if problems:
+        raise ValueError("the labelled set does not fit the agent:\n  " + "\n  ".join(problems))
+    agent, outcomes = run_cases(agent_path, cases, checks)
+    return format_report(agent, outcomes, str(cases_path), show, checks)
 
 
-def format_report(agent: AgentConfig, outcomes: Sequence[Outcome], source: str, show: bool = False) -> str:
+def format_report(
+    agent: AgentConfig, outcomes: Sequence[Outcome], source: str, show: bool = False, checks: Sequence[str] = CHECKS
+) -> str:
     compliant = [o for o in outcomes if not o.case.expected]
     hard = sum(o.case.hard for o in outcomes)
     scripted_judge = any(o.case.judge for o in outcomes)
@@ -407,7 +434,7 @@ def format_report(agent: AgentConfig, outcomes: Sequence[Outcome], source: str, 
         categories[o.case.category] = categories.get(o.case.category, 0) + 1
     lines = [
         f"enforcement on {source}: agent {agent.id!r}, {len(outcomes)} cases ({hard} hard, {len(compliant)} compliant), "
-        "one draft each, max_retries 0, relevance and grounding switched on",
+        f"one draft each, max_retries 0, output checks on: {', '.join(checks) or 'none'}",
         "categories: " + ", ".join(f"{k} {v}" for k, v in sorted(categories.items())),
         "",
         f"{'lane / check':<26}{'TP':>5}{'FP':>5}{'FN':>5}  {'prec':>6} {'recall':>6}  {'excl. hard':>13}  {'p50 ms':>7} {'p95 ms':>7}",
@@ -418,15 +445,20 @@ def format_report(agent: AgentConfig, outcomes: Sequence[Outcome], source: str, 
                 f"{_pct(easy.precision):>6} {_pct(easy.recall):>6}  {timing}{'  ' + status if status else ''}")
 
     for lane in LANES:
-        timings = [o.timings[lane] for o in outcomes if lane in o.timings]
+        # an unverified judge made no call: its near-zero time is not the lane's latency
+        timings = [o.timings[lane] for o in outcomes if lane in o.timings and not (lane == "judge" and o.unverified)]
         status = ""
-        if not lane_ran(lane, outcomes):
-            status = "no model: unverified" if lane == "judge" and not scripted_judge else "not run (no verdict, no timing)"
+        if lane in CHECKS and lane not in checks:
+            status = "off (the set is not labelled for it)"
+        elif lane == "judge" and not scripted_judge:
+            status = "no model: unverified"
+        elif not lane_ran(lane, outcomes):
+            status = "not run (no verdict, no timing)"
         elif lane == "judge" and scripted_judge:
             status = "scripted verdicts"
-        unverified = sum(len(o.unverified) for o in outcomes) if lane == "judge" else 0
+        unverified = sum(bool(o.unverified) for o in outcomes) if lane == "judge" else 0
         if unverified:
-            status += f"{'; ' if status else ''}{unverified} unverified"
+            status += f"{'; ' if status else ''}unverified (no verdict) in {unverified} case(s)"
         lines.append(row(lane, lanes_all[lane], lanes_easy[lane], _ms(timings), status))
         for check in sorted(c for c in checks_all if lane_of(agent, c) == lane):
             lines.append(row(f"  {check}", checks_all[check], checks_easy.get(check, Tally()), ""))
@@ -441,7 +473,8 @@ def format_report(agent: AgentConfig, outcomes: Sequence[Outcome], source: str, 
     exact = sum(o.correct for o in outcomes)
     lines += [
         "",
-        f"false-block rate on compliant drafts: {len(blocked)}/{len(compliant)} ({rate:.1%})",
+        f"false-block rate on compliant drafts: {len(blocked)}/{len(compliant)} ({rate:.1%}); by lane: "
+        + ", ".join(f"{lane} {sum(lane in o.predicted.values() for o in compliant)}" for lane in LANES),
         f"cases with exactly the expected verdict: {exact}/{len(outcomes)}",
     ]
     if show:
@@ -459,7 +492,11 @@ def cli(args) -> int:
     agent_path = Path(args.agent)
     folder = agent_path if agent_path.is_dir() else agent_path.parent
     cases = args.cases or str(folder / "enforcement.yaml")
-    print(report(args.agent, cases, show=args.show, limit=args.limit))
+    try:
+        print(report(args.agent, cases, show=args.show, limit=args.limit))
+    except (OSError, ValueError) as exc:  # a missing or mislabelled set: say what, not a stack trace
+        print(str(exc), file=sys.stderr)
+        return 1
     return 0
 
 

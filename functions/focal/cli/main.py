@@ -172,6 +172,10 @@ def parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_turn)
     conversing("chat", "talk to an agent (answer + compact trace)", session_required=False).set_defaults(func=cmd_chat)
 
+    from focal.cli.approve import add_parsers as add_approval_parsers
+
+    add_approval_parsers(sub)  # `focal approve ID` / `focal deny ID`
+
     s = with_agent("demo", "a scripted conversation on the embedded defaults")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_demo)

@@ -9,11 +9,11 @@ from typing import Any
 
 from pathlib import Path
 
-from focal import expressions
+from focal import expressions, tool_templates
 from focal.dialogue.variables import placeholders
 from focal.config.loader import Problem, format_path, line_of
 from focal.errors import ExpressionError
-from focal.models.agent import AgentConfig, Scope
+from focal.models.agent import AgentConfig, Scope, Tool, ToolKind
 
 
 def declared_names(agent: AgentConfig) -> set[str]:
@@ -75,6 +75,47 @@ def _templates(agent: AgentConfig) -> list[tuple[tuple[Any, ...], str]]:
             for k, slot in enumerate(st.slots):
                 out.append((("scenarios", i, "steps", j, "slots", k, "prompt"), slot.prompt))
     return out
+
+
+_LAMBDA_FUNCTION = re.compile(
+    r"^(arn:aws[a-zA-Z-]*:lambda:[a-z0-9-]+:\d{12}:function:)?[A-Za-z0-9_-]{1,140}(:(\$LATEST|[A-Za-z0-9_-]+))?$"
+)
+
+
+def _tool_problems(c: _Collector, agent: AgentConfig, path: tuple[Any, ...], t: Tool, names: set[str]) -> None:
+    """Kind-specific checks of one tool (the model already ensured each kind has its own fields)."""
+    for name in t.input:
+        if name not in names:
+            c.add((*path, "input", name), f"argument '{name}' is not a declared variable, so it can never be filled")
+    if t.kind == ToolKind.python and t.entrypoint:
+        target = t.entrypoint.split(":", 1)[0]
+        if ":" not in t.entrypoint:
+            c.add((*path, "entrypoint"), "expected 'file.py:function' or 'package.module:function'")
+        elif target.endswith(".py") and agent.base_dir and not (Path(agent.base_dir) / target).is_file():
+            c.add((*path, "entrypoint"), f"file '{target}' not found next to the agent file")
+    if t.kind == ToolKind.http and t.url:
+        if not re.match(r"^https?://[^/{}?#]+", t.url):
+            c.add((*path, "url"), "expected an absolute http:// or https:// URL with a fixed host (no placeholder in the host)")
+        if tool_templates.SECRET_LIKE.search(t.url):
+            c.add((*path, "url"), "secrets are only allowed in headers, write '${secret:NAME}' in a header value")
+        for name in dict.fromkeys(tool_templates.placeholders(t.url)):
+            if name not in t.input:
+                c.add((*path, "url"), f"placeholder '{{{name}}}' is not an input of this tool")
+            elif not t.input[name].required:
+                c.add((*path, "url"), f"placeholder '{{{name}}}' names an optional input; url placeholders must be required")
+        if t.body is not None:
+            for where, name in tool_templates.body_placeholders(t.body):
+                if name not in t.input:
+                    c.add((*path, "body", *where), f"placeholder '{{{name}}}' is not an input of this tool")
+        for header, value in t.headers.items():
+            for bad in tool_templates.bad_secret_references(value):
+                c.add((*path, "headers", header), f"invalid secret reference '{bad}'; write '${{secret:NAME}}' (letters, digits, _ . / -)")
+            if tool_templates.placeholders(value):
+                c.add((*path, "headers", header), "header values take constants and '${secret:NAME}' only, not '{argument}'")
+    if t.kind == ToolKind.lambda_ and t.function and not _LAMBDA_FUNCTION.match(t.function):
+        c.add((*path, "function"), "expected a function name, 'name:alias' or a function ARN")
+    if t.retries and not t.may_retry:
+        c.add((*path, "retries"), "a side_effect tool is never retried unless it is declared idempotent: true")
 
 
 def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
@@ -151,14 +192,7 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
                     c.expression((*spath, "slots", k, "validation"), slot.validation, names | {"value"})
 
     for i, t in enumerate(agent.tools):
-        if ":" not in t.entrypoint:
-            c.add(("tools", i, "entrypoint"), "expected 'file.py:function' or 'package.module:function'")
-        elif t.entrypoint.split(":", 1)[0].endswith(".py") and agent.base_dir:
-            if not (Path(agent.base_dir) / t.entrypoint.split(":", 1)[0]).is_file():
-                c.add(("tools", i, "entrypoint"), f"file '{t.entrypoint.split(':', 1)[0]}' not found next to the agent file")
-        for name in t.input:
-            if name not in names:
-                c.add(("tools", i, "input", name), f"argument '{name}' is not a declared variable, so it can never be filled")
+        _tool_problems(c, agent, ("tools", i), t, names)
 
     for parts, template in _templates(agent):
         for name in sorted(placeholders(template) - names):
@@ -167,8 +201,17 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
     a = agent.approval
     if a.approval_threshold > a.execute_threshold:
         c.add(("approval", "approval_threshold"), "must not exceed execute_threshold")
+    factors = ("goal_understanding", "tool_availability", "context_richness", "tool_determinism")  # dialogue/confidence.py
+    unknown = sorted(set(a.weights) - set(factors))
+    absent = [f for f in factors if f not in a.weights]
+    if unknown or absent:
+        c.add(("approval", "weights"), "weights must name exactly the confidence factors " + ", ".join(factors)
+              + (f"; unknown: {', '.join(unknown)}" if unknown else "") + (f"; missing: {', '.join(absent)}" if absent else ""))
+    if any(w < 0 for w in a.weights.values()):
+        c.add(("approval", "weights"), "weights must not be negative")
     if abs(sum(a.weights.values()) - 1.0) > 0.01:
-        c.add(("approval", "weights"), f"weights must add up to 1.0 (they add up to {sum(a.weights.values()):.2f})")
+        c.add(("approval", "weights"), f"weights must add up to 1.0 (they add up to {sum(a.weights.values()):.2f}: "
+              + ", ".join(f"{k} {v:g}" for k, v in a.weights.items()) + ")")
     if agent.pre_validation.min_length > agent.pre_validation.max_length:
         c.add(("pre_validation", "min_length"), "must not exceed max_length")
     return c.problems

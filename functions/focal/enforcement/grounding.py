@@ -11,12 +11,13 @@ Claims (extracted from the answer, in this order; each match is masked so it is 
 - `entity`: names from declared entity lists (`entity_list` fields' allowed_values, e.g. competitor
   names) and capitalised multi-word names ("Best Buy", "Acme Premium").
 
-Sources (what a claim may come from): the customer's message and the conversation history, session
-variables and profile facts (raw and as rendered: 30.0 and "30.00"), tool outputs, the agent's rules
-(condition, action, templates and fallback texts — the agent's declared knowledge), field
-definitions (names, descriptions, hints, enum values — not the entity lists, which are what is
-looked for), the active step's texts (instructions, prompts, templates), the agent's name, persona,
-greeting and fixed messages, and recalled episodes.
+Sources (what a claim may come from): per turn, the customer's message and the conversation history,
+session variables, slots and profile facts (raw and as rendered: 30.0 and "30.00"), tool arguments
+and outputs, and recalled episodes; and the agent's declared knowledge, read once per loaded config:
+its rules (condition, action, templates and fallback texts, matched or not), field definitions
+(names, descriptions, hints, enum values — not the entity lists, which are what is looked for), the
+scenarios' step texts (instructions, prompts, templates), its name, persona, greeting and fixed
+messages.
 
 Support: an amount needs an amount (or a variable / a number the customer wrote) of the same value;
 a percentage needs a percentage or a variable; a plain number needs any number of the same value
@@ -44,7 +45,7 @@ from typing import Any
 
 from focal.dialogue.variables import render
 from focal.model_calls import call_model
-from focal.models.agent import AgentConfig, Rule
+from focal.models.agent import AgentConfig
 from focal.models.turn import TurnState
 from focal.ports import EntailmentModel, LanguageModel
 
@@ -113,7 +114,7 @@ def extract_claims(text: str, id_patterns: Iterable[re.Pattern[str]] = (), entit
                 claims.append(Claim(kind, text[m.start():m.end()], k))
             work = _mask(work, m.start(), m.end())
 
-    for pattern in [*id_patterns, GENERIC_ID]:
+    for pattern in [GENERIC_ID, *id_patterns]:  # whole codes first: RF-A1001 is one id, not RF- and A1001
         take("id", pattern, lambda m: m.group(0).upper())
     take("date", ISO_DATE, lambda m: _date_key(int(m.group(2)), int(m.group(3)), m.group(1)))
     take("date", SLASH_DATE, lambda m: _date_key(int(m.group(1)), int(m.group(2)), m.group(3)))
@@ -160,8 +161,30 @@ def _show(value: Any) -> list[str]:
     return [str(value)]
 
 
-def source_texts(agent: AgentConfig, state: TurnState, variables: dict[str, Any], rules: Iterable[Rule] = ()) -> list[str]:
-    """Everything the answer may take a fact from on this turn (see the module docstring)."""
+def agent_texts(agent: AgentConfig) -> list[str]:
+    """The agent's declared knowledge, the same on every turn: rules, field definitions, steps, fixed texts.
+
+    Templates are taken unrendered: the values they would show are sources themselves (variables)."""
+    texts = [agent.name, agent.description or "", agent.persona or "", agent.greeting, agent.out_of_scope_message,
+             agent.enforcement.fallback_message, agent.pre_validation.refusal_message]
+    for rule in agent.rules:
+        if rule.enabled:
+            texts += [rule.condition_text, rule.action_text, rule.response_template or "", rule.fallback_text or ""]
+    for f in agent.profile_field_definitions:
+        texts += [f.display_name or "", f.description or "", " ".join(f.extraction_hints or [])]
+        if f.field_type == "enum":
+            texts += [str(v) for v in f.allowed_values or []]
+    for scenario in agent.scenarios:
+        texts.append(scenario.name)
+        for step in scenario.steps:
+            texts += [step.instructions, step.clarification_hint or "", step.confirmation_prompt or "",
+                      step.response_template or ""]
+            texts += [s.prompt for s in step.slots if s.prompt]
+    return [t for t in texts if t and t.strip()]
+
+
+def turn_texts(state: TurnState, variables: dict[str, Any]) -> list[str]:
+    """What this turn adds: the message, the conversation so far, variables and profile, tool data, episodes."""
     texts = [state.request.message]
     if state.session is not None:
         texts += [h.text for h in state.session.history]
@@ -169,28 +192,6 @@ def source_texts(agent: AgentConfig, state: TurnState, variables: dict[str, Any]
         texts += [f"{name}: {s}" for s in _show(value)]
     for call in state.tool_calls:
         texts += _show(call.outputs) + _show(call.arguments)
-    seen_rules: dict[str, Rule] = {r.id: r for r in agent.rules if r.enabled}
-    seen_rules.update({r.id: r for r in rules})
-    for rule in seen_rules.values():
-        texts += [rule.condition_text, rule.action_text]
-        texts += [render(t, variables) for t in (rule.response_template, rule.fallback_text) if t]
-    for f in agent.profile_field_definitions:
-        texts += [f.display_name or "", f.description or "", " ".join(f.extraction_hints or [])]
-        if f.field_type == "enum":
-            texts += [str(v) for v in f.allowed_values or []]
-    d = state.decision
-    for scenario in [agent.scenario(d.scenario_id)]:
-        if scenario is None:
-            continue
-        texts.append(scenario.name)
-        for step in scenario.steps:
-            if step.id != d.step_id:
-                continue
-            texts += [step.instructions, step.clarification_hint or ""]
-            texts += [render(t, variables) for t in (step.confirmation_prompt, step.response_template) if t]
-            texts += [render(s.prompt, variables) for s in step.slots if s.prompt]
-    texts += [agent.name, agent.description or "", agent.persona or "", agent.greeting, agent.out_of_scope_message,
-              agent.enforcement.fallback_message]
     for episode in state.episodes:
         texts += [episode.asked, episode.decided]
     return [t for t in texts if t and t.strip()]
@@ -207,21 +208,45 @@ class Sources:
     free: set[str] = field(default_factory=set)  # variables' values and numbers the customer wrote: any kind
     dates: set[str] = field(default_factory=set)
 
+    def add(self, texts: list[str], patterns: list[re.Pattern[str]]) -> None:
+        joined = "\n".join(texts)
+        self.text = f"{self.text}\n{joined}" if self.text else joined
+        self.upper, self.lower = self.text.upper(), self.text.lower()
+        for claim in extract_claims(joined, patterns):
+            if claim.kind == "money":
+                self.money.add(claim.key)
+            elif claim.kind == "percentage":
+                self.percentage.add(claim.key)
+            elif claim.kind == "date":
+                self.dates.add(claim.key)
+            if claim.kind in ("money", "percentage", "number"):
+                self.numbers.add(claim.key)
+        low = joined.lower()
+        self.numbers |= {str(n) for w, n in NUMBER_WORDS.items() if re.search(rf"\b{w}\b", low)}
 
-def build_sources(agent: AgentConfig, state: TurnState, variables: dict[str, Any], rules: Iterable[Rule] = ()) -> Sources:
-    texts = source_texts(agent, state, variables, rules)
-    joined = "\n".join(texts)
-    src = Sources(text=joined, upper=joined.upper(), lower=joined.lower())
-    for claim in extract_claims(joined, id_patterns(agent)):
-        if claim.kind == "money":
-            src.money.add(claim.key)
-        elif claim.kind == "percentage":
-            src.percentage.add(claim.key)
-        elif claim.kind == "date":
-            src.dates.add(claim.key)
-        if claim.kind in ("money", "percentage", "number"):
-            src.numbers.add(claim.key)
-    src.numbers |= {str(n) for w, n in NUMBER_WORDS.items() if re.search(rf"\b{w}\b", src.lower)}
+    def copy(self) -> Sources:
+        return Sources(self.text, self.upper, self.lower, set(self.money), set(self.percentage), set(self.numbers),
+                       set(self.free), set(self.dates))
+
+
+_static: dict[int, tuple[AgentConfig, Sources]] = {}
+
+
+def _agent_sources(agent: AgentConfig) -> Sources:
+    """The agent's own sources, read once per loaded config object."""
+    cached = _static.get(id(agent))
+    if cached is None or cached[0] is not agent:
+        if len(_static) > 64:
+            _static.clear()
+        src = Sources("", "", "")
+        src.add(agent_texts(agent), id_patterns(agent))
+        cached = _static[id(agent)] = (agent, src)
+    return cached[1]
+
+
+def build_sources(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> Sources:
+    src = _agent_sources(agent).copy()
+    src.add(turn_texts(state, variables), id_patterns(agent))
     for value in variables.values():
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             src.free.add(_value(str(value)))
@@ -295,14 +320,13 @@ def check_grounding(
     state: TurnState,
     text: str,
     variables: dict[str, Any],
-    rules: Iterable[Rule] = (),
     nli: EntailmentModel | None = None,
     llm: LanguageModel | None = None,
 ) -> GroundingResult:
     cfg = agent.enforcement
     threshold = cfg.grounding_threshold
     claims = extract_claims(text, id_patterns(agent), declared_entities(agent))
-    src = build_sources(agent, state, variables, rules)
+    src = build_sources(agent, state, variables)
     unsupported = [c for c in claims if not supported(c, src)]
     method = "claims"
     judged = ""

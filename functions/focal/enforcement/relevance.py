@@ -70,17 +70,27 @@ REFUSAL_EXEMPLARS = (
     "I'll pass you to a member of our team who can help.",
 )
 
-_vectors: dict[tuple[int, tuple[str, ...]], np.ndarray] = {}
+_vectors: dict[tuple[int, str], np.ndarray] = {}
 _vectors_lock = threading.Lock()
+MAX_CACHED = 4096
 
 
-def _cached_vectors(embedder: Embedder, texts: tuple[str, ...]) -> np.ndarray:
-    """Vectors of fixed texts (exemplars, the agent's own texts), embedded once per embedder."""
-    key = (id(embedder), texts)
+def _embed(embedder: Embedder, fresh: list[str], fixed: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Vectors of `fresh` texts (embedded now) and of `fixed` texts (the agent's own and the exemplars:
+    embedded once per embedder and kept), in one batch."""
+    key = id(embedder)
     with _vectors_lock:
-        if key not in _vectors:
-            _vectors[key] = np.asarray(embedder.embed(list(texts)), dtype=np.float32)
-        return _vectors[key]
+        known = {t: _vectors[(key, t)] for t in fixed if (key, t) in _vectors}
+    missing = list(dict.fromkeys(t for t in fixed if t not in known))
+    batch = fresh + missing
+    vectors = np.asarray(embedder.embed(batch), dtype=np.float32) if batch else np.zeros((0, 1), dtype=np.float32)
+    known.update(zip(missing, vectors[len(fresh):], strict=True))
+    with _vectors_lock:
+        if len(_vectors) + len(missing) > MAX_CACHED:
+            _vectors.clear()
+        _vectors.update({(key, t): known[t] for t in missing})
+    fixed_vectors = np.stack([known[t] for t in fixed]) if fixed else np.zeros((0, 1), dtype=np.float32)
+    return vectors[: len(fresh)], fixed_vectors
 
 
 def _norm(text: str) -> str:
@@ -101,6 +111,15 @@ class RelevanceResult:
     score: float | None
     reason: str
     method: str
+    threshold: float | None = None
+
+
+def earlier_request(state: TurnState) -> list[str]:
+    """The customer's previous message while a flow is active: "It's A1002" answers "I want a refund"."""
+    if state.session is None or not state.decision.scenario_id:
+        return []
+    users = [h.text for h in state.session.history if h.role == "user" and h.text != state.request.message]
+    return users[-1:]
 
 
 def refusal_reason(
@@ -120,15 +139,15 @@ def refusal_reason(
             return "the agent's own fallback / out-of-scope text"
     if answer_vec is not None and embedder is not None:
         refs = REFUSAL_EXEMPLARS + own_texts(agent)
-        sims = _cached_vectors(embedder, refs) @ answer_vec
+        sims = _embed(embedder, [], list(refs))[1] @ answer_vec
         best = int(np.argmax(sims))
         if float(sims[best]) >= min_similarity:
             return f"similar to a refusal ({float(sims[best]):.2f} to {refs[best][:40]!r})"
     return None
 
 
-def routed_query(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:
-    """The customer's message followed by what the route decided to say on this turn."""
+def route_texts(agent: AgentConfig, state: TurnState) -> list[str]:
+    """What the route decided to say on this turn, as the agent wrote it (unrendered: embedded once)."""
     d = state.decision
     parts: list[str] = []
     step = agent.step(d.scenario_id, d.step_id)
@@ -143,16 +162,12 @@ def routed_query(agent: AgentConfig, state: TurnState, variables: dict[str, Any]
     for match in state.matched_rules:
         rule = agent.rule(match.rule_id)
         if rule is not None:
-            parts.append(rule.action_text)
+            parts += [rule.action_text] + ([rule.response_template] if rule.response_template else [])
     if d.action == "chitchat":
         parts.append(agent.greeting)
-    if d.action == "out_of_scope":
+    if d.action in ("out_of_scope", "clarify"):
         parts.append(agent.out_of_scope_message)
-    scenario = agent.scenario(d.scenario_id)
-    if scenario is not None:
-        parts.append(scenario.name)
-    routed = " ".join(render(p, variables) for p in parts if p)
-    return f"{state.request.message} {routed}".strip()
+    return list(dict.fromkeys(p for p in parts if p and p.strip()))
 
 
 def _cosine(a: np.ndarray, b: np.ndarray) -> float:
@@ -169,31 +184,37 @@ def check_relevance(
     model: RelevanceModel | None = None,
 ) -> RelevanceResult:
     cfg = agent.enforcement
-    threshold = cfg.relevance_threshold
+    threshold = cfg.relevance_threshold if model is not None else cfg.relevance_cosine_threshold
     if source in OWN_SOURCES:
-        return RelevanceResult(True, None, "composed from the agent's own templates", "bypass")
+        return RelevanceResult(True, None, "composed from the agent's own templates", "bypass", threshold)
     message = state.request.message
-    routed = routed_query(agent, state, variables)
-    message_vec = np.asarray(state.context.embedding, dtype=np.float32) if state.context and state.context.embedding else None
-    texts = [text, routed] + ([] if message_vec is not None else [message])
-    vectors = np.asarray(embedder.embed(texts), dtype=np.float32)
-    answer_vec, routed_vec = vectors[0], vectors[1]
-    if message_vec is None or message_vec.shape != answer_vec.shape:
-        message_vec = vectors[2] if len(vectors) > 2 else np.asarray(embedder.embed([message])[0], dtype=np.float32)
+    context_vec = state.context.embedding if state.context else []
+    earlier = earlier_request(state)
+    rendered = [(t, render(t, variables)) for t in route_texts(agent, state)]
+    fixed = [r for t, r in rendered if r == t]  # the agent's own words: embedded once, kept
+    filled = [r for t, r in rendered if r != t]  # with the customer's values in them: embedded now, not kept
+    scenario = agent.scenario(state.decision.scenario_id)
+    fixed += [scenario.name] if scenario else []
+    fresh = [text] + filled + earlier + ([] if context_vec else [message])
+    vectors, fixed_vecs = _embed(embedder, fresh, fixed)
+    answer_vec = vectors[0]
+    message_vec = np.asarray(context_vec, dtype=np.float32) if context_vec else vectors[-1]
     if cfg.relevance_refusal_bypass:
         why = refusal_reason(agent, text, answer_vec, embedder, cfg.relevance_refusal_similarity, variables)
         if why:
-            return RelevanceResult(True, None, f"bypass: {why}", "bypass")
+            return RelevanceResult(True, None, f"bypass: {why}", "bypass", threshold)
+    queries = [message] + filled + earlier + fixed
     if model is not None:
-        scores = model.relevance([(message, text), (routed, text)])
+        scores = model.relevance([(q, text) for q in queries])
         method = "cross_encoder"
     else:
-        scores = [_cosine(answer_vec, message_vec), _cosine(answer_vec, routed_vec)]
+        query_vecs = [message_vec, *vectors[1: 1 + len(filled) + len(earlier)], *fixed_vecs]
+        scores = [_cosine(answer_vec, v) for v in query_vecs]
         method = "cosine"
-    score = round(max(scores), 4)
-    which = "the message" if scores[0] >= scores[1] else "the message and the routed step"
+    best = int(np.argmax(scores))
+    which = "the message" if best == 0 else ("an earlier message" if queries[best] in earlier else "the routed text")
+    score = round(float(scores[best]), 4)
     if score >= threshold:
-        return RelevanceResult(True, score, f"{method} {score:.2f} to {which} ≥ {threshold:.2f}", method)
-    return RelevanceResult(
-        False, score, f"the answer does not address the customer's message ({method} {score:.2f} < {threshold:.2f})", method
-    )
+        return RelevanceResult(True, score, f"{method} {score:.2f} to {which} ≥ {threshold:.2f}", method, threshold)
+    reason = f"the answer does not address the customer's message ({method} {score:.2f} < {threshold:.2f})"
+    return RelevanceResult(False, score, reason, method, threshold)

@@ -17,6 +17,11 @@ from focal.models.turn import TurnState
 
 MAX_RULE_PARTS = 2
 ESCALATE = "I'll connect you with a member of our team who can help you further."
+# The request id travels in the result's `approval` object, not in the text (an id is no claim to check).
+AWAITING_APPROVAL = ("Before I go ahead, this needs a quick approval from our team. I've sent the request "
+                     "and will continue as soon as it's approved. Nothing has been done yet.")
+CLARIFY_ACTION = "Before I do anything, I want to be sure I understood you correctly."
+ACTION_REJECTED = "I'm sorry, I can't do that here, and nothing has been done. I can connect you with a member of our team."
 TOOL_ERROR = "I'm sorry, I couldn't complete that step just now. Please try again in a moment, or ask for a member of our team."
 
 
@@ -67,6 +72,12 @@ def compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> 
         parts = [ESCALATE]
     elif d.action == "tool_error":
         parts = [TOOL_ERROR]
+    elif d.action == "awaiting_approval":
+        parts = [AWAITING_APPROVAL]
+    elif d.action == "clarify_action":
+        parts = [CLARIFY_ACTION] + state.suggested_questions[:2]
+    elif d.action == "action_rejected":
+        parts = [ACTION_REJECTED]
     elif d.action == "cancelled":
         parts = [_stopped(agent, d.cancelled_scenario_id)]
         parts += _resume(agent, d.resume_offered_id) or ["Is there anything else I can help with?"]

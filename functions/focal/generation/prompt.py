@@ -25,6 +25,12 @@ def _task(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> st
         return "Tell the customer a member of the team will take over."
     if d.action == "tool_error":
         return "Apologise: the action could not be completed right now. Promise nothing."
+    if d.action == "awaiting_approval":
+        return "Say the request needs a quick approval by the team before you go ahead; nothing has been done yet."
+    if d.action == "clarify_action":
+        return "Say nothing has been done yet and ask: " + " ".join(state.suggested_questions)
+    if d.action == "action_rejected":
+        return "Say you cannot do that here; nothing has been done. Offer a member of the team."
     if d.action == "out_of_scope":
         return f"Say what you can help with: {agent.out_of_scope_message}"
     return "Answer the customer following the rules."

@@ -10,7 +10,8 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 
 
 class Strict(BaseModel):
@@ -116,16 +117,69 @@ class ToolParameter(Strict):
     description: str = ""
 
 
+HttpMethod = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
+
+# Which fields belong to which kind (any other kind must leave them unset).
+_KIND_FIELDS: dict[str, tuple[str, ...]] = {
+    "entrypoint": ("python",),
+    "method": ("http",),
+    "url": ("http",),
+    "body": ("http",),
+    "headers": ("http",),
+    "function": ("lambda",),
+    "retries": ("http", "lambda"),
+}
+_KIND_REQUIRED = {"python": "entrypoint", "http": "url", "lambda": "function"}
+
+
 class Tool(Strict):
     id: str
     kind: ToolKind = ToolKind.python
-    entrypoint: str = Field(description="python: 'file.py:function' relative to the agent file, or 'pkg.module:function'")
+    # python
+    entrypoint: str | None = Field(default=None, validate_default=True, description="python: 'file.py:function' relative to the agent file, or 'pkg.module:function'")
+    # http
+    method: HttpMethod | None = Field(default=None, validate_default=True, description="http: the HTTP method (GET when unset)")
+    url: str | None = Field(default=None, validate_default=True, description="http: http(s) URL template; '{argument}' placeholders are URL-encoded. GET/DELETE send the arguments not in the URL as query parameters")
+    body: dict[str, Any] | None = Field(default=None, validate_default=True, description="http: JSON body; a value '{argument}' is that argument's typed value, other text is filled with placeholders, anything else is a constant. Unset: POST/PUT/PATCH send every argument")
+    headers: dict[str, str] = Field(default_factory=dict, validate_default=True, description="http: header → value; '${secret:NAME}' is read from the secret source, never logged")
+    # lambda
+    function: str | None = Field(default=None, validate_default=True, description="lambda: function name or ARN (optionally ':alias'), invoked with the arguments as JSON")
+    # http and lambda
+    retries: int = Field(default=0, ge=0, le=3, validate_default=True, description="extra attempts on timeout, 5xx / throttling or connection errors; never for side_effect tools unless idempotent")
+    idempotent: bool = Field(default=False, description="a side-effecting call that is safe to repeat (allows retries)")
     description: str = ""
     input: dict[str, ToolParameter] = Field(default_factory=dict, description="argument name → schema; values come from variables of the same name")
     output: dict[str, str] = Field(default_factory=dict, description="tool output key → session variable name")
     side_effect: bool = False
     deterministic: bool = True
-    timeout_s: float = Field(default=5.0, gt=0, le=60)
+    timeout_s: float = Field(default=5.0, gt=0, le=60, description="per attempt")
+
+    @field_validator(*_KIND_FIELDS, mode="after")
+    @classmethod
+    def _kind_specific(cls, value: Any, info: ValidationInfo) -> Any:
+        """Each kind names its own fields: say exactly which one is missing, or which does not belong."""
+        kind = info.data.get("kind")
+        if kind is None or info.field_name is None:
+            return value  # the kind itself is invalid; that error is reported on its own
+        kind_name, field = kind.value, info.field_name
+        if _KIND_REQUIRED[kind_name] == field and not value:
+            raise PydanticCustomError("tool_field_missing", "a tool of kind '{kind}' needs '{field}'", {"kind": kind_name, "field": field})
+        if kind_name not in _KIND_FIELDS[field] and value not in (None, {}, 0):
+            allowed = " and ".join(f"'{k}'" for k in _KIND_FIELDS[field])
+            raise PydanticCustomError(
+                "tool_field_kind", "'{field}' is only for tools of kind {allowed}, not '{kind}'",
+                {"field": field, "allowed": allowed, "kind": kind_name},
+            )
+        return value
+
+    @property
+    def http_method(self) -> str:
+        return self.method or "GET"
+
+    @property
+    def may_retry(self) -> bool:
+        """Retries never repeat a side effect unless the tool says repeating is safe."""
+        return not self.side_effect or self.idempotent
 
 
 class NavigationConfig(Strict):
@@ -189,7 +243,11 @@ class EnforcementConfig(Strict):
         default=False, description="relevance: does a model-written answer address the message (and the step it answers)?"
     )
     relevance_threshold: float = Field(
-        default=0.5, ge=0, le=1, description="the least query↔answer score (MiniLM cosine, or the cross-encoder's probability)"
+        default=0.5, ge=0, le=1, description="the least relevance probability of the cross-encoder (relevance_model_dir)"
+    )
+    relevance_cosine_threshold: float = Field(
+        default=0.3, ge=0, le=1,
+        description="the least MiniLM cosine between the answer and its best query (the default scorer, no model folder)",
     )
     relevance_refusal_bypass: bool = Field(
         default=True, description="refusals, 'I don't know', hand-offs, clarifying questions and the agent's own fallback texts pass"

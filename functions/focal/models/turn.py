@@ -15,6 +15,7 @@ from focal.models.memory import RecalledEpisode
 from focal.models.session import CustomerProfile, Session
 
 ExecutionPath = Literal["respond", "clarify", "approval", "rejected", "fallback", "escalate"]
+ApprovalStateName = Literal["none", "awaiting_approval", "approved", "denied", "expired"]
 
 
 class TurnRequest(BaseModel):
@@ -37,6 +38,7 @@ class RouteDecision(BaseModel):
     action: Literal[
         "respond", "ask_slot", "confirm", "clarify", "clarify_step", "escalate", "complete", "out_of_scope",
         "cancelled", "chitchat", "tool_error", "declined",
+        "awaiting_approval", "clarify_action", "action_rejected",  # the approval gate (seed 004)
     ] = "respond"
     scenario_id: str | None = None
     step_id: str | None = None
@@ -140,6 +142,11 @@ class TurnResult(BaseModel):
     timings_ms: dict[str, float]
     suggested_questions: list[str]
     error: dict[str, Any] | None
+    # Seed 004 (defaults keep older results and records valid):
+    approval_state: ApprovalStateName = Field(default="none", description="none | awaiting_approval | approved | denied | expired")
+    approval: dict[str, Any] | None = Field(default=None, description="{id, state, tool_id, expires_at} of the approval request")
+    request_id: str | None = Field(default=None, description="the approval or clarification request this turn created")
+    confidence_factors: dict[str, float] = Field(default_factory=dict, description="the graded confidence's factors")
 
 
 class TurnState(BaseModel):
@@ -160,6 +167,10 @@ class TurnState(BaseModel):
     response: str | None = None
     execution_path: ExecutionPath = "respond"
     confidence: float = 1.0
+    confidence_factors: dict[str, float] = Field(default_factory=dict, description="graded confidence (seed 004)")
+    confidence_reasons: dict[str, str] = Field(default_factory=dict, description="why each factor has its value")
+    approval: dict[str, Any] | None = Field(default=None, description="the approval request this turn created or waits on")
+    request_id: str | None = Field(default=None, description="the approval or clarification request id (events carry it)")
     suggested_questions: list[str] = Field(default_factory=list)
     model_calls: list[ModelCall] = Field(default_factory=list)
     timings_ms: dict[str, float] = Field(default_factory=dict)
@@ -204,6 +215,10 @@ class TurnState(BaseModel):
             timings_ms=dict(self.timings_ms),
             suggested_questions=list(self.suggested_questions),
             error=self.error.model_dump() if self.error else None,
+            approval_state=self.approval["state"] if self.approval else "none",
+            approval=dict(self.approval) if self.approval else None,
+            request_id=self.request_id,
+            confidence_factors=dict(self.confidence_factors),
         )
 
 

@@ -8,10 +8,12 @@ from dataclasses import dataclass, field
 
 from focal.models.agent import AgentConfig
 from focal.ports import (
+    ApprovalStore,
     ConfigStore,
     Embedder,
     EntailmentModel,
     EpisodeStore,
+    EventSink,
     InjectionClassifier,
     LanguageModel,
     ProfileStore,
@@ -41,6 +43,8 @@ class Deps:
     # Load the optional ONNX cross-encoders of the output checks (enforcement.*_model_dir), once per folder.
     relevance_model: Callable[[str], RelevanceModel | None] | None = None
     grounding_model: Callable[[str], EntailmentModel | None] | None = None
+    approvals: ApprovalStore | None = None  # approval requests (seed 004); None: the gate cannot ask, it rejects
+    events: EventSink | None = None  # approval / clarification / decision / tool events; None: not published
     session_ttl_s: int = 24 * 3600
     turn_ttl_s: int = 90 * 24 * 3600
     clock: Callable[[], float] = time.time

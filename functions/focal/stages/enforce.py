@@ -73,7 +73,7 @@ def _model_folder(agent: AgentConfig, folder: str | None) -> str | None:
     return folder
 
 
-def _output_checks(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule]) -> list[Violation]:
+def _output_checks(agent: AgentConfig, state: TurnState, deps: Deps) -> list[Violation]:
     """Relevance and grounding of the latest draft, each behind its flag; every verdict goes to the trace."""
     cfg = agent.enforcement
     if not (cfg.relevance_check_enabled or cfg.grounding_check_enabled):
@@ -89,7 +89,8 @@ def _output_checks(agent: AgentConfig, state: TurnState, deps: Deps, rules: list
         rel = check_relevance(agent, state, draft.text, draft.source, deps.embedder, variables, model)
         _lap(state, "relevance", started)
         state.enforcement.checks.append(CheckVerdict(
-            name="relevance", draft=index, passed=rel.passed, score=rel.score, threshold=cfg.relevance_threshold,
+            name="relevance", draft=index, passed=rel.passed, score=rel.score,
+            threshold=rel.threshold if rel.threshold is not None else cfg.relevance_threshold,
             reason=rel.reason, method=rel.method, ms=round((time.perf_counter() - started) * 1000, 3),
         ))
         if not rel.passed:
@@ -99,7 +100,7 @@ def _output_checks(agent: AgentConfig, state: TurnState, deps: Deps, rules: list
         folder = _model_folder(agent, cfg.grounding_model_dir)
         nli = deps.grounding_model(folder) if folder and deps.grounding_model else None
         llm = deps.llm(agent) if draft.source == "model" else None  # the agent's own templates need no second opinion
-        ground = check_grounding(agent, state, draft.text, variables, rules, nli, llm)
+        ground = check_grounding(agent, state, draft.text, variables, nli, llm)
         _lap(state, "grounding", started)
         state.enforcement.checks.append(CheckVerdict(
             name="grounding", draft=index, passed=ground.passed, score=ground.score, threshold=cfg.grounding_threshold,
@@ -131,7 +132,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     rules = rules_to_enforce(agent, state)
     report.checked = [rule.id for rule in rules]
     draft.violations = _check(agent, state, deps, rules, draft.text)
-    draft.violations += _output_checks(agent, state, deps, rules)
+    draft.violations += _output_checks(agent, state, deps)
     if not draft.violations:
         state.response = draft.text
         state.feedback = []

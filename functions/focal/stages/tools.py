@@ -9,6 +9,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from focal.dialogue import approvals
+from focal.dialogue.confidence import assess
 from focal.dialogue.flow import current_step, progress
 from focal.dialogue.variables import known_variables
 from focal.errors import ToolError
@@ -52,23 +54,52 @@ def call_tool(state: TurnState, agent: AgentConfig, deps: Deps, tool_id: str, tr
     return call
 
 
+def _attached(agent: AgentConfig, rule_id: str) -> list[str]:
+    rule = agent.rule(rule_id)
+    return list(rule.attached_tool_ids) if rule else []
+
+
+def _side_effects(agent: AgentConfig, tool_ids: list[str]) -> bool:
+    """Whether the gate applies: a side-effecting tool, or one the agent does not define (rejected)."""
+    return any((tool := agent.tool(t)) is None or tool.side_effect for t in tool_ids)
+
+
 def run(state: TurnState, deps: Deps) -> TurnState:
     r = state.request
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
     session = state.session
     assert session is not None
-    for rule_id in [m.rule_id for m in state.matched_rules]:
-        rule = agent.rule(rule_id)
-        for tool_id in rule.attached_tool_ids if rule else []:
-            state.tool_calls.append(call_tool(state, agent, deps, tool_id, f"rule {rule_id}"))
+    gates = approvals.on(agent, "approval_gates")
+    rule_tools = [(m.rule_id, tool_id) for m in state.matched_rules for tool_id in _attached(agent, m.rule_id)]
+    if approvals.on(agent, "graded_confidence"):
+        # The turn's confidence: for what it is about to run (a gate below may re-assess its own action).
+        approvals.record_assessment(state, assess(state, agent, [t for _, t in rule_tools] + state.decision.pending_tools))
+
+    def run_calls(tool_ids: list[str], trigger: str) -> list[ToolCall]:
+        calls = [call_tool(state, agent, deps, tool_id, trigger) for tool_id in tool_ids]
+        state.tool_calls.extend(calls)
+        if agent.features.enabled:
+            for call in calls:
+                approvals.tool_result_event(deps, state, call)
+        return calls
+
+    for rule_id, tool_id in rule_tools:
+        trigger = f"rule {rule_id}"
+        if gates and _side_effects(agent, [tool_id]) and approvals.gate(state, agent, deps, [tool_id], trigger) != "execute":
+            continue
+        run_calls([tool_id], trigger)
 
     for _ in range(MAX_ACTION_ROUNDS):
         pending, state.decision.pending_tools = state.decision.pending_tools, []
         if not pending:
             break
         step = current_step(agent, session)
-        calls = [call_tool(state, agent, deps, tool_id, f"step {session.active_step_id}") for tool_id in pending]
-        state.tool_calls.extend(calls)
+        trigger = f"step {session.active_step_id}"
+        if gates and _side_effects(agent, pending) and (
+            approvals.held(state, agent, deps, pending) or approvals.gate(state, agent, deps, pending, trigger) != "execute"
+        ):
+            break  # waiting for approval, asking, or rejected: the step's action does not run this turn
+        calls = run_calls(pending, trigger)
         if any(c.status != "ok" for c in calls):
             session.flow_state = "error"
             state.decision.action = "tool_error"

@@ -1,0 +1,143 @@
+"""Runs `http` tools with the standard library (`urllib.request`): URL template, JSON body, secret
+headers, per-attempt timeout, bounded retries, JSON object answer.
+
+Every failure is a `ToolError` with a short message that names the tool and what went wrong (HTTP
+status, timeout, invalid JSON, missing secret) — never a secret, a URL with customer values in it,
+or the response text. Redirects are not followed (they would carry secret headers elsewhere).
+"""
+
+from __future__ import annotations
+
+import http.client
+import ipaddress
+import json
+import logging
+import socket
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+from focal.errors import ToolError
+from focal.adapters.tool_retry import BACKOFF_BASE_S, TransientToolError, with_retries
+from focal.models.agent import AgentConfig, Tool, ToolKind
+from focal.ports import SecretSource
+from focal.tool_templates import BODY_METHODS, SECRET, MissingArgument, fill_body, fill_url, query_value
+
+log = logging.getLogger(__name__)
+
+MAX_RESPONSE_BYTES = 1_000_000
+USER_AGENT = "focal-tools/1"
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: ANN001, ARG002
+        return None  # the 3xx surfaces as an HTTPError
+
+
+def _opener() -> urllib.request.OpenerDirector:
+    return urllib.request.build_opener(_NoRedirect())
+
+
+class HttpToolRunner:
+    """`allow_private_hosts=False` (AWS) refuses hosts that resolve to loopback, private, link-local
+    or reserved addresses, so an agent file cannot reach the function's own network neighbours."""
+
+    def __init__(self, secrets: SecretSource, *, allow_private_hosts: bool = True,
+                 sleep: Callable[[float], None] = time.sleep, backoff_base_s: float = BACKOFF_BASE_S):
+        self.secrets = secrets
+        self.allow_private_hosts = allow_private_hosts
+        self.sleep = sleep
+        self.backoff_base_s = backoff_base_s
+        self._opener = _opener()
+
+    # --- the request -------------------------------------------------------------------------
+    def build_request(self, tool: Tool, arguments: dict[str, Any]) -> urllib.request.Request:
+        assert tool.url is not None
+        method = tool.http_method
+        try:
+            url, used = fill_url(tool.url, arguments)
+            data: bytes | None = None
+            if tool.body is not None:
+                data = json.dumps(fill_body(tool.body, arguments), default=str).encode()
+            elif method in BODY_METHODS:
+                data = json.dumps(arguments, default=str).encode()
+            else:
+                rest = {k: query_value(v) for k, v in arguments.items() if k not in used and v is not None}
+                if rest:
+                    url += ("&" if urlsplit(url).query else "?") + urlencode(rest)
+        except MissingArgument as exc:
+            raise ToolError(f"tool {tool.id!r}: argument {exc.args[0]!r} is needed by its url or body") from None
+        headers = {"Accept": "application/json", "User-Agent": USER_AGENT}
+        if data is not None:
+            headers["Content-Type"] = "application/json"
+        for name, value in tool.headers.items():
+            headers[name] = SECRET.sub(lambda m: self._secret(tool, m.group(1)), value)
+        return urllib.request.Request(url, data=data, headers=headers, method=method)
+
+    def _secret(self, tool: Tool, name: str) -> str:
+        value = self.secrets.get(name)
+        if value is None:
+            raise ToolError(f"tool {tool.id!r}: secret {name!r} is not available")
+        return value
+
+    def _check_host(self, tool: Tool, url: str) -> None:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ToolError(f"tool {tool.id!r}: url must be http(s) with a host")
+        if self.allow_private_hosts:
+            return
+        try:
+            infos = socket.getaddrinfo(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80))
+        except OSError:
+            raise TransientToolError(f"tool {tool.id!r}: host could not be resolved") from None
+        for info in infos:
+            address = ipaddress.ip_address(info[4][0])
+            if not address.is_global:
+                raise ToolError(f"tool {tool.id!r}: host resolves to a non-public address, which is not allowed")
+
+    # --- one attempt -------------------------------------------------------------------------
+    def _attempt(self, tool: Tool, request: urllib.request.Request) -> dict[str, Any]:
+        started = time.perf_counter()
+        try:
+            with self._opener.open(request, timeout=tool.timeout_s) as response:
+                status = response.status
+                raw = response.read(MAX_RESPONSE_BYTES + 1)
+        except urllib.error.HTTPError as exc:
+            exc.close()
+            log.info("tool %s: HTTP %s in %.0f ms", tool.id, exc.code, (time.perf_counter() - started) * 1000)
+            message = f"tool {tool.id!r}: HTTP {exc.code}"
+            if exc.code >= 500 or exc.code == 429:
+                raise TransientToolError(message) from None
+            if 300 <= exc.code < 400:
+                raise ToolError(f"{message} (redirects are not followed)") from None
+            raise ToolError(message) from None
+        except (TimeoutError, socket.timeout):
+            raise TransientToolError(f"tool {tool.id!r} timed out after {tool.timeout_s}s") from None
+        except urllib.error.URLError as exc:
+            if isinstance(exc.reason, TimeoutError | socket.timeout):
+                raise TransientToolError(f"tool {tool.id!r} timed out after {tool.timeout_s}s") from None
+            raise TransientToolError(f"tool {tool.id!r}: connection failed ({type(exc.reason).__name__})") from None
+        except (OSError, http.client.HTTPException) as exc:
+            raise TransientToolError(f"tool {tool.id!r}: connection failed ({type(exc).__name__})") from None
+        log.info("tool %s: HTTP %s in %.0f ms", tool.id, status, (time.perf_counter() - started) * 1000)
+        if len(raw) > MAX_RESPONSE_BYTES:
+            raise ToolError(f"tool {tool.id!r}: response is larger than {MAX_RESPONSE_BYTES} bytes")
+        if not raw.strip():
+            return {}
+        try:
+            result = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            raise ToolError(f"tool {tool.id!r}: response is not valid JSON") from None
+        if not isinstance(result, dict):
+            raise ToolError(f"tool {tool.id!r}: response is JSON {type(result).__name__}, expected an object")
+        return result
+
+    def run(self, agent: AgentConfig, tool: Tool, arguments: dict[str, Any]) -> dict[str, Any]:  # noqa: ARG002
+        if tool.kind != ToolKind.http or not tool.url:
+            raise ToolError(f"tool {tool.id!r} is not an http tool")
+        request = self.build_request(tool, arguments)
+        self._check_host(tool, request.full_url)
+        return with_retries(tool, lambda: self._attempt(tool, request), sleep=self.sleep, base_s=self.backoff_base_s)

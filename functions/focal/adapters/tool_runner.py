@@ -1,0 +1,112 @@
+"""The `ToolRunner` the engine is given: validates the arguments against the tool's input schema,
+then dispatches by kind to the python, http or lambda runner.
+
+Validation happens before any call: an undeclared argument, a missing required one, or a value that
+does not fit its declared type is a `ToolInputInvalid` naming the argument (never its value).
+Values are brought to their type the way the tools stage brings outputs to theirs
+(`focal.sensing.extraction.coerce`), but strictly: '12abc' is not an integer, 'maybe' is not a boolean.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from focal.errors import ToolError, ToolInputInvalid
+from focal.models.agent import AgentConfig, Tool, ToolKind, ToolParameter
+from focal.ports import SecretSource, ToolRunner
+from focal.sensing.extraction import _FALSE_WORDS, _TRUE_WORDS, coerce
+
+_NUMERIC = ("number", "money", "percentage")
+_SCALAR = (str, int, float)
+
+
+def _invalid(tool: Tool, name: str, why: str) -> ToolInputInvalid:
+    return ToolInputInvalid(f"tool {tool.id!r}: argument {name!r} {why}", argument=name)
+
+
+def coerce_argument(tool: Tool, name: str, spec: ToolParameter, value: Any) -> Any:
+    kind = spec.type
+    if kind in _NUMERIC:
+        out = None if isinstance(value, bool) else coerce(kind, value)
+        if out is None:
+            raise _invalid(tool, name, f"must be a number ({kind})")
+        return out
+    if kind == "integer":
+        number = None if isinstance(value, bool) else coerce("number", value)
+        if number is None or not float(number).is_integer():
+            raise _invalid(tool, name, "must be an integer")
+        return int(number)
+    if kind == "boolean":
+        if isinstance(value, bool):
+            return value
+        word = str(value).strip().lower() if isinstance(value, _SCALAR) else None
+        if word in _TRUE_WORDS or word == "1":
+            return True
+        if word in _FALSE_WORDS or word == "0":
+            return False
+        raise _invalid(tool, name, "must be a boolean")
+    if kind == "entity_list":
+        if isinstance(value, list | tuple) and all(isinstance(v, _SCALAR) for v in value):
+            return list(value)
+        if isinstance(value, _SCALAR) and not isinstance(value, bool):
+            return [str(value)]
+        raise _invalid(tool, name, "must be a list of values")
+    # string, id, enum, date: one scalar value, sent as text.
+    if isinstance(value, bool) or not isinstance(value, _SCALAR):
+        raise _invalid(tool, name, f"must be a single {kind} value")
+    return value if isinstance(value, str) else str(value)
+
+
+def validate_arguments(tool: Tool, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The arguments brought to the tool's input schema, or ToolInputInvalid naming the first bad one."""
+    for name in arguments:
+        if name not in tool.input:
+            raise _invalid(tool, name, "is not an input of this tool")
+    out: dict[str, Any] = {}
+    for name, spec in tool.input.items():
+        value = arguments.get(name)
+        if value is None or value == "":
+            if spec.required:
+                raise _invalid(tool, name, "is required")
+            continue
+        out[name] = coerce_argument(tool, name, spec, value)
+    return out
+
+
+class KindToolRunner:
+    """Dispatches by `Tool.kind`; the http and lambda runners are created on first use."""
+
+    def __init__(self, secrets: SecretSource | None = None, *, python: ToolRunner | None = None,
+                 http: ToolRunner | None = None, lambda_: ToolRunner | None = None,
+                 allow_private_hosts: bool = True):
+        from focal.adapters.python_tools import PythonToolRunner
+
+        self.secrets = secrets
+        self.allow_private_hosts = allow_private_hosts
+        self._runners: dict[ToolKind, ToolRunner | None] = {
+            ToolKind.python: python or PythonToolRunner(), ToolKind.http: http, ToolKind.lambda_: lambda_,
+        }
+
+    def runner(self, kind: ToolKind) -> ToolRunner:
+        runner = self._runners.get(kind)
+        if runner is None:
+            if kind == ToolKind.http:
+                from focal.adapters.http_tools import HttpToolRunner
+                from focal.adapters.secrets import EnvSecretSource
+
+                runner = HttpToolRunner(self.secrets or EnvSecretSource(), allow_private_hosts=self.allow_private_hosts)
+            elif kind == ToolKind.lambda_:
+                from focal.adapters.lambda_tools import LambdaToolRunner
+
+                runner = LambdaToolRunner()
+            else:
+                raise ToolError(f"tool kind {kind.value!r} is not supported")
+            self._runners[kind] = runner
+        return runner
+
+    def run(self, agent: AgentConfig, tool: Tool, arguments: dict[str, Any]) -> dict[str, Any]:
+        checked = validate_arguments(tool, arguments)
+        result = self.runner(tool.kind).run(agent, tool, checked)
+        if not isinstance(result, dict):
+            raise ToolError(f"tool {tool.id!r} returned {type(result).__name__}, expected a mapping")
+        return result
