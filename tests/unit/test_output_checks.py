@@ -74,7 +74,9 @@ CONFIRM = RouteDecision(action="confirm", scenario_id="refund", step_id="confirm
     ("Order A1001, reference RF-A1001", [("id", "A1001"), ("id", "RF-A1001")]),
     ("On May 3rd, 2025, 2025-05-03 or 05/03/2025", [("date", "05-03/25")]),
     ("on 3 May", [("date", "05-03")]),
-    ("Try Best Buy or amazon", [("entity", "amazon"), ("entity", "best buy")]),
+    # declared entity lists are policed by the rules that read them (no_competitors), not by grounding
+    ("Try Best Buy or amazon", []),
+    ("Your Phone case is on its way to New York City", [("entity", "new york city")]),
     ("Thanks for waiting, happy to help.", []),
 ])
 def test_claims_are_extracted_by_kind_and_normalised(text, expected):
@@ -103,7 +105,7 @@ def test_number_formats_match_their_sources(retail):
     assert ok("25% off") == [False]
     assert ok("within 30 days") == [True]  # return_policy: a plain number may come from any number
     assert ok("order A1001") == [True] and ok("order A1009") == [False]
-    assert ok("Amazon") == [False]  # a declared entity list is what is looked for, not a source
+    assert ok("Amazon") == []  # a declared entity list is no grounding claim: no_competitors reads it
     assert ok("Acme Premium") == [True]  # the is_premium field's description
 
 
@@ -381,3 +383,12 @@ def test_a_cross_encoder_folder_must_hold_model_and_tokenizer(tmp_path):
     for cls in (OnnxRelevanceModel, OnnxEntailmentModel):
         with pytest.raises(FileNotFoundError, match="model.onnx and tokenizer.json"):
             cls(tmp_path)
+
+
+def test_a_masked_card_number_states_nothing_and_the_customers_card_supports_its_last_four():
+    assert extract_claims("Your card 4111 **** **** 1111 is masked.") == []
+    assert extract_claims("Your card **** **** **** 1111 is masked.") == []
+    from focal.enforcement.grounding import LONG_DIGITS
+
+    digits = {m.group(0)[-4:] for m in LONG_DIGITS.finditer("refund to my visa 4111 1111 1111 4242 please")}
+    assert digits == {"4242"}

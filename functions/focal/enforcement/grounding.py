@@ -66,6 +66,9 @@ NUMBER_WORDS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
 SENTENCE = re.compile(r"(?<=[.!?])\s+")
 KINDS = ("money", "percentage", "date", "id", "number", "entity")
+LEADING_WORDS = {"your", "our", "the", "this", "that", "my", "a", "an", "its", "their", "these", "those"}
+MASKED_DIGITS = re.compile(r"[\d*]*\*[\d*]*(?:[ -][\d*]+)*|\d+(?:[ -]\d+)*[ -]\*[\d* -]*")  # "4111 11** **** 1111"
+LONG_DIGITS = re.compile(r"\d(?:[ -]?\d){11,18}")
 JUDGE_CONTEXT_CHARS = 6000
 
 
@@ -114,6 +117,8 @@ def extract_claims(text: str, id_patterns: Iterable[re.Pattern[str]] = (), entit
                 claims.append(Claim(kind, text[m.start():m.end()], k))
             work = _mask(work, m.start(), m.end())
 
+    for m in list(MASKED_DIGITS.finditer(work)):  # a masked card number states nothing to check
+        work = _mask(work, m.start(), m.end())
     for pattern in [GENERIC_ID, *id_patterns]:  # whole codes first: RF-A1001 is one id, not RF- and A1001
         take("id", pattern, lambda m: m.group(0).upper())
     take("date", ISO_DATE, lambda m: _date_key(int(m.group(2)), int(m.group(3)), m.group(1)))
@@ -123,11 +128,20 @@ def extract_claims(text: str, id_patterns: Iterable[re.Pattern[str]] = (), entit
     take("money", MONEY, lambda m: _value(m.group(1) or m.group(2)))
     take("percentage", PERCENT, lambda m: _value(m.group(1)))
     take("number", NUMBER, lambda m: _value(m.group(1)))
-    for name in entities:
-        take("entity", re.compile(r"\b" + re.escape(name) + r"\b", re.IGNORECASE), lambda m: m.group(0).lower())
-    take("entity", NAME, lambda m: m.group(0).lower())
+    for name in entities:  # declared entity lists are policed by the rules that read them (no_competitors)
+        for m in list(re.finditer(r"\b" + re.escape(name) + r"\b", work, re.IGNORECASE)):
+            work = _mask(work, m.start(), m.end())
+    take("entity", NAME, _name_key)
     seen: set[tuple[str, str]] = set()
     return [c for c in claims if (c.kind, c.key) not in seen and not seen.add((c.kind, c.key))]  # type: ignore[func-returns-value]
+
+
+def _name_key(m: re.Match[str]) -> str | None:
+    """"Your Phone" at the start of a sentence is no name; "Phone Case" or "Best Buy" may be."""
+    words = m.group(0).lower().split()
+    while words and words[0] in LEADING_WORDS:
+        words = words[1:]
+    return " ".join(words) if len(words) > 1 else None
 
 
 def id_patterns(agent: AgentConfig) -> list[re.Pattern[str]]:
@@ -255,6 +269,8 @@ def build_sources(agent: AgentConfig, state: TurnState, variables: dict[str, Any
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 src.free.add(_value(str(value)))
     src.free |= {c.key for c in extract_claims(state.request.message) if c.kind in ("money", "percentage", "number")}
+    # A card or account number the customer typed supports its last four digits ("ending 1111").
+    src.free |= {re.sub(r"\D", "", m.group(0))[-4:] for m in LONG_DIGITS.finditer(state.request.message)}
     return src
 
 

@@ -2,6 +2,11 @@
 
 A failing tool never loses the turn: it is recorded as a structured tool error, the flow is marked
 `error`, and generate answers safely.
+
+Seed 004: with `features.graded_confidence` the turn's confidence is graded here
+(`dialogue/confidence.py`); with `features.approval_gates` a side-effecting tool runs only when the
+gate says execute (`dialogue/approvals.py`: otherwise an approval request, a clarification, or a
+rejection), and an action already waiting for approval is never run a second time.
 """
 
 from __future__ import annotations
