@@ -49,3 +49,11 @@ def test_the_threshold_and_the_switch_are_the_agents(agent):
     assert not fast_path(strict, ctx(Command(name="StartFlow", flow="refund", value=0.91)))[0]
     strict.sensor.fast_path = False
     assert fast_path(strict, ctx(Command(name="AffirmConfirmation"))) == (False, "fast path disabled")
+
+
+def test_the_master_switch_turns_every_feature_off(agent):
+    off = agent.model_copy(deep=True)
+    assert off.feature_on("clarification") and off.feature_on("pre_validation")
+    off.features.enabled = False
+    assert not any(off.feature_on(flag) for flag in
+                   ("pre_validation", "graded_confidence", "approval_gates", "clarification"))

@@ -39,11 +39,6 @@ Path_ = Literal["execute", "approval", "clarify", "rejected"]
 MAX_SAVE_TRIES = 3
 
 
-def on(agent: AgentConfig, flag: str) -> bool:
-    """Seed 004's hierarchy: a feature is on only when the master switch `features.enabled` is too."""
-    return bool(agent.features.enabled and getattr(agent.features, flag))
-
-
 def publish(deps: Deps, kind: EventType, tenant_id: str, agent_id: str, session_id: str,
             turn_id: str | None, request_id: str | None, **data: Any) -> None:
     if deps.events is None:
@@ -69,7 +64,7 @@ def band(agent: AgentConfig, score: float) -> Path_:
         return "execute"
     if score >= a.approval_threshold:
         return "approval"
-    return "clarify" if on(agent, "clarification") else "rejected"
+    return "clarify" if agent.feature_on("clarification") else "rejected"
 
 
 def step_key(session: Session) -> str | None:
@@ -83,7 +78,7 @@ def record_assessment(state: TurnState, assessment: Assessment) -> None:
 
 
 def assessment_for(state: TurnState, agent: AgentConfig, tool_ids: list[str]) -> Assessment:
-    return assess(state, agent, tool_ids) if on(agent, "graded_confidence") else plain(state, agent, tool_ids)
+    return assess(state, agent, tool_ids) if agent.feature_on("graded_confidence") else plain(state, agent, tool_ids)
 
 
 def _arguments(state: TurnState, agent: AgentConfig, tool_ids: list[str]) -> dict[str, Any]:
@@ -127,7 +122,7 @@ def gate(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[str], 
         assessment, path, reason = Assessment(score=0.0, factors={}), "rejected", f"assessment failed: {type(exc).__name__}"
     if path == "approval" and deps.approvals is None:
         path, reason = "rejected", "no approval store configured"
-    if on(agent, "graded_confidence"):
+    if agent.feature_on("graded_confidence"):
         record_assessment(state, assessment)
     side = next(t for t in tool_ids if (tool := agent.tool(t)) is None or tool.side_effect)
     request_id = None

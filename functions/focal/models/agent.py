@@ -382,5 +382,9 @@ class AgentConfig(Strict):
     def field(self, name: str) -> ProfileFieldDefinition | None:
         return next((f for f in self.profile_field_definitions if f.field_name == name), None)
 
+    def feature_on(self, flag: str) -> bool:
+        """Seed 004's hierarchy: a feature is on only when the master switch `features.enabled` is too."""
+        return bool(self.features.enabled and getattr(self.features, flag))
+
     def global_hard_constraints(self) -> list[Rule]:
         return [r for r in self.rules if r.enabled and r.scope == Scope.GLOBAL and r.is_hard_constraint]

@@ -115,7 +115,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         decision.action = "chitchat"
     elif not state.matched_rules:
         weak = context.intent_scores[0] if context.intent_scores else None
-        clarify = weak is not None and weak.score >= agent.navigation.clarify_floor and agent.features.clarification
+        clarify = weak is not None and weak.score >= agent.navigation.clarify_floor and agent.feature_on("clarification")
         decision.action = "clarify" if clarify else "out_of_scope"
         if clarify:
             decision.notes.append(f"'{weak.label}' fits only weakly ({weak.score:.2f}): ask")

@@ -95,7 +95,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     text = r.message.strip()
     vector = deps.embedder.embed([text])[0] if text else np.zeros(deps.embedder.dimension, dtype=np.float32)
 
-    if agent.features.enabled and agent.features.pre_validation:
+    if agent.feature_on("pre_validation"):
         state.prevalidation = prevalidate(
             agent, r.message, vector if text else None, deps.embedder, state.session, _classifier(deps, agent)
         )
@@ -111,7 +111,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
 
     state.context = context = _understand(state, deps, agent, text, vector)
     state.commands = list(context.commands)
-    if context.is_ambiguous and agent.features.clarification:
+    if context.is_ambiguous and agent.feature_on("clarification"):
         _clarify(state, agent, context)
     elif not context.commands and (questions := suggested_questions(agent, state.prevalidation)):
         # "do the same as before" in a new conversation: nothing to act on, ask what is meant

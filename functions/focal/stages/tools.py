@@ -74,9 +74,9 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
     session = state.session
     assert session is not None
-    gates = approvals.on(agent, "approval_gates")
+    gates = agent.feature_on("approval_gates")
     rule_tools = [(m.rule_id, tool_id) for m in state.matched_rules for tool_id in _attached(agent, m.rule_id)]
-    if approvals.on(agent, "graded_confidence"):
+    if agent.feature_on("graded_confidence"):
         # The turn's confidence: for what it is about to run (a gate below may re-assess its own action).
         approvals.record_assessment(state, assess(state, agent, [t for _, t in rule_tools] + state.decision.pending_tools))
 
