@@ -17,7 +17,6 @@ import re
 import pytest
 
 from infra_helpers import method as api_method
-from infra_helpers import of_type
 
 
 def escape_javascript(text: str) -> str:

@@ -43,7 +43,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from focal.dialogue.variables import render
 from focal.model_calls import call_model
 from focal.models.agent import AgentConfig
 from focal.models.turn import TurnState

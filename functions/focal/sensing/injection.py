@@ -144,7 +144,7 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     ("rule manipulation", r"\b(?:don'?t|do not)\s+(?:bother\s+)?(?:verify|verifying|check anything|check it|"
                           r"check the order|ask questions)\b"),
     ("rule manipulation", r"\bno questions asked\b"),
-    ("rule manipulation", rf"\b(?:skip|waive|remove|lift|disable|raise)\s+(?:the\s+|your\s+)?(?:refund\s+|credit\s+)?"
+    ("rule manipulation", r"\b(?:skip|waive|remove|lift|disable|raise)\s+(?:the\s+|your\s+)?(?:refund\s+|credit\s+)?"
                           r"(?:cap|limit|maximum)\b[^.?!\n]{0,20}\bfor me\b|"
                           r"\b(?:refunds?|credits?|discounts?)\b[^.?!\n]{0,20}\b(?:are|is)\s+(?:now\s+)?(?:unlimited|"
                           r"enabled|approved|fine|allowed)\b"),
