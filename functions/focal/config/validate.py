@@ -74,6 +74,9 @@ def _templates(agent: AgentConfig) -> list[tuple[tuple[Any, ...], str]]:
                     out.append((("scenarios", i, "steps", j, key), getattr(st, key)))
             for k, slot in enumerate(st.slots):
                 out.append((("scenarios", i, "steps", j, "slots", k, "prompt"), slot.prompt))
+    for i, f in enumerate(agent.profile_field_definitions):
+        if f.prompt:
+            out.append((("profile_field_definitions", i, "prompt"), f.prompt))
     return out
 
 
@@ -163,6 +166,9 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
         for j, name in enumerate(r.depends_on_definitions):
             if name not in field_names:
                 c.add((*path, "depends_on_definitions", j), f"definition '{name}' does not exist")
+        for j, name in enumerate(r.required_variables):
+            if name not in names:
+                c.add((*path, "required_variables", j), f"variable '{name}' is not a declared variable")
         if r.enforcement_expression:
             c.expression((*path, "enforcement_expression"), r.enforcement_expression, names)
         if r.is_hard_constraint and not r.enforcement_expression and not r.subjective:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from focal.dialogue.clarify import clarify_question, likely_scenarios, step_clarification
+from focal.dialogue.resolution import ask_prompt
 from focal.dialogue.variables import render
 from focal.models.agent import AgentConfig
 from focal.models.turn import TurnState
@@ -81,6 +82,8 @@ def compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> 
     elif d.action == "cancelled":
         parts = [_stopped(agent, d.cancelled_scenario_id)]
         parts += _resume(agent, d.resume_offered_id) or ["Is there anything else I can help with?"]
+    elif d.action == "ask_slot" and not step:  # a variable the resolution loop could not find (dialogue/resolution.py)
+        parts = [ask_prompt(agent, d.asked_slot, variables)]
     elif d.action == "ask_slot" and step:
         slot = next((s for s in step.slots if s.name == d.asked_slot), None)
         retry = ["That doesn't look right."] if d.invalid_slot else []

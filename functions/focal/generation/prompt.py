@@ -6,6 +6,7 @@ import json
 import time
 from typing import Any
 
+from focal.dialogue.resolution import ask_prompt
 from focal.dialogue.variables import render
 from focal.models.agent import AgentConfig, Rule
 from focal.models.turn import TurnState
@@ -14,6 +15,8 @@ from focal.models.turn import TurnState
 def _task(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:
     d = state.decision
     step = agent.step(d.scenario_id, d.step_id)
+    if d.action == "ask_slot" and not step:  # a variable the resolution loop could not find
+        return f"Ask the customer for {d.asked_slot}: {ask_prompt(agent, d.asked_slot, variables)}"
     if d.action == "ask_slot" and step:
         slot = next((s for s in step.slots if s.name == d.asked_slot), None)
         return f"Ask the customer for {d.asked_slot}: {render(slot.prompt, variables) if slot else ''}"

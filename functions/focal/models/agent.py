@@ -45,6 +45,9 @@ class ProfileFieldDefinition(Strict):
     )
     persist_to_profile: bool = Field(default=False, description="facts about the customer kept across sessions")
     default: Any = Field(default=None, description="value when no source provides one")
+    prompt: str | None = Field(
+        default=None, description="how to ask the customer for this variable when no tool can provide it ({name} reads a variable)"
+    )
 
 
 class Rule(Strict):
@@ -66,6 +69,11 @@ class Rule(Strict):
     entails_rule_ids: list[str] = Field(default_factory=list)
     excludes_rule_ids: list[str] = Field(default_factory=list)
     depends_on_definitions: list[str] = Field(default_factory=list)
+    required_variables: list[str] = Field(
+        default_factory=list,
+        description="variables this rule needs before it is answered (besides its expression's and template's names): "
+        "resolved from the session, the profile, read-only tools that provide them, else asked",
+    )
 
 
 class Slot(Strict):

@@ -7,6 +7,9 @@ Seed 004: with `features.graded_confidence` the turn's confidence is graded here
 (`dialogue/confidence.py`); with `features.approval_gates` a side-effecting tool runs only when the
 gate says execute (`dialogue/approvals.py`: otherwise an approval request, a clarification, or a
 rejection), and an action already waiting for approval is never run a second time.
+
+Seed 002: around the step's actions, `dialogue/resolution.py` resolves the variables the turn needs
+(session → profile → read-only tools, at most 3 rounds → ask the customer).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from focal.dialogue import approvals
+from focal.dialogue import approvals, resolution
 from focal.dialogue.confidence import assess
 from focal.dialogue.flow import current_step, progress
 from focal.dialogue.variables import known_variables
@@ -94,6 +97,10 @@ def run(state: TurnState, deps: Deps) -> TurnState:
             continue
         run_calls([tool_id], trigger)
 
+    def run_one(tool_id: str, trigger: str) -> ToolCall:  # variable resolution: read-only tools only
+        return run_calls([tool_id], trigger)[0]
+
+    resolution.before_actions(state, agent, run_one)
     for _ in range(MAX_ACTION_ROUNDS):
         pending, state.decision.pending_tools = state.decision.pending_tools, []
         if not pending:
@@ -112,4 +119,5 @@ def run(state: TurnState, deps: Deps) -> TurnState:
             break
         session.actions_done_step = step.id if step else None
         apply_progress(state, agent, progress(agent, session, known_variables(agent, session, state.profile)))
+    resolution.after_actions(state, agent, run_one)  # what the answer will say: session → profile → tools → ask
     return state
