@@ -211,3 +211,22 @@ class EventSink(Protocol):
     decisions are published: a JSONL file locally, EventBridge in AWS. Never customer text."""
 
     def publish(self, event: EngineEvent) -> None: ...
+
+
+class ApprovalWorkflow(Protocol):
+    """What waits for an approval answer outside the engine: in AWS a STANDARD state machine holding a
+    task token (one execution per request, named after it); locally nothing (`focal approve` answers).
+
+    Never runs the action itself: `dialogue.approvals.answer` does that, exactly once."""
+
+    def start(self, request: ApprovalRequest) -> None:
+        """Begin waiting for `request` (never raises: a failure leaves the request answerable, unwatched)."""
+        ...
+
+    def hold(self, tenant_id: str, approval_id: str, task_token: str) -> bool:
+        """Record the workflow's task token on the awaiting request; False if it is no longer awaiting."""
+        ...
+
+    def resume(self, tenant_id: str, approval_id: str, output: dict[str, Any]) -> bool:
+        """Hand the decision to the waiting workflow (SendTaskSuccess); False if nothing was waiting."""
+        ...

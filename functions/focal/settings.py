@@ -29,6 +29,10 @@ class Settings(BaseSettings):
     agents_root: str = "agents"  # folder in the code asset holding agent tool modules
     turn_ttl_days: int = 90
     session_ttl_hours: int = 24
+    # Approvals in AWS (seed 004): EventBridge bus for engine events (unset: not published) and the
+    # STANDARD approval state machine the tools stage starts per request (unset: no workflow).
+    event_bus: str | None = None
+    approval_state_machine_arn: str | None = None
 
     # Rule index (FOCAL_INDEX): the embedded exact numpy index, or OpenSearch k-NN
     # (focal.adapters.opensearch_index). With "opensearch", FOCAL_OPENSEARCH_URL (a self-managed

@@ -96,13 +96,22 @@ def deps_from_settings(settings: Settings) -> Deps:
         from focal.adapters.dynamodb_store import DynamoApprovalStore
 
         approvals = DynamoApprovalStore(settings.sessions_table)  # key TENANT#<t>#APPROVAL#<id>
-        events = None  # EventBridge sink: not built yet (see dialogue/approvals.py)
+        events = None  # EventBridge when FOCAL_EVENT_BUS names a bus (the stack sets it)
+        if settings.event_bus:
+            from focal.adapters.eventbridge_events import EventBridgeEventSink
+
+            events = EventBridgeEventSink(settings.event_bus)
+        from focal.adapters.stepfunctions_approvals import StepFunctionsApprovalWorkflow
+
+        # The STANDARD approval state machine (started by the tools stage, resumed by the approval endpoint).
+        workflow = StepFunctionsApprovalWorkflow(settings.sessions_table, settings.approval_state_machine_arn)
     else:
         from focal.adapters.sqlite_store import open_sqlite_stores
 
         stores = open_sqlite_stores(settings.db_path)
         sessions, profiles, turns, episodes = stores.sessions, stores.profiles, stores.turns, stores.episodes
         approvals, events = stores.approvals, local_event_sink(settings.db_path)
+        workflow = None  # locally `focal approve` / `focal deny` answer; nothing waits
     if settings.config_source == "dynamodb":
         from focal.adapters.dynamodb_store import DynamoConfigStore
 
@@ -122,6 +131,7 @@ def deps_from_settings(settings: Settings) -> Deps:
         episodes=episodes,
         approvals=approvals,
         events=events,
+        approval_workflow=workflow,
         embedder=embedder,
         rule_index=rule_index_from_settings(settings, embedder.dimension),
         sync_on_turn=settings.index != "opensearch",

@@ -9,6 +9,7 @@ from aws_cdk import Duration, RemovalPolicy, Stack
 from aws_cdk import aws_apigateway as apigw
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_ec2 as ec2
+from aws_cdk import aws_events as events
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
@@ -18,6 +19,7 @@ from constructs import Construct
 from focal.pipeline.definition import FALLBACK_HANDLER, STAGES
 
 from focal_infra import api_mapping
+from focal_infra.approval_workflow import ApprovalWorkflow
 from focal_infra.assets import ARCHITECTURE, RUNTIME, deps_layer, function_code, llm_layer, models_layer
 from focal_infra.state_machine import TurnPipeline
 
@@ -25,6 +27,10 @@ TENANT_PATTERN = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
 LOG_RETENTION = logs.RetentionDays.ONE_MONTH
 AUTHORIZER_HANDLER = "handlers.authorizer.handler"
 PUBLISH_HANDLER = "handlers.agents.handler"
+APPROVALS_HANDLER = "handlers.approvals.handler"
+APPROVAL_WAIT_HANDLER = "handlers.approval_wait.handler"
+APPROVAL_TIMEOUT_HANDLER = "handlers.approval_timeout.handler"
+APPROVAL_PATH = ("v1", "approvals", "{approval_id}")
 AGENT_PATH = ("v1", "agents", "{agent_id}")
 TURN_PATH = ("v1", "agents", "{agent_id}", "sessions", "{session_id}", "turns")
 
@@ -57,6 +63,14 @@ PROFILES: dict[str, FunctionProfile] = {
 }
 FALLBACK_PROFILE = FunctionProfile(512, 10, tables=(("turns", "w"), ("config", "r")))
 PUBLISH_PROFILE = FunctionProfile(1024, 29, models=True, tables=(("config", "rw"),))
+# POST /v1/approvals/{approval_id}: approving runs the tools, then generate and enforce, and saves the session.
+APPROVALS_PROFILE = FunctionProfile(1024, 29, models=True, llm=True, tables=(
+    ("sessions", "rw"), ("profiles", "r"), ("turns", "rw"), ("config", "r")))
+# The approval workflow's own functions touch approval requests only (see FocalStack._approval_items).
+APPROVAL_STEP_PROFILE = FunctionProfile(256, 10, tables=())
+APPROVAL_ITEM_ACTIONS = {"tools": ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"),
+                         "approval-wait": ("dynamodb:UpdateItem",),
+                         "approval-timeout": ("dynamodb:GetItem", "dynamodb:UpdateItem")}
 
 
 def tenant_from_context(scope: Construct, default: str = "dev") -> str:
@@ -112,13 +126,33 @@ class FocalStack(Stack):
             "OPENBLAS_NUM_THREADS": "1",
         }
 
+        # --- Events and the approval workflow (seed 004) ---------------------------------------
+        self.event_bus = events.EventBus(self, "EventBus", event_bus_name=f"focal-{tenant}")
+        environment["FOCAL_EVENT_BUS"] = self.event_bus.event_bus_name
+        self.approval_wait_function = self._function(
+            "approval-wait", APPROVAL_WAIT_HANDLER, APPROVAL_STEP_PROFILE, code, environment)
+        self.approval_timeout_function = self._function(
+            "approval-timeout", APPROVAL_TIMEOUT_HANDLER, APPROVAL_STEP_PROFILE, code, environment)
+        self.approval_workflow = ApprovalWorkflow(
+            self, "Approvals", wait_function=self.approval_wait_function,
+            timeout_function=self.approval_timeout_function, log_retention=LOG_RETENTION, tenant=tenant)
+        self.approval_state_machine = self.approval_workflow.state_machine
+        # Not in the workflow's own functions' environment: the machine references them (a cycle).
+        pipeline_environment = {
+            **environment, "FOCAL_APPROVAL_STATE_MACHINE_ARN": self.approval_state_machine.state_machine_arn}
+
         # --- Stage functions ------------------------------------------------------------------
         self.stage_functions: dict[str, lambda_.Function] = {}
         for spec in STAGES:
             self.stage_functions[spec.name] = self._function(
-                spec.name, spec.handler, PROFILES[spec.name], code, environment
+                spec.name, spec.handler, PROFILES[spec.name], code, pipeline_environment
             )
-        self.fallback_function = self._function("fallback", FALLBACK_HANDLER, FALLBACK_PROFILE, code, environment)
+        self.fallback_function = self._function(
+            "fallback", FALLBACK_HANDLER, FALLBACK_PROFILE, code, pipeline_environment)
+        # Answering an approval (POST /v1/approvals/{approval_id}): runs the approved action once.
+        self.approvals_function = self._function(
+            "approvals", APPROVALS_HANDLER, APPROVALS_PROFILE, code, pipeline_environment)
+        self._approval_grants()
         # Publishing an agent (PUT /v1/agents/{agent_id}): validate, index into OpenSearch, store.
         self.publish_function = self._function("publish", PUBLISH_HANDLER, PUBLISH_PROFILE, code, environment)
 
@@ -150,6 +184,27 @@ class FocalStack(Stack):
         self.api = self._api()
 
     # ------------------------------------------------------------------------------------------
+    def _approval_grants(self) -> None:
+        """Who may start, resume and publish: tools starts executions, the endpoint resumes them."""
+        tools = self.stage_functions["tools"]
+        functions = {"tools": tools, "approval-wait": self.approval_wait_function,
+                     "approval-timeout": self.approval_timeout_function}
+        for name, fn in functions.items():
+            fn.add_to_role_policy(self._approval_items(APPROVAL_ITEM_ACTIONS[name]))
+        self.approval_state_machine.grant_start_execution(tools)
+        self.approvals_function.add_to_role_policy(iam.PolicyStatement(
+            actions=["states:SendTaskSuccess"], resources=[self.approval_state_machine.state_machine_arn]))
+        for fn in (tools, self.approvals_function, self.approval_timeout_function):
+            self.event_bus.grant_put_events_to(fn)
+
+    def _approval_items(self, actions: tuple[str, ...]) -> iam.PolicyStatement:
+        """DynamoDB actions on this tenant's approval requests only (`TENANT#<t>#APPROVAL#*` keys)."""
+        return iam.PolicyStatement(
+            actions=list(actions), resources=[self.tables["sessions"].table_arn],
+            conditions={"ForAllValues:StringLike": {
+                "dynamodb:LeadingKeys": [f"TENANT#{self.tenant}#APPROVAL#*"]}},
+        )
+
     def _table(self, construct_id: str, *, sort_key: bool = False, ttl: bool = False) -> dynamodb.Table:
         return dynamodb.Table(
             self,
@@ -339,6 +394,14 @@ class FocalStack(Stack):
             authorizer=authorizer,
             authorization_type=apigw.AuthorizationType.CUSTOM,
             request_parameters={"method.request.path.agent_id": True},
+        )
+        approval_resource = api.root.resource_for_path("/" + "/".join(APPROVAL_PATH))
+        approval_resource.add_method(
+            "POST",
+            apigw.LambdaIntegration(self.approvals_function, proxy=True),
+            authorizer=authorizer,
+            authorization_type=apigw.AuthorizationType.CUSTOM,
+            request_parameters={"method.request.path.approval_id": True},
         )
         resource.add_method(
             "POST",

@@ -118,14 +118,34 @@ class PipelineHarness:
                 domain = props.get("DomainName", logical_id.lower())
                 attrs[(logical_id, "DomainEndpoint")] = f"search-{domain}-e2e.{REGION}.es.amazonaws.com"
                 attrs[(logical_id, "Arn")] = f"arn:aws:es:{REGION}:{ACCOUNT}:domain/{domain}"
+            elif resource["Type"] == "AWS::StepFunctions::StateMachine":
+                name = f"focal-e2e-{uuid.uuid4().hex[:8]}"
+                refs[logical_id] = f"arn:aws:states:{REGION}:{ACCOUNT}:stateMachine:{name}"
+                attrs[(logical_id, "Name")] = name
+            elif resource["Type"] == "AWS::Events::EventBus":
+                refs[logical_id] = props["Name"]
+                attrs[(logical_id, "Name")] = props["Name"]
+                attrs[(logical_id, "Arn")] = f"arn:aws:events:{REGION}:{ACCOUNT}:event-bus/{props['Name']}"
         self.refs, self.attrs = refs, attrs
+        self.event_buses = [r["Properties"]["Name"] for r in resources.values() if r["Type"] == "AWS::Events::EventBus"]
 
-        machines = [(lid, r) for lid, r in resources.items() if r["Type"] == "AWS::StepFunctions::StateMachine"]
-        assert len(machines) == 1, f"expected one state machine, found {len(machines)}"
-        self.state_machine_logical_id, machine = machines[0]
-        self.state_machine_type = machine["Properties"].get("StateMachineType", "STANDARD")
-        self.definition_string: str = resolve(machine["Properties"]["DefinitionString"], refs, attrs)
-        self.definition: dict[str, Any] = json.loads(self.definition_string)
+        # Every state machine of the template (logical id → name, ARN, type, resolved definition); the
+        # turn pipeline is the EXPRESS one (`state_machine_*`, `definition`, `run`), others are started by name.
+        self.machines: dict[str, dict[str, Any]] = {}
+        for lid, r in resources.items():
+            if r["Type"] == "AWS::StepFunctions::StateMachine":
+                definition_string = resolve(r["Properties"]["DefinitionString"], refs, attrs)
+                self.machines[lid] = {"name": attrs[(lid, "Name")], "arn": refs[lid],
+                                      "type": r["Properties"].get("StateMachineType", "STANDARD"),
+                                      "definition_string": definition_string,
+                                      "definition": json.loads(definition_string)}
+        express = [lid for lid, m in self.machines.items() if m["type"] == "EXPRESS"]
+        assert len(express) == 1, f"expected one EXPRESS (turn) state machine, found {len(express)}"
+        self.state_machine_logical_id = express[0]
+        machine = self.machines[express[0]]
+        self.state_machine_type = machine["type"]
+        self.definition_string: str = machine["definition_string"]
+        self.definition: dict[str, Any] = machine["definition"]
 
         self.by_name = {f["name"]: f for f in self.functions.values()}
         self.by_arn = {f["arn"]: f for f in self.functions.values()}
@@ -233,14 +253,38 @@ class PipelineHarness:
                 Timeout=props.get("Timeout", 3),
                 MemorySize=props.get("MemorySize", 128),
             )
+        events = boto3.client("events", region_name=REGION)
+        for bus in self.event_buses:
+            events.create_event_bus(Name=bus)
         sfn = boto3.client("stepfunctions", region_name=REGION)
-        self.state_machine_arn = sfn.create_state_machine(
-            name=f"focal-e2e-{uuid.uuid4().hex[:8]}",
-            definition=self.definition_string,
-            roleArn=role_arn,
-            type=self.state_machine_type,
-        )["stateMachineArn"]
+        for lid, machine in self.machines.items():
+            arn = sfn.create_state_machine(
+                name=machine["name"],
+                definition=machine["definition_string"],
+                roleArn=role_arn,
+                type=machine["type"],
+            )["stateMachineArn"]
+            assert arn == machine["arn"], (arn, machine["arn"])
+        self.state_machine_arn = self.machines[self.state_machine_logical_id]["arn"]
         return self.state_machine_arn
+
+    def machine(self, logical_prefix: str) -> dict[str, Any]:
+        """The state machine whose logical id starts with this prefix."""
+        matches = [m for lid, m in self.machines.items() if lid.startswith(logical_prefix)]
+        assert len(matches) == 1, (logical_prefix, list(self.machines))
+        return matches[0]
+
+    def wait_for(self, execution_arn: str, timeout_s: float = 60.0) -> dict[str, Any]:
+        """Poll one execution until it is no longer RUNNING; its status, error and parsed output."""
+        sfn = boto3.client("stepfunctions", region_name=REGION)
+        deadline = time.monotonic() + timeout_s
+        while (desc := sfn.describe_execution(executionArn=execution_arn))["status"] == "RUNNING":
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"execution still RUNNING after {timeout_s}s")
+            time.sleep(0.02)
+        out = {"status": desc["status"], "error": desc.get("error"), "cause": desc.get("cause")}
+        out["output"] = json.loads(desc["output"]) if desc.get("output") else None
+        return out
 
     def run(self, execution_input: dict[str, Any], timeout_s: float = 60.0) -> dict[str, Any]:
         """Start one execution (unique name) and poll until it is no longer RUNNING."""

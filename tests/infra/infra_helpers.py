@@ -29,8 +29,11 @@ def definition_with_placeholders(definition_string: Any) -> dict[str, Any]:
     return json.loads(text)
 
 
-def method(resources: dict[str, Any], http_method: str) -> dict[str, Any]:
-    """The API's one method with this HTTP verb (POST: turns, PUT: publish an agent)."""
+def method(resources: dict[str, Any], http_method: str, path_part: str | None = None) -> dict[str, Any]:
+    """The API's one method with this HTTP verb on a resource ending in `path_part` (POST "turns": a
+    turn, POST "{approval_id}": answer an approval, PUT: publish an agent)."""
     (found,) = [m for m in of_type(resources, "AWS::ApiGateway::Method").values()
-                if m["Properties"]["HttpMethod"] == http_method]
+                if m["Properties"]["HttpMethod"] == http_method
+                and (path_part is None
+                     or resources[m["Properties"]["ResourceId"]["Ref"]]["Properties"]["PathPart"] == path_part)]
     return found

@@ -39,7 +39,7 @@ def fix_quote(text: str) -> str:  # .replaceAll("\\'", "'")
 
 @pytest.fixture(scope="module")
 def request_template(resources) -> str:
-    method = api_method(resources, "POST")
+    method = api_method(resources, "POST", "turns")
     tpl = method["Properties"]["Integration"]["RequestTemplates"]["application/json"]
     sep, parts = tpl["Fn::Join"]
     return sep.join(p if isinstance(p, str) else "arn:aws:states:us-east-1:1:stateMachine:x" for p in parts)

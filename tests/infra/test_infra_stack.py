@@ -41,8 +41,8 @@ def function_by_handler(functions):
 @pytest.fixture(scope="module")
 def state_machine(resources):
     machines = of_type(resources, "AWS::StepFunctions::StateMachine")
-    assert len(machines) == 1
-    return next(iter(machines.values()))
+    assert len(machines) == 2  # the turn pipeline (EXPRESS) and the approval workflow (STANDARD)
+    return resources[logical_id_of(resources, "TurnStateMachine")]
 
 
 @pytest.fixture(scope="module")
@@ -176,8 +176,9 @@ def test_every_stage_task_has_the_tight_retry_and_the_catch(definition):
 
 
 # --- functions and layers ----------------------------------------------------------------------
-def test_nine_python312_functions_sharing_one_code_asset(functions):
-    assert len(functions) == len(STAGES) + 3  # stages + fallback + authorizer + publish
+def test_python312_functions_sharing_one_code_asset(functions):
+    # stages + fallback + authorizer + publish + approvals endpoint + approval-wait + approval-timeout
+    assert len(functions) == len(STAGES) + 6
     keys = set()
     for fn in functions.values():
         props = fn["Properties"]
@@ -294,6 +295,9 @@ def test_opensearch_domain(resources, function_by_handler):
 
 # --- IAM -------------------------------------------------------------------------------------------
 READS = {"dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"}
+APPROVAL_ITEM_ACTIONS = {"tools": {"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"},
+                         "approval-wait": {"dynamodb:UpdateItem"},
+                         "approval-timeout": {"dynamodb:GetItem", "dynamodb:UpdateItem"}}
 WRITES = {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem"}
 
 
@@ -303,7 +307,8 @@ WRITES = {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckIte
         ("handlers.sensor.handler", {"SessionsTable": READS, "ProfilesTable": READS, "AgentConfigTable": READS}),
         ("handlers.retrieve.handler", {"TurnsTable": READS, "AgentConfigTable": READS}),  # episodes
         ("handlers.route.handler", {"AgentConfigTable": READS}),
-        ("handlers.tools.handler", {"AgentConfigTable": READS}),
+        # tools: approval requests only (keys TENANT#acme#APPROVAL#*, see the LeadingKeys test)
+        ("handlers.tools.handler", {"AgentConfigTable": READS, "SessionsTable": APPROVAL_ITEM_ACTIONS["tools"]}),
         ("handlers.generate.handler", {"AgentConfigTable": READS}),
         ("handlers.enforce.handler", {"AgentConfigTable": READS}),
         ("handlers.persist.handler",
@@ -312,6 +317,11 @@ WRITES = {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckIte
         (FALLBACK_HANDLER, {"TurnsTable": WRITES, "AgentConfigTable": READS}),
         ("handlers.agents.handler", {"AgentConfigTable": READS | WRITES}),
         ("handlers.authorizer.handler", {"ApiKeysTable": {"dynamodb:GetItem"}}),
+        ("handlers.approvals.handler",
+         {"SessionsTable": READS | WRITES, "ProfilesTable": READS, "TurnsTable": READS | WRITES,
+          "AgentConfigTable": READS}),
+        ("handlers.approval_wait.handler", {"SessionsTable": APPROVAL_ITEM_ACTIONS["approval-wait"]}),
+        ("handlers.approval_timeout.handler", {"SessionsTable": APPROVAL_ITEM_ACTIONS["approval-timeout"]}),
     ],
 )
 def test_table_access_is_least_privilege(resources, function_by_handler, handler, expected):
@@ -359,9 +369,10 @@ def test_turn_route_exists(resources):
         prefix = "" if "Fn::GetAtt" in parent else path_of(parent["Ref"])
         return prefix + "/" + props["PathPart"]
 
-    methods = {m["Properties"]["HttpMethod"]: path_of(m["Properties"]["ResourceId"]["Ref"])
+    methods = {(m["Properties"]["HttpMethod"], path_of(m["Properties"]["ResourceId"]["Ref"]))
                for m in of_type(resources, "AWS::ApiGateway::Method").values()}
-    assert methods == {"POST": "/v1/agents/{agent_id}/sessions/{session_id}/turns", "PUT": "/v1/agents/{agent_id}"}
+    assert methods == {("POST", "/v1/agents/{agent_id}/sessions/{session_id}/turns"),
+                       ("PUT", "/v1/agents/{agent_id}"), ("POST", "/v1/approvals/{approval_id}")}
 
 
 def test_publishing_goes_through_the_authorizer_to_the_publish_function(resources, function_by_handler):
@@ -379,7 +390,7 @@ def test_publishing_goes_through_the_authorizer_to_the_publish_function(resource
 
 
 def test_method_uses_the_lambda_authorizer_and_validates_the_body(resources, function_by_handler):
-    method = api_method(resources, "POST")
+    method = api_method(resources, "POST", "turns")
     props = method["Properties"]
     assert props["AuthorizationType"] == "CUSTOM"
     (auth_lid, authorizer), = of_type(resources, "AWS::ApiGateway::Authorizer").items()
@@ -395,7 +406,7 @@ def test_method_uses_the_lambda_authorizer_and_validates_the_body(resources, fun
 
 
 def test_integration_starts_the_express_machine_synchronously(resources):
-    method = api_method(resources, "POST")
+    method = api_method(resources, "POST", "turns")
     integration = method["Properties"]["Integration"]
     assert integration["Type"] == "AWS"
     uri = json.dumps(integration["Uri"])
@@ -409,12 +420,12 @@ def test_integration_starts_the_express_machine_synchronously(resources):
         if {"Ref": role} in p["Properties"]["Roles"]
         for st in p["Properties"]["PolicyDocument"]["Statement"]
     ]
-    machine = [lid for lid, r in resources.items() if r["Type"] == "AWS::StepFunctions::StateMachine"][0]
+    machine = logical_id_of(resources, "TurnStateMachine")
     assert statements == [{"Action": "states:StartSyncExecution", "Effect": "Allow", "Resource": {"Ref": machine}}]
 
 
 def _request_template(resources) -> str:
-    method = api_method(resources, "POST")
+    method = api_method(resources, "POST", "turns")
     tpl = method["Properties"]["Integration"]["RequestTemplates"]["application/json"]
     if isinstance(tpl, dict):  # Fn::Join around the state machine ARN
         sep, parts = tpl["Fn::Join"]
@@ -448,7 +459,7 @@ def test_request_mapping(resources):
 
 
 def test_response_mapping_returns_the_output_or_a_structured_500(resources):
-    method = api_method(resources, "POST")
+    method = api_method(resources, "POST", "turns")
     responses = {r["StatusCode"]: r for r in method["Properties"]["Integration"]["IntegrationResponses"]}
     ok = responses["200"]["ResponseTemplates"]["application/json"]
     assert '#if($status == "SUCCEEDED")\n$input.path(\'$.output\')' in ok

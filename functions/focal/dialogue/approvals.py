@@ -141,6 +141,8 @@ def gate(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[str], 
             expires_at=now + agent.approval.timeout_seconds,
         )
         deps.approvals.create(request)
+        if deps.approval_workflow is not None:  # AWS: a STANDARD execution waits on a task token
+            deps.approval_workflow.start(request)
         request_id = request.approval_id
         session.pending_approval_id = request_id
         state.approval = request.summary()

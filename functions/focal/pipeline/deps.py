@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from focal.models.agent import AgentConfig
 from focal.ports import (
     ApprovalStore,
+    ApprovalWorkflow,
     ConfigStore,
     Embedder,
     EntailmentModel,
@@ -45,6 +46,7 @@ class Deps:
     grounding_model: Callable[[str], EntailmentModel | None] | None = None
     approvals: ApprovalStore | None = None  # approval requests (seed 004); None: the gate cannot ask, it rejects
     events: EventSink | None = None  # approval / clarification / decision / tool events; None: not published
+    approval_workflow: ApprovalWorkflow | None = None  # AWS: the STANDARD state machine; None: local
     session_ttl_s: int = 24 * 3600
     turn_ttl_s: int = 90 * 24 * 3600
     clock: Callable[[], float] = time.time

@@ -1,0 +1,58 @@
+"""POST /v1/approvals/{approval_id} with `{"decision": "approve" | "deny"}`: answer an approval request
+of the caller's tenant (from the authorizer's context only, never the body).
+
+200 the decision was taken (approve: the action ran once, the follow-up answer is in `response`);
+404 no such request for this tenant (another tenant's id reads the same); 409 already decided;
+410 expired (no answer within the timeout, or the conversation moved on); 400 a bad body.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
+
+from focal.dialogue.approval_workflow import decide
+from focal.wiring import deps_from_env
+
+DECISIONS = {"approve": True, "deny": False}
+REFUSED = {"unknown": (404, "not_found"), "expired": (410, "expired"),
+           "approved": (409, "already_decided"), "denied": (409, "already_decided")}
+
+app = APIGatewayRestResolver()
+logger = Logger(service="focal")
+
+
+def _error(status: int, code: str, message: str, **extra: Any) -> Response:
+    return Response(status_code=status, content_type=content_types.APPLICATION_JSON,
+                    body={"success": False, "error": {"code": code, "message": message, **extra}})
+
+
+@app.post("/v1/approvals/<approval_id>")
+def post_approval(approval_id: str) -> Response | dict[str, Any]:
+    tenant_id = app.current_event.request_context.authorizer.get("tenant_id")
+    if not tenant_id:
+        return _error(401, "unauthorized", "no tenant in the authorizer context")
+    try:
+        body = json.loads(app.current_event.decoded_body or "{}")
+    except ValueError:
+        body = None
+    decision = body.get("decision") if isinstance(body, dict) else None
+    if decision not in DECISIONS:
+        return _error(400, "bad_decision", 'send {"decision": "approve"} or {"decision": "deny"}')
+    if not approval_id or "#" in approval_id or len(approval_id) > 128:
+        return _error(404, "not_found", f"There is no approval request {approval_id[:128]} for this tenant.")
+    result, decided = decide(deps_from_env(), tenant_id, approval_id, DECISIONS[decision])
+    logger.info("approval answered", extra={"approval_id": approval_id, "decision": decision,
+                                            "approval_state": result.state, "decided": decided})
+    if not decided:
+        status, code = REFUSED.get(result.state, (409, "refused"))
+        return _error(status, code, result.message, approval_state=result.state, approval=result.approval)
+    return {"success": True, **result.to_dict()}
+
+
+@logger.inject_lambda_context(log_event=False)  # no request bodies in logs
+def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    return app.resolve(event, context)
