@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from aws_cdk import Duration, RemovalPolicy, Stack
+from aws_cdk import ArnFormat, Duration, RemovalPolicy, Stack
 from aws_cdk import aws_apigateway as apigw
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_ec2 as ec2
@@ -27,6 +27,7 @@ TENANT_PATTERN = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
 LOG_RETENTION = logs.RetentionDays.ONE_MONTH
 AUTHORIZER_HANDLER = "handlers.authorizer.handler"
 PUBLISH_HANDLER = "handlers.agents.handler"
+TOOL_FUNCTION_PREFIX = "focal-{tenant}-tool-"  # lambda tools an agent may call
 APPROVALS_HANDLER = "handlers.approvals.handler"
 APPROVAL_WAIT_HANDLER = "handlers.approval_wait.handler"
 APPROVAL_TIMEOUT_HANDLER = "handlers.approval_timeout.handler"
@@ -196,6 +197,21 @@ class FocalStack(Stack):
             actions=["states:SendTaskSuccess"], resources=[self.approval_state_machine.state_machine_arn]))
         for fn in (tools, self.approvals_function, self.approval_timeout_function):
             self.event_bus.grant_put_events_to(fn)
+        for fn in (tools, self.approvals_function):  # both run tools (the endpoint runs approved ones)
+            self._tool_grants(fn)
+
+    def _tool_grants(self, fn: lambda_.Function) -> None:
+        """Tool secrets live under `focal/<tenant>/` in Secrets Manager; lambda tools are functions
+        named `focal-<tenant>-tool-*`. Nothing else is reachable from an agent file."""
+        fn.add_to_role_policy(iam.PolicyStatement(
+            actions=["secretsmanager:GetSecretValue"],
+            resources=[self.format_arn(service="secretsmanager", resource="secret",
+                                       resource_name=f"focal/{self.tenant}/*", arn_format=ArnFormat.COLON_RESOURCE_NAME)]))
+        fn.add_to_role_policy(iam.PolicyStatement(
+            actions=["lambda:InvokeFunction"],
+            resources=[self.format_arn(service="lambda", resource="function",
+                                       resource_name=f"{TOOL_FUNCTION_PREFIX.format(tenant=self.tenant)}*",
+                                       arn_format=ArnFormat.COLON_RESOURCE_NAME)]))
 
     def _approval_items(self, actions: tuple[str, ...]) -> iam.PolicyStatement:
         """DynamoDB actions on this tenant's approval requests only (`TENANT#<t>#APPROVAL#*` keys)."""

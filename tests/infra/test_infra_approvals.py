@@ -136,3 +136,21 @@ def test_the_state_machine_arn_reaches_the_pipeline_but_not_the_workflows_own_fu
             assert "FOCAL_APPROVAL_STATE_MACHINE_ARN" not in env, handler  # (a dependency cycle for the first two)
         else:
             assert env["FOCAL_APPROVAL_STATE_MACHINE_ARN"] == {"Ref": machine_lid}, handler
+
+
+def test_only_the_functions_that_run_tools_may_read_tool_secrets_and_invoke_tool_functions(resources, function_by_handler):
+    def statements_of(handler):
+        return role_statements(resources, function_by_handler[handler][0])
+
+    runners = {"handlers.tools.handler", "handlers.approvals.handler"}
+    for handler in function_by_handler:
+        found = {a: st for st in statements_of(handler)
+                 for a in (st["Action"] if isinstance(st["Action"], list) else [st["Action"]])
+                 if a in ("secretsmanager:GetSecretValue", "lambda:InvokeFunction")}
+        if handler not in runners:
+            assert not found, handler
+            continue
+        secret = json.dumps(found["secretsmanager:GetSecretValue"]["Resource"])
+        invoke = json.dumps(found["lambda:InvokeFunction"]["Resource"])
+        assert ":secret:focal/acme/*" in secret, secret  # the stack's tenant is "acme"
+        assert ":function:focal-acme-tool-*" in invoke, invoke
