@@ -4,6 +4,8 @@
     cdk synth -c tenant=acme        # stack Focal-acme
     cdk deploy -c tenant=acme
     python3 infra/app.py            # same synth without the CLI (tenant from context or "dev")
+
+Run as a script it applies cdk-nag AwsSolutions (focal_infra/nag.py); build_app alone does not.
 """
 
 from __future__ import annotations
@@ -37,5 +39,10 @@ def build_app(app: cdk.App | None = None) -> tuple[cdk.App, FocalStack]:
 
 
 if __name__ == "__main__":
-    application, _ = build_app()
+    from focal_infra import nag
+
+    application, focal_stack = build_app()
+    # cdk-nag AwsSolutions (focal_infra/nag.py): synth fails on any finding not acknowledged there.
+    nag.checks(application)
+    nag.acknowledge(focal_stack)
     application.synth()

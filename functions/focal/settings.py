@@ -26,6 +26,10 @@ class Settings(BaseSettings):
     profiles_table: str = "focal-profiles"
     turns_table: str = "focal-turns"
     config_table: str = "focal-agent-config"
+    # Idempotent turns (focal.pipeline.idempotency): the DynamoDB table of Powertools idempotency
+    # records (unset with FOCAL_STORE=dynamodb: off); records live this long.
+    idempotency_table: str | None = None
+    idempotency_ttl_hours: int = 24
     agents_root: str = "agents"  # folder in the code asset holding agent tool modules
     turn_ttl_days: int = 90
     session_ttl_hours: int = 24

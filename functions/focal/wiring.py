@@ -24,6 +24,7 @@ def local_deps(agent_path: str | Path, db_path: str | Path = ".focal/focal.db", 
 
     stores = open_sqlite_stores(str(db_path))
     return Deps(
+        idempotency=sqlite_idempotency(stores.db),
         configs=FileConfigStore(agent_path),
         sessions=stores.sessions,
         profiles=stores.profiles,
@@ -39,6 +40,25 @@ def local_deps(agent_path: str | Path, db_path: str | Path = ".focal/focal.db", 
         injection_classifier=shared_injection_classifier,
         relevance_model=shared_relevance_model,
         grounding_model=shared_entailment_model,
+    )
+
+
+def sqlite_idempotency(db, expires_after_s: int = 24 * 3600):  # noqa: ANN001, ANN201 - SqliteDatabase → TurnIdempotency
+    """Idempotent turns on the local SQLite file (the same file as the stores)."""
+    from focal.adapters.sqlite_idempotency import SqliteIdempotencyLayer
+    from focal.pipeline.idempotency import TurnIdempotency
+
+    return TurnIdempotency(lambda: SqliteIdempotencyLayer(db), expires_after_s)
+
+
+def dynamodb_idempotency(table_name: str, expires_after_s: int = 24 * 3600):  # noqa: ANN201 - TurnIdempotency
+    """Idempotent turns on the stack's IdempotencyTable (`pk`, TTL `expires_at`), Powertools' own layer."""
+    from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
+
+    from focal.pipeline.idempotency import TurnIdempotency
+
+    return TurnIdempotency(
+        lambda: DynamoDBPersistenceLayer(table_name=table_name, key_attr="pk", expiry_attr="expires_at"), expires_after_s
     )
 
 
@@ -105,6 +125,8 @@ def deps_from_settings(settings: Settings) -> Deps:
 
         # The STANDARD approval state machine (started by the tools stage, resumed by the approval endpoint).
         workflow = StepFunctionsApprovalWorkflow(settings.sessions_table, settings.approval_state_machine_arn)
+        idempotency = (dynamodb_idempotency(settings.idempotency_table, settings.idempotency_ttl_hours * 3600)
+                       if settings.idempotency_table else None)
     else:
         from focal.adapters.sqlite_store import open_sqlite_stores
 
@@ -112,6 +134,7 @@ def deps_from_settings(settings: Settings) -> Deps:
         sessions, profiles, turns, episodes = stores.sessions, stores.profiles, stores.turns, stores.episodes
         approvals, events = stores.approvals, local_event_sink(settings.db_path)
         workflow = None  # locally `focal approve` / `focal deny` answer; nothing waits
+        idempotency = sqlite_idempotency(stores.db, settings.idempotency_ttl_hours * 3600)
     if settings.config_source == "dynamodb":
         from focal.adapters.dynamodb_store import DynamoConfigStore
 
@@ -132,6 +155,7 @@ def deps_from_settings(settings: Settings) -> Deps:
         approvals=approvals,
         events=events,
         approval_workflow=workflow,
+        idempotency=idempotency,
         embedder=embedder,
         rule_index=rule_index_from_settings(settings, embedder.dimension),
         sync_on_turn=settings.index != "opensearch",

@@ -54,15 +54,16 @@ class FunctionProfile:
 
 PROFILES: dict[str, FunctionProfile] = {
     "sensor": FunctionProfile(1024, 20, models=True, llm=True,
-                              tables=(("sessions", "r"), ("profiles", "r"), ("config", "r"))),
+                              tables=(("sessions", "r"), ("profiles", "r"), ("config", "r"), ("idempotency", "rw"))),
     "retrieve": FunctionProfile(1024, 10, models=True, tables=(("turns", "r"), ("config", "r"))),  # turns: episodes
     "route": FunctionProfile(512, 10),
     "tools": FunctionProfile(512, 20),
     "generate": FunctionProfile(1024, 25, llm=True),
     "enforce": FunctionProfile(1024, 25, models=True, llm=True),
-    "persist": FunctionProfile(512, 10, tables=(("sessions", "rw"), ("profiles", "rw"), ("turns", "rw"), ("config", "r"))),
+    "persist": FunctionProfile(512, 10, tables=(("sessions", "rw"), ("profiles", "rw"), ("turns", "rw"), ("config", "r"),
+                                                ("idempotency", "w"))),
 }
-FALLBACK_PROFILE = FunctionProfile(512, 10, tables=(("turns", "w"), ("config", "r")))
+FALLBACK_PROFILE = FunctionProfile(512, 10, tables=(("turns", "w"), ("config", "r"), ("idempotency", "w")))
 PUBLISH_PROFILE = FunctionProfile(1024, 29, models=True, tables=(("config", "rw"),))
 # POST /v1/approvals/{approval_id}: approving runs the tools, then generate and enforce, and saves the session.
 APPROVALS_PROFILE = FunctionProfile(1024, 29, models=True, llm=True, tables=(
@@ -98,6 +99,9 @@ class FocalStack(Stack):
             "profiles": self._table("ProfilesTable"),
             "turns": self._table("TurnsTable", sort_key=True, ttl=True),
             "config": self._table("AgentConfigTable"),
+            # Powertools idempotency records of turn ids (focal.pipeline.idempotency): `pk` =
+            # TENANT#<t>#TURN#<hash>, TTL `expires_at`.
+            "idempotency": self._table("IdempotencyTable", ttl=True),
         }
         self.api_keys_table = self._table("ApiKeysTable")
 
@@ -115,6 +119,7 @@ class FocalStack(Stack):
             "FOCAL_PROFILES_TABLE": self.tables["profiles"].table_name,
             "FOCAL_TURNS_TABLE": self.tables["turns"].table_name,
             "FOCAL_CONFIG_TABLE": self.tables["config"].table_name,
+            "FOCAL_IDEMPOTENCY_TABLE": self.tables["idempotency"].table_name,
             "FOCAL_AGENTS_ROOT": "agents",
             "FOCAL_MODEL_DIR": "/opt/models",
             "FOCAL_TENANT": tenant,
@@ -215,11 +220,24 @@ class FocalStack(Stack):
 
     def _approval_items(self, actions: tuple[str, ...]) -> iam.PolicyStatement:
         """DynamoDB actions on this tenant's approval requests only (`TENANT#<t>#APPROVAL#*` keys)."""
+        return self._tenant_items(self.tables["sessions"], actions, "APPROVAL#")
+
+    def _tenant_items(self, table: dynamodb.Table, actions: tuple[str, ...], below: str = "") -> iam.PolicyStatement:
+        """DynamoDB actions on one table, on items whose partition key starts with `TENANT#<t>#<below>`
+        (every key the stores write: adapters/dynamodb_store.py). The granted actions all address
+        items by key (no Scan), so `dynamodb:LeadingKeys` is always present in the request."""
         return iam.PolicyStatement(
-            actions=list(actions), resources=[self.tables["sessions"].table_arn],
-            conditions={"ForAllValues:StringLike": {
-                "dynamodb:LeadingKeys": [f"TENANT#{self.tenant}#APPROVAL#*"]}},
+            actions=list(actions), resources=[table.table_arn],
+            conditions={"ForAllValues:StringLike": {"dynamodb:LeadingKeys": [f"TENANT#{self.tenant}#{below}*"]}},
         )
+
+    def _role(self, cid: str, log_group: logs.LogGroup) -> iam.Role:
+        """A function's role, writing to its own log group only (AWSLambdaBasicExecutionRole would allow
+        every log group of the account)."""
+        role = iam.Role(self, f"{cid}Role", assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"))
+        role.add_to_policy(iam.PolicyStatement(
+            actions=["logs:CreateLogStream", "logs:PutLogEvents"], resources=[log_group.log_group_arn]))
+        return role
 
     def _table(self, construct_id: str, *, sort_key: bool = False, ttl: bool = False) -> dynamodb.Table:
         return dynamodb.Table(
@@ -243,6 +261,7 @@ class FocalStack(Stack):
         self, name: str, handler: str, profile: FunctionProfile, code: lambda_.Code, environment: dict[str, str]
     ) -> lambda_.Function:
         cid = _title(name)
+        log_group = self._log_group(f"{cid}Logs")
         layers = [self.layers["deps"]]
         if profile.models:
             layers.append(self.layers["models"])
@@ -261,14 +280,16 @@ class FocalStack(Stack):
             timeout=Duration.seconds(profile.timeout_s),
             environment={**environment, "FOCAL_STAGE": name},
             tracing=lambda_.Tracing.ACTIVE,
-            log_group=self._log_group(f"{cid}Logs"),
+            log_group=log_group,
+            role=self._role(f"{cid}Function", log_group),
         )
         for table_key, mode in profile.tables:
             actions = (READ if "r" in mode else ()) + (WRITE if "w" in mode else ())
-            self.tables[table_key].grant(fn, *actions)
+            fn.add_to_role_policy(self._tenant_items(self.tables[table_key], actions))
         return fn
 
     def _authorizer_function(self, code: lambda_.Code) -> lambda_.Function:
+        log_group = self._log_group("AuthorizerLogs")
         fn = lambda_.Function(
             self,
             "AuthorizerFunction",
@@ -281,8 +302,11 @@ class FocalStack(Stack):
             timeout=Duration.seconds(5),
             environment={"FOCAL_API_KEYS_TABLE": self.api_keys_table.table_name},
             tracing=lambda_.Tracing.ACTIVE,
-            log_group=self._log_group("AuthorizerLogs"),
+            log_group=log_group,
+            role=self._role("AuthorizerFunction", log_group),
         )
+        # Keyed by the hash of the API key, not by tenant (the key is what names the tenant), so no
+        # leading-key condition: the authorizer may only GetItem, on this tenant stack's own table.
         self.api_keys_table.grant(fn, "dynamodb:GetItem")
         return fn
 
@@ -339,12 +363,25 @@ class FocalStack(Stack):
                 metrics_enabled=True,
                 throttling_rate_limit=50,
                 throttling_burst_limit=100,
+                # Who called what, with which status: no bodies (customer text stays out of logs).
+                # API Gateway logging needs the account's CloudWatch role (once per account and
+                # region, shared by every tenant stack, so no stack owns it: cloud_watch_role=False).
+                access_log_destination=apigw.LogGroupLogDestination(self._log_group("ApiAccessLogs")),
+                access_log_format=apigw.AccessLogFormat.json_with_standard_fields(
+                    caller=False, http_method=True, ip=True, protocol=True, request_time=True,
+                    resource_path=True, response_length=True, status=True, user=False),
+                logging_level=apigw.MethodLoggingLevel.ERROR,
+                data_trace_enabled=False,
             ),
         )
         for response_type, status, message in (
             (apigw.ResponseType.UNAUTHORIZED, "401", "unauthorized"),
             (apigw.ResponseType.ACCESS_DENIED, "403", "forbidden"),
             (apigw.ResponseType.BAD_REQUEST_BODY, "400", "bad_request"),
+            # Everything else API Gateway answers itself (a crashed proxy Lambda 502, an integration
+            # timeout 504, throttling 429, …) keeps its status but gets the same structured body.
+            (apigw.ResponseType.DEFAULT_4_XX, None, "client_error"),
+            (apigw.ResponseType.DEFAULT_5_XX, None, "server_error"),
         ):
             api.add_gateway_response(
                 f"{message.title().replace('_', '')}Response",

@@ -7,6 +7,12 @@ otherwise go on to the next stage. The last stage ends in a Succeed state. Every
 Lambda service errors briefly (with full jitter) and catches everything else into `$.caught`,
 then runs the fallback Lambda, which records the turn and answers with a structured result.
 
+Retry ownership, one owner per failure type: this state machine retries only the Lambda service's
+own errors (`LAMBDA_SERVICE_ERRORS`: the invoke failed or was throttled before the handler ran).
+DynamoDB throttling is retried inside the function by botocore's standard mode with jitter
+(focal.adapters.dynamodb_store.DYNAMODB_CLIENT_CONFIG); errors a handler raises (including a
+throttling that outlasted those retries) are never retried here: they go to the Catch → fallback.
+
 Both Succeed states output `$.result` (the TurnResult): the execution's output is the API's body.
 """
 

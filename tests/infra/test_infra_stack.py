@@ -252,6 +252,7 @@ def test_every_function_logs_to_a_group_kept_one_month(resources, functions):
         ("TurnsTable", ["pk", "sk"], True),
         ("AgentConfigTable", ["pk"], False),
         ("ApiKeysTable", ["pk"], False),
+        ("IdempotencyTable", ["pk"], True),  # turn ids (focal.pipeline.idempotency)
     ],
 )
 def test_tables(resources, prefix, keys, ttl):
@@ -269,8 +270,8 @@ def test_tables(resources, prefix, keys, ttl):
         assert "TimeToLiveSpecification" not in props
 
 
-def test_exactly_five_tables(resources):
-    assert len(of_type(resources, "AWS::DynamoDB::Table")) == 5
+def test_exactly_six_tables(resources):
+    assert len(of_type(resources, "AWS::DynamoDB::Table")) == 6
 
 
 # --- OpenSearch ----------------------------------------------------------------------------------
@@ -304,7 +305,9 @@ WRITES = {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckIte
 @pytest.mark.parametrize(
     "handler,expected",
     [
-        ("handlers.sensor.handler", {"SessionsTable": READS, "ProfilesTable": READS, "AgentConfigTable": READS}),
+        # idempotency: the sensor marks a turn id in progress (conditional put) and reads a repeat's answer
+        ("handlers.sensor.handler", {"SessionsTable": READS, "ProfilesTable": READS, "AgentConfigTable": READS,
+                                     "IdempotencyTable": READS | WRITES}),
         ("handlers.retrieve.handler", {"TurnsTable": READS, "AgentConfigTable": READS}),  # episodes
         ("handlers.route.handler", {"AgentConfigTable": READS}),
         # tools: approval requests only (keys TENANT#acme#APPROVAL#*, see the LeadingKeys test)
@@ -313,8 +316,8 @@ WRITES = {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckIte
         ("handlers.enforce.handler", {"AgentConfigTable": READS}),
         ("handlers.persist.handler",
          {"SessionsTable": READS | WRITES, "ProfilesTable": READS | WRITES, "TurnsTable": READS | WRITES,
-          "AgentConfigTable": READS}),
-        (FALLBACK_HANDLER, {"TurnsTable": WRITES, "AgentConfigTable": READS}),
+          "AgentConfigTable": READS, "IdempotencyTable": WRITES}),
+        (FALLBACK_HANDLER, {"TurnsTable": WRITES, "AgentConfigTable": READS, "IdempotencyTable": WRITES}),
         ("handlers.agents.handler", {"AgentConfigTable": READS | WRITES}),
         ("handlers.authorizer.handler", {"ApiKeysTable": {"dynamodb:GetItem"}}),
         ("handlers.approvals.handler",
@@ -329,6 +332,38 @@ def test_table_access_is_least_privilege(resources, function_by_handler, handler
     grants = dynamodb_grants(role_statements(resources, lid))
     expected_by_lid = {logical_id_of(resources, prefix): actions for prefix, actions in expected.items()}
     assert grants == expected_by_lid
+
+
+TENANT_ITEMS = {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["TENANT#acme#*"]}}
+APPROVAL_ITEMS = {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["TENANT#acme#APPROVAL#*"]}}
+KEYED_ACTIONS = READS | WRITES | {"dynamodb:DeleteItem"}  # each names its keys, so LeadingKeys is always set
+
+
+def test_every_table_grant_is_limited_to_this_tenants_leading_keys(resources, function_by_handler):
+    """Every DynamoDB statement of every function carries `dynamodb:LeadingKeys` = `TENANT#acme#*` (or
+    `TENANT#acme#APPROVAL#*`), on key-addressed actions only (no Scan: ForAllValues holds on an empty
+    key set). The one exception is the authorizer's GetItem on the API-keys table, keyed by the key's
+    hash (the key is what names the tenant)."""
+    api_keys = logical_id_of(resources, "ApiKeysTable")
+    sessions = logical_id_of(resources, "SessionsTable")
+    checked = 0
+    for handler, (lid, _) in function_by_handler.items():
+        for st in role_statements(resources, lid):
+            actions = set(st["Action"] if isinstance(st["Action"], list) else [st["Action"]])
+            if not any(a.startswith("dynamodb:") for a in actions):
+                continue
+            targets = st["Resource"] if isinstance(st["Resource"], list) else [st["Resource"]]
+            if any(api_keys in json.dumps(target) for target in targets):
+                assert handler == "handlers.authorizer.handler", handler
+                assert st == {"Action": "dynamodb:GetItem", "Effect": "Allow",
+                              "Resource": {"Fn::GetAtt": [api_keys, "Arn"]}}
+                continue
+            assert actions <= KEYED_ACTIONS, (handler, actions)
+            assert st.get("Condition") in (TENANT_ITEMS, APPROVAL_ITEMS), (handler, st)
+            if st["Condition"] == APPROVAL_ITEMS:
+                assert targets == [{"Fn::GetAtt": [sessions, "Arn"]}], (handler, st)
+            checked += 1
+    assert checked >= len(function_by_handler) - 1
 
 
 def test_retrieve_cannot_write_and_only_retrieve_and_publish_reach_opensearch(resources, function_by_handler):

@@ -4,6 +4,15 @@ Table layout (fixed by the CDK stack): partition key `pk` (S), the turns table a
 key `sk` (S); TTL attribute `expires_at` (N) on sessions and turns. Every key starts with
 `TENANT#<tenant>#AGENT#<agent>#`; ids may not contain '#', so tenant "abc" can never address
 the rows of tenant "abc-def" (or of "abc#AGENT#...").
+
+Retry ownership (one owner per failure type): DynamoDB throttling and transient errors
+(ProvisionedThroughputExceededException, ThrottlingException, 5xx) are retried HERE, by botocore's
+`standard` retry mode (exponential backoff with full jitter, `DYNAMODB_MAX_ATTEMPTS` attempts in
+all) on every client this module creates (`dynamodb_client`). The state machine retries only Lambda
+service errors (infra/focal_infra/state_machine.py), so a throttled write is never retried by both
+layers; when the attempts run out the error reaches the stage, whose Catch runs the fallback.
+Conditional-check failures are not retried by botocore: they are the stores' own answers
+(VersionConflict, DuplicateTurn).
 """
 
 from __future__ import annotations
@@ -15,6 +24,7 @@ import time
 from typing import Any
 
 import boto3
+from botocore.config import Config
 from botocore.exceptions import ClientError
 
 from focal.config.loader import agent_from_text
@@ -68,8 +78,18 @@ def turn_sort_key(turn_id: str) -> str:
     return f"{TURN_PREFIX}{turn_id}"
 
 
+DYNAMODB_MAX_ATTEMPTS = 5  # the first call and up to 4 retries (botocore's standard mode, full jitter)
+# `total_max_attempts` counts the first call; botocore reads a bare `max_attempts` as retries only.
+DYNAMODB_CLIENT_CONFIG = Config(retries={"mode": "standard", "total_max_attempts": DYNAMODB_MAX_ATTEMPTS})
+
+
+def dynamodb_client(**kwargs: Any) -> Any:
+    """The one place DynamoDB clients are made: botocore standard retries with jitter own throttling."""
+    return boto3.client("dynamodb", config=DYNAMODB_CLIENT_CONFIG, **kwargs)
+
+
 def _client(client: Any | None) -> Any:
-    return client if client is not None else boto3.client("dynamodb")
+    return client if client is not None else dynamodb_client()
 
 
 def _conditional_failed(exc: ClientError) -> bool:

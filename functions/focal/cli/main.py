@@ -175,6 +175,9 @@ def parser() -> argparse.ArgumentParser:
     from focal.cli.approve import add_parsers as add_approval_parsers
 
     add_approval_parsers(sub)  # `focal approve ID` / `focal deny ID`
+    from focal.cli.serve import add_parser as add_serve_parser
+
+    add_serve_parser(sub)  # `focal serve`: the API Gateway routes on loopback
 
     s = with_agent("demo", "a scripted conversation on the embedded defaults")
     s.add_argument("--json", action="store_true")

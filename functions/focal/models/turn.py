@@ -147,6 +147,7 @@ class TurnResult(BaseModel):
     approval: dict[str, Any] | None = Field(default=None, description="{id, state, tool_id, expires_at} of the approval request")
     request_id: str | None = Field(default=None, description="the approval or clarification request this turn created")
     confidence_factors: dict[str, float] = Field(default_factory=dict, description="the graded confidence's factors")
+    degraded: list[str] = Field(default_factory=list, description="dependencies the turn ran without, e.g. ['retrieval']")
 
 
 class TurnState(BaseModel):
@@ -176,8 +177,14 @@ class TurnState(BaseModel):
     timings_ms: dict[str, float] = Field(default_factory=dict)
     control: Control = Field(default_factory=Control)
     last_stage: str | None = Field(default=None, description="the last stage that finished (names a failing one's predecessor)")
+    degraded: list[str] = Field(default_factory=list, description="dependencies the turn ran without (retrieval: index unreachable)")
     error: TurnError | None = None
     result: TurnResult | None = None
+    # Persistence (issue 7): what migrating the stored profile did (field names only), and whether
+    # this execution answers a repeated turn id from the idempotency store instead of running.
+    profile_migration: dict[str, Any] | None = Field(default=None, description="the profile's schema migration on read")
+    idempotency: Literal["replayed", "in_progress", "key_reused"] | None = Field(
+        default=None, description="set when the turn id was seen before: nothing runs, nothing is written")
 
     @property
     def cost_usd(self) -> float:
@@ -219,6 +226,7 @@ class TurnState(BaseModel):
             approval=dict(self.approval) if self.approval else None,
             request_id=self.request_id,
             confidence_factors=dict(self.confidence_factors),
+            degraded=list(self.degraded),
         )
 
 

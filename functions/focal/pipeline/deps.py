@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from focal.models.agent import AgentConfig
+from focal.pipeline.idempotency import TurnIdempotency
 from focal.ports import (
     ApprovalStore,
     ApprovalWorkflow,
@@ -47,6 +48,7 @@ class Deps:
     approvals: ApprovalStore | None = None  # approval requests (seed 004); None: the gate cannot ask, it rejects
     events: EventSink | None = None  # approval / clarification / decision / tool events; None: not published
     approval_workflow: ApprovalWorkflow | None = None  # AWS: the STANDARD state machine; None: local
+    idempotency: TurnIdempotency | None = None  # repeated turn ids answered from the store (issue 7); None: off
     session_ttl_s: int = 24 * 3600
     turn_ttl_s: int = 90 * 24 * 3600
     clock: Callable[[], float] = time.time

@@ -7,12 +7,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from focal.errors import DuplicateTurn, FocalError, VersionConflict
-from focal.models.session import Session
+from focal.errors import DuplicateTurn, FocalError
 from focal.models.turn import TurnError, TurnRequest, TurnState
 from focal.pipeline.definition import STAGE_NAMES, next_stage
 from focal.pipeline.deps import Deps
-from focal.stages.persist import turn_record
+from focal.pipeline.idempotency import complete_turn
+from focal.stages.persist import count_turn, turn_record
 
 MESSAGE = "I'm sorry, something went wrong on our side. Your message was received; please try again in a moment."
 
@@ -22,24 +22,6 @@ def failed_stage(state: TurnState) -> str | None:
     if state.last_stage is None:
         return STAGE_NAMES[0]
     return next_stage(state.last_stage, state.control.next)
-
-
-def _count_turn(state: TurnState, deps: Deps) -> int:
-    """Advance the stored session's turn count (and nothing else: the failed turn's changes are dropped)."""
-    r = state.request
-    stored = deps.sessions.get(r.tenant_id, r.agent_id, r.session_id) or Session(
-        tenant_id=r.tenant_id, agent_id=r.agent_id, session_id=r.session_id, customer_id=r.customer_id
-    )
-    expected = stored.version
-    stored.turn_count += 1
-    stored.remember("user", r.message[:2000])
-    stored.remember("assistant", state.response or "")
-    stored.expires_at = int(deps.clock() + deps.session_ttl_s)
-    try:
-        deps.sessions.save(stored, expected_version=expected)
-    except VersionConflict:
-        pass  # another turn moved the session on; the turn record below still lands
-    return stored.turn_count
 
 
 def _error(caught: dict[str, Any]) -> TurnError:
@@ -70,12 +52,23 @@ def handle(event: dict[str, Any], deps: Deps) -> dict[str, Any]:
     except (FocalError, OSError, ValueError):
         state.response = MESSAGE
     state.result = state.to_result()
+    # The fallback must answer even when a store is down (throttling that outlasted the retries,
+    # a network error): each write is attempted on its own and a failure only costs that write.
     try:
-        turn_number = _count_turn(state, deps)
-    except FocalError:
+        turn_number = count_turn(state, deps)
+    except Exception:  # noqa: BLE001
         turn_number = 0
     try:
         deps.turns.put(turn_record(state, deps, turn_number))
     except DuplicateTurn:
+        pass
+    except Exception:  # noqa: BLE001
+        state.error.message += " (the turn record could not be written)"
+        state.result = state.to_result()
+    # A repeat of this turn id answers with this fallback result and re-runs nothing (a tool with a
+    # side effect may have run before the failure); see focal.pipeline.idempotency.
+    try:
+        complete_turn(state, deps.idempotency)
+    except Exception:  # noqa: BLE001
         pass
     return state.model_dump(mode="json")

@@ -1,9 +1,26 @@
-"""Stage 7 — persist: the session (conditional on its version), the profile, the turn record."""
+"""Stage 7 — persist: the session (conditional on its version), the profile, the turn record.
+
+Session conflicts (`VersionConflict`: another turn of the same session saved first). Policy: the
+turn's session changes are NOT merged or retried — flow state (step, slots, confirmations, done
+actions) cannot be merged safely — so the turn answers with the structured error
+`session_conflict` (the customer is asked to send the message again), its profile facts are not
+saved, and it is still recorded: the stored session's turn count and history advance by a small
+re-read-and-write that is retried up to `COUNT_ATTEMPTS` times (it only appends, so a retry is
+safe), and the turn record keeps the full trace (tool calls included). Throttling retries belong
+to the store adapters, not here.
+
+A repeated turn id (`state.idempotency` set by the sensor) writes nothing: the answer came from
+the idempotency store. Every other turn's final result is stored there last (see
+`focal.pipeline.idempotency`).
+"""
 
 from __future__ import annotations
 
-from focal.models.turn import TurnRecord, TurnState
+from focal.errors import VersionConflict
+from focal.models.session import Session
+from focal.models.turn import TurnError, TurnRecord, TurnState
 from focal.pipeline.deps import Deps
+from focal.pipeline.idempotency import complete_turn
 from focal.retrieval.memory import remember
 from focal.sensing.extraction import coerce
 
@@ -33,7 +50,45 @@ def turn_record(state: TurnState, deps: Deps, turn_number: int) -> TurnRecord:
     )
 
 
+COUNT_ATTEMPTS = 3
+CONFLICT_MESSAGE = "Another message in this conversation was being handled at the same time; please send yours again."
+
+
+def count_turn(state: TurnState, deps: Deps) -> int:
+    """Advance the STORED session's turn count and history (nothing else: this turn's changes are
+    dropped). Re-read and retried on a conflict, at most COUNT_ATTEMPTS times; 0 if it never landed."""
+    r = state.request
+    for _ in range(COUNT_ATTEMPTS):
+        stored = deps.sessions.get(r.tenant_id, r.agent_id, r.session_id) or Session(
+            tenant_id=r.tenant_id, agent_id=r.agent_id, session_id=r.session_id, customer_id=r.customer_id
+        )
+        expected = stored.version
+        stored.turn_count += 1
+        stored.remember("user", r.message[:2000])
+        stored.remember("assistant", state.response or "")
+        stored.expires_at = int(deps.clock() + deps.session_ttl_s)
+        try:
+            deps.sessions.save(stored, expected_version=expected)
+            return stored.turn_count
+        except VersionConflict:
+            continue
+    return 0
+
+
+def _conflict(state: TurnState, deps: Deps) -> TurnState:
+    state.error = TurnError(code=VersionConflict.code, message=CONFLICT_MESSAGE, stage="persist")
+    state.response = CONFLICT_MESSAGE
+    state.execution_path = "fallback"
+    state.confidence = 0.0
+    state.result = state.to_result()
+    deps.turns.put(turn_record(state, deps, count_turn(state, deps)))
+    complete_turn(state, deps.idempotency)
+    return state
+
+
 def run(state: TurnState, deps: Deps) -> TurnState:
+    if state.idempotency is not None:
+        return state  # a repeated turn id: the sensor answered from the idempotency store; write nothing
     session = state.session
     assert session is not None
     expected = session.version
@@ -42,10 +97,15 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     session.remember("assistant", state.response or "")
     session.expires_at = int(deps.clock() + deps.session_ttl_s)
     _profile_facts(state, deps)
-    state.session = deps.sessions.save(session, expected_version=expected)
-    if state.profile is not None and state.profile.fields:
+    try:
+        state.session = deps.sessions.save(session, expected_version=expected)
+    except VersionConflict:
+        return _conflict(state, deps)
+    # Save when facts changed or the profile was migrated to the agent's schema on read.
+    if state.profile is not None and (state.profile.fields or state.profile_migration):
         deps.profiles.save(state.profile)
     state.result = state.to_result()
     deps.turns.put(turn_record(state, deps, session.turn_count))
     remember(state, deps, deps.configs.get_agent(state.request.tenant_id, state.request.agent_id))
+    complete_turn(state, deps.idempotency)
     return state

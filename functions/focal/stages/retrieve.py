@@ -1,7 +1,14 @@
 """Stage 2 — retrieve: scoped rule candidates by similarity to the message (k-NN, filtered by scope),
-and the customer's most similar earlier episodes."""
+and the customer's most similar earlier episodes.
+
+An unreachable or failing rule index (OpenSearch down, a refused search) does not fail the turn: the
+stage goes on with no candidates, marks the turn `degraded: ["retrieval"]` with the reason in `context.notes`,
+and enforce still checks every GLOBAL hard constraint, which it reads from the config, not the index.
+"""
 
 from __future__ import annotations
+
+import logging
 
 import numpy as np
 
@@ -10,19 +17,32 @@ from focal.pipeline.deps import Deps
 from focal.retrieval.memory import recall
 from focal.retrieval.rules import ensure_indexed, turn_scope
 
+logger = logging.getLogger("focal.retrieve")
+DEGRADED = "retrieval"
+
 
 def run(state: TurnState, deps: Deps) -> TurnState:
     r = state.request
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
     assert state.session is not None and state.context is not None
-    if deps.sync_on_turn:
-        ensure_indexed(deps, r.tenant_id, agent)
     entering = [c.flow for c in state.commands if c.name == "StartFlow" and c.flow]
     scope = turn_scope(r.tenant_id, agent, state.session, entering)
     vector = np.asarray(state.context.embedding, dtype=np.float32)
     if vector.size == 0:
         vector = deps.embedder.embed([state.context.message])[0]
-    hits = deps.rule_index.search(scope, vector, agent.retrieval.top_k)
+    try:
+        if deps.sync_on_turn:
+            ensure_indexed(deps, r.tenant_id, agent)
+        hits = deps.rule_index.search(scope, vector, agent.retrieval.top_k)
+    except Exception as exc:  # noqa: BLE001 - any index failure (RuleIndexError, transport errors) degrades the turn
+        hits = []
+        if DEGRADED not in state.degraded:
+            state.degraded.append(DEGRADED)
+        state.context.notes.append(  # route rebuilds `decision`; the context's notes reach the record
+            f"retrieve: retrieval degraded: rule index unavailable ({type(exc).__name__}); no rule candidates, "
+            "GLOBAL hard constraints still enforced from the config"
+        )
+        logger.warning("rule index unavailable, retrieval degraded: %s", type(exc).__name__)  # never the message text
     state.candidates = [
         ScoredRule(rule_id=hit.rule_id, score=round(hit.score, 4), scope=rule.scope.value, reason=hit.reason)
         for hit in hits

@@ -18,11 +18,13 @@ from focal.dialogue.clarify import (
     likely_scenarios,
     suggestions,
 )
+from focal.dialogue.profile_migration import migrate_profile
 from focal.models.agent import AgentConfig
 from focal.models.context import Context
 from focal.models.session import CustomerProfile, Offer, Session
 from focal.models.turn import TurnState
 from focal.pipeline.deps import Deps
+from focal.pipeline.idempotency import begin_turn
 from focal.ports import InjectionClassifier
 from focal.sensing.acts import act_index
 from focal.sensing.fast_path import fast_path
@@ -32,14 +34,17 @@ from focal.sensing.offline import offline_context
 from focal.sensing.prevalidation import blocking_failures, prevalidate, suggested_questions
 
 
-def _load(state: TurnState, deps: Deps) -> tuple[Session, CustomerProfile]:
+def _load(state: TurnState, deps: Deps, agent: AgentConfig) -> tuple[Session, CustomerProfile]:
     r = state.request
     session = deps.sessions.get(r.tenant_id, r.agent_id, r.session_id) or Session(
         tenant_id=r.tenant_id, agent_id=r.agent_id, session_id=r.session_id, customer_id=r.customer_id
     )
     profile = deps.profiles.get(r.tenant_id, r.agent_id, session.customer_id) or CustomerProfile(
-        tenant_id=r.tenant_id, agent_id=r.agent_id, customer_id=session.customer_id
+        tenant_id=r.tenant_id, agent_id=r.agent_id, customer_id=session.customer_id,
+        schema_version=agent.profile_schema_version,
     )
+    migration = migrate_profile(profile, agent)  # an older schema is migrated on read; persist saves it
+    state.profile_migration = migration.model_dump() if migration else None
     return session, profile
 
 
@@ -90,8 +95,10 @@ def _clarify(state: TurnState, agent: AgentConfig, context: Context) -> None:
 
 def run(state: TurnState, deps: Deps) -> TurnState:
     r = state.request
+    if begin_turn(state, deps.idempotency):
+        return state  # a repeated turn id: answered from the idempotency store, nothing runs
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
-    state.session, state.profile = _load(state, deps)
+    state.session, state.profile = _load(state, deps, agent)
     text = r.message.strip()
     vector = deps.embedder.embed([text])[0] if text else np.zeros(deps.embedder.dimension, dtype=np.float32)
 

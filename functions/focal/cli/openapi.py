@@ -1,0 +1,166 @@
+"""The OpenAPI 3.1 document of the turn API (served by `focal serve` at GET /openapi.json).
+
+Built from the pydantic models: the turn body mirrors API Gateway's TurnRequest model (stack.py),
+the answer is `TurnResult`; the publish and approval bodies are those the handlers read.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from focal.models.turn import TurnResult
+
+PATH_ID = {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z0-9_.:-]+$"}
+
+
+class TurnRequestBody(BaseModel):
+    """The body of POST .../turns (API Gateway's TurnRequest model). tenant_id comes from the API key."""
+
+    message: str = Field(max_length=100_000, description="the customer's message")
+    customer_id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.:@-]{1,128}$",
+                                    description="default: anonymous")
+    turn_id: str | None = Field(default=None, min_length=1, max_length=128,
+                                description="idempotency key of the turn; default: the request id")
+
+
+class ApprovalDecision(BaseModel):
+    """The body of POST /v1/approvals/{approval_id}."""
+
+    decision: Literal["approve", "deny"]
+
+
+class ErrorDetail(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    code: str = Field(min_length=1, description="machine-readable, e.g. unauthorized, bad_request, not_found")
+    message: str = Field(description="what was wrong, for a person")
+    request_id: str | None = None
+
+
+class ErrorBody(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    success: Literal[False]
+    error: ErrorDetail
+
+
+class PublishedAgent(BaseModel):
+    success: Literal[True]
+    agent_id: str
+    version: Any
+    indexed: dict[str, int]
+
+
+class ApprovalAnswer(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    success: Literal[True]
+    approval_id: str
+    approval_state: str
+    message: str
+    response: str | None = None
+
+
+ERRORS = {
+    "400": "the request is invalid (error.message says which field and why)",
+    "401": "no API key, or an unknown or disabled one",
+    "404": "no such resource for this tenant",
+    "405": "method not allowed here (or publishing is unavailable on a file-based config store)",
+    "409": "already decided",
+    "410": "expired",
+    "411": "a chunked body without Content-Length",
+    "413": "the body is too large",
+}
+
+
+def _strip_nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    """Optional body fields may be absent but not null (API Gateway's draft-4 model says `type: string`)."""
+    for prop in schema.get("properties", {}).values():
+        branches = [b for b in prop.pop("anyOf", []) if b.get("type") != "null"]
+        if branches:
+            prop.update(branches[0])
+            prop.pop("default", None)
+    return schema
+
+
+def _components() -> dict[str, Any]:
+    schemas: dict[str, Any] = {}
+    for model in (TurnRequestBody, TurnResult, ApprovalDecision, ErrorBody, PublishedAgent, ApprovalAnswer):
+        doc = model.model_json_schema(ref_template="#/components/schemas/{model}")
+        schemas.update(doc.pop("$defs", {}))
+        schemas[model.__name__] = doc
+    _strip_nullable(schemas["TurnRequestBody"])
+    return schemas
+
+
+def _json(ref: str) -> dict[str, Any]:
+    return {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}}
+
+
+def _errors(*codes: str) -> dict[str, Any]:
+    return {c: {"description": ERRORS[c], "content": _json("ErrorBody")} for c in codes}
+
+
+def _param(name: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"name": name, "in": "path", "required": True, "schema": schema or PATH_ID}
+
+
+def openapi_document(server_url: str | None = None) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "openapi": "3.1.0",
+        "info": {"title": "Focal turn API", "version": "1",
+                 "description": "The routes of the API Gateway stage, as served by `focal serve`."},
+        "components": {
+            "schemas": _components(),
+            "securitySchemes": {
+                "ApiKey": {"type": "apiKey", "in": "header", "name": "x-api-key"},
+                "Bearer": {"type": "http", "scheme": "bearer", "description": "the same API key as a bearer token"},
+            },
+        },
+        "security": [{"ApiKey": []}, {"Bearer": []}],
+        "paths": {
+            "/v1/agents/{agent_id}/sessions/{session_id}/turns": {
+                "post": {
+                    "operationId": "postTurn",
+                    "summary": "Run one customer turn through the pipeline",
+                    "parameters": [_param("agent_id"), _param("session_id")],
+                    "requestBody": {"required": True, "content": _json("TurnRequestBody")},
+                    "responses": {
+                        "200": {"description": "the turn's result (success false: refused or fallback)",
+                                "content": _json("TurnResult")},
+                        **_errors("400", "401", "411", "413"),
+                        "500": {"description": "the execution failed (structured, never the cause)",
+                                "content": _json("ErrorBody")},
+                    },
+                },
+            },
+            "/v1/agents/{agent_id}": {
+                "put": {
+                    "operationId": "publishAgent",
+                    "summary": "Publish an agent definition (the YAML file as the body) for the caller's tenant",
+                    "parameters": [_param("agent_id")],
+                    "requestBody": {"required": True, "content": {
+                        "application/yaml": {"schema": {"type": "string"}},
+                        "text/plain": {"schema": {"type": "string"}},
+                    }},
+                    "responses": {"200": {"description": "published and indexed", "content": _json("PublishedAgent")},
+                                  **_errors("400", "401", "405", "411", "413")},
+                },
+            },
+            "/v1/approvals/{approval_id}": {
+                "post": {
+                    "operationId": "decideApproval",
+                    "summary": "Approve or deny a pending approval request of the caller's tenant",
+                    "parameters": [_param("approval_id", {"type": "string", "minLength": 1, "maxLength": 128})],
+                    "requestBody": {"required": True, "content": _json("ApprovalDecision")},
+                    "responses": {"200": {"description": "decided", "content": _json("ApprovalAnswer")},
+                                  **_errors("400", "401", "404", "409", "410", "411", "413")},
+                },
+            },
+        },
+    }
+    if server_url:
+        doc["servers"] = [{"url": server_url}]
+    return doc

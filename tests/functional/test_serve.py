@@ -1,0 +1,199 @@
+"""`focal serve`: real HTTP against the API Gateway routes, backed by the local runner.
+
+One server (retail agent, temp SQLite, two keys for two tenants) on an ephemeral port; then a
+bounded schemathesis pass over its own OpenAPI document: no 5xx, and every 4xx (and every
+rejection of an invalid request) in the gateway's structured error shape.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from focal.cli.serve import FocalApi, LocalApiKeyStore, build_api, parse_key_specs, serving
+
+ROOT = Path(__file__).resolve().parents[2]
+AGENT = ROOT / "examples" / "retail" / "agent.yaml"
+KEY_ACME, KEY_BETA = "test-key-acme", "test-key-beta"
+TURNS = "/v1/agents/retail/sessions/{session}/turns"
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory) -> FocalApi:
+    db = tmp_path_factory.mktemp("serve") / "focal.db"
+    return build_api([str(AGENT)], str(db), None, LocalApiKeyStore({KEY_ACME: "acme", KEY_BETA: "beta"}))
+
+
+@pytest.fixture(scope="module")
+def base_url(api):
+    with serving(api) as url:
+        yield url
+
+
+def call(base_url: str, method: str, path: str, body: Any = None, key: str | None = KEY_ACME,
+         headers: dict[str, str] | None = None, raw: bytes | None = None) -> tuple[int, dict[str, Any], dict[str, str]]:
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    req = urllib.request.Request(base_url + path, data=data, method=method)
+    req.add_header("Content-Type", "application/json")
+    if key is not None:
+        req.add_header("x-api-key", key)
+    for name, value in (headers or {}).items():
+        req.add_header(name, value)
+    try:
+        with urllib.request.urlopen(req, timeout=60) as resp:
+            return resp.status, json.loads(resp.read()), dict(resp.headers)
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read()), dict(exc.headers)
+
+
+def assert_error(status: int, doc: dict[str, Any], expected_status: int, code: str, in_message: str = "") -> None:
+    assert status == expected_status, doc
+    assert doc["success"] is False
+    assert doc["error"]["code"] == code
+    assert in_message in doc["error"]["message"]
+
+
+def test_a_three_turn_conversation_returns_turn_results(base_url):
+    path = TURNS.format(session="conv-1")
+    status, first, _ = call(base_url, "POST", path, {"message": "Has my order shipped yet?", "customer_id": "c-200"})
+    assert status == 200, first
+    assert first["success"] is True and first["session_id"] == "conv-1"
+    assert first["scenario"]["id"] == "order_status" and first["scenario"]["step_id"] == "ask_order"
+    assert first["turn_id"]  # generated when absent
+
+    status, second, _ = call(base_url, "POST", path, {"message": "A1004", "customer_id": "c-200", "turn_id": "t-2"})
+    assert status == 200 and second["turn_id"] == "t-2"
+    assert [c["tool_id"] for c in second["tool_calls"]] == ["lookup_order"]
+    assert "A1004" in second["response"] and "processing" in second["response"]
+
+    status, third, _ = call(base_url, "POST", path, {"message": "Hello!", "customer_id": "c-200"})
+    assert status == 200 and third["execution_path"] == "respond"
+    for result in (first, second, third):  # the TurnResult contract, nothing more
+        assert set(result) >= {"success", "turn_id", "session_id", "response", "execution_path", "timings_ms"}
+
+
+def test_unauthorized_without_a_key_or_with_a_wrong_one(base_url):
+    path = TURNS.format(session="auth")
+    for key, headers in ((None, None), ("not-a-key", None), (None, {"Authorization": "Bearer nope"})):
+        status, doc, _ = call(base_url, "POST", path, {"message": "hi"}, key=key, headers=headers)
+        assert_error(status, doc, 401, "unauthorized")
+    status, doc, _ = call(base_url, "POST", path, {"message": "hi"}, key=None, headers={"Authorization": f"Bearer {KEY_ACME}"})
+    assert status == 200 and doc["success"] is True
+
+
+def test_tenant_comes_from_the_key_never_the_body(base_url, api):
+    path = TURNS.format(session="shared-session")
+    status, _, _ = call(base_url, "POST", path, {"message": "Has my order shipped yet?", "tenant_id": "beta"}, key=KEY_ACME)
+    assert status == 200
+    status, beta, _ = call(base_url, "POST", path, {"message": "Hello!"}, key=KEY_BETA)
+    assert status == 200 and beta["scenario"] is None  # beta's session is new, not acme's order-status flow
+    status, acme, _ = call(base_url, "POST", path, {"message": "A1004"}, key=KEY_ACME)
+    assert acme["scenario"] == {"id": "order_status", "step_id": "report_status"}  # acme's flow went on
+    turns = {t: api.deps.turns.list_for_session(t, "retail", "shared-session") for t in ("acme", "beta", "evil")}
+    assert {t: len(v) for t, v in turns.items()} == {"acme": 2, "beta": 1, "evil": 0}
+
+
+@pytest.mark.parametrize(("body", "raw", "in_message"), [
+    (None, b"{not json", "body: not valid JSON"),
+    (None, b"", "body: a JSON object is required"),
+    (["message"], None, "body: must be a JSON object"),
+    ({}, None, "message: required"),
+    ({"message": 42}, None, "message: must be a string"),
+    ({"message": "x" * 100_001}, None, "message: longer than 100000"),
+    ({"message": "hi", "customer_id": "bad id!"}, None, "customer_id: must be a string matching"),
+    ({"message": "hi", "customer_id": None}, None, "customer_id"),
+    ({"message": "hi", "turn_id": ""}, None, "turn_id: must be a string of 1 to 128"),
+    ({"message": "hi", "turn_id": "t" * 129}, None, "turn_id"),
+])
+def test_invalid_turn_bodies_get_a_specific_400(base_url, body, raw, in_message):
+    status, doc, _ = call(base_url, "POST", TURNS.format(session="bad"), body, raw=raw)
+    assert_error(status, doc, 400, "bad_request", in_message)
+
+
+def test_invalid_path_ids_unknown_routes_and_wrong_methods(base_url):
+    status, doc, _ = call(base_url, "POST", "/v1/agents/retail/sessions/a%20b/turns", {"message": "hi"})
+    assert_error(status, doc, 400, "bad_request", "session_id")
+    status, doc, _ = call(base_url, "POST", "/v1/nowhere", {"message": "hi"})
+    assert_error(status, doc, 404, "not_found")
+    status, doc, headers = call(base_url, "GET", TURNS.format(session="s"))
+    assert_error(status, doc, 405, "method_not_allowed")
+    assert headers["Allow"] == "POST"
+    status, doc, _ = call(base_url, "DELETE", "/v1/approvals/abc")
+    assert_error(status, doc, 405, "method_not_allowed")
+
+
+def test_publish_and_approvals_answer_through_their_handlers(base_url):
+    status, doc, _ = call(base_url, "PUT", "/v1/agents/retail", raw=b"id: retail\n")
+    assert_error(status, doc, 405, "publish_unavailable", "reads agents from files")
+    status, doc, _ = call(base_url, "POST", "/v1/approvals/no-such-id", {"decision": "approve"})
+    assert_error(status, doc, 404, "not_found")
+    status, doc, _ = call(base_url, "POST", "/v1/approvals/no-such-id", raw=b"not json")
+    assert_error(status, doc, 400, "bad_decision")
+    status, doc, _ = call(base_url, "POST", "/v1/approvals/no-such-id", {"decision": "approve"}, key=None)
+    assert_error(status, doc, 401, "unauthorized")
+
+
+def test_oversized_body_is_413(base_url, monkeypatch):
+    import focal.cli.serve as serve
+
+    monkeypatch.setattr(serve, "MAX_BODY_BYTES", 1000)
+    status, doc, _ = call(base_url, "POST", TURNS.format(session="big"), {"message": "x" * 2000})
+    assert_error(status, doc, 413, "payload_too_large")
+
+
+def test_api_keys_are_kept_hashed():
+    store = LocalApiKeyStore(parse_key_specs("k1=acme, k2=beta"))
+    assert store.tenant_for("k1") == "acme" and store.tenant_for("k2") == "beta" and store.tenant_for("k3") is None
+    assert "k1" not in repr(store._tenants)
+    with pytest.raises(ValueError):
+        parse_key_specs(["no-tenant"])
+
+
+# --- schemathesis ---------------------------------------------------------------------------------
+
+MAX_EXAMPLES = 25  # per operation and generation mode: ~30 s on two cores
+
+
+def structured_4xx(ctx, response, case) -> bool | None:
+    """Every 4xx answer names its error: `{"success": false, "error": {"code": ..., "message": ...}}`."""
+    if 400 <= response.status_code < 500:
+        doc = response.json()
+        error = doc.get("error") if isinstance(doc, dict) else None
+        assert doc.get("success") is False, f"4xx without success=false: {response.text[:300]}"
+        assert isinstance(error, dict) and error.get("code") and error.get("message"), f"unstructured 4xx: {response.text[:300]}"
+    return None
+
+
+def test_schemathesis_bounded_pass(base_url):
+    schemathesis = pytest.importorskip("schemathesis")
+    from hypothesis import HealthCheck, given, settings
+    from schemathesis.specs.openapi.checks import negative_data_rejection
+    from schemathesis.checks import not_a_server_error
+
+    schema = schemathesis.openapi.from_url(base_url + "/openapi.json")  # the served document loads
+    schema.config.update(base_url=base_url)
+    operations = [result.ok() for result in schema.get_all_operations()]
+    assert {op.label for op in operations} == {
+        "POST /v1/agents/{agent_id}/sessions/{session_id}/turns", "PUT /v1/agents/{agent_id}",
+        "POST /v1/approvals/{approval_id}"}
+    headers = {"x-api-key": KEY_ACME}
+    seen: dict[str, set[int]] = {}
+    for mode in (schemathesis.GenerationMode.POSITIVE, schemathesis.GenerationMode.NEGATIVE):
+        checks = [not_a_server_error, structured_4xx] + ([negative_data_rejection] if mode.name == "NEGATIVE" else [])
+        for operation in operations:
+
+            @settings(max_examples=MAX_EXAMPLES, derandomize=True, deadline=None, database=None,
+                      suppress_health_check=list(HealthCheck))
+            @given(case=operation.as_strategy(generation_mode=mode))
+            def run(case):
+                response = case.call_and_validate(base_url=base_url, headers=headers, checks=checks)
+                seen.setdefault(f"{mode.name} {operation.label}", set()).add(response.status_code)
+
+            run()
+    assert all(code < 500 for codes in seen.values() for code in codes), seen
+    assert seen, "schemathesis generated no requests"
