@@ -95,7 +95,7 @@ def deps_from_settings(settings: Settings) -> Deps:
     from focal.adapters.litellm_model import LiteLLMModel
     from focal.adapters.onnx_classifier import shared_injection_classifier
     from focal.adapters.onnx_cross_encoder import shared_entailment_model, shared_relevance_model
-    from focal.adapters.onnx_embedder import shared_embedder
+    from focal.adapters.onnx_embedder import LazyEmbedder
     from focal.adapters.secrets import secret_source
     from focal.adapters.tool_runner import KindToolRunner
 
@@ -145,7 +145,7 @@ def deps_from_settings(settings: Settings) -> Deps:
         if not settings.agent_file:
             raise ValueError("FOCAL_AGENT_FILE must name an agent YAML when FOCAL_CONFIG_SOURCE=file")
         configs = FileConfigStore(settings.agent_file)
-    embedder = shared_embedder(settings.model_dir, settings.onnx_threads)
+    embedder = LazyEmbedder(settings.model_dir, settings.onnx_threads)  # loaded by the stages that embed
     return Deps(
         configs=configs,
         sessions=sessions,

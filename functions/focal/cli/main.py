@@ -205,6 +205,11 @@ def parser() -> argparse.ArgumentParser:
     from focal.cli.bench_enforcement import add_parser as add_enforcement_parser
 
     add_enforcement_parser(bsub)  # `focal bench enforcement`: precision/recall per lane and check, latency per lane
+    from focal.cli.bench_load import add_parser as add_load_parser
+    from focal.cli.bench_coldstart import add_parser as add_coldstart_parser
+
+    add_load_parser(bsub)  # `focal bench load`: concurrent conversations against focal serve
+    add_coldstart_parser(bsub)  # `focal bench coldstart`: import + init per stage handler
 
     def bench_prevalidation(args) -> int:
         from focal.cli.bench_prevalidation import cli
