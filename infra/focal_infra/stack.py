@@ -63,7 +63,7 @@ PROFILES: dict[str, FunctionProfile] = {
     "persist": FunctionProfile(512, 10, tables=(("sessions", "rw"), ("profiles", "rw"), ("turns", "rw"), ("config", "r"),
                                                 ("idempotency", "w"))),
 }
-FALLBACK_PROFILE = FunctionProfile(512, 10, tables=(("turns", "w"), ("config", "r"), ("idempotency", "w")))
+FALLBACK_PROFILE = FunctionProfile(512, 10, tables=(("sessions", "rw"), ("turns", "w"), ("config", "r"), ("idempotency", "w")))  # sessions: count the turn
 PUBLISH_PROFILE = FunctionProfile(1024, 29, models=True, tables=(("config", "rw"),))
 # POST /v1/approvals/{approval_id}: approving runs the tools, then generate and enforce, and saves the session.
 APPROVALS_PROFILE = FunctionProfile(1024, 29, models=True, llm=True, tables=(
