@@ -7,7 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools import Logger
-from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
+
+from handlers._api import NO_TENANT, tenant_of
+from handlers._api import error as _error
 
 from focal.config.loader import AgentConfigInvalid
 from focal.retrieval.publish import AgentIdMismatch, publish_agent
@@ -19,16 +22,11 @@ app = APIGatewayRestResolver()
 logger = Logger(service="focal")
 
 
-def _error(status: int, code: str, message: str, **extra: Any) -> Response:
-    return Response(status_code=status, content_type=content_types.APPLICATION_JSON,
-                    body={"success": False, "error": {"code": code, "message": message, **extra}})
-
-
 @app.put("/v1/agents/<agent_id>")
 def put_agent(agent_id: str) -> Response | dict[str, Any]:
-    tenant_id = app.current_event.request_context.authorizer.get("tenant_id")
+    tenant_id = tenant_of(app)
     if not tenant_id:
-        return _error(401, "unauthorized", "no tenant in the authorizer context")
+        return _error(*NO_TENANT)
     body = app.current_event.decoded_body or ""
     if not body.strip():
         return _error(400, "empty_body", "send the agent YAML file as the request body")

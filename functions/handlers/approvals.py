@@ -12,7 +12,10 @@ import json
 from typing import Any
 
 from aws_lambda_powertools import Logger
-from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
+
+from handlers._api import NO_TENANT, tenant_of
+from handlers._api import error as _error
 
 from focal.dialogue.approval_workflow import decide
 from focal.wiring import deps_from_env
@@ -25,16 +28,11 @@ app = APIGatewayRestResolver()
 logger = Logger(service="focal")
 
 
-def _error(status: int, code: str, message: str, **extra: Any) -> Response:
-    return Response(status_code=status, content_type=content_types.APPLICATION_JSON,
-                    body={"success": False, "error": {"code": code, "message": message, **extra}})
-
-
 @app.post("/v1/approvals/<approval_id>")
 def post_approval(approval_id: str) -> Response | dict[str, Any]:
-    tenant_id = app.current_event.request_context.authorizer.get("tenant_id")
+    tenant_id = tenant_of(app)
     if not tenant_id:
-        return _error(401, "unauthorized", "no tenant in the authorizer context")
+        return _error(*NO_TENANT)
     try:
         body = json.loads(app.current_event.decoded_body or "{}")
     except ValueError:
