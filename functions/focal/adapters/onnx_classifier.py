@@ -18,11 +18,10 @@ import threading
 from pathlib import Path
 
 import numpy as np
-import onnxruntime as ort
-from tokenizers import Tokenizer
+
+from focal.adapters.onnx_folder import load_classifier
 
 _POSITIVE = re.compile(r"inject|jailbreak|unsafe|malicious|attack|harmful", re.IGNORECASE)
-_DTYPES = {"tensor(int64)": np.int64, "tensor(int32)": np.int32}
 
 
 def _positive_index(folder: Path, n_labels: int) -> int:
@@ -38,22 +37,9 @@ def _positive_index(folder: Path, n_labels: int) -> int:
 class OnnxInjectionClassifier:
     def __init__(self, folder: str | Path, threads: int = 1, max_tokens: int = 512):
         base = Path(folder)
-        model, tokenizer = base / "model.onnx", base / "tokenizer.json"
-        if not (model.exists() and tokenizer.exists()):
-            raise FileNotFoundError(f"injection classifier folder {base} needs model.onnx and tokenizer.json")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self._session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
-        self._inputs = {i.name: _DTYPES.get(i.type, np.int64) for i in self._session.get_inputs()}
-        if "input_ids" not in self._inputs:
-            raise ValueError(f"{model}: expected an 'input_ids' input, found {sorted(self._inputs)}")
-        self._tokenizer = Tokenizer.from_file(str(tokenizer))
-        self._tokenizer.no_padding()
-        self._tokenizer.enable_truncation(max_tokens)
-        shape = self._session.get_outputs()[0].shape
-        self._n_labels = shape[-1] if isinstance(shape[-1], int) else 2
+        loaded = load_classifier(base, "injection classifier", threads, max_tokens)
+        self._session, self._inputs, self._tokenizer = loaded.session, loaded.inputs, loaded.tokenizer
+        self._n_labels = loaded.n_labels
         self._positive = _positive_index(base, self._n_labels)
         self._lock = threading.Lock()
 

@@ -24,10 +24,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-import onnxruntime as ort
-from tokenizers import Tokenizer
 
-_DTYPES = {"tensor(int64)": np.int64, "tensor(int32)": np.int32}
+from focal.adapters.onnx_folder import load_classifier
+
 RELEVANT = re.compile(r"relevan|positive|match", re.IGNORECASE)
 ENTAILMENT = re.compile(r"entail", re.IGNORECASE)
 NEGATIVE = re.compile(r"^(?:ir|non|not|un)|negative|contradict|neutral", re.IGNORECASE)  # "irrelevant" is no match
@@ -48,22 +47,9 @@ class OnnxPairClassifier:
 
     def __init__(self, folder: str | Path, pattern: re.Pattern[str], threads: int = 1, max_tokens: int = 512):
         base = Path(folder)
-        model, tokenizer = base / "model.onnx", base / "tokenizer.json"
-        if not (model.exists() and tokenizer.exists()):
-            raise FileNotFoundError(f"cross-encoder folder {base} needs model.onnx and tokenizer.json")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self._session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
-        self._inputs = {i.name: _DTYPES.get(i.type, np.int64) for i in self._session.get_inputs()}
-        if "input_ids" not in self._inputs:
-            raise ValueError(f"{model}: expected an 'input_ids' input, found {sorted(self._inputs)}")
-        self._tokenizer = Tokenizer.from_file(str(tokenizer))
-        self._tokenizer.no_padding()
-        self._tokenizer.enable_truncation(max_tokens, strategy="only_first")
-        shape = self._session.get_outputs()[0].shape
-        self._n_labels = shape[-1] if isinstance(shape[-1], int) else 2
+        loaded = load_classifier(base, "cross-encoder", threads, max_tokens, truncation="only_first")
+        self._session, self._inputs, self._tokenizer = loaded.session, loaded.inputs, loaded.tokenizer
+        self._n_labels = loaded.n_labels
         self._positive = _positive_index(base, self._n_labels, pattern)
         self._lock = threading.Lock()
 

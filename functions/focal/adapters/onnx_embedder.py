@@ -17,6 +17,8 @@ import numpy as np
 import onnxruntime as ort
 from tokenizers import Tokenizer
 
+from focal.adapters.onnx_folder import session_options
+
 MAX_TOKENS = 256  # sentence-transformers' max_seq_length for this model
 BATCH = 32
 
@@ -51,12 +53,7 @@ class OnnxEmbedder:
 
     def __init__(self, model_dir: str | None = None, threads: int = 1, cache_size: int = 4096):
         model_path, tokenizer_path = locate_model(model_dir)
-        options = ort.SessionOptions()
-        # The default pool spin-waits; on 2-core machines one thread is faster per turn (TOOLCHAIN.md).
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self._session = ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+        self._session = ort.InferenceSession(str(model_path), session_options(threads), providers=["CPUExecutionProvider"])
         self._inputs = {i.name for i in self._session.get_inputs()}
         self._tokenizer = Tokenizer.from_file(str(tokenizer_path))
         # The shipped tokenizer.json forces padding to 128: reset it, we pad per batch.
