@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 from focal.errors import ToolError
-from focal.adapters.tool_retry import BACKOFF_BASE_S, TransientToolError, with_retries
+from focal.adapters.tool_retry import BACKOFF_BASE_S, TransientToolError, json_object, with_retries
 from focal.models.agent import AgentConfig, Tool, ToolKind
 from focal.ports import SecretSource
 from focal.tool_templates import BODY_METHODS, SECRET, MissingArgument, fill_body, fill_url, query_value
@@ -123,17 +123,7 @@ class HttpToolRunner:
         except (OSError, http.client.HTTPException) as exc:
             raise TransientToolError(f"tool {tool.id!r}: connection failed ({type(exc).__name__})") from None
         log.info("tool %s: HTTP %s in %.0f ms", tool.id, status, (time.perf_counter() - started) * 1000)
-        if len(raw) > MAX_RESPONSE_BYTES:
-            raise ToolError(f"tool {tool.id!r}: response is larger than {MAX_RESPONSE_BYTES} bytes")
-        if not raw.strip():
-            return {}
-        try:
-            result = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            raise ToolError(f"tool {tool.id!r}: response is not valid JSON") from None
-        if not isinstance(result, dict):
-            raise ToolError(f"tool {tool.id!r}: response is JSON {type(result).__name__}, expected an object")
-        return result
+        return json_object(tool.id, raw, MAX_RESPONSE_BYTES)
 
     def run(self, agent: AgentConfig, tool: Tool, arguments: dict[str, Any]) -> dict[str, Any]:  # noqa: ARG002
         if tool.kind != ToolKind.http or not tool.url:

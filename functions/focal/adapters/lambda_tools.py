@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from focal.adapters.tool_retry import BACKOFF_BASE_S, TransientToolError, with_retries
+from focal.adapters.tool_retry import BACKOFF_BASE_S, TransientToolError, json_object, with_retries
 from focal.errors import ToolError
 from focal.models.agent import AgentConfig, Tool, ToolKind
 
@@ -75,19 +75,7 @@ class LambdaToolRunner:
             except (ValueError, AttributeError):
                 pass
             raise ToolError(f"tool {tool.id!r}: function error ({response['FunctionError']}: {error_type})")
-        if len(raw) > MAX_RESPONSE_BYTES:
-            raise ToolError(f"tool {tool.id!r}: response is larger than {MAX_RESPONSE_BYTES} bytes")
-        if not raw.strip():
-            return {}
-        try:
-            result = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            raise ToolError(f"tool {tool.id!r}: response is not valid JSON") from None
-        if result is None:
-            return {}
-        if not isinstance(result, dict):
-            raise ToolError(f"tool {tool.id!r}: response is JSON {type(result).__name__}, expected an object")
-        return result
+        return json_object(tool.id, raw, MAX_RESPONSE_BYTES, null_is_empty=True)
 
     def run(self, agent: AgentConfig, tool: Tool, arguments: dict[str, Any]) -> dict[str, Any]:  # noqa: ARG002
         if tool.kind != ToolKind.lambda_ or not tool.function:

@@ -6,11 +6,12 @@ tools that may repeat: not side-effecting, or declared `idempotent`. `Tool.retri
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from focal.errors import ToolError
 from focal.models.agent import Tool
@@ -45,3 +46,20 @@ def with_retries(tool: Tool, attempt: Callable[[], T], *, sleep: Callable[[float
             log.info("tool %s: attempt %d of %d failed (%s); retrying", tool.id, n + 1, attempts, type(exc).__name__)
             sleep(backoff_s(n, base_s))
     raise AssertionError("unreachable")
+
+
+def json_object(tool_id: str, raw: bytes, max_bytes: int, null_is_empty: bool = False) -> dict[str, Any]:
+    """A remote tool's answer: a JSON object (an empty body is {}), or a ToolError that says why."""
+    if len(raw) > max_bytes:
+        raise ToolError(f"tool {tool_id!r}: response is larger than {max_bytes} bytes")
+    if not raw.strip():
+        return {}
+    try:
+        result = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ToolError(f"tool {tool_id!r}: response is not valid JSON") from None
+    if result is None and null_is_empty:
+        return {}
+    if not isinstance(result, dict):
+        raise ToolError(f"tool {tool_id!r}: response is JSON {type(result).__name__}, expected an object")
+    return result
