@@ -250,15 +250,18 @@ class SqliteApprovalStore:
             except sqlite3.IntegrityError as exc:
                 raise ValueError(f"approval {request.approval_id} already exists") from exc
 
+    @staticmethod
+    def _read(conn: sqlite3.Connection, tenant_id: str, approval_id: str) -> ApprovalRequest | None:
+        row = conn.execute(
+            "SELECT doc FROM approvals WHERE tenant_id=? AND approval_id=?", (tenant_id, approval_id)
+        ).fetchone()
+        return ApprovalRequest.model_validate_json(row[0]) if row else None
+
     def get(self, tenant_id: str, approval_id: str, now: float) -> ApprovalRequest | None:
         with self._db.connection() as conn:
-            row = conn.execute(
-                "SELECT doc FROM approvals WHERE tenant_id=? AND approval_id=?", (tenant_id, approval_id)
-            ).fetchone()
-        if row is None:
-            return None
-        request = ApprovalRequest.model_validate_json(row[0])
-        request.state = request.effective_state(now)
+            request = self._read(conn, tenant_id, approval_id)
+        if request is not None:
+            request.state = request.effective_state(now)
         return request
 
     def transition(
@@ -266,12 +269,9 @@ class SqliteApprovalStore:
         outcome: dict[str, Any] | None = None,
     ) -> ApprovalRequest | None:
         with self._db.connection() as conn:
-            row = conn.execute(
-                "SELECT doc FROM approvals WHERE tenant_id=? AND approval_id=?", (tenant_id, approval_id)
-            ).fetchone()
-            if row is None:
+            request = self._read(conn, tenant_id, approval_id)
+            if request is None:
                 return None
-            request = ApprovalRequest.model_validate_json(row[0])
             request.state, request.decided_at = to_state, now
             if outcome is not None:
                 request.outcome = outcome
@@ -285,12 +285,9 @@ class SqliteApprovalStore:
 
     def set_outcome(self, tenant_id: str, approval_id: str, outcome: dict[str, Any]) -> None:
         with self._db.connection() as conn:
-            row = conn.execute(
-                "SELECT doc FROM approvals WHERE tenant_id=? AND approval_id=?", (tenant_id, approval_id)
-            ).fetchone()
-            if row is None:
+            request = self._read(conn, tenant_id, approval_id)
+            if request is None:
                 return
-            request = ApprovalRequest.model_validate_json(row[0])
             request.outcome = outcome
             conn.execute("UPDATE approvals SET doc=? WHERE tenant_id=? AND approval_id=?",
                          (request.model_dump_json(), tenant_id, approval_id))
