@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
 
 from focal.errors import ModelError
 from focal.models.turn import ModelCall
@@ -37,3 +39,21 @@ def call_model(
 
 def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 3)
+
+
+T = TypeVar("T", bound=BaseModel)
+
+
+def call_structured(
+    model: LanguageModel, purpose: str, messages: list[dict[str, str]], calls: list[ModelCall], output: type[T],
+) -> tuple[T | None, ModelCall]:
+    """One call whose JSON answer must validate as `output`: the parsed answer, or None when the
+    provider failed or the answer did not validate (then the trace entry says "invalid answer")."""
+    reply, call = call_model(model, purpose, messages, calls, json_schema=output.model_json_schema())
+    if reply is None:
+        return None, call
+    try:
+        return output.model_validate_json(reply.text), call
+    except ValidationError:
+        call.ok, call.note = False, "invalid answer"
+        return None, call

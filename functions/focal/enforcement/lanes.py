@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from focal import expressions
 from focal.errors import ExpressionError
-from focal.model_calls import call_model
+from focal.model_calls import call_structured
 from focal.models.agent import Rule
 from focal.models.turn import ModelCall, Violation
 from focal.ports import LanguageModel
@@ -56,14 +56,10 @@ def judge(model: LanguageModel, rules: list[Rule], draft: str, calls: list[Model
         {"role": "system", "content": "Judge whether the answer complies with each rule. Reply with JSON only."},
         {"role": "user", "content": json.dumps(prompt)},
     ]
-    reply, call = call_model(model, "judge", messages, calls, json_schema=Verdicts.model_json_schema())
-    if reply is None:
+    answer, _ = call_structured(model, "judge", messages, calls, Verdicts)
+    if answer is None:
         return None
-    try:
-        verdicts = {v.rule_id: v for v in Verdicts.model_validate_json(reply.text).verdicts}
-    except ValidationError:
-        call.ok, call.note = False, "invalid answer"
-        return None
+    verdicts = {v.rule_id: v for v in answer.verdicts}
     out = []
     for rule in rules:
         verdict = verdicts.get(rule.id)

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
 from focal import expressions
 from focal.errors import ExpressionError
-from focal.model_calls import call_model
+from focal.model_calls import call_structured
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
 from focal.models.turn import ModelCall
 from focal.ports import LanguageModel
@@ -49,14 +49,10 @@ def _model_values(
                                       "the value the answer states or implies; null when it does not. JSON only."},
         {"role": "user", "content": f"Fields: {listed}\nAnswer: {draft}"},
     ]
-    reply, call = call_model(model, PURPOSE, messages, calls, json_schema=Extracted.model_json_schema())
-    if reply is None:
+    answer, _ = call_structured(model, PURPOSE, messages, calls, Extracted)
+    if answer is None:
         return {}
-    try:
-        values = Extracted.model_validate_json(reply.text).values
-    except ValidationError:
-        call.ok, call.note = False, "invalid answer"
-        return {}
+    values = answer.values
     out = {}
     for f in fields:
         value = coerce(f.field_type, values.get(f.field_name))

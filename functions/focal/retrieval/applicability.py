@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
 from focal.dialogue.rule_filter import Applies
-from focal.model_calls import call_model
+from focal.model_calls import call_structured
 from focal.models.agent import AgentConfig
 from focal.models.turn import ModelCall, ScoredRule
 from focal.ports import LanguageModel
@@ -32,16 +32,11 @@ def model_applies(llm: LanguageModel, agent: AgentConfig, message: str, calls: l
                                           "Answer only with JSON: the ids of the rules that truly apply."},
             {"role": "user", "content": f"Rules: {json.dumps(listed)}\nCustomer message: {message}"},
         ]
-        reply, call = call_model(llm, PURPOSE, messages, calls, json_schema=Applicability.model_json_schema())
-        if reply is None:
-            notes.append(f"rule check by model failed ({call.note}): all candidates kept")
+        answer, call = call_structured(llm, PURPOSE, messages, calls, Applicability)
+        if answer is None:
+            why = "gave an invalid answer" if call.note == "invalid answer" else f"failed ({call.note})"
+            notes.append(f"rule check by model {why}: all candidates kept")
             return None
-        try:
-            ids = set(Applicability.model_validate_json(reply.text).applies)
-        except ValidationError:
-            call.ok, call.note = False, "invalid answer"
-            notes.append("rule check by model gave an invalid answer: all candidates kept")
-            return None
-        return ids & {c.rule_id for c in candidates}
+        return set(answer.applies) & {c.rule_id for c in candidates}
 
     return judge
