@@ -294,14 +294,4 @@ class PipelineHarness:
             name=f"turn-{uuid.uuid4().hex}",
             input=json.dumps(execution_input),
         )["executionArn"]
-        deadline = time.monotonic() + timeout_s
-        while True:
-            desc = sfn.describe_execution(executionArn=arn)
-            if desc["status"] != "RUNNING":
-                break
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"execution still RUNNING after {timeout_s}s")
-            time.sleep(0.02)
-        out = {"status": desc["status"], "error": desc.get("error"), "cause": desc.get("cause")}
-        out["output"] = json.loads(desc["output"]) if desc.get("output") else None
-        return out
+        return self.wait_for(arn, timeout_s)
