@@ -89,3 +89,24 @@ def make_record(
         state=kw.pop("state", {"n": turn_number}),
         **kw,
     )
+
+
+def dynamo_deps(agent_path, tmp_path, client=None):
+    """The agent from its file, every store on DynamoDB (as wiring builds them with FOCAL_STORE=dynamodb);
+    `client` None: the stores build their own (inside mocked_dynamodb)."""
+    from focal.adapters.dynamodb_store import (
+        DynamoApprovalStore,
+        DynamoEpisodeStore,
+        DynamoProfileStore,
+        DynamoSessionStore,
+        DynamoTurnStore,
+    )
+    from focal.wiring import local_deps
+
+    deps = local_deps(agent_path, tmp_path / "focal.db")
+    deps.sessions = DynamoSessionStore(TABLES["sessions"], client)
+    deps.profiles = DynamoProfileStore(TABLES["profiles"], client)
+    deps.turns = DynamoTurnStore(TABLES["turns"], client)
+    deps.episodes = DynamoEpisodeStore(TABLES["turns"], client)
+    deps.approvals = DynamoApprovalStore(TABLES["sessions"], client)
+    return deps

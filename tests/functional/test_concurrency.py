@@ -13,11 +13,11 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from store_fixtures import TABLES, mocked_dynamodb
+from store_fixtures import mocked_dynamodb
+from store_fixtures import dynamo_deps as store_dynamo_deps
 
 from focal.models.turn import TurnRequest, TurnResult
 from focal.pipeline.runner import LocalRunner
-from focal.wiring import local_deps
 
 ROOT = Path(__file__).resolve().parents[2]
 RETAIL = ROOT / "examples" / "retail" / "agent.yaml"
@@ -28,22 +28,7 @@ CONFLICT_CODES = {"session_conflict", "stage_failed:VersionConflict"}
 
 
 def dynamo_deps(tmp_path: Path):
-    """What wiring.deps_from_settings builds with FOCAL_STORE=dynamodb, the agent from its file."""
-    from focal.adapters.dynamodb_store import (
-        DynamoApprovalStore,
-        DynamoEpisodeStore,
-        DynamoProfileStore,
-        DynamoSessionStore,
-        DynamoTurnStore,
-    )
-
-    deps = local_deps(RETAIL, tmp_path / "focal.db")
-    deps.sessions = DynamoSessionStore(TABLES["sessions"])
-    deps.profiles = DynamoProfileStore(TABLES["profiles"])
-    deps.turns = DynamoTurnStore(TABLES["turns"])
-    deps.episodes = DynamoEpisodeStore(TABLES["turns"])
-    deps.approvals = DynamoApprovalStore(TABLES["sessions"])
-    return deps
+    return store_dynamo_deps(RETAIL, tmp_path)
 
 
 def request(session: str, turn_id: str) -> TurnRequest:

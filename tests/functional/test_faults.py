@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from store_fixtures import TABLES, mocked_dynamodb
+from store_fixtures import dynamo_deps as store_dynamo_deps
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the `fakes` package
 from fakes.opensearch import FakeOpenSearch  # noqa: E402
@@ -319,21 +320,7 @@ def test_throttling_that_outlasts_the_retries_raises_to_the_stage(dynamo):
 
 
 def dynamo_deps(client: Any, tmp_path: Path):
-    """The retail agent from its file, every store on DynamoDB (as wiring builds them with FOCAL_STORE=dynamodb)."""
-    from focal.adapters.dynamodb_store import (
-        DynamoApprovalStore,
-        DynamoEpisodeStore,
-        DynamoProfileStore,
-        DynamoSessionStore,
-        DynamoTurnStore,
-    )
-
-    deps = local_deps(RETAIL, tmp_path / "focal.db")
-    deps.sessions = DynamoSessionStore(TABLES["sessions"], client)
-    deps.profiles = DynamoProfileStore(TABLES["profiles"], client)
-    deps.turns = DynamoTurnStore(TABLES["turns"], client)
-    deps.episodes = DynamoEpisodeStore(TABLES["turns"], client)
-    deps.approvals = DynamoApprovalStore(TABLES["sessions"], client)
+    deps = store_dynamo_deps(RETAIL, tmp_path, client)
     _reset_tools(deps)
     return deps
 
