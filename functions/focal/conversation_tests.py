@@ -26,7 +26,8 @@ list, case-insensitive), tool_calls (tool ids that must have run with status ok;
 call at all), suggested_questions (true: some, false: none, or a list that must be among them),
 commands (the names of the commands the sensor read, exactly these in any order), model_calls (how
 many model calls the turn made), fast_path (whether the offline sensor was sure enough to skip the
-model), unverified (the subjective rules nobody could judge, exactly these).
+model), unverified (the subjective rules nobody could judge, exactly these), blocked_tools (tool ids an
+action guard stopped before they ran: exactly these, `[]` means none was blocked).
 A key not in this list, a scenario, step, rule, tool or profile field the agent does not declare,
 or a malformed turn is an error of the suite (`SuiteError`, naming the file, the conversation and
 the key), raised before anything runs.
@@ -67,7 +68,7 @@ PURPOSES = ("sensor", "rules", "generate", "judge")
 EXPECT_KEYS = (
     "execution_path", "intent", "scenario", "step", "matched_rules", "matched_rules_include", "matched_rules_exclude",
     "violations", "fallback_used", "regenerations", "response_contains", "response_not_contains", "tool_calls",
-    "suggested_questions", "commands", "model_calls", "fast_path", "unverified", "approval_state",
+    "suggested_questions", "commands", "model_calls", "fast_path", "unverified", "approval_state", "blocked_tools",
 )
 CONVERSATION_KEYS = ("name", "customer_id", "profile", "turns")
 OUTPUT_CHECKS = ("relevance", "grounding")  # violation ids of the output checks, beside the agent's rule ids
@@ -157,7 +158,7 @@ def _check_expect(agent: AgentConfig, where: str, expect: dict[str, Any]) -> lis
         elif key == "suggested_questions":
             if not (isinstance(value, bool) or _is_str_list(value)):
                 bad(key, f"must be true, false or a list of questions, got {value!r}")
-        elif key == "tool_calls":
+        elif key in ("tool_calls", "blocked_tools"):
             ids(key, value, tool_ids, "tool")
         elif key == "commands":
             known_commands = set(get_args(CommandName))
@@ -365,6 +366,10 @@ def check_turn(expect: dict[str, Any], result: TurnResult) -> list[str]:
         if missing:
             got = _quote(ran) if ran else "none"
             failures.append(f"expected tool calls {_quote(missing)} with status ok, got {got}")
+    if "blocked_tools" in expect:
+        blocked = [t["tool_id"] for t in result.tool_calls if t.get("status") == "blocked"]
+        if sorted(set(blocked)) != sorted(set(expect["blocked_tools"])):
+            failures.append(f"expected blocked tools {_quote(sorted(expect['blocked_tools']))}, got {_quote(sorted(set(blocked)))}")
     return failures
 
 

@@ -16,7 +16,7 @@ from focal.models.agent import AgentConfig, Tool
 from focal.models.approval import ApprovalRequest, ApprovalState, EngineEvent
 from focal.models.memory import Episode
 from focal.models.session import CustomerProfile, Session
-from focal.models.turn import TurnRecord
+from focal.models.turn import ToolCallContext, TurnRecord
 
 
 @runtime_checkable
@@ -141,7 +141,12 @@ class AgentPublisher(Protocol):
 
 
 class ToolRunner(Protocol):
-    def run(self, agent: AgentConfig, tool: Tool, arguments: dict[str, Any]) -> dict[str, Any]: ...
+    def run(
+        self, agent: AgentConfig, tool: Tool, arguments: dict[str, Any], context: ToolCallContext | None = None
+    ) -> dict[str, Any]:
+        """Run `tool` on `arguments`. `context` names the turn and, for side-effecting calls, carries the
+        idempotency key the tool receives (so a repeated call can be recognised downstream)."""
+        ...
 
 
 class SecretSource(Protocol):

@@ -60,6 +60,13 @@ class Rule(Strict):
     enforcement_expression: str | None = None
     subjective: bool = False
     attached_tool_ids: list[str] = Field(default_factory=list)
+    guarded_tool_ids: list[str] = Field(
+        default_factory=list,
+        description="hard constraints only: the side-effecting tools this rule guards. Its expression is then evaluated on "
+        "each call's exact arguments (argument names read the call's values, other names the session and profile) "
+        "before the tool runs; a violation or an expression that cannot be evaluated stops the call. A guard is about "
+        "the action and is not evaluated on the answer's text",
+    )
     priority: int = 0
     enabled: bool = True
     max_fires_per_session: int = Field(default=0, ge=0, description="0 = unlimited")

@@ -54,14 +54,37 @@ class RouteDecision(BaseModel):
     notes: list[str] = Field(default_factory=list)
 
 
+class GuardVerdict(BaseModel):
+    """One action guard (a hard constraint naming the tool) evaluated on one call's exact arguments."""
+
+    rule_id: str
+    passed: bool
+    reason: str = ""
+    variables: dict[str, Any] = Field(default_factory=dict, description="the values the expression read")
+
+
+class ToolCallContext(BaseModel):
+    """Who a tool call is for and how to recognise a repeat of it; given to the ToolRunner with the arguments."""
+
+    tenant_id: str
+    session_id: str
+    turn_id: str
+    customer_id: str = "anonymous"
+    idempotency_key: str | None = Field(
+        default=None, description="side-effecting calls: sha256 of tenant, session, turn id, tool and arguments")
+
+
 class ToolCall(BaseModel):
     tool_id: str
     arguments: dict[str, Any] = Field(default_factory=dict)
     outputs: dict[str, Any] = Field(default_factory=dict)
-    status: Literal["ok", "error", "skipped"] = "ok"
+    status: Literal["ok", "error", "skipped", "blocked"] = Field(
+        default="ok", description="blocked: an action guard stopped the call before the tool ran")
     error: str | None = None
     ms: float = 0.0
     trigger: str = ""
+    guards: list[GuardVerdict] = Field(default_factory=list, description="the action guards evaluated before the call")
+    idempotency_key: str | None = Field(default=None, description="side-effecting calls: tenant, session, turn, tool, arguments")
 
 
 class Violation(BaseModel):
