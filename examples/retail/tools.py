@@ -6,6 +6,10 @@ returns a dict whose keys the tool's `output` maps to session variables.
 Orders are read from orders.json next to this file, which is never written: refunds and
 address changes are kept in module-level state, so a demo can be repeated by restarting the
 process (or calling `reset_state`).
+
+The two side-effecting tools take the `idempotency_key` Focal passes with each such call: a key seen
+before returns the first call's result and does nothing again (as a real refund or address service
+would), so a retried turn never refunds twice.
 """
 
 from __future__ import annotations
@@ -22,8 +26,22 @@ REFUNDABLE_STATUSES = ("delivered", "shipped")
 MAX_ADDRESS_LENGTH = 300
 
 _lock = threading.Lock()
-# Side effects of this process: order id -> refund record / new address.
-_state: dict[str, dict[str, Any]] = {"refunds": {}, "addresses": {}}
+# Side effects of this process: order id -> refund record / new address; (tool, idempotency key) -> result.
+_state: dict[str, dict[Any, Any]] = {"refunds": {}, "addresses": {}, "results": {}}
+
+
+def _replayed(tool: str, idempotency_key: str | None) -> dict[str, Any] | None:
+    """The first result of this tool for this key, if any (call with `_lock` held)."""
+    if not idempotency_key:
+        return None
+    first = _state["results"].get((tool, idempotency_key))
+    return dict(first) if first is not None else None
+
+
+def _remember(tool: str, idempotency_key: str | None, result: dict[str, Any]) -> dict[str, Any]:
+    if idempotency_key:
+        _state["results"][(tool, idempotency_key)] = dict(result)
+    return dict(result)
 
 
 def _orders() -> dict[str, dict[str, Any]]:
@@ -77,10 +95,14 @@ def check_refund_eligibility(order_id: str) -> dict[str, Any]:
     return {"eligible": eligible, "reason": reason}
 
 
-def issue_refund(order_id: str) -> dict[str, Any]:
-    """Refund the order total; raises ValueError when the order is not eligible (e.g. already refunded)."""
+def issue_refund(order_id: str, idempotency_key: str | None = None) -> dict[str, Any]:
+    """Refund the order total; raises ValueError when the order is not eligible (e.g. already refunded).
+    A repeated `idempotency_key` returns the first refund's record without refunding again."""
     oid = _order_id(order_id)
     with _lock:
+        replay = _replayed("issue_refund", idempotency_key)
+        if replay is not None:
+            return replay
         eligible, reason = _eligibility(oid)
         if not eligible:
             raise ValueError(f"order {oid} can't be refunded: {reason}")
@@ -88,28 +110,34 @@ def issue_refund(order_id: str) -> dict[str, Any]:
         assert order is not None  # eligibility implies the order exists
         record = {"refund_reference": f"RF-{oid}", "amount": float(order["total"])}
         _state["refunds"][oid] = record
-    return dict(record)
+        return _remember("issue_refund", idempotency_key, record)
 
 
-def update_address(order_id: str, new_address: str) -> dict[str, Any]:
-    """Change the delivery address, only while the order is still processing."""
+def update_address(order_id: str, new_address: str, idempotency_key: str | None = None) -> dict[str, Any]:
+    """Change the delivery address, only while the order is still processing. A repeated
+    `idempotency_key` returns the first call's outcome without changing anything again."""
     oid = _order_id(order_id)
     if not isinstance(new_address, str) or not new_address.strip():
         raise ValueError("new_address must be a non-empty string")
     address = " ".join(new_address.split())
     if len(address) > MAX_ADDRESS_LENGTH:
         raise ValueError(f"new_address is longer than {MAX_ADDRESS_LENGTH} characters")
-    order = _find(oid)
-    if order is None:
-        return {"updated": False, "reason": "we couldn't find an order with that number"}
-    if order["status"] != "processing":
-        return {
-            "updated": False,
-            "reason": f"the order is already {order['status']}, so its delivery address can no longer be changed",
-        }
     with _lock:
-        _state["addresses"][oid] = address
-    return {"updated": True, "reason": f"done, it will now be delivered to {address}"}
+        replay = _replayed("update_address", idempotency_key)
+        if replay is not None:
+            return replay
+        order = _find(oid)
+        if order is None:
+            outcome = {"updated": False, "reason": "we couldn't find an order with that number"}
+        elif order["status"] != "processing":
+            outcome = {
+                "updated": False,
+                "reason": f"the order is already {order['status']}, so its delivery address can no longer be changed",
+            }
+        else:
+            _state["addresses"][oid] = address
+            outcome = {"updated": True, "reason": f"done, it will now be delivered to {address}"}
+        return _remember("update_address", idempotency_key, outcome)
 
 
 def reset_state() -> dict[str, Any]:
@@ -117,4 +145,5 @@ def reset_state() -> dict[str, Any]:
     with _lock:
         _state["refunds"].clear()
         _state["addresses"].clear()
+        _state["results"].clear()
     return {"reset": True}

@@ -6,7 +6,7 @@ from typing import Any
 
 from aws_lambda_powertools import Logger
 
-from focal.dialogue.approval_workflow import hold
+from focal.pipeline.approval_workflow import hold
 from focal.wiring import deps_from_env
 
 logger = Logger(service="focal")

@@ -17,7 +17,7 @@ from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 from handlers._api import NO_TENANT, tenant_of
 from handlers._api import error as _error
 
-from focal.dialogue.approval_workflow import decide
+from focal.pipeline.approval_workflow import decide
 from focal.wiring import deps_from_env
 
 DECISIONS = {"approve": True, "deny": False}

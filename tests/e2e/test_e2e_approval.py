@@ -1,7 +1,8 @@
 """The approval workflow (seed 004) under moto, end to end, from the synthesized template.
 
-A turn whose confidence lands in the approval band (the retail agent published with weights that
-make "that should be fine" score 0.79, as in tests/functional/test_approvals.py) stores the request
+A turn whose confidence lands in the approval band (the retail agent at its default weights: "that
+should be fine" is a yes recognised only at the exemplar-similarity threshold, so the refund it
+confirms scores 0.70, as in tests/functional/test_approvals.py) stores the request
 and starts the STANDARD approval state machine; its first task hands a task token to the
 approval-wait function (`lambda:invoke.waitForTaskToken`), which keeps it on the request. The
 approval endpoint's handler (POST /v1/approvals/{approval_id}) answers: the refund runs once, the
@@ -24,21 +25,17 @@ import pytest
 from harness import REGION
 from test_e2e_conversation import AGENT, RETAIL_YAML, TENANT, publish, world  # noqa: F401 - the fixture
 
-WEIGHTED = """
-approval:
-  weights: {goal_understanding: 0.7, tool_availability: 0.1, context_richness: 0.1, tool_determinism: 0.1}
-"""
-SIMILARITY_YES = "that should be fine"  # 0.7 × 0.70 + 0.3 = 0.79: the approval band
+SIMILARITY_YES = "that should be fine"  # a yes at the similarity threshold: 0.70, the approval band
 
 
 class CountingTools:
     def __init__(self, inner) -> None:
         self.inner, self.runs, self._lock = inner, {}, threading.Lock()
 
-    def run(self, agent, tool, arguments):
+    def run(self, agent, tool, arguments, context=None):
         with self._lock:
             self.runs[tool.id] = self.runs.get(tool.id, 0) + 1
-        return self.inner.run(agent, tool, arguments)
+        return self.inner.run(agent, tool, arguments, context)
 
 
 class Ctx:
@@ -114,13 +111,13 @@ class Approvals:
 
 @pytest.fixture
 def approvals(world, monkeypatch):
-    """The world of the conversation e2e tests, the agent republished with the approval weights (and
-    `extra`), tool runs counted, and the stack's event bus routed to an SQS queue for inspection."""
+    """The world of the conversation e2e tests, the agent republished (with `extra`), tool runs
+    counted, and the stack's event bus routed to an SQS queue for inspection."""
     harness, ddb, _ = world
     import focal.wiring
 
     def setup(session_id: str, extra: str = "") -> tuple[Approvals, CountingTools, Any]:
-        publish(TENANT, RETAIL_YAML.read_text(encoding="utf-8") + WEIGHTED + extra)
+        publish(TENANT, RETAIL_YAML.read_text(encoding="utf-8") + extra)
         deps = focal.wiring.deps_from_env()
         tools = CountingTools(deps.tools)
         monkeypatch.setattr(deps, "tools", tools)
@@ -223,7 +220,7 @@ def test_unknown_other_tenant_and_bad_bodies_are_refused(approvals):
 
 
 def test_no_answer_in_time_expires_the_request_through_the_workflow(approvals):
-    chat, tools, received = approvals("e2e-timeout", "  timeout_seconds: 1\n")
+    chat, tools, received = approvals("e2e-timeout", "approval:\n  timeout_seconds: 1\n")
     approval_id = chat.request_approval()
     done = chat.harness.wait_for(chat.execution_arn(approval_id), timeout_s=30)
     assert done["status"] == "SUCCEEDED", done

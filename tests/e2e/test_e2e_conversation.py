@@ -215,7 +215,7 @@ def test_refund_conversation_across_turns(world):
     # --- what the turns left in DynamoDB -----------------------------------------------------
     session = chat.session_item()
     assert session is not None
-    assert int(session["version"]["N"]) == 3
+    assert int(session["version"]["N"]) == 4  # three turns + the claim written before the refund ran
     doc = json.loads(session["doc"]["S"])
     assert doc["turn_count"] == 3 and doc["session_id"] == "e2e-refund"
 
@@ -234,7 +234,7 @@ def test_refund_over_the_cap_is_blocked_and_regenerated(world):
     chat = Conversation(harness, ddb, "e2e-cap")
     out = chat.say("I want a refund for order A1002")
     assert out["success"] is True
-    assert out["scenario"] == {"id": "refund", "step_id": "confirm_refund"}
+    assert out["scenario"] is None  # the blocked offer was withdrawn: the session left the flow, and the result says so
     assert "refund_cap" in [v["rule_id"] for v in out["enforcement"]["violations"]]
     assert out["enforcement"]["regenerations"] == 1
     assert "$75" not in out["response"]

@@ -1,10 +1,12 @@
 """Graded confidence and approval gates (seed 004) through the whole local pipeline.
 
 The retail agent is copied into a temporary folder (its own tools module, so refunds issued here
-stay here) with an `approval:` block that weighs the customer's say-so most: a lexicon "yes"
-scores 1.0 and runs the refund, a yes recognised only by exemplar similarity ("that should be
-fine", 0.70) lands in the approval band, and a yes the model reads with 0.30 certainty falls
-below it. The retail agent itself keeps the defaults (its suite has the model-read case).
+stay here) and keeps its default weights (30/30/20/20) and bands (0.85 / 0.55). At a confirmation
+of values the customer typed, the score is about 0.42 + 0.56 × the certainty of the yes
+(dialogue/confidence.py): a lexicon "yes" scores 0.98 and runs the refund; a yes recognised only at
+the exemplar-similarity threshold ("that should be fine", certainty 0.5) scores 0.70 and waits for
+approval; a yes the model reads with 0.15 certainty scores 0.50 and is asked again. A clear yes to
+a refund close to the limit of a guard on issue_refund waits for approval too.
 """
 
 from __future__ import annotations
@@ -18,17 +20,23 @@ import pytest
 
 from focal.adapters.litellm_model import ScriptedLiteLLM
 from focal.cli.main import main
-from focal.dialogue.approvals import answer
 from focal.models.turn import TurnRequest
+from focal.pipeline.approval_answer import answer
 from focal.pipeline.runner import LocalRunner
 from focal.wiring import local_deps
 
 RETAIL = Path(__file__).resolve().parents[2] / "examples" / "retail"
-WEIGHTED = """
-approval:
-  weights: {goal_understanding: 0.7, tool_availability: 0.1, context_richness: 0.1, tool_determinism: 0.1}
+SIMILARITY_YES = "that should be fine"  # affirm by exemplar similarity 0.70, at the threshold: 0.70
+UNSURE = {"detected_intent": "refund", "intent_confidence": 0.15,  # the model barely reads a yes: 0.50
+          "commands": [{"name": "AffirmConfirmation", "flow": "refund"}]}
+GUARD = """  - id: refund_limit
+    condition_text: A refund is issued
+    action_text: Refunds above $50 go to a person unless the customer is a Premium member.
+    is_hard_constraint: true
+    enforcement_expression: order_total <= 50 or is_premium
+    guarded_tool_ids: [issue_refund]
+    priority: 100
 """
-SIMILARITY_YES = "that should be fine"  # affirm by exemplar similarity 0.70 only: 0.7 × 0.70 + 0.3 = 0.79
 TENANT = "local"
 
 
@@ -49,23 +57,25 @@ class CountingTools:
         self.inner, self.runs = inner, {}
         self._lock = threading.Lock()
 
-    def run(self, agent, tool, arguments):
+    def run(self, agent, tool, arguments, context=None):
         with self._lock:
             self.runs[tool.id] = self.runs.get(tool.id, 0) + 1
-        return self.inner.run(agent, tool, arguments)
+        return self.inner.run(agent, tool, arguments, context)
 
 
-def make_agent(tmp_path: Path, extra: str = WEIGHTED) -> Path:
+def make_agent(tmp_path: Path, extra: str = "", rules: str = "") -> Path:
     folder = tmp_path / "retail"
     shutil.copytree(RETAIL, folder, ignore=shutil.ignore_patterns("tests.yaml", "__pycache__"))
     agent = folder / "agent.yaml"
-    agent.write_text(agent.read_text() + extra)
+    text = agent.read_text()
+    assert "\nrules:\n" in text
+    agent.write_text(text.replace("\nrules:\n", "\nrules:\n" + rules, 1) + extra)
     return agent
 
 
 class Harness:
-    def __init__(self, tmp_path: Path, extra: str = WEIGHTED) -> None:
-        self.agent_path = make_agent(tmp_path, extra)
+    def __init__(self, tmp_path: Path, extra: str = "", rules: str = "") -> None:
+        self.agent_path = make_agent(tmp_path, extra, rules)
         self.db = tmp_path / "state" / "focal.db"
         self.deps = local_deps(self.agent_path, self.db)
         self.clock = Clock()
@@ -106,9 +116,11 @@ def test_a_clear_yes_runs_the_refund_at_full_confidence(h):
     h.to_confirmation()
     result = h.turn("yes")
     assert result.execution_path == "respond" and result.approval_state == "none"
-    assert result.confidence == 1.0
+    # A lexicon yes to the confirmation on screen, an order number the customer typed and was shown:
+    # everything is sure but the refund itself, a side effect that must not repeat (0.9).
+    assert result.confidence == pytest.approx(0.98)
     assert result.confidence_factors == {"goal_understanding": 1.0, "tool_availability": 1.0,
-                                         "context_richness": 1.0, "tool_determinism": 1.0}
+                                         "context_richness": 1.0, "tool_determinism": 0.9}
     assert [t["tool_id"] for t in result.tool_calls] == ["issue_refund"]
     assert h.tools.runs["issue_refund"] == 1
     decisions = [e for e in h.events() if e["type"] == "execution_decision"]
@@ -121,7 +133,10 @@ def test_medium_confidence_asks_for_approval_and_runs_nothing(h):
     assert result.execution_path == "approval"
     assert result.approval_state == "awaiting_approval"
     assert 0.55 <= result.confidence < 0.85
-    assert result.confidence_factors["goal_understanding"] == pytest.approx(0.70, abs=0.01)
+    factors = result.confidence_factors
+    assert factors["goal_understanding"] == pytest.approx(0.5, abs=0.05)  # no margin over the act threshold
+    assert factors["context_richness"] == pytest.approx(factors["goal_understanding"])  # the values rest on it
+    assert factors["tool_availability"] == pytest.approx(0.8 + 0.2 * factors["goal_understanding"])
     assert result.tool_calls == [] and "issue_refund" not in h.tools.runs
     approval = result.approval
     assert approval["state"] == "awaiting_approval" and approval["tool_id"] == "issue_refund"
@@ -136,6 +151,28 @@ def test_medium_confidence_asks_for_approval_and_runs_nothing(h):
     # No customer text in events: neither the message nor the arguments' values.
     text = (h.db.parent / "events.jsonl").read_text()
     assert SIMILARITY_YES not in text and "A1001" not in text and "refund for order" not in text
+
+
+def test_a_clear_yes_close_to_a_guard_limit_waits_for_approval(tmp_path):
+    """$49.99 under a $50 guard on issue_refund: the customer is sure, the action is not far from the line."""
+    h = Harness(tmp_path, rules=GUARD)
+    h.to_confirmation(order="A1006")
+    result = h.turn("yes")
+    assert result.execution_path == "approval" and result.tool_calls == [] and "issue_refund" not in h.tools.runs
+    factors = result.confidence_factors
+    assert factors["goal_understanding"] == 1.0 and factors["tool_availability"] == 1.0
+    assert factors["tool_determinism"] < 0.01  # 0.9 × (0.01 / 50 left of the limit) / 0.5
+    assert "refund_limit" in h.deps.turns.list_for_session(TENANT, "retail", "s1")[-1].state[
+        "confidence_reasons"]["tool_determinism"]
+
+
+def test_a_clear_yes_well_under_a_guard_limit_runs(tmp_path):
+    h = Harness(tmp_path, rules=GUARD)
+    h.to_confirmation(order="A1001")  # $30 of $50: 40 % of the limit left
+    result = h.turn("yes")
+    assert [t["tool_id"] for t in result.tool_calls] == ["issue_refund"] and result.approval_state == "none"
+    assert result.confidence_factors["tool_determinism"] == pytest.approx(0.9 * 0.4 / 0.5)
+    assert result.confidence >= 0.85
 
 
 def test_approve_twice_runs_the_action_once(h):
@@ -228,9 +265,7 @@ def test_approval_after_the_conversation_moved_on_runs_nothing(h):
 
 def test_low_confidence_asks_to_clarify_with_questions(h):
     h.to_confirmation()
-    unsure = {"detected_intent": "refund", "intent_confidence": 0.3,
-              "commands": [{"name": "AffirmConfirmation", "flow": "refund"}]}
-    result = h.turn("I reckon that would be alright", sensor=unsure)
+    result = h.turn("I reckon that would be alright", sensor=UNSURE)
     assert result.execution_path == "clarify" and result.approval_state == "none" and result.approval is None
     assert result.confidence < 0.55 and result.tool_calls == []
     assert any("Shall I go ahead" in q for q in result.suggested_questions)
@@ -244,11 +279,9 @@ def test_low_confidence_asks_to_clarify_with_questions(h):
 
 
 def test_low_confidence_without_clarification_is_rejected(tmp_path):
-    h = Harness(tmp_path, WEIGHTED + "features: {clarification: false}\n")
+    h = Harness(tmp_path, "features: {clarification: false}\n")
     h.to_confirmation()
-    unsure = {"detected_intent": "refund", "intent_confidence": 0.3,
-              "commands": [{"name": "AffirmConfirmation", "flow": "refund"}]}
-    result = h.turn("I reckon that would be alright", sensor=unsure)
+    result = h.turn("I reckon that would be alright", sensor=UNSURE)
     assert result.execution_path == "rejected" and result.tool_calls == [] and "issue_refund" not in h.tools.runs
 
 
@@ -266,7 +299,7 @@ def _conversation(h: Harness) -> list[tuple]:
     "features: {enabled: false}\n",  # the master switch alone turns every seed-004 feature off
 ])
 def test_flags_off_reproduce_the_plain_pipeline(tmp_path, flags):
-    off = Harness(tmp_path / "off", WEIGHTED + flags)
+    off = Harness(tmp_path / "off", flags)
     plain = _conversation(off)
     # The similarity yes runs the refund at once, as before approval gates existed.
     assert plain[1][0] == "respond" and plain[1][2] == ["issue_refund"] and plain[1][3] == "none"
@@ -274,13 +307,13 @@ def test_flags_off_reproduce_the_plain_pipeline(tmp_path, flags):
     assert off.events() == []
     # The same conversation with only the gates and graded confidence off: the same answers and
     # the route's own confidence (the plain pipeline of before).
-    base = Harness(tmp_path / "base", WEIGHTED + "features: {graded_confidence: false, approval_gates: false}\n")
+    base = Harness(tmp_path / "base", "features: {graded_confidence: false, approval_gates: false}\n")
     assert [p[:5] for p in _conversation(base)] == [p[:5] for p in plain]
 
 
 def test_graded_confidence_off_gates_on_uses_the_plain_reading(tmp_path):
     """Seed 004's phase 1: without graded confidence, the gate runs an action whose tools are ready."""
-    h = Harness(tmp_path, WEIGHTED + "features: {graded_confidence: false}\n")
+    h = Harness(tmp_path, "features: {graded_confidence: false}\n")
     h.to_confirmation()
     result = h.turn(SIMILARITY_YES)
     assert result.approval_state == "none" and [t["tool_id"] for t in result.tool_calls] == ["issue_refund"]

@@ -104,11 +104,11 @@ def test_a_failing_generation_model_falls_back_to_the_offline_composer(tmp_path,
 ])
 def test_a_failing_judge_marks_the_subjective_rule_unverified_and_the_turn_answers(tmp_path, failure, note):
     """guardrails: `acknowledge_frustration` is a GLOBAL subjective hard constraint, judged on every
-    draft; the agent's policy for an unverifiable subjective rule is the default, mark_unverified."""
+    draft; the agent opts explicitly into `unverifiable_subjective: mark_unverified`."""
     deps = local_deps(GUARDRAILS, tmp_path / "focal.db")
     model = FakeModel({"judge"}, [failure])
     deps.model = model
-    result, records = turn(LocalRunner(deps), "guardrails", "can I get a discount on my subscription?")
+    result, records = turn(LocalRunner(deps), "guardrails", "do you offer any discounts?")
 
     assert result.success and result.error is None and model.calls == ["judge"]
     assert result.enforcement["unverified"] == ["acknowledge_frustration"]
@@ -119,16 +119,17 @@ def test_a_failing_judge_marks_the_subjective_rule_unverified_and_the_turn_answe
 
 
 @pytest.mark.parametrize("failure", [TIMEOUT, PROVIDER_5XX, "this is not JSON"])
-def test_a_failing_judge_fails_closed_when_the_agent_says_so(tmp_path, failure):
-    """The same agent with `unverifiable_subjective: fail_closed`: the draft cannot be verified, is
-    regenerated once (the judge fails again), then the rule's fallback text answers."""
+def test_a_failing_judge_fails_closed_by_default(tmp_path, failure):
+    """The same agent without the opt-in (the shipped default, fail_closed): the draft cannot be verified,
+    is regenerated once (the judge fails again), then the rule's fallback text answers."""
     agent = tmp_path / "agent.yaml"
-    agent.write_text(GUARDRAILS.read_text(encoding="utf-8").replace(
-        "enforcement:\n", "enforcement:\n  unverifiable_subjective: fail_closed\n", 1), encoding="utf-8")
+    text = GUARDRAILS.read_text(encoding="utf-8")
+    assert "  unverifiable_subjective: mark_unverified\n" in text
+    agent.write_text(text.replace("  unverifiable_subjective: mark_unverified\n", ""), encoding="utf-8")
     deps = local_deps(agent, tmp_path / "focal.db")
     model = FakeModel({"judge"}, [failure])  # the second judge call: provider 5xx
     deps.model = model
-    result, records = turn(LocalRunner(deps), "guardrails", "can I get a discount on my subscription?")
+    result, records = turn(LocalRunner(deps), "guardrails", "do you offer any discounts?")
 
     assert result.success and result.error is None and model.calls == ["judge", "judge"]
     violations = result.enforcement["violations"]

@@ -23,8 +23,9 @@ from focal.adapters.secrets import EnvSecretSource
 from focal.adapters.tool_runner import KindToolRunner
 from focal.errors import ToolError, ToolInputInvalid
 from focal.models.agent import AgentConfig, Tool
-from focal.models.turn import TurnRequest
+from focal.models.turn import ToolCallContext, TurnRequest
 from focal.pipeline.runner import LocalRunner
+from focal.tool_keys import idempotency_key
 from focal.wiring import local_deps
 
 RETAIL = Path(__file__).resolve().parents[2] / "examples" / "retail"
@@ -218,6 +219,33 @@ def test_a_side_effecting_tool_is_not_retried_unless_idempotent(server, runner):
     idempotent = http_tool(url=base + "/refunds", method="POST", retries=2, side_effect=True, idempotent=True)
     assert runner.run(AGENT, idempotent, {"order_id": "A1"}) == {"reference": "RF-1"}
     assert len(script.hits("/refunds")) == 2
+
+
+def header(hit: Received, name: str) -> str | None:
+    return next((v for k, v in hit.headers.items() if k.lower() == name.lower()), None)
+
+
+def test_a_side_effecting_call_sends_its_idempotency_key_on_every_attempt_and_never_logs_it(server, runner, caplog):
+    base, script = server
+    caplog.set_level(logging.DEBUG)
+    script.on("/refunds", (503, {}), (201, {"reference": "RF-1"}))
+    key = idempotency_key("t", "s", "1", "lookup", {"order_id": "A1"})
+    context = ToolCallContext(tenant_id="t", session_id="s", turn_id="1", idempotency_key=key)
+    tool = http_tool(url=base + "/refunds", method="POST", retries=1, side_effect=True, idempotent=True,
+                     headers={"Idempotency-Key": "constant-from-the-file"})
+    assert runner.run(AGENT, tool, {"order_id": "A1"}, context) == {"reference": "RF-1"}
+    assert [header(hit, "Idempotency-Key") for hit in script.hits("/refunds")] == [key, key]
+    assert script.received[0].body == {"order_id": "A1"}  # the key is a header, not an argument
+    assert key not in caplog.text and "lookup" in caplog.text
+
+
+def test_a_call_without_a_key_sends_no_idempotency_header(server, runner):
+    base, script = server
+    script.on("/orders/A1", (200, {"status": "shipped"}))
+    context = ToolCallContext(tenant_id="t", session_id="s", turn_id="1")
+    runner.run(AGENT, http_tool(url=base + "/orders/{order_id}"), {"order_id": "A1"}, context)
+    runner.run(AGENT, http_tool(url=base + "/orders/{order_id}"), {"order_id": "A1"})
+    assert [header(hit, "Idempotency-Key") for hit in script.received] == [None, None]
 
 
 def test_a_4xx_is_an_error_at_once_without_the_response_text(server, runner):

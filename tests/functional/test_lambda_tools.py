@@ -3,12 +3,14 @@ invocation to an in-process Python handler (no Docker), as tests/e2e/harness.py 
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import shutil
 import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import boto3
@@ -20,8 +22,9 @@ from focal.adapters.lambda_tools import LambdaToolRunner
 from focal.adapters.tool_runner import KindToolRunner
 from focal.errors import ToolError, ToolInputInvalid
 from focal.models.agent import AgentConfig, Tool
-from focal.models.turn import TurnRequest
+from focal.models.turn import ToolCallContext, TurnRequest
 from focal.pipeline.runner import LocalRunner
+from focal.tool_keys import idempotency_key
 from focal.wiring import local_deps
 
 RETAIL = Path(__file__).resolve().parents[2] / "examples" / "retail"
@@ -41,9 +44,25 @@ def not_an_object(event: dict[str, Any], context: Any) -> list[str]:  # noqa: AR
     return ["a", "b"]
 
 
+def refund(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    """Answers with the key it was given, read the way a Python handler reads it."""
+    custom = context.client_context.custom if context.client_context else {}
+    return {"refund_reference": f"RF-{event['order_id']}", "key": custom.get("idempotency_key")}
+
+
 HANDLERS: dict[str, Callable[[dict[str, Any], Any], Any]] = {
-    "store-lookup": lookup_order, "store-broken": broken, "store-list": not_an_object,
+    "store-lookup": lookup_order, "store-broken": broken, "store-list": not_an_object, "store-refund": refund,
 }
+
+
+def runtime_context(headers: Any) -> SimpleNamespace:
+    """The handler's context as the Python runtime builds it from the Invoke's ClientContext (base64 JSON)."""
+    raw = next((v for k, v in dict(headers).items() if k.lower() == "x-amz-client-context"), None)
+    if not raw:
+        return SimpleNamespace(client_context=None)
+    data = json.loads(base64.b64decode(raw))
+    return SimpleNamespace(client_context=SimpleNamespace(
+        custom=data.get("custom"), env=data.get("env"), client=data.get("client")))
 
 
 @pytest.fixture
@@ -64,7 +83,7 @@ def functions(monkeypatch) -> Iterator[list[tuple[str, dict[str, Any]]]]:
         event = json.loads(body) if body else {}
         seen.append((name, event))
         try:
-            return json.dumps(HANDLERS[name](event, None)).encode()
+            return json.dumps(HANDLERS[name](event, runtime_context(headers))).encode()
         except Exception as exc:  # what the Lambda runtime reports as an "Unhandled" error
             response_headers["x-amz-function-error"] = "Unhandled"
             return json.dumps({"errorType": type(exc).__name__, "errorMessage": str(exc)}).encode()
@@ -95,6 +114,26 @@ def test_a_lambda_tool_sends_the_arguments_and_returns_the_json_object(functions
     result = KindToolRunner().run(AGENT, lambda_tool("store-lookup"), {"order_id": "A1001"})
     assert result == {"found": True, "status": "shipped", "total": 30.0, "item": "item of A1001"}
     assert functions == [("store-lookup", {"order_id": "A1001"})]
+
+
+def refund_tool(**overrides: Any) -> Tool:
+    return lambda_tool("store-refund", id="refund", side_effect=True, output={}, **overrides)
+
+
+def test_a_side_effecting_call_sends_its_idempotency_key_in_the_client_context(functions, caplog):
+    caplog.set_level("DEBUG")
+    key = idempotency_key("t", "s", "1", "refund", {"order_id": "A1001"})
+    context = ToolCallContext(tenant_id="t", session_id="s", turn_id="1", idempotency_key=key)
+    result = KindToolRunner().run(AGENT, refund_tool(), {"order_id": "A1001"}, context)
+    assert result == {"refund_reference": "RF-A1001", "key": key}
+    assert functions == [("store-refund", {"order_id": "A1001"})]  # the payload is the arguments only
+    assert key not in caplog.text
+
+
+def test_a_call_without_a_key_has_no_client_context(functions):
+    context = ToolCallContext(tenant_id="t", session_id="s", turn_id="1")
+    assert KindToolRunner().run(AGENT, refund_tool(), {"order_id": "A1"}, context)["key"] is None
+    assert KindToolRunner().run(AGENT, refund_tool(), {"order_id": "A1"})["key"] is None
 
 
 def test_the_function_can_be_named_by_arn(functions):
@@ -150,6 +189,26 @@ def test_throttling_is_retried_for_a_read_only_tool_only():
     with pytest.raises(ToolError, match="TooManyRequestsException"):
         runner.run(AGENT, lambda_tool("f", retries=2, side_effect=True), {"order_id": "A1"})
     assert client.calls == 1
+
+
+def test_a_retried_idempotent_call_sends_the_same_key_each_time():
+    from botocore.exceptions import ClientError
+
+    sent: list[str | None] = []
+
+    class Client:
+        def invoke(self, **kwargs: Any) -> dict[str, Any]:
+            sent.append(kwargs.get("ClientContext"))
+            if len(sent) == 1:
+                raise ClientError({"Error": {"Code": "ServiceException"}, "ResponseMetadata": {"HTTPStatusCode": 500}},
+                                  "Invoke")
+            return {"StatusCode": 200, "Payload": io.BytesIO(b"{}")}
+
+    runner = LambdaToolRunner(lambda timeout: Client(), sleep=lambda s: None)
+    context = ToolCallContext(tenant_id="t", session_id="s", turn_id="1", idempotency_key="k" * 64)
+    runner.run(AGENT, lambda_tool("f", retries=1, side_effect=True, idempotent=True), {"order_id": "A1"}, context)
+    assert len(sent) == 2 and sent[0] == sent[1]
+    assert json.loads(base64.b64decode(sent[0] or "")) == {"custom": {"idempotency_key": "k" * 64}}
 
 
 def test_a_turn_runs_a_lambda_tool_as_a_step_action(functions, tmp_path):

@@ -29,9 +29,9 @@ class CountingTools:
     def __init__(self, inner):
         self.inner, self.calls = inner, []
 
-    def run(self, agent, tool, arguments):
+    def run(self, agent, tool, arguments, context=None):
         self.calls.append(tool.id)
-        return self.inner.run(agent, tool, arguments)
+        return self.inner.run(agent, tool, arguments, context)
 
 
 def _runner(tmp_path: Path, **agent_changes) -> LocalRunner:
@@ -75,7 +75,7 @@ def test_repeated_confirmation_returns_the_first_answer_and_refunds_once(runner)
     assert _same(again, first)
     assert runner.deps.tools.calls.count("issue_refund") == 1
     session = runner.deps.sessions.get("t1", "retail", "s1")
-    assert session.turn_count == 3 and session.version == 3
+    assert session.turn_count == 3 and session.version == 4  # + the claim written before the refund ran
     assert [r.turn_id for r in runner.deps.turns.list_for_session("t1", "retail", "s1")] == ["t-1", "t-2", "t-3"]
 
 

@@ -190,6 +190,44 @@ def test_issue_refund_refuses_ineligible_orders(run) -> None:
         run("issue_refund", order_id="A1005")
 
 
+def _keyed(agent: AgentConfig, tool_id: str, key: str | None, **arguments):
+    """Run a retail tool as the engine does for a side-effecting call: with its idempotency key."""
+    from focal.models.turn import ToolCallContext
+
+    tool = agent.tool(tool_id)
+    assert tool is not None and tool.side_effect, tool_id
+    context = ToolCallContext(tenant_id="t", session_id="s", turn_id="1", idempotency_key=key)
+    return PythonToolRunner().run(agent, tool, arguments, context)
+
+
+def test_a_repeated_key_returns_the_first_refund_without_refunding_again(agent: AgentConfig, run) -> None:
+    first = _keyed(agent, "issue_refund", "key-1", order_id="A1006")
+    assert first == {"refund_reference": "RF-A1006", "amount": 49.99}
+    assert _keyed(agent, "issue_refund", "key-1", order_id="A1006") == first  # a replay, not "already refunded"
+    with pytest.raises(ToolError, match="already refunded"):  # a new call (another key) is refused as before
+        _keyed(agent, "issue_refund", "key-2", order_id="A1006")
+    PythonToolRunner().run(agent, Tool(id="reset_state", entrypoint="tools.py:reset_state"), {})
+    assert _keyed(agent, "issue_refund", "key-1", order_id="A1001")["refund_reference"] == "RF-A1001"  # reset forgot key-1
+
+
+def test_concurrent_calls_with_one_key_refund_once(agent: AgentConfig, run) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(lambda _: _keyed(agent, "issue_refund", "same", order_id="A1003"), range(8)))
+    assert all(r == {"refund_reference": "RF-A1003", "amount": results[0]["amount"]} for r in results)
+
+
+def test_a_repeated_key_returns_the_first_address_change(agent: AgentConfig, run) -> None:
+    first = _keyed(agent, "update_address", "addr-1", order_id="A1004", new_address="1 Main St")
+    assert first["updated"] is True and "1 Main St" in first["reason"]
+    assert _keyed(agent, "update_address", "addr-1", order_id="A1004", new_address="1 Main St") == first
+    second = _keyed(agent, "update_address", "addr-2", order_id="A1004", new_address="2 Oak Ave")
+    assert "2 Oak Ave" in second["reason"]  # another key acts again
+    assert _keyed(agent, "update_address", None, order_id="A1004", new_address="3 Elm") != \
+        _keyed(agent, "update_address", None, order_id="A1004", new_address="4 Fir")  # no key: no replay
+
+
 def test_update_address(run) -> None:
     done = run("update_address", order_id="A1004", new_address="  5 Pine Lane,   Boston, MA 02108 ")
     assert done["updated"] is True and "5 Pine Lane, Boston, MA 02108" in done["reason"]
@@ -224,6 +262,10 @@ def test_broken_agent_reports_every_problem() -> None:
         ("rules[4].attached_tool_ids[0]", "tool 'send_voucher' does not exist"),
         ("scenarios[0].entry_step_id", "step 'start' does not exist in scenario 'refund'"),
         ("scenarios[0].steps[0].transitions[0].target", "step 'confirm' does not exist in scenario 'refund'"),
+        ("rules[6].guarded_tool_ids[0]",
+         "tool 'lookup_order' has side_effect: false; guards run before side-effecting tools only"),
+        ("rules[6].enforcement_expression", ("guard reads 'amount', which tool 'lookup_order' does not take "
+                                             "(its inputs: order_id) and no field declares")),
     ]
     for path, message in expected:
         assert _has(problems, path, message), (path, message, [str(p) for p in problems])
@@ -234,6 +276,8 @@ def test_broken_agent_reports_every_problem() -> None:
     by_path = {p.path: p.line for p in problems}
     assert by_path["rules[0].enforcement_expression"] == 43
     assert by_path["scenarios[0].entry_step_id"] == 24
+    assert by_path["rules[6].enforcement_expression"] == 69
+    assert not [p for p in problems if "customer_confirmed" in p.message]  # the guard's built-in name
 
 
 def test_broken_agent_does_not_load() -> None:
@@ -241,7 +285,7 @@ def test_broken_agent_does_not_load() -> None:
 
     with pytest.raises(AgentConfigInvalid) as info:
         load_agent(BROKEN / "agent.yaml")
-    assert len(info.value.problems) >= 9
+    assert len(info.value.problems) == 12
 
 
 def test_out_of_range_threshold() -> None:

@@ -4,6 +4,10 @@ headers, per-attempt timeout, bounded retries, JSON object answer.
 Every failure is a `ToolError` with a short message that names the tool and what went wrong (HTTP
 status, timeout, invalid JSON, missing secret) — never a secret, a URL with customer values in it,
 or the response text. Redirects are not followed (they would carry secret headers elsewhere).
+
+A call whose context carries an idempotency key (the side-effecting ones) sends it as the
+`Idempotency-Key` header, the same on every attempt, so the service can answer a repeat with its first
+result; it replaces a header of that name in the tool definition and, like secrets, is never logged.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from urllib.parse import urlencode, urlsplit
 from focal.errors import ToolError
 from focal.adapters.tool_retry import BACKOFF_BASE_S, TransientToolError, json_object, with_retries
 from focal.models.agent import AgentConfig, Tool, ToolKind
+from focal.models.turn import ToolCallContext
 from focal.ports import SecretSource
 from focal.tool_templates import BODY_METHODS, SECRET, MissingArgument, fill_body, fill_url, query_value
 
@@ -30,6 +35,7 @@ log = logging.getLogger(__name__)
 
 MAX_RESPONSE_BYTES = 1_000_000
 USER_AGENT = "focal-tools/1"
+IDEMPOTENCY_HEADER = "Idempotency-Key"
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -54,7 +60,8 @@ class HttpToolRunner:
         self._opener = _opener()
 
     # --- the request -------------------------------------------------------------------------
-    def build_request(self, tool: Tool, arguments: dict[str, Any]) -> urllib.request.Request:
+    def build_request(self, tool: Tool, arguments: dict[str, Any],
+                      idempotency_key: str | None = None) -> urllib.request.Request:
         assert tool.url is not None
         method = tool.http_method
         try:
@@ -75,6 +82,9 @@ class HttpToolRunner:
             headers["Content-Type"] = "application/json"
         for name, value in tool.headers.items():
             headers[name] = SECRET.sub(lambda m: self._secret(tool, m.group(1)), value)
+        if idempotency_key:
+            headers = {k: v for k, v in headers.items() if k.lower() != IDEMPOTENCY_HEADER.lower()}
+            headers[IDEMPOTENCY_HEADER] = idempotency_key
         return urllib.request.Request(url, data=data, headers=headers, method=method)
 
     def _secret(self, tool: Tool, name: str) -> str:
@@ -125,9 +135,10 @@ class HttpToolRunner:
         log.info("tool %s: HTTP %s in %.0f ms", tool.id, status, (time.perf_counter() - started) * 1000)
         return json_object(tool.id, raw, MAX_RESPONSE_BYTES)
 
-    def run(self, agent: AgentConfig, tool: Tool, arguments: dict[str, Any]) -> dict[str, Any]:  # noqa: ARG002
+    def run(self, agent: AgentConfig, tool: Tool, arguments: dict[str, Any],  # noqa: ARG002
+            context: ToolCallContext | None = None) -> dict[str, Any]:
         if tool.kind != ToolKind.http or not tool.url:
             raise ToolError(f"tool {tool.id!r} is not an http tool")
-        request = self.build_request(tool, arguments)
+        request = self.build_request(tool, arguments, context.idempotency_key if context else None)
         self._check_host(tool, request.full_url)
         return with_retries(tool, lambda: self._attempt(tool, request), sleep=self.sleep, base_s=self.backoff_base_s)

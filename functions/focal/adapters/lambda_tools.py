@@ -5,10 +5,18 @@ A `FunctionError` (the function raised), an unreadable answer, a missing functio
 or a timeout is a `ToolError` that names the tool and the kind of failure (the function's
 `errorType`, never its `errorMessage`, which may echo customer text). boto3 is imported and the
 client created on first use, one client per timeout value.
+
+The payload is the tool's arguments and nothing else. A call whose context carries an idempotency
+key (the side-effecting ones) sends it in the Invoke `ClientContext` instead, as
+`{"custom": {"idempotency_key": KEY}}`, so it can never collide with a tool argument of the same
+name nor change the event a function already reads. A Python handler reads it as
+`context.client_context.custom["idempotency_key"]` (Node.js: `context.clientContext.custom`). The
+same key goes with every attempt, and it is never logged.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import threading
@@ -19,6 +27,7 @@ from typing import Any
 from focal.adapters.tool_retry import BACKOFF_BASE_S, TransientToolError, json_object, with_retries
 from focal.errors import ToolError
 from focal.models.agent import AgentConfig, Tool, ToolKind
+from focal.models.turn import ToolCallContext
 
 log = logging.getLogger(__name__)
 
@@ -44,14 +53,15 @@ class LambdaToolRunner:
                 self._clients[timeout_s] = self._factory(timeout_s)
             return self._clients[timeout_s]
 
-    def _attempt(self, tool: Tool, payload: bytes) -> dict[str, Any]:
+    def _attempt(self, tool: Tool, payload: bytes, client_context: str | None = None) -> dict[str, Any]:
         from botocore.exceptions import BotoCoreError, ClientError, ReadTimeoutError
         from botocore.exceptions import ConnectionError as BotoConnectionError
 
         started = time.perf_counter()
+        extra = {"ClientContext": client_context} if client_context else {}
         try:
             response = self.client(tool.timeout_s).invoke(
-                FunctionName=tool.function, InvocationType="RequestResponse", Payload=payload,
+                FunctionName=tool.function, InvocationType="RequestResponse", Payload=payload, **extra,
             )
             raw = response["Payload"].read(MAX_RESPONSE_BYTES + 1)
         except ReadTimeoutError:
@@ -77,11 +87,22 @@ class LambdaToolRunner:
             raise ToolError(f"tool {tool.id!r}: function error ({response['FunctionError']}: {error_type})")
         return json_object(tool.id, raw, MAX_RESPONSE_BYTES, null_is_empty=True)
 
-    def run(self, agent: AgentConfig, tool: Tool, arguments: dict[str, Any]) -> dict[str, Any]:  # noqa: ARG002
+    def run(self, agent: AgentConfig, tool: Tool, arguments: dict[str, Any],  # noqa: ARG002
+            context: ToolCallContext | None = None) -> dict[str, Any]:
         if tool.kind != ToolKind.lambda_ or not tool.function:
             raise ToolError(f"tool {tool.id!r} is not a lambda tool")
         payload = json.dumps(arguments, default=str).encode()
-        return with_retries(tool, lambda: self._attempt(tool, payload), sleep=self.sleep, base_s=self.backoff_base_s)
+        client_context = client_context_of(context.idempotency_key if context else None)
+        return with_retries(tool, lambda: self._attempt(tool, payload, client_context),
+                            sleep=self.sleep, base_s=self.backoff_base_s)
+
+
+def client_context_of(idempotency_key: str | None) -> str | None:
+    """The base64 JSON ClientContext carrying the key (about 120 bytes; Invoke allows 3,583), or None."""
+    if not idempotency_key:
+        return None
+    text = json.dumps({"custom": {"idempotency_key": idempotency_key}}, separators=(",", ":"))
+    return base64.b64encode(text.encode()).decode("ascii")
 
 
 def _boto3_client(timeout_s: float) -> Any:

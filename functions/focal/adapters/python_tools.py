@@ -1,10 +1,17 @@
-"""Runs `python` tools: 'file.py:function' (relative to the agent file) or 'package.module:function'."""
+"""Runs `python` tools: 'file.py:function' (relative to the agent file) or 'package.module:function'.
+
+A side-effecting call's idempotency key (`ToolCallContext.idempotency_key`) is passed as the keyword
+argument `idempotency_key` to a function that declares a parameter of that name (or `**kwargs`);
+other functions are called with their arguments only.
+"""
 
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import importlib
 import importlib.util
+import inspect
 import sys
 import threading
 from pathlib import Path
@@ -12,6 +19,7 @@ from typing import Any
 
 from focal.errors import ToolError
 from focal.models.agent import AgentConfig, Tool, ToolKind
+from focal.models.turn import ToolCallContext
 
 _modules: dict[str, Any] = {}
 _lock = threading.Lock()
@@ -44,12 +52,31 @@ def _load(agent: AgentConfig, entrypoint: str) -> Any:
     return func
 
 
+@functools.lru_cache(maxsize=512)
+def takes_idempotency_key(func: Any) -> bool:
+    """Whether `func` can be given `idempotency_key=` (a parameter of that name, or **kwargs); inspected once."""
+    try:
+        parameters = inspect.signature(func).parameters.values()
+    except (TypeError, ValueError):  # no signature to read (some builtins)
+        return False
+    return any(
+        (p.name == "idempotency_key" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)) or p.kind == p.VAR_KEYWORD
+        for p in parameters
+    )
+
+
 class PythonToolRunner:
-    def run(self, agent: AgentConfig, tool: Tool, arguments: dict[str, Any]) -> dict[str, Any]:
+    def run(self, agent: AgentConfig, tool: Tool, arguments: dict[str, Any],
+            context: ToolCallContext | None = None) -> dict[str, Any]:
         if tool.kind != ToolKind.python:
             raise ToolError(f"tool kind {tool.kind.value!r} is not supported by this runner yet")
         func = _load(agent, tool.entrypoint)
-        future = _pool.submit(func, **arguments)
+        kwargs = dict(arguments)
+        key = context.idempotency_key if context else None
+        # A tool input that is itself named idempotency_key is the agent file's to fill: never overwritten.
+        if key and "idempotency_key" not in kwargs and takes_idempotency_key(func):
+            kwargs["idempotency_key"] = key
+        future = _pool.submit(func, **kwargs)
         try:
             result = future.result(timeout=tool.timeout_s)
         except concurrent.futures.TimeoutError:

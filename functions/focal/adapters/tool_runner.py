@@ -1,5 +1,6 @@
 """The `ToolRunner` the engine is given: validates the arguments against the tool's input schema,
-then dispatches by kind to the python, http or lambda runner.
+then dispatches by kind to the python, http or lambda runner, passing on the call's context (whose
+idempotency key each kind delivers its own way: see those runners).
 
 Validation happens before any call: an undeclared argument, a missing required one, or a value that
 does not fit its declared type is a `ToolInputInvalid` naming the argument (never its value).
@@ -13,6 +14,7 @@ from typing import Any
 
 from focal.errors import ToolError, ToolInputInvalid
 from focal.models.agent import AgentConfig, Tool, ToolKind, ToolParameter
+from focal.models.turn import ToolCallContext
 from focal.ports import SecretSource, ToolRunner
 from focal.sensing.extraction import _FALSE_WORDS, _TRUE_WORDS, coerce
 
@@ -104,9 +106,10 @@ class KindToolRunner:
             self._runners[kind] = runner
         return runner
 
-    def run(self, agent: AgentConfig, tool: Tool, arguments: dict[str, Any]) -> dict[str, Any]:
+    def run(self, agent: AgentConfig, tool: Tool, arguments: dict[str, Any],
+            context: ToolCallContext | None = None) -> dict[str, Any]:
         checked = validate_arguments(tool, arguments)
-        result = self.runner(tool.kind).run(agent, tool, checked)
+        result = self.runner(tool.kind).run(agent, tool, checked, context)
         if not isinstance(result, dict):
             raise ToolError(f"tool {tool.id!r} returned {type(result).__name__}, expected a mapping")
         return result

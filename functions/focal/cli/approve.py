@@ -26,7 +26,7 @@ def add_parsers(sub) -> None:  # noqa: ANN001 - argparse's private subparsers ty
 
 
 def cmd_answer(args) -> int:  # noqa: ANN001
-    from focal.dialogue.approvals import answer
+    from focal.pipeline.approval_answer import answer
     from focal.wiring import local_deps
 
     if not args.agent:

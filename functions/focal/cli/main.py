@@ -55,21 +55,27 @@ def _show(result, as_json: bool) -> None:
 
 def cmd_validate(args) -> int:
     from focal.config.loader import load_agent_file
-    from focal.config.validate import semantic_problems
+    from focal.config.validate import semantic_problems, semantic_warnings
+    from focal.settings import get_settings
 
     loaded = load_agent_file(args.file)
-    problems = list(loaded.problems)
+    problems, warnings = list(loaded.problems), []
     if loaded.config is not None:
         problems += semantic_problems(loaded.config, loaded.raw)
+        warnings = semantic_warnings(loaded.config, loaded.raw, model=get_settings().model)
     if problems:
         print(f"{args.file}: {len(problems)} problem(s)")
         for p in problems:
             print(f"  {p}")
-        return 1
-    a = loaded.config
-    assert a is not None
-    print(f"{args.file}: OK — agent {a.id!r}: {len(a.scenarios)} scenarios, {len(a.rules)} rules, {len(a.tools)} tools")
-    return 0
+    else:
+        a = loaded.config
+        assert a is not None
+        print(f"{args.file}: OK — agent {a.id!r}: {len(a.scenarios)} scenarios, {len(a.rules)} rules, {len(a.tools)} tools")
+    if warnings:
+        print(f"{args.file}: {len(warnings)} warning(s)")
+        for w in warnings:
+            print(f"  {w}")
+    return 1 if problems else 0
 
 
 def cmd_schema(args) -> int:
@@ -153,7 +159,7 @@ def parser() -> argparse.ArgumentParser:
         s.add_argument("--tenant", default=os.environ.get("FOCAL_TENANT", "local"))
         return s
 
-    s = sub.add_parser("validate", help="list every problem of an agent file; exit 1 if any")
+    s = sub.add_parser("validate", help="list every problem of an agent file (exit 1 if any) and its warnings")
     s.add_argument("file")
     s.set_defaults(func=cmd_validate)
     sub.add_parser("schema", help="print the agent file's JSON Schema").set_defaults(func=cmd_schema)
@@ -210,6 +216,9 @@ def parser() -> argparse.ArgumentParser:
 
     add_load_parser(bsub)  # `focal bench load`: concurrent conversations against focal serve
     add_coldstart_parser(bsub)  # `focal bench coldstart`: import + init per stage handler
+    from focal.cli.bench_bands import add_parser as add_bands_parser
+
+    add_bands_parser(bsub)  # `focal bench bands`: the approval gate's decisions over the example suites
 
     def bench_prevalidation(args) -> int:
         from focal.cli.bench_prevalidation import cli

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from pydantic import ValidationError
@@ -18,6 +18,7 @@ class Problem:
     path: str
     message: str
     line: int | None = None
+    severity: Literal["error", "warning"] = "error"  # warnings do not stop an agent from loading
 
     def __str__(self) -> str:
         where = f" (line {self.line})" if self.line else ""

@@ -1,11 +1,16 @@
 """Cross-field checks of an agent definition: every reference resolves, every expression parses
-and reads only declared names, thresholds are coherent. Returns every problem, never stops early."""
+and reads only declared names, thresholds are coherent. Returns every problem, never stops early.
+
+`semantic_problems` are errors (the agent does not load); `semantic_warnings` are things that load
+but probably do not do what the author meant (`focal validate` prints them and still exits 0).
+"""
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections import Counter
-from typing import Any
+from typing import Any, Literal
 
 from pathlib import Path
 
@@ -13,7 +18,10 @@ from focal import expressions, tool_templates
 from focal.dialogue.variables import placeholders
 from focal.config.loader import Problem, format_path, line_of
 from focal.errors import ExpressionError
-from focal.models.agent import AgentConfig, Scope, Tool, ToolKind
+from focal.models.agent import AgentConfig, Rule, Scope, Tool, ToolKind
+
+# The built-in name a guard may read besides its variables: the customer said yes to the action.
+GUARD_BUILTINS = frozenset({"customer_confirmed"})
 
 
 def declared_names(agent: AgentConfig) -> set[str]:
@@ -40,8 +48,9 @@ class _Collector:
         self.raw = raw
         self.problems: list[Problem] = []
 
-    def add(self, parts: tuple[Any, ...], message: str) -> None:
-        self.problems.append(Problem(format_path(parts), message, line_of(self.raw, parts) if self.raw else None))
+    def add(self, parts: tuple[Any, ...], message: str, severity: Literal["error", "warning"] = "error") -> None:
+        line = line_of(self.raw, parts) if self.raw else None
+        self.problems.append(Problem(format_path(parts), message, line, severity))
 
     def expression(self, parts: tuple[Any, ...], expr: str, allowed: set[str]) -> None:
         try:
@@ -121,6 +130,72 @@ def _tool_problems(c: _Collector, agent: AgentConfig, path: tuple[Any, ...], t: 
         c.add((*path, "retries"), "a side_effect tool is never retried unless it is declared idempotent: true")
 
 
+def _inputs(t: Tool) -> str:
+    return ", ".join(t.input) or "none"
+
+
+def _guard_problems(c: _Collector, agent: AgentConfig, path: tuple[Any, ...], r: Rule, names: set[str]) -> None:
+    """An action guard: a hard constraint with an expression, before side-effecting tools that exist,
+    reading only declared names, `customer_confirmed` and arguments that every tool it guards takes."""
+    if not r.is_hard_constraint:
+        c.add((*path, "guarded_tool_ids"), "only a hard constraint can guard a tool; set is_hard_constraint: true")
+    if not r.enforcement_expression:
+        c.add((*path, "guarded_tool_ids"),
+              "a guard needs an enforcement_expression, evaluated on each call's arguments before the tool runs")
+    tool_ids = [t.id for t in agent.tools]
+    guarded: list[Tool] = []
+    for j, tool_id in enumerate(r.guarded_tool_ids):
+        tool = agent.tool(tool_id)
+        if tool is None:
+            close = difflib.get_close_matches(tool_id, tool_ids, n=1)
+            c.add((*path, "guarded_tool_ids", j),
+                  f"tool '{tool_id}' does not exist" + (f"; did you mean '{close[0]}'?" if close else ""))
+            continue
+        if not tool.side_effect:
+            c.add((*path, "guarded_tool_ids", j),
+                  f"tool '{tool_id}' has side_effect: false; guards run before side-effecting tools only")
+        guarded.append(tool)
+    if not r.enforcement_expression:
+        return
+    parts = (*path, "enforcement_expression")
+    try:
+        used = expressions.names(r.enforcement_expression)
+    except ExpressionError as exc:
+        c.add(parts, f"invalid expression: {exc}")
+        return
+    for name in sorted(used - names - GUARD_BUILTINS):
+        lacking = [t for t in guarded if name not in t.input]
+        if not guarded:
+            c.add(parts, f"name '{name}' is not a declared variable")
+        elif len(lacking) == 1:
+            t = lacking[0]
+            c.add(parts, f"guard reads '{name}', which tool '{t.id}' does not take (its inputs: {_inputs(t)}) "
+                         "and no field declares")
+        elif lacking:
+            which = " and ".join(f"'{t.id}' (inputs: {_inputs(t)})" for t in lacking)
+            c.add(parts, f"guard reads '{name}', which tools {which} do not take and no field declares")
+
+
+def semantic_warnings(agent: AgentConfig, raw: Any = None, *, model: str | None = None) -> list[Problem]:
+    """What loads but probably misbehaves. `model` is the FOCAL_MODEL override (settings), if any."""
+    c = _Collector(raw)
+    if not agent.enforcement.llm_judge_enabled:
+        why = "the judge is off (enforcement.llm_judge_enabled: false)"
+    elif not (agent.models.model or model):
+        why = "no judge model is configured (models.model or FOCAL_MODEL)"
+    else:
+        return []
+    if agent.enforcement.unverifiable_subjective == "fail_closed":
+        effect = "this rule blocks every answer it applies to (enforcement.unverifiable_subjective is fail_closed)"
+    else:
+        effect = ("this rule is never checked, answers it applies to are only marked unverified "
+                  "(enforcement.unverifiable_subjective is mark_unverified)")
+    for i, r in enumerate(agent.rules):
+        if r.subjective and r.is_hard_constraint and r.enabled:
+            c.add(("rules", i, "subjective"), f"{why}: {effect}", "warning")
+    return c.problems
+
+
 def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
     c = _Collector(raw)
     names = declared_names(agent)
@@ -169,9 +244,11 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
         for j, name in enumerate(r.required_variables):
             if name not in names:
                 c.add((*path, "required_variables", j), f"variable '{name}' is not a declared variable")
-        if r.enforcement_expression:
+        if r.guarded_tool_ids:
+            _guard_problems(c, agent, path, r, names)
+        elif r.enforcement_expression:
             c.expression((*path, "enforcement_expression"), r.enforcement_expression, names)
-        if r.is_hard_constraint and not r.enforcement_expression and not r.subjective:
+        if r.is_hard_constraint and not r.enforcement_expression and not r.subjective and not r.guarded_tool_ids:
             c.add(path, "a hard constraint needs an enforcement_expression or subjective: true")
 
     for i, s in enumerate(agent.scenarios):

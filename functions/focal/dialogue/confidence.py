@@ -1,20 +1,42 @@
-"""Graded confidence (seed 004): confidence = Σ weight × factor, each factor in [0, 1].
+"""Graded confidence (seed 004): confidence = Σ weight × factor, each factor in [0, 1] with a reason.
 
 The weights come from `approval.weights` (30/30/20/20 by default; `focal validate` checks they
-name these four factors and add up to 1). The factors, for the tools a turn is about to run:
+name these four factors and add up to 1). Each factor measures something that differs from one
+gate decision to the next, so that at the default weights and bands (≥ 0.85 execute, ≥ 0.55
+approval, below clarify) the customer's say-so, where the values came from and how risky the call
+is all move the decision:
 
-- goal_understanding — how sure the reading of *this* message is, in its context: the least
-  certain of the commands that changed the conversation (the action rests on each of them):
-  a dialogue act from the lexicon ("yes") 1.0, from the exemplars its similarity (≥
-  `sensor.act_similarity`); a slot value read by its type 1.0, free text taken whole as a string
-  slot 0.9; a started flow its intent score; a command read by the model the model's own
-  `intent_confidence`. With no command: the best matched soft rule's score, else the intent score.
-- tool_availability — the mean over the needed tools of: 0 for a tool the agent does not define,
-  else the share of its required arguments that are known. No tools needed: 1.
-- context_richness — the share of the variables the action depends on that are known: the
-  active step's required slots, the needed tools' required arguments, and the placeholders of
-  what the customer was asked to confirm (or of the matched soft rules' templates). None: 1.
-- tool_determinism — the share of deterministic tools among the needed ones. No tools: 1.
+- goal_understanding — how sure the reading of *this* message is, by its source and margin: the
+  least certain of the commands that changed the conversation. A lexicon act ("yes" answering the
+  confirmation on screen) 1.0; an act recognised by exemplar similarity 0.5 at
+  `sensor.act_similarity`, rising to 1.0 at `ACT_SPAN` above it; a slot value read by its type 1.0,
+  free text taken whole 0.9; a started flow its intent score, cut when the runner-up intent is
+  close (margin < 2 × `navigation.ambiguity_margin`); a model reading the model's own confidence.
+  With no command: the best matched soft rule's score, else the intent score.
+- tool_availability — argument provenance: for each required argument of the tools to run, who
+  vouches for its value. Typed by the customer in this conversation (`STATED`) or returned by a
+  tool in this conversation (`TOOL`) 0.8; read from a message but not in the customer's words (a
+  model's reading) 0.5; only in the profile (an earlier session) 0.4; a field default 0.2;
+  missing 0; a tool the agent does not define 0. A value shown in the confirmation the customer
+  says yes to now is confirmed: base + (1 − base) × the certainty of that yes (1.0 for a clear one).
+- context_richness — how much of what the action depends on is established: the step's required
+  slots, the placeholders of the confirmation being answered (or of the matched soft rules'
+  templates) and the tools' required arguments. Each counts 1 when known from this conversation,
+  0.6 from the profile, 0.3 from a default, 0 when missing; at a confirmation step the confirmed
+  values count only as far as the customer's answer is understood (× its certainty; × ½ more for
+  a value the last message did not show), because the action rests on that agreement.
+- tool_determinism — how risky the call is: per tool, 1.0 deterministic and read-only or
+  idempotent, 0.9 a deterministic side effect that must not repeat, 0.7 non-deterministic
+  read-only, 0.5 a non-deterministic side effect; times the headroom left under the hard
+  constraints that guard it (`guarded_tool_ids`): an `x <= limit` comparison of the expression,
+  read with `focal.expressions` on the call's values, leaves (limit − x) / limit, and the factor is
+  scaled by min(1, headroom / `GUARD_ROOM`) — a $48 refund under a $50 cap is riskier than a $5
+  one; a guard that fails or cannot be read leaves 0. The mean over the tools. No tools: 1.
+
+At a confirmation step with values the customer typed, the score is therefore about 0.42 + 0.56 ×
+the certainty of their yes: a clear yes executes, a yes read with some doubt asks for approval,
+one barely understood asks the customer again; a clear yes close to a guard's limit asks for
+approval too. Any error while assessing is the gate's to catch: it rejects, it never executes.
 
 With `features.graded_confidence` off the turn keeps the route's confidence, and the gate sees
 seed 004's phase-1 reading instead: 1.0 when every needed tool exists with its arguments, else 0.
@@ -22,17 +44,29 @@ seed 004's phase-1 reading instead: 1.0 when every needed tool exists with its a
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
+from focal import expressions
 from focal.dialogue.flow import current_step
 from focal.dialogue.variables import known_variables, placeholders
-from focal.models.agent import AgentConfig
+from focal.errors import ExpressionError
+from focal.models.agent import AgentConfig, Tool
 from focal.models.turn import TurnState
 
 FACTORS = ("goal_understanding", "tool_availability", "context_richness", "tool_determinism")
 FREE_TEXT_SLOT = 0.9  # a string slot that took the whole message: probably, not certainly, the value
 NO_READING = 0.9  # an executed act with no recorded reading (e.g. a command added by code)
+ACT_SPAN = 0.2  # an exemplar similarity this far above the act threshold is as sure as the lexicon
+# Argument provenance (tool_availability) and how established a dependency is (context_richness).
+STATED, TOOL, READ, PROFILE, DEFAULT = 0.8, 0.8, 0.5, 0.4, 0.2
+ESTABLISHED = {"session": 1.0, "profile": 0.6, "default": 0.3, "missing": 0.0}
+# Tool risk (tool_determinism) and the share of a guard's limit within which a call counts as close.
+SAFE, ONCE, NONDETERMINISTIC, NONDETERMINISTIC_EFFECT = 1.0, 0.9, 0.7, 0.5
+GUARD_ROOM = 0.5
+SHOWN_WINDOW = 3  # the agent's messages a confirmation answer may refer back to
 ACT_OF = {
     "AffirmConfirmation": "affirm", "DenyConfirmation": "deny", "CancelFlow": "cancel",
     "HumanHandoff": "handoff", "ChitChat": "chitchat",
@@ -52,12 +86,68 @@ def _clip(x: float) -> float:
     return max(0.0, min(1.0, float(x)))
 
 
-def _act_readings(notes: list[str]) -> dict[str, float]:
-    out: dict[str, float] = {}
+# --- goal understanding -------------------------------------------------------------------------
+
+
+def act_certainty(how: str, threshold: float) -> float:
+    """A lexicon act is sure; an exemplar act by its margin over the threshold (0.5 at it, 1.0 at +ACT_SPAN)."""
+    if how == "lexicon":
+        return 1.0
+    return _clip(0.5 + 0.5 * (float(how) - threshold) / ACT_SPAN)
+
+
+def _act_readings(notes: list[str], threshold: float) -> dict[str, tuple[float, str]]:
+    out: dict[str, tuple[float, str]] = {}
     for note in notes:
         m = _ACT_NOTE.match(note)
         if m:
-            out[m.group(1)] = 1.0 if m.group(2) == "lexicon" else float(m.group(3))
+            how = "lexicon" if m.group(2) == "lexicon" else m.group(3)
+            label = "lexicon" if how == "lexicon" else f"similarity {how} vs threshold {threshold:.2f}"
+            out[m.group(1)] = (act_certainty(how, threshold), label)
+    return out
+
+
+def _intent_certainty(state: TurnState, agent: AgentConfig, flow: str | None, score: float) -> tuple[float, str]:
+    """An intent score, cut when the runner-up scenario is close behind it."""
+    ctx = state.context
+    others = [s.score for s in (ctx.intent_scores if ctx else []) if s.scenario_id != flow]
+    if not others:
+        return _clip(score), f"{score:.2f}"
+    margin, wide = score - max(others), 2 * agent.navigation.ambiguity_margin
+    if wide <= 0 or margin >= wide:
+        return _clip(score), f"{score:.2f}, margin {margin:.2f}"
+    return _clip(score * (0.5 + 0.5 * max(margin, 0.0) / wide)), f"{score:.2f}, runner-up {margin:.2f} behind"
+
+
+def _readings(state: TurnState, agent: AgentConfig) -> list[tuple[str, float, str]]:
+    """(command, certainty, how) of each executed command of this turn."""
+    ctx = state.context
+    if ctx is None:
+        return []
+    executed = set(state.decision.executed)
+    if executed and ctx.source == "model":
+        c = _clip(ctx.intent_confidence)
+        return [(name, c, f"read by the model ({c:.2f})") for name in state.decision.executed]
+    acts = _act_readings(ctx.notes, agent.sensor.act_similarity)
+    out: list[tuple[str, float, str]] = []
+    for cmd in state.commands:
+        if cmd.name not in executed:
+            continue
+        if cmd.name in ACT_OF:
+            value, how = acts.get(ACT_OF[cmd.name], (NO_READING, "no recorded reading"))
+            out.append((cmd.name, value, how))
+        elif cmd.name in ("SetSlot", "CorrectSlot"):
+            scenario = agent.scenario(cmd.flow or (state.session.active_scenario_id if state.session else None))
+            slot = next((s for st in (scenario.steps if scenario else []) for s in st.slots if s.name == cmd.slot), None)
+            fld = agent.field(cmd.slot or "")
+            free = slot is not None and slot.type == "string" and not (fld and fld.pattern)
+            out.append((f"{cmd.name} {cmd.slot}", FREE_TEXT_SLOT if free else 1.0, "free text" if free else "typed"))
+        elif cmd.name == "StartFlow":
+            score = float(cmd.value) if isinstance(cmd.value, int | float) else ctx.intent_confidence
+            value, how = _intent_certainty(state, agent, cmd.flow, score)
+            out.append((f"StartFlow {cmd.flow}", value, how))
+        elif cmd.name == "Clarify":
+            out.append(("Clarify", 0.0, "the sensor asked"))
     return out
 
 
@@ -65,104 +155,273 @@ def goal_understanding(state: TurnState, agent: AgentConfig) -> tuple[float, str
     ctx = state.context
     if ctx is None:
         return 0.0, "no reading of the message"
-    executed = set(state.decision.executed)
-    if executed and ctx.source == "model":
-        return _clip(ctx.intent_confidence), f"read by the model ({ctx.intent_confidence:.2f})"
-    readings = _act_readings(ctx.notes)
-    parts: list[tuple[float, str]] = []
-    for cmd in state.commands:
-        if cmd.name not in executed:
-            continue
-        if cmd.name in ACT_OF:
-            value = readings.get(ACT_OF[cmd.name], NO_READING)
-            how = "lexicon" if value == 1.0 else f"similarity {value:.2f}"
-            parts.append((value, f"{cmd.name} ({how})"))
-        elif cmd.name in ("SetSlot", "CorrectSlot"):
-            scenario = agent.scenario(cmd.flow or (state.session.active_scenario_id if state.session else None))
-            slot = next((s for st in (scenario.steps if scenario else []) for s in st.slots if s.name == cmd.slot), None)
-            fld = agent.field(cmd.slot or "")
-            free = slot is not None and slot.type == "string" and not (fld and fld.pattern)
-            parts.append((FREE_TEXT_SLOT if free else 1.0, f"{cmd.name} {cmd.slot} ({'free text' if free else 'typed'})"))
-        elif cmd.name == "StartFlow":
-            score = float(cmd.value) if isinstance(cmd.value, int | float) else ctx.intent_confidence
-            parts.append((score, f"StartFlow {cmd.flow} ({score:.2f})"))
-        elif cmd.name == "Clarify":
-            parts.append((0.0, "Clarify"))
+    parts = _readings(state, agent)
     if parts:
-        value, why = min(parts, key=lambda p: p[0])
-        return _clip(value), why
+        name, value, how = min(parts, key=lambda p: p[1])
+        return _clip(value), f"{name} ({how})"
     soft = [m for m in state.matched_rules if (r := agent.rule(m.rule_id)) and not r.is_hard_constraint]
     if soft:
         best = max(soft, key=lambda m: m.score)
         return _clip(best.score), f"rule {best.rule_id} ({best.score:.2f})"
-    return _clip(ctx.intent_confidence), f"intent score ({ctx.intent_confidence:.2f})"
+    flow = _flow_of(agent, ctx.detected_intent) if ctx.detected_intent else None
+    value, how = _intent_certainty(state, agent, flow, ctx.intent_confidence)
+    return value, f"intent score ({how})"
 
 
-def _required_args(agent: AgentConfig, tool_ids: list[str]) -> list[str]:
-    names: list[str] = []
-    for tool_id in tool_ids:
-        tool = agent.tool(tool_id)
-        names += [n for n, spec in (tool.input.items() if tool else []) if spec.required]
-    return names
+def _flow_of(agent: AgentConfig, label: str) -> str | None:
+    return next((s.id for s in agent.scenarios if s.intent_label == label or s.id == label), None)
 
 
-def tool_availability(agent: AgentConfig, tool_ids: list[str], known: dict) -> tuple[float, str]:
+def confirmation_certainty(state: TurnState, agent: AgentConfig) -> float | None:
+    """How sure the customer's yes to the active step's confirmation is, when this turn gave one."""
+    session = state.session
+    step = current_step(agent, session) if session else None
+    if session is None or step is None or not step.requires_confirmation or session.confirmed_step != step.id:
+        return None
+    affirm = [v for name, v, _ in _readings(state, agent) if name == "AffirmConfirmation"]
+    return min(affirm) if affirm else None
+
+
+# --- where each value comes from ----------------------------------------------------------------
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:,.2f}"
+    return str(value)
+
+
+def _customer_texts(state: TurnState) -> list[str]:
+    said = [h.text for h in (state.session.history if state.session else []) if h.role == "user"]
+    return [*said, state.request.message]
+
+
+def last_shown(state: TurnState, messages: int = SHOWN_WINDOW) -> str:
+    """What the customer is answering: the agent's last few messages (the confirmation prompt, and any
+    notice about it since: an approval request, a question asked again). A changed value always
+    brings a new prompt, so a current value found here was shown with the question."""
+    history = state.session.history if state.session else []
+    said = [h.text for h in history if h.role == "assistant"]
+    return "\n".join(said[-messages:])
+
+
+def _in(value: Any, texts: list[str]) -> bool:
+    needle = _text(value).strip().lower()
+    return bool(needle) and any(needle in t.lower() for t in texts)
+
+
+def origin(agent: AgentConfig, state: TurnState, name: str) -> str:
+    """session (this conversation) | profile (an earlier one) | default | missing."""
+    s, p = state.session, state.profile
+    if s is not None and (s.slots.get(name) not in (None, "") or s.variables.get(name) not in (None, "")):
+        return "session"
+    if p is not None and p.fields.get(name) not in (None, ""):
+        return "profile"
+    f = agent.field(name)
+    return "default" if f is not None and f.default not in (None, "") else "missing"
+
+
+def _tool_outputs(agent: AgentConfig) -> set[str]:
+    return {var for t in agent.tools for var in t.output.values()}
+
+
+def provenance(agent: AgentConfig, state: TurnState, name: str, value: Any) -> tuple[float, str]:
+    """Who vouches for an argument's value, before any confirmation."""
+    where = origin(agent, state, name)
+    if where == "missing" or value in (None, ""):
+        return 0.0, "missing"
+    if where == "profile":
+        return PROFILE, "profile"
+    if where == "default":
+        return DEFAULT, "default"
+    assert state.session is not None
+    if name not in state.session.slots and name in _tool_outputs(agent):
+        return TOOL, "tool output"
+    return (STATED, "stated") if _in(value, _customer_texts(state)) else (READ, "read, not in the customer's words")
+
+
+def tool_availability(state: TurnState, agent: AgentConfig, tool_ids: list[str],
+                      certainty: float | None = None) -> tuple[float, str]:
+    """Argument provenance (the factor keeps seed 004's name): the mean over the tools' required arguments."""
     if not tool_ids:
         return 1.0, "no tools needed"
-    shares, missing = [], []
+    known = known_variables(agent, state.session, state.profile)
+    shown = last_shown(state) if certainty is not None else ""
+    scores: list[float] = []
+    parts: list[str] = []
     for tool_id in tool_ids:
         tool = agent.tool(tool_id)
         if tool is None:
-            shares.append(0.0)
+            scores.append(0.0)
+            parts.append(f"{tool_id}: unknown tool")
+            continue
+        for name, spec in tool.input.items():
+            if not spec.required:
+                continue
+            score, label = provenance(agent, state, name, known.get(name))
+            if certainty is not None and score > 0 and _in(known.get(name), [shown]):
+                score, label = score + (1 - score) * certainty, f"{label}, confirmed ({certainty:.2f})"
+            scores.append(score)
+            parts.append(f"{name}: {label}")
+    if not scores:
+        return 1.0, "no required arguments"
+    return sum(scores) / len(scores), "; ".join(dict.fromkeys(parts))
+
+
+def arguments_present(agent: AgentConfig, tool_ids: list[str], known: dict) -> tuple[float, str]:
+    """Seed 004 phase 1: every needed tool exists and has its required arguments."""
+    missing: list[str] = []
+    for tool_id in tool_ids:
+        tool = agent.tool(tool_id)
+        if tool is None:
             missing.append(f"{tool_id} (unknown tool)")
             continue
-        required = [n for n, spec in tool.input.items() if spec.required]
-        have = [n for n in required if known.get(n) not in (None, "")]
-        shares.append(len(have) / len(required) if required else 1.0)
-        missing += [f"{tool_id}.{n}" for n in required if n not in have]
-    return sum(shares) / len(shares), ("missing " + ", ".join(missing)) if missing else "all tools and arguments present"
+        missing += [f"{tool_id}.{n}" for n, spec in tool.input.items() if spec.required and known.get(n) in (None, "")]
+    return (0.0, "missing " + ", ".join(missing)) if missing else (1.0, "all tools and arguments present")
 
 
-def needed_variables(state: TurnState, agent: AgentConfig, tool_ids: list[str]) -> list[str]:
+# --- context richness ---------------------------------------------------------------------------
+
+
+def needed_variables(state: TurnState, agent: AgentConfig, tool_ids: list[str]) -> tuple[list[str], set[str]]:
+    """What the action depends on, and which of those the customer is asked to confirm."""
     names: list[str] = []
+    confirmed: set[str] = set()
     step = current_step(agent, state.session) if state.session else None
     if step is not None:
         names += [s.name for s in step.slots if s.required]
         if step.requires_confirmation and step.confirmation_prompt:
-            names += sorted(placeholders(step.confirmation_prompt))
+            confirmed = placeholders(step.confirmation_prompt)
+            names += sorted(confirmed)
     else:
         for m in state.matched_rules:
             rule = agent.rule(m.rule_id)
             if rule and not rule.is_hard_constraint and rule.response_template:
                 names += sorted(placeholders(rule.response_template))
-    names += _required_args(agent, tool_ids)
-    return list(dict.fromkeys(names))
+    for tool_id in tool_ids:
+        tool = agent.tool(tool_id)
+        names += [n for n, spec in (tool.input.items() if tool else []) if spec.required]
+    return list(dict.fromkeys(names)), confirmed
 
 
-def context_richness(state: TurnState, agent: AgentConfig, tool_ids: list[str], known: dict) -> tuple[float, str]:
-    needed = needed_variables(state, agent, tool_ids)
+def context_richness(state: TurnState, agent: AgentConfig, tool_ids: list[str],
+                     certainty: float | None = None) -> tuple[float, str]:
+    needed, confirmed = needed_variables(state, agent, tool_ids)
     if not needed:
         return 1.0, "nothing needed"
-    missing = [n for n in needed if known.get(n) in (None, "")]
-    return (len(needed) - len(missing)) / len(needed), ("missing " + ", ".join(missing)) if missing else "all known"
+    known = known_variables(agent, state.session, state.profile)
+    shown = last_shown(state)
+    total, weak = 0.0, []
+    for name in needed:
+        where = origin(agent, state, name)
+        value = ESTABLISHED[where]
+        if certainty is not None and name in confirmed and value > 0:
+            value *= certainty if _in(known.get(name), [shown]) else certainty / 2
+        total += value
+        if where != "session":
+            weak.append(f"{name} {where}")
+    why = ("; ".join(weak) + "; " if weak else "all from this conversation; ")
+    if certainty is not None and confirmed:
+        why += f"the confirmation understood at {certainty:.2f}"
+    return total / len(needed), why.rstrip("; ")
 
 
-def tool_determinism(agent: AgentConfig, tool_ids: list[str]) -> tuple[float, str]:
+# --- tool determinism and guard headroom --------------------------------------------------------
+
+
+def _value(node: ast.AST, variables: dict[str, Any]) -> Any:
+    return expressions.evaluate(ast.unparse(node), variables)
+
+
+def _room(value: Any, limit: Any) -> float:
+    """Share of the limit left: (limit − value) / max(|limit|, |value|); 0 at or past it. A comparison
+    that holds between non-numbers (dates as text) has no distance to measure: 1."""
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (value, limit)):
+        return 1.0
+    scale = max(abs(float(limit)), abs(float(value)))
+    if scale == 0:
+        return 0.0  # 0 <= 0: holds, with nothing to spare
+    return _clip((float(limit) - float(value)) / scale)
+
+
+def _headroom(node: ast.AST, variables: dict[str, Any]) -> float:
+    if isinstance(node, ast.BoolOp):
+        rooms = [_headroom(v, variables) for v in node.values]
+        return min(rooms) if isinstance(node.op, ast.And) else max(rooms)
+    if isinstance(node, ast.Compare):
+        rooms, left = [], node.left
+        for op, right in zip(node.ops, node.comparators, strict=True):
+            a, b = _value(left, variables), _value(right, variables)
+            holds = _value(ast.Compare(left=left, ops=[op], comparators=[right]), variables)
+            if not holds:
+                return 0.0
+            if isinstance(op, ast.Lt | ast.LtE):
+                rooms.append(_room(a, b))
+            elif isinstance(op, ast.Gt | ast.GtE):
+                rooms.append(_room(b, a))
+            left = right
+        return min(rooms, default=1.0)
+    return 1.0 if _value(node, variables) else 0.0  # a condition with no distance to measure: it holds or not
+
+
+def guard_headroom(expression: str, variables: dict[str, Any]) -> float:
+    """How far a call's values stay inside a guard: 1.0 far from any limit, 0.0 at or past it.
+
+    `amount <= 50` with amount 48 leaves 0.04; `order_total <= 50 or is_premium` leaves 1.0 for a
+    Premium member (the limit does not bind) and (50 − total) / 50 otherwise."""
+    try:
+        tree = expressions.parse(expression)
+        return _headroom(tree.body, variables)
+    except ExpressionError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - anything else unreadable is unreadable too
+        raise ExpressionError(f"{type(exc).__name__}: {exc}") from None
+
+
+def _base_risk(tool: Tool) -> tuple[float, str]:
+    safe = not tool.side_effect or tool.idempotent
+    if tool.deterministic:
+        return (SAFE, "deterministic") if safe else (ONCE, "deterministic side effect, not idempotent")
+    return (NONDETERMINISTIC, "non-deterministic") if safe else (NONDETERMINISTIC_EFFECT, "non-deterministic side effect")
+
+
+def tool_determinism(state: TurnState, agent: AgentConfig, tool_ids: list[str]) -> tuple[float, str]:
     tools = [t for t in (agent.tool(i) for i in tool_ids) if t is not None]
     if not tools:
         return 1.0, "no tools"
-    det = [t.id for t in tools if t.deterministic]
-    return len(det) / len(tools), f"{len(det)} of {len(tools)} deterministic"
+    known = known_variables(agent, state.session, state.profile)
+    scores, parts = [], []
+    for tool in tools:
+        score, why = _base_risk(tool)
+        args = {n: known[n] for n in tool.input if known.get(n) is not None}
+        for rule in agent.rules:
+            if not (rule.enabled and rule.is_hard_constraint and tool.id in rule.guarded_tool_ids):
+                continue
+            try:
+                room = guard_headroom(rule.enforcement_expression or "", {**known, **args})
+                note = f"{room:.2f} of {rule.id}'s limit left"
+            except ExpressionError as exc:
+                room, note = 0.0, f"{rule.id} unreadable ({exc})"
+            score *= min(1.0, room / GUARD_ROOM)
+            why += f"; {note}"
+        scores.append(score)
+        parts.append(f"{tool.id}: {why}")
+    return sum(scores) / len(scores), "; ".join(parts)
+
+
+# --- the assessment -----------------------------------------------------------------------------
 
 
 def assess(state: TurnState, agent: AgentConfig, tool_ids: list[str]) -> Assessment:
     """The graded confidence of running `tool_ids` (possibly none) on this turn."""
-    known = known_variables(agent, state.session, state.profile)
+    certainty = confirmation_certainty(state, agent)
     values = {
         "goal_understanding": goal_understanding(state, agent),
-        "tool_availability": tool_availability(agent, tool_ids, known),
-        "context_richness": context_richness(state, agent, tool_ids, known),
-        "tool_determinism": tool_determinism(agent, tool_ids),
+        "tool_availability": tool_availability(state, agent, tool_ids, certainty),
+        "context_richness": context_richness(state, agent, tool_ids, certainty),
+        "tool_determinism": tool_determinism(state, agent, tool_ids),
     }
     weights = agent.approval.weights
     factors = {name: round(_clip(v), 4) for name, (v, _) in values.items()}
@@ -174,5 +433,5 @@ def assess(state: TurnState, agent: AgentConfig, tool_ids: list[str]) -> Assessm
 def plain(state: TurnState, agent: AgentConfig, tool_ids: list[str]) -> Assessment:
     """Seed 004's phase-1 confidence for the gate when graded confidence is off: 1 or 0."""
     known = known_variables(agent, state.session, state.profile)
-    availability, why = tool_availability(agent, tool_ids, known)
-    return Assessment(score=1.0 if availability == 1.0 else 0.0, factors={}, reasons={"plain": why}, tools=list(tool_ids))
+    availability, why = arguments_present(agent, tool_ids, known)
+    return Assessment(score=availability, factors={}, reasons={"plain": why}, tools=list(tool_ids))

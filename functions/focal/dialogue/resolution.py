@@ -26,13 +26,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from focal import expressions
+from focal.dialogue.decision import apply_progress
 from focal.dialogue.flow import end_flow, progress, scenario_slot_names
 from focal.dialogue.variables import known_variables, placeholders, render
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, Rule, Tool
 from focal.models.turn import ScoredRule, ToolCall, TurnState
 from focal.sensing.extraction import coerce
-from focal.stages.route import apply_progress  # the route stage owns the decision's shape
 
 MAX_ROUNDS = 3
 PENDING = "_resolving"  # session variable: {"variable": name, "rules": [rule ids waiting for it]}

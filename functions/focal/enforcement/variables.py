@@ -1,27 +1,34 @@
 """The variables an enforcement expression reads: what the turn knows, overridden by what the draft says.
 
-Only the names the expressions use are extracted (read from each expression's syntax tree), and
-only for fields whose `sources` include `response` (a refund amount the answer promises, competitors
-it names, a card number it echoes). Typed patterns go first; when a model is configured, one
-structured call reads the names the patterns could not (a "full refund" without a number). What
-neither finds keeps the field's default, or stays unknown — and an unknown name fails closed.
+Only the names the expressions use are read (from each expression's syntax tree), and only for fields
+whose `sources` include `response` (a refund amount the answer promises, competitors it names, a card
+number it echoes). Money, percentage and number fields are read by focal.enforcement.draft_reading,
+which fails closed: an amount it cannot attribute makes the field *uncertain*, and a rule that reads an
+uncertain field is "cannot verify" rather than evaluated on the default. Other types use the typed
+patterns of focal.sensing.extraction. With a model configured, one structured call reads every field
+that is uncertain or that the draft talks about without a readable value — default or not; if that
+call fails, an uncertain field stays uncertain.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from focal import expressions
+from focal.enforcement.draft_reading import NUMERIC, known_values, policy_figures, read_amount
 from focal.errors import ExpressionError
 from focal.model_calls import call_structured
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
-from focal.models.turn import ModelCall
+from focal.models.turn import ModelCall, Violation
 from focal.ports import LanguageModel
 from focal.sensing.extraction import coerce, extract
 
 PURPOSE = "extract"
+_PROBES = {"money": (0.0, -1e12, 1e12), "percentage": (0.0, -1e12, 1e12), "number": (0.0, -1e12, 1e12),
+           "integer": (0, -10**12, 10**12), "boolean": (True, False)}
 
 
 def expression_names(rules: list[Rule]) -> set[str]:
@@ -35,54 +42,134 @@ def expression_names(rules: list[Rule]) -> set[str]:
     return out
 
 
+@dataclass
+class DraftReading:
+    values: dict[str, Any] = field(default_factory=dict)     # what the draft states, field by field
+    uncertain: dict[str, str] = field(default_factory=dict)  # field → why its value cannot be read reliably
+    unexplained: dict[str, list[float]] = field(default_factory=dict)  # the amounts behind an uncertainty
+
+
 class Extracted(BaseModel):
     values: dict[str, Any] = Field(default_factory=dict, description="field name → value stated in the answer, or null")
 
 
 def _model_values(
     model: LanguageModel, fields: list[ProfileFieldDefinition], draft: str, calls: list[ModelCall]
-) -> dict[str, Any]:
+) -> dict[str, Any] | None:
+    """field → value the model read (None: the answer states none); None when the call failed."""
     listed = [{"name": f.field_name, "type": f.field_type, "description": f.description,
                **({"allowed_values": f.allowed_values} if f.allowed_values else {})} for f in fields]
     messages = [
         {"role": "system", "content": "Read an answer a support agent is about to send and report, for each field, "
-                                      "the value the answer states or implies; null when it does not. JSON only."},
+                                      "the value the answer states, promises or implies; null when it does not. "
+                                      "JSON only."},
         {"role": "user", "content": f"Fields: {listed}\nAnswer: {draft}"},
     ]
     answer, _ = call_structured(model, PURPOSE, messages, calls, Extracted)
     if answer is None:
-        return {}
-    values = answer.values
+        return None
     out = {}
     for f in fields:
-        value = coerce(f.field_type, values.get(f.field_name))
-        if value not in (None, "", []):
-            out[f.field_name] = value
+        value = coerce(f.field_type, answer.values.get(f.field_name))
+        out[f.field_name] = None if value in ("", []) else value
     return out
 
 
 def _worth_asking(field: ProfileFieldDefinition, draft: str) -> bool:
-    """A model call only where it can change the verdict: the draft talks about the field (one of its
-    hints appears) without a value the patterns can read, or the field has no default to fall back on."""
+    """For other types: the draft talks about the field (one of its hints appears) without a value the
+    patterns can read, or the field has no default to fall back on."""
     lowered = draft.lower()
     return field.default is None or any(h.lower() in lowered for h in field.extraction_hints)
 
 
 def draft_variables(
     agent: AgentConfig, draft: str, names: set[str], model: LanguageModel | None = None,
-    calls: list[ModelCall] | None = None,
-) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    missing: list[ProfileFieldDefinition] = []
-    for name in sorted(names):
-        field = agent.field(name)
-        if field is None or "response" not in field.sources:
+    calls: list[ModelCall] | None = None, known: dict[str, Any] | None = None,
+) -> DraftReading:
+    """What `draft` states for each response field in `names`; `known` is the turn's variables (field
+    defaults < profile < session < slots), against which restated amounts are attributed."""
+    known = known or {}
+    fields = [f for n in sorted(names) if (f := agent.field(n)) is not None and "response" in f.sources]
+    reading, ask = DraftReading(), []
+    read = {f.field_name for f in fields}
+    for f in fields:
+        if f.field_type in NUMERIC:
+            amount = read_amount(f, draft, known_values(agent, f.field_type, known, read), policy_figures(agent, f.field_type))
+            if amount.value is not None:
+                reading.values[f.field_name] = coerce(f.field_type, amount.value)
+            if amount.uncertain:
+                reading.uncertain[f.field_name] = amount.uncertain
+                reading.unexplained[f.field_name] = amount.unexplained
+            if amount.uncertain or (amount.cue and amount.value is None):
+                ask.append(f)
             continue
-        value = extract(field, draft)
+        value = extract(f, draft)
         if value is not None:
-            out[name] = coerce(field.field_type, value)
-        elif _worth_asking(field, draft):
-            missing.append(field)
-    if missing and model is not None and model.available(PURPOSE):
-        out.update(_model_values(model, missing, draft, calls if calls is not None else []))
-    return out
+            reading.values[f.field_name] = coerce(f.field_type, value)
+        elif _worth_asking(f, draft):
+            ask.append(f)
+    if ask and model is not None and model.available(PURPOSE):
+        answered = _model_values(model, ask, draft, calls if calls is not None else [])
+        if answered is not None:
+            _resolve(reading, ask, answered)
+    return reading
+
+
+def _resolve(reading: DraftReading, asked: list[ProfileFieldDefinition], answered: dict[str, Any]) -> None:
+    """The model's reading settles an uncertainty; it never lowers an amount read offline from a promise."""
+    for f in asked:
+        name, value = f.field_name, answered.get(f.field_name)
+        reading.uncertain.pop(name, None)
+        reading.unexplained.pop(name, None)
+        if value is None:
+            continue
+        offline = reading.values.get(name)
+        if f.field_type in NUMERIC and isinstance(offline, int | float) and isinstance(value, int | float):
+            value = max(value, offline)
+        reading.values[name] = value
+
+
+def apply_reading(
+    agent: AgentConfig, rules: list[Rule], variables: dict[str, Any], reading: DraftReading,
+) -> tuple[list[Rule], list[Violation]]:
+    """Merge the reading into `variables` (uncertain names removed) and split off the hard rules that
+    read an uncertain name: each is "cannot verify" unless it holds whatever that value is (e.g.
+    `refund_amount <= 50 or is_premium` for a Premium customer). Returns (rules to evaluate, violations)."""
+    variables.update(reading.values)
+    for name in reading.uncertain:
+        variables.pop(name, None)
+    keep, out = [], []
+    for rule in rules:
+        doubtful = _doubtful(rule, reading)
+        if not doubtful:
+            keep.append(rule)
+        elif not _holds_whatever(agent, rule, doubtful, variables, reading):
+            why = "; ".join(reading.uncertain[n] for n in doubtful)
+            out.append(Violation(rule_id=rule.id, lane="deterministic", reason=f"cannot verify: {why}"))
+    return keep, out
+
+
+def _doubtful(rule: Rule, reading: DraftReading) -> list[str]:
+    if rule.subjective or not rule.is_hard_constraint or not rule.enforcement_expression or not reading.uncertain:
+        return []
+    try:
+        return sorted(expressions.names(rule.enforcement_expression) & reading.uncertain.keys())
+    except ExpressionError:
+        return []  # evaluated (and failed closed) by lane 1
+
+
+def _holds_whatever(agent: AgentConfig, rule: Rule, names: list[str], variables: dict[str, Any], reading: DraftReading) -> bool:
+    """True when the expression holds for every probe of the uncertain names: extremes, zero, and the
+    amounts the draft states but could not attribute."""
+    combos: list[dict[str, Any]] = [{}]
+    for name in names:
+        f = agent.field(name)
+        probes = _PROBES.get(f.field_type if f else "", ())
+        probes = (*probes, *reading.unexplained.get(name, []), *([reading.values[name]] if name in reading.values else []))
+        if not probes:
+            return False
+        combos = [{**c, name: p} for c in combos for p in probes]
+    try:
+        return all(expressions.evaluate(rule.enforcement_expression or "", {**variables, **c}) is True for c in combos)
+    except ExpressionError:
+        return False

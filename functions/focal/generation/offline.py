@@ -63,6 +63,17 @@ def _compliant_texts(agent: AgentConfig, state: TurnState, variables: dict[str, 
     return texts
 
 
+def blocked_text(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:
+    """What the guards that stopped an action say (their template, else their fallback), and that nothing was done."""
+    texts: list[str] = []
+    for rule_id in state.decision.blocked_by:
+        rule = agent.rule(rule_id)
+        text = render((rule.response_template or rule.fallback_text or rule.action_text) if rule else ACTION_REJECTED, variables)
+        if text not in texts:
+            texts.append(text)
+    return " ".join(texts or [ACTION_REJECTED])
+
+
 def compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:
     d = state.decision
     if state.feedback and state.drafts and (compliant := _compliant_texts(agent, state, variables)):
@@ -79,6 +90,8 @@ def compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> 
         parts = [CLARIFY_ACTION] + state.suggested_questions[:2]
     elif d.action == "action_rejected":
         parts = [ACTION_REJECTED]
+    elif d.action == "action_blocked":
+        parts = [blocked_text(agent, state, variables)]
     elif d.action == "cancelled":
         parts = [_stopped(agent, d.cancelled_scenario_id)]
         parts += _resume(agent, d.resume_offered_id) or ["Is there anything else I can help with?"]

@@ -32,6 +32,8 @@ def _task(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> st
         return "Say the request needs a quick approval by the team before you go ahead; nothing has been done yet."
     if d.action == "clarify_action":
         return "Say nothing has been done yet and ask: " + " ".join(state.suggested_questions)
+    if d.action == "action_blocked":
+        return "Say you cannot do that: a policy stops it; nothing has been done."
     if d.action == "action_rejected":
         return "Say you cannot do that here; nothing has been done. Offer a member of the team."
     if d.action == "out_of_scope":

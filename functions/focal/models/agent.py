@@ -247,13 +247,28 @@ class MemoryConfig(Strict):
     min_similarity: float = Field(default=0.3, ge=0, le=1)
 
 
+_ALWAYS_ON = "hard constraints are always enforced: no switch turns them off (remove the key or set it to true)"
+
+
 class EnforcementConfig(Strict):
-    enabled: bool = True
+    enabled: bool = Field(default=True, description="must be true: " + _ALWAYS_ON)
     max_retries: int = Field(default=1, ge=0, le=5)
-    deterministic_enabled: bool = True
-    llm_judge_enabled: bool = True
-    always_enforce_global: bool = True
-    unverifiable_subjective: Literal["fail_closed", "mark_unverified"] = "mark_unverified"
+    deterministic_enabled: bool = Field(default=True, description="must be true: " + _ALWAYS_ON)
+    llm_judge_enabled: bool = Field(
+        default=True, description="false: no judge call; subjective hard rules then block (or are marked unverified)")
+    always_enforce_global: bool = Field(default=True, description="must be true: " + _ALWAYS_ON)
+    unverifiable_subjective: Literal["fail_closed", "mark_unverified"] = Field(
+        default="fail_closed",
+        description="a subjective hard rule nobody can judge (no judge model, a judge error or timeout): fail_closed "
+        "blocks the answer; mark_unverified lets it through marked UNVERIFIED in the trace and the result",
+    )
+
+    @field_validator("enabled", "deterministic_enabled", "always_enforce_global")
+    @classmethod
+    def _always_on(cls, value: bool) -> bool:
+        if value is not True:
+            raise PydanticCustomError("enforcement_always_on", _ALWAYS_ON)
+        return value
     relevance_check_enabled: bool = Field(
         default=False, description="relevance: does a model-written answer address the message (and the step it answers)?"
     )

@@ -30,7 +30,11 @@ class ApprovalRequest(BaseModel):
     tools: list[str] = Field(default_factory=list, description="every tool the approved action runs, in order")
     step: str | None = Field(default=None, description="'scenario_id.step_id' of a step action; None for a rule's tool")
     trigger: str = ""
-    arguments: dict[str, Any] = Field(default_factory=dict, description="the arguments known when the request was made")
+    arguments: dict[str, Any] = Field(
+        default_factory=dict, description="the exact arguments of the action (approving runs exactly these)")
+    guard_verdicts: list[dict[str, Any]] = Field(
+        default_factory=list, description="the action guards evaluated on those arguments when the request was made")
+    customer_confirmed: bool = Field(default=False, description="the customer had said yes to the action's confirmation")
     confidence: float = 0.0
     confidence_factors: dict[str, float] = Field(default_factory=dict)
     created_at: float

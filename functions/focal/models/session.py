@@ -47,6 +47,10 @@ class Session(BaseModel):
     clarification_counts: dict[str, int] = Field(default_factory=dict)
     offer: Offer | None = Field(default=None, description="resume an interrupted flow / start a flow, if the customer agrees")
     pending_approval_id: str | None = None
+    action_claims: dict[str, float] = Field(
+        default_factory=dict,
+        description="turn id → when it claimed the right to run its side effects (saved before they run, cleared at persist)",
+    )
     history: list[HistoryEntry] = Field(default_factory=list)
     turn_count: int = 0
     version: int = 0

@@ -39,14 +39,18 @@ class RouteDecision(BaseModel):
         "respond", "ask_slot", "confirm", "clarify", "clarify_step", "escalate", "complete", "out_of_scope",
         "cancelled", "chitchat", "tool_error", "declined",
         "awaiting_approval", "clarify_action", "action_rejected",  # the approval gate (seed 004)
+        "action_blocked",  # an action guard stopped a side-effecting call before it ran
     ] = "respond"
     scenario_id: str | None = None
     step_id: str | None = None
+    started_scenario_id: str | None = Field(default=None, description="the active scenario when the turn began")
+    started_step_id: str | None = None
     intent_label: str | None = None
     switched: bool = False
     asked_slot: str | None = None
     invalid_slot: str | None = None
     pending_tools: list[str] = Field(default_factory=list)
+    blocked_by: list[str] = Field(default_factory=list, description="the guards that stopped an action this turn")
     completed_scenario_id: str | None = None
     cancelled_scenario_id: str | None = None
     resume_offered_id: str | None = None
@@ -173,8 +177,20 @@ class TurnResult(BaseModel):
     degraded: list[str] = Field(default_factory=list, description="dependencies the turn ran without, e.g. ['retrieval']")
 
 
+class ApprovalResume(BaseModel):
+    """An approved request resumed through the pipeline from the tools stage: run exactly these calls."""
+
+    approval_id: str
+    tools: list[str]
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    step: str | None = None
+    customer_confirmed: bool = False
+    trigger: str = ""
+
+
 class TurnState(BaseModel):
     request: TurnRequest
+    resume: ApprovalResume | None = Field(default=None, description="set when the turn runs an approved action")
     session: Session | None = None
     profile: CustomerProfile | None = None
     prevalidation: list[PreValidationCheck] = Field(default_factory=list)

@@ -26,7 +26,8 @@ STAGES: tuple[StageSpec, ...] = (
               doc="pre-validation and understanding; invalid or ambiguous → answer and persist"),
     StageSpec("retrieve", "handlers.retrieve.handler", doc="scoped rule candidates"),
     StageSpec("route", "handlers.route.handler", doc="rule filter, commands, scenario navigation"),
-    StageSpec("tools", "handlers.tools.handler", doc="attached tools and step actions"),
+    StageSpec("tools", "handlers.tools.handler", jumps=("persist",),
+              doc="guarded tools and step actions; a session claimed by a concurrent turn → answer and persist"),
     StageSpec("generate", "handlers.generate.handler", doc="draft the answer"),
     StageSpec("enforce", "handlers.enforce.handler", jumps=("generate",),
               doc="check the draft; on violation regenerate (loop) or fall back"),
@@ -34,6 +35,7 @@ STAGES: tuple[StageSpec, ...] = (
 )
 
 STAGE_NAMES: tuple[str, ...] = tuple(s.name for s in STAGES)
+RESUME_STAGE = "tools"  # where an approved action re-enters the pipeline (tools → generate → enforce → persist)
 
 
 def stage(name: str) -> StageSpec:

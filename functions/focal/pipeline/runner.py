@@ -19,26 +19,32 @@ from focal.stages import fallback
 MAX_STAGE_RUNS = 3 * len(STAGE_NAMES)  # the enforce → generate loop is bounded by max_retries; this is a backstop
 
 
+def run_pipeline(event: dict[str, Any], deps: Deps, start: str = STAGE_NAMES[0],
+                 visited: list[str] | None = None) -> TurnResult:
+    """Walk the stage list from `start` (a new turn: the first stage; an approved action: RESUME_STAGE)."""
+    visited = visited if visited is not None else []
+    stage: str | None = start
+    while stage is not None:
+        visited.append(stage)
+        try:
+            if len(visited) > MAX_STAGE_RUNS:
+                raise RuntimeError("the pipeline did not finish within its stage budget")
+            # run_stage returns the JSON document a Lambda would (and has serialised it to check its size).
+            event = run_stage(stage, event, deps)
+        except Exception as exc:  # noqa: BLE001 - the Catch of every state-machine task
+            visited.append("fallback")
+            caught = {"Error": type(exc).__name__, "Cause": json.dumps({"stage": stage})}
+            event = fallback.handle({**event, "caught": caught}, deps)
+            break
+        stage = next_stage(stage, (event.get("control") or {}).get("next"))
+    return TurnResult.model_validate(event["result"])
+
+
 class LocalRunner:
     def __init__(self, deps: Deps):
         self.deps = deps
         self.visited: list[str] = []  # stages of the last turn, in order (for traces and tests)
 
     def turn(self, request: TurnRequest) -> TurnResult:
-        event: dict[str, Any] = {"request": request.model_dump(mode="json")}
         self.visited = []
-        stage: str | None = STAGE_NAMES[0]
-        while stage is not None:
-            self.visited.append(stage)
-            try:
-                if len(self.visited) > MAX_STAGE_RUNS:
-                    raise RuntimeError("the pipeline did not finish within its stage budget")
-                # run_stage returns the JSON document a Lambda would (and has serialised it to check its size).
-                event = run_stage(stage, event, self.deps)
-            except Exception as exc:  # noqa: BLE001 - the Catch of every state-machine task
-                self.visited.append("fallback")
-                caught = {"Error": type(exc).__name__, "Cause": json.dumps({"stage": stage})}
-                event = fallback.handle({**event, "caught": caught}, self.deps)
-                break
-            stage = next_stage(stage, (event.get("control") or {}).get("next"))
-        return TurnResult.model_validate(event["result"])
+        return run_pipeline({"request": request.model_dump(mode="json")}, self.deps, visited=self.visited)

@@ -1,8 +1,15 @@
 """Stage 6 — enforce: check the draft before the customer sees it.
 
-Rules to enforce = matched hard constraints ∪ every GLOBAL hard constraint (from the config, not the
-index, so an off-topic turn is still checked). On a violation: regenerate with the violations as
-feedback (jump back to generate) up to `max_retries`, then the rule's or agent's fallback text.
+Rules to enforce = every enabled response constraint (a hard constraint that guards no tool) whose
+scope is active this turn — GLOBAL, the active scenario and step, a scenario entered or left — taken
+from the config, whatever retrieval scored (`enforcement/scope.py`). Action guards are checked
+before their tools run (stages/tools.py), not here. No switch turns this off. On a violation:
+regenerate with the violations as feedback (jump back to generate) up to `max_retries`, then the
+rule's or agent's fallback text.
+
+A subjective rule needs the judge: with no judge model, or when the judge errs or times out, it
+blocks (`cannot verify`) unless the agent opts into `unverifiable_subjective: mark_unverified`; then
+the trace says UNVERIFIED, never passed.
 
 Output checks (`enforcement.relevance_check_enabled`, `grounding_check_enabled`; see
 focal.enforcement.relevance and .grounding) run on every draft after the rule lanes. Each verdict,
@@ -20,9 +27,11 @@ import time
 from focal.dialogue.flow import end_flow
 from focal.dialogue.variables import known_variables, render
 from focal.enforcement.grounding import check_grounding
+from focal.enforcement.guards import is_guard
 from focal.enforcement.lanes import deterministic, judge
 from focal.enforcement.relevance import check_relevance
-from focal.enforcement.variables import draft_variables, expression_names
+from focal.enforcement.scope import hard_constraints_in_scope, turn_scope
+from focal.enforcement.variables import apply_reading, draft_variables, expression_names
 from focal.models.agent import AgentConfig, Rule
 from focal.models.turn import CheckVerdict, TurnState, Violation
 from focal.pipeline.deps import Deps
@@ -31,10 +40,10 @@ CHECK_LANES = ("relevance", "grounding")  # output checks: their violations name
 
 
 def rules_to_enforce(agent: AgentConfig, state: TurnState) -> list[Rule]:
-    rules = [r for m in state.matched_rules if (r := agent.rule(m.rule_id)) and r.is_hard_constraint and r.enabled]
-    if agent.enforcement.always_enforce_global:
-        rules += [r for r in agent.global_hard_constraints() if r not in rules]
-    return rules
+    in_scope = hard_constraints_in_scope(agent, turn_scope(agent, state))
+    matched = [r for m in state.matched_rules if (r := agent.rule(m.rule_id)) and r.is_hard_constraint and r.enabled]
+    unique = {r.id: r for r in in_scope + matched}
+    return [r for r in unique.values() if not is_guard(r)]
 
 
 def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], text: str) -> list[Violation]:
@@ -42,22 +51,24 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
     started = time.perf_counter()  # lane 1 timing includes reading the draft's values
     variables = known_variables(agent, state.session, state.profile)
     llm = deps.llm(agent)
-    variables.update(draft_variables(agent, text, expression_names(rules), llm, state.model_calls))
+    reading = draft_variables(agent, text, expression_names(rules), llm, state.model_calls, known=variables)
+    checkable, unverifiable = apply_reading(agent, rules, variables, reading)  # uncertain values: "cannot verify"
     draft = state.drafts[-1]
     draft.variables = {n: variables[n] for n in sorted(expression_names(rules)) if n in variables}
-    violations = deterministic([r for r in rules if not r.subjective], variables) if cfg.deterministic_enabled else []
+    violations = unverifiable + deterministic([r for r in checkable if not r.subjective], variables)
     _lap(state, "deterministic", started)
     subjective = [r for r in rules if r.subjective]
-    if subjective and cfg.llm_judge_enabled:
+    if subjective:
         started = time.perf_counter()
-        llm = deps.llm(agent)
-        verdicts = judge(llm, subjective, text, state.model_calls) if llm.available("judge") else None
+        available = cfg.llm_judge_enabled and llm.available("judge")
+        verdicts = judge(llm, subjective, text, state.model_calls) if available else None
         if verdicts is not None:
             violations += verdicts
-        elif cfg.unverifiable_subjective == "fail_closed":
-            violations += [Violation(rule_id=r.id, lane="judge", reason="cannot verify: no judge model") for r in subjective]
-        else:
+        elif cfg.unverifiable_subjective == "mark_unverified":
             state.enforcement.unverified += [r.id for r in subjective if r.id not in state.enforcement.unverified]
+        else:
+            why = "cannot verify: the judge gave no valid verdict" if available else "cannot verify: no judge model"
+            violations += [Violation(rule_id=r.id, lane="judge", reason=why) for r in subjective]
         _lap(state, "judge", started)
     return violations
 
@@ -113,11 +124,13 @@ def _output_checks(agent: AgentConfig, state: TurnState, deps: Deps) -> list[Vio
 
 
 def _withdraw_confirmation(state: TurnState) -> None:
-    """The customer never saw the offer, so there is nothing for them to confirm."""
-    if state.decision.action == "confirm" and state.session is not None and state.session.flow_state == "confirming":
-        state.decision.notes.append(f"confirmation of {state.session.active_step_id} withdrawn: the offer was blocked")
-        state.decision.completed_scenario_id = state.session.active_scenario_id
-        end_flow(state.session)
+    """The customer never saw the offer, so there is nothing for them to confirm; the result says so."""
+    session = state.session
+    if state.decision.action == "confirm" and session is not None and session.flow_state == "confirming":
+        state.decision.notes.append(f"confirmation of {session.active_step_id} withdrawn: the offer was blocked")
+        state.decision.cancelled_scenario_id = session.active_scenario_id
+        end_flow(session)
+        state.decision.scenario_id, state.decision.step_id = session.active_scenario_id, session.active_step_id
 
 
 def run(state: TurnState, deps: Deps) -> TurnState:
@@ -125,10 +138,6 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
     draft = state.drafts[-1]
     report = state.enforcement
-    if not (agent.features.enabled and agent.enforcement.enabled):
-        state.response = draft.text
-        return state
-
     rules = rules_to_enforce(agent, state)
     report.checked = [rule.id for rule in rules]
     draft.violations = _check(agent, state, deps, rules, draft.text)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from focal.dialogue.clarify import MAX_OPTIONS, likely_scenarios, step_suggestions, suggestions
 from focal.dialogue.variables import known_variables
-from focal.generation.offline import compose
+from focal.generation.offline import blocked_text, compose
 from focal.generation.prompt import generation_messages
 from focal.model_calls import call_model
 from focal.models.turn import Draft, TurnState
@@ -13,6 +13,7 @@ from focal.pipeline.deps import Deps
 EXECUTION_PATHS = {
     "escalate": "escalate", "out_of_scope": "clarify", "tool_error": "fallback", "clarify": "clarify", "clarify_step": "clarify",
     "awaiting_approval": "approval", "clarify_action": "clarify", "action_rejected": "rejected",  # the approval gate
+    "action_blocked": "rejected",
 }
 
 
@@ -28,6 +29,10 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     if state.decision.action == "out_of_scope":
         state.suggested_questions = suggestions(agent.scenarios[:MAX_OPTIONS])
 
+    if state.decision.action == "action_blocked":
+        # The customer hears the guard's own words, never a model's paraphrase that might say "done".
+        state.drafts.append(Draft(text=blocked_text(agent, state, variables), source="template"))
+        return state
     llm = deps.llm(agent)
     if llm.available("generate"):
         reply, call = call_model(llm, "generate", generation_messages(agent, state, variables), state.model_calls)

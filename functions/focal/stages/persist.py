@@ -1,13 +1,15 @@
 """Stage 7 — persist: the session (conditional on its version), the profile, the turn record.
 
-Session conflicts (`VersionConflict`: another turn of the same session saved first). Policy: the
-turn's session changes are NOT merged or retried — flow state (step, slots, confirmations, done
-actions) cannot be merged safely — so the turn answers with the structured error
-`session_conflict` (the customer is asked to send the message again), its profile facts are not
-saved, and it is still recorded: the stored session's turn count and history advance by a small
-re-read-and-write that is retried up to `COUNT_ATTEMPTS` times (it only appends, so a retry is
-safe), and the turn record keeps the full trace (tool calls included). Throttling retries belong
-to the store adapters, not here.
+Session conflicts (`VersionConflict`: another turn of the same session saved first). A turn whose
+side effects ran (or an approved action resumed) reconciles: its tool outputs and finished step are
+applied to the latest session (`dialogue/reconcile.py`) and saved, retried up to `COUNT_ATTEMPTS`
+times — the fact that an action ran is never dropped. Any other turn's session changes are NOT
+merged — flow state cannot be merged safely — so it answers with the structured error
+`session_conflict` (the customer is asked to send the message again; also when the tools stage found
+the session claimed by a concurrent turn), its profile facts are not saved, and it is still
+recorded: the stored session's turn count and history advance by a small re-read-and-write retried
+up to `COUNT_ATTEMPTS` times, and the turn record keeps the full trace. Throttling retries belong to
+the store adapters, not here.
 
 A repeated turn id (`state.idempotency` set by the sensor) writes nothing: the answer came from
 the idempotency store. Every other turn's final result is stored there last (see
@@ -16,7 +18,9 @@ the idempotency store. Every other turn's final result is stored there last (see
 
 from __future__ import annotations
 
+from focal.dialogue.reconcile import apply_effects, effects
 from focal.errors import VersionConflict
+from focal.models.agent import AgentConfig
 from focal.models.session import Session
 from focal.models.turn import TurnError, TurnRecord, TurnState
 from focal.pipeline.deps import Deps
@@ -63,16 +67,42 @@ def count_turn(state: TurnState, deps: Deps) -> int:
             tenant_id=r.tenant_id, agent_id=r.agent_id, session_id=r.session_id, customer_id=r.customer_id
         )
         expected = stored.version
-        stored.turn_count += 1
-        stored.remember("user", r.message[:2000])
-        stored.remember("assistant", state.response or "")
-        stored.expires_at = int(deps.clock() + deps.session_ttl_s)
+        _count(state, deps, stored)
         try:
             deps.sessions.save(stored, expected_version=expected)
             return stored.turn_count
         except VersionConflict:
             continue
     return 0
+
+
+def _count(state: TurnState, deps: Deps, session: Session) -> None:
+    session.turn_count += 1
+    if state.resume is None:  # a resumed approval has no customer message
+        session.remember("user", state.request.message[:2000])
+    session.remember("assistant", state.response or "")
+    session.expires_at = int(deps.clock() + deps.session_ttl_s)
+
+
+def _reconcile(state: TurnState, deps: Deps, agent: AgentConfig) -> bool:
+    """Save the turn's effects onto the latest session; False if no attempt landed."""
+    r = state.request
+    for _ in range(COUNT_ATTEMPTS):
+        fresh = deps.sessions.get(r.tenant_id, r.agent_id, r.session_id)
+        if fresh is None:
+            return False
+        expected = fresh.version
+        apply_effects(agent, state, fresh)
+        _count(state, deps, fresh)
+        try:
+            state.session = deps.sessions.save(fresh, expected_version=expected)
+        except VersionConflict:
+            continue
+        state.decision.notes.append("session reconciled: another turn saved first; this turn's actions were applied to it")
+        if fresh.active_scenario_id:  # the result names where the conversation really is
+            state.decision.scenario_id, state.decision.step_id = fresh.active_scenario_id, fresh.active_step_id
+        return True
+    return False
 
 
 def _conflict(state: TurnState, deps: Deps) -> TurnState:
@@ -89,23 +119,25 @@ def _conflict(state: TurnState, deps: Deps) -> TurnState:
 def run(state: TurnState, deps: Deps) -> TurnState:
     if state.idempotency is not None:
         return state  # a repeated turn id: the sensor answered from the idempotency store; write nothing
+    if state.error is not None and state.error.code == VersionConflict.code:
+        return _conflict(state, deps)  # the tools stage found the session claimed by a concurrent turn
+    agent = deps.configs.get_agent(state.request.tenant_id, state.request.agent_id)
     session = state.session
     assert session is not None
     expected = session.version
-    session.turn_count += 1
-    session.remember("user", state.request.message[:2000])
-    session.remember("assistant", state.response or "")
-    session.expires_at = int(deps.clock() + deps.session_ttl_s)
+    session.action_claims.pop(state.request.turn_id, None)
+    _count(state, deps, session)
     _profile_facts(state, deps)
     try:
         state.session = deps.sessions.save(session, expected_version=expected)
     except VersionConflict:
-        return _conflict(state, deps)
+        if not (effects(agent, state) or state.resume is not None) or not _reconcile(state, deps, agent):
+            return _conflict(state, deps)
     # Save when facts changed or the profile was migrated to the agent's schema on read.
     if state.profile is not None and (state.profile.fields or state.profile_migration):
         deps.profiles.save(state.profile)
     state.result = state.to_result()
-    deps.turns.put(turn_record(state, deps, session.turn_count))
-    remember(state, deps, deps.configs.get_agent(state.request.tenant_id, state.request.agent_id))
+    deps.turns.put(turn_record(state, deps, state.session.turn_count))
+    remember(state, deps, agent)
     complete_turn(state, deps.idempotency)
     return state

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from focal.dialogue.commands import CommandRun, execute
-from focal.dialogue.flow import Progress, progress
+from focal.dialogue.decision import apply_progress
+from focal.dialogue.flow import progress
 from focal.dialogue.rule_filter import filter_rules, record_fires
 from focal.dialogue.variables import known_variables
 from focal.models.agent import AgentConfig
@@ -12,29 +13,6 @@ from focal.models.turn import RouteDecision, TurnState
 from focal.pipeline.deps import Deps
 from focal.retrieval.applicability import PURPOSE as APPLICABILITY
 from focal.retrieval.applicability import model_applies
-
-
-def apply_progress(state: TurnState, agent: AgentConfig, step: Progress) -> None:
-    """Turn what the flow needs next into the route decision (shared with the tools stage)."""
-    d = state.decision
-    assert state.session is not None
-    d.scenario_id = state.session.active_scenario_id
-    d.step_id = state.session.active_step_id
-    d.notes.extend(step.notes)
-    if step.action == "ask_slot" and step.slot:
-        d.action, d.asked_slot = "ask_slot", step.slot.name
-    elif step.action == "confirm":
-        d.action = "confirm"
-    elif step.action == "run_tools":
-        d.pending_tools = step.tools
-    elif step.action == "complete":
-        d.action = "complete"
-        d.scenario_id = step.completed_scenario.id if step.completed_scenario else d.scenario_id
-        d.step_id = step.step.id if step.step else d.step_id
-        if step.completed_scenario:
-            d.completed_scenario_id = step.completed_scenario.id
-        if step.offered:
-            d.resume_offered_id = step.offered.scenario_id
 
 
 def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str]) -> list[Command]:
@@ -93,7 +71,8 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
     session, context = state.session, state.context
     assert session is not None and context is not None
-    state.decision = decision = RouteDecision(intent_label=context.detected_intent)
+    state.decision = decision = RouteDecision(intent_label=context.detected_intent, started_scenario_id=session.active_scenario_id,
+                                              started_step_id=session.active_step_id)
 
     llm = deps.llm(agent)
     applies = (model_applies(llm, agent, context.message, state.model_calls, decision.notes)

@@ -1,12 +1,19 @@
 """Stage 4 — tools: the tools of matched rules and of the step being completed; outputs → variables.
 
-A failing tool never loses the turn: it is recorded as a structured tool error, the flow is marked
-`error`, and generate answers safely.
+Every call is prepared first (`dialogue/tool_calls.py`): its exact arguments are fixed and every
+action guard in scope is evaluated on them. A blocked call never runs; the turn answers with the
+guard's own text (`action_blocked`), and the trace, the turn record and an `action_blocked` event
+name the call, the rule and the reason.
 
-Seed 004: with `features.graded_confidence` the turn's confidence is graded here
-(`dialogue/confidence.py`); with `features.approval_gates` a side-effecting tool runs only when the
-gate says execute (`dialogue/approvals.py`: otherwise an approval request, a clarification, or a
-rejection), and an action already waiting for approval is never run a second time.
+Seed 004: with `features.graded_confidence` the turn's confidence is graded here; with
+`features.approval_gates` a side-effecting call runs only when the gate says execute (otherwise an
+approval request holding the exact arguments and guard verdicts, a clarification, or a rejection).
+
+Actions happen once: before a turn runs its first side effect it claims the session (a conditional
+write that marks the step's action as taken). A concurrent turn that read the session before the
+claim loses that write, and one that read it after sees the claim: either way it runs nothing and
+answers `session_conflict`. An approved request resumes here too (`state.resume`): exactly its stored
+calls, after the guards are checked again on those arguments.
 
 Seed 002: around the step's actions, `dialogue/resolution.py` resolves the variables the turn needs
 (session → profile → read-only tools, at most 3 rounds → ask the customer).
@@ -14,52 +21,21 @@ Seed 002: around the step's actions, `dialogue/resolution.py` resolves the varia
 
 from __future__ import annotations
 
-import time
-from typing import Any
-
 from focal.dialogue import approvals, resolution
 from focal.dialogue.confidence import assess
+from focal.dialogue.decision import apply_progress
 from focal.dialogue.flow import current_step, progress
+from focal.dialogue.tool_calls import execute, prepare
 from focal.dialogue.variables import known_variables
-from focal.errors import ToolError
+from focal.enforcement.scope import turn_scope
+from focal.errors import VersionConflict
 from focal.models.agent import AgentConfig
-from focal.models.turn import ToolCall, TurnState
+from focal.models.turn import ToolCall, TurnError, TurnState
 from focal.pipeline.deps import Deps
-from focal.sensing.extraction import coerce
-from focal.stages.route import apply_progress
 
 MAX_ACTION_ROUNDS = 3
-
-
-def call_tool(state: TurnState, agent: AgentConfig, deps: Deps, tool_id: str, trigger: str) -> ToolCall:
-    tool = agent.tool(tool_id)
-    call = ToolCall(tool_id=tool_id, trigger=trigger)
-    if tool is None:
-        call.status, call.error = "error", "unknown tool"
-        return call
-    variables = known_variables(agent, state.session, state.profile)
-    args: dict[str, Any] = {name: variables.get(name) for name in tool.input if variables.get(name) is not None}
-    missing = [name for name, spec in tool.input.items() if spec.required and name not in args]
-    call.arguments = args
-    if missing:
-        call.status, call.error = "skipped", f"missing argument(s): {', '.join(missing)}"
-        return call
-    started = time.perf_counter()
-    try:
-        result = deps.tools.run(agent, tool, args)
-    except ToolError as exc:
-        call.status, call.error = "error", str(exc)
-        return call
-    finally:
-        call.ms = round((time.perf_counter() - started) * 1000, 3)
-    assert state.session is not None
-    for key, var in tool.output.items():
-        if key in result:
-            field = agent.field(var)
-            value = coerce(field.field_type, result[key]) if field else result[key]
-            state.session.variables[var] = value
-            call.outputs[var] = value
-    return call
+CLAIM_TTL_S = 120  # a claim older than this belongs to a turn that died; it no longer stops others
+CONFLICT_MESSAGE = "Another message in this conversation is being handled right now; please send yours again in a moment."
 
 
 def _attached(agent: AgentConfig, rule_id: str) -> list[str]:
@@ -72,33 +48,146 @@ def _side_effects(agent: AgentConfig, tool_ids: list[str]) -> bool:
     return any((tool := agent.tool(t)) is None or tool.side_effect for t in tool_ids)
 
 
+def _record(state: TurnState, deps: Deps, agent: AgentConfig, calls: list[ToolCall]) -> None:
+    state.tool_calls.extend(calls)
+    if not agent.features.enabled:
+        return  # events belong to the seed-004 features; the plain pipeline publishes none
+    for call in calls:
+        approvals.tool_result_event(deps, state, call, state.resume.approval_id if state.resume else None)
+
+
+def block(state: TurnState, agent: AgentConfig, deps: Deps, calls: list[ToolCall]) -> None:
+    """Guards stopped an action: nothing runs, the customer hears the guards' texts, the flow waits."""
+    stopped = [c for c in calls if c.status == "blocked"]
+    state.tool_calls.extend(stopped)
+    d = state.decision
+    d.action = "action_blocked"
+    for call in stopped:
+        rules = [v.rule_id for v in call.guards if not v.passed]
+        d.blocked_by += [r for r in rules if r not in d.blocked_by]
+        d.notes.append(f"{call.tool_id} blocked before it ran ({call.trigger}): {call.error}")
+        approvals.publish_turn(deps, state, "action_blocked", None, tool_id=call.tool_id, trigger=call.trigger,
+                               rules=rules, reasons=[v.reason for v in call.guards if not v.passed])
+    session = state.session
+    assert session is not None
+    step = current_step(agent, session)
+    if step is not None and step.requires_confirmation and session.active_step_id == step.id:
+        session.confirmed_step, session.flow_state = None, "confirming"  # asking again is a new decision
+    d.scenario_id, d.step_id = session.active_scenario_id, session.active_step_id
+
+
+def _live_claims(state: TurnState, deps: Deps) -> dict[str, float]:
+    assert state.session is not None
+    now = deps.clock()
+    return {t: at for t, at in state.session.action_claims.items() if now - at < CLAIM_TTL_S}
+
+
+def _conflict(state: TurnState, why: str) -> TurnState:
+    state.decision.notes.append(why)
+    state.error = TurnError(code=VersionConflict.code, message=CONFLICT_MESSAGE, stage="tools")
+    state.control.next = "persist"
+    return state
+
+
+def claim(state: TurnState, deps: Deps, step_id: str | None) -> bool:
+    """Save the session with this turn's claim before any side effect runs; False if another turn won."""
+    session = state.session
+    assert session is not None
+    if state.request.turn_id in session.action_claims:
+        return True  # claimed earlier in this turn (or by this very turn id, retried)
+    session.action_claims = {**_live_claims(state, deps), state.request.turn_id: deps.clock()}
+    if step_id is not None:
+        session.actions_done_step = step_id
+    try:
+        state.session = deps.sessions.save(session, expected_version=session.version)
+    except VersionConflict:
+        return False
+    return True
+
+
+def _run_resume(state: TurnState, agent: AgentConfig, deps: Deps) -> TurnState:
+    """An approved request: exactly its stored calls, the guards checked again on those arguments."""
+    res, session = state.resume, state.session
+    assert res is not None and session is not None
+    scope = turn_scope(agent, state)
+    if res.step:
+        scope.add(*res.step.split(".", 1))
+    session.pending_approval_id = None
+    calls: list[ToolCall] = []
+    for tool_id in res.tools:
+        tool = agent.tool(tool_id)
+        arguments = {n: res.arguments[n] for n in (tool.input if tool else {}) if n in res.arguments}
+        call = prepare(state, agent, tool_id, res.trigger, arguments=arguments, confirmed=res.customer_confirmed, scope=scope)
+        if call.status == "blocked":
+            block(state, agent, deps, [call])
+            return state
+        calls.append(execute(state, agent, deps, call))
+        if calls[-1].status != "ok":
+            break
+    _record(state, deps, agent, calls)
+    if any(c.status != "ok" for c in calls):
+        session.flow_state = "error"
+        state.decision.action = "tool_error"
+        state.decision.notes.append("an approved action failed; the flow waits in state error")
+    elif res.step and approvals.step_key(session) == res.step:
+        step = current_step(agent, session)
+        session.confirmed_step = session.actions_done_step = step.id if step else None  # the approval stands for the yes
+        apply_progress(state, agent, progress(agent, session, known_variables(agent, session, state.profile)))
+    return state
+
+
+def _run_action(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[str], trigger: str,
+                step_id: str | None, confirmed: bool) -> bool:
+    """Prepare, guard, gate, claim and run one action; True when its tools ran (whatever their status)."""
+    gates = agent.feature_on("approval_gates")
+    checked = [prepare(state, agent, t, trigger, confirmed=confirmed) for t in tool_ids]
+    if any(c.status == "blocked" for c in checked):
+        block(state, agent, deps, checked)
+        return False
+    side = _side_effects(agent, tool_ids)
+    if gates and side and (
+        (step_id is not None and approvals.held(state, agent, deps, tool_ids))
+        or approvals.gate(state, agent, deps, tool_ids, trigger, checked, confirmed) != "execute"
+    ):
+        return False  # waiting for approval, asking, or rejected: the action does not run this turn
+    if side and not claim(state, deps, step_id):
+        _conflict(state, f"{', '.join(tool_ids)} not run: another turn of this session claimed it first")
+        return False
+    calls: list[ToolCall] = []
+    for tool_id in tool_ids:  # prepared again: a later tool may read what an earlier one returned
+        call = prepare(state, agent, tool_id, trigger, confirmed=confirmed)
+        if call.status == "blocked":
+            _record(state, deps, agent, calls)
+            block(state, agent, deps, [call])
+            return False
+        calls.append(execute(state, agent, deps, call))
+    _record(state, deps, agent, calls)
+    return True
+
+
 def run(state: TurnState, deps: Deps) -> TurnState:
     r = state.request
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
     session = state.session
     assert session is not None
-    gates = agent.feature_on("approval_gates")
+    if state.resume is not None:
+        return _run_resume(state, agent, deps)
+    if any(t != r.turn_id for t in _live_claims(state, deps)):
+        return _conflict(state, "another turn of this session is running its actions")
     rule_tools = [(m.rule_id, tool_id) for m in state.matched_rules for tool_id in _attached(agent, m.rule_id)]
     if agent.feature_on("graded_confidence"):
         # The turn's confidence: for what it is about to run (a gate below may re-assess its own action).
         approvals.record_assessment(state, assess(state, agent, [t for _, t in rule_tools] + state.decision.pending_tools))
 
-    def run_calls(tool_ids: list[str], trigger: str) -> list[ToolCall]:
-        calls = [call_tool(state, agent, deps, tool_id, trigger) for tool_id in tool_ids]
-        state.tool_calls.extend(calls)
-        if agent.features.enabled:
-            for call in calls:
-                approvals.tool_result_event(deps, state, call)
-        return calls
-
     for rule_id, tool_id in rule_tools:
-        trigger = f"rule {rule_id}"
-        if gates and _side_effects(agent, [tool_id]) and approvals.gate(state, agent, deps, [tool_id], trigger) != "execute":
-            continue
-        run_calls([tool_id], trigger)
+        _run_action(state, agent, deps, [tool_id], f"rule {rule_id}", None, confirmed=False)
+        if state.error is not None:
+            return state
 
     def run_one(tool_id: str, trigger: str) -> ToolCall:  # variable resolution: read-only tools only
-        return run_calls([tool_id], trigger)[0]
+        call = execute(state, agent, deps, prepare(state, agent, tool_id, trigger))
+        _record(state, deps, agent, [call])
+        return call
 
     resolution.before_actions(state, agent, run_one)
     for _ in range(MAX_ACTION_ROUNDS):
@@ -106,18 +195,19 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         if not pending:
             break
         step = current_step(agent, session)
-        trigger = f"step {session.active_step_id}"
-        if gates and _side_effects(agent, pending) and (
-            approvals.held(state, agent, deps, pending) or approvals.gate(state, agent, deps, pending, trigger) != "execute"
-        ):
-            break  # waiting for approval, asking, or rejected: the step's action does not run this turn
-        calls = run_calls(pending, trigger)
-        if any(c.status != "ok" for c in calls):
+        trigger = f"step {session.active_scenario_id}.{session.active_step_id}"
+        confirmed = bool(step and step.requires_confirmation and session.confirmed_step == step.id)
+        if not _run_action(state, agent, deps, pending, trigger, step.id if step else None, confirmed):
+            break
+        session = state.session  # the claim saved (and replaced) it
+        assert session is not None
+        if any(c.status != "ok" for c in state.tool_calls if c.trigger == trigger):
             session.flow_state = "error"
             state.decision.action = "tool_error"
             state.decision.notes.append("a step action failed; the flow waits in state error")
             break
         session.actions_done_step = step.id if step else None
         apply_progress(state, agent, progress(agent, session, known_variables(agent, session, state.profile)))
-    resolution.after_actions(state, agent, run_one)  # what the answer will say: session → profile → tools → ask
+    if state.error is None:
+        resolution.after_actions(state, agent, run_one)  # what the answer will say: session → profile → tools → ask
     return state

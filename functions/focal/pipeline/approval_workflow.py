@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from focal.dialogue.approvals import ApprovalAnswer, answer, publish
+from focal.dialogue.approvals import publish
+from focal.pipeline.approval_answer import ApprovalAnswer, answer
 from focal.pipeline.deps import Deps
 
 

@@ -1,0 +1,45 @@
+"""Putting what a turn's tools did onto a session that another turn saved meanwhile.
+
+A turn whose side effects ran must never lose the record of them: when its session write loses the
+version race, the effects (tool outputs, the step whose action ran, a resolved approval, its claim)
+are applied to the latest stored session, and the flow moves on from there if it is still at that
+step. Everything else the turn changed (slots, offers, rule counts) is dropped: it cannot be merged
+safely, and the other turn's view wins.
+"""
+
+from __future__ import annotations
+
+from focal.dialogue.flow import current_step, progress
+from focal.dialogue.variables import known_variables
+from focal.models.agent import AgentConfig
+from focal.models.session import Session
+from focal.models.turn import ToolCall, TurnState
+
+
+def effects(agent: AgentConfig, state: TurnState) -> list[ToolCall]:
+    """The side-effecting calls of the turn that ran."""
+    return [c for c in state.tool_calls if c.status == "ok" and (tool := agent.tool(c.tool_id)) and tool.side_effect]
+
+
+def _step_of(trigger: str) -> str | None:
+    """'step refund.confirm_refund' → 'refund.confirm_refund'."""
+    return trigger.split(" ", 1)[1] if trigger.startswith("step ") else None
+
+
+def apply_effects(agent: AgentConfig, state: TurnState, fresh: Session) -> None:
+    """Apply the turn's tool outputs and finished step action onto `fresh` (the latest stored session)."""
+    fresh.action_claims.pop(state.request.turn_id, None)
+    ran = [c for c in state.tool_calls if c.status == "ok"]
+    for call in ran:
+        fresh.variables.update(call.outputs)
+    resume = state.resume
+    if resume is not None and fresh.pending_approval_id == resume.approval_id:
+        fresh.pending_approval_id = None
+    steps = {s for c in effects(agent, state) if (s := _step_of(c.trigger))}
+    if resume is not None and resume.step and effects(agent, state):
+        steps.add(resume.step)
+    key = f"{fresh.active_scenario_id}.{fresh.active_step_id}" if fresh.active_scenario_id else None
+    if key in steps:
+        step = current_step(agent, fresh)
+        fresh.confirmed_step = fresh.actions_done_step = step.id if step else None
+        progress(agent, fresh, known_variables(agent, fresh, state.profile))

@@ -1,0 +1,88 @@
+"""One tool call, from its arguments to the session variables it fills.
+
+`prepare` fixes the call's exact arguments (the turn's variables by the tool's input names, or the
+stored arguments of an approved request) and evaluates every action guard in scope on them;
+`execute` runs a prepared call that no guard blocked. A side-effecting call carries an idempotency
+key (tenant, session, turn, tool, arguments) that the tool receives, so a repeat can be recognised
+downstream. Nothing here decides *whether* an action should run (the tools stage and the approval
+gate do); it guarantees that no guarded call runs unchecked.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from focal.dialogue.variables import known_variables
+from focal.enforcement import guards
+from focal.enforcement.scope import ActiveScope, turn_scope
+from focal.errors import ToolError
+from focal.models.agent import AgentConfig
+from focal.models.turn import ToolCall, ToolCallContext, TurnState
+from focal.pipeline.deps import Deps
+from focal.sensing.extraction import coerce
+from focal.tool_keys import idempotency_key
+
+
+def arguments_for(agent: AgentConfig, state: TurnState, tool_id: str) -> dict[str, Any]:
+    tool = agent.tool(tool_id)
+    variables = known_variables(agent, state.session, state.profile)
+    return {name: variables[name] for name in (tool.input if tool else {}) if variables.get(name) is not None}
+
+
+def prepare(
+    state: TurnState, agent: AgentConfig, tool_id: str, trigger: str, *, arguments: dict[str, Any] | None = None,
+    confirmed: bool = False, scope: ActiveScope | None = None,
+) -> ToolCall:
+    """The call with its exact arguments and guard verdicts; status `blocked` when a guard stops it."""
+    call = ToolCall(tool_id=tool_id, trigger=trigger)
+    tool = agent.tool(tool_id)
+    if tool is None:
+        call.status, call.error = "error", "unknown tool"
+        return call
+    call.arguments = dict(arguments) if arguments is not None else arguments_for(agent, state, tool_id)
+    variables = known_variables(agent, state.session, state.profile)
+    call.guards = guards.check_call(agent, tool_id, call.arguments, variables, scope or turn_scope(agent, state), confirmed)
+    stopped = guards.blocked(call.guards)
+    if stopped:
+        call.status = "blocked"
+        call.error = "; ".join(f"guard {v.rule_id}: {v.reason}" for v in stopped)
+    return call
+
+
+def execute(state: TurnState, agent: AgentConfig, deps: Deps, call: ToolCall) -> ToolCall:
+    """Run a prepared call (never one a guard blocked); outputs become session variables."""
+    tool = agent.tool(call.tool_id)
+    if tool is None or call.status in ("blocked", "error"):
+        return call
+    missing = [name for name, spec in tool.input.items() if spec.required and name not in call.arguments]
+    if missing:
+        call.status, call.error = "skipped", f"missing argument(s): {', '.join(missing)}"
+        return call
+    r = state.request
+    if tool.side_effect:
+        call.idempotency_key = idempotency_key(r.tenant_id, r.session_id, r.turn_id, tool.id, call.arguments)
+    context = ToolCallContext(tenant_id=r.tenant_id, session_id=r.session_id, turn_id=r.turn_id,
+                              customer_id=r.customer_id, idempotency_key=call.idempotency_key)
+    started = time.perf_counter()
+    try:
+        result = deps.tools.run(agent, tool, dict(call.arguments), context)
+    except ToolError as exc:
+        call.status, call.error = "error", str(exc)
+        return call
+    finally:
+        call.ms = round((time.perf_counter() - started) * 1000, 3)
+    call.status = "ok"
+    assert state.session is not None
+    for key, var in tool.output.items():
+        if key in result:
+            field = agent.field(var)
+            value = coerce(field.field_type, result[key]) if field else result[key]
+            state.session.variables[var] = value
+            call.outputs[var] = value
+    return call
+
+
+def call_tool(state: TurnState, agent: AgentConfig, deps: Deps, tool_id: str, trigger: str) -> ToolCall:
+    """Prepare and, unless a guard blocks it, run one call on the turn's current variables."""
+    return execute(state, agent, deps, prepare(state, agent, tool_id, trigger))

@@ -1,0 +1,352 @@
+"""What amount a draft states for a constrained money, percentage or number field — read so that it fails closed.
+
+The draft is cut into sentences and clauses (";", ", and/but/while…", "but"). A *cue* says that an amount
+moves to the customer: the field's `extraction_hints` plus built-in value-movement words (money:
+refund, credited, back, receive, give you, reimburse, pay out, compensation, issue, transfer, "on your
+statement", "off"…; percentages: off, discount, save, reduction…). Then, amount by amount:
+
+- in a clause with a cue, an amount is the field's value — even when it equals a known value ("you'll
+  get the full $75 back" promises $75) — unless it is a threshold that restates a policy figure
+  ("refunds above $50 need a review");
+- a clause whose cue is refused ("I can't refund $75"), reported ("you asked for a refund of $120") or
+  sent to a review ("a refund of $75 needs a review") promises nothing: its amounts are attributed to
+  the refusal, the customer's request or the review;
+- in a clause without a cue, an amount that equals a known value (an order total from a tool) or a
+  policy figure (written in the agent's rules, steps or field descriptions), or that the clause gives
+  another role (a price, a fee, a total, shipping), is attributed to that; any other amount, in a draft
+  that talks about the field at all, cannot be attributed: *uncertain*;
+- a cue that promises an unstated whole ("a full refund", "refund it in full", "the whole amount") is
+  the largest known or stated amount, and uncertain when there is none; one whose object is the order
+  ("shall I refund order A1001?") is that amount when one is known; a percentage of a base ("half of
+  your $120 order", "80% of the total") is that share.
+
+The largest value wins when several are the field's (the conservative reading for caps). Nothing of the
+type stated: no value, the field keeps its default.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from focal.models.agent import AgentConfig, ProfileFieldDefinition
+
+NUMERIC = ("money", "percentage", "number", "integer")
+_I = re.IGNORECASE
+_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?"
+_MONEY = re.compile(
+    rf"(?:[$€£]\s?|\b(?:usd|us\$|eur|gbp)\s?)(?P<a>{_NUM})(?![\d%])"
+    rf"|\b(?P<b>{_NUM})\s?(?:dollars?|bucks|usd|euros?|eur|pounds|quid|gbp)\b"
+    r"|(?<![\w.$€£,/-])(?P<c>\d+\.\d{2})(?![\w.%/-])(?!\s?percent)", _I)
+_PERCENT = re.compile(r"(?<![\w.])(?P<p>\d+(?:\.\d+)?)\s?(?:%|percent\b|per\s?cent\b|pct\b)", _I)
+_BARE = re.compile(r"(?<![\w.$€£/-])(?P<n>\d+(?:\.\d+)?)(?![\w./-])")
+_SHARES = {"half": 50.0, "a half": 50.0, "a quarter": 25.0, "a third": 100 / 3, "two thirds": 200 / 3,
+           "three quarters": 75.0, "all": 100.0}
+
+# ----------------------------------------------------------------------------- amounts written out
+_UNITS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen".split())}
+_TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if i >= 2}
+_WORD = "|".join([*_UNITS, *_TENS, "hundred", "thousand"])
+_WORDS = re.compile(
+    rf"\b(?:an?\s+)?(?:{_WORD})\b(?:(?:[\s-]+|\s+and\s+)(?:{_WORD})\b)*"
+    r"(?=\s+(?:dollars?|bucks|usd|euros?|pounds|quid|percent|per\s?cent)\b)", _I)
+
+
+def _words_value(words: str) -> int | None:
+    total = current = 0
+    for token in re.split(r"[\s-]+", words.lower().strip()):
+        if token in ("and", ""):
+            continue
+        if token in ("a", "an"):
+            current = current or 1
+        elif token in _UNITS:
+            current += _UNITS[token]
+        elif token in _TENS:
+            current += _TENS[token]
+        elif token == "hundred":
+            current = max(current, 1) * 100
+        elif token == "thousand":
+            total, current = total + max(current, 1) * 1000, 0
+        else:
+            return None
+    return total + current
+
+
+def spell_out(text: str) -> str:
+    """"seventy five dollars" → "75 dollars", "one hundred and twenty dollars" → "120 dollars"."""
+    def replace(m: re.Match[str]) -> str:
+        value = _words_value(m.group(0))
+        return m.group(0) if value is None else str(value)
+    return _WORDS.sub(replace, text)
+
+
+# ----------------------------------------------------------------------------- cues and markers
+def _any(*patterns: str) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in patterns), _I)
+
+
+_MONEY_CUES = _any(
+    r"\brefund\w*", r"\breimburs\w*", r"\bcredit(?:s|ed|ing)?\b(?!\s+cards?\b)", r"\bstore\s+credit\b",
+    r"\bcompensat\w*", r"\bgoodwill\b", r"\bvouchers?\b", r"\bpay(?:s|ing)?\s*(?:out|back)\b|\bpaid\s+(?:out|back)\b",
+    r"\bpayouts?\b", r"\breimburs\w*", r"\brevers(?:e|ed|ing|al)\b", r"\bchargebacks?\b", r"\bapprov(?:e|ed|ing)\b",
+    r"\b(?:issue[sd]?|issuing)\s+(?:you\b|your\b|a\b|an\b|the\b|[$€£\d])", r"\btransfer(?:s|red|ring)?\b",
+    r"\bdeposit(?:s|ed|ing)?\b", r"\bowe\b", r"\b(?:we|i)(?:'ll|\s+will|\s+can|\s+could)?\s+cover\b",
+    r"\b(?:give|giving|gave|send|sending|sent|pay|paying|award|awarding|grant|granting|wire|wiring|offer|offering)"
+    r"\s+(?:you|your)\b",
+    r"\byou(?:'ll|'d|\s+will|\s+would|\s+should|\s+can|\s+could|\s+are\s+going\s+to|'re\s+going\s+to|\s+also)?"
+    r"(?:\s+(?:soon|then|now|shortly|also|still|definitely|simply))?\s+(?:receive|get|be\s+getting|be\s+receiving|be\s+paid|be\s+sent)\b",
+    r"\b(?:get|gets|getting|got|give|gives|giving|have|has|receive|send|sending|sent|pay|paid|put|putting|money|funds|cash)"
+    r"\b(?:\s+[^\s.;!?]+){0,6}?\s+back\b(?!\s+(?:to\s+(?:you|us|me)\b|in\s+stock|soon|later|orders?\b))",
+    r"\bback\s+(?:on|to|into|onto|in)\s+(?:your|the)\s+(?:\w+\s+){0,2}?"
+    r"(?:card|account|bank|payment|method|wallet|balance|paypal|visa|mastercard|amex|statement)",
+    r"\b(?:return(?:s|ed|ing)?|go(?:es)?|going|went|head(?:s|ed|ing)?|land(?:s|ed)?|post(?:s|ed)?|appear(?:s|ed)?|"
+    r"show(?:s|ing)?\s+up|reflect(?:s|ed)?|see)\b(?:\s+[^\s.;!?]+){0,6}?\s+(?:to|into|onto|on|in)\s+(?:your|the)\s+"
+    r"(?:\w+\s+){0,2}?(?:statement|card|account|bank|balance|wallet|paypal|payment\s+method)\b",
+    r"\boff\b",
+)
+_PERCENT_CUES = _any(
+    r"\boff\b", r"\bdiscount\w*", r"\bsav(?:e|es|ed|ing|ings)\b", r"\breduc\w*", r"\bcut\b", r"\bmark(?:ed)?\s*down\b",
+    r"\bknock\w*", r"\blower(?:ed)?\s+by\b", r"\bpromo\w*", r"\bcoupons?\b", r"\brebates?\b", r"\bcash\s?back\b",
+)
+# Objects and phrases that promise an unstated whole, or the order's own amount.
+_WHOLE = _any(
+    r"\bfull\s+refund", r"\bin\s+full\b", r"\bfully\s+(?:refund|reimburs|credit)\w*", r"\b(?:refund|reimburs|credit)\w*\s+fully\b",
+    r"\b(?:whole|entire|full|complete|total)\s+(?:amount|sum|price|cost|payment|purchase|order|balance|value|charge|refund|thing)\b",
+    r"\beverything\b", r"\bevery\s+(?:cent|penny|dollar)\b", r"\ball\s+(?:of\s+)?(?:your|the)\s+money\b", r"\ball\s+of\s+it\b",
+    r"\bit\s+all\b", r"\bwhat\s+you\s+(?:paid|spent)\b", r"\bthe\s+(?:amount|price|sum)\s+you\s+paid\b",
+    r"\b(?:that|this|the\s+same)\s+(?:amount|sum|much|figure)\b", r"\bthat(?:'s|\s+is)\s+what\b", r"\bthe\s+total\b",
+)
+_OBJECT = _any(
+    r"(?<!the\s)(?<!a\s)(?<!an\s)(?<!your\s)(?<!my\s)(?<!any\s)\b(?:refund|reimburse|credit|compensate)(?:s|d|ed|ing)?\s+(?:you\s+)?(?:for\s+)?"
+    r"(?:it|them|this|that|these|those|order\s+\w+|(?:your|the|this|that)\s+"
+    r"(?!refund|money|amount|difference|rest|remaining|remainder|shipping|delivery|fee|postage|tax|charge)\w+)\b",
+    r"\b(?:get|have|receive|give)\s+(?:it|them|that|your\s+money|the\s+money|your\s+cash|your\s+funds)\s+back\b",
+    r"\byour\s+money\s+back\b",
+    r"\b(?:it|this|that|they|order|purchase|item|payment|charge)(?:\s+will|'ll|\s+is\s+going\s+to|\s+has\s+been|\s+have\s+been|"
+    r"\s+was|\s+is\s+being|\s+gets?|\s+got)\s+(?:be\s+)?(?:fully\s+)?(?:refunded|reimbursed|credited)\b",
+)
+_NEGATION = re.compile(
+    r"\b(?:can't|can’t|cannot|can\s+not|couldn't|could\s+not|won't|will\s+not|wouldn't|would\s+not|unable\s+to|"
+    r"not\s+able\s+to|not\s+allowed\s+to|not\s+authori[sz]ed\s+to|not\s+in\s+a\s+position\s+to|don't|do\s+not|"
+    r"doesn't|does\s+not|didn't|did\s+not|isn't|is\s+not|aren't|are\s+not|wasn't|was\s+not|no\s+longer|never|nothing\s+to|"
+    r"stopp(?:ed|ing)|stop|cancel(?:led|ed|ling|ing)?|withdr[ae]wn?|halt(?:ed)?|declin(?:e|ed|ing)|den(?:y|ied)|reject(?:ed)?|"
+    r"no|not)\b(?!\s+(?:worry|worries|problem|hesitate|forget|doubt)\b)(?:\s+[\w'’$€£%.-]+){0,3}?\s*$", _I)
+_REPORTED = re.compile(
+    r"\b(?:you(?:'ve|\s+have)?\s+(?:asked|requested|wanted|mentioned|said|hoped|expected|claimed)|you\s+were\s+(?:hoping|expecting)|"
+    r"your\s+(?:request|claim)|you(?:'d|\s+would)\s+like|you\s+want(?:ed)?)\b[^,;]{0,40}$", _I)
+_REVIEW = re.compile(
+    r"(?<!n't\s)(?<!not\s)(?<!no\s)\b(?:needs?|requires?|required|must\s+(?:be|go|get)|subject\s+to|go(?:es)?\s+(?:to|through))\s+(?:a\s+|an\s+)?"
+    r"(?:\w+\s+){0,2}?(?:review|approval|sign-off|authori[sz]ation|manager|supervisor)\b"
+    r"|\b(?:will|to|can|must)\s+review\b|\breview(?:ed)?\s+by\b", _I)
+_ROLE = re.compile(
+    r"\b(?:cost|costs|costing|price|prices|priced|pricing|fee|fees|charge|charges|charged|shipping|postage|delivery|"
+    r"came\s+to|comes\s+to|come\s+to|total|totals|totalled|totaled|subtotal|paid|pay|spent|spend|bill|billed|worth|"
+    r"valued|sells?|sold|retails?|tax|taxes|ordered|bought|purchased|minimum|orders?\s+(?:over|above|under))\b", _I)
+_THRESHOLD_BEFORE = re.compile(
+    r"\b(?:above|over|more\s+than|greater\s+than|higher\s+than|larger\s+than|bigger\s+than|exceed(?:s|ing)?|beyond|"
+    r"in\s+excess\s+of|up\s+to|under|below|less\s+than|at\s+most|no\s+more\s+than|maximum(?:\s+of)?|max|"
+    r"limit(?:ed)?\s+(?:of|to|is)|cap(?:ped)?\s+(?:of|at|is)|at\s+least|threshold\s+(?:of|is)|ceiling\s+(?:of|is))"
+    r"\s+(?:a\s+|the\s+|of\s+)?$", _I)
+_THRESHOLD_AFTER = re.compile(r"^\s*(?:or\s+(?:more|less|above|below|under|over)|and\s+(?:above|over|up|under|below)|"
+                              r"limit|cap|maximum|threshold|ceiling)\b", _I)
+_BASE_OF = re.compile(r"(?:\d\S*\s*(?:dollars?|bucks|%|percent)?|half|part|some|portion|most|rest|share)\s+(?:out\s+)?of\s+"
+                      r"(?:your|the|this|that)?\s*$", _I)
+_SHARE = re.compile(
+    rf"(?P<share>(?<![\w.])\d+(?:\.\d+)?\s?(?:%|percent\b|per\s?cent\b)|\b(?:{'|'.join(sorted(_SHARES, key=len, reverse=True))})\b)"
+    r"(?:\s+(?:a\s+)?refund\b)?\s+(?:of\s+)?(?:the\s+|your\s+|that\s+|this\s+|what\s+)?"
+    rf"(?:(?P<base>[$€£]\s?(?:{_NUM})|(?:{_NUM})\s?dollars)|order|purchase|total|price|amount|cost|payment|it\b|you\s+paid|money|bill)", _I)
+_DISCOUNT = re.compile(r"\s*(?:off|discount|savings?|reduction|markdown|cheaper|lower)\b", _I)
+_PRONOUN_START = re.compile(r"^\s*(?:it|that|this|which|the\s+(?:amount|sum|figure))(?:'s|\s+is|\s+will|'ll|\s+comes|\s+should|\s+would)\b", _I)
+_SENTENCE = re.compile(r"(?:\d\.\d|[^.!?\n])+[.!?]?")
+_SUBJECT = r"(?=(?:i|i'll|i've|i'm|we|we'll|we've|we're|you|you'll|you've|you're|it|it'll|it's|they|our|your|this|that|the|a|an)\b)"
+_CLAUSE = re.compile(
+    rf"\s*;\s*|\s+[—–-]{{1,2}}\s+{_SUBJECT}|,?\s+but\s+|,\s*(?:and|while|whereas|although|though|however|yet)\s+"
+    rf"|\s+and\s+{_SUBJECT}", _I)
+
+
+@dataclass
+class AmountReading:
+    value: float | None = None
+    uncertain: str | None = None
+    cue: bool = False                                 # the draft talks about the field
+    unexplained: list[float] = field(default_factory=list)  # amounts no known value explains
+
+
+@dataclass
+class _Clause:
+    text: str
+    cue: bool          # a cue that is not refused, reported or sent to review
+    neutral: bool      # a cue that is
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) < 0.005
+
+
+def _cues(kind: str, hints: list[str]) -> list[re.Pattern[str]]:
+    out = [re.compile(rf"\b{re.escape(h)}(?:s|es|ed|d|ing)?\b", _I) for h in hints]
+    if kind == "money":
+        out.append(_MONEY_CUES)
+    elif kind == "percentage":
+        out.append(_PERCENT_CUES)
+    return out
+
+
+def _clauses(text: str, cues: list[re.Pattern[str]]) -> list[list[_Clause]]:
+    out = []
+    for sentence in (s.strip() for s in _SENTENCE.findall(text)):
+        if not sentence:
+            continue
+        clauses = []
+        for part in filter(None, (p.strip() for p in _CLAUSE.split(sentence))):
+            starts = [m.start() for c in cues for m in c.finditer(part)]
+            refused = [p for p in starts if _NEGATION.search(part[:p]) or _REPORTED.search(part[:p])]
+            neutral = bool(starts) and (len(refused) == len(starts) or _REVIEW.search(part) is not None)
+            clauses.append(_Clause(part, bool(starts) and not neutral, neutral))
+        out.append(clauses)
+    return out
+
+
+def _tokens(kind: str, text: str) -> list[re.Match[str]]:
+    if kind == "money":
+        return list(_MONEY.finditer(text))
+    if kind == "percentage":
+        return list(_PERCENT.finditer(text))
+    return list(_BARE.finditer(text))
+
+
+def _number(m: re.Match[str]) -> float:
+    raw = next(g for g in m.groups() if g is not None)
+    return float(raw.replace(",", ""))
+
+
+def _share(m: re.Match[str]) -> float:
+    raw = m.group("share").lower()
+    digits = re.match(r"\d+(?:\.\d+)?", raw)
+    return float(digits.group(0)) if digits else _SHARES[raw]
+
+
+@lru_cache(maxsize=64)
+def _figures(texts: tuple[str, ...], kind: str) -> frozenset[float]:
+    return frozenset(_number(m) for t in texts for m in _tokens(kind, spell_out(t)))
+
+
+def policy_figures(agent: AgentConfig, kind: str) -> frozenset[float]:
+    """Amounts or percentages written in the agent's own texts: rules, steps, field descriptions."""
+    texts: list[str] = []
+    for r in agent.rules:
+        texts += [r.condition_text, r.action_text, r.response_template or "", r.fallback_text or ""]
+    for s in agent.scenarios:
+        for step in s.steps:
+            texts += [step.instructions, step.response_template, step.confirmation_prompt, step.clarification_hint]
+    texts += [f.description for f in agent.profile_field_definitions]
+    return _figures(tuple(t for t in texts if t), kind)
+
+
+def known_values(agent: AgentConfig, kind: str, known: dict[str, Any], skip: set[str]) -> list[float]:
+    """The turn's known values of the same kind (an order total from a tool), not the fields being read."""
+    kinds = {"money": ("money", "number"), "percentage": ("percentage",)}.get(kind, ("number", "integer", "money"))
+    out = []
+    for name, value in known.items():
+        f = agent.field(name)
+        if name in skip or f is None or f.field_type not in kinds or isinstance(value, bool):
+            continue
+        try:
+            out.append(float(str(value).replace("$", "").replace(",", "").replace("%", "")))
+        except ValueError:
+            continue
+    return out
+
+
+def _show(kind: str, value: float) -> str:
+    shown = f"{value:,.2f}".rstrip("0").rstrip(".") if value % 1 else f"{value:,.0f}"
+    return f"${shown}" if kind == "money" else f"{shown}%" if kind == "percentage" else shown
+
+
+def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float], policy: frozenset[float]) -> AmountReading:
+    kind = field_def.field_type
+    text = spell_out(draft) if kind in ("money", "percentage") else draft
+    sentences = _clauses(text, _cues(kind, field_def.extraction_hints))
+    reading = AmountReading(cue=any(c.cue or c.neutral for s in sentences for c in s))
+    promised: list[float] = []
+    stated: list[float] = []  # attributed to a known value or another role: what "the whole amount" can be
+    wholes: list[str] = []    # "whole" (a full refund) or "object" (refund the order) in clauses without an amount
+    shares: list[tuple[float, float | None]] = []
+    previous_cue = False
+    for clauses in sentences:
+        for i, clause in enumerate(clauses):
+            # "Your refund is approved. It's $75." — the second sentence goes on about the first one's cue
+            cue = clause.cue or (i == 0 and previous_cue and not clause.neutral and not clause.text.endswith("?")
+                                 and _PRONOUN_START.search(clause.text) is not None)
+            before = len(promised) + len(shares)
+            _read_clause(kind, clause, cue, known, policy, promised, stated, shares, reading.unexplained)
+            if cue and kind == "money" and len(promised) + len(shares) == before:
+                if _WHOLE.search(clause.text):
+                    wholes.append("whole")
+                elif _OBJECT.search(clause.text):
+                    wholes.append("object")
+        previous_cue = any(c.cue for c in clauses)
+    candidates = [*known, *stated]
+    for share, base in shares:
+        base = base if base is not None else max(candidates, default=None)
+        if base is None:
+            reading.uncertain = f"the answer promises {share:g}% of an amount no known value gives"
+        else:
+            promised.append(round(share * base / 100, 2))
+    if wholes and candidates:
+        promised.append(max(candidates))
+    elif "whole" in wholes:
+        reading.uncertain = "the answer promises the whole amount, which no known value gives"
+    if reading.unexplained and reading.cue:
+        shown = ", ".join(_show(kind, v) for v in reading.unexplained)
+        reading.uncertain = f"the answer states {shown}, which no known value explains"
+    else:
+        reading.unexplained = []
+    if promised:
+        reading.value = max(promised)
+    return reading
+
+
+def _read_clause(
+    kind: str, clause: _Clause, cue: bool, known: list[float], policy: frozenset[float], promised: list[float],
+    stated: list[float], shares: list[tuple[float, float | None]], unexplained: list[float],
+) -> None:
+    """Attribute every amount of one clause: promised, stated (known / another role), or unexplained."""
+    if clause.neutral:
+        return  # refused, reported or sent to review: its amounts promise nothing
+    text, taken = clause.text, []
+    if cue and kind == "money":
+        for m in _SHARE.finditer(text):
+            base = _MONEY.search(m.group("base")) if m.group("base") else None
+            shares.append((_share(m), _number(base) if base else None))
+            taken.append(m.span())
+        for m in _PERCENT.finditer(text):  # "you'll get 50% back": a share of the whole ("10% off" is a discount)
+            if not any(a <= m.start() < b for a, b in taken) and not _DISCOUNT.match(text, m.end()):
+                shares.append((_number(m), None))
+    for m in _tokens(kind, text):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        value = _number(m)
+        if kind in ("number", "integer"):
+            if cue:
+                promised.append(value)
+            continue
+        before, after = text[:m.start()], text[m.end():]
+        threshold = _THRESHOLD_BEFORE.search(before) is not None or _THRESHOLD_AFTER.search(after) is not None
+        is_policy = any(_close(value, p) for p in policy)
+        if cue and _BASE_OF.search(before):
+            stated.append(value)  # "$50 of your $75 order": the base of a part
+        elif cue and not (threshold and is_policy):
+            promised.append(value)
+        elif any(_close(value, k) for k in known):
+            stated.append(value)
+        elif is_policy:
+            continue
+        elif not cue and _ROLE.search(text):
+            stated.append(value)
+        else:
+            unexplained.append(value)

@@ -1,0 +1,69 @@
+"""Action guards: hard constraints that name the side-effecting tools they guard (`guarded_tool_ids`).
+
+A guard is about the action, not the answer's text. Before a guarded tool runs — a step action, a
+rule-attached tool, an approved request being resumed — every guard in scope is evaluated on the
+call's exact arguments: the expression reads the turn's variables (field defaults < profile <
+session < slots) overridden by the call's arguments by their input names, plus the built-in
+`customer_confirmed` (the customer said yes to the confirmation that leads to this call).
+
+Fail closed: a false expression, a name with no value, or an expression that raises (a type error at
+run time) blocks the call. Nothing here runs the tool; the caller stops it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from focal import expressions
+from focal.enforcement.scope import ActiveScope
+from focal.errors import ExpressionError
+from focal.models.agent import AgentConfig, Rule
+from focal.models.turn import GuardVerdict
+
+CONFIRMED = "customer_confirmed"  # built-in guard variable
+
+
+def is_guard(rule: Rule) -> bool:
+    return bool(rule.is_hard_constraint and rule.guarded_tool_ids)
+
+
+def guards_for(agent: AgentConfig, tool_id: str, scope: ActiveScope) -> list[Rule]:
+    """The enabled guards of `tool_id` whose scope is active."""
+    return [r for r in agent.rules if r.enabled and is_guard(r) and tool_id in r.guarded_tool_ids and scope.contains(r)]
+
+
+def guard_variables(variables: dict[str, Any], arguments: dict[str, Any], confirmed: bool) -> dict[str, Any]:
+    return {**variables, **{k: v for k, v in arguments.items() if v is not None}, CONFIRMED: confirmed}
+
+
+def evaluate(rule: Rule, values: dict[str, Any]) -> GuardVerdict:
+    expression = rule.enforcement_expression
+    if not expression:
+        return GuardVerdict(rule_id=rule.id, passed=False, reason="cannot verify: the guard has no expression")
+    try:
+        names = expressions.names(expression)
+        shown = {n: values[n] for n in sorted(names) if n in values}
+        unknown = sorted(names - values.keys())
+        if unknown:
+            return GuardVerdict(rule_id=rule.id, passed=False, variables=shown,
+                                reason=f"cannot verify: {', '.join(unknown)} unknown")
+        holds = expressions.evaluate(expression, values)
+    except ExpressionError as exc:
+        return GuardVerdict(rule_id=rule.id, passed=False, reason=f"cannot verify: {exc}")
+    if holds is True:
+        return GuardVerdict(rule_id=rule.id, passed=True, reason="holds", variables=shown)
+    why = "is false" if holds is False or holds is None else f"gave {type(holds).__name__} {holds!r}, not true"
+    return GuardVerdict(rule_id=rule.id, passed=False, variables=shown, reason=f"{expression} {why} for {shown}")
+
+
+def check_call(
+    agent: AgentConfig, tool_id: str, arguments: dict[str, Any], variables: dict[str, Any], scope: ActiveScope,
+    confirmed: bool,
+) -> list[GuardVerdict]:
+    """Every guard in scope of one call, evaluated on its exact arguments (empty: the tool has no guard)."""
+    values = guard_variables(variables, arguments, confirmed)
+    return [evaluate(rule, values) for rule in guards_for(agent, tool_id, scope)]
+
+
+def blocked(verdicts: list[GuardVerdict]) -> list[GuardVerdict]:
+    return [v for v in verdicts if not v.passed]
