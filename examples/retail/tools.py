@@ -95,8 +95,9 @@ def check_refund_eligibility(order_id: str) -> dict[str, Any]:
     return {"eligible": eligible, "reason": reason}
 
 
-def issue_refund(order_id: str, idempotency_key: str | None = None) -> dict[str, Any]:
-    """Refund the order total; raises ValueError when the order is not eligible (e.g. already refunded).
+def issue_refund(order_id: str, order_total: float | None = None, idempotency_key: str | None = None) -> dict[str, Any]:
+    """Refund the order total; raises ValueError when the order is not eligible (e.g. already refunded),
+    or when `order_total` (the amount the agent's guard checked) is not the order's real total.
     A repeated `idempotency_key` returns the first refund's record without refunding again."""
     oid = _order_id(order_id)
     with _lock:
@@ -108,6 +109,8 @@ def issue_refund(order_id: str, idempotency_key: str | None = None) -> dict[str,
             raise ValueError(f"order {oid} can't be refunded: {reason}")
         order = _find(oid)
         assert order is not None  # eligibility implies the order exists
+        if order_total is not None and abs(float(order_total) - float(order["total"])) > 0.005:
+            raise ValueError(f"order {oid} totals {order['total']}, not the {order_total} that was approved")
         record = {"refund_reference": f"RF-{oid}", "amount": float(order["total"])}
         _state["refunds"][oid] = record
         return _remember("issue_refund", idempotency_key, record)

@@ -20,7 +20,9 @@ def format_trace(result: TurnResult) -> str:
     verdict = f"  enforcement: checked {len(enf['checked'])}"
     if enf["violations"]:
         verdict += " · BLOCKED " + "; ".join(f"{v['rule_id']} ({v['lane']}: {v['reason']})" for v in enf["violations"])
-    else:
+    if enf.get("unverified"):
+        verdict += " · UNVERIFIED " + ", ".join(enf["unverified"]) + " (no judge could check them)"
+    if not enf["violations"] and not enf.get("unverified"):
         verdict += " · passed"
     if enf["regenerations"]:
         verdict += f" · regenerations {enf['regenerations']}"
@@ -29,6 +31,8 @@ def format_trace(result: TurnResult) -> str:
     lines.append(verdict)
     if result.tool_calls:
         lines.append("  tools: " + ", ".join(f"{t['tool_id']} {t['status']}" for t in result.tool_calls))
+    for call in (t for t in result.tool_calls if t["status"] == "blocked"):
+        lines.append(f"  ACTION BLOCKED {call['tool_id']}: {call['error']}")
     if result.suggested_questions:
         lines.append("  suggestions: " + " | ".join(result.suggested_questions))
     if result.error:

@@ -22,10 +22,13 @@ Applies = Callable[[list[ScoredRule]], set[str] | None]
 
 
 def may_fire(rule_id: str, agent: AgentConfig, session: Session) -> str | None:
-    """None if the rule may fire this turn, else why not."""
+    """None if the rule may fire this turn, else why not. Fire limits and cooldowns bind soft rules
+    only: a hard constraint is enforced by its scope, whatever it fired before (stages/enforce.py)."""
     rule = agent.rule(rule_id)
     if rule is None or not rule.enabled:
         return "disabled"
+    if rule.is_hard_constraint:
+        return None
     fired = session.rule_fire_counts.get(rule_id, 0)
     if rule.max_fires_per_session and fired >= rule.max_fires_per_session:
         return f"fired {fired} of {rule.max_fires_per_session} times"
@@ -65,11 +68,12 @@ def _entailed(agent: AgentConfig, session: Session, matched: list[ScoredRule], n
 
 
 def _without_conflicts(agent: AgentConfig, ranked: list[ScoredRule], notes: list[str]) -> list[ScoredRule]:
-    """In priority order: a kept rule's `excludes_rule_ids` drop later (lower or equal priority) rules."""
+    """In priority order: a kept rule's `excludes_rule_ids` drop later (lower or equal priority) soft
+    rules; a hard constraint is never excluded."""
     kept: list[ScoredRule] = []
     excluded_by: dict[str, str] = {}
     for cand in ranked:
-        if cand.rule_id in excluded_by:
+        if cand.rule_id in excluded_by and not agent.rule(cand.rule_id).is_hard_constraint:  # type: ignore[union-attr]
             notes.append(f"rule {cand.rule_id} excluded by {excluded_by[cand.rule_id]} (higher priority)")
             continue
         kept.append(cand)

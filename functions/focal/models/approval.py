@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 ApprovalState = Literal["awaiting_approval", "approved", "denied", "expired"]
 EventType = Literal[
     "approval_requested", "clarification_requested", "execution_decision", "tool_result",
-    "approval_decided", "approval_expired",
+    "approval_decided", "approval_expired", "action_blocked",
 ]
 
 

@@ -1,0 +1,128 @@
+"""Action guards and scope-complete enforcement on the card-support example (examples/cards).
+
+The suite covers the conversations; these tests add what a script cannot: the tools' own state
+after the suite (nothing ordered for the unverified customer), two concurrent "yes" turns that must
+run the action once, and a guard that raises at run time.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from focal.adapters.python_tools import PythonToolRunner
+from focal.config.loader import load_agent
+from focal.conversation_tests import format_report, run_suite
+from focal.models.agent import Tool
+from focal.models.session import CustomerProfile
+from focal.models.turn import TurnRequest, TurnResult
+from focal.pipeline.runner import LocalRunner
+from focal.wiring import local_deps
+
+CARDS = Path(__file__).resolve().parents[2] / "examples" / "cards"
+AGENT = CARDS / "agent.yaml"
+
+
+def tools_call(entrypoint: str) -> Any:
+    """Call a function of the tools module the engine itself loaded (one module per resolved file)."""
+    agent = load_agent(AGENT)
+    return PythonToolRunner().run(agent, Tool(id=entrypoint, entrypoint=f"tools.py:{entrypoint}"), {})
+
+
+@pytest.fixture()
+def fresh_tools():
+    tools_call("reset_state")
+    yield
+    tools_call("reset_state")
+
+
+def test_cards_suite_passes_and_orders_only_for_the_verified_customer(fresh_tools) -> None:
+    report = run_suite(AGENT, CARDS / "tests.yaml")
+    assert report.conversations and report.passed, "\n" + format_report(report)
+    assert tools_call("replacements") == {"1234": "RC-0001"}  # never 5678, the unverified customer's card
+
+
+def _runner(tmp_path: Path, verified: bool = True) -> LocalRunner:
+    deps = local_deps(AGENT, tmp_path / "focal.db")
+    deps.profiles.save(CustomerProfile(tenant_id="local", agent_id="cards", customer_id="c-1",
+                                       fields={"is_verified": verified}))
+    return LocalRunner(deps)
+
+
+def _turn(runner: LocalRunner, message: str, turn_id: str, session: str = "s1") -> TurnResult:
+    return runner.turn(TurnRequest(tenant_id="local", agent_id="cards", session_id=session, customer_id="c-1",
+                                   turn_id=turn_id, message=message))
+
+
+def test_two_concurrent_yes_turns_order_the_card_once(fresh_tools, tmp_path) -> None:
+    runner = _runner(tmp_path)
+    _turn(runner, "I lost my card", "t1")
+    assert _turn(runner, "1234", "t2").scenario == {"id": "replace_card", "step_id": "confirm_replacement"}
+
+    # Both "yes" turns read the session before either writes: the race the claim must win once.
+    sessions = runner.deps.sessions
+    original_get = sessions.get
+    barrier = threading.Barrier(2, timeout=10)
+    first_reads: set[str] = set()
+
+    def get_together(*args: Any, **kwargs: Any):
+        session = original_get(*args, **kwargs)
+        name = threading.current_thread().name
+        if name.startswith("yes-") and name not in first_reads:  # the sensor's read, once per turn
+            first_reads.add(name)
+            barrier.wait()
+        return session
+
+    sessions.get = get_together  # type: ignore[method-assign]
+    results: dict[str, TurnResult] = {}
+
+    def say_yes(turn_id: str) -> None:
+        results[turn_id] = _turn(LocalRunner(runner.deps), "yes", turn_id)
+
+    threads = [threading.Thread(target=say_yes, args=(f"t3-{i}",), name=f"yes-{i}") for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    sessions.get = original_get  # type: ignore[method-assign]
+
+    assert tools_call("replacements") == {"1234": "RC-0001"}
+    ran = [r for r in results.values() if any(t["tool_id"] == "order_replacement_card" and t["status"] == "ok"
+                                              for t in r.tool_calls)]
+    lost = [r for r in results.values() if r.error is not None]
+    assert len(ran) == 1 and "RC-0001" in ran[0].response
+    assert len(lost) == 1 and lost[0].error["code"] == "session_conflict"  # type: ignore[index]
+    assert not any(t["tool_id"] == "order_replacement_card" for t in lost[0].tool_calls)
+    # Both turns are recorded; a third "yes" finds the flow finished and runs nothing.
+    records = runner.deps.turns.list_for_session("local", "cards", "s1")
+    assert {"t3-0", "t3-1"} <= {r.turn_id for r in records}
+    again = _turn(runner, "yes", "t4")
+    assert not any(t["tool_id"] == "order_replacement_card" for t in again.tool_calls)
+    assert tools_call("replacements") == {"1234": "RC-0001"}
+
+
+def test_a_guard_that_raises_at_run_time_blocks_the_call_and_the_turn_is_recorded(fresh_tools, tmp_path) -> None:
+    broken = tmp_path / "agent.yaml"
+    text = AGENT.read_text(encoding="utf-8")
+    assert "enforcement_expression: is_verified\n" in text
+    broken.write_text(text.replace("enforcement_expression: is_verified\n",
+                                   "enforcement_expression: is_verified and len(card_last4) > 3 and card_last4 + 1 > 0\n"),
+                      encoding="utf-8")
+    (tmp_path / "tools.py").write_text((CARDS / "tools.py").read_text(encoding="utf-8"), encoding="utf-8")
+    deps = local_deps(broken, tmp_path / "focal.db")
+    deps.profiles.save(CustomerProfile(tenant_id="local", agent_id="cards", customer_id="c-1", fields={"is_verified": True}))
+    runner = LocalRunner(deps)
+    _turn(runner, "I lost my card", "t1")
+    _turn(runner, "1234", "t2")
+    result = _turn(runner, "yes", "t3")
+
+    [call] = [t for t in result.tool_calls if t["tool_id"] == "order_replacement_card"]
+    assert call["status"] == "blocked" and "cannot verify" in call["error"] and "TypeError" in call["error"]
+    assert result.execution_path == "rejected" and "nothing has been ordered" in result.response
+    records = deps.turns.list_for_session("local", "cards", "s1")
+    assert [r.turn_id for r in records][-1] == "t3"
+    assert records[-1].result.tool_calls[0]["status"] == "blocked"
+    assert records[-1].state["decision"]["blocked_by"] == ["verified_only"]
