@@ -4,25 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import yaml
 from pydantic import ValidationError
 
+from focal.config.problems import Problem, format_path, line_of
+from focal.config.validate import semantic_problems
 from focal.errors import ConfigError
 from focal.models.agent import AgentConfig
-
-
-@dataclass(frozen=True)
-class Problem:
-    path: str
-    message: str
-    line: int | None = None
-    severity: Literal["error", "warning"] = "error"  # warnings do not stop an agent from loading
-
-    def __str__(self) -> str:
-        where = f" (line {self.line})" if self.line else ""
-        return f"{self.path}: {self.message}{where}"
 
 
 class AgentConfigInvalid(ConfigError):
@@ -31,16 +21,6 @@ class AgentConfigInvalid(ConfigError):
         self.problems = problems
         lines = "\n".join(f"  {p}" for p in problems)
         super().__init__(f"{source}: {len(problems)} problem(s)\n{lines}")
-
-
-def format_path(parts: tuple[Any, ...] | list[Any]) -> str:
-    out = ""
-    for part in parts:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += f".{part}" if out else str(part)
-    return out or "<root>"
 
 
 class _LineLoader(yaml.SafeLoader):
@@ -66,23 +46,6 @@ def _strip_lines(value: Any) -> Any:
     if isinstance(value, list):
         return [_strip_lines(v) for v in value]
     return value
-
-
-def line_of(raw: Any, parts: tuple[Any, ...] | list[Any]) -> int | None:
-    """Best-effort line number of a path in the raw (line-annotated) document."""
-    node, line = raw, None
-    for part in parts:
-        if isinstance(node, dict):
-            if isinstance(part, str) and part in node.get("__lines__", {}):
-                line = node["__lines__"][part]
-            node = node.get(part) if isinstance(part, str) else None
-        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
-            node = node[part]
-            if isinstance(node, dict):
-                line = node.get("__line__", line)
-        else:
-            break
-    return line
 
 
 @dataclass
@@ -127,7 +90,6 @@ def load_agent_file(path: str | Path) -> LoadedAgent:
 
 def load_agent(path: str | Path) -> AgentConfig:
     """Load and fully validate (schema and cross-references); raise AgentConfigInvalid listing every problem."""
-    from focal.config.validate import semantic_problems
 
     loaded = load_agent_file(path)
     problems = list(loaded.problems)
@@ -140,7 +102,6 @@ def load_agent(path: str | Path) -> AgentConfig:
 
 
 def agent_from_text(text: str, source: str, base_dir: str | None = None) -> AgentConfig:
-    from focal.config.validate import semantic_problems
 
     loaded = parse_agent_text(text, source, base_dir)
     problems = list(loaded.problems)

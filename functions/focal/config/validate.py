@@ -16,7 +16,7 @@ from pathlib import Path
 
 from focal import expressions, tool_templates
 from focal.dialogue.variables import placeholders
-from focal.config.loader import Problem, format_path, line_of
+from focal.config.problems import Problem, format_path, line_of
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, Rule, Scope, Tool, ToolKind
 
