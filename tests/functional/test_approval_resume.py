@@ -1,0 +1,77 @@
+"""An approved action resumes through the stage list and runs exactly what was approved.
+
+The request stores the exact arguments and the guard verdicts; approving re-checks the guards on
+those arguments (with the customer's current facts) and runs exactly them, once — whatever the
+session says meanwhile. Default weights and bands throughout (see test_approvals.py).
+"""
+
+from __future__ import annotations
+
+from test_approvals import SIMILARITY_YES, TENANT, Harness
+
+from focal.models.session import CustomerProfile
+from focal.pipeline.approval_answer import answer
+
+
+def _pending(h: Harness) -> str:
+    h.to_confirmation()
+    result = h.turn(SIMILARITY_YES)
+    assert result.approval_state == "awaiting_approval", result.response
+    return result.approval["id"]
+
+
+def test_the_request_stores_the_exact_arguments_and_guard_verdicts(tmp_path):
+    h = Harness(tmp_path)
+    approval_id = _pending(h)
+    stored = h.deps.approvals.get(TENANT, approval_id, h.clock.now)
+    assert stored.arguments == {"order_id": "A1001", "order_total": 30.0}
+    assert {v["rule_id"]: v["passed"] for v in stored.guard_verdicts} == {"refund_guard": True, "confirm_before_acting": True}
+    assert stored.customer_confirmed is True
+    assert h.tools.runs.get("issue_refund", 0) == 0
+
+
+def test_a_session_changed_meanwhile_still_runs_the_stored_arguments(tmp_path):
+    h = Harness(tmp_path)
+    approval_id = _pending(h)
+    # Another turn changed the session while the request waited: other values, same step, still pending.
+    session = h.session()
+    session.slots["order_id"] = "A1002"
+    session.variables.update({"order_total": 75.0, "order_item": "Rain jacket"})
+    session.turn_count += 1
+    h.deps.sessions.save(session, expected_version=session.version)
+
+    result = answer(h.deps, TENANT, approval_id, approve=True)
+    assert result.ok and result.state == "approved", result.message
+    [call] = result.tool_calls
+    assert call["tool_id"] == "issue_refund" and call["status"] == "ok"
+    assert call["arguments"] == {"order_id": "A1001", "order_total": 30.0}  # what was approved, not the session's
+    assert {v["rule_id"] for v in call["guards"]} == {"refund_guard", "confirm_before_acting"}
+    assert all(v["passed"] for v in call["guards"])
+    assert "RF-A1001" in (result.response or "")
+    assert h.tools.runs["issue_refund"] == 1
+    assert answer(h.deps, TENANT, approval_id, approve=True).ok is False  # once
+    assert h.tools.runs["issue_refund"] == 1
+
+
+def test_approving_re_checks_the_guard_and_a_failing_one_runs_nothing(tmp_path):
+    """The customer's facts changed meanwhile: the stored $49.99 was allowed for a Premium member, who
+    is no longer one when the request is approved."""
+    h = Harness(tmp_path)
+    h.deps.profiles.save(CustomerProfile(tenant_id=TENANT, agent_id="retail", customer_id="c-100",
+                                         fields={"is_premium": True}))
+    h.to_confirmation(order="A1002")
+    result = h.turn(SIMILARITY_YES)
+    assert result.approval_state == "awaiting_approval", result.response
+    approval_id = result.approval["id"]
+    stored = h.deps.approvals.get(TENANT, approval_id, h.clock.now)
+    assert stored.arguments["order_total"] == 75.0 and all(v["passed"] for v in stored.guard_verdicts)
+
+    h.deps.profiles.save(CustomerProfile(tenant_id=TENANT, agent_id="retail", customer_id="c-100",
+                                         fields={"is_premium": False}))
+    outcome = answer(h.deps, TENANT, approval_id, approve=True)
+    [call] = outcome.tool_calls
+    assert call["status"] == "blocked" and "refund_guard" in call["error"]
+    assert h.tools.runs.get("issue_refund", 0) == 0
+    assert "$75" not in (outcome.response or "") and "review" in (outcome.response or "")
+    records = h.deps.turns.list_for_session(TENANT, "retail", "s1")
+    assert records[-1].turn_id == f"{approval_id}-run" and records[-1].result.tool_calls[0]["status"] == "blocked"
