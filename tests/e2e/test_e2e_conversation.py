@@ -208,7 +208,7 @@ def test_refund_conversation_across_turns(world):
     assert "RF-A1001" in third["response"] and "$30.00" in third["response"]
     refunds = [t for t in third["tool_calls"] if t["tool_id"] == "issue_refund"]
     assert len(refunds) == 1 and refunds[0]["status"] == "ok"
-    assert refunds[0]["arguments"] == {"order_id": "A1001"}
+    assert refunds[0]["arguments"] == {"order_id": "A1001", "order_total": 30.0}
     assert refunds[0]["outputs"] == {"refund_reference": "RF-A1001", "refund_issued_amount": 30.0}
     assert third["enforcement"]["violations"] == []
 

@@ -126,3 +126,37 @@ def test_a_guard_that_raises_at_run_time_blocks_the_call_and_the_turn_is_recorde
     assert [r.turn_id for r in records][-1] == "t3"
     assert records[-1].result.tool_calls[0]["status"] == "blocked"
     assert records[-1].state["decision"]["blocked_by"] == ["verified_only"]
+
+
+def test_a_turn_that_loses_the_race_after_its_action_ran_keeps_the_record_of_it(fresh_tools, tmp_path) -> None:
+    """Another write lands between the claim and this turn's final save (e.g. a concurrent message
+    counted while the card was being ordered): the ordered card is applied to the latest session."""
+    runner = _runner(tmp_path)
+    _turn(runner, "I lost my card", "t1")
+    _turn(runner, "1234", "t2")
+    sessions = runner.deps.sessions
+    original_save = sessions.save
+    saves = {"n": 0}
+
+    def racing_save(session, expected_version):
+        saves["n"] += 1
+        if saves["n"] == 2:  # this turn's final save: the claim (save 1) and the action are done
+            other = sessions.get("local", "cards", "s1")
+            other.turn_count += 1
+            other.remember("user", "hello?")
+            original_save(other, expected_version=other.version)
+        return original_save(session, expected_version=expected_version)
+
+    sessions.save = racing_save  # type: ignore[method-assign]
+    result = _turn(runner, "yes", "t3")
+    sessions.save = original_save  # type: ignore[method-assign]
+
+    assert result.success and "RC-0001" in result.response
+    stored = sessions.get("local", "cards", "s1")
+    assert stored.variables["replacement_reference"] == "RC-0001"
+    assert stored.action_claims == {}
+    assert stored.active_scenario_id is None and stored.flow_state == "completed"
+    assert stored.turn_count == 4 and any(h.text == "hello?" for h in stored.history)
+    again = _turn(runner, "yes", "t4")
+    assert not any(t["tool_id"] == "order_replacement_card" for t in again.tool_calls)
+    assert tools_call("replacements") == {"1234": "RC-0001"}
