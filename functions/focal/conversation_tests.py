@@ -5,6 +5,7 @@ A suite is a YAML file::
     conversations:
       - name: refund happy path            # unique within the suite
         customer_id: c-100                 # optional (default "test-customer")
+        task: 12                           # optional: the benchmark task this conversation covers (an int ≥ 0)
         profile: {is_premium: true}        # optional: stored profile facts, declared fields only
         turns:
           - user: I want a refund for my order
@@ -70,7 +71,7 @@ EXPECT_KEYS = (
     "violations", "fallback_used", "regenerations", "response_contains", "response_not_contains", "tool_calls",
     "suggested_questions", "commands", "model_calls", "fast_path", "unverified", "approval_state", "blocked_tools",
 )
-CONVERSATION_KEYS = ("name", "customer_id", "profile", "turns")
+CONVERSATION_KEYS = ("name", "customer_id", "profile", "turns", "task")
 OUTPUT_CHECKS = ("relevance", "grounding")  # violation ids of the output checks, beside the agent's rule ids
 TURN_KEYS = ("user", "model", "expect")
 SHOWN_RESPONSE = 300  # characters of the actual response quoted under a failing turn
@@ -104,6 +105,7 @@ class Conversation:
     turns: list[Turn]
     customer_id: str = DEFAULT_CUSTOMER
     profile: dict[str, Any] = field(default_factory=dict)
+    task: int | None = None  # the benchmark task it covers, counted in the report
 
 
 def _is_str_list(value: Any) -> bool:
@@ -250,6 +252,10 @@ def load_suite(suite_path: str | Path, agent: AgentConfig) -> list[Conversation]
             problems.append(f"{where}: profile must be a mapping of field names to values")
             profile = {}
         problems += [f"{where}: profile field {k!r} is not declared by the agent" for k in profile if k not in fields]
+        task = conv.get("task")
+        if task is not None and (not isinstance(task, int) or isinstance(task, bool) or task < 0):
+            problems.append(f"{where}: task must be a whole number ≥ 0 (the benchmark task index), got {task!r}")
+            task = None
         turns_raw = conv.get("turns")
         if not isinstance(turns_raw, list) or not turns_raw:
             problems.append(f"{where}: needs a non-empty list 'turns'")
@@ -274,7 +280,7 @@ def load_suite(suite_path: str | Path, agent: AgentConfig) -> list[Conversation]
             problems += _check_expect(agent, twhere, expect)
             model = _model_outputs(twhere, turn.get("model"), problems)
             turns.append(Turn(user=turn["user"], model=model, expect=expect))
-        conversations.append(Conversation(name=name, turns=turns, customer_id=customer, profile=dict(profile)))
+        conversations.append(Conversation(name=name, turns=turns, customer_id=customer, profile=dict(profile), task=task))
     if problems:
         raise SuiteError(source, problems)
     return conversations
@@ -389,6 +395,7 @@ class TurnReport:
     execution_path: str
     failures: list[str] = field(default_factory=list)
     ms: float = 0.0
+    guard_attempt: bool = False  # the turn expects a guard to block a tool (a non-empty blocked_tools)
 
     @property
     def passed(self) -> bool:
@@ -401,6 +408,7 @@ class ConversationReport:
     turns: list[TurnReport] = field(default_factory=list)
     error: str | None = None  # the conversation could not run to its end
     ms: float = 0.0
+    task: int | None = None
 
     @property
     def passed(self) -> bool:
@@ -427,6 +435,18 @@ class Report:
     @property
     def failed(self) -> list[ConversationReport]:
         return [c for c in self.conversations if not c.passed]
+
+    @property
+    def tasks_covered(self) -> list[int]:
+        """The distinct tasks of the conversations, those whose every conversation passed."""
+        tasks = {c.task for c in self.conversations if c.task is not None}
+        return sorted(t for t in tasks if all(c.passed for c in self.conversations if c.task == t))
+
+    @property
+    def guard_attempts(self) -> tuple[int, int]:
+        """(blocked as expected, attempted): turns whose expect names tools a guard must block."""
+        turns = [t for c in self.conversations for t in c.turns if t.guard_attempt]
+        return sum(t.passed for t in turns), len(turns)
 
     def to_dict(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)
@@ -455,7 +475,7 @@ def _fresh_deps(agent_path: str | Path, shared: Any | None) -> Any:
 def run_conversation(conv: Conversation, agent: AgentConfig, deps: Any, session_id: str) -> ConversationReport:
     from focal.pipeline.runner import LocalRunner
 
-    report = ConversationReport(name=conv.name)
+    report = ConversationReport(name=conv.name, task=conv.task)
     started = time.perf_counter()
     model = deps.model
     try:
@@ -479,7 +499,8 @@ def run_conversation(conv: Conversation, agent: AgentConfig, deps: Any, session_
                 left = {p: len(q) for p, q in model.queues.items() if q}
                 model.clear()
             tr = TurnReport(index=index, user=turn.user, response=result.response,
-                            execution_path=result.execution_path, ms=round((time.perf_counter() - t0) * 1000, 1))
+                            execution_path=result.execution_path, ms=round((time.perf_counter() - t0) * 1000, 1),
+                            guard_attempt=bool(turn.expect.get("blocked_tools")))
             if result.error:
                 err = result.error
                 tr.failures.append(f"the pipeline failed in stage {err.get('stage')!r}: {err.get('code')}")
@@ -528,4 +549,9 @@ def format_report(report: Report, verbose: bool = False) -> str:
     turns = sum(len(c.turns) for c in report.conversations)
     summary = f"{total - failed} of {total} conversation(s) passed, {turns} turn(s), {report.ms / 1000:.2f}s"
     lines.append(summary if not failed else f"{summary}; FAILED: {', '.join(c.name for c in report.failed)}")
+    blocked, attempts = report.guard_attempts
+    if attempts or any(c.task is not None for c in report.conversations):
+        tasks = {c.task for c in report.conversations if c.task is not None}
+        lines.append(f"tasks covered: {len(report.tasks_covered)} of {len(tasks)} · "
+                     f"violating attempts blocked: {blocked} of {attempts}")
     return "\n".join(lines)

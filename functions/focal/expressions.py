@@ -12,7 +12,7 @@ import ast
 from collections.abc import Mapping
 from typing import Any
 
-from simpleeval import SimpleEval
+from simpleeval import EvalWithCompoundTypes
 
 from focal.errors import ExpressionError
 
@@ -116,7 +116,9 @@ def _plain(value: Any, depth: int = 0) -> Any:
 
 def evaluate(expression: str, variables: Mapping[str, Any]) -> Any:
     parse(expression)
-    evaluator = SimpleEval(
+    # The compound-types evaluator, so that the list and tuple literals the whitelist admits evaluate
+    # (`tier in ['gold', 'silver']`); comprehensions stay refused by `parse`.
+    evaluator = EvalWithCompoundTypes(
         names={**CONSTANTS, **{k: _plain(v) for k, v in variables.items()}},
         functions=dict(FUNCTIONS),
     )

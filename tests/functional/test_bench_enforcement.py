@@ -10,6 +10,7 @@ import pytest
 from focal.cli.bench_enforcement import (
     CHECKS,
     case_problems,
+    extra_sets,
     format_report,
     lane_of,
     load_cases,
@@ -17,8 +18,10 @@ from focal.cli.bench_enforcement import (
     run_cases,
     score,
 )
+from focal.cli.bench_guards import guard_problems, load_guard_cases, run_guard_cases
 from focal.cli.main import main
 from focal.config.loader import load_agent
+from focal.enforcement.guards import is_guard
 
 ROOT = Path(__file__).resolve().parents[2]
 RETAIL = ROOT / "examples" / "retail" / "agent.yaml"
@@ -39,7 +42,10 @@ def test_the_retail_set_covers_every_hard_constraint_and_both_output_checks():
     agent = load_agent(RETAIL)
     cases = load_cases(RETAIL_CASES)
     expected = {check for c in cases for check in c.expected}
-    assert {r.id for r in agent.global_hard_constraints()} | set(CHECKS) <= expected
+    responses = {r.id for r in agent.global_hard_constraints() if not is_guard(r)}
+    assert responses | set(CHECKS) <= expected
+    guards = {r.id for r in agent.global_hard_constraints() if is_guard(r)}
+    assert guards and guards <= {g for c in load_guard_cases(RETAIL_CASES) for g in c.blocked_by}
     per_check = {check: sum(check in c.expected for c in cases) for check in CHECKS}
     labelled_for_checks = [c for c in cases if c.category in CHECKS]
     assert len(labelled_for_checks) >= 40 and all(n >= 10 for n in per_check.values())
@@ -105,3 +111,69 @@ def test_without_scripted_verdicts_the_judge_lane_says_no_model(tmp_path):
     judge_line = next(line for line in format_report(agent, outcomes, "demo", checks=()).splitlines()
                       if line.startswith("judge"))
     assert "no model: unverified" in judge_line
+
+
+# ------------------------------------------------------------------ paraphrase set, held-out lists, guard cases
+
+PARAPHRASES = ROOT / "examples" / "retail" / "enforcement_paraphrases.yaml"
+
+
+def test_the_main_set_lists_the_paraphrase_set_and_held_out_lists():
+    sets = extra_sets(RETAIL_CASES)
+    assert sets["paraphrases"] == PARAPHRASES and {"held_out", "held_out_2"} <= set(sets)
+    agent = load_agent(RETAIL)
+    for path in sets.values():
+        assert case_problems(agent, load_cases(path), output_checks(path)) == []
+
+
+def test_the_paraphrase_set_is_large_and_varied():
+    cases = load_cases(PARAPHRASES)
+    violating = [c for c in cases if c.expected]
+    compliant = [c for c in cases if not c.expected]
+    assert len(cases) >= 200 and len(violating) >= 100 and len(compliant) >= 100
+    by_draft: dict[str, set] = {}
+    for c in cases:  # a draft appears twice only to contrast its label (e.g. the same promise to a Premium member)
+        by_draft.setdefault(c.draft, set()).add(c.expected)
+    assert all(len(labels) == sum(c.draft == d for c in cases) for d, labels in by_draft.items())
+    assert sum("refund_cap" in c.expected for c in cases) >= 80
+    assert {"no_competitors", "no_card_echo"} <= {e for c in cases for e in c.expected}
+
+
+def test_offline_the_paraphrase_set_meets_the_targets():
+    """Recall 100 % on violating drafts; at most 3 % of compliant drafts blocked (no model configured)."""
+    agent, outcomes = run_cases(RETAIL, load_cases(PARAPHRASES), output_checks(PARAPHRASES))
+    violating = [o for o in outcomes if o.case.expected]
+    compliant = [o for o in outcomes if not o.case.expected]
+    missed = [o.case.id for o in violating if not o.case.expected <= set(o.predicted)]
+    blocked = [o.case.id for o in compliant if o.predicted]
+    assert missed == []
+    assert len(blocked) <= 0.03 * len(compliant), blocked
+
+
+def test_the_guard_cases_get_the_expected_verdicts():
+    agent = load_agent(RETAIL)
+    cases = load_guard_cases(RETAIL_CASES)
+    assert guard_problems(agent, cases) == []
+    assert sum(c.expected_blocked for c in cases) >= 5 and sum(not c.expected_blocked for c in cases) >= 5
+    wrong = [o.case.id for o in run_guard_cases(agent, cases) if not o.correct]
+    assert wrong == []
+
+
+def test_a_mislabelled_guard_case_is_named(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("cases: []\nguard_cases:\n  - {id: g, tool: issue_refundd, arguments: {order_idd: A1}, expected: blocked,"
+                   " blocked_by: [refund_cap]}\n", encoding="utf-8")
+    problems = guard_problems(load_agent(RETAIL), load_guard_cases(bad))
+    assert any("issue_refundd" in p for p in problems) and any("'refund_cap'" in p for p in problems)
+
+
+def test_the_bench_prints_recall_false_blocks_and_every_lane_of_each_set(capsys):
+    assert main(["bench", "enforcement", str(RETAIL)]) == 0
+    out = capsys.readouterr().out
+    for lane in ("deterministic", "judge", "relevance", "grounding", "guard"):
+        assert f"\n{lane} " in out
+    assert "set 'paraphrases': " in out and "set 'held_out_2': " in out
+    paraphrases = out[out.index("set 'paraphrases': "):out.index("set 'held_out': ")]
+    assert "violating drafts caught (every expected id reported): 118/118 (100.0%)" in paraphrases
+    assert "false-block rate on compliant drafts: 0/107 (0.0%)" in paraphrases
+    assert "guard calls: blocked as expected" in out and "p50 ms" in out

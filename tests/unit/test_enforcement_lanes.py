@@ -20,7 +20,7 @@ AGENT = AgentConfig(
 
 
 def test_a_promise_over_the_cap_is_a_violation():
-    variables = {"is_premium": False, **draft_variables(AGENT, "I'll refund you $75 today.", {"refund_amount"})}
+    variables = {"is_premium": False, **draft_variables(AGENT, "I'll refund you $75 today.", {"refund_amount"}).values}
     [violation] = deterministic([CAP], variables)
     assert violation.rule_id == "cap" and violation.lane == "deterministic"
     assert "75" in violation.reason
@@ -46,8 +46,8 @@ def test_only_response_fields_the_expressions_name_are_extracted():
     names = expression_names([CAP])
     assert names == {"refund_amount", "is_premium"}
     got = draft_variables(AGENT, "Refund of $20 approved. Amazon is cheaper.", names)
-    assert got == {"refund_amount": 20.0}  # is_premium is not a response field; rivals not asked for
-    assert draft_variables(AGENT, "Amazon is cheaper.", {"rivals"}) == {"rivals": ["Amazon"]}
+    assert got.values == {"refund_amount": 20.0}  # is_premium is not a response field; rivals not asked for
+    assert draft_variables(AGENT, "Amazon is cheaper.", {"rivals"}).values == {"rivals": ["Amazon"]}
 
 
 class _Answers:

@@ -83,3 +83,11 @@ def test_focal_validate_rejects_the_payload_naming_the_field(tmp_path: Path, cap
     text = out.out + out.err
     assert "rules[0].enforcement_expression" in text
     assert reason.lower() in text.lower()
+
+
+def test_list_and_tuple_literals_evaluate():
+    from focal.expressions import evaluate
+
+    assert evaluate("tier in ['gold', 'silver']", {"tier": "gold"}) is True
+    assert evaluate("tier in ('gold', 'silver')", {"tier": "basic"}) is False
+    assert evaluate("len([a, b]) == 2", {"a": 1, "b": 2}) is True

@@ -9,7 +9,7 @@ draft's verdict is the one measured, and with the relevance and grounding checks
 only those the set's `output_checks` names — whatever the agent file says, so they are measured).
 The violated ids of that draft are compared with the expected ones.
 
-Printed: per lane (deterministic, judge, relevance, grounding) and per check (rule id or check
+Printed: per lane (deterministic, judge, relevance, grounding; guard for the guard cases) and per check (rule id or check
 name): TP/FP/FN, precision and recall over all cases and over the cases not marked `hard`; the
 false-block rate on drafts labelled compliant; p50/p95 milliseconds per lane, read from the stage's
 `EnforcementReport.timings` (lanes 1 and 2) and `EnforcementReport.checks` (each output check's ms).
@@ -42,7 +42,13 @@ File format (YAML)::
         note: why the label is what it is
         judge: {tone: {compliant: false, reason: rude}}  # optional scripted judge verdicts
 
-Only ids, counts and figures are printed by default; `--show` also lists the wrong cases by id.
+    sets: {paraphrases: enforcement_paraphrases.yaml}   # optional: further sets beside this one (same
+                                   # format), each run and reported on its own after the main set
+    guard_cases: [...]             # optional: tool calls and the action guards' expected verdict
+                                   # (format in focal.cli.bench_guards), reported as the lane `guard`
+
+Each report also gives the share of violating drafts caught (every expected id reported). Only ids,
+counts and figures are printed by default; `--show` also lists the wrong cases by id.
 """
 
 from __future__ import annotations
@@ -51,13 +57,23 @@ import json
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
+from focal.cli.bench_enforcement_cases import (  # noqa: F401  (re-exported: the bench's public names)
+    CHECKS,
+    LANES,
+    Case,
+    case_problems,
+    extra_sets,
+    lane_of,
+    load_cases,
+    output_checks,
+)
+from focal.cli.bench_guards import format_guards, guard_problems, load_guard_cases, run_guard_cases
 from focal.models.agent import AgentConfig, Scope
 from focal.models.context import Context
 from focal.models.session import CustomerProfile, Session
@@ -65,182 +81,6 @@ from focal.models.turn import Draft, ScoredRule, ToolCall, TurnRequest, TurnStat
 from focal.ports import ModelReply
 
 TENANT = "bench"
-CHECKS = ("relevance", "grounding")  # output checks: lane name == check name == violation rule_id
-LANES = ("deterministic", "judge", *CHECKS)
-CASE_KEYS = {"id", "category", "context", "profile", "variables", "matched_rules", "message", "draft", "violations", "hard", "note",
-             "judge"}
-CONTEXT_KEYS = {"scenario", "step", "profile", "variables", "tools", "matched_rules"}
-
-
-# --------------------------------------------------------------------------- the labelled set
-
-@dataclass(frozen=True)
-class Case:
-    id: str
-    category: str
-    message: str
-    draft: str
-    expected: frozenset[str]
-    scenario: str | None = None
-    step: str | None = None
-    profile: dict[str, Any] = field(default_factory=dict)
-    variables: dict[str, Any] = field(default_factory=dict)
-    tools: dict[str, dict[str, Any]] = field(default_factory=dict)
-    matched_rules: tuple[str, ...] = ()
-    hard: bool = False
-    note: str = ""
-    judge: dict[str, dict[str, Any]] | None = None
-
-
-def _mapping(value: Any, where: str) -> dict[str, Any]:
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise ValueError(f"{where} must be a mapping")
-    return dict(value)
-
-
-def _context(raw: Any, named: dict[str, Any], where: str) -> dict[str, Any]:
-    if raw is None:
-        return {}
-    if isinstance(raw, str):
-        if raw not in named:
-            raise ValueError(f"{where}.context: no context named {raw!r} under 'contexts'")
-        raw = named[raw]
-    ctx = _mapping(raw, f"{where}.context")
-    unknown = set(ctx) - CONTEXT_KEYS
-    if unknown:
-        raise ValueError(f"{where}.context: unknown key(s) {sorted(unknown)}")
-    return ctx
-
-
-def output_checks(path: str | Path) -> tuple[str, ...]:
-    """The output checks a set is labelled for (`output_checks:`, default all); the others stay off."""
-    data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    chosen = data.get("output_checks", list(CHECKS)) if isinstance(data, dict) else list(CHECKS)
-    if not isinstance(chosen, list) or not set(chosen) <= set(CHECKS):
-        raise ValueError(f"{path}: output_checks must be a list among {list(CHECKS)}")
-    return tuple(chosen)
-
-
-def load_cases(path: str | Path) -> list[Case]:
-    """Parse a labelled set; raise ValueError naming the case and key of a malformed one."""
-    data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
-        raise ValueError(f"{path}: expected a mapping with a list under 'cases:'")
-    unknown = set(data) - {"agent", "output_checks", "contexts", "cases"}
-    if unknown:
-        raise ValueError(f"{path}: unknown key(s) {sorted(unknown)}")
-    named = _mapping(data.get("contexts"), f"{path}: contexts")
-    cases, seen = [], set()
-    for i, item in enumerate(data["cases"]):
-        where = f"{path}: cases[{i}]"
-        if not isinstance(item, dict):
-            raise ValueError(f"{where} must be a mapping")
-        unknown = set(item) - CASE_KEYS
-        if unknown:
-            raise ValueError(f"{where}: unknown key(s) {sorted(unknown)}")
-        case_id = item.get("id")
-        if not isinstance(case_id, str) or not case_id or case_id in seen:
-            raise ValueError(f"{where}.id must be a unique non-empty string")
-        seen.add(case_id)
-        where = f"{path}: case {case_id}"
-        for key in ("message", "draft"):
-            if not isinstance(item.get(key), str) or not item[key].strip():
-                raise ValueError(f"{where}.{key} must be a non-empty string (quote yes/no/on/off)")
-        expected = item.get("violations")
-        if not isinstance(expected, list) or not all(isinstance(v, str) for v in expected):
-            raise ValueError(f"{where}.violations must be a list of rule ids or check names ([] for compliant)")
-        ctx = _context(item.get("context"), named, where)
-        judge = item.get("judge")
-        if judge is not None:
-            judge = _mapping(judge, f"{where}.judge")
-            for rule_id, verdict in judge.items():
-                if not isinstance(verdict, dict) or not isinstance(verdict.get("compliant"), bool):
-                    raise ValueError(f"{where}.judge.{rule_id} must be a mapping with compliant: true|false")
-        scenario, step = ctx.get("scenario"), ctx.get("step")
-        for key, value in (("scenario", scenario), ("step", step)):
-            if value is not None and not isinstance(value, str):
-                raise ValueError(f"{where}.context.{key} must be a string or null")
-        matched = [*(ctx.get("matched_rules") or []), *(item.get("matched_rules") or [])]
-        if not all(isinstance(r, str) for r in matched):
-            raise ValueError(f"{where}: matched_rules must be lists of rule ids")
-        matched = list(dict.fromkeys(matched))
-        tools = _mapping(ctx.get("tools"), f"{where}.context.tools")
-        for tool_id, outputs in tools.items():
-            _mapping(outputs, f"{where}.context.tools.{tool_id}")
-        if not isinstance(item.get("hard", False), bool):
-            raise ValueError(f"{where}.hard must be true or false")
-        cases.append(Case(
-            id=case_id,
-            category=str(item.get("category") or "uncategorised"),
-            message=item["message"],
-            draft=item["draft"],
-            expected=frozenset(expected),
-            scenario=scenario,
-            step=step,
-            profile={**_mapping(ctx.get("profile"), f"{where}.context.profile"), **_mapping(item.get("profile"), f"{where}.profile")},
-            variables={
-                **_mapping(ctx.get("variables"), f"{where}.context.variables"),
-                **_mapping(item.get("variables"), f"{where}.variables"),
-            },
-            tools={k: dict(v) for k, v in tools.items()},
-            matched_rules=tuple(matched),
-            hard=bool(item.get("hard", False)),
-            note=str(item.get("note") or ""),
-            judge=judge,
-        ))
-    return cases
-
-
-def lane_of(agent: AgentConfig, check: str) -> str:
-    """The lane that decides an expected id: an output check's own lane, the judge for subjective rules."""
-    if check in CHECKS:
-        return check
-    rule = agent.rule(check)
-    return "judge" if rule is not None and rule.subjective else "deterministic"
-
-
-def case_problems(agent: AgentConfig, cases: Sequence[Case], checks: Sequence[str] = CHECKS) -> list[str]:
-    """Labelling errors against the agent: unknown ids, fields, scenarios, tools; labels no enforcer could give."""
-    problems: list[str] = []
-    fields = {f.field_name for f in agent.profile_field_definitions}
-    globals_ = {r.id for r in agent.global_hard_constraints()}
-    for case in cases:
-        where = f"case {case.id}"
-        scenario = agent.scenario(case.scenario) if case.scenario else None
-        if case.scenario and scenario is None:
-            problems.append(f"{where}: scenario {case.scenario!r} does not exist")
-        if case.step and (scenario is None or not any(s.id == case.step for s in scenario.steps)):
-            problems.append(f"{where}: step {case.step!r} is not a step of scenario {case.scenario!r}")
-        for name in [*case.profile, *case.variables]:
-            if name not in fields:
-                problems.append(f"{where}: {name!r} is not a declared field")
-        for tool_id, outputs in case.tools.items():
-            tool = agent.tool(tool_id)
-            if tool is None:
-                problems.append(f"{where}: tool {tool_id!r} does not exist")
-            else:
-                problems += [f"{where}: {tool_id} has no output {k!r}" for k in outputs if k not in tool.output]
-        for rule_id in case.matched_rules:
-            if agent.rule(rule_id) is None:
-                problems.append(f"{where}: matched rule {rule_id!r} does not exist")
-        enforced = globals_ | {r for r in case.matched_rules if (rule := agent.rule(r)) and rule.is_hard_constraint and rule.enabled}
-        for check in sorted(case.expected):
-            if check in CHECKS:
-                if check not in checks:
-                    problems.append(f"{where}: expects {check!r}, which this set's output_checks leave off")
-                continue
-            if agent.rule(check) is None:
-                problems.append(f"{where}: expected violation {check!r} is neither a rule nor a check ({', '.join(CHECKS)})")
-            elif check not in enforced:
-                problems.append(f"{where}: expected violation {check!r} is not enforced in this context "
-                                "(not a GLOBAL hard constraint nor a matched one)")
-        for rule_id in case.judge or {}:
-            rule = agent.rule(rule_id)
-            if rule is None or not rule.subjective:
-                problems.append(f"{where}: judge verdict for {rule_id!r}, which is not a subjective rule")
-    return problems
 
 
 # --------------------------------------------------------------------------- running
@@ -407,7 +247,7 @@ def _ms(values: list[float]) -> str:
     return f"{np.percentile(values, 50):7.2f} {np.percentile(values, 95):7.2f}"
 
 
-def report(agent_path: str | Path, cases_path: str | Path, show: bool = False, limit: int | None = None) -> str:
+def _run_set(agent_path: str | Path, cases_path: str | Path, show: bool, limit: int | None) -> tuple[AgentConfig, str]:
     from focal.config.loader import load_agent
 
     cases = load_cases(cases_path)
@@ -416,9 +256,24 @@ def report(agent_path: str | Path, cases_path: str | Path, show: bool = False, l
     checks = output_checks(cases_path)
     problems = case_problems(load_agent(agent_path), cases, checks)
     if problems:
-        raise ValueError("the labelled set does not fit the agent:\n  " + "\n  ".join(problems))
+        raise ValueError(f"{cases_path} does not fit the agent:\n  " + "\n  ".join(problems))
     agent, outcomes = run_cases(agent_path, cases, checks)
-    return format_report(agent, outcomes, str(cases_path), show, checks)
+    return agent, format_report(agent, outcomes, str(cases_path), show, checks)
+
+
+def report(agent_path: str | Path, cases_path: str | Path, show: bool = False, limit: int | None = None) -> str:
+    """The main set, its guard cases (lane `guard`), then each set listed under `sets:`, on its own."""
+    agent, text = _run_set(agent_path, cases_path, show, limit)
+    parts = [text]
+    guard_cases = load_guard_cases(cases_path)
+    problems = guard_problems(agent, guard_cases)
+    if problems:
+        raise ValueError(f"{cases_path}: guard cases do not fit the agent:\n  " + "\n  ".join(problems))
+    parts.append(f"action guards ({len(guard_cases)} guard cases of {cases_path}):\n"
+                 + "\n".join(format_guards(run_guard_cases(agent, guard_cases), show)))
+    for name, path in extra_sets(cases_path).items():
+        parts.append(f"set {name!r}: " + _run_set(agent_path, path, show, limit)[1])
+    return "\n\n".join(parts)
 
 
 def format_report(
@@ -471,8 +326,12 @@ def format_report(
     blocked = [o for o in compliant if o.predicted]
     rate = len(blocked) / len(compliant) if compliant else 0.0
     exact = sum(o.correct for o in outcomes)
+    violating = [o for o in outcomes if o.case.expected]
+    caught = [o for o in violating if o.case.expected <= set(o.predicted)]
     lines += [
         "",
+        f"violating drafts caught (every expected id reported): {len(caught)}/{len(violating)} "
+        f"({len(caught) / len(violating) if violating else 0.0:.1%})",
         f"false-block rate on compliant drafts: {len(blocked)}/{len(compliant)} ({rate:.1%}); by lane: "
         + ", ".join(f"{lane} {sum(lane in o.predicted.values() for o in compliant)}" for lane in LANES),
         f"cases with exactly the expected verdict: {exact}/{len(outcomes)}",

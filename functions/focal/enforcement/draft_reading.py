@@ -2,8 +2,10 @@
 
 The draft is cut into sentences and clauses (";", ", and/but/while…", "but"). A *cue* says that an amount
 moves to the customer: the field's `extraction_hints` plus built-in value-movement words (money:
-refund, credited, back, receive, give you, reimburse, pay out, compensation, issue, transfer, "on your
-statement", "off"…; percentages: off, discount, save, reduction…). Then, amount by amount:
+refund, credited, back, receive, give you, reimburse, pay out, compensation, issue, transfer, "off",
+where the money ends up — "in your bank", "on your statement" — unless the clause is about a charge;
+percentages: off, discount, save, reduction…). A clause that opens with "it's", "that is", "the
+amount:" goes on about the cue just before it. Then, amount by amount:
 
 - in a clause with a cue, an amount is the field's value — even when it equals a known value ("you'll
   get the full $75 back" promises $75) — unless it is a threshold that restates a policy figure
@@ -92,22 +94,32 @@ def _any(*patterns: str) -> re.Pattern[str]:
 _MONEY_CUES = _any(
     r"\brefund\w*", r"\breimburs\w*", r"\bcredit(?:s|ed|ing)?\b(?!\s+cards?\b)", r"\bstore\s+credit\b",
     r"\bcompensat\w*", r"\bgoodwill\b", r"\bvouchers?\b", r"\bpay(?:s|ing)?\s*(?:out|back)\b|\bpaid\s+(?:out|back)\b",
-    r"\bpayouts?\b", r"\breimburs\w*", r"\brevers(?:e|ed|ing|al)\b", r"\bchargebacks?\b", r"\bapprov(?:e|ed|ing)\b",
+    r"\bpayouts?\b", r"\brevers(?:e|ed|ing|al)\b", r"\bchargebacks?\b", r"\bapprov(?:e|ed|ing)\b",
     r"\b(?:issue[sd]?|issuing)\s+(?:you\b|your\b|a\b|an\b|the\b|[$€£\d])", r"\btransfer(?:s|red|ring)?\b",
     r"\bdeposit(?:s|ed|ing)?\b", r"\bowe\b", r"\b(?:we|i)(?:'ll|\s+will|\s+can|\s+could)?\s+cover\b",
     r"\b(?:give|giving|gave|send|sending|sent|pay|paying|award|awarding|grant|granting|wire|wiring|offer|offering)"
-    r"\s+(?:you|your)\b",
+    r"\s+you\b",
     r"\byou(?:'ll|'d|\s+will|\s+would|\s+should|\s+can|\s+could|\s+are\s+going\s+to|'re\s+going\s+to|\s+also)?"
     r"(?:\s+(?:soon|then|now|shortly|also|still|definitely|simply))?\s+(?:receive|get|be\s+getting|be\s+receiving|be\s+paid|be\s+sent)\b",
+    r"\b(?:get|gets|getting|got)\s+back\b(?!\s+to\s+(?:you|us|me)\b)",
     r"\b(?:get|gets|getting|got|give|gives|giving|have|has|receive|send|sending|sent|pay|paid|put|putting|money|funds|cash)"
-    r"\b(?:\s+[^\s.;!?]+){0,6}?\s+back\b(?!\s+(?:to\s+(?:you|us|me)\b|in\s+stock|soon|later|orders?\b))",
+    r"(?:'s|’s)?(?:\s+[^\s.;!?]+){1,6}?\s+back\b(?!\s+(?:in\s+stock|soon|later|orders?\b))",
+    r"(?:[$€£]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:dollars?|bucks|usd|euros?|pounds))\s*,?\s+back\b",
+    r"\b(?:com(?:e|es|ing)|go(?:es|ing)?|head(?:s|ed|ing)?|flow(?:s|ing)?|sent|send(?:ing)?)\s+back\s+to\s+you\b",
     r"\bback\s+(?:on|to|into|onto|in)\s+(?:your|the)\s+(?:\w+\s+){0,2}?"
     r"(?:card|account|bank|payment|method|wallet|balance|paypal|visa|mastercard|amex|statement)",
     r"\b(?:return(?:s|ed|ing)?|go(?:es)?|going|went|head(?:s|ed|ing)?|land(?:s|ed)?|post(?:s|ed)?|appear(?:s|ed)?|"
-    r"show(?:s|ing)?\s+up|reflect(?:s|ed)?|see)\b(?:\s+[^\s.;!?]+){0,6}?\s+(?:to|into|onto|on|in)\s+(?:your|the)\s+"
-    r"(?:\w+\s+){0,2}?(?:statement|card|account|bank|balance|wallet|paypal|payment\s+method)\b",
+    r"show(?:s|ing)?\s+up|reflect(?:s|ed)?|see|send(?:s|ing)?|sent|transfer(?:s|red|ring)?|wire[sd]?|wiring|mov(?:e|es|ed|ing)|"
+    r"put(?:s|ting)?|appl(?:y|ies|ied|ying))\b(?:\s+[^\s.;!?]+){0,6}?\s+(?:to|into|onto|on|in)\s+(?:your|the)\s+"
+    r"(?:\w+\s+){0,2}?(?:statement|card|account|bank|balance|wallet|paypal|visa|mastercard|amex|payment\s+method)\b",
+    r"\breturn(?:s|ed|ing)?\s+(?:you\s+)?(?:your|the|all|every)\s+(?:\w+\s+)?(?:money|payment|funds|cash|[$€£\d])",
+    r"\ban?\s+(?:cheque|check)\s+(?:for|of)\b",
     r"\boff\b",
 )
+# Where the money ends up ("…should be sitting in your bank again"); not in a clause about a charge.
+_DESTINATION = re.compile(r"\b(?:in|on|to|into|onto)\s+your\s+(?:\w+\s+){0,2}?"
+                          r"(?:bank|card|account|statement|balance|wallet|paypal|visa|mastercard|amex|payment\s+method)\b", _I)
+_CHARGE = re.compile(r"\b(?:charg\w*|bill(?:s|ed|ing)?|debit\w*|paid|pay\s+with|spent|on\s+file|saved)\b", _I)
 _PERCENT_CUES = _any(
     r"\boff\b", r"\bdiscount\w*", r"\bsav(?:e|es|ed|ing|ings)\b", r"\breduc\w*", r"\bcut\b", r"\bmark(?:ed)?\s*down\b",
     r"\bknock\w*", r"\blower(?:ed)?\s+by\b", r"\bpromo\w*", r"\bcoupons?\b", r"\brebates?\b", r"\bcash\s?back\b",
@@ -118,7 +130,8 @@ _WHOLE = _any(
     r"\b(?:whole|entire|full|complete|total)\s+(?:amount|sum|price|cost|payment|purchase|order|balance|value|charge|refund|thing)\b",
     r"\beverything\b", r"\bevery\s+(?:cent|penny|dollar)\b", r"\ball\s+(?:of\s+)?(?:your|the)\s+money\b", r"\ball\s+of\s+it\b",
     r"\bit\s+all\b", r"\bwhat\s+you\s+(?:paid|spent)\b", r"\bthe\s+(?:amount|price|sum)\s+you\s+paid\b",
-    r"\b(?:that|this|the\s+same)\s+(?:amount|sum|much|figure)\b", r"\bthat(?:'s|\s+is)\s+what\b", r"\bthe\s+total\b",
+    r"\b(?:that|this|the\s+same)\s+(?:amount|sum|much|figure)\b", r"\bthat(?:'s|\s+is)\s+(?:what|how\s+much)\b",
+    r"\bthe\s+total\b",
 )
 _OBJECT = _any(
     r"(?<!the\s)(?<!a\s)(?<!an\s)(?<!your\s)(?<!my\s)(?<!any\s)\b(?:refund|reimburse|credit|compensate)(?:s|d|ed|ing)?\s+(?:you\s+)?(?:for\s+)?"
@@ -141,7 +154,8 @@ _REPORTED = re.compile(
 _REVIEW = re.compile(
     r"(?<!n't\s)(?<!not\s)(?<!no\s)\b(?:needs?|requires?|required|must\s+(?:be|go|get)|subject\s+to|go(?:es)?\s+(?:to|through))\s+(?:a\s+|an\s+)?"
     r"(?:\w+\s+){0,2}?(?:review|approval|sign-off|authori[sz]ation|manager|supervisor)\b"
-    r"|\b(?:will|to|can|must)\s+review\b|\breview(?:ed)?\s+by\b", _I)
+    r"|\b(?:will|to|can|must)\s+review\b|\breview(?:ed)?\s+by\b"
+    r"|\b(?:(?:has|have|needs?|need)\s+to|must|should)\s+be\s+(?:approved|reviewed|authori[sz]ed|checked|signed\s+off)\b", _I)
 _ROLE = re.compile(
     r"\b(?:cost|costs|costing|price|prices|priced|pricing|fee|fees|charge|charges|charged|shipping|postage|delivery|"
     r"came\s+to|comes\s+to|come\s+to|total|totals|totalled|totaled|subtotal|paid|pay|spent|spend|bill|billed|worth|"
@@ -160,11 +174,14 @@ _SHARE = re.compile(
     r"(?:\s+(?:a\s+)?refund\b)?\s+(?:of\s+)?(?:the\s+|your\s+|that\s+|this\s+|what\s+)?"
     rf"(?:(?P<base>[$€£]\s?(?:{_NUM})|(?:{_NUM})\s?dollars)|order|purchase|total|price|amount|cost|payment|it\b|you\s+paid|money|bill)", _I)
 _DISCOUNT = re.compile(r"\s*(?:off|discount|savings?|reduction|markdown|cheaper|lower)\b", _I)
-_PRONOUN_START = re.compile(r"^\s*(?:it|that|this|which|the\s+(?:amount|sum|figure))(?:'s|\s+is|\s+will|'ll|\s+comes|\s+should|\s+would)\b", _I)
+_PRONOUN_START = re.compile(r"^\s*(?:it|that|this|which|(?:the\s+)?(?:amount|sum|figure))(?:'s|\s+is|\s+will|'ll|\s+comes|\s+should|"
+                            r"\s+would|\s*:)", _I)
+_NOUN_USE = re.compile(r"\w*\s+(?:requests?|claims?|applications?|polic(?:y|ies)|process|eligibility|reviews?|status|forms?|"
+                       r"window|period|rules?|terms)\b", _I)
 _SENTENCE = re.compile(r"(?:\d\.\d|[^.!?\n])+[.!?]?")
 _SUBJECT = r"(?=(?:i|i'll|i've|i'm|we|we'll|we've|we're|you|you'll|you've|you're|it|it'll|it's|they|our|your|this|that|the|a|an)\b)"
 _CLAUSE = re.compile(
-    rf"\s*;\s*|\s+[—–-]{{1,2}}\s+{_SUBJECT}|,?\s+but\s+|,\s*(?:and|while|whereas|although|though|however|yet)\s+"
+    rf"\s*;\s*|\s+[—–-]{{1,2}}\s+{_SUBJECT}|,?\s+but\s+|,\s*(?:and|while|whereas|although|though|however|yet|so)\s+"
     rf"|\s+and\s+{_SUBJECT}", _I)
 
 
@@ -190,7 +207,7 @@ def _close(a: float, b: float) -> bool:
 def _cues(kind: str, hints: list[str]) -> list[re.Pattern[str]]:
     out = [re.compile(rf"\b{re.escape(h)}(?:s|es|ed|d|ing)?\b", _I) for h in hints]
     if kind == "money":
-        out.append(_MONEY_CUES)
+        out += [_MONEY_CUES, _DESTINATION]
     elif kind == "percentage":
         out.append(_PERCENT_CUES)
     return out
@@ -203,8 +220,12 @@ def _clauses(text: str, cues: list[re.Pattern[str]]) -> list[list[_Clause]]:
             continue
         clauses = []
         for part in filter(None, (p.strip() for p in _CLAUSE.split(sentence))):
-            starts = [m.start() for c in cues for m in c.finditer(part)]
-            refused = [p for p in starts if _NEGATION.search(part[:p]) or _REPORTED.search(part[:p])]
+            found = [m for c in cues for m in c.finditer(part) if c is not _DESTINATION or not _CHARGE.search(part)]
+            starts = [m.start() for m in found]
+            # refused ("I can't refund"), reported ("you asked for a refund") or a noun ("the refund policy")
+            denied = [m.start() for m in found if _NEGATION.search(part[:m.start()]) or _REPORTED.search(part[:m.start()])]
+            # a refusal governs the rest of its clause: "I won't be able to issue the $75 refund"
+            refused = [m.start() for m in found if (denied and m.start() >= min(denied)) or _NOUN_USE.match(part, m.end())]
             neutral = bool(starts) and (len(refused) == len(starts) or _REVIEW.search(part) is not None)
             clauses.append(_Clause(part, bool(starts) and not neutral, neutral))
         out.append(clauses)
@@ -280,8 +301,10 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
     for clauses in sentences:
         for i, clause in enumerate(clauses):
             # "Your refund is approved. It's $75." — the second sentence goes on about the first one's cue
-            cue = clause.cue or (i == 0 and previous_cue and not clause.neutral and not clause.text.endswith("?")
-                                 and _PRONOUN_START.search(clause.text) is not None)
+            # "Let me refund you - it's $75": a clause that goes on about the previous clause's cue (a
+            # question only within the same sentence: "…refund. It was $75, right?" asks about the total)
+            before_cue = clauses[i - 1].cue if i else previous_cue and not clause.text.endswith("?")
+            cue = clause.cue or (before_cue and not clause.neutral and _PRONOUN_START.search(clause.text) is not None)
             before = len(promised) + len(shares)
             _read_clause(kind, clause, cue, known, policy, promised, stated, shares, reading.unexplained)
             if cue and kind == "money" and len(promised) + len(shares) == before:

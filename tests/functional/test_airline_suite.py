@@ -1,0 +1,49 @@
+"""The airline agent's conversation suite (examples/airline/tests.yaml), built from τ-bench airline tasks:
+every conversation passes, at least 30 benchmark tasks are covered, every policy-violating attempt is
+stopped by an action guard before its tool runs, and the data files are never written."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from focal.adapters.python_tools import PythonToolRunner
+from focal.config.loader import load_agent
+from focal.conversation_tests import format_report, run_suite
+from focal.models.agent import Tool
+
+AIRLINE = Path(__file__).resolve().parents[2] / "examples" / "airline"
+AGENT = AIRLINE / "agent.yaml"
+SUITE = AIRLINE / "tests.yaml"
+DATA = sorted((AIRLINE / "data").glob("*.json"))
+
+
+def _reset_airline_tools() -> None:
+    """Forget bookings, changes and certificates, in the tools module the engine itself loaded."""
+    agent = load_agent(AGENT)
+    PythonToolRunner().run(agent, Tool(id="reset_state", entrypoint="tools.py:reset_state"), {})
+
+
+def _digests() -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in DATA}
+
+
+@pytest.fixture()
+def fresh_tools():
+    _reset_airline_tools()
+    yield
+    _reset_airline_tools()
+
+
+def test_airline_suite_passes(fresh_tools) -> None:
+    before = _digests()
+    report = run_suite(AGENT, SUITE)
+    print(format_report(report))
+    assert report.passed, "\n" + format_report(report)
+    assert len(report.tasks_covered) >= 30
+    blocked, attempts = report.guard_attempts
+    assert attempts >= 30 and blocked == attempts
+    assert _digests() == before, "the tools wrote the data files"
+    assert {"users.json", "reservations.json", "flights.json"} <= set(before)
