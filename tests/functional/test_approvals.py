@@ -5,8 +5,9 @@ stay here) and keeps its default weights (30/30/20/20) and bands (0.85 / 0.55). 
 of values the customer typed, the score is about 0.42 + 0.56 × the certainty of the yes
 (dialogue/confidence.py): a lexicon "yes" scores 0.98 and runs the refund; a yes recognised only at
 the exemplar-similarity threshold ("that should be fine", certainty 0.5) scores 0.70 and waits for
-approval; a yes the model reads with 0.15 certainty scores 0.50 and is asked again. A clear yes to
-a refund close to the limit of a guard on issue_refund waits for approval too.
+approval; a yes the model reads with 0.15 certainty scores 0.50 and is asked again. The agent's
+`refund_guard` ($50 unless Premium) scales the risk: a clear yes to a $30 refund scores 0.94 and
+runs it, the same yes to a $49.99 refund scores 0.80 and waits for approval.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import pytest
 
 from focal.adapters.litellm_model import ScriptedLiteLLM
 from focal.cli.main import main
+from focal.models.session import CustomerProfile
 from focal.models.turn import TurnRequest
 from focal.pipeline.approval_answer import answer
 from focal.pipeline.runner import LocalRunner
@@ -29,14 +31,6 @@ RETAIL = Path(__file__).resolve().parents[2] / "examples" / "retail"
 SIMILARITY_YES = "that should be fine"  # affirm by exemplar similarity 0.70, at the threshold: 0.70
 UNSURE = {"detected_intent": "refund", "intent_confidence": 0.15,  # the model barely reads a yes: 0.50
           "commands": [{"name": "AffirmConfirmation", "flow": "refund"}]}
-GUARD = """  - id: refund_limit
-    condition_text: A refund is issued
-    action_text: Refunds above $50 go to a person unless the customer is a Premium member.
-    is_hard_constraint: true
-    enforcement_expression: order_total <= 50 or is_premium
-    guarded_tool_ids: [issue_refund]
-    priority: 100
-"""
 TENANT = "local"
 
 
@@ -63,19 +57,17 @@ class CountingTools:
         return self.inner.run(agent, tool, arguments, context)
 
 
-def make_agent(tmp_path: Path, extra: str = "", rules: str = "") -> Path:
+def make_agent(tmp_path: Path, extra: str = "") -> Path:
     folder = tmp_path / "retail"
     shutil.copytree(RETAIL, folder, ignore=shutil.ignore_patterns("tests.yaml", "__pycache__"))
     agent = folder / "agent.yaml"
-    text = agent.read_text()
-    assert "\nrules:\n" in text
-    agent.write_text(text.replace("\nrules:\n", "\nrules:\n" + rules, 1) + extra)
+    agent.write_text(agent.read_text() + extra)
     return agent
 
 
 class Harness:
-    def __init__(self, tmp_path: Path, extra: str = "", rules: str = "") -> None:
-        self.agent_path = make_agent(tmp_path, extra, rules)
+    def __init__(self, tmp_path: Path, extra: str = "") -> None:
+        self.agent_path = make_agent(tmp_path, extra)
         self.db = tmp_path / "state" / "focal.db"
         self.deps = local_deps(self.agent_path, self.db)
         self.clock = Clock()
@@ -117,10 +109,11 @@ def test_a_clear_yes_runs_the_refund_at_full_confidence(h):
     result = h.turn("yes")
     assert result.execution_path == "respond" and result.approval_state == "none"
     # A lexicon yes to the confirmation on screen, an order number the customer typed and was shown:
-    # everything is sure but the refund itself, a side effect that must not repeat (0.9).
-    assert result.confidence == pytest.approx(0.98)
+    # everything is sure but the refund itself, a side effect that must not repeat (0.9), $30 of
+    # refund_guard's $50 (40 % left, × 0.4 / 0.5).
+    assert result.confidence == pytest.approx(0.944)
     assert result.confidence_factors == {"goal_understanding": 1.0, "tool_availability": 1.0,
-                                         "context_richness": 1.0, "tool_determinism": 0.9}
+                                         "context_richness": 1.0, "tool_determinism": pytest.approx(0.72)}
     assert [t["tool_id"] for t in result.tool_calls] == ["issue_refund"]
     assert h.tools.runs["issue_refund"] == 1
     decisions = [e for e in h.events() if e["type"] == "execution_decision"]
@@ -143,7 +136,7 @@ def test_medium_confidence_asks_for_approval_and_runs_nothing(h):
     assert approval["expires_at"] == pytest.approx(h.clock.now + 300)
     assert result.request_id == approval["id"] and "approval" in result.response
     stored = h.deps.approvals.get(TENANT, approval["id"], h.clock.now)
-    assert stored.arguments == {"order_id": "A1001"} and stored.step == "refund.confirm_refund"
+    assert stored.arguments == {"order_id": "A1001", "order_total": 30.0} and stored.step == "refund.confirm_refund"
     assert stored.session_id == "s1" and stored.customer_id == "c-100" and stored.tools == ["issue_refund"]
     assert h.session().pending_approval_id == approval["id"]
     kinds = [e["type"] for e in h.events() if e["request_id"] == approval["id"]]
@@ -153,26 +146,26 @@ def test_medium_confidence_asks_for_approval_and_runs_nothing(h):
     assert SIMILARITY_YES not in text and "A1001" not in text and "refund for order" not in text
 
 
-def test_a_clear_yes_close_to_a_guard_limit_waits_for_approval(tmp_path):
-    """$49.99 under a $50 guard on issue_refund: the customer is sure, the action is not far from the line."""
-    h = Harness(tmp_path, rules=GUARD)
+def test_a_clear_yes_close_to_a_guard_limit_waits_for_approval(h):
+    """$49.99 under refund_guard's $50: the customer is sure, the action is right at the line."""
     h.to_confirmation(order="A1006")
     result = h.turn("yes")
     assert result.execution_path == "approval" and result.tool_calls == [] and "issue_refund" not in h.tools.runs
     factors = result.confidence_factors
     assert factors["goal_understanding"] == 1.0 and factors["tool_availability"] == 1.0
     assert factors["tool_determinism"] < 0.01  # 0.9 × (0.01 / 50 left of the limit) / 0.5
-    assert "refund_limit" in h.deps.turns.list_for_session(TENANT, "retail", "s1")[-1].state[
-        "confidence_reasons"]["tool_determinism"]
+    reasons = h.deps.turns.list_for_session(TENANT, "retail", "s1")[-1].state["confidence_reasons"]
+    assert "0.00 of refund_guard's limit left" in reasons["tool_determinism"]
 
 
-def test_a_clear_yes_well_under_a_guard_limit_runs(tmp_path):
-    h = Harness(tmp_path, rules=GUARD)
-    h.to_confirmation(order="A1001")  # $30 of $50: 40 % of the limit left
+def test_a_premium_members_refund_is_not_near_any_limit(tmp_path):
+    h = Harness(tmp_path)
+    h.deps.profiles.save(CustomerProfile(tenant_id=TENANT, agent_id="retail", customer_id="c-100",
+                                         fields={"is_premium": True}))
+    h.to_confirmation(order="A1006")
     result = h.turn("yes")
-    assert [t["tool_id"] for t in result.tool_calls] == ["issue_refund"] and result.approval_state == "none"
-    assert result.confidence_factors["tool_determinism"] == pytest.approx(0.9 * 0.4 / 0.5)
-    assert result.confidence >= 0.85
+    assert [t["tool_id"] for t in result.tool_calls] == ["issue_refund"]
+    assert result.confidence_factors["tool_determinism"] == pytest.approx(0.9)  # the limit does not bind
 
 
 def test_approve_twice_runs_the_action_once(h):
@@ -323,7 +316,7 @@ def test_graded_confidence_off_gates_on_uses_the_plain_reading(tmp_path):
 def test_cli_approve_and_deny(h, capsys):
     h.to_confirmation()
     approval_id = h.turn(SIMILARITY_YES).approval["id"]
-    h.to_confirmation("s2", "A1006")
+    h.to_confirmation("s2", "A1007")  # $25: half the guard's limit left, so only the doubtful yes holds it
     denied_id = h.turn(SIMILARITY_YES, "s2").approval["id"]
     args = ["--agent", str(h.agent_path), "--db", str(h.db), "--tenant", TENANT]
     # A fresh process's view: the CLI builds its own deps on the same SQLite file (real clock).

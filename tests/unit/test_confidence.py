@@ -222,21 +222,25 @@ def test_determinism_by_kind_of_tool(agent):
     ("amount < 50", {"amount": 50}, 0.0),  # violated: nothing left
     ("50 >= amount", {"amount": 40}, 0.2),
     ("balance >= amount", {"balance": 100, "amount": 75}, 0.25),
-    ("order_total <= 50 or is_premium", {"order_total": 45, "is_premium": False}, 0.1),
-    ("order_total <= 50 or is_premium", {"order_total": 120, "is_premium": True}, 1.0),
+    ("order_total <= 50 or is_premium", {"order_total": 45.0, "is_premium": False}, 0.1),
+    ("order_total <= 50 or is_premium", {"order_total": 120.0, "is_premium": True}, 1.0),
     ("amount <= 50 and amount <= limit", {"amount": 30, "limit": 40}, 0.25),
     ("10 <= amount <= 50", {"amount": 45}, 0.1),
     ("status != 'cancelled'", {"status": "delivered"}, 1.0),
     ("not is_blocked", {"is_blocked": True}, 0.0),
     ("ship_date <= '2026-12-01'", {"ship_date": "2026-11-30"}, 1.0),  # holds; no distance between texts
+    ("certificate_count <= 1", {"certificate_count": 1}, 1.0),  # a count at its allowance is not an amount
+    ("booked_hours_ago <= 24", {"booked_hours_ago": 23.5}, 1.0),  # nor is a time window
+    ("certificate_count <= 1", {"certificate_count": 2}, 0.0),  # but it must hold
 ])
 def test_guard_headroom(expression, variables, room):
-    assert c.guard_headroom(expression, variables) == pytest.approx(room)
+    measures = {"amount", "order_total", "balance", "limit"}
+    assert c.guard_headroom(expression, variables, measures) == pytest.approx(room)
 
 
 def test_guard_headroom_that_cannot_be_read_raises():
     with pytest.raises(ExpressionError):
-        c.guard_headroom("amount <= 50", {})
+        c.guard_headroom("amount <= 50", {}, {"amount"})
     with pytest.raises(ExpressionError):
         c.guard_headroom("__import__('os')", {})
 
@@ -250,6 +254,27 @@ def test_a_call_close_to_its_guards_limit_is_riskier():
     premium = c.tool_determinism(confirming(total=120.0, profile={"is_premium": True}), agent, ["issue_refund"])
     assert premium[0] == pytest.approx(c.ONCE)  # the limit does not bind a Premium member
     assert c.tool_determinism(confirming(total=30.0), agent, ["lookup_order"])[0] == c.SAFE  # not guarded
+
+
+def test_the_tightest_guard_decides_and_only_guards_in_scope_count():
+    tight = {**GUARD, "id": "tight", "enforcement_expression": "order_total <= 40"}
+    loose = {**GUARD, "id": "loose", "enforcement_expression": "order_total <= 1000"}
+    value, why = c.tool_determinism(confirming(total=30.0), agent_with(loose, tight), ["issue_refund"])
+    assert value == pytest.approx(c.ONCE * 0.25 / c.GUARD_ROOM) and "tight" in why and "loose" in why
+    elsewhere = {**tight, "scope": "SCENARIO", "scope_id": "status"}
+    here = {**tight, "scope": "STEP", "scope_id": "refund.confirm"}
+    assert c.tool_determinism(confirming(total=30.0), agent_with(elsewhere), ["issue_refund"])[0] == c.ONCE
+    assert c.tool_determinism(confirming(total=30.0), agent_with(here), ["issue_refund"])[0] < c.ONCE
+
+
+def test_a_guard_may_read_customer_confirmed():
+    agent = agent_with({**GUARD, "id": "say_yes", "enforcement_expression": "customer_confirmed"})
+    assert c.tool_determinism(confirming(), agent, ["issue_refund"])[0] == c.ONCE
+    state = confirming()
+    assert state.session is not None
+    state.session.confirmed_step = None  # no yes to this step: the guard will stop the call
+    value, why = c.tool_determinism(state, agent, ["issue_refund"])
+    assert value == 0.0 and "0.00 of say_yes" in why
 
 
 def test_an_unreadable_guard_leaves_no_room():

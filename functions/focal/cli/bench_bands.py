@@ -54,6 +54,7 @@ class SuiteBands:
     weights: dict[str, float] = field(default_factory=dict)
     thresholds: tuple[float, float] = (0.85, 0.55)
     seconds: float = 0.0
+    reset_problems: list[str] = field(default_factory=list)
 
     def count(self, path: str) -> int:
         return sum(d.path == path for d in self.decisions)
@@ -64,20 +65,25 @@ def default_suites(root: str | Path = "examples") -> list[Path]:
     return sorted(p for p in Path(root).glob("*/tests.yaml") if (p.parent / "agent.yaml").exists())
 
 
-def reset_tools(agent_path: str | Path) -> bool:
-    """Call `reset_state` of the agent's python tools file, through the runner that holds the module."""
+def reset_tools(agent_path: str | Path) -> list[str]:
+    """Call `reset_state` of the agent's python tools files, through the runner that holds the module.
+    Returns what could not be reset (the suite still runs; its decisions may then depend on order)."""
     from focal.adapters.python_tools import PythonToolRunner
+    from focal.errors import ToolError
     from focal.models.agent import Tool
 
     agent = load_agent(agent_path)
     files = {t.entrypoint.split(":", 1)[0] for t in agent.tools if t.entrypoint and ":" in t.entrypoint}
-    done = False
+    problems: list[str] = []
     for name in sorted(files):
         source = Path(agent_path).parent / name
         if source.exists() and "def reset_state(" in source.read_text(encoding="utf-8"):
-            PythonToolRunner().run(agent, Tool(id="reset_state", entrypoint=f"{name}:reset_state"), {})
-            done = True
-    return done
+            try:
+                PythonToolRunner().run(agent, Tool(id="reset_state", entrypoint=f"{name}:reset_state"), {})
+            except ToolError as exc:  # e.g. a reset_state that returns None: it ran, the runner wants a mapping
+                if "expected a mapping" not in str(exc):
+                    problems.append(f"{name}: {exc}")
+    return problems
 
 
 def _deps(agent_path: str | Path, shared: Any | None) -> Any:
@@ -120,7 +126,7 @@ def run_bands(suite_path: str | Path, agent_path: str | Path | None = None) -> S
     conversations = load_suite(suite_path, agent)
     out = SuiteBands(agent_path=str(agent_path), suite_path=str(suite_path), weights=dict(agent.approval.weights),
                      thresholds=(agent.approval.execute_threshold, agent.approval.approval_threshold))
-    reset_tools(agent_path)
+    out.reset_problems = reset_tools(agent_path)
     try:
         shared = None
         run_id = f"{int(time.time() * 1000):x}"
@@ -151,6 +157,7 @@ def format_bands(results: list[SuiteBands], show: bool = False) -> str:
         w = " / ".join(f"{k} {v:.2f}" for k, v in r.weights.items())
         lines.append(f"  {r.suite_path}: {r.passed}/{r.conversations} conversations pass; weights {w}; "
                      f"execute ≥ {r.thresholds[0]:.2f}, approval ≥ {r.thresholds[1]:.2f}")
+        lines += [f"    tool state not reset: {p}" for p in r.reset_problems]
     head = f"{'suite':<32}{'turns':>6}{'gates':>6}" + "".join(f"{p:>10}" for p in PATHS) + f"{'held':>6}"
     lines += ["", head, "-" * len(head)]
 

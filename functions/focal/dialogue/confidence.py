@@ -18,7 +18,8 @@ is all move the decision:
   tool in this conversation (`TOOL`) 0.8; read from a message but not in the customer's words (a
   model's reading) 0.5; only in the profile (an earlier session) 0.4; a field default 0.2;
   missing 0; a tool the agent does not define 0. A value shown in the confirmation the customer
-  says yes to now is confirmed: base + (1 − base) × the certainty of that yes (1.0 for a clear one).
+  says yes to now (the agent's last `SHOWN_WINDOW` messages) is confirmed: base + (1 − base) × the
+  certainty of that yes (1.0 for a clear one).
 - context_richness — how much of what the action depends on is established: the step's required
   slots, the placeholders of the confirmation being answered (or of the matched soft rules'
   templates) and the tools' required arguments. Each counts 1 when known from this conversation,
@@ -27,11 +28,14 @@ is all move the decision:
   a value the last message did not show), because the action rests on that agreement.
 - tool_determinism — how risky the call is: per tool, 1.0 deterministic and read-only or
   idempotent, 0.9 a deterministic side effect that must not repeat, 0.7 non-deterministic
-  read-only, 0.5 a non-deterministic side effect; times the headroom left under the hard
-  constraints that guard it (`guarded_tool_ids`): an `x <= limit` comparison of the expression,
-  read with `focal.expressions` on the call's values, leaves (limit − x) / limit, and the factor is
-  scaled by min(1, headroom / `GUARD_ROOM`) — a $48 refund under a $50 cap is riskier than a $5
-  one; a guard that fails or cannot be read leaves 0. The mean over the tools. No tools: 1.
+  read-only, 0.5 a non-deterministic side effect; times the headroom left under the tightest hard
+  constraint in scope that guards it (`guarded_tool_ids`): an `x <= limit` comparison of the
+  expression on an amount (a money or percentage field or argument), read with `focal.expressions`
+  on the call's values (+ the built-in `customer_confirmed`), leaves (limit − x) / limit (counts
+  and time windows just hold: 1), `or` the loosest branch, `and` the tightest,
+  and the factor is scaled by min(1, headroom / `GUARD_ROOM`) — a $48 refund under a $50 cap is
+  riskier than a $5 one; a guard that fails or cannot be read leaves 0. The mean over the tools.
+  No tools: 1.
 
 At a confirmation step with values the customer typed, the score is therefore about 0.42 + 0.56 ×
 the certainty of their yes: a clear yes executes, a yes read with some doubt asks for approval,
@@ -53,7 +57,7 @@ from focal import expressions
 from focal.dialogue.flow import current_step
 from focal.dialogue.variables import known_variables, placeholders
 from focal.errors import ExpressionError
-from focal.models.agent import AgentConfig, Tool
+from focal.models.agent import AgentConfig, Rule, Scope, Tool
 from focal.models.turn import TurnState
 
 FACTORS = ("goal_understanding", "tool_availability", "context_richness", "tool_determinism")
@@ -66,6 +70,8 @@ ESTABLISHED = {"session": 1.0, "profile": 0.6, "default": 0.3, "missing": 0.0}
 # Tool risk (tool_determinism) and the share of a guard's limit within which a call counts as close.
 SAFE, ONCE, NONDETERMINISTIC, NONDETERMINISTIC_EFFECT = 1.0, 0.9, 0.7, 0.5
 GUARD_ROOM = 0.5
+SIZED = ("money", "percentage")  # field types that measure the size of an action (a guard's limit on them)
+CONFIRMED = "customer_confirmed"  # the guards' built-in: the customer said yes to the step leading to the call
 SHOWN_WINDOW = 3  # the agent's messages a confirmation answer may refer back to
 ACT_OF = {
     "AffirmConfirmation": "affirm", "DenyConfirmation": "deny", "CancelFlow": "cancel",
@@ -208,8 +214,12 @@ def last_shown(state: TurnState, messages: int = SHOWN_WINDOW) -> str:
 
 
 def _in(value: Any, texts: list[str]) -> bool:
-    needle = _text(value).strip().lower()
-    return bool(needle) and any(needle in t.lower() for t in texts)
+    """The value written out as a whole word (or phrase) in one of the texts, case-insensitively."""
+    needle = _text(value).strip()
+    if not needle:
+        return False
+    pattern = re.compile(rf"(?<!\w){re.escape(needle)}(?!\w)", re.IGNORECASE)
+    return any(pattern.search(t) for t in texts)
 
 
 def origin(agent: AgentConfig, state: TurnState, name: str) -> str:
@@ -346,34 +356,40 @@ def _room(value: Any, limit: Any) -> float:
     return _clip((float(limit) - float(value)) / scale)
 
 
-def _headroom(node: ast.AST, variables: dict[str, Any]) -> float:
+def _names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _headroom(node: ast.AST, variables: dict[str, Any], measures: frozenset[str]) -> float:
     if isinstance(node, ast.BoolOp):
-        rooms = [_headroom(v, variables) for v in node.values]
+        rooms = [_headroom(v, variables, measures) for v in node.values]
         return min(rooms) if isinstance(node.op, ast.And) else max(rooms)
     if isinstance(node, ast.Compare):
         rooms, left = [], node.left
         for op, right in zip(node.ops, node.comparators, strict=True):
             a, b = _value(left, variables), _value(right, variables)
-            holds = _value(ast.Compare(left=left, ops=[op], comparators=[right]), variables)
-            if not holds:
+            if not _value(ast.Compare(left=left, ops=[op], comparators=[right]), variables):
                 return 0.0
-            if isinstance(op, ast.Lt | ast.LtE):
+            sized = bool((_names(left) | _names(right)) & measures)  # an amount, not a count or a time
+            if sized and isinstance(op, ast.Lt | ast.LtE):
                 rooms.append(_room(a, b))
-            elif isinstance(op, ast.Gt | ast.GtE):
+            elif sized and isinstance(op, ast.Gt | ast.GtE):
                 rooms.append(_room(b, a))
             left = right
         return min(rooms, default=1.0)
     return 1.0 if _value(node, variables) else 0.0  # a condition with no distance to measure: it holds or not
 
 
-def guard_headroom(expression: str, variables: dict[str, Any]) -> float:
-    """How far a call's values stay inside a guard: 1.0 far from any limit, 0.0 at or past it.
+def guard_headroom(expression: str, variables: dict[str, Any], measures: frozenset[str] | set[str] = frozenset()) -> float:
+    """How far a call stays inside a guard: 1.0 far from any limit or merely holding, 0.0 at or past it.
 
-    `amount <= 50` with amount 48 leaves 0.04; `order_total <= 50 or is_premium` leaves 1.0 for a
-    Premium member (the limit does not bind) and (50 − total) / 50 otherwise."""
+    Only comparisons that read a `measures` name (the size of the action: money, percentages) have a
+    distance: `amount <= 50` with amount 48 leaves 0.04; `order_total <= 50 or is_premium` leaves 1.0
+    for a Premium member (the limit does not bind) and (50 − total) / 50 otherwise. A count at its
+    allowance (`certificate_count <= 1`) or a time window (`booked_hours_ago <= 24`) just holds: 1.0."""
     try:
         tree = expressions.parse(expression)
-        return _headroom(tree.body, variables)
+        return _headroom(tree.body, variables, frozenset(measures))
     except ExpressionError:
         raise
     except Exception as exc:  # noqa: BLE001 - anything else unreadable is unreadable too
@@ -387,26 +403,49 @@ def _base_risk(tool: Tool) -> tuple[float, str]:
     return (NONDETERMINISTIC, "non-deterministic") if safe else (NONDETERMINISTIC_EFFECT, "non-deterministic side effect")
 
 
+def _in_scope(rule: Rule, state: TurnState) -> bool:
+    """GLOBAL always; SCENARIO / STEP when the conversation is there (the guards' own scope rule)."""
+    s = state.session
+    if rule.scope == Scope.GLOBAL:
+        return True
+    if s is None or not rule.scope_id or not s.active_scenario_id:
+        return False
+    if rule.scope == Scope.SCENARIO:
+        return rule.scope_id == s.active_scenario_id
+    return rule.scope_id in (f"{s.active_scenario_id}.{s.active_step_id}", s.active_step_id)
+
+
+def customer_confirmed(state: TurnState, agent: AgentConfig) -> bool:
+    """The guards' built-in `customer_confirmed`: the customer said yes to the step that leads to the call."""
+    step = current_step(agent, state.session) if state.session else None
+    return bool(step and step.requires_confirmation and state.session and state.session.confirmed_step == step.id)
+
+
 def tool_determinism(state: TurnState, agent: AgentConfig, tool_ids: list[str]) -> tuple[float, str]:
     tools = [t for t in (agent.tool(i) for i in tool_ids) if t is not None]
     if not tools:
         return 1.0, "no tools"
     known = known_variables(agent, state.session, state.profile)
+    builtins = {CONFIRMED: customer_confirmed(state, agent)}
+    measures = {f.field_name for f in agent.profile_field_definitions if f.field_type in SIZED}
     scores, parts = [], []
     for tool in tools:
         score, why = _base_risk(tool)
         args = {n: known[n] for n in tool.input if known.get(n) is not None}
+        scale = 1.0  # the tightest guard decides
         for rule in agent.rules:
-            if not (rule.enabled and rule.is_hard_constraint and tool.id in rule.guarded_tool_ids):
+            if not (rule.enabled and rule.is_hard_constraint and tool.id in rule.guarded_tool_ids
+                    and _in_scope(rule, state)):
                 continue
             try:
-                room = guard_headroom(rule.enforcement_expression or "", {**known, **args})
+                sized = measures | {n for n, spec in tool.input.items() if spec.type in SIZED}
+                room = guard_headroom(rule.enforcement_expression or "", {**known, **args, **builtins}, sized)
                 note = f"{room:.2f} of {rule.id}'s limit left"
             except ExpressionError as exc:
                 room, note = 0.0, f"{rule.id} unreadable ({exc})"
-            score *= min(1.0, room / GUARD_ROOM)
+            scale = min(scale, room / GUARD_ROOM)
             why += f"; {note}"
-        scores.append(score)
+        scores.append(score * scale)
         parts.append(f"{tool.id}: {why}")
     return sum(scores) / len(scores), "; ".join(parts)
 
