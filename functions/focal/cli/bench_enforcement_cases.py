@@ -45,7 +45,7 @@ class Case:
     judge: dict[str, dict[str, Any]] | None = None
 
 
-def _mapping(value: Any, where: str) -> dict[str, Any]:
+def as_mapping(value: Any, where: str) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
@@ -60,7 +60,7 @@ def _context(raw: Any, named: dict[str, Any], where: str) -> dict[str, Any]:
         if raw not in named:
             raise ValueError(f"{where}.context: no context named {raw!r} under 'contexts'")
         raw = named[raw]
-    ctx = _mapping(raw, f"{where}.context")
+    ctx = as_mapping(raw, f"{where}.context")
     unknown = set(ctx) - CONTEXT_KEYS
     if unknown:
         raise ValueError(f"{where}.context: unknown key(s) {sorted(unknown)}")
@@ -84,7 +84,7 @@ def load_cases(path: str | Path) -> list[Case]:
     unknown = set(data) - TOP_KEYS
     if unknown:
         raise ValueError(f"{path}: unknown key(s) {sorted(unknown)}")
-    named = _mapping(data.get("contexts"), f"{path}: contexts")
+    named = as_mapping(data.get("contexts"), f"{path}: contexts")
     cases, seen = [], set()
     for i, item in enumerate(data["cases"]):
         where = f"{path}: cases[{i}]"
@@ -107,7 +107,7 @@ def load_cases(path: str | Path) -> list[Case]:
         ctx = _context(item.get("context"), named, where)
         judge = item.get("judge")
         if judge is not None:
-            judge = _mapping(judge, f"{where}.judge")
+            judge = as_mapping(judge, f"{where}.judge")
             for rule_id, verdict in judge.items():
                 if not isinstance(verdict, dict) or not isinstance(verdict.get("compliant"), bool):
                     raise ValueError(f"{where}.judge.{rule_id} must be a mapping with compliant: true|false")
@@ -119,9 +119,9 @@ def load_cases(path: str | Path) -> list[Case]:
         if not all(isinstance(r, str) for r in matched):
             raise ValueError(f"{where}: matched_rules must be lists of rule ids")
         matched = list(dict.fromkeys(matched))
-        tools = _mapping(ctx.get("tools"), f"{where}.context.tools")
+        tools = as_mapping(ctx.get("tools"), f"{where}.context.tools")
         for tool_id, outputs in tools.items():
-            _mapping(outputs, f"{where}.context.tools.{tool_id}")
+            as_mapping(outputs, f"{where}.context.tools.{tool_id}")
         if not isinstance(item.get("hard", False), bool):
             raise ValueError(f"{where}.hard must be true or false")
         cases.append(Case(
@@ -132,10 +132,10 @@ def load_cases(path: str | Path) -> list[Case]:
             expected=frozenset(expected),
             scenario=scenario,
             step=step,
-            profile={**_mapping(ctx.get("profile"), f"{where}.context.profile"), **_mapping(item.get("profile"), f"{where}.profile")},
+            profile={**as_mapping(ctx.get("profile"), f"{where}.context.profile"), **as_mapping(item.get("profile"), f"{where}.profile")},
             variables={
-                **_mapping(ctx.get("variables"), f"{where}.context.variables"),
-                **_mapping(item.get("variables"), f"{where}.variables"),
+                **as_mapping(ctx.get("variables"), f"{where}.context.variables"),
+                **as_mapping(item.get("variables"), f"{where}.variables"),
             },
             tools={k: dict(v) for k, v in tools.items()},
             matched_rules=tuple(matched),

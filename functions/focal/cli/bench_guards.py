@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import yaml
 
+from focal.cli.bench_enforcement_cases import as_mapping
 from focal.enforcement.guards import blocked, check_call
 from focal.enforcement.scope import ActiveScope
 from focal.models.agent import AgentConfig
@@ -63,12 +64,6 @@ class GuardOutcome:
         return set(self.case.blocked_by) <= set(self.blocked_by)
 
 
-def _mapping(value: Any, where: str) -> dict[str, Any]:
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise ValueError(f"{where} must be a mapping")
-    return dict(value)
 
 
 def load_guard_cases(path: str | Path) -> list[GuardCase]:
@@ -88,12 +83,12 @@ def load_guard_cases(path: str | Path) -> list[GuardCase]:
         seen.add(item["id"])
         if item.get("expected") not in ("blocked", "allowed") or not isinstance(item.get("tool"), str):
             raise ValueError(f"{where}: tool (a tool id) and expected (blocked | allowed) are required")
-        scope = _mapping(item.get("scope"), f"{where}.scope")
+        scope = as_mapping(item.get("scope"), f"{where}.scope")
         out.append(GuardCase(
             id=item["id"], tool=item["tool"], expected_blocked=item["expected"] == "blocked",
-            arguments=_mapping(item.get("arguments"), f"{where}.arguments"),
-            variables=_mapping(item.get("variables"), f"{where}.variables"),
-            profile=_mapping(item.get("profile"), f"{where}.profile"),
+            arguments=as_mapping(item.get("arguments"), f"{where}.arguments"),
+            variables=as_mapping(item.get("variables"), f"{where}.variables"),
+            profile=as_mapping(item.get("profile"), f"{where}.profile"),
             scenario=scope.get("scenario"), step=scope.get("step"), confirmed=bool(item.get("confirmed", True)),
             blocked_by=tuple(item.get("blocked_by") or ()),
         ))

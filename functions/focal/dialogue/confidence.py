@@ -48,16 +48,17 @@ seed 004's phase-1 reading instead: 1.0 when every needed tool exists with its a
 
 from __future__ import annotations
 
-import ast
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from focal import expressions
-from focal.dialogue.flow import current_step
+from focal.dialogue.flow import current_step, customer_confirmed
 from focal.dialogue.variables import known_variables, placeholders
+from focal.enforcement.guards import guard_variables, guards_for
+from focal.enforcement.headroom import guard_headroom
+from focal.enforcement.scope import turn_scope
 from focal.errors import ExpressionError
-from focal.models.agent import AgentConfig, Rule, Scope, Tool
+from focal.models.agent import AgentConfig, Tool
 from focal.models.turn import TurnState
 
 FACTORS = ("goal_understanding", "tool_availability", "context_richness", "tool_determinism")
@@ -71,7 +72,6 @@ ESTABLISHED = {"session": 1.0, "profile": 0.6, "default": 0.3, "missing": 0.0}
 SAFE, ONCE, NONDETERMINISTIC, NONDETERMINISTIC_EFFECT = 1.0, 0.9, 0.7, 0.5
 GUARD_ROOM = 0.5
 SIZED = ("money", "percentage")  # field types that measure the size of an action (a guard's limit on them)
-CONFIRMED = "customer_confirmed"  # the guards' built-in: the customer said yes to the step leading to the call
 SHOWN_WINDOW = 3  # the agent's messages a confirmation answer may refer back to
 ACT_OF = {
     "AffirmConfirmation": "affirm", "DenyConfirmation": "deny", "CancelFlow": "cancel",
@@ -341,61 +341,6 @@ def context_richness(state: TurnState, agent: AgentConfig, tool_ids: list[str],
 # --- tool determinism and guard headroom --------------------------------------------------------
 
 
-def _value(node: ast.AST, variables: dict[str, Any]) -> Any:
-    return expressions.evaluate(ast.unparse(node), variables)
-
-
-def _room(value: Any, limit: Any) -> float:
-    """Share of the limit left: (limit − value) / max(|limit|, |value|); 0 at or past it. A comparison
-    that holds between non-numbers (dates as text) has no distance to measure: 1."""
-    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (value, limit)):
-        return 1.0
-    scale = max(abs(float(limit)), abs(float(value)))
-    if scale == 0:
-        return 0.0  # 0 <= 0: holds, with nothing to spare
-    return _clip((float(limit) - float(value)) / scale)
-
-
-def _names(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-
-
-def _headroom(node: ast.AST, variables: dict[str, Any], measures: frozenset[str]) -> float:
-    if isinstance(node, ast.BoolOp):
-        rooms = [_headroom(v, variables, measures) for v in node.values]
-        return min(rooms) if isinstance(node.op, ast.And) else max(rooms)
-    if isinstance(node, ast.Compare):
-        rooms, left = [], node.left
-        for op, right in zip(node.ops, node.comparators, strict=True):
-            a, b = _value(left, variables), _value(right, variables)
-            if not _value(ast.Compare(left=left, ops=[op], comparators=[right]), variables):
-                return 0.0
-            sized = bool((_names(left) | _names(right)) & measures)  # an amount, not a count or a time
-            if sized and isinstance(op, ast.Lt | ast.LtE):
-                rooms.append(_room(a, b))
-            elif sized and isinstance(op, ast.Gt | ast.GtE):
-                rooms.append(_room(b, a))
-            left = right
-        return min(rooms, default=1.0)
-    return 1.0 if _value(node, variables) else 0.0  # a condition with no distance to measure: it holds or not
-
-
-def guard_headroom(expression: str, variables: dict[str, Any], measures: frozenset[str] | set[str] = frozenset()) -> float:
-    """How far a call stays inside a guard: 1.0 far from any limit or merely holding, 0.0 at or past it.
-
-    Only comparisons that read a `measures` name (the size of the action: money, percentages) have a
-    distance: `amount <= 50` with amount 48 leaves 0.04; `order_total <= 50 or is_premium` leaves 1.0
-    for a Premium member (the limit does not bind) and (50 − total) / 50 otherwise. A count at its
-    allowance (`certificate_count <= 1`) or a time window (`booked_hours_ago <= 24`) just holds: 1.0."""
-    try:
-        tree = expressions.parse(expression)
-        return _headroom(tree.body, variables, frozenset(measures))
-    except ExpressionError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - anything else unreadable is unreadable too
-        raise ExpressionError(f"{type(exc).__name__}: {exc}") from None
-
-
 def _base_risk(tool: Tool) -> tuple[float, str]:
     safe = not tool.side_effect or tool.idempotent
     if tool.deterministic:
@@ -403,43 +348,23 @@ def _base_risk(tool: Tool) -> tuple[float, str]:
     return (NONDETERMINISTIC, "non-deterministic") if safe else (NONDETERMINISTIC_EFFECT, "non-deterministic side effect")
 
 
-def _in_scope(rule: Rule, state: TurnState) -> bool:
-    """GLOBAL always; SCENARIO / STEP when the conversation is there (the guards' own scope rule)."""
-    s = state.session
-    if rule.scope == Scope.GLOBAL:
-        return True
-    if s is None or not rule.scope_id or not s.active_scenario_id:
-        return False
-    if rule.scope == Scope.SCENARIO:
-        return rule.scope_id == s.active_scenario_id
-    return rule.scope_id in (f"{s.active_scenario_id}.{s.active_step_id}", s.active_step_id)
-
-
-def customer_confirmed(state: TurnState, agent: AgentConfig) -> bool:
-    """The guards' built-in `customer_confirmed`: the customer said yes to the step that leads to the call."""
-    step = current_step(agent, state.session) if state.session else None
-    return bool(step and step.requires_confirmation and state.session and state.session.confirmed_step == step.id)
-
-
 def tool_determinism(state: TurnState, agent: AgentConfig, tool_ids: list[str]) -> tuple[float, str]:
     tools = [t for t in (agent.tool(i) for i in tool_ids) if t is not None]
     if not tools:
         return 1.0, "no tools"
     known = known_variables(agent, state.session, state.profile)
-    builtins = {CONFIRMED: customer_confirmed(state, agent)}
+    confirmed = customer_confirmed(agent, state.session) if state.session else False
+    scope = turn_scope(agent, state)
     measures = {f.field_name for f in agent.profile_field_definitions if f.field_type in SIZED}
     scores, parts = [], []
     for tool in tools:
         score, why = _base_risk(tool)
         args = {n: known[n] for n in tool.input if known.get(n) is not None}
         scale = 1.0  # the tightest guard decides
-        for rule in agent.rules:
-            if not (rule.enabled and rule.is_hard_constraint and tool.id in rule.guarded_tool_ids
-                    and _in_scope(rule, state)):
-                continue
+        for rule in guards_for(agent, tool.id, scope):
             try:
                 sized = measures | {n for n, spec in tool.input.items() if spec.type in SIZED}
-                room = guard_headroom(rule.enforcement_expression or "", {**known, **args, **builtins}, sized)
+                room = guard_headroom(rule.enforcement_expression or "", guard_variables(known, args, confirmed), sized)
                 note = f"{room:.2f} of {rule.id}'s limit left"
             except ExpressionError as exc:
                 room, note = 0.0, f"{rule.id} unreadable ({exc})"

@@ -34,6 +34,12 @@ def current_step(agent: AgentConfig, session: Session) -> Step | None:
     return agent.step(session.active_scenario_id, session.active_step_id)
 
 
+def customer_confirmed(agent: AgentConfig, session: Session) -> bool:
+    """The guards' built-in `customer_confirmed`: the customer said yes to the step that leads to the call."""
+    step = current_step(agent, session)
+    return bool(step and step.requires_confirmation and session.confirmed_step == step.id)
+
+
 def scenario_slot_names(scenario: Scenario | None) -> list[str]:
     return [slot.name for step in (scenario.steps if scenario else []) for slot in step.slots]
 

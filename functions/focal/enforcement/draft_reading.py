@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from focal.number_words import TENS, UNITS, words_value
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
 
 NUMERIC = ("money", "percentage", "number", "integer")
@@ -48,40 +49,16 @@ _SHARES = {"half": 50.0, "a half": 50.0, "a quarter": 25.0, "a third": 100 / 3, 
            "three quarters": 75.0, "all": 100.0}
 
 # ----------------------------------------------------------------------------- amounts written out
-_UNITS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen".split())}
-_TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if i >= 2}
-_WORD = "|".join([*_UNITS, *_TENS, "hundred", "thousand"])
+_WORD = "|".join([*UNITS, *TENS, "hundred", "thousand"])
 _WORDS = re.compile(
     rf"\b(?:an?\s+)?(?:{_WORD})\b(?:(?:[\s-]+|\s+and\s+)(?:{_WORD})\b)*"
     r"(?=\s+(?:dollars?|bucks|usd|euros?|pounds|quid|percent|per\s?cent)\b)", _I)
 
 
-def _words_value(words: str) -> int | None:
-    total = current = 0
-    for token in re.split(r"[\s-]+", words.lower().strip()):
-        if token in ("and", ""):
-            continue
-        if token in ("a", "an"):
-            current = current or 1
-        elif token in _UNITS:
-            current += _UNITS[token]
-        elif token in _TENS:
-            current += _TENS[token]
-        elif token == "hundred":
-            current = max(current, 1) * 100
-        elif token == "thousand":
-            total, current = total + max(current, 1) * 1000, 0
-        else:
-            return None
-    return total + current
-
-
 def spell_out(text: str) -> str:
     """"seventy five dollars" → "75 dollars", "one hundred and twenty dollars" → "120 dollars"."""
     def replace(m: re.Match[str]) -> str:
-        value = _words_value(m.group(0))
+        value = words_value(m.group(0))
         return m.group(0) if value is None else str(value)
     return _WORDS.sub(replace, text)
 

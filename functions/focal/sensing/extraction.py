@@ -11,6 +11,7 @@ from datetime import date
 from typing import Any
 
 from focal.models.agent import ProfileFieldDefinition
+from focal.number_words import words_value
 
 _MONEY = re.compile(
     r"(?:[$€£]\s?|\b(?:usd|eur|gbp)\s?)(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)"
@@ -27,10 +28,6 @@ _MONTHS = {m: i for i, m in enumerate(
 _MONTH = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 _MONTH_FIRST = re.compile(rf"\b{_MONTH}\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.IGNORECASE)
 _DAY_FIRST = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\.?,?\s+(\d{{4}})\b", re.IGNORECASE)
-_UNITS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen".split())}
-_TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if i >= 2}
 _NUMBER_WORDS = re.compile(
     r"\b(?:(?:a|one|two|three|four|five|six|seven|eight|nine)\s+hundred(?:\s+and)?\s*)?"
     r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?"
@@ -42,31 +39,12 @@ _TRUE_WORDS = {"yes", "true", "y", "yeah", "yep", "correct"}
 _FALSE_WORDS = {"no", "false", "n", "nope"}
 
 
-def _number_word_value(words: str) -> int | None:
-    total, current = 0, 0
-    for token in re.split(r"[\s-]+", words.lower().strip()):
-        if token in ("and", ""):
-            continue
-        if token in ("a", "one") and current == 0 and "hundred" in words.lower():
-            current = 1
-        elif token in _UNITS:
-            current += _UNITS[token]
-        elif token in _TENS:
-            current += _TENS[token]
-        elif token == "hundred":
-            current = max(current, 1) * 100
-        else:
-            return None
-    total += current
-    return total
-
-
 def spelled_numbers(text: str) -> str:
     """"fifty dollars" → "50 dollars", "seventy-five percent" → "75 percent" (amounts written out)."""
     def replace(m: re.Match[str]) -> str:
         if not m.group(0).strip():
             return m.group(0)
-        value = _number_word_value(m.group(0))
+        value = words_value(m.group(0))
         return m.group(0) if value is None else str(value)
     return _NUMBER_WORDS.sub(replace, text)
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from focal.dialogue import approvals, resolution
 from focal.dialogue.confidence import assess
 from focal.dialogue.decision import apply_progress
-from focal.dialogue.flow import current_step, progress
+from focal.dialogue.flow import current_step, customer_confirmed, progress
 from focal.dialogue.tool_calls import execute, prepare
 from focal.dialogue.variables import known_variables
 from focal.enforcement.scope import turn_scope
@@ -196,7 +196,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
             break
         step = current_step(agent, session)
         trigger = f"step {session.active_scenario_id}.{session.active_step_id}"
-        confirmed = bool(step and step.requires_confirmation and session.confirmed_step == step.id)
+        confirmed = customer_confirmed(agent, session)
         if not _run_action(state, agent, deps, pending, trigger, step.id if step else None, confirmed):
             break
         session = state.session  # the claim saved (and replaced) it
