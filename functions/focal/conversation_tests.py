@@ -71,6 +71,7 @@ EXPECT_KEYS = (
     "violations", "fallback_used", "regenerations", "response_contains", "response_not_contains", "tool_calls",
     "suggested_questions", "commands", "model_calls", "fast_path", "unverified", "approval_state", "blocked_tools",
 )
+SUITE_KEYS = ("conversations", "tasks_total")
 CONVERSATION_KEYS = ("name", "customer_id", "profile", "turns", "task")
 OUTPUT_CHECKS = ("relevance", "grounding")  # violation ids of the output checks, beside the agent's rule ids
 TURN_KEYS = ("user", "model", "expect")
@@ -225,7 +226,10 @@ def load_suite(suite_path: str | Path, agent: AgentConfig) -> list[Conversation]
         raise SuiteError(source, [f"YAML syntax error: {getattr(exc, 'problem', None) or exc}{line}"]) from exc
     if not isinstance(raw, dict) or not isinstance(raw.get("conversations"), list) or not raw["conversations"]:
         raise SuiteError(source, ["the suite must be a mapping with a non-empty list 'conversations'"])
-    problems = [f"unknown top-level key {k!r} (known: conversations)" for k in raw if k != "conversations"]
+    problems = [f"unknown top-level key {k!r} (known: {', '.join(SUITE_KEYS)})" for k in raw if k not in SUITE_KEYS]
+    total = raw.get("tasks_total")
+    if total is not None and (not isinstance(total, int) or isinstance(total, bool) or total < 1):
+        problems.append(f"tasks_total must be a whole number ≥ 1 (the benchmark's number of tasks), got {total!r}")
     fields = {f.field_name for f in agent.profile_field_definitions}
     conversations: list[Conversation] = []
     seen: set[str] = set()
@@ -427,6 +431,7 @@ class Report:
     suite_path: str
     conversations: list[ConversationReport] = field(default_factory=list)
     ms: float = 0.0
+    tasks_total: int | None = None  # the benchmark's number of tasks (the suite's `tasks_total`)
 
     @property
     def passed(self) -> bool:
@@ -518,7 +523,8 @@ def run_suite(agent_path: str | Path, suite_path: str | Path) -> Report:
     started = time.perf_counter()
     agent = load_agent(agent_path)  # raises AgentConfigInvalid listing every problem
     conversations = load_suite(suite_path, agent)
-    report = Report(agent_path=str(agent_path), suite_path=str(suite_path))
+    raw = yaml.safe_load(Path(suite_path).read_text(encoding="utf-8"))  # valid: load_suite checked it
+    report = Report(agent_path=str(agent_path), suite_path=str(suite_path), tasks_total=raw.get("tasks_total"))
     shared = None
     run_id = f"{int(time.time() * 1000):x}"
     for index, conv in enumerate(conversations, start=1):
@@ -550,8 +556,9 @@ def format_report(report: Report, verbose: bool = False) -> str:
     summary = f"{total - failed} of {total} conversation(s) passed, {turns} turn(s), {report.ms / 1000:.2f}s"
     lines.append(summary if not failed else f"{summary}; FAILED: {', '.join(c.name for c in report.failed)}")
     blocked, attempts = report.guard_attempts
-    if attempts or any(c.task is not None for c in report.conversations):
-        tasks = {c.task for c in report.conversations if c.task is not None}
-        lines.append(f"tasks covered: {len(report.tasks_covered)} of {len(tasks)} · "
-                     f"violating attempts blocked: {blocked} of {attempts}")
+    tasks = {c.task for c in report.conversations if c.task is not None}
+    parts = [f"tasks covered: {len(report.tasks_covered)} of {report.tasks_total or len(tasks)}"] if tasks else []
+    parts += [f"violating attempts blocked: {blocked} of {attempts}"] if attempts else []
+    if parts:
+        lines.append(" · ".join(parts))
     return "\n".join(lines)

@@ -17,7 +17,7 @@ A lane that gave no verdict and no timing is reported as not run.
 
 Judge-lane verdicts need a model. A case may script them (`judge: {rule_id: {compliant, reason}}`);
 they are answered by a fake `LanguageModel` at the port. With no scripted verdicts anywhere, the
-judge lane is reported as "no model: unverified".
+judge lane is reported as "no model" with what the agent does then (blocks, or marks unverified).
 
 File format (YAML)::
 
@@ -306,7 +306,8 @@ def format_report(
         if lane in CHECKS and lane not in checks:
             status = "off (the set is not labelled for it)"
         elif lane == "judge" and not scripted_judge:
-            status = "no model: unverified"
+            status = ("no model: subjective rules marked unverified" if agent.enforcement.unverifiable_subjective
+                      == "mark_unverified" else "no model: subjective rules block (fail_closed)")
         elif not lane_ran(lane, outcomes):
             status = "not run (no verdict, no timing)"
         elif lane == "judge" and scripted_judge:
