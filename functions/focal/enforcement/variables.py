@@ -89,7 +89,8 @@ def draft_variables(
     """What `draft` states for each response field in `names`; `known` is the turn's variables (field
     defaults < profile < session < slots), against which restated amounts are attributed."""
     known = known or {}
-    fields = [f for n in sorted(names) if (f := agent.field(n)) is not None and "response" in f.sources]
+    fields = [f for n in sorted(names) if (f := agent.field(n)) is not None and "response" in f.sources
+              and not f.privileged]
     reading, ask = DraftReading(), []
     read = {f.field_name for f in fields}
     for f in fields:

@@ -44,6 +44,11 @@ class ProfileFieldDefinition(Strict):
         description="where a value for this variable may come from",
     )
     persist_to_profile: bool = Field(default=False, description="facts about the customer kept across sessions")
+    privileged: bool = Field(
+        default=False,
+        description="set only by tools or the profile store (e.g. is_premium, is_verified): never from what the customer "
+        "says, what a model reads from it, or what the agent's own answer states, whatever `sources` lists",
+    )
     default: Any = Field(default=None, description="value when no source provides one")
     prompt: str | None = Field(
         default=None, description="how to ask the customer for this variable when no tool can provide it ({name} reads a variable)"

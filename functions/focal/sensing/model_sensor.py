@@ -40,7 +40,7 @@ def _prompt(agent: AgentConfig, session: Session, text: str) -> list[dict[str, s
         "fields": [
             {"name": f.field_name, "type": f.field_type, "description": f.description}
             for f in agent.profile_field_definitions
-            if "message" in f.sources
+            if "message" in f.sources and not f.privileged
         ],
         "commands": list(Command.model_fields["name"].annotation.__args__),  # type: ignore[union-attr]
     }

@@ -25,7 +25,7 @@ def slot_field(agent: AgentConfig, slot: Slot) -> ProfileFieldDefinition:
 def message_entities(agent: AgentConfig, text: str) -> dict[str, Any]:
     out = {}
     for f in agent.profile_field_definitions:
-        if "message" not in f.sources or f.field_type == "string" and not f.pattern:
+        if "message" not in f.sources or f.privileged or f.field_type == "string" and not f.pattern:
             continue
         value = extract(f, text)
         if value not in (None, [], ""):

@@ -26,17 +26,19 @@ from focal.models.turn import TurnError, TurnRecord, TurnState
 from focal.pipeline.deps import Deps
 from focal.pipeline.idempotency import complete_turn
 from focal.retrieval.memory import remember
+from focal.sensing.provenance import customer_may_set
 from focal.sensing.extraction import coerce
 
 
 def _profile_facts(state: TurnState, deps: Deps) -> None:
-    """Facts the customer stated that the agent keeps across sessions (`persist_to_profile`)."""
+    """Facts the customer stated that the agent keeps across sessions (`persist_to_profile`), for
+    fields the customer may set (sources include `message`, not privileged)."""
     agent = deps.configs.get_agent(state.request.tenant_id, state.request.agent_id)
     if state.profile is None or state.context is None:
         return
     for name, value in state.context.extracted_entities.items():
         field = agent.field(name)
-        if field and field.persist_to_profile and value is not None:
+        if field and field.persist_to_profile and value is not None and customer_may_set(agent, name):
             state.profile.fields[name] = coerce(field.field_type, value)
 
 

@@ -32,6 +32,7 @@ from focal.sensing.intents import intent_index
 from focal.sensing.model_sensor import model_sensor
 from focal.sensing.offline import offline_context
 from focal.sensing.prevalidation import blocking_failures, prevalidate, suggested_questions
+from focal.sensing.provenance import from_customer
 
 
 def _load(state: TurnState, deps: Deps, agent: AgentConfig) -> tuple[Session, CustomerProfile]:
@@ -116,7 +117,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
             state.control.next = "persist"
             return state
 
-    state.context = context = _understand(state, deps, agent, text, vector)
+    state.context = context = from_customer(agent, _understand(state, deps, agent, text, vector))
     state.commands = list(context.commands)
     if context.is_ambiguous and agent.feature_on("clarification"):
         _clarify(state, agent, context)
