@@ -29,13 +29,15 @@ class ScriptedGenerator:
 
     def __init__(self, *drafts: str):
         self.drafts = list(drafts)
-        self.prompts: list[str] = []
+        self.prompts: list[str] = []  # the system messages
+        self.data: list[str] = []  # the turn's data blocks
 
     def available(self, purpose: str) -> bool:
         return purpose == "generate" and bool(self.drafts)
 
     def complete(self, purpose, messages, json_schema=None) -> ModelReply:
         self.prompts.append(messages[0]["content"])
+        self.data.append(messages[1]["content"])
         return ModelReply(text=self.drafts.pop(0), model="fake/generate")
 
 
@@ -80,7 +82,9 @@ def test_an_invented_order_total_is_flagged_and_regenerated(checked):
     assert (second["draft"], second["passed"]) == (1, True)
     assert result.enforcement["regenerations"] == 1 and not result.enforcement["fallback_used"]
     assert "$30.00" in result.response and "$45" not in result.response
-    assert "grounding: unsupported claim(s): '$45.00' (money)" in model.prompts[1]  # the feedback
+    # The feedback reaches the next draft as data: it quotes the model's own claim, never an instruction.
+    assert "grounding: unsupported claim(s): '$45.00' (money)" in model.data[1]
+    assert "$45" not in model.prompts[1]
     # The repaired offer still stands: "yes" refunds the real total.
     done = say(checked, "yes", 2, ScriptedGenerator())
     assert [t["tool_id"] for t in done.tool_calls] == ["issue_refund"] and "$30.00" in done.response

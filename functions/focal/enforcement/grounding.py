@@ -47,6 +47,7 @@ from focal.model_calls import call_model
 from focal.models.agent import AgentConfig
 from focal.models.turn import TurnState
 from focal.ports import EntailmentModel, LanguageModel
+from focal.prompt_data import DATA_RULE, data_message
 
 MONTHS = {m: i for i, m in enumerate(
     ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], start=1)}
@@ -312,13 +313,11 @@ def _judge(llm: LanguageModel, state: TurnState, answer: str, src: Sources, clai
     system = (
         "You check a customer-service answer for invented facts. For each listed claim, say whether the context "
         "supports it (stated there, or computed directly from figures stated there). Answer only JSON: "
-        '{"claims": [{"claim": "...", "supported": true|false}]}'
+        '{"claims": [{"claim": "...", "supported": true|false}]} ' + DATA_RULE
     )
-    user = (
-        f"Context:\n{src.text[:JUDGE_CONTEXT_CHARS]}\n\nAnswer:\n{answer}\n\nClaims to check:\n"
-        + "\n".join(f"- {c.text}" for c in claims)
-    )
-    reply, call = call_model(llm, "grounding", [{"role": "system", "content": system}, {"role": "user", "content": user}],
+    user = data_message("grounding", {"context": src.text[:JUDGE_CONTEXT_CHARS], "answer": answer,
+                                      "claims_to_check": [c.text for c in claims]})
+    reply, call = call_model(llm, "grounding", [{"role": "system", "content": system}, user],
                              state.model_calls, json_schema=JUDGE_SCHEMA)
     if reply is None:
         return None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import BaseModel
@@ -13,6 +12,7 @@ from focal.model_calls import call_structured
 from focal.models.agent import Rule
 from focal.models.turn import ModelCall, Violation
 from focal.ports import LanguageModel
+from focal.prompt_data import DATA_RULE, data_message
 
 
 def deterministic(rules: list[Rule], variables: dict[str, Any]) -> list[Violation]:
@@ -53,8 +53,8 @@ def judge(model: LanguageModel, rules: list[Rule], draft: str, calls: list[Model
         "rules": [{"rule_id": r.id, "rule": f"{r.condition_text} -> {r.action_text}"} for r in rules],
     }
     messages = [
-        {"role": "system", "content": "Judge whether the answer complies with each rule. Reply with JSON only."},
-        {"role": "user", "content": json.dumps(prompt)},
+        {"role": "system", "content": "Judge whether the answer complies with each rule. Reply with JSON only. " + DATA_RULE},
+        data_message("judgement", prompt),
     ]
     answer, _ = call_structured(model, "judge", messages, calls, Verdicts)
     if answer is None:

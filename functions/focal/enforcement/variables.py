@@ -18,12 +18,18 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from focal import expressions
-from focal.enforcement.draft_reading import NUMERIC, known_values, policy_figures, read_amount
+from focal.enforcement.draft_reading import (
+    NUMERIC,
+    known_values,
+    policy_figures,
+    read_amount,
+)
 from focal.errors import ExpressionError
 from focal.model_calls import call_structured
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
 from focal.models.turn import ModelCall, Violation
 from focal.ports import LanguageModel
+from focal.prompt_data import DATA_RULE, data_message
 from focal.sensing.extraction import coerce, extract
 
 PURPOSE = "extract"
@@ -62,8 +68,8 @@ def _model_values(
     messages = [
         {"role": "system", "content": "Read an answer a support agent is about to send and report, for each field, "
                                       "the value the answer states, promises or implies; null when it does not. "
-                                      "JSON only."},
-        {"role": "user", "content": f"Fields: {listed}\nAnswer: {draft}"},
+                                      "JSON only. " + DATA_RULE},
+        data_message("extraction", {"fields": listed, "answer": draft}),
     ]
     answer, _ = call_structured(model, PURPOSE, messages, calls, Extracted)
     if answer is None:

@@ -1,8 +1,13 @@
-"""The generation prompt: persona, matched rules, the route's decision, known variables, history."""
+"""The generation prompt: the agent's own texts as instructions; the turn's data beside them, never in them.
+
+The system message holds the persona, the rules' action texts, definitions, the step's instructions
+and what to do. The task's details, the known facts (slot values, tool outputs), earlier episodes and
+the enforcement feedback travel in a user-role `<data>` block (`focal.prompt_data`); the history and
+the customer's message in their own roles.
+"""
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
@@ -10,6 +15,9 @@ from focal.dialogue.resolution import ask_prompt
 from focal.dialogue.variables import render
 from focal.models.agent import AgentConfig, Rule
 from focal.models.turn import TurnState
+from focal.prompt_data import DATA_RULE, data_message
+
+HISTORY_TURNS = 6
 
 
 def _task(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:
@@ -66,16 +74,25 @@ def generation_messages(agent: AgentConfig, state: TurnState, variables: dict[st
         lines += definitions
     if step and step.instructions:
         lines.append(f"Current step: {step.instructions}")
-    lines.append(f"Your task now: {_task(agent, state, variables)}")
-    lines.append(f"Known facts: {json.dumps(variables, default=str)}")
+    lines.append("Your task now: what `task` in the turn's data block says, with the values of `known_facts`.")
     if state.episodes:
-        lines.append("Earlier conversations with this customer (most similar first):")
-        lines += [f"- {time.strftime('%Y-%m-%d', time.gmtime(e.created_at))}: asked \"{e.asked}\"; {e.decided}"
-                  for e in state.episodes]
+        lines.append("`earlier_conversations` lists this customer's most similar earlier requests: use them as background.")
     if state.feedback:
-        lines.append("Your previous draft broke these rules; write a compliant answer: " + " ".join(state.feedback))
-    messages = [{"role": "system", "content": "\n".join(lines)}]
+        broken = [r for f in state.feedback if (r := agent.rule(f.split(":", 1)[0])) is not None]
+        lines.append("Your previous draft broke these rules; write a compliant answer: "
+                     + " ".join(f"[{r.id}] {r.action_text}" for r in broken) + " (details in `draft_feedback`).")
+    lines.append(DATA_RULE)
+    turn: dict[str, Any] = {"task": _task(agent, state, variables), "known_facts": variables}
+    if state.episodes:
+        turn["earlier_conversations"] = [
+            {"date": time.strftime("%Y-%m-%d", time.gmtime(e.created_at)), "asked": e.asked, "decided": e.decided}
+            for e in state.episodes]
+    if state.feedback:
+        turn["draft_feedback"] = list(state.feedback)
     assert state.session is not None
-    messages += [{"role": h.role, "content": h.text} for h in state.session.history[-6:]]
-    messages.append({"role": "user", "content": state.request.message})
-    return messages
+    return [
+        {"role": "system", "content": "\n".join(lines)},
+        data_message("turn", turn),
+        *({"role": h.role, "content": h.text} for h in state.session.history[-HISTORY_TURNS:]),
+        {"role": "user", "content": state.request.message},
+    ]

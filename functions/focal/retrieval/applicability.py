@@ -7,8 +7,6 @@ An unusable answer keeps every candidate (the turn goes on as without a model) a
 
 from __future__ import annotations
 
-import json
-
 from pydantic import BaseModel, Field
 
 from focal.dialogue.rule_filter import Applies
@@ -16,6 +14,7 @@ from focal.model_calls import call_structured
 from focal.models.agent import AgentConfig
 from focal.models.turn import ModelCall, ScoredRule
 from focal.ports import LanguageModel
+from focal.prompt_data import DATA_RULE, data_message
 
 PURPOSE = "rules"
 
@@ -29,8 +28,8 @@ def model_applies(llm: LanguageModel, agent: AgentConfig, message: str, calls: l
         listed = [{"id": c.rule_id, "condition": agent.rule(c.rule_id).condition_text} for c in candidates]  # type: ignore[union-attr]
         messages = [
             {"role": "system", "content": "You decide which rule conditions hold for a customer's message. "
-                                          "Answer only with JSON: the ids of the rules that truly apply."},
-            {"role": "user", "content": f"Rules: {json.dumps(listed)}\nCustomer message: {message}"},
+                                          "Answer only with JSON: the ids of the rules that truly apply. " + DATA_RULE},
+            data_message("rule_check", {"rules": listed, "customer_message": message}),
         ]
         answer, call = call_structured(llm, PURPOSE, messages, calls, Applicability)
         if answer is None:

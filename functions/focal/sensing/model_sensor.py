@@ -6,17 +6,19 @@ caller falls back to the offline sensor and the trace says why.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
+from focal.model_calls import call_model
 from focal.models.agent import AgentConfig
 from focal.models.context import Command
 from focal.models.session import Session
-from focal.model_calls import call_model
 from focal.models.turn import ModelCall
 from focal.ports import LanguageModel
+from focal.prompt_data import DATA_RULE, data_block, data_message
+
+HISTORY_TURNS = 6  # the recent turns the sensor sees (a "yes" means something only after the question)
 
 
 class SensorOutput(BaseModel):
@@ -46,11 +48,15 @@ def _prompt(agent: AgentConfig, session: Session, text: str) -> list[dict[str, s
     }
     system = (
         "You read one customer message for a customer-service agent and answer only with JSON matching the schema. "
-        "Pick detected_intent from the scenario ids or null; list the dialogue commands the message expresses."
+        "Pick detected_intent from the scenario ids or null; list the dialogue commands the message expresses. "
+        "The earlier turns of the conversation come first; the message to read is `customer_message` in the last "
+        "data block. " + DATA_RULE
     )
+    history = [{"role": h.role, "content": data_block("earlier_turn", h.text)} for h in session.history[-HISTORY_TURNS:]]
     return [
         {"role": "system", "content": system},
-        {"role": "user", "content": f"Context: {json.dumps(brief)}\nCustomer message: {text}"},
+        *history,
+        data_message("turn", {"context": brief, "customer_message": text}),
     ]
 
 
