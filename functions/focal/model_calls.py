@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from functools import cache
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -44,12 +45,18 @@ def _ms(started: float) -> float:
 T = TypeVar("T", bound=BaseModel)
 
 
+@cache
+def json_schema_of(output: type[BaseModel]) -> dict[str, Any]:
+    """An output model's JSON schema, built once per model class (pydantic takes milliseconds per build)."""
+    return output.model_json_schema()
+
+
 def call_structured(
     model: LanguageModel, purpose: str, messages: list[dict[str, str]], calls: list[ModelCall], output: type[T],
 ) -> tuple[T | None, ModelCall]:
     """One call whose JSON answer must validate as `output`: the parsed answer, or None when the
     provider failed or the answer did not validate (then the trace entry says "invalid answer")."""
-    reply, call = call_model(model, purpose, messages, calls, json_schema=output.model_json_schema())
+    reply, call = call_model(model, purpose, messages, calls, json_schema=json_schema_of(output))
     if reply is None:
         return None, call
     try:

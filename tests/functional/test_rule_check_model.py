@@ -1,5 +1,6 @@
-"""The rule filter's optional model check: one batched call over the soft candidates above the
-threshold; what it rejects is dropped with a note; an unusable answer keeps every candidate."""
+"""The rule filter's optional model check (`retrieval.model_filter: true`, off by default): one batched
+call over the soft candidates above the threshold; what it rejects is dropped with a note; an unusable
+answer keeps every candidate. Off, no call is made and the generation prompt carries the conditions."""
 
 from __future__ import annotations
 
@@ -32,8 +33,17 @@ class RuleJudge:
         return ModelReply(text=answer, model="fake/rules")
 
 
-def turn(tmp_path, model, message="I want a refund for my order"):
-    deps = local_deps(AGENT, tmp_path / "focal.db")
+def opted_in(tmp_path: Path) -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    agent = tmp_path / "agent.yaml"
+    agent.write_text(AGENT.read_text(encoding="utf-8") + "\nretrieval:\n  model_filter: true\n", encoding="utf-8")
+    (tmp_path / "tools.py").write_text((AGENT.parent / "tools.py").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "orders.json").write_text((AGENT.parent / "orders.json").read_text(encoding="utf-8"), encoding="utf-8")
+    return agent
+
+
+def turn(tmp_path, model, message="I want a refund for my order", agent=None):
+    deps = local_deps(agent or opted_in(tmp_path), tmp_path / "focal.db")
     deps.model = model
     runner = LocalRunner(deps)
     result = runner.turn(TurnRequest(tenant_id="t", agent_id="retail", session_id="s", turn_id="1", message=message))
@@ -64,3 +74,10 @@ def test_no_soft_candidate_no_call(tmp_path):
     model = RuleJudge()
     result, _ = turn(tmp_path, model, message="A1001")
     assert model.prompts == [] and result.model_calls == 0
+
+
+def test_by_default_no_call_is_spent_on_applicability(tmp_path):
+    model = RuleJudge(json.dumps({"applies": []}))
+    result, _ = turn(tmp_path, model, agent=AGENT)
+    assert model.prompts == [] and result.model_calls == 0
+    assert "refund_destination" in result.matched_rules

@@ -174,7 +174,9 @@ class GroundingJudge:
 
     def complete(self, purpose, messages, json_schema=None) -> ModelReply:
         self.calls += 1
-        assert "Context:" in messages[1]["content"] and "- $60" in messages[1]["content"]
+        assert messages[1]["role"] == "user" and messages[1]["content"].startswith('<data name="grounding">')
+        data = json.loads(messages[1]["content"].split("\n", 1)[1].rsplit("\n</data>", 1)[0])
+        assert data["claims_to_check"] == ["$60"] and "Acme" in data["context"]
         return ModelReply(text=self.answer, model="fake/judge")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any
 
 from focal.errors import ModelError
@@ -18,13 +19,35 @@ def _litellm():
     return litellm
 
 
+def warm_up(background: bool = True) -> None:
+    """Import litellm now (seconds of CPU) instead of on the first model turn: in a daemon thread
+    locally, inline at a Lambda's init. A turn that arrives first waits only for the rest of the import."""
+    if background:
+        threading.Thread(target=_litellm, name="focal-litellm-warm-up", daemon=True).start()
+    else:
+        _litellm()
+
+
+def _cost(litellm: Any, response: Any) -> float:
+    """The call's price: litellm computes it once while answering; ask it again only if it did not."""
+    hidden = getattr(response, "_hidden_params", None) or {}
+    if hidden.get("response_cost") is not None:
+        return float(hidden["response_cost"])
+    try:
+        return float(litellm.completion_cost(completion_response=response) or 0.0)
+    except Exception:  # unknown models have no price entry
+        return 0.0
+
+
 class LiteLLMModel:
     """A model for every purpose when `model` is set; otherwise nothing is available (offline)."""
 
-    def __init__(self, model: str | None, timeout_s: float = 20.0, temperature: float = 0.0):
+    def __init__(self, model: str | None, timeout_s: float = 20.0, temperature: float = 0.0, warm: bool = True):
         self.model = model
         self.timeout_s = timeout_s
         self.temperature = temperature
+        if model and warm:
+            warm_up()
 
     def available(self, purpose: str) -> bool:
         return bool(self.model)
@@ -52,10 +75,7 @@ class LiteLLMModel:
             raise ModelError(f"{type(exc).__name__} from model provider") from exc
         text = response.choices[0].message.content or ""
         usage = getattr(response, "usage", None)
-        try:
-            cost = float(litellm.completion_cost(completion_response=response) or 0.0)
-        except Exception:  # unknown models have no price entry
-            cost = 0.0
+        cost = _cost(litellm, response)
         return ModelReply(
             text=text,
             model=model,
@@ -73,7 +93,7 @@ class ScriptedLiteLLM(LiteLLMModel):
     """
 
     def __init__(self, model: str = "openai/gpt-4o-mini"):
-        super().__init__(model)
+        super().__init__(model, warm=False)  # scripted suites import litellm only if a turn scripts a call
         self.queues: dict[str, list[str]] = {}
 
     def script(self, purpose: str, outputs: list[str]) -> None:

@@ -65,9 +65,15 @@ def _definitions(agent: AgentConfig, rules: list[Rule]) -> list[str]:
 def generation_messages(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> list[dict[str, str]]:
     rules = [agent.rule(m.rule_id) for m in state.matched_rules]
     step = agent.step(state.decision.scenario_id, state.decision.step_id)
-    lines = [agent.persona, "Follow these rules:"]
-    lines += [f"- {r.action_text}" for r in rules if r is not None]
-    lines += [f"- {r.action_text}" for r in agent.global_hard_constraints() if r not in rules]
+    lines = [agent.persona, "Always follow these rules:"]
+    hard = [r for r in rules if r is not None and r.is_hard_constraint]
+    hard += [r for r in agent.global_hard_constraints() if r not in hard]
+    lines += [f"- {r.action_text}" for r in hard]
+    soft = [r for r in rules if r is not None and not r.is_hard_constraint]
+    if soft:
+        # The rule filter's applicability check, folded into this call: no call of its own.
+        lines.append("These rules matched the message by similarity; apply each only if its condition truly holds:")
+        lines += [f"- When {r.condition_text.rstrip('.?!')}: {r.action_text}" for r in soft]
     definitions = _definitions(agent, [r for r in rules if r is not None])
     if definitions:
         lines.append("Definitions the rules rely on:")

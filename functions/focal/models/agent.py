@@ -237,7 +237,10 @@ class RetrievalConfig(Strict):
     top_k: int = Field(default=10, ge=1, le=100)
     rule_match_threshold: float = Field(default=0.55, ge=0, le=1)
     model_filter: bool = Field(
-        default=True, description="with a model configured, one batched call judges which soft candidates truly apply"
+        default=False,
+        description="with a model configured, one extra batched call judges which soft candidates truly apply before "
+        "their attached tools run; off by default: the generation call is told each soft rule's condition and applies "
+        "only those that hold, so no call is spent on it",
     )
     max_expansion_depth: int = Field(default=2, ge=0, le=5, description="hops of entails_rule_ids followed")
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from focal.model_calls import call_model
+from focal.model_calls import call_model, json_schema_of
 from focal.models.agent import AgentConfig
 from focal.models.context import Command
 from focal.models.session import Session
@@ -65,7 +65,7 @@ def model_sensor(
 ) -> tuple[SensorOutput | None, str]:
     """The validated answer (or None) and a note for the trace."""
     messages = _prompt(agent, session, text)
-    schema = SensorOutput.model_json_schema()
+    schema = json_schema_of(SensorOutput)
     for attempt in (1, 2):
         reply, call = call_model(model, "sensor", messages, calls, json_schema=schema)
         if reply is None:
