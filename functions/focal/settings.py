@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 class Settings(BaseSettings):
@@ -31,6 +31,10 @@ class Settings(BaseSettings):
     idempotency_table: str | None = None
     idempotency_ttl_hours: int = 24
     agents_root: str = "agents"  # folder in the code asset holding agent tool modules
+    # Python modules whose functions agents may name as 'module:function' tool entrypoints (FOCAL_TOOL_MODULES,
+    # comma-separated; exact module names). Set by the deployment only: otherwise a tool is 'file.py:function'
+    # in the agent's own folder (focal.adapters.python_tools).
+    tool_modules: Annotated[list[str], NoDecode] = []
     turn_ttl_days: int = 90
     session_ttl_hours: int = 24
     # Approvals in AWS (seed 004): EventBridge bus for engine events (unset: not published) and the
@@ -58,6 +62,13 @@ class Settings(BaseSettings):
     model: str | None = None  # litellm model name; unset → offline components
     model_dir: str | None = None  # folder with the ONNX models (the layer's /opt/models in AWS)
     onnx_threads: int = 1
+
+    @field_validator("tool_modules", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
 
 
 @lru_cache(maxsize=1)

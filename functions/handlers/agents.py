@@ -4,6 +4,7 @@ comes from the authorizer's context only, never from the request."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from aws_lambda_powertools import Logger
@@ -12,11 +13,12 @@ from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 from handlers._api import NO_TENANT, tenant_of
 from handlers._api import error as _error
 
-from focal.config.loader import AgentConfigInvalid
+from focal.config.loader import MAX_AGENT_BYTES, AgentConfigInvalid
 from focal.retrieval.publish import AgentIdMismatch, publish_agent
+from focal.settings import get_settings
 from focal.wiring import deps_from_env
 
-MAX_BODY_BYTES = 1_000_000
+MAX_BODY_BYTES = MAX_AGENT_BYTES
 
 app = APIGatewayRestResolver()
 logger = Logger(service="focal")
@@ -33,8 +35,11 @@ def put_agent(agent_id: str) -> Response | dict[str, Any]:
     if len(body.encode()) > MAX_BODY_BYTES:
         return _error(413, "body_too_large", f"an agent file may have at most {MAX_BODY_BYTES} bytes")
     deps = deps_from_env()
+    # Tool files are checked where turns will load them from: the code asset's agents/<agent_id>/.
+    tools_dir = os.path.join(get_settings().agents_root, agent_id)
     try:
-        published = publish_agent(deps.configs, deps.rule_index, deps.embedder, tenant_id, body, agent_id)  # type: ignore[arg-type]
+        published = publish_agent(deps.configs, deps.rule_index, deps.embedder, tenant_id, body, agent_id,  # type: ignore[arg-type]
+                                  base_dir=tools_dir)
     except AgentConfigInvalid as exc:
         return _error(400, "invalid_agent", f"{len(exc.problems)} problem(s) in the agent file",
                       problems=[str(p) for p in exc.problems])

@@ -3,12 +3,12 @@ of the caller's tenant (from the authorizer's context only, never the body).
 
 200 the decision was taken (approve: the action ran once, the follow-up answer is in `response`);
 404 no such request for this tenant (another tenant's id reads the same); 409 already decided;
-410 expired (no answer within the timeout, or the conversation moved on); 400 a bad body.
+410 expired (no answer within the timeout, or the conversation moved on); 400 a bad body (also one nested
+too deeply); 413 a body over MAX_BODY_BYTES.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from aws_lambda_powertools import Logger
@@ -18,8 +18,10 @@ from handlers._api import NO_TENANT, tenant_of
 from handlers._api import error as _error
 
 from focal.pipeline.approval_workflow import decide
+from focal.safe_json import BodyRejected, loads_bounded
 from focal.wiring import deps_from_env
 
+MAX_BODY_BYTES = 16_384  # {"decision": "approve"} is 23 bytes
 DECISIONS = {"approve": True, "deny": False}
 REFUSED = {"unknown": (404, "not_found"), "expired": (410, "expired"),
            "approved": (409, "already_decided"), "denied": (409, "already_decided")}
@@ -34,7 +36,9 @@ def post_approval(approval_id: str) -> Response | dict[str, Any]:
     if not tenant_id:
         return _error(*NO_TENANT)
     try:
-        body = json.loads(app.current_event.decoded_body or "{}")
+        body = loads_bounded(app.current_event.decoded_body or "{}", max_bytes=MAX_BODY_BYTES)
+    except BodyRejected as exc:
+        return _error(exc.status, exc.code, str(exc))
     except ValueError:
         body = None
     decision = body.get("decision") if isinstance(body, dict) else None

@@ -15,7 +15,7 @@ profile_field_definitions:
   - {field_name: order_id, field_type: id}
 tools:
   - id: issue_refund
-    entrypoint: 'shop_tools:issue_refund'
+    entrypoint: 'shop_tools.py:issue_refund'
     input: {order_id: {type: id}}
     side_effect: true
 rules:
@@ -36,6 +36,14 @@ GUARD = """\
 """
 
 
+def write_agent(folder: Path, text: str) -> Path:
+    """The agent file and the tool file its python tool names (tools load only the agent's own files)."""
+    (folder / "shop_tools.py").write_text("def issue_refund(order_id):\n    return {}\n", encoding="utf-8")
+    path = folder / "agent.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 def focal(*args: str, model: str | None = None) -> subprocess.CompletedProcess[str]:
     script = Path(sys.executable).with_name("focal")
     command = [str(script)] if script.exists() else [sys.executable, "-m", "focal.cli.main"]
@@ -46,8 +54,7 @@ def focal(*args: str, model: str | None = None) -> subprocess.CompletedProcess[s
 
 
 def test_a_guard_reading_an_argument_its_tool_does_not_take_fails_with_file_path_and_line(tmp_path):
-    path = tmp_path / "agent.yaml"
-    path.write_text(AGENT + GUARD, encoding="utf-8")
+    path = write_agent(tmp_path, AGENT + GUARD)
     done = focal("validate", str(path))
     assert done.returncode == 1, done.stdout + done.stderr
     line = (AGENT + GUARD).splitlines().index("    enforcement_expression: amount <= 50 or customer_confirmed") + 1
@@ -59,8 +66,7 @@ def test_a_guard_reading_an_argument_its_tool_does_not_take_fails_with_file_path
 
 
 def test_warnings_alone_exit_0_and_a_model_from_the_environment_silences_them(tmp_path):
-    path = tmp_path / "agent.yaml"
-    path.write_text(AGENT, encoding="utf-8")
+    path = write_agent(tmp_path, AGENT)
     done = focal("validate", str(path))
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"{path}: OK" in done.stdout and f"{path}: 1 warning(s)" in done.stdout

@@ -18,23 +18,23 @@ profile_field_definitions:
   - {field_name: new_address, field_type: string}
 tools:
   - id: issue_refund
-    entrypoint: 'shop:issue_refund'
+    entrypoint: 'shop.py:issue_refund'
     input: {order_id: {type: id}}
     side_effect: true
   - id: refund_amount_tool
-    entrypoint: 'shop:refund'
+    entrypoint: 'shop.py:refund'
     input: {order_id: {type: id}, amount: {type: money}}
     side_effect: true
   - id: update_address
-    entrypoint: 'shop:update_address'
+    entrypoint: 'shop.py:update_address'
     input: {order_id: {type: id}, new_address: {type: string}, amount: {type: money}}
     side_effect: true
   - id: cancel_order
-    entrypoint: 'shop:cancel_order'
+    entrypoint: 'shop.py:cancel_order'
     input: {order_id: {type: id}}
     side_effect: true
   - id: lookup_order
-    entrypoint: 'shop:lookup_order'
+    entrypoint: 'shop.py:lookup_order'
     input: {order_id: {type: id}}
 rules:
 """

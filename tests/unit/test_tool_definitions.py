@@ -65,9 +65,9 @@ def test_well_formed_tools_of_every_kind_have_no_problems():
      "tools[0].entrypoint: 'entrypoint' is only for tools of kind 'python', not 'http'"),
     ("{id: t, kind: lambda, function: f, url: 'https://x.io'}",
      "tools[0].url: 'url' is only for tools of kind 'http', not 'lambda'"),
-    ("{id: t, entrypoint: 'pkg.mod:f', headers: {A: b}}",
+    ("{id: t, entrypoint: 'tools.py:f', headers: {A: b}}",
      "tools[0].headers: 'headers' is only for tools of kind 'http', not 'python'"),
-    ("{id: t, entrypoint: 'pkg.mod:f', retries: 1}",
+    ("{id: t, entrypoint: 'tools.py:f', retries: 1}",
      "tools[0].retries: 'retries' is only for tools of kind 'http' and 'lambda', not 'python'"),
     ("{id: t, kind: http, url: 'https://x.io', retries: 4}", "tools[0].retries: Input should be less than or equal to 3"),
     ("{id: t, kind: http, url: 'https://x.io', method: FETCH}",
@@ -103,7 +103,7 @@ def test_the_schema_names_the_field_a_kind_needs_or_does_not_take(tool, expected
     ("{id: t, kind: http, url: 'https://x.io/{ghost}', input: {ghost: {}}}",
      "tools[0].input.ghost: argument 'ghost' is not a declared variable, so it can never be filled"),
     ("{id: t, entrypoint: 'no_colon'}",
-     "tools[0].entrypoint: expected 'file.py:function' or 'package.module:function'"),
+     "tools[0].entrypoint: expected 'file.py:function' (a file in the agent's folder)"),
 ])
 def test_validate_explains_each_problem_at_its_field_path(tool, expected):
     assert expected in problems(f"- {tool}\n")

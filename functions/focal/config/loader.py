@@ -23,8 +23,88 @@ class AgentConfigInvalid(ConfigError):
         super().__init__(f"{source}: {len(problems)} problem(s)\n{lines}")
 
 
+# Limits checked before any value is constructed (agent files reach the publish route).
+MAX_AGENT_BYTES = 1_000_000
+MAX_YAML_DEPTH = 64
+# Nodes that aliases may add beyond the ones written out: anchors for shared settings stay far below it,
+# while a few hundred bytes of nested aliases ("billion laughs") would otherwise expand to billions.
+ALIAS_EXPANSION_BUDGET = 20_000
+
+
+class _YamlLimit(yaml.YAMLError):
+    def __init__(self, message: str, line: int | None = None):
+        super().__init__(message)
+        self.problem, self.line = message, line
+
+
 class _LineLoader(yaml.SafeLoader):
-    """SafeLoader that remembers the line of every mapping key, for error messages."""
+    """SafeLoader that remembers the line of every mapping key, for error messages, and refuses nesting
+    deeper than MAX_YAML_DEPTH while composing (the composer and constructor recurse per level)."""
+
+    _depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
+        self._depth += 1
+        try:
+            if self._depth > MAX_YAML_DEPTH:
+                raise _YamlLimit(f"the document nests more than {MAX_YAML_DEPTH} levels deep", self.peek_event().start_mark.line + 1)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def _check_expansion(root: yaml.Node) -> None:
+    """Refuse a node graph whose aliases expand it by more than ALIAS_EXPANSION_BUDGET nodes, nest it deeper
+    than MAX_YAML_DEPTH, or that refers to itself; measured on the composed graph (each distinct node once,
+    iteratively), before anything is constructed."""
+    cap = 10**15  # keeps the counts small integers whatever the document
+    sizes: dict[int, int] = {}
+    depths: dict[int, int] = {}
+    open_nodes: set[int] = set()  # the current path from the root
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            open_nodes.discard(key)
+            children = _children(node)
+            sizes[key] = min(cap, 1 + sum(sizes[id(child)] for child in children))
+            depths[key] = 1 + max((depths[id(child)] for child in children), default=0)
+            if depths[key] > MAX_YAML_DEPTH:
+                raise _YamlLimit(f"the document nests more than {MAX_YAML_DEPTH} levels deep through aliases", node.start_mark.line + 1)
+            continue
+        if key in sizes:
+            continue
+        if key in open_nodes:
+            raise _YamlLimit("the document refers to itself through an alias", node.start_mark.line + 1)
+        open_nodes.add(key)
+        stack.append((node, True))
+        stack.extend((child, False) for child in _children(node) if id(child) not in sizes)
+    own = len(sizes)
+    if sizes[id(root)] > own + ALIAS_EXPANSION_BUDGET:
+        raise _YamlLimit(f"the document expands to more than {own + ALIAS_EXPANSION_BUDGET} nodes through aliases "
+                         f"({own} written out); use fewer or smaller aliases")
+
+
+def safe_load_bounded(text: str) -> Any:
+    """Parse YAML with the agent loader's limits (depth, alias expansion); raises yaml.YAMLError."""
+    loader = _LineLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_expansion(node)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict[str, Any]:
@@ -57,13 +137,17 @@ class LoadedAgent:
 
 def parse_agent_text(text: str, source: str = "<agent>", base_dir: str | None = None) -> LoadedAgent:
     """Parse YAML text; never raises for bad input, returns the problems instead."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_AGENT_BYTES:
+        return LoadedAgent(None, None, [Problem("<yaml>", f"the agent file is {size} bytes; the limit is {MAX_AGENT_BYTES}")])
     try:
-        raw = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - SafeLoader subclass
+        raw = safe_load_bounded(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark else None
+        line = mark.line + 1 if mark else getattr(exc, "line", None)
         reason = getattr(exc, "problem", None) or str(exc)
-        return LoadedAgent(None, None, [Problem("<yaml>", f"YAML syntax error: {reason}", line)])
+        message = reason if isinstance(exc, _YamlLimit) else f"YAML syntax error: {reason}"
+        return LoadedAgent(None, None, [Problem("<yaml>", message, line)])
     if not isinstance(raw, dict):
         return LoadedAgent(None, raw, [Problem("<root>", "the agent file must be a mapping (key: value) at the top")])
     try:
@@ -101,9 +185,8 @@ def load_agent(path: str | Path) -> AgentConfig:
     return loaded.config
 
 
-def agent_from_text(text: str, source: str, base_dir: str | None = None) -> AgentConfig:
-
-    loaded = parse_agent_text(text, source, base_dir)
+def checked_agent(loaded: LoadedAgent, source: str) -> AgentConfig:
+    """The parsed agent after the cross-field checks; raise AgentConfigInvalid listing every problem."""
     problems = list(loaded.problems)
     if loaded.config is not None:
         problems += semantic_problems(loaded.config, loaded.raw)
@@ -111,3 +194,7 @@ def agent_from_text(text: str, source: str, base_dir: str | None = None) -> Agen
         raise AgentConfigInvalid(source, problems)
     assert loaded.config is not None
     return loaded.config
+
+
+def agent_from_text(text: str, source: str, base_dir: str | None = None) -> AgentConfig:
+    return checked_agent(parse_agent_text(text, source, base_dir), source)

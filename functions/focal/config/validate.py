@@ -12,13 +12,13 @@ import re
 from collections import Counter
 from typing import Any, Literal
 
-from pathlib import Path
-
 from focal import expressions, tool_templates
-from focal.dialogue.variables import placeholders
+from focal.adapters.python_tools import entrypoint_problem
 from focal.config.problems import Problem, format_path, line_of
+from focal.dialogue.variables import placeholders
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, Rule, Scope, Tool, ToolKind
+from focal.settings import get_settings
 
 # The built-in name a guard may read besides its variables: the customer said yes to the action.
 GUARD_BUILTINS = frozenset({"customer_confirmed"})
@@ -100,11 +100,10 @@ def _tool_problems(c: _Collector, agent: AgentConfig, path: tuple[Any, ...], t: 
         if name not in names:
             c.add((*path, "input", name), f"argument '{name}' is not a declared variable, so it can never be filled")
     if t.kind == ToolKind.python and t.entrypoint:
-        target = t.entrypoint.split(":", 1)[0]
-        if ":" not in t.entrypoint:
-            c.add((*path, "entrypoint"), "expected 'file.py:function' or 'package.module:function'")
-        elif target.endswith(".py") and agent.base_dir and not (Path(agent.base_dir) / target).is_file():
-            c.add((*path, "entrypoint"), f"file '{target}' not found next to the agent file")
+        # The rules live with the runner, which checks them again before loading anything.
+        problem = entrypoint_problem(t.entrypoint, agent.base_dir, get_settings().tool_modules)
+        if problem:
+            c.add((*path, "entrypoint"), problem)
     if t.kind == ToolKind.http and t.url:
         if not re.match(r"^https?://[^/{}?#]+", t.url):
             c.add((*path, "url"), "expected an absolute http:// or https:// URL with a fixed host (no placeholder in the host)")

@@ -156,7 +156,7 @@ class Tool(Strict):
     id: str
     kind: ToolKind = ToolKind.python
     # python
-    entrypoint: str | None = Field(default=None, validate_default=True, description="python: 'file.py:function' relative to the agent file, or 'pkg.module:function'")
+    entrypoint: str | None = Field(default=None, validate_default=True, description="python: 'file.py:function' inside the agent's folder (symlinks resolved; a plain def of that file); 'module:function' only for modules the deployment lists in FOCAL_TOOL_MODULES")
     # http
     method: HttpMethod | None = Field(default=None, validate_default=True, description="http: the HTTP method (GET when unset)")
     url: str | None = Field(default=None, validate_default=True, description="http: http(s) URL template; '{argument}' placeholders are URL-encoded. GET/DELETE send the arguments not in the URL as query parameters")
