@@ -10,6 +10,11 @@ process (or calling `reset_state`).
 The two side-effecting tools take the `idempotency_key` Focal passes with each such call: a key seen
 before returns the first call's result and does nothing again (as a real refund or address service
 would), so a retried turn never refunds twice.
+
+Every tool also takes `customer_id`, the authenticated customer Focal passes (from a customer token or a
+trusted backend, never from the conversation), and acts only on that customer's own orders: an order
+of someone else is treated exactly like an unknown one (no hint that it exists). Without a customer id
+(or "anonymous") no order is found.
 """
 
 from __future__ import annotations
@@ -58,21 +63,26 @@ def _order_id(order_id: Any) -> str:
     return normalised
 
 
-def _find(order_id: str) -> dict[str, Any] | None:
-    return _orders().get(order_id)
+def _find(order_id: str, customer_id: str | None) -> dict[str, Any] | None:
+    """The order when it belongs to `customer_id`; None when unknown or someone else's."""
+    order = _orders().get(order_id)
+    if order is None or not customer_id or order.get("customer_id") != customer_id:
+        return None
+    return order
 
 
-def lookup_order(order_id: str) -> dict[str, Any]:
-    """Status, total and item of an order; an unknown id gives found False and status 'unknown'."""
+def lookup_order(order_id: str, customer_id: str | None = None) -> dict[str, Any]:
+    """Status, total and item of the customer's order; an unknown id (or another customer's order)
+    gives found False and status 'unknown'."""
     oid = _order_id(order_id)
-    order = _find(oid)
+    order = _find(oid, customer_id)
     if order is None:
         return {"found": False, "status": "unknown", "total": None, "item": None}
     return {"found": True, "status": order["status"], "total": float(order["total"]), "item": order["item"]}
 
 
-def _eligibility(oid: str) -> tuple[bool, str]:
-    order = _find(oid)
+def _eligibility(oid: str, customer_id: str | None) -> tuple[bool, str]:
+    order = _find(oid, customer_id)
     if order is None:
         return False, "we couldn't find an order with that number"
     if oid in _state["refunds"]:
@@ -87,15 +97,16 @@ def _eligibility(oid: str) -> tuple[bool, str]:
     return True, f"the order is {status} and has not been refunded yet"
 
 
-def check_refund_eligibility(order_id: str) -> dict[str, Any]:
-    """Eligible when the order was delivered or shipped and has not been refunded already."""
+def check_refund_eligibility(order_id: str, customer_id: str | None = None) -> dict[str, Any]:
+    """Eligible when the customer's order was delivered or shipped and has not been refunded already."""
     oid = _order_id(order_id)
     with _lock:
-        eligible, reason = _eligibility(oid)
+        eligible, reason = _eligibility(oid, customer_id)
     return {"eligible": eligible, "reason": reason}
 
 
-def issue_refund(order_id: str, order_total: float | None = None, idempotency_key: str | None = None) -> dict[str, Any]:
+def issue_refund(order_id: str, order_total: float | None = None, idempotency_key: str | None = None,
+                 customer_id: str | None = None) -> dict[str, Any]:
     """Refund the order total; raises ValueError when the order is not eligible (e.g. already refunded),
     or when `order_total` (the amount the agent's guard checked) is not the order's real total.
     A repeated `idempotency_key` returns the first refund's record without refunding again."""
@@ -104,10 +115,10 @@ def issue_refund(order_id: str, order_total: float | None = None, idempotency_ke
         replay = _replayed("issue_refund", idempotency_key)
         if replay is not None:
             return replay
-        eligible, reason = _eligibility(oid)
+        eligible, reason = _eligibility(oid, customer_id)
         if not eligible:
             raise ValueError(f"order {oid} can't be refunded: {reason}")
-        order = _find(oid)
+        order = _find(oid, customer_id)
         assert order is not None  # eligibility implies the order exists
         if order_total is not None and abs(float(order_total) - float(order["total"])) > 0.005:
             raise ValueError(f"order {oid} totals {order['total']}, not the {order_total} that was approved")
@@ -116,7 +127,8 @@ def issue_refund(order_id: str, order_total: float | None = None, idempotency_ke
         return _remember("issue_refund", idempotency_key, record)
 
 
-def update_address(order_id: str, new_address: str, idempotency_key: str | None = None) -> dict[str, Any]:
+def update_address(order_id: str, new_address: str, idempotency_key: str | None = None,
+                   customer_id: str | None = None) -> dict[str, Any]:
     """Change the delivery address, only while the order is still processing. A repeated
     `idempotency_key` returns the first call's outcome without changing anything again."""
     oid = _order_id(order_id)
@@ -129,7 +141,7 @@ def update_address(order_id: str, new_address: str, idempotency_key: str | None 
         replay = _replayed("update_address", idempotency_key)
         if replay is not None:
             return replay
-        order = _find(oid)
+        order = _find(oid, customer_id)
         if order is None:
             outcome = {"updated": False, "reason": "we couldn't find an order with that number"}
         elif order["status"] != "processing":

@@ -14,6 +14,7 @@ from typing import Any
 
 from simpleeval import EvalWithCompoundTypes
 
+from focal import ast_parse
 from focal.errors import ExpressionError
 
 MAX_EXPRESSION_LENGTH = 500
@@ -57,7 +58,7 @@ def parse(expression: str) -> ast.Expression:
     if len(expression) > MAX_EXPRESSION_LENGTH:
         raise ExpressionError(f"expression is longer than {MAX_EXPRESSION_LENGTH} characters")
     try:
-        tree = ast.parse(expression.strip(), mode="eval")
+        tree = ast_parse.parse(expression.strip(), mode="eval")
     except SyntaxError as exc:
         raise ExpressionError(f"syntax error: {exc.msg}") from None
     nodes = list(ast.walk(tree))

@@ -19,13 +19,15 @@ def local_deps(agent_path: str | Path, db_path: str | Path = ".focal/focal.db", 
     from focal.adapters.onnx_cross_encoder import shared_entailment_model, shared_relevance_model
     from focal.adapters.onnx_embedder import shared_embedder
     from focal.adapters.secrets import EnvSecretSource
-    from focal.adapters.tool_runner import KindToolRunner
     from focal.adapters.sqlite_store import open_sqlite_stores
+    from focal.adapters.tool_runner import KindToolRunner
+    from focal.pii import agent_lookup
 
-    stores = open_sqlite_stores(str(db_path))
+    configs = FileConfigStore(agent_path)
+    stores = open_sqlite_stores(str(db_path), agents=agent_lookup(configs))  # pii: true fields masked at rest
     return Deps(
         idempotency=sqlite_idempotency(stores.db),
-        configs=FileConfigStore(agent_path),
+        configs=configs,
         sessions=stores.sessions,
         profiles=stores.profiles,
         turns=stores.turns,
@@ -98,7 +100,19 @@ def deps_from_settings(settings: Settings) -> Deps:
     from focal.adapters.onnx_embedder import LazyEmbedder
     from focal.adapters.secrets import secret_source
     from focal.adapters.tool_runner import KindToolRunner
+    from focal.pii import agent_lookup
 
+    if settings.config_source == "dynamodb":
+        from focal.adapters.dynamodb_store import DynamoConfigStore
+
+        configs = DynamoConfigStore(settings.config_table, agents_root=settings.agents_root)
+    else:
+        from focal.adapters.file_config import FileConfigStore
+
+        if not settings.agent_file:
+            raise ValueError("FOCAL_AGENT_FILE must name an agent YAML when FOCAL_CONFIG_SOURCE=file")
+        configs = FileConfigStore(settings.agent_file)
+    agents = agent_lookup(configs)  # the stores mask each agent's `pii: true` fields at rest
     if settings.store == "dynamodb":
         from focal.adapters.dynamodb_store import (
             DynamoEpisodeStore,
@@ -108,11 +122,11 @@ def deps_from_settings(settings: Settings) -> Deps:
         )
 
         sessions, profiles, turns = (
-            DynamoSessionStore(settings.sessions_table),
+            DynamoSessionStore(settings.sessions_table, agents=agents),
             DynamoProfileStore(settings.profiles_table),
-            DynamoTurnStore(settings.turns_table),
+            DynamoTurnStore(settings.turns_table, agents=agents),
         )
-        episodes = DynamoEpisodeStore(settings.turns_table)
+        episodes = DynamoEpisodeStore(settings.turns_table, agents=agents)
         from focal.adapters.dynamodb_store import DynamoApprovalStore
 
         approvals = DynamoApprovalStore(settings.sessions_table)  # key TENANT#<t>#APPROVAL#<id>
@@ -130,21 +144,11 @@ def deps_from_settings(settings: Settings) -> Deps:
     else:
         from focal.adapters.sqlite_store import open_sqlite_stores
 
-        stores = open_sqlite_stores(settings.db_path)
+        stores = open_sqlite_stores(settings.db_path, agents=agents)
         sessions, profiles, turns, episodes = stores.sessions, stores.profiles, stores.turns, stores.episodes
         approvals, events = stores.approvals, local_event_sink(settings.db_path)
         workflow = None  # locally `focal approve` / `focal deny` answer; nothing waits
         idempotency = sqlite_idempotency(stores.db, settings.idempotency_ttl_hours * 3600)
-    if settings.config_source == "dynamodb":
-        from focal.adapters.dynamodb_store import DynamoConfigStore
-
-        configs = DynamoConfigStore(settings.config_table, agents_root=settings.agents_root)
-    else:
-        from focal.adapters.file_config import FileConfigStore
-
-        if not settings.agent_file:
-            raise ValueError("FOCAL_AGENT_FILE must name an agent YAML when FOCAL_CONFIG_SOURCE=file")
-        configs = FileConfigStore(settings.agent_file)
     embedder = LazyEmbedder(settings.model_dir, settings.onnx_threads)  # loaded by the stages that embed
     return Deps(
         configs=configs,

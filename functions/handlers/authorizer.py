@@ -1,8 +1,20 @@
-"""API Gateway REQUEST authorizer: API key (x-api-key or Authorization: Bearer) → tenant id.
+"""API Gateway REQUEST authorizer: API key (x-api-key or Authorization: Bearer) → principal, per route.
 
-Allows the called method with `context.tenant_id`, which the integration passes to the state
-machine as `request.tenant_id` (never taken from the body). Unknown or disabled keys get 401.
-The key is never logged. Runs on the bare runtime (boto3 only, no layers).
+- No key, an unknown or a disabled key: `Unauthorized` (401).
+- The called route (method and path from `methodArn`, checked against the event's `httpMethod` and
+  `resource`) is unknown, or needs a scope the key lacks (`focal.auth.ROUTE_SCOPES`; `admin` holds
+  every scope): a Deny policy (403).
+- A request with an `X-Focal-Customer-Token` header: the token must verify (HS256, the tenant's
+  secret `focal/<tenant>/customer_token_secret`, audience = tenant, not expired), else 401; its `sub`
+  becomes the customer.
+- Otherwise Allow on exactly this method ARN, with the context `tenant_id`, `scopes` (space
+  separated), `customer_id` (the token's customer, else "anonymous") and `trusted_backend`
+  ("true" when the key may assert the body's `customer_id`: the turn mapping template uses the body's
+  value only then). API Gateway does not cache the result (TTL 0 in the stack): the customer token
+  and the route both change the answer.
+
+Nothing identifying is logged: no key, no token, no secret, no customer id. Runs on the bare
+runtime (boto3 only, no layers).
 """
 
 from __future__ import annotations
@@ -12,11 +24,21 @@ import os
 from typing import Any
 
 from focal.adapters.api_keys import DynamoApiKeyStore, key_from_headers
+from focal.adapters.secrets import SecretsManagerSource
+from focal.auth import (
+    CUSTOMER_TOKEN_SECRET,
+    CustomerTokenRefused,
+    Principal,
+    required_scope,
+    route_of,
+    with_customer_token,
+)
 
 logger = logging.getLogger("focal.authorizer")
 logger.setLevel(logging.INFO)
 
 _store: DynamoApiKeyStore | None = None
+_secrets: dict[str, SecretsManagerSource] = {}
 
 
 def _get_store() -> DynamoApiKeyStore:
@@ -26,31 +48,79 @@ def _get_store() -> DynamoApiKeyStore:
     return _store
 
 
+def _secret_for(tenant_id: str) -> str | None:
+    """The tenant's customer token secret (Secrets Manager, cached a few minutes per container)."""
+    if tenant_id not in _secrets:
+        _secrets[tenant_id] = SecretsManagerSource(prefix=f"focal/{tenant_id}/")
+    return _secrets[tenant_id].get(CUSTOMER_TOKEN_SECRET)
+
+
 def reset() -> None:
-    """Forget the cached store (tests change the environment)."""
+    """Forget the cached store and secrets (tests change the environment)."""
     global _store
     _store = None
+    _secrets.clear()
 
 
-def policy(principal: str, effect: str, resource: str, tenant_id: str) -> dict[str, Any]:
+def called_route(event: dict[str, Any]) -> tuple[str, str] | None:
+    """(method, route template) of the call, from `methodArn`
+    (`arn:aws:execute-api:<region>:<account>:<api>/<stage>/<METHOD>/<path>`); None when the ARN is
+    malformed, names no known route, or disagrees with the event's `httpMethod` / `resource`."""
+    arn = event.get("methodArn")
+    if not isinstance(arn, str) or arn.count(":") < 5:
+        return None
+    parts = arn.split(":", 5)[5].split("/", 3)
+    if len(parts) != 4 or not all(parts[:3]):
+        return None
+    method, path = parts[2].upper(), "/" + parts[3]
+    route = route_of(method, path)
+    if route is None:
+        return None
+    if event.get("httpMethod") not in (None, method) or event.get("resource") not in (None, route):
+        return None
+    return method, route
+
+
+def policy(principal: str, effect: str, resource: str, tenant_id: str, context: dict[str, str] | None = None) -> dict[str, Any]:
     return {
         "principalId": principal,
         "policyDocument": {
             "Version": "2012-10-17",
             "Statement": [{"Action": "execute-api:Invoke", "Effect": effect, "Resource": resource}],
         },
-        "context": {"tenant_id": tenant_id},
+        "context": {"tenant_id": tenant_id, **(context or {})},
+    }
+
+
+def principal_context(principal: Principal) -> dict[str, str]:
+    return {
+        "scopes": " ".join(sorted(principal.scopes)),
+        "customer_id": principal.customer_id,
+        "trusted_backend": "true" if principal.may_assert_customer else "false",
     }
 
 
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    api_key = key_from_headers(event.get("headers"))
+    headers = event.get("headers")
+    api_key = key_from_headers(headers)
     if api_key is None:
         logger.info("authorizer: no API key in the request")
         raise Exception("Unauthorized")  # API Gateway answers 401
-    tenant_id = _get_store().tenant_for(api_key)
-    if tenant_id is None:
+    principal = _get_store().principal_for(api_key)
+    if principal is None:
         logger.info("authorizer: unknown or disabled API key")
         raise Exception("Unauthorized")
-    logger.info("authorizer: allowed tenant %s", tenant_id)
-    return policy(principal=f"tenant:{tenant_id}", effect="Allow", resource=event["methodArn"], tenant_id=tenant_id)
+    resource = str(event.get("methodArn", ""))
+    route = called_route(event)
+    scope = required_scope(*route) if route else None
+    if scope is None or not principal.allows(scope):
+        logger.info("authorizer: denied tenant %s (route %s needs %s)", principal.tenant_id,
+                    " ".join(route) if route else "unknown", scope or "an unknown scope")
+        return policy(f"tenant:{principal.tenant_id}", "Deny", resource or "*", principal.tenant_id)
+    try:
+        principal = with_customer_token(principal, headers, _secret_for)
+    except CustomerTokenRefused as exc:
+        logger.info("authorizer: customer token refused for tenant %s (%s)", principal.tenant_id, exc)
+        raise Exception("Unauthorized") from None
+    logger.info("authorizer: allowed tenant %s, %s %s", principal.tenant_id, *route)
+    return policy(f"tenant:{principal.tenant_id}", "Allow", resource, principal.tenant_id, principal_context(principal))

@@ -4,10 +4,14 @@ Request: `POST /v1/agents/{agent_id}/sessions/{session_id}/turns` with body
 `{"message": str, "customer_id"?: str, "turn_id"?: str}` becomes the execution input
 
     {"request": {"tenant_id": <authorizer context>, "agent_id": <path>, "session_id": <path>,
-                 "customer_id": <body or "anonymous">, "turn_id": <body or the API request id>,
+                 "customer_id": <see below>, "turn_id": <body or the API request id>,
                  "message": <body>}}
 
 tenant_id comes from `$context.authorizer.tenant_id` only; anything in the body is ignored.
+customer_id is the authorizer's (`$context.authorizer.customer_id`: a verified customer token's
+subject, else "anonymous"); the body's `customer_id` is used only when the authorizer says the key
+is a trusted backend (`$context.authorizer.trusted_backend == "true"`), and ignored otherwise (the
+REQUEST authorizer sees the headers, not the body, so this one decision is made here).
 Each value is escaped twice (once for the inner JSON document, once for the `input` string that
 carries it) without any placeholder substitution, so no user text can inject a key. `$util.
 escapeJavaScript` also escapes `'`, which JSON does not allow; `.replaceAll("\\'", "'")` undoes it
@@ -28,14 +32,21 @@ FIELDS: tuple[tuple[str, str], ...] = (
     ("message", "$input.path('$.message')"),
 )
 
+# The customer of the turn (checked verbatim by tests/infra/test_infra_api_mapping.py).
+CUSTOMER_LINES: tuple[str, ...] = (
+    '#set($customerId = "$!context.authorizer.customer_id")',
+    '#if("$!context.authorizer.trusted_backend" == "true")#set($asserted = $input.path(\'$.customer_id\'))'
+    '#if("$!asserted" != "")#set($customerId = $asserted)#end#end',
+    '#if("$!customerId" == "")#set($customerId = "anonymous")#end',
+)
+
 _FIX_QUOTE = """.replaceAll("\\\\'", "'")"""  # VTL text: .replaceAll("\\'", "'")
 
 
 def request_template(state_machine_arn: str) -> str:
     lines = [
         "## Turn request -> StartSyncExecution input (see infra/focal_infra/api_mapping.py).",
-        "#set($customerId = $input.path('$.customer_id'))",
-        '#if("$!customerId" == "")#set($customerId = "anonymous")#end',
+        *CUSTOMER_LINES,
         "#set($turnId = $input.path('$.turn_id'))",
         '#if("$!turnId" == "")#set($turnId = $context.requestId)#end',
     ]

@@ -212,6 +212,10 @@ class FocalStack(Stack):
             actions=["secretsmanager:GetSecretValue"],
             resources=[self.format_arn(service="secretsmanager", resource="secret",
                                        resource_name=f"focal/{self.tenant}/*", arn_format=ArnFormat.COLON_RESOURCE_NAME)]))
+        # ... except the secret that signs customer tokens: an agent file's `${secret:...}` must never
+        # reach it (it could mint any customer's identity).
+        fn.add_to_role_policy(iam.PolicyStatement(
+            effect=iam.Effect.DENY, actions=["secretsmanager:GetSecretValue"], resources=[self._customer_token_secret_arn("*")]))
         fn.add_to_role_policy(iam.PolicyStatement(
             actions=["lambda:InvokeFunction"],
             resources=[self.format_arn(service="lambda", resource="function",
@@ -308,7 +312,16 @@ class FocalStack(Stack):
         # Keyed by the hash of the API key, not by tenant (the key is what names the tenant), so no
         # leading-key condition: the authorizer may only GetItem, on this tenant stack's own table.
         self.api_keys_table.grant(fn, "dynamodb:GetItem")
+        # The tenant's customer token secret (verifies X-Focal-Customer-Token), and nothing else.
+        fn.add_to_role_policy(iam.PolicyStatement(
+            actions=["secretsmanager:GetSecretValue"], resources=[self._customer_token_secret_arn()]))
         return fn
+
+    def _customer_token_secret_arn(self, suffix: str = "-??????") -> str:
+        """`focal/<tenant>/customer_token_secret` (Secrets Manager appends a random 6-character suffix)."""
+        return self.format_arn(service="secretsmanager", resource="secret",
+                               resource_name=f"focal/{self.tenant}/customer_token_secret{suffix}",
+                               arn_format=ArnFormat.COLON_RESOURCE_NAME)
 
     def _domain(self, reader: lambda_.Function, writer: lambda_.Function) -> opensearch.Domain:
         domain_name = f"focal-{self.tenant}"[:28]
@@ -394,8 +407,9 @@ class FocalStack(Stack):
             self,
             "ApiKeyAuthorizer",
             handler=self.authorizer_function,
-            # The key may come in either of two headers, so no identity source is required and
-            # results are not cached (API Gateway caches only by identity sources).
+            # The key may come in either of two headers, so no identity source is required, and
+            # results are never cached: API Gateway would cache by identity source only, and the
+            # answer depends on the route (key scopes) and on the customer token as well.
             identity_sources=[],
             results_cache_ttl=Duration.seconds(0),
         )

@@ -60,6 +60,9 @@ class CountingTools:
 def make_agent(tmp_path: Path, extra: str = "") -> Path:
     folder = tmp_path / "retail"
     shutil.copytree(RETAIL, folder, ignore=shutil.ignore_patterns("tests.yaml", "__pycache__"))
+    # The example tools act on the authenticated customer's own orders only: here every order is c-100's.
+    orders = json.loads((folder / "orders.json").read_text())
+    (folder / "orders.json").write_text(json.dumps({k: {**v, "customer_id": "c-100"} for k, v in orders.items()}))
     agent = folder / "agent.yaml"
     agent.write_text(agent.read_text() + extra)
     return agent

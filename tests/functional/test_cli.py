@@ -55,7 +55,7 @@ def test_bench_overhead_reports_stages_model_calls_and_the_fast_path(tmp_path, c
     # "yes" at a confirmation and an order number are sure offline readings; a shipping question is not.
     suite.write_text(
         "conversations:\n"
-        "  - name: a\n    turns:\n      - user: Please refund order A1009\n      - user: 'yes'\n"
+        "  - name: a\n    customer_id: c-500\n    turns:\n      - user: Please refund order A1009\n      - user: 'yes'\n"
         "  - name: b\n    turns:\n      - user: how long does shipping take?\n",
         encoding="utf-8",
     )

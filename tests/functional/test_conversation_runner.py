@@ -32,6 +32,7 @@ def test_a_passing_suite_passes(suite) -> None:
               - user: Hello!
                 expect: {execution_path: respond, scenario: null, matched_rules: [], tool_calls: [], violations: []}
           - name: status
+            customer_id: c-200
             turns:
               - user: Where is my order A1003?
                 expect:
@@ -62,6 +63,7 @@ def test_each_conversation_has_its_own_session(suite) -> None:
               - user: I want a refund for my order
                 expect: {scenario: refund, step: collect_order}
           - name: starts fresh
+            customer_id: c-100
             turns:
               - user: A1001
                 expect: {scenario: null, tool_calls: []}
@@ -74,6 +76,7 @@ def test_a_wrong_expectation_fails_with_expected_and_got(suite) -> None:
     path = suite("""
         conversations:
           - name: wrong
+            customer_id: c-200
             turns:
               - user: Hello!
               - user: Where is my order A1003?
@@ -87,6 +90,7 @@ def test_a_wrong_expectation_fails_with_expected_and_got(suite) -> None:
                   matched_rules_include: [shipping_times]
                   violations: [refund_cap]
           - name: right
+            customer_id: c-200
             turns:
               - user: Hello!
                 expect: {execution_path: respond}
@@ -119,6 +123,7 @@ def test_empty_lists_mean_none(suite) -> None:
     path = suite("""
         conversations:
           - name: tools ran and a rule matched
+            customer_id: c-200
             turns:
               - user: Where is my order A1003?
                 expect: {tool_calls: []}
@@ -249,14 +254,14 @@ def test_profile_facts_are_stored_before_the_first_turn(suite) -> None:
     path = suite("""
         conversations:
           - name: premium
-            customer_id: c-vip
+            customer_id: c-100
             profile: {is_premium: true}
             turns:
               - user: I want a refund for my order
               - user: It's A1002
                 expect: {step: confirm_refund, violations: [], response_contains: "$75.00"}
           - name: not premium
-            customer_id: c-vip
+            customer_id: c-100
             turns:
               - user: I want a refund for my order
               - user: It's A1002

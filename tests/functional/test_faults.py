@@ -66,8 +66,8 @@ def _reset_tools(deps) -> None:
     _load(deps.configs.get_agent("t1", "retail"), "tools.py:reset_state")()
 
 
-def turn(runner: LocalRunner, agent_id: str, message: str, n: int = 0, session: str = "s1"):
-    result = runner.turn(TurnRequest(tenant_id="t1", agent_id=agent_id, session_id=session,
+def turn(runner: LocalRunner, agent_id: str, message: str, n: int = 0, session: str = "s1", customer: str = "anonymous"):
+    result = runner.turn(TurnRequest(tenant_id="t1", agent_id=agent_id, session_id=session, customer_id=customer,
                                      turn_id=f"{session}-{n}", message=message))
     records = runner.deps.turns.list_for_session("t1", agent_id, session)
     return result, records
@@ -182,7 +182,7 @@ def test_opensearch_down_degrades_retrieval_and_global_hard_constraints_still_ho
     deps.rule_index = OpenSearchRuleIndex(client, index_name("t1"), deps.embedder.dimension)
     deps.sync_on_turn = False  # as in AWS: publishing indexes, the turn only reads
     # The offline draft offers the $75 refund of order A1002: refund_cap (GLOBAL, hard) must block it.
-    result, records = turn(LocalRunner(deps), "retail", "I want a refund for order A1002")
+    result, records = turn(LocalRunner(deps), "retail", "I want a refund for order A1002", customer="c-100")  # A1002 is c-100's
 
     assert [name for name, _ in client.calls] == ["msearch"]  # the index was asked, and failed
     assert result.success and result.error is None

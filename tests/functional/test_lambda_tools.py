@@ -208,7 +208,8 @@ def test_a_retried_idempotent_call_sends_the_same_key_each_time():
     context = ToolCallContext(tenant_id="t", session_id="s", turn_id="1", idempotency_key="k" * 64)
     runner.run(AGENT, lambda_tool("f", retries=1, side_effect=True, idempotent=True), {"order_id": "A1"}, context)
     assert len(sent) == 2 and sent[0] == sent[1]
-    assert json.loads(base64.b64decode(sent[0] or "")) == {"custom": {"idempotency_key": "k" * 64}}
+    # the authenticated customer (here the default, anonymous) travels next to the key
+    assert json.loads(base64.b64decode(sent[0] or "")) == {"custom": {"idempotency_key": "k" * 64, "customer_id": "anonymous"}}
 
 
 def test_a_turn_runs_a_lambda_tool_as_a_step_action(functions, tmp_path):

@@ -81,6 +81,9 @@ def handlers_env(tmp_path, monkeypatch, orders_server):
     base, seen = orders_server
     folder = tmp_path / "retail"
     shutil.copytree(RETAIL, folder)
+    # The example tools act on the authenticated customer's own orders only: here they are all cust-9's.
+    orders = json.loads((folder / "orders.json").read_text())
+    (folder / "orders.json").write_text(json.dumps({k: {**v, "customer_id": "cust-9"} for k, v in orders.items()}))
     raw = yaml.safe_load((folder / "agent.yaml").read_text())
     [lookup] = [t for t in raw["tools"] if t["id"] == "lookup_order"]
     del lookup["entrypoint"]

@@ -20,13 +20,15 @@ class CapturingGenerator:
     """A generation model at the port boundary that records its prompt and answers plainly."""
 
     def __init__(self):
-        self.prompts: list[str] = []
+        self.prompts: list[str] = []  # the system messages
+        self.data: list[str] = []  # the turn's data blocks
 
     def available(self, purpose: str) -> bool:
         return purpose == "generate"
 
     def complete(self, purpose, messages, json_schema=None) -> ModelReply:
         self.prompts.append(messages[0]["content"])
+        self.data.append(messages[1]["content"])
         return ModelReply(text="Happy to help with that.", model="fake/generate")
 
 
@@ -54,8 +56,9 @@ def test_a_later_conversation_recalls_the_similar_episode_and_generate_sees_it(r
     assert episodes and episodes[0]["asked"] == "what is your return policy?"
     assert "return_policy" in episodes[0]["decided"]
     assert all(e["session_id"] == "monday" for e in episodes)
-    assert "Earlier conversations with this customer" in model.prompts[-1]
-    assert 'asked "what is your return policy?"' in model.prompts[-1]
+    assert "earlier_conversations" in model.prompts[-1]  # the instructions name the data…
+    assert "what is your return policy?" in model.data[-1]  # …which travels as data, never in them
+    assert "what is your return policy?" not in model.prompts[-1]
 
 
 def test_the_same_conversation_is_not_recalled_as_memory(runner):

@@ -58,10 +58,10 @@ def checked(tmp_path):
     return LocalRunner(local_deps(path, tmp_path / "focal.db"))
 
 
-def say(runner: LocalRunner, message: str, n: int, model=None, session: str = "s1"):
+def say(runner: LocalRunner, message: str, n: int, model=None, session: str = "s1", customer: str = "c-100"):
     if model is not None:
         runner.deps.model = model
-    return runner.turn(TurnRequest(tenant_id="t1", agent_id="retail", session_id=session, customer_id="c-1",
+    return runner.turn(TurnRequest(tenant_id="t1", agent_id="retail", session_id=session, customer_id=customer,
                                    turn_id=f"{session}-{n}", message=message))
 
 
@@ -110,7 +110,7 @@ def test_i_dont_know_passes_relevance(checked):
 
 def test_an_off_topic_answer_to_an_order_question_is_flagged_then_falls_back(checked):
     model = ScriptedGenerator("The capital of France is Paris.", "Paris is lovely in the spring.")
-    result = say(checked, "Where is my order A1004?", 0, model)
+    result = say(checked, "Where is my order A1004?", 0, model, customer="c-200")
     rels = verdicts(result, "relevance")
     assert [(r["draft"], r["passed"]) for r in rels] == [(0, False), (1, False)]
     assert all(r["score"] < r["threshold"] for r in rels)
@@ -122,7 +122,7 @@ def test_an_off_topic_answer_to_an_order_question_is_flagged_then_falls_back(che
 def test_a_relevant_grounded_model_answer_passes_untouched(checked):
     say(checked, "Where is my order?", 0)
     answer = "Your order A1004 (Phone case) is still processing, so it hasn't shipped yet."
-    result = say(checked, "A1004", 1, ScriptedGenerator(answer))
+    result = say(checked, "A1004", 1, ScriptedGenerator(answer), customer="c-200")
     assert result.response == answer
     assert [c["passed"] for c in result.enforcement["checks"]] == [True, True]
     assert result.enforcement["regenerations"] == 0
@@ -131,7 +131,7 @@ def test_a_relevant_grounded_model_answer_passes_untouched(checked):
 def test_with_the_flags_off_no_check_runs(tmp_path):
     path = agent_copy(tmp_path, relevance_check_enabled=False, grounding_check_enabled=False)
     runner = LocalRunner(local_deps(path, tmp_path / "off.db"))
-    result = say(runner, "Where is my order A1004?", 0, ScriptedGenerator("The capital of France is Paris, $95."))
+    result = say(runner, "Where is my order A1004?", 0, ScriptedGenerator("The capital of France is Paris, $95."), customer="c-200")
     assert result.enforcement["checks"] == [] and result.enforcement["violations"] == []
     assert result.response == "The capital of France is Paris, $95."
 

@@ -49,8 +49,9 @@ def make_runner(tmp_path):
     return make
 
 
-def say(runner: LocalRunner, message: str, n: int, session: str = "s1"):
-    result = runner.turn(TurnRequest(tenant_id="t1", agent_id="retail", session_id=session,
+def say(runner: LocalRunner, message: str, n: int, session: str = "s1", customer: str = "c-100"):
+    """A turn of `customer` (the tools show a customer their own orders only: A1001 is c-100's, A1004 c-200's)."""
+    result = runner.turn(TurnRequest(tenant_id="t1", agent_id="retail", session_id=session, customer_id=customer,
                                      turn_id=f"{session}-{n}", message=message))
     record = runner.deps.turns.list_for_session("t1", "retail", session)[-1]
     return result, record.state["context"]
@@ -73,7 +74,7 @@ def test_a_question_the_offline_sensor_cannot_place_goes_to_the_model_once(make_
         {"name": "SetSlot", "flow": "order_status", "slot": "order_id", "value": "A1004"}]}
     model = FakeModel([json.dumps(answer)])
     runner = make_runner(model)
-    result, context = say(runner, "my stuff from last week, A1004, what gives", 0)
+    result, context = say(runner, "my stuff from last week, A1004, what gives", 0, customer="c-200")
     assert len(model.calls) == 1 and result.model_calls == 1
     assert context["source"] == "model" and context["fast_path"] is False
     assert any(note.startswith("model called:") for note in context["notes"])

@@ -1,8 +1,9 @@
 """`focal serve`: real HTTP against the API Gateway routes, backed by the local runner.
 
-One server (retail agent, temp SQLite, two keys for two tenants) on an ephemeral port; then a
-bounded schemathesis pass over its own OpenAPI document: no 5xx, and every 4xx (and every
-rejection of an invalid request) in the gateway's structured error shape.
+One uvicorn server (retail agent, temp SQLite, keys for two tenants and a chat-only key) on an
+ephemeral loopback port in a thread; then a bounded schemathesis pass over its own OpenAPI document:
+no 5xx, and every 4xx (and every rejection of an invalid request) in the gateway's structured error
+shape. Hostile clients (floods, slow clients, oversized heads) are in tests/security/test_serve_hostile.py.
 """
 
 from __future__ import annotations
@@ -14,24 +15,33 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from focal.cli.serve import FocalApi, LocalApiKeyStore, build_api, parse_key_specs, serving
+from focal.auth import Principal
+from focal.cli.serve import FocalApi, LocalApiKeyStore, ServeSettings, build_api, parse_key_specs, serving
 
 ROOT = Path(__file__).resolve().parents[2]
 AGENT = ROOT / "examples" / "retail" / "agent.yaml"
-KEY_ACME, KEY_BETA = "test-key-acme", "test-key-beta"
+KEY_ACME, KEY_BETA, KEY_CHAT, KEY_BACKEND = "test-key-acme", "test-key-beta", "test-key-chat", "test-key-backend"
+SECRET = "acme-customer-token-secret-0123456789"
 TURNS = "/v1/agents/retail/sessions/{session}/turns"
 
 
 @pytest.fixture(scope="module")
 def api(tmp_path_factory) -> FocalApi:
     db = tmp_path_factory.mktemp("serve") / "focal.db"
-    return build_api([str(AGENT)], str(db), None, LocalApiKeyStore({KEY_ACME: "acme", KEY_BETA: "beta"}))
+    keys = LocalApiKeyStore({KEY_ACME: "acme", KEY_BETA: "beta", KEY_CHAT: Principal("acme", frozenset({"chat"})),
+                             KEY_BACKEND: Principal("acme", frozenset({"chat"}), may_assert_customer=True)})
+    return build_api([str(AGENT)], str(db), None, keys, secret_for=lambda tenant: SECRET if tenant == "acme" else None)
+
+
+def customer(customer_id: str) -> dict[str, str]:
+    from focal.customer_tokens import issue
+
+    return {"X-Focal-Customer-Token": issue(customer_id, "acme", SECRET)}
 
 
 @pytest.fixture(scope="module")
 def base_url(api):
-    with serving(api) as url:
+    with serving(api, settings=ServeSettings(rate_per_key=0)) as url:  # the rate limit: test_serve_hostile.py
         yield url
 
 
@@ -46,9 +56,9 @@ def call(base_url: str, method: str, path: str, body: Any = None, key: str | Non
         req.add_header(name, value)
     try:
         with urllib.request.urlopen(req, timeout=60) as resp:
-            return resp.status, json.loads(resp.read()), dict(resp.headers)
+            return resp.status, json.loads(resp.read()), {k.lower(): v for k, v in resp.headers.items()}
     except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read()), dict(exc.headers)
+        return exc.code, json.loads(exc.read()), {k.lower(): v for k, v in exc.headers.items()}
 
 
 def assert_error(status: int, doc: dict[str, Any], expected_status: int, code: str, in_message: str = "") -> None:
@@ -60,18 +70,18 @@ def assert_error(status: int, doc: dict[str, Any], expected_status: int, code: s
 
 def test_a_three_turn_conversation_returns_turn_results(base_url):
     path = TURNS.format(session="conv-1")
-    status, first, _ = call(base_url, "POST", path, {"message": "Has my order shipped yet?", "customer_id": "c-200"})
+    status, first, _ = call(base_url, "POST", path, {"message": "Has my order shipped yet?"}, headers=customer("c-200"))
     assert status == 200, first
     assert first["success"] is True and first["session_id"] == "conv-1"
     assert first["scenario"]["id"] == "order_status" and first["scenario"]["step_id"] == "ask_order"
     assert first["turn_id"]  # generated when absent
 
-    status, second, _ = call(base_url, "POST", path, {"message": "A1004", "customer_id": "c-200", "turn_id": "t-2"})
+    status, second, _ = call(base_url, "POST", path, {"message": "A1004", "turn_id": "t-2"}, headers=customer("c-200"))
     assert status == 200 and second["turn_id"] == "t-2"
     assert [c["tool_id"] for c in second["tool_calls"]] == ["lookup_order"]
     assert "A1004" in second["response"] and "processing" in second["response"]
 
-    status, third, _ = call(base_url, "POST", path, {"message": "Hello!", "customer_id": "c-200"})
+    status, third, _ = call(base_url, "POST", path, {"message": "Hello!"}, headers=customer("c-200"))
     assert status == 200 and third["execution_path"] == "respond"
     for result in (first, second, third):  # the TurnResult contract, nothing more
         assert set(result) >= {"success", "turn_id", "session_id", "response", "execution_path", "timings_ms"}
@@ -122,7 +132,7 @@ def test_invalid_path_ids_unknown_routes_and_wrong_methods(base_url):
     assert_error(status, doc, 404, "not_found")
     status, doc, headers = call(base_url, "GET", TURNS.format(session="s"))
     assert_error(status, doc, 405, "method_not_allowed")
-    assert headers["Allow"] == "POST"
+    assert headers["allow"] == "POST" and headers["x-amzn-requestid"] == doc["error"]["request_id"]
     status, doc, _ = call(base_url, "DELETE", "/v1/approvals/abc")
     assert_error(status, doc, 405, "method_not_allowed")
 
@@ -138,18 +148,47 @@ def test_publish_and_approvals_answer_through_their_handlers(base_url):
     assert_error(status, doc, 401, "unauthorized")
 
 
-def test_oversized_body_is_413(base_url, monkeypatch):
-    import focal.cli.serve as serve
+def test_oversized_body_is_413(base_url):
+    from focal.cli.serve_api import MAX_TURN_BODY_BYTES
 
-    monkeypatch.setattr(serve, "MAX_BODY_BYTES", 1000)
-    status, doc, _ = call(base_url, "POST", TURNS.format(session="big"), {"message": "x" * 2000})
+    status, doc, _ = call(base_url, "POST", TURNS.format(session="big"), {"message": "x" * (MAX_TURN_BODY_BYTES + 1)})
     assert_error(status, doc, 413, "payload_too_large")
 
 
-def test_api_keys_are_kept_hashed():
-    store = LocalApiKeyStore(parse_key_specs("k1=acme, k2=beta"))
-    assert store.tenant_for("k1") == "acme" and store.tenant_for("k2") == "beta" and store.tenant_for("k3") is None
-    assert "k1" not in repr(store._tenants)
+def test_a_key_without_the_routes_scope_is_403(base_url):
+    status, doc, _ = call(base_url, "POST", "/v1/approvals/no-such-id", {"decision": "approve"}, key=KEY_CHAT)
+    assert_error(status, doc, 403, "forbidden", "approve")
+    status, doc, _ = call(base_url, "PUT", "/v1/agents/retail", raw=b"id: retail\n", key=KEY_CHAT)
+    assert_error(status, doc, 403, "forbidden", "publish")
+    status, doc, _ = call(base_url, "POST", TURNS.format(session="chat-key"), {"message": "Hello!"}, key=KEY_CHAT)
+    assert status == 200 and doc["success"] is True
+
+
+def test_the_customer_comes_from_a_token_or_a_trusted_backend_never_the_body(base_url, api):
+    def customer_of(session: str, key: str = KEY_ACME, headers: dict[str, str] | None = None) -> str:
+        status, doc, _ = call(base_url, "POST", TURNS.format(session=session), {"message": "Hello!", "customer_id": "c-777"},
+                              key=key, headers=headers)
+        assert status == 200, doc
+        [record] = api.deps.turns.list_for_session("acme", "retail", session)
+        return record.customer_id
+
+    assert customer_of("claims") == "anonymous"  # an ordinary key: the body's claim is ignored
+    assert customer_of("token", headers=customer("c-200")) == "c-200"  # the tenant's signed token, not the body
+    assert customer_of("backend", key=KEY_BACKEND) == "c-777"  # a trusted backend key may assert it
+    status, doc, _ = call(base_url, "POST", TURNS.format(session="forged"), {"message": "Hello!"},
+                          headers={"X-Focal-Customer-Token": customer("c-200")["X-Focal-Customer-Token"][:-2] + "xx"})
+    assert_error(status, doc, 401, "unauthorized", "customer token")
+
+
+def test_api_keys_are_kept_hashed_with_their_scopes():
+    store = LocalApiKeyStore(parse_key_specs("k1=acme, k2=beta:chat,approve, k3=acme:prod"))
+    assert store.tenant_for("k1") == "acme" and store.tenant_for("k2") == "beta" and store.tenant_for("k4") is None
+    assert store.principal_for("k1").allows("publish")  # KEY=TENANT keeps every scope (admin)
+    k2 = store.principal_for("k2")
+    assert k2.scopes == {"chat", "approve"} and not k2.allows("publish")
+    assert store.principal_for("k3").tenant_id == "acme:prod"  # not a scope list: part of the tenant id
+    assert parse_key_specs(["k5=t:chat,approve"])["k5"].scopes == {"chat", "approve"}
+    assert "k1" not in repr(store._principals)
     with pytest.raises(ValueError):
         parse_key_specs(["no-tenant"])
 
@@ -172,8 +211,8 @@ def structured_4xx(ctx, response, case) -> bool | None:
 def test_schemathesis_bounded_pass(base_url):
     schemathesis = pytest.importorskip("schemathesis")
     from hypothesis import HealthCheck, given, settings
-    from schemathesis.specs.openapi.checks import negative_data_rejection
     from schemathesis.checks import not_a_server_error
+    from schemathesis.specs.openapi.checks import negative_data_rejection
 
     schema = schemathesis.openapi.from_url(base_url + "/openapi.json")  # the served document loads
     schema.config.update(base_url=base_url)
@@ -183,17 +222,20 @@ def test_schemathesis_bounded_pass(base_url):
         "POST /v1/approvals/{approval_id}"}
     headers = {"x-api-key": KEY_ACME}
     seen: dict[str, set[int]] = {}
+
+    def bounded_run(strategy, checks, label):
+        @settings(max_examples=MAX_EXAMPLES, derandomize=True, deadline=None, database=None,
+                  suppress_health_check=list(HealthCheck))
+        @given(case=strategy)
+        def run(case):
+            response = case.call_and_validate(base_url=base_url, headers=headers, checks=checks)
+            seen.setdefault(label, set()).add(response.status_code)
+
+        return run
+
     for mode in (schemathesis.GenerationMode.POSITIVE, schemathesis.GenerationMode.NEGATIVE):
         checks = [not_a_server_error, structured_4xx] + ([negative_data_rejection] if mode.name == "NEGATIVE" else [])
         for operation in operations:
-
-            @settings(max_examples=MAX_EXAMPLES, derandomize=True, deadline=None, database=None,
-                      suppress_health_check=list(HealthCheck))
-            @given(case=operation.as_strategy(generation_mode=mode))
-            def run(case):
-                response = case.call_and_validate(base_url=base_url, headers=headers, checks=checks)
-                seen.setdefault(f"{mode.name} {operation.label}", set()).add(response.status_code)
-
-            run()
+            bounded_run(operation.as_strategy(generation_mode=mode), checks, f"{mode.name} {operation.label}")()
     assert all(code < 500 for codes in seen.values() for code in codes), seen
     assert seen, "schemathesis generated no requests"

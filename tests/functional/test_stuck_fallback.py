@@ -24,7 +24,7 @@ def runner_with(tmp_path: Path, **navigation) -> LocalRunner:
 
 
 def conversation(runner: LocalRunner, *messages: str):
-    return [runner.turn(TurnRequest(tenant_id="t", agent_id="retail", session_id="s", turn_id=str(i), message=m))
+    return [runner.turn(TurnRequest(tenant_id="t", agent_id="retail", session_id="s", customer_id="c-500", turn_id=str(i), message=m))
             for i, m in enumerate(messages)]
 
 

@@ -91,7 +91,7 @@ class Api:
         from handlers.authorizer import handler
 
         answer = handler({"headers": {"x-api-key": api_key, "x-tenant-id": A},
-                          "methodArn": "arn:aws:execute-api:us-east-1:1:api/live/POST/v1/x"}, None)
+                          "methodArn": "arn:aws:execute-api:us-east-1:1:api/live/POST/v1/agents/retail/sessions/s1/turns"}, None)
         assert answer["policyDocument"]["Statement"][0]["Effect"] == "Allow"
         return answer["context"]["tenant_id"]
 
@@ -113,7 +113,7 @@ class Api:
         response = handler(event, Ctx())
         return response["statusCode"], json.loads(response["body"])
 
-    def turn(self, api_key: str, session: str, turn_id: str, message: str, customer: str = "c-1") -> TurnResult:
+    def turn(self, api_key: str, session: str, turn_id: str, message: str, customer: str = "c-100") -> TurnResult:
         from focal.wiring import deps_from_env
 
         request = TurnRequest(tenant_id=self.authorize(api_key), agent_id="retail", session_id=session,
@@ -176,7 +176,7 @@ def test_b_cannot_read_or_write_a_sessions_profiles_or_turns(api):
     for key in (api.keys[A], api.keys[B]):
         assert api.publish(key, RETAIL_YAML)["statusCode"] == 200
     deps = deps_from_env()
-    deps.profiles.save(CustomerProfile(tenant_id=A, agent_id="retail", customer_id="c-1", fields={"is_premium": True}))
+    deps.profiles.save(CustomerProfile(tenant_id=A, agent_id="retail", customer_id="c-100", fields={"is_premium": True}))
 
     # A: a Premium customer may be promised the $75 refund of order A1002; the flow waits for "yes".
     a1 = api.turn(api.keys[A], "s1", "a-1", "I want a refund for order A1002")
@@ -197,8 +197,8 @@ def test_b_cannot_read_or_write_a_sessions_profiles_or_turns(api):
     assert not [t for t in b2.tool_calls if t["tool_id"] == "issue_refund" and t["arguments"].get("amount") == 75]
     assert deps.sessions.get(A, "retail", "s1") == a_session
     assert [r.turn_id for r in deps.turns.list_for_session(A, "retail", "s1")] == [r.turn_id for r in a_turns]
-    assert deps.profiles.get(A, "retail", "c-1").fields == {"is_premium": True}
-    b_profile = deps.profiles.get(B, "retail", "c-1")
+    assert deps.profiles.get(A, "retail", "c-100").fields == {"is_premium": True}
+    b_profile = deps.profiles.get(B, "retail", "c-100")
     assert b_profile is None or b_profile.fields.get("is_premium") is not True
     # Every item either tenant wrote carries its own tenant id under its own key prefix.
     for table in (TABLES["sessions"], TABLES["turns"], TABLES["profiles"]):
@@ -212,7 +212,7 @@ def test_b_cannot_answer_a_approval(api):
 
     now = time.time()
     deps_from_env().approvals.create(ApprovalRequest(
-        approval_id="apr-1", tenant_id=A, agent_id="retail", session_id="s1", customer_id="c-1", turn_id="a-1",
+        approval_id="apr-1", tenant_id=A, agent_id="retail", session_id="s1", customer_id="c-100", turn_id="a-1",
         tool_id="issue_refund", created_at=now, expires_at=now + 600))
     status, body = api.approve(api.keys[B], "apr-1")
     assert status == 404 and body["error"]["code"] == "not_found"

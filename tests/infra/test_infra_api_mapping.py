@@ -115,3 +115,35 @@ def _no_duplicates(pairs):
     keys = [k for k, _ in pairs]
     assert len(keys) == len(set(keys)), f"duplicate keys {keys}"
     return dict(pairs)
+
+
+def customer_of(template: str, authorizer: dict[str, str], body: dict[str, str]) -> str:
+    """`$customerId` as API Gateway sets it: the template must hold exactly the customer lines (checked
+    here), whose VTL is emulated: the authorizer's customer; the body's only for a trusted backend."""
+    from focal_infra.api_mapping import CUSTOMER_LINES
+
+    lines = template.splitlines()
+    assert all(line in lines for line in CUSTOMER_LINES)
+    start = lines.index(CUSTOMER_LINES[0])
+    assert lines[start:start + len(CUSTOMER_LINES)] == list(CUSTOMER_LINES)  # in this order, nothing between
+    assert sum("$.customer_id" in line for line in lines) == 1  # the body's value is read on the trusted line only
+    assert "#set($raw_customer_id = $customerId)" in lines
+    customer = authorizer.get("customer_id", "")
+    if authorizer.get("trusted_backend", "") == "true" and body.get("customer_id", ""):
+        customer = body["customer_id"]
+    return customer or "anonymous"
+
+
+@pytest.mark.parametrize("authorizer,body,expected", [
+    ({"customer_id": "anonymous", "trusted_backend": "false"}, {"customer_id": "c-100"}, "anonymous"),
+    ({"customer_id": "c-200", "trusted_backend": "false"}, {"customer_id": "c-100"}, "c-200"),
+    ({"customer_id": "anonymous", "trusted_backend": "true"}, {"customer_id": "c-100"}, "c-100"),
+    ({"customer_id": "c-200", "trusted_backend": "true"}, {}, "c-200"),
+    ({}, {"customer_id": "c-100"}, "anonymous"),
+    ({"trusted_backend": "TRUE"}, {"customer_id": "c-100"}, "anonymous"),
+])
+def test_the_customer_comes_from_the_authorizer_not_the_body(request_template, authorizer, body, expected):
+    customer = customer_of(request_template, authorizer, body)
+    assert customer == expected
+    raw = {"tenant_id": "acme", "agent_id": "retail", "session_id": "s", "customer_id": customer, "turn_id": "t", "message": "hi"}
+    assert json.loads(json.loads(render(request_template, raw))["input"])["request"]["customer_id"] == expected

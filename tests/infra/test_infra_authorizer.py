@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 
 import boto3
@@ -58,7 +59,7 @@ def test_authorizer_allows_with_tenant_in_context(keys_table, header, caplog):
     value = f"Bearer {key}" if header == "authorization" else key
     with caplog.at_level(logging.DEBUG):
         out = authorizer.handler(event({header: value, "content-type": "application/json"}), None)
-    assert out["context"] == {"tenant_id": "acme"}
+    assert out["context"] == {"tenant_id": "acme", "scopes": "admin", "customer_id": "anonymous", "trusted_backend": "false"}
     assert out["policyDocument"]["Statement"] == [
         {"Action": "execute-api:Invoke", "Effect": "Allow", "Resource": METHOD_ARN}
     ]
@@ -100,3 +101,35 @@ def test_two_tenants_two_keys(keys_table):
 def test_x_api_key_wins_over_authorization():
     assert api_keys.key_from_headers({"Authorization": "Bearer one", "x-api-key": "two"}) == "two"
     assert api_keys.key_from_headers(None) is None
+
+
+def test_authorizer_results_are_never_cached(resources):
+    """A cached answer (keyed by identity source only) could serve another route, whose scope differs,
+    or another customer token; the Allow names exactly the called method ARN anyway."""
+    from infra_helpers import of_type
+
+    (authorizer,) = of_type(resources, "AWS::ApiGateway::Authorizer").values()
+    assert authorizer["Properties"]["Type"] == "REQUEST"
+    assert authorizer["Properties"]["AuthorizerResultTtlInSeconds"] == 0
+
+
+def _statements(resources, role_prefix: str) -> list[dict]:
+    from infra_helpers import of_type
+
+    return [s for lid, r in of_type(resources, "AWS::IAM::Policy").items()
+            if any(ref.get("Ref", "").startswith(role_prefix) for ref in r["Properties"].get("Roles", []))
+            for s in r["Properties"]["PolicyDocument"]["Statement"]]
+
+
+def _arn_text(resource) -> str:
+    return json.dumps(resource)
+
+
+def test_only_the_authorizer_reads_the_customer_token_secret(resources):
+    authorizer = [s for s in _statements(resources, "AuthorizerFunction") if "secretsmanager:GetSecretValue" in str(s["Action"])]
+    assert len(authorizer) == 1 and authorizer[0]["Effect"] == "Allow"
+    assert "secret:focal/acme/customer_token_secret-??????" in _arn_text(authorizer[0]["Resource"])
+    for role in ("ToolsFunction", "ApprovalsFunction"):
+        statements = [s for s in _statements(resources, role) if "secretsmanager:GetSecretValue" in str(s["Action"])]
+        denies = [s for s in statements if s["Effect"] == "Deny"]
+        assert denies and "customer_token_secret*" in _arn_text(denies[0]["Resource"]), role

@@ -49,7 +49,7 @@ def copy_retail(tmp_path: Path, edit: tuple[str, str] | None = None) -> Path:
 
 
 def say(runner: LocalRunner, message: str, n: int) -> TurnResult:
-    return runner.turn(TurnRequest(tenant_id="t1", agent_id="retail", session_id="s1", customer_id="c-7",
+    return runner.turn(TurnRequest(tenant_id="t1", agent_id="retail", session_id="s1", customer_id="c-100",
                                    turn_id=f"t{n}", message=message))
 
 
@@ -58,7 +58,7 @@ def refund_a1002(runner: LocalRunner, start: int) -> list[TurnResult]:
 
 
 def _assert_no_premium_refund(runner: LocalRunner, results: list[TurnResult]) -> None:
-    profile = runner.deps.profiles.get("t1", "retail", "c-7")
+    profile = runner.deps.profiles.get("t1", "retail", "c-100")
     assert profile is None or not profile.fields.get("is_premium")
     refunds = [t for r in results for t in r.tool_calls if t["tool_id"] == "issue_refund" and t["status"] == "ok"]
     assert refunds == []
@@ -99,6 +99,6 @@ def test_the_profile_store_still_grants_premium(tmp_path):
     from focal.models.session import CustomerProfile
 
     deps = local_deps(copy_retail(tmp_path), tmp_path / "focal.db")
-    deps.profiles.save(CustomerProfile(tenant_id="t1", agent_id="retail", customer_id="c-7", fields={"is_premium": True}))
+    deps.profiles.save(CustomerProfile(tenant_id="t1", agent_id="retail", customer_id="c-100", fields={"is_premium": True}))
     first = say(LocalRunner(deps), "I want a refund for order A1002", 1)
     assert "$75" in first.response and "Shall I go ahead" in first.response

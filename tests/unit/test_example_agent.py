@@ -13,10 +13,20 @@ from focal.config.loader import Problem, load_agent, load_agent_file
 from focal.config.validate import declared_names, semantic_problems
 from focal.errors import ExpressionError, ToolError
 from focal.models.agent import AgentConfig, Scope, Tool
+from focal.models.turn import ToolCallContext
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 RETAIL = EXAMPLES / "retail" / "agent.yaml"
 BROKEN = EXAMPLES / "broken"
+
+
+def as_owner(arguments: dict) -> ToolCallContext:
+    """The tools act on the authenticated customer's own orders: call them as the order's owner."""
+    import json
+
+    orders = json.loads((RETAIL.parent / "orders.json").read_text(encoding="utf-8"))
+    owner = orders.get(str(arguments.get("order_id", "")).strip().upper(), {}).get("customer_id", "anonymous")
+    return ToolCallContext(tenant_id="t", session_id="s", turn_id="1", customer_id=owner)
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +44,7 @@ def run(agent: AgentConfig):
     def _run(tool_id: str, **arguments):
         tool = agent.tool(tool_id)
         assert tool is not None, tool_id
-        return runner.run(agent, tool, arguments)
+        return runner.run(agent, tool, arguments, as_owner(arguments))
 
     yield _run
     runner.run(agent, reset, {})
@@ -192,11 +202,9 @@ def test_issue_refund_refuses_ineligible_orders(run) -> None:
 
 def _keyed(agent: AgentConfig, tool_id: str, key: str | None, **arguments):
     """Run a retail tool as the engine does for a side-effecting call: with its idempotency key."""
-    from focal.models.turn import ToolCallContext
-
     tool = agent.tool(tool_id)
     assert tool is not None and tool.side_effect, tool_id
-    context = ToolCallContext(tenant_id="t", session_id="s", turn_id="1", idempotency_key=key)
+    context = as_owner(arguments).model_copy(update={"idempotency_key": key})
     return PythonToolRunner().run(agent, tool, arguments, context)
 
 

@@ -13,6 +13,11 @@ service errors (infra/focal_infra/state_machine.py), so a throttled write is nev
 layers; when the attempts run out the error reaches the stage, whose Catch runs the fallback.
 Conditional-check failures are not retried by botocore: they are the stores' own answers
 (VersionConflict, DuplicateTurn).
+
+Sessions, turn records and episodes are masked as they are written (`focal.pii`: card-like numbers
+always, the agent's `pii: true` fields when the store is given an agent lookup); the objects the
+engine holds keep their clear values. Expiry is the table's TTL on `expires_at` (DynamoDB deletes
+within days); reads skip expired items TTL has not removed yet.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from focal.models.approval import ApprovalRequest, ApprovalState
 from focal.models.memory import Episode
 from focal.models.session import CustomerProfile, Session
 from focal.models.turn import TurnRecord
+from focal.pii import AgentLookup, masked_json
 
 TURN_PREFIX = "TURN#"
 EPISODE_PREFIX = "EPISODE#"
@@ -106,9 +112,10 @@ def _num(value: int | float) -> dict[str, str]:
 
 
 class DynamoSessionStore:
-    def __init__(self, table_name: str, client: Any | None = None) -> None:
+    def __init__(self, table_name: str, client: Any | None = None, agents: AgentLookup | None = None) -> None:
         self.table_name = table_name
         self._client = _client(client)
+        self._agents = agents  # pii: the agent whose `pii: true` fields are masked; None: card numbers only
 
     def get(self, tenant_id: str, agent_id: str, session_id: str) -> Session | None:
         item = self._client.get_item(
@@ -128,7 +135,7 @@ class DynamoSessionStore:
             "pk": {"S": session_key(stored.tenant_id, stored.agent_id, stored.session_id)},
             "tenant_id": {"S": stored.tenant_id},
             "version": _num(stored.version),
-            "doc": {"S": stored.model_dump_json()},
+            "doc": {"S": masked_json(stored.model_dump(mode="json"), self._agents)},
         }
         if stored.expires_at is not None:
             item["expires_at"] = _num(stored.expires_at)
@@ -181,9 +188,10 @@ class DynamoProfileStore:
 
 
 class DynamoTurnStore:
-    def __init__(self, table_name: str, client: Any | None = None) -> None:
+    def __init__(self, table_name: str, client: Any | None = None, agents: AgentLookup | None = None) -> None:
         self.table_name = table_name
         self._client = _client(client)
+        self._agents = agents  # pii: the agent whose `pii: true` fields are masked; None: card numbers only
 
     def put(self, record: TurnRecord) -> None:
         item: dict[str, Any] = {
@@ -191,7 +199,7 @@ class DynamoTurnStore:
             "sk": {"S": turn_sort_key(record.turn_id)},
             "tenant_id": {"S": record.tenant_id},
             "turn_number": _num(record.turn_number),
-            "doc": {"S": record.model_dump_json()},
+            "doc": {"S": masked_json(record.model_dump(mode="json"), self._agents)},
         }
         if record.expires_at is not None:
             item["expires_at"] = _num(record.expires_at)
@@ -228,16 +236,17 @@ class DynamoEpisodeStore:
     """Episodes live in the turns table under the customer's key (`…#CUSTOMER#<id>#EPISODES`),
     expired by the same TTL attribute; reads filter expired items that TTL has not removed yet."""
 
-    def __init__(self, table_name: str, client: Any | None = None) -> None:
+    def __init__(self, table_name: str, client: Any | None = None, agents: AgentLookup | None = None) -> None:
         self.table_name = table_name
         self._client = _client(client)
+        self._agents = agents  # pii: the agent whose `pii: true` fields are masked; None: card numbers only
 
     def put(self, episode: Episode) -> None:
         item: dict[str, Any] = {
             "pk": {"S": episodes_key(episode.tenant_id, episode.agent_id, episode.customer_id)},
             "sk": {"S": episode_sort_key(episode.created_at, episode.turn_id)},
             "tenant_id": {"S": episode.tenant_id},
-            "doc": {"S": episode.model_dump_json()},
+            "doc": {"S": masked_json(episode.model_dump(mode="json"), self._agents)},
         }
         if episode.expires_at is not None:
             item["expires_at"] = _num(episode.expires_at)

@@ -8,6 +8,11 @@ or the response text. Redirects are not followed (they would carry secret header
 A call whose context carries an idempotency key (the side-effecting ones) sends it as the
 `Idempotency-Key` header, the same on every attempt, so the service can answer a repeat with its first
 result; it replaces a header of that name in the tool definition and, like secrets, is never logged.
+
+Every call with a context sends the authenticated customer id (`ToolCallContext.customer_id`,
+"anonymous" when the request had none) as `X-Focal-Customer-Id`, replacing any header of that name in
+the tool definition, so the service can check the customer owns what the call names. The secret that
+signs customer tokens (`customer_token_secret`) is never available to a tool header.
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ log = logging.getLogger(__name__)
 MAX_RESPONSE_BYTES = 1_000_000
 USER_AGENT = "focal-tools/1"
 IDEMPOTENCY_HEADER = "Idempotency-Key"
+CUSTOMER_HEADER = "X-Focal-Customer-Id"
+RESERVED_SECRETS = frozenset({"customer_token_secret"})  # focal.auth.CUSTOMER_TOKEN_SECRET
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -61,7 +68,7 @@ class HttpToolRunner:
 
     # --- the request -------------------------------------------------------------------------
     def build_request(self, tool: Tool, arguments: dict[str, Any],
-                      idempotency_key: str | None = None) -> urllib.request.Request:
+                      idempotency_key: str | None = None, customer_id: str | None = None) -> urllib.request.Request:
         assert tool.url is not None
         method = tool.http_method
         try:
@@ -85,10 +92,13 @@ class HttpToolRunner:
         if idempotency_key:
             headers = {k: v for k, v in headers.items() if k.lower() != IDEMPOTENCY_HEADER.lower()}
             headers[IDEMPOTENCY_HEADER] = idempotency_key
+        if customer_id is not None:
+            headers = {k: v for k, v in headers.items() if k.lower() != CUSTOMER_HEADER.lower()}
+            headers[CUSTOMER_HEADER] = customer_id
         return urllib.request.Request(url, data=data, headers=headers, method=method)
 
     def _secret(self, tool: Tool, name: str) -> str:
-        value = self.secrets.get(name)
+        value = None if name.strip().lower() in RESERVED_SECRETS else self.secrets.get(name)
         if value is None:
             raise ToolError(f"tool {tool.id!r}: secret {name!r} is not available")
         return value
@@ -139,6 +149,7 @@ class HttpToolRunner:
             context: ToolCallContext | None = None) -> dict[str, Any]:
         if tool.kind != ToolKind.http or not tool.url:
             raise ToolError(f"tool {tool.id!r} is not an http tool")
-        request = self.build_request(tool, arguments, context.idempotency_key if context else None)
+        request = self.build_request(tool, arguments, context.idempotency_key if context else None,
+                                     context.customer_id if context else None)
         self._check_host(tool, request.full_url)
         return with_retries(tool, lambda: self._attempt(tool, request), sleep=self.sleep, base_s=self.backoff_base_s)

@@ -11,7 +11,9 @@ key (the side-effecting ones) sends it in the Invoke `ClientContext` instead, as
 `{"custom": {"idempotency_key": KEY}}`, so it can never collide with a tool argument of the same
 name nor change the event a function already reads. A Python handler reads it as
 `context.client_context.custom["idempotency_key"]` (Node.js: `context.clientContext.custom`). The
-same key goes with every attempt, and it is never logged.
+same key goes with every attempt, and it is never logged. The authenticated customer id
+(`ToolCallContext.customer_id`, "anonymous" when the request had none) goes in the same place,
+`custom["customer_id"]`, never in the payload, so the function can check ownership.
 """
 
 from __future__ import annotations
@@ -92,16 +94,19 @@ class LambdaToolRunner:
         if tool.kind != ToolKind.lambda_ or not tool.function:
             raise ToolError(f"tool {tool.id!r} is not a lambda tool")
         payload = json.dumps(arguments, default=str).encode()
-        client_context = client_context_of(context.idempotency_key if context else None)
+        client_context = client_context_of(context.idempotency_key if context else None,
+                                           context.customer_id if context else None)
         return with_retries(tool, lambda: self._attempt(tool, payload, client_context),
                             sleep=self.sleep, base_s=self.backoff_base_s)
 
 
-def client_context_of(idempotency_key: str | None) -> str | None:
-    """The base64 JSON ClientContext carrying the key (about 120 bytes; Invoke allows 3,583), or None."""
-    if not idempotency_key:
+def client_context_of(idempotency_key: str | None, customer_id: str | None = None) -> str | None:
+    """The base64 JSON ClientContext carrying the key and the customer id (at most about 350 bytes;
+    Invoke allows 3,583), or None when there is neither."""
+    custom = {k: v for k, v in (("idempotency_key", idempotency_key), ("customer_id", customer_id)) if v}
+    if not custom:
         return None
-    text = json.dumps({"custom": {"idempotency_key": idempotency_key}}, separators=(",", ":"))
+    text = json.dumps({"custom": custom}, separators=(",", ":"))
     return base64.b64encode(text.encode()).decode("ascii")
 
 

@@ -29,6 +29,7 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
+from focal import ast_parse
 from focal.errors import ToolError
 from focal.models.agent import AgentConfig, Tool, ToolKind
 from focal.models.turn import ToolCallContext
@@ -85,7 +86,7 @@ def _binding(stmt: ast.stmt, name: str) -> str | None:
 def _definition_problem(path: Path, target: str, func_name: str) -> str | None:
     """Whether `path` defines `func_name` with a top-level `def` that nothing later rebinds; read, never run."""
     try:
-        tree = ast.parse(path.read_bytes(), filename=target)
+        tree = ast_parse.parse(path.read_bytes(), filename=target)
     except (SyntaxError, ValueError, OSError) as exc:
         return f"cannot read '{target}': {exc}"
     kind = None

@@ -2,6 +2,11 @@
 
 Documents are stored as JSON text next to their key columns; every primary key starts with
 (tenant_id, agent_id) so one tenant can never address another tenant's rows.
+
+Sessions, turn records and episodes are masked as they are written (`focal.pii`: card-like numbers
+always, the agent's `pii: true` fields when the stores are given an agent lookup); the objects the
+engine holds keep their clear values. Rows past their `expires_at` are invisible to reads and deleted
+by `SqliteDatabase.prune_expired`, which writes run at most once per `PRUNE_EVERY_S`.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from focal.models.approval import ApprovalRequest, ApprovalState
 from focal.models.memory import Episode
 from focal.models.session import CustomerProfile, Session
 from focal.models.turn import TurnRecord
+from focal.pii import AgentLookup, masked_json
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -67,7 +73,12 @@ CREATE TABLE IF NOT EXISTS approvals (
     doc         TEXT NOT NULL,
     PRIMARY KEY (tenant_id, approval_id)
 );
+CREATE INDEX IF NOT EXISTS sessions_expiry ON sessions (expires_at);
+CREATE INDEX IF NOT EXISTS turns_expiry ON turns (expires_at);
+CREATE INDEX IF NOT EXISTS episodes_expiry ON episodes (expires_at);
 """
+PRUNED_TABLES = ("sessions", "turns", "episodes")  # each with an `expires_at` (epoch seconds) column
+PRUNE_EVERY_S = 60.0
 
 
 class SqliteDatabase:
@@ -80,6 +91,7 @@ class SqliteDatabase:
         # isolation_level=None: autocommit; multi-statement work uses explicit transactions.
         self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._lock = threading.RLock()
+        self._pruned_at = float("-inf")
         with self._lock:
             if self.path != ":memory:":
                 self._conn.execute("PRAGMA journal_mode=WAL")
@@ -95,14 +107,27 @@ class SqliteDatabase:
         with self._lock:
             self._conn.close()
 
+    def prune_expired(self, now: float | None = None) -> int:
+        """Delete the sessions, turn records and episodes whose `expires_at` has passed; the number deleted."""
+        now = time.time() if now is None else now
+        with self._lock:
+            self._pruned_at = time.monotonic()
+            return sum(self._conn.execute(f"DELETE FROM {table} WHERE expires_at IS NOT NULL AND expires_at < ?",
+                                          (now,)).rowcount for table in PRUNED_TABLES)
+
+    def maybe_prune(self) -> None:
+        if time.monotonic() - self._pruned_at >= PRUNE_EVERY_S:
+            self.prune_expired()
+
 
 def _expired(expires_at: int | None, now: float | None = None) -> bool:
     return expires_at is not None and expires_at < (time.time() if now is None else now)
 
 
 class SqliteSessionStore:
-    def __init__(self, db: SqliteDatabase) -> None:
+    def __init__(self, db: SqliteDatabase, agents: AgentLookup | None = None) -> None:
         self._db = db
+        self._agents = agents  # pii: the agent whose `pii: true` fields are masked; None: card numbers only
 
     def get(self, tenant_id: str, agent_id: str, session_id: str) -> Session | None:
         with self._db.connection() as conn:
@@ -125,7 +150,7 @@ class SqliteSessionStore:
             "version": stored.version,
             "expected": expected_version,
             "expires_at": stored.expires_at,
-            "doc": stored.model_dump_json(),
+            "doc": masked_json(stored.model_dump(mode="json"), self._agents),
         }
         with self._db.connection() as conn:
             if expected_version == 0:
@@ -177,10 +202,13 @@ class SqliteProfileStore:
 
 
 class SqliteTurnStore:
-    def __init__(self, db: SqliteDatabase) -> None:
+    def __init__(self, db: SqliteDatabase, agents: AgentLookup | None = None) -> None:
         self._db = db
+        self._agents = agents
 
     def put(self, record: TurnRecord) -> None:
+        doc = masked_json(record.model_dump(mode="json"), self._agents)
+        self._db.maybe_prune()
         with self._db.connection() as conn:
             try:
                 conn.execute(
@@ -194,7 +222,7 @@ class SqliteTurnStore:
                         record.turn_number,
                         record.created_at,
                         record.expires_at,
-                        record.model_dump_json(),
+                        doc,
                     ),
                 )
             except sqlite3.IntegrityError as exc:
@@ -212,16 +240,19 @@ class SqliteTurnStore:
 
 
 class SqliteEpisodeStore:
-    def __init__(self, db: SqliteDatabase) -> None:
+    def __init__(self, db: SqliteDatabase, agents: AgentLookup | None = None) -> None:
         self._db = db
+        self._agents = agents
 
     def put(self, episode: Episode) -> None:
+        doc = masked_json(episode.model_dump(mode="json"), self._agents)
+        self._db.maybe_prune()
         with self._db.connection() as conn:
             conn.execute(
                 "INSERT OR REPLACE INTO episodes (tenant_id, agent_id, customer_id, created_at, turn_id, expires_at, doc) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (episode.tenant_id, episode.agent_id, episode.customer_id, episode.created_at, episode.turn_id,
-                 episode.expires_at, episode.model_dump_json()),
+                 episode.expires_at, doc),
             )
 
     def recent(self, tenant_id: str, agent_id: str, customer_id: str, limit: int) -> list[Episode]:
@@ -303,7 +334,8 @@ class SqliteStores:
     approvals: SqliteApprovalStore
 
 
-def open_sqlite_stores(path: str | Path) -> SqliteStores:
+def open_sqlite_stores(path: str | Path, agents: AgentLookup | None = None) -> SqliteStores:
+    """`agents`: the agent definitions whose `pii: true` fields are masked (`focal.pii.agent_lookup(configs)`)."""
     db = SqliteDatabase(path)
-    return SqliteStores(db, SqliteSessionStore(db), SqliteProfileStore(db), SqliteTurnStore(db), SqliteEpisodeStore(db),
-                        SqliteApprovalStore(db))
+    return SqliteStores(db, SqliteSessionStore(db, agents), SqliteProfileStore(db), SqliteTurnStore(db, agents),
+                        SqliteEpisodeStore(db, agents), SqliteApprovalStore(db))

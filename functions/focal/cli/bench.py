@@ -19,8 +19,8 @@ from focal.pipeline.runner import LocalRunner
 from focal.wiring import local_deps
 
 
-def suite_messages(suite_path: Path) -> list[list[str]]:
-    """The user messages of each conversation of a conversation-test suite."""
+def suite_messages(suite_path: Path) -> list[tuple[str, list[str]]]:
+    """The customer and the user messages of each conversation of a conversation-test suite."""
     suite = yaml.safe_load(suite_path.read_text(encoding="utf-8")) or {}
     out = []
     for i, conversation in enumerate(suite.get("conversations", [])):
@@ -32,7 +32,7 @@ def suite_messages(suite_path: Path) -> list[list[str]]:
                     "(quote it: yes, no, on and off are booleans in YAML)"
                 )
             messages.append(turn["user"])
-        out.append(messages)
+        out.append((str(conversation.get("customer_id") or "test-customer"), messages))
     return out
 
 
@@ -52,14 +52,14 @@ def overhead(agent_path: str, suite_path: str, repeat: int = 3) -> str:
         totals: list[float] = []
         usage = ModelUsage()
         for _ in range(repeat):
-            for messages in conversations:
+            for customer, messages in conversations:
                 session = uuid.uuid4().hex[:12]
                 for i, message in enumerate(messages):
                     clear = getattr(deps.embedder, "clear_cache", None)
                     if clear is not None:
                         clear()  # every customer message is new: measure the embedding, not the cache
                     t0 = time.perf_counter()
-                    result = runner.turn(TurnRequest(tenant_id="bench", agent_id=agent_id,
+                    result = runner.turn(TurnRequest(tenant_id="bench", agent_id=agent_id, customer_id=customer,
                                                      session_id=session, turn_id=f"{session}-{i}", message=message))
                     totals.append((time.perf_counter() - t0) * 1000)
                     for name in STAGE_NAMES:

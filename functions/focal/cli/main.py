@@ -184,6 +184,9 @@ def parser() -> argparse.ArgumentParser:
     from focal.cli.serve import add_parser as add_serve_parser
 
     add_serve_parser(sub)  # `focal serve`: the API Gateway routes on loopback
+    from focal.cli.keys import add_parser as add_keys_parser
+
+    add_keys_parser(sub)  # `focal keys create|list|revoke`: scoped API keys, stored hashed
 
     s = with_agent("demo", "a scripted conversation on the embedded defaults")
     s.add_argument("--json", action="store_true")

@@ -20,7 +20,8 @@ class TurnRequestBody(BaseModel):
 
     message: str = Field(max_length=100_000, description="the customer's message")
     customer_id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.:@-]{1,128}$",
-                                    description="default: anonymous")
+                                    description="honoured only for a trusted backend key; otherwise the customer comes "
+                                                "from the X-Focal-Customer-Token header, else anonymous")
     turn_id: str | None = Field(default=None, min_length=1, max_length=128,
                                 description="idempotency key of the turn; default: the request id")
 
@@ -65,13 +66,21 @@ class ApprovalAnswer(BaseModel):
 
 ERRORS = {
     "400": "the request is invalid (error.message says which field and why)",
-    "401": "no API key, or an unknown or disabled one",
+    "401": "no API key, or an unknown or disabled one (or a customer token that does not verify)",
+    "403": "the API key lacks the route's scope (chat, publish, approve; admin holds all)",
     "404": "no such resource for this tenant",
     "405": "method not allowed here (or publishing is unavailable on a file-based config store)",
+    "408": "the request head or body did not arrive in time",
     "409": "already decided",
     "410": "expired",
     "411": "a chunked body without Content-Length",
     "413": "the body is too large",
+    "429": "over the API key's request rate; Retry-After says when to retry",
+}
+TURN_ERRORS = {
+    "404": "no such agent for this tenant",
+    "409": "session_conflict (another turn of the session saved first: send it again), turn_id_reused (the turn id "
+           "came with another message) or turn_in_progress (Retry-After); the body is the TurnResult plus error",
 }
 
 
@@ -99,8 +108,8 @@ def _json(ref: str) -> dict[str, Any]:
     return {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}}
 
 
-def _errors(*codes: str) -> dict[str, Any]:
-    return {c: {"description": ERRORS[c], "content": _json("ErrorBody")} for c in codes}
+def _errors(*codes: str, described: dict[str, str] | None = None) -> dict[str, Any]:
+    return {c: {"description": (described or {}).get(c, ERRORS[c]), "content": _json("ErrorBody")} for c in codes}
 
 
 def _param(name: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -130,7 +139,7 @@ def openapi_document(server_url: str | None = None) -> dict[str, Any]:
                     "responses": {
                         "200": {"description": "the turn's result (success false: refused or fallback)",
                                 "content": _json("TurnResult")},
-                        **_errors("400", "401", "411", "413"),
+                        **_errors("400", "401", "403", "404", "408", "409", "411", "413", "429", described=TURN_ERRORS),
                         "500": {"description": "the execution failed (structured, never the cause)",
                                 "content": _json("ErrorBody")},
                     },
@@ -146,7 +155,7 @@ def openapi_document(server_url: str | None = None) -> dict[str, Any]:
                         "text/plain": {"schema": {"type": "string"}},
                     }},
                     "responses": {"200": {"description": "published and indexed", "content": _json("PublishedAgent")},
-                                  **_errors("400", "401", "405", "411", "413")},
+                                  **_errors("400", "401", "403", "405", "408", "411", "413", "429")},
                 },
             },
             "/v1/approvals/{approval_id}": {
@@ -156,7 +165,7 @@ def openapi_document(server_url: str | None = None) -> dict[str, Any]:
                     "parameters": [_param("approval_id", {"type": "string", "minLength": 1, "maxLength": 128})],
                     "requestBody": {"required": True, "content": _json("ApprovalDecision")},
                     "responses": {"200": {"description": "decided", "content": _json("ApprovalAnswer")},
-                                  **_errors("400", "401", "404", "409", "410", "411", "413")},
+                                  **_errors("400", "401", "403", "404", "408", "409", "410", "411", "413", "429")},
                 },
             },
         },

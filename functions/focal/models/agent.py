@@ -49,6 +49,11 @@ class ProfileFieldDefinition(Strict):
         description="set only by tools or the profile store (e.g. is_premium, is_verified): never from what the customer "
         "says, what a model reads from it, or what the agent's own answer states, whatever `sources` lists",
     )
+    pii: bool = Field(
+        default=False,
+        description="personal data: the value is used in the turn that gives it but stored as '[redacted:<field>]' in "
+        "sessions, turn records and episodes, and so are its occurrences in the stored text (focal.pii)",
+    )
     default: Any = Field(default=None, description="value when no source provides one")
     prompt: str | None = Field(
         default=None, description="how to ask the customer for this variable when no tool can provide it ({name} reads a variable)"

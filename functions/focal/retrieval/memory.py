@@ -1,8 +1,9 @@
 """Episodic memory: each finished turn leaves a short episode for its customer (persist), and a new
 turn recalls the few most similar earlier ones of the same customer and agent (retrieve), which
 generate sees. Bounded in count (`scan_limit`, `recall_k`) and age (`max_age_days`, TTL), keyed by
-tenant, agent and customer like everything else. Anonymous customers get no memory: "anonymous"
-is many people, and one must never be shown another's past.
+tenant, agent and customer like everything else. What the customer asked is stored masked (card
+numbers, this turn's `pii: true` values: `focal.pii`), masked before it is shortened. Anonymous
+customers get no memory: "anonymous" is many people, and one must never be shown another's past.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import numpy as np
 from focal.models.agent import AgentConfig
 from focal.models.memory import Episode, RecalledEpisode
 from focal.models.turn import TurnState
+from focal.pii import mask_turn_text
 from focal.pipeline.deps import Deps
 
 ANONYMOUS = "anonymous"
@@ -46,7 +48,8 @@ def remember(state: TurnState, deps: Deps, agent: AgentConfig) -> None:
     assert deps.episodes is not None and session is not None
     deps.episodes.put(Episode(
         tenant_id=r.tenant_id, agent_id=r.agent_id, customer_id=session.customer_id, session_id=r.session_id,
-        turn_id=r.turn_id, created_at=now, asked=state.context.message[:ASKED_CHARS], decided=decided(state),
+        turn_id=r.turn_id, created_at=now, asked=mask_turn_text(state.context.message, state, agent)[:ASKED_CHARS],
+        decided=decided(state),
         embedding=[round(x, 5) for x in state.context.embedding],
         expires_at=int(now + agent.memory.max_age_days * 86400),
     ))

@@ -23,6 +23,7 @@ from focal.errors import VersionConflict
 from focal.models.agent import AgentConfig
 from focal.models.session import Session
 from focal.models.turn import TurnError, TurnRecord, TurnState
+from focal.pii import mask_turn_text
 from focal.pipeline.deps import Deps
 from focal.pipeline.idempotency import complete_turn
 from focal.retrieval.memory import remember
@@ -56,6 +57,13 @@ def turn_record(state: TurnState, deps: Deps, turn_number: int) -> TurnRecord:
     )
 
 
+def _agent_or_none(state: TurnState, deps: Deps) -> AgentConfig | None:
+    try:  # the fallback counts turns even when the config store is down: then only card numbers are masked
+        return deps.configs.get_agent(state.request.tenant_id, state.request.agent_id)
+    except Exception:  # noqa: BLE001
+        return None
+
+
 COUNT_ATTEMPTS = 3
 CONFLICT_MESSAGE = "Another message in this conversation was being handled at the same time; please send yours again."
 
@@ -80,9 +88,11 @@ def count_turn(state: TurnState, deps: Deps) -> int:
 
 def _count(state: TurnState, deps: Deps, session: Session) -> None:
     session.turn_count += 1
+    # Masked here, not only by the store: on a conflict the stored session does not hold this turn's pii values.
+    agent = _agent_or_none(state, deps)
     if state.resume is None:  # a resumed approval has no customer message
-        session.remember("user", state.request.message[:2000])
-    session.remember("assistant", state.response or "")
+        session.remember("user", mask_turn_text(state.request.message, state, agent)[:2000])
+    session.remember("assistant", mask_turn_text(state.response or "", state, agent))
     session.expires_at = int(deps.clock() + deps.session_ttl_s)
 
 
