@@ -144,13 +144,20 @@ def test_only_the_functions_that_run_tools_may_read_tool_secrets_and_invoke_tool
 
     runners = {"handlers.tools.handler", "handlers.approvals.handler"}
     for handler in function_by_handler:
-        found = {a: st for st in statements_of(handler)
+        found = {a: st for st in statements_of(handler) if st.get("Effect", "Allow") == "Allow"
                  for a in (st["Action"] if isinstance(st["Action"], list) else [st["Action"]])
                  if a in ("secretsmanager:GetSecretValue", "lambda:InvokeFunction")}
+        denied = [json.dumps(st["Resource"]) for st in statements_of(handler) if st.get("Effect") == "Deny"]
+        if handler == "handlers.authorizer.handler":  # it verifies customer tokens: that one secret, nothing else
+            assert set(found) == {"secretsmanager:GetSecretValue"}, found
+            assert ":secret:focal/acme/customer_token_secret" in json.dumps(found["secretsmanager:GetSecretValue"]["Resource"])
+            continue
         if handler not in runners:
             assert not found, handler
             continue
         secret = json.dumps(found["secretsmanager:GetSecretValue"]["Resource"])
         invoke = json.dumps(found["lambda:InvokeFunction"]["Resource"])
         assert ":secret:focal/acme/*" in secret, secret  # the stack's tenant is "acme"
+        # ...but never the customer-token signing secret, which a tool header could otherwise send out
+        assert any(":secret:focal/acme/customer_token_secret" in d for d in denied), denied
         assert ":function:focal-acme-tool-*" in invoke, invoke
