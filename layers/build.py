@@ -6,6 +6,16 @@
     python layers/build.py models OUT    # /opt/models/minilm/{model.onnx,tokenizer.json}
     python layers/build.py sizes  DIR... # unzipped size of built folders (the 250 MB budget)
 
+Reproducible: when a hashed lock file sits beside a recipe (`requirements.lock`, written by
+`layers/lock.py`), pip installs exactly it with `--require-hashes --no-deps`; the asset hash covers the
+lock (focal_infra/assets.py hashes the whole recipe folder). Bytecode: `.pyc` compiled by a CPython 3.12
+(Lambda's version; `FOCAL_PYTHON312`, `python3.12` on PATH or pyenv), in unchecked-hash mode (valid
+whatever the files' mtimes after unzipping), for the code asset and the deps layer's pure-Python
+packages in `COMPILED_DEPS` — not for numpy, onnxruntime or litellm: their .pyc (litellm 36 MB for 32 MB
+of source) would push sensor and enforce (code + deps + models + llm = 236.5 MB) past Lambda's 262 MB;
+SnapStart restores a snapshot taken after those imports instead. Without a 3.12 the build says so and
+ships sources only (Lambda layers are read-only, so every cold import then compiles again).
+
 Third-party packages are installed with pip for the Lambda platform (python3.12 on Amazon Linux
 2023, x86_64, glibc 2.34): wheels only, never built from source, so no Docker is needed.
 Only the standard library is used here.
@@ -47,6 +57,10 @@ TRIM = (
 )
 # hf-xet (11 MB) only speeds up downloads from the Hugging Face hub, which a Lambda never does.
 OPTIONAL = {"hf-xet"}
+# Pure-Python packages of the deps layer that every function imports at init (~12 MB of .pyc).
+COMPILED_DEPS = ("pydantic", "pydantic_settings", "aws_lambda_powertools", "yaml", "annotated_types",
+                 "typing_inspection", "typing_extensions.py", "simpleeval.py", "opensearchpy", "requests",
+                 "charset_normalizer", "idna", "certifi", "events", "aws_xray_sdk", "wrapt")
 NOT_IN_LAYERS = {"boto3", "botocore", "s3transfer", "jmespath", "urllib3", "python-dateutil", "six"}  # the runtime's
 
 
@@ -61,6 +75,46 @@ def _platform_args() -> list[str]:
     for platform in PLATFORMS:
         out += ["--platform", platform]
     return out + ["--implementation", "cp", "--python-version", PYTHON_VERSION, "--only-binary=:all:"]
+
+
+def python312() -> str | None:
+    """A CPython 3.12 executable to compile bytecode for Lambda's python3.12, or None."""
+    candidates = [os.environ.get("FOCAL_PYTHON312", ""), sys.executable if sys.version_info[:2] == (3, 12) else "",
+                  shutil.which("python3.12") or "",
+                  *sorted(str(p) for p in Path.home().glob(".pyenv/versions/3.12*/bin/python3.12"))]
+    for candidate in filter(None, candidates):
+        try:
+            out = subprocess.run([candidate, "-c", "import sys; print(sys.implementation.name, *sys.version_info[:2])"],
+                                 capture_output=True, text=True, timeout=30)
+        except OSError:
+            continue
+        if out.returncode == 0 and out.stdout.split() == ["cpython", "3", "12"]:
+            return candidate
+    return None
+
+
+def compile_bytecode(folder: Path, runtime_prefix: str, only: tuple[str, ...] | None = None) -> bool:
+    """`.pyc` for the modules under `folder` (or only the packages / modules `only` names there), with
+    tracebacks naming `runtime_prefix/...`."""
+    py = python312()
+    if py is None:
+        print(f"WARNING: no CPython 3.12 found (set FOCAL_PYTHON312): {folder.name} ships without .pyc; "
+              "cold imports compile every module (SnapStart restores skip that)", file=sys.stderr, flush=True)
+        return False
+    targets = [str(folder / name) for name in only if (folder / name).exists()] if only else [str(folder)]
+    if not targets:
+        return False
+    cmd = [py, "-m", "compileall", "-q", "-j", "0", "--invalidation-mode", "unchecked-hash",
+           "-s", str(folder), "-p", runtime_prefix, *targets]
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    if result.returncode != 0:  # a few vendored files (tests, py2 examples) may not compile: reported, not fatal
+        print(f"compileall: some files did not compile under {folder}:\n{result.stdout[-2000:]}", file=sys.stderr)
+    return True
+
+
+def _locked(recipe: Path) -> Path | None:
+    lock = recipe.with_suffix(".lock")
+    return lock if lock.is_file() else None
 
 
 def _pip_install(target: Path, *args: str) -> None:
@@ -123,7 +177,7 @@ def _remove_distributions(site: Path, names: set[str]) -> list[str]:
     return removed
 
 
-def build_code(out: Path) -> None:
+def build_code(out: Path, compile_pyc: bool = True) -> None:
     """The single code asset: the engine and the thin handlers, plus every example agent in agents/."""
     out.mkdir(parents=True, exist_ok=True)
     for package in CODE_PACKAGES:
@@ -131,14 +185,28 @@ def build_code(out: Path) -> None:
     if EXAMPLES.is_dir():
         for agent_dir in sorted(p for p in EXAMPLES.iterdir() if p.is_dir()):
             shutil.copytree(agent_dir, out / "agents" / agent_dir.name, ignore=CODE_IGNORE, dirs_exist_ok=True)
+    if compile_pyc:
+        compile_bytecode(out, "/var/task")
+
+
+def _install_recipe(site: Path, recipe: Path, *extra: str) -> None:
+    """The recipe's lock file when there is one (exact versions, hashes checked), else the recipe itself."""
+    lock = _locked(recipe)
+    if lock:
+        _pip_install(site, "--no-deps", "--require-hashes", "-r", str(lock))
+    else:
+        print(f"WARNING: {recipe.relative_to(ROOT)} has no lock file: resolving version ranges "
+              "(run layers/lock.py)", file=sys.stderr, flush=True)
+        _pip_install(site, "-r", str(recipe), *extra)
 
 
 def build_deps(out: Path) -> None:
     site = out / "python"
-    _pip_install(site, "-r", str(HERE / "deps" / "requirements.txt"))
-    _pip_install(site, "--no-deps", "-r", str(HERE / "deps" / "requirements-nodeps.txt"))
+    _install_recipe(site, HERE / "deps" / "requirements.txt")
+    _install_recipe(site, HERE / "deps" / "requirements-nodeps.txt", "--no-deps")
     _remove_distributions(site, NOT_IN_LAYERS)
     _trim(site)
+    compile_bytecode(site, "/opt/python", COMPILED_DEPS)
 
 
 def build_llm(out: Path) -> None:
@@ -149,12 +217,14 @@ def build_llm(out: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         constraints = Path(tmp) / "constraints.txt"  # pip refuses extras in constraints
         constraints.write_text(re.sub(r"\[[^\]]*\]", "", deps.read_text()))
-        _pip_install(site, "-r", str(HERE / "llm" / "requirements.txt"), "-c", str(constraints))
+        _install_recipe(site, HERE / "llm" / "requirements.txt", "-c", str(constraints))
     nodeps = HERE / "deps" / "requirements-nodeps.txt"
-    provided = _planned("-r", str(deps)) | _requirement_names(nodeps) | NOT_IN_LAYERS | OPTIONAL
+    deps_lock = _locked(deps)
+    planned = _requirement_names(deps_lock) if deps_lock else _planned("-r", str(deps))
+    provided = planned | _requirement_names(nodeps) | NOT_IN_LAYERS | OPTIONAL
     removed = _remove_distributions(site, provided)
     print("llm layer: left to the deps layer / runtime:", ", ".join(sorted(removed)), file=sys.stderr, flush=True)
-    _trim(site)
+    _trim(site)  # no .pyc: they would not fit (see the module docstring); SnapStart covers litellm's import
 
 
 def _package_dir(name: str) -> Path:

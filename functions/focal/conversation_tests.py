@@ -456,8 +456,13 @@ class Report:
     def to_dict(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)
         out["passed"] = self.passed
+        out["counts"] = {"conversations": len(self.conversations), "failed": len(self.failed),
+                         "turns": sum(len(c.turns) for c in self.conversations)}
+        if any(c.task is not None for c in self.conversations):
+            out["tasks_covered"] = self.tasks_covered
         for conv, report in zip(out["conversations"], self.conversations, strict=True):
             conv["passed"] = report.passed
+            conv["failures"] = report.failures
         return out
 
 
@@ -535,26 +540,29 @@ def run_suite(agent_path: str | Path, suite_path: str | Path) -> Report:
     return report
 
 
-def format_report(report: Report, verbose: bool = False) -> str:
-    """One line per conversation; under a failing one, each failing turn with its failures and response."""
+def format_report(report: Report, verbose: bool = False, colour: bool = False) -> str:
+    """One line per conversation; under a failing one, each failing turn with its failures and response.
+    `colour`: PASS in green, FAIL and each failure in red (`focal.cli.style`; the CLI sets it on a TTY only)."""
+    from focal.cli.style import paint
+
     lines = [f"focal test: {report.suite_path} against {report.agent_path}"]
     for conv in report.conversations:
-        mark = "PASS" if conv.passed else "FAIL"
+        mark = paint("PASS", "pass", colour) if conv.passed else paint("FAIL", "blocked", colour)
         lines.append(f"{mark}  {conv.name}  ({len(conv.turns)} turn(s), {conv.ms / 1000:.2f}s)")
         for turn in conv.turns:
             if turn.passed and not verbose:
                 continue
             lines.append(f"      turn {turn.index} > {turn.user}")
             for failure in turn.failures:
-                lines.append(f"        ✗ {failure}")
+                lines.append(f"        {paint('✗', 'blocked', colour)} {failure}")
             lines.append(f"        < [{turn.execution_path}] {_shown(turn.response)}")
         if conv.error:
-            lines.append(f"        ✗ error after {len(conv.turns)} turn(s): {conv.error}")
+            lines.append(f"        {paint('✗', 'blocked', colour)} error after {len(conv.turns)} turn(s): {conv.error}")
     failed = len(report.failed)
     total = len(report.conversations)
     turns = sum(len(c.turns) for c in report.conversations)
     summary = f"{total - failed} of {total} conversation(s) passed, {turns} turn(s), {report.ms / 1000:.2f}s"
-    lines.append(summary if not failed else f"{summary}; FAILED: {', '.join(c.name for c in report.failed)}")
+    lines.append(summary if not failed else f"{summary}; {paint('FAILED', 'blocked', colour)}: {', '.join(c.name for c in report.failed)}")
     blocked, attempts = report.guard_attempts
     tasks = {c.task for c in report.conversations if c.task is not None}
     parts = [f"tasks covered: {len(report.tasks_covered)} of {report.tasks_total or len(tasks)}"] if tasks else []

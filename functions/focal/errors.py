@@ -15,6 +15,12 @@ class AgentNotFound(FocalError):
     code = "agent_not_found"
 
 
+class AgentTooLarge(FocalError):
+    """The agent definition does not fit where it is stored (a DynamoDB item holds 400 KB)."""
+
+    code = "agent_too_large"
+
+
 class VersionConflict(FocalError):
     """The session changed since it was read (optimistic locking on `version`)."""
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from simpleeval import EvalWithCompoundTypes
@@ -52,11 +53,30 @@ _ALLOWED_NODES: tuple[type[ast.AST], ...] = (
 
 
 def parse(expression: str) -> ast.Expression:
-    """Parse and check an expression; raise ExpressionError naming what is not allowed."""
+    """Parse and check an expression; raise ExpressionError naming what is not allowed.
+
+    The verdict is kept per expression string (the same rules are checked on every turn): the tree it
+    returns is shared and must not be changed."""
     if not isinstance(expression, str) or not expression.strip():
         raise ExpressionError("expression is empty")
     if len(expression) > MAX_EXPRESSION_LENGTH:
         raise ExpressionError(f"expression is longer than {MAX_EXPRESSION_LENGTH} characters")
+    checked = _checked(expression)
+    if isinstance(checked, str):
+        raise ExpressionError(checked)
+    return checked
+
+
+@lru_cache(maxsize=4096)
+def _checked(expression: str) -> ast.Expression | str:
+    """The checked tree, or the reason it is refused."""
+    try:
+        return _parse(expression)
+    except ExpressionError as exc:
+        return str(exc)
+
+
+def _parse(expression: str) -> ast.Expression:
     try:
         tree = ast_parse.parse(expression.strip(), mode="eval")
     except SyntaxError as exc:
@@ -91,11 +111,15 @@ def parse(expression: str) -> ast.Expression:
 
 def names(expression: str) -> set[str]:
     """Variable names an expression reads (functions and constants excluded)."""
-    tree = parse(expression)
+    return set(_names(parse(expression)))
+
+
+@lru_cache(maxsize=4096)
+def _names(tree: ast.Expression) -> frozenset[str]:
     called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
-    return {
+    return frozenset(
         n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id not in called and n.id not in CONSTANTS
-    }
+    )
 
 
 def _plain(value: Any, depth: int = 0) -> Any:
@@ -116,7 +140,7 @@ def _plain(value: Any, depth: int = 0) -> Any:
 
 
 def evaluate(expression: str, variables: Mapping[str, Any]) -> Any:
-    parse(expression)
+    tree = parse(expression)
     # The compound-types evaluator, so that the list and tuple literals the whitelist admits evaluate
     # (`tier in ['gold', 'silver']`); comprehensions stay refused by `parse`.
     evaluator = EvalWithCompoundTypes(
@@ -124,7 +148,7 @@ def evaluate(expression: str, variables: Mapping[str, Any]) -> Any:
         functions=dict(FUNCTIONS),
     )
     try:
-        return evaluator.eval(expression.strip())
+        return evaluator.eval(expression.strip(), previously_parsed=tree.body)  # the checked tree, not a re-parse
     except ExpressionError:
         raise
     except Exception as exc:  # simpleeval raises many types (NameNotDefined, NumberTooHigh, TypeError, ...)

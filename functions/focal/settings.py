@@ -70,6 +70,11 @@ class Settings(BaseSettings):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
 
+    # The model provider's API key in AWS: the Secrets Manager secret focal/<FOCAL_TENANT>/<this name>, read at
+    # init for a provider that needs a key and passed to litellm as `api_key` (never logged). Bedrock (and
+    # SageMaker) models use the function's IAM role instead. Empty: no secret is read.
+    model_api_key_secret: str = "model_api_key"
+
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+import importlib
+from collections.abc import Callable
+from functools import lru_cache, partial
 from pathlib import Path
+from typing import Any
 
 from focal.pipeline.deps import Deps
-from focal.ports import RuleIndex
+from focal.ports import RuleIndex, SecretSource
 from focal.settings import Settings, get_settings
 
 
@@ -92,11 +95,23 @@ def rule_index_from_settings(settings: Settings, dimension: int) -> RuleIndex:
     )
 
 
+def provider_key(settings: Settings, secrets: SecretSource, in_aws: bool) -> Callable[[str], str | None] | None:
+    """In AWS, the model provider's key is the tenant's secret focal/<tenant>/<FOCAL_MODEL_API_KEY_SECRET>,
+    read here at init when FOCAL_MODEL names a provider that needs one (Bedrock uses the function's role),
+    else on an agent-named model's first call. Locally litellm reads the provider's own variable."""
+    from focal.adapters.litellm_model import ProviderKey
+
+    if not in_aws or not settings.model_api_key_secret:
+        return None
+    key = ProviderKey(secrets, settings.model_api_key_secret)
+    if settings.model:
+        key(settings.model)  # read at init (cached by the source; a failure is logged by name, never a value)
+    return key
+
+
 def deps_from_settings(settings: Settings) -> Deps:
     """What a Lambda (or `focal serve`) runs with, chosen by FOCAL_* environment variables."""
     from focal.adapters.litellm_model import LiteLLMModel
-    from focal.adapters.onnx_classifier import shared_injection_classifier
-    from focal.adapters.onnx_cross_encoder import shared_entailment_model, shared_relevance_model
     from focal.adapters.onnx_embedder import LazyEmbedder
     from focal.adapters.secrets import secret_source
     from focal.adapters.tool_runner import KindToolRunner
@@ -150,6 +165,9 @@ def deps_from_settings(settings: Settings) -> Deps:
         workflow = None  # locally `focal approve` / `focal deny` answer; nothing waits
         idempotency = sqlite_idempotency(stores.db, settings.idempotency_ttl_hours * 3600)
     embedder = LazyEmbedder(settings.model_dir, settings.onnx_threads)  # loaded by the stages that embed
+    in_aws = "dynamodb" in (settings.store, settings.config_source)
+    secrets = secret_source(in_aws, settings.tenant)
+    key_for = provider_key(settings, secrets, in_aws)
     return Deps(
         configs=configs,
         sessions=sessions,
@@ -163,17 +181,24 @@ def deps_from_settings(settings: Settings) -> Deps:
         embedder=embedder,
         rule_index=rule_index_from_settings(settings, embedder.dimension),
         sync_on_turn=settings.index != "opensearch",
-        model=LiteLLMModel(settings.model),
+        model=LiteLLMModel(settings.model, key_for=key_for),
         # In AWS: secrets from Secrets Manager under focal/<tenant>/, and http tools reach public hosts only.
-        tools=KindToolRunner(secret_source(in_aws := "dynamodb" in (settings.store, settings.config_source), settings.tenant),
-                             allow_private_hosts=not in_aws),
-        model_factory=LiteLLMModel,
-        injection_classifier=shared_injection_classifier,
-        relevance_model=shared_relevance_model,
-        grounding_model=shared_entailment_model,
+        tools=KindToolRunner(secrets, allow_private_hosts=not in_aws),
+        model_factory=partial(LiteLLMModel, key_for=key_for),
+        # The optional ONNX classifiers: their modules (onnxruntime, tokenizers) load only if an agent names one.
+        injection_classifier=_lazy("focal.adapters.onnx_classifier", "shared_injection_classifier"),
+        relevance_model=_lazy("focal.adapters.onnx_cross_encoder", "shared_relevance_model"),
+        grounding_model=_lazy("focal.adapters.onnx_cross_encoder", "shared_entailment_model"),
         session_ttl_s=settings.session_ttl_hours * 3600,
         turn_ttl_s=settings.turn_ttl_days * 24 * 3600,
     )
+
+
+def _lazy(module: str, name: str) -> Callable[[str], Any]:
+    def load(folder: str) -> Any:
+        return getattr(importlib.import_module(module), name)(folder)
+
+    return load
 
 
 @lru_cache(maxsize=1)

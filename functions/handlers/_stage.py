@@ -7,6 +7,7 @@ from typing import Any
 
 from aws_lambda_powertools import Logger
 
+from focal.pipeline.prime import prime_quietly
 from focal.pipeline.stage_io import run_stage
 from focal.stages import fallback
 from focal.wiring import deps_from_env
@@ -17,6 +18,7 @@ LambdaHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
 
 
 def stage_handler(name: str) -> LambdaHandler:
+    prime_quietly(name)  # SnapStart's snapshot init (or FOCAL_PRIME=1): ports, stage, models, litellm now
     @logger.inject_lambda_context(log_event=False)  # events carry customer text: never logged
     def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         logger.append_keys(stage=name, tenant_id=(event.get("request") or {}).get("tenant_id"))

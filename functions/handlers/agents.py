@@ -14,6 +14,7 @@ from handlers._api import NO_TENANT, tenant_of
 from handlers._api import error as _error
 
 from focal.config.loader import MAX_AGENT_BYTES, AgentConfigInvalid
+from focal.errors import AgentTooLarge
 from focal.retrieval.publish import AgentIdMismatch, publish_agent
 from focal.settings import get_settings
 from focal.wiring import deps_from_env
@@ -45,6 +46,8 @@ def put_agent(agent_id: str) -> Response | dict[str, Any]:
                       problems=[str(p) for p in exc.problems])
     except AgentIdMismatch as exc:
         return _error(400, exc.code, str(exc))
+    except AgentTooLarge as exc:  # over DynamoDB's item limit: refused before indexing, nothing written
+        return _error(413, exc.code, str(exc))
     logger.info("agent published", extra={"agent_id": published.agent.id, "version": published.agent.version,
                                           "embedded": published.indexed.embedded, "deleted": published.indexed.deleted})
     report = published.indexed

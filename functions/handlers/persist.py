@@ -1,5 +1,6 @@
 """Lambda entry point of the persist stage; every finished turn also emits its metrics."""
 
+import os
 from typing import Any
 
 from aws_lambda_powertools import Metrics
@@ -7,7 +8,8 @@ from aws_lambda_powertools import Metrics
 from handlers._metrics import record_turn
 from handlers._stage import stage_handler
 
-metrics = Metrics(namespace="Focal", service="focal")
+# The stack sets Focal/<tenant> (one dashboard per tenant environment of an account).
+metrics = Metrics(namespace=os.environ.get("POWERTOOLS_METRICS_NAMESPACE") or "Focal", service="focal")
 _persist = stage_handler("persist")
 
 

@@ -20,6 +20,7 @@ from aws_cdk import aws_stepfunctions as sfn
 from cdk_nag import AwsSolutionsChecks
 from constructs import IConstruct
 
+from focal_infra import models_access
 from focal_infra.assets import RUNTIME
 
 MIN_REASON = 60  # characters; tests/infra/test_infra_nag.py holds every reason to it
@@ -68,6 +69,12 @@ API = {
 }
 TOOL_REACH = ("Tenant-prefixed by design: tools may read only secrets under focal/<tenant>/ and invoke only "
               "functions named focal-<tenant>-tool-*, which agent files name at run time.")
+BEDROCK_REGIONS = ("A cross-region inference profile (-c model=bedrock/<geo>.<model id>) routes each call to the "
+                   "named foundation model in one of several regions that Bedrock chooses, so the model ARN needs a "
+                   "region wildcard; the model id itself is exact, and the profile ARN is this region's.")
+LOGS_ROLE = ("API Gateway's account-level CloudWatch role (-c createApiGatewayLogsRole=true, once per account and "
+             "region): AmazonAPIGatewayPushToCloudWatchLogs is the policy AWS documents for it, and the role is "
+             "assumable by apigateway.amazonaws.com only.")
 INDEX_PATHS = ("Index paths within this tenant's own domain (es:ESHttp* on domain/focal-<tenant>/*): the "
                "domain holds this tenant's rule index only; reads and writes are split by role.")
 
@@ -102,8 +109,9 @@ def acknowledge(stack: Stack) -> list[Acknowledged]:
     for machine in machines:
         _ack(done, machine, "AwsSolutions-SF1", LOG_LEVEL_REASON)
         _ack(done, machine.role, *MACHINE_WILDCARD)
-    invoked = {  # each machine's role may invoke the functions its tasks name, and their versions
-        stack.state_machine: [*stack.stage_functions.values(), stack.fallback_function],  # type: ignore[attr-defined]
+    # The approval machine's role may invoke the functions its tasks name, and their versions. (The turn
+    # machine invokes the stage functions' `live` aliases: CDK grants exactly those ARNs, no wildcard.)
+    invoked = {
         stack.approval_state_machine: [stack.approval_wait_function,  # type: ignore[attr-defined]
                                        stack.approval_timeout_function],  # type: ignore[attr-defined]
     }
@@ -112,15 +120,39 @@ def acknowledge(stack: Stack) -> list[Acknowledged]:
             logical_id = stack.get_logical_id(fn.node.default_child)
             _ack(done, machine.role, f"AwsSolutions-IAM5[Resource::<{logical_id}.Arn>:*]", FUNCTION_VERSIONS)
     arn = "arn:<AWS::Partition>:{service}:<AWS::Region>:<AWS::AccountId>:{rest}"
-    domain_name = f"focal-{tenant}"[:28]  # as FocalStack._domain names it
+    domain_name = stack.options.domain_name  # type: ignore[attr-defined]
     for fn in (stack.stage_functions["retrieve"], stack.publish_function):  # type: ignore[attr-defined]
         _ack(done, fn.role, f"AwsSolutions-IAM5[Resource::{arn.format(service='es', rest=f'domain/{domain_name}/*')}]",
              INDEX_PATHS)
     for fn in (stack.stage_functions["tools"], stack.approvals_function):  # type: ignore[attr-defined]
         for service, rest in (("secretsmanager", f"secret:focal/{tenant}/*"), ("lambda", f"function:focal-{tenant}-tool-*")):
             _ack(done, fn.role, f"AwsSolutions-IAM5[Resource::{arn.format(service=service, rest=rest)}]", TOOL_REACH)
+    options = stack.options  # type: ignore[attr-defined]
+    if options.bedrock:
+        from focal_infra.models_access import PROFILE_PREFIX, bedrock_model_id
+
+        model_id = bedrock_model_id(options.model)
+        if PROFILE_PREFIX.match(model_id):
+            wildcard = arn.format(service="bedrock", rest=f":foundation-model/{PROFILE_PREFIX.sub('', model_id)}")
+            wildcard = wildcard.replace("<AWS::Region>:<AWS::AccountId>::", "*::")
+            for fn in functions:
+                if models_access.calls_models(_function_name(stack, fn)):
+                    _ack(done, fn.role, f"AwsSolutions-IAM5[Resource::{wildcard}]", BEDROCK_REGIONS)
+    if options.create_api_gateway_logs_role:
+        role = stack.api.node.find_child("CloudWatchRole")  # type: ignore[attr-defined]
+        _ack(done, role, "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/"
+                         "AmazonAPIGatewayPushToCloudWatchLogs]", LOGS_ROLE)
     for finding, reason in DOMAIN.items():
         _ack(done, stack.domain, finding, reason)  # type: ignore[attr-defined]
     for finding, reason in API.items():
         _ack(done, stack.api, finding, reason)  # type: ignore[attr-defined]
     return done
+
+
+def _function_name(stack: Stack, fn: lambda_.Function) -> str:
+    """The name FocalStack gave `fn` (a stage name, fallback or approvals; "" for the others)."""
+    for name, candidate in {**stack.stage_functions, "fallback": stack.fallback_function,  # type: ignore[attr-defined]
+                            "approvals": stack.approvals_function}.items():  # type: ignore[attr-defined]
+        if candidate is fn:
+            return name
+    return ""

@@ -1,4 +1,9 @@
-"""One Focal stack per tenant environment: API → EXPRESS state machine → one Lambda per stage."""
+"""One Focal stack per tenant environment: API → EXPRESS state machine → one Lambda per stage.
+
+Deployment options come from CDK context (focal_infra/options.py). The API is built in api.py, the
+model access (litellm layer, Bedrock / provider key) in models_access.py, alarms and the dashboard
+in operations.py, the stack outputs in outputs.py.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,6 @@ import re
 from dataclasses import dataclass
 
 from aws_cdk import ArnFormat, Duration, RemovalPolicy, Stack
-from aws_cdk import aws_apigateway as apigw
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_events as events
@@ -18,12 +22,14 @@ from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 from focal.pipeline.definition import FALLBACK_HANDLER, STAGES
 
-from focal_infra import api_mapping
+from focal_infra import models_access, operations, outputs
+from focal_infra.api import build_api
 from focal_infra.approval_workflow import ApprovalWorkflow
 from focal_infra.assets import ARCHITECTURE, RUNTIME, deps_layer, function_code, llm_layer, models_layer
+from focal_infra.options import TENANT_PATTERN, Options, options_from_context, tenant_from_context
 from focal_infra.state_machine import TurnPipeline
 
-TENANT_PATTERN = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
+__all__ = ["FocalStack", "tenant_from_context"]
 LOG_RETENTION = logs.RetentionDays.ONE_MONTH
 AUTHORIZER_HANDLER = "handlers.authorizer.handler"
 PUBLISH_HANDLER = "handlers.agents.handler"
@@ -31,9 +37,7 @@ TOOL_FUNCTION_PREFIX = "focal-{tenant}-tool-"  # lambda tools an agent may call
 APPROVALS_HANDLER = "handlers.approvals.handler"
 APPROVAL_WAIT_HANDLER = "handlers.approval_wait.handler"
 APPROVAL_TIMEOUT_HANDLER = "handlers.approval_timeout.handler"
-APPROVAL_PATH = ("v1", "approvals", "{approval_id}")
-AGENT_PATH = ("v1", "agents", "{agent_id}")
-TURN_PATH = ("v1", "agents", "{agent_id}", "sessions", "{session_id}", "turns")
+ALIAS = "live"  # the SnapStart-published version the state machine and the API invoke
 
 READ = ("dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query")
 WRITE = ("dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem")
@@ -47,39 +51,37 @@ class FunctionProfile:
     memory_mb: int
     timeout_s: int
     models: bool = False  # the ONNX models layer (the stages that embed)
-    llm: bool = False  # the litellm layer (the stages that may call a model provider)
+    # The litellm layer, the model settings and permissions: derived from the code (models_access.py).
+    snap_start: bool = False  # invoked through the `live` alias of a SnapStart-published version
     # table → "r" | "w" | "rw"
     tables: tuple[tuple[str, str], ...] = (("config", "r"),)
 
 
+# Memory: CPU share is proportional to memory (1 vCPU at 1,769 MB), and a cold start's imports run on it.
+# Every stage that embeds or may call a model gets 1,024 MB at least (models_access.MIN_MODEL_MEMORY_MB).
 PROFILES: dict[str, FunctionProfile] = {
-    "sensor": FunctionProfile(1024, 20, models=True, llm=True,
+    "sensor": FunctionProfile(1536, 20, models=True, snap_start=True,
                               tables=(("sessions", "r"), ("profiles", "r"), ("config", "r"), ("idempotency", "rw"))),
-    "retrieve": FunctionProfile(1024, 10, models=True, tables=(("turns", "r"), ("config", "r"))),  # turns: episodes
-    "route": FunctionProfile(512, 10),
-    "tools": FunctionProfile(512, 20),
-    "generate": FunctionProfile(1024, 25, llm=True),
-    "enforce": FunctionProfile(1024, 25, models=True, llm=True),
-    "persist": FunctionProfile(512, 10, tables=(("sessions", "rw"), ("profiles", "rw"), ("turns", "rw"), ("config", "r"),
-                                                ("idempotency", "w"))),
+    "retrieve": FunctionProfile(1024, 10, models=True, snap_start=True, tables=(("turns", "r"), ("config", "r"))),
+    "route": FunctionProfile(1024, 10, snap_start=True),
+    "tools": FunctionProfile(512, 20, snap_start=True),
+    "generate": FunctionProfile(1024, 25, snap_start=True),
+    "enforce": FunctionProfile(1536, 25, models=True, snap_start=True),
+    "persist": FunctionProfile(512, 10, snap_start=True, tables=(
+        ("sessions", "rw"), ("profiles", "rw"), ("turns", "rw"), ("config", "r"), ("idempotency", "w"))),
 }
-FALLBACK_PROFILE = FunctionProfile(512, 10, tables=(("sessions", "rw"), ("turns", "w"), ("config", "r"), ("idempotency", "w")))  # sessions: count the turn
+FALLBACK_PROFILE = FunctionProfile(512, 10, snap_start=True, tables=(  # sessions: count the turn
+    ("sessions", "rw"), ("turns", "w"), ("config", "r"), ("idempotency", "w")))
 PUBLISH_PROFILE = FunctionProfile(1024, 29, models=True, tables=(("config", "rw"),))
 # POST /v1/approvals/{approval_id}: approving runs the tools, then generate and enforce, and saves the session.
-APPROVALS_PROFILE = FunctionProfile(1024, 29, models=True, llm=True, tables=(
+APPROVALS_PROFILE = FunctionProfile(1536, 29, models=True, snap_start=True, tables=(
     ("sessions", "rw"), ("profiles", "r"), ("turns", "rw"), ("config", "r")))
 # The approval workflow's own functions touch approval requests only (see FocalStack._approval_items).
-APPROVAL_STEP_PROFILE = FunctionProfile(256, 10, tables=())
+# 1,024 MB: their init imports the engine (pydantic models, boto3) and stays far from Lambda's 10 s init limit.
+APPROVAL_STEP_PROFILE = FunctionProfile(1024, 10, tables=())
 APPROVAL_ITEM_ACTIONS = {"tools": ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"),
                          "approval-wait": ("dynamodb:UpdateItem",),
                          "approval-timeout": ("dynamodb:GetItem", "dynamodb:UpdateItem")}
-
-
-def tenant_from_context(scope: Construct, default: str = "dev") -> str:
-    tenant = scope.node.try_get_context("tenant") or default
-    if not TENANT_PATTERN.match(tenant):
-        raise ValueError(f"tenant {tenant!r}: use 1-20 characters a-z, 0-9, '-', starting with a letter")
-    return tenant
 
 
 def _title(name: str) -> str:
@@ -87,11 +89,14 @@ def _title(name: str) -> str:
 
 
 class FocalStack(Stack):
-    def __init__(self, scope: Construct, construct_id: str, *, tenant: str, **kwargs) -> None:
+    def __init__(self, scope: Construct, construct_id: str, *, tenant: str, options: Options | None = None,
+                 **kwargs) -> None:
         super().__init__(scope, construct_id, **kwargs)
         if not TENANT_PATTERN.match(tenant):
             raise ValueError(f"invalid tenant {tenant!r}")
         self.tenant = tenant
+        self.options = options or options_from_context(self, tenant)
+        self.aliases: dict[str, lambda_.Alias] = {}  # function name → its `live` alias (SnapStart)
 
         # --- Tables (tenant data: retained) -------------------------------------------------
         self.tables: dict[str, dynamodb.Table] = {
@@ -124,7 +129,7 @@ class FocalStack(Stack):
             "FOCAL_MODEL_DIR": "/opt/models",
             "FOCAL_TENANT": tenant,
             "POWERTOOLS_SERVICE_NAME": "focal",
-            "POWERTOOLS_METRICS_NAMESPACE": "Focal",
+            "POWERTOOLS_METRICS_NAMESPACE": operations.metrics_namespace(tenant),  # the dashboard reads it
             "LITELLM_LOCAL_MODEL_COST_MAP": "True",
             "HF_HUB_OFFLINE": "1",
             # numpy's BLAS thread pool spins like onnxruntime's on small Lambda vCPU shares
@@ -141,7 +146,8 @@ class FocalStack(Stack):
             "approval-timeout", APPROVAL_TIMEOUT_HANDLER, APPROVAL_STEP_PROFILE, code, environment)
         self.approval_workflow = ApprovalWorkflow(
             self, "Approvals", wait_function=self.approval_wait_function,
-            timeout_function=self.approval_timeout_function, log_retention=LOG_RETENTION, tenant=tenant)
+            timeout_function=self.approval_timeout_function, log_retention=LOG_RETENTION, tenant=tenant,
+            log_group=self._log_group("ApprovalStateMachineLogs", f"/aws/vendedlogs/states/focal-{tenant}-approvals"))
         self.approval_state_machine = self.approval_workflow.state_machine
         # Not in the workflow's own functions' environment: the machine references them (a cycle).
         pipeline_environment = {
@@ -170,10 +176,14 @@ class FocalStack(Stack):
             fn.add_environment("FOCAL_OPENSEARCH_ENDPOINT", self.domain.domain_endpoint)
 
         # --- State machine ----------------------------------------------------------------------
+        # The state machine invokes each function's `live` alias: the SnapStart-published version.
         self.pipeline = TurnPipeline(
-            self, "Pipeline", stage_functions=self.stage_functions, fallback_function=self.fallback_function
+            self, "Pipeline", stage_functions={n: self.aliases[n] for n in self.stage_functions},
+            fallback_function=self.aliases["fallback"],
         )
-        sm_logs = logs.LogGroup(self, "StateMachineLogs", retention=LOG_RETENTION)
+        # Under /aws/vendedlogs/states: Step Functions then needs no entry in the account's CloudWatch Logs
+        # resource policy (5,120 characters, shared by every state machine: a few dozen tenants would fill it).
+        sm_logs = self._log_group("StateMachineLogs", f"/aws/vendedlogs/states/focal-{tenant}-turns")
         self.state_machine = sfn.StateMachine(
             self,
             "TurnStateMachine",
@@ -187,7 +197,28 @@ class FocalStack(Stack):
 
         # --- API ------------------------------------------------------------------------------
         self.authorizer_function = self._authorizer_function(code)
-        self.api = self._api()
+        self.api = build_api(
+            self, tenant=tenant, state_machine=self.state_machine, authorizer_function=self.authorizer_function,
+            publish_function=self.publish_function, approvals_function=self.aliases["approvals"],
+            access_logs=self._log_group("ApiAccessLogs"),
+            create_logs_role=self.options.create_api_gateway_logs_role)
+
+        # --- Operations and outputs -----------------------------------------------------------
+        self.monitoring = operations.Monitoring(self, "Monitoring", stack=self)
+        outputs.add(self)
+        self._drop_redundant_role_dependencies()
+
+    def _drop_redundant_role_dependencies(self) -> None:
+        """CDK makes a function (and a state machine) DependsOn its role as well as the role's policy; the
+        role is already a GetAtt dependency (cfn-lint W3005). Keep only the policy in DependsOn."""
+        for construct in self.node.find_all():
+            role = getattr(construct, "role", None)
+            if not isinstance(construct, (lambda_.Function, sfn.StateMachine)) or not isinstance(role, iam.Role):
+                continue
+            policy = role.node.try_find_child("DefaultPolicy")
+            if policy is not None:
+                construct.node.default_child.add_override(  # type: ignore[union-attr]
+                    "DependsOn", [self.get_logical_id(policy.node.default_child)])
 
     # ------------------------------------------------------------------------------------------
     def _approval_grants(self) -> None:
@@ -255,21 +286,28 @@ class FocalStack(Stack):
             ),
             encryption=dynamodb.TableEncryption.AWS_MANAGED,
             time_to_live_attribute="expires_at" if ttl else None,
-            removal_policy=RemovalPolicy.RETAIN,
+            # Kept on `cdk destroy` and on a replacement (tenant data), deleted when the stack's own
+            # create rolls back (nothing to keep yet; a retry then starts clean). Throwaway tenants:
+            # -c removeDataOnDestroy=true.
+            removal_policy=(RemovalPolicy.DESTROY if self.options.remove_data_on_destroy
+                            else RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE),
         )
 
-    def _log_group(self, construct_id: str) -> logs.LogGroup:
-        return logs.LogGroup(self, construct_id, retention=LOG_RETENTION, removal_policy=RemovalPolicy.DESTROY)
+    def _log_group(self, construct_id: str, name: str | None = None) -> logs.LogGroup:
+        # Deleted with the stack (and on a failed create), so a fixed name never collides on a retry.
+        return logs.LogGroup(self, construct_id, log_group_name=name, retention=LOG_RETENTION,
+                             removal_policy=RemovalPolicy.DESTROY)
 
     def _function(
         self, name: str, handler: str, profile: FunctionProfile, code: lambda_.Code, environment: dict[str, str]
     ) -> lambda_.Function:
         cid = _title(name)
         log_group = self._log_group(f"{cid}Logs")
+        calls_models = models_access.calls_models(name)
         layers = [self.layers["deps"]]
         if profile.models:
             layers.append(self.layers["models"])
-        if profile.llm:
+        if calls_models:
             layers.append(self.layers["llm"])
         fn = lambda_.Function(
             self,
@@ -280,16 +318,22 @@ class FocalStack(Stack):
             handler=handler,
             code=code,
             layers=layers,
-            memory_size=profile.memory_mb,
+            memory_size=max(profile.memory_mb, models_access.MIN_MODEL_MEMORY_MB if calls_models else 0),
             timeout=Duration.seconds(profile.timeout_s),
             environment={**environment, "FOCAL_STAGE": name},
             tracing=lambda_.Tracing.ACTIVE,
             log_group=log_group,
             role=self._role(f"{cid}Function", log_group),
+            # Snapshot after init (imports, models loaded): a cold start restores it instead of importing.
+            snap_start=lambda_.SnapStartConf.ON_PUBLISHED_VERSIONS if profile.snap_start else None,
         )
         for table_key, mode in profile.tables:
             actions = (READ if "r" in mode else ()) + (WRITE if "w" in mode else ())
             fn.add_to_role_policy(self._tenant_items(self.tables[table_key], actions))
+        if calls_models:
+            models_access.grant(self, fn, self.options)
+        if profile.snap_start:
+            self.aliases[name] = lambda_.Alias(self, f"{cid}Alias", alias_name=ALIAS, version=fn.current_version)
         return fn
 
     def _authorizer_function(self, code: lambda_.Code) -> lambda_.Function:
@@ -324,7 +368,7 @@ class FocalStack(Stack):
                                arn_format=ArnFormat.COLON_RESOURCE_NAME)
 
     def _domain(self, reader: lambda_.Function, writer: lambda_.Function) -> opensearch.Domain:
-        domain_name = f"focal-{self.tenant}"[:28]
+        domain_name = self.options.domain_name
         domain = opensearch.Domain(
             self,
             "RuleIndex",
@@ -341,7 +385,9 @@ class FocalStack(Stack):
             node_to_node_encryption=True,
             enforce_https=True,
             tls_security_policy=opensearch.TLSSecurityPolicy.TLS_1_2,
-            removal_policy=RemovalPolicy.RETAIN,
+            # Derived data (rebuilt from the agent configuration on publish): deleted with the stack and
+            # on a failed create, so its name is free again for the retry (-c opensearchDomainName=...).
+            removal_policy=RemovalPolicy.DESTROY,
         )
         # Resource policy: the retrieve function's role reads, the publish function's role writes. Set on the CloudFormation resource
         # directly (CDK's `access_policies` would add a custom-resource Lambda); the ARN is built
@@ -361,125 +407,3 @@ class FocalStack(Stack):
         reader.add_to_role_policy(iam.PolicyStatement(actions=list(OPENSEARCH_READ), resources=[index_arn]))
         writer.add_to_role_policy(iam.PolicyStatement(actions=list(OPENSEARCH_WRITE), resources=[index_arn]))
         return domain
-
-    def _api(self) -> apigw.RestApi:
-        api = apigw.RestApi(
-            self,
-            "Api",
-            rest_api_name=f"focal-{self.tenant}",
-            description=f"Focal turn API ({self.tenant})",
-            endpoint_types=[apigw.EndpointType.REGIONAL],
-            cloud_watch_role=False,
-            deploy_options=apigw.StageOptions(
-                stage_name="live",
-                tracing_enabled=True,
-                metrics_enabled=True,
-                throttling_rate_limit=50,
-                throttling_burst_limit=100,
-                # Who called what, with which status: no bodies (customer text stays out of logs).
-                # API Gateway logging needs the account's CloudWatch role (once per account and
-                # region, shared by every tenant stack, so no stack owns it: cloud_watch_role=False).
-                access_log_destination=apigw.LogGroupLogDestination(self._log_group("ApiAccessLogs")),
-                access_log_format=apigw.AccessLogFormat.json_with_standard_fields(
-                    caller=False, http_method=True, ip=True, protocol=True, request_time=True,
-                    resource_path=True, response_length=True, status=True, user=False),
-                logging_level=apigw.MethodLoggingLevel.ERROR,
-                data_trace_enabled=False,
-            ),
-        )
-        for response_type, status, message in (
-            (apigw.ResponseType.UNAUTHORIZED, "401", "unauthorized"),
-            (apigw.ResponseType.ACCESS_DENIED, "403", "forbidden"),
-            (apigw.ResponseType.BAD_REQUEST_BODY, "400", "bad_request"),
-            # Everything else API Gateway answers itself (a crashed proxy Lambda 502, an integration
-            # timeout 504, throttling 429, …) keeps its status but gets the same structured body.
-            (apigw.ResponseType.DEFAULT_4_XX, None, "client_error"),
-            (apigw.ResponseType.DEFAULT_5_XX, None, "server_error"),
-        ):
-            api.add_gateway_response(
-                f"{message.title().replace('_', '')}Response",
-                type=response_type,
-                status_code=status,
-                templates={"application/json": f'{{"success": false, "error": {{"code": "{message}", '
-                                               f'"message": $context.error.messageString}}}}'},
-            )
-        authorizer = apigw.RequestAuthorizer(
-            self,
-            "ApiKeyAuthorizer",
-            handler=self.authorizer_function,
-            # The key may come in either of two headers, so no identity source is required, and
-            # results are never cached: API Gateway would cache by identity source only, and the
-            # answer depends on the route (key scopes) and on the customer token as well.
-            identity_sources=[],
-            results_cache_ttl=Duration.seconds(0),
-        )
-        model = api.add_model(
-            "TurnRequestModel",
-            content_type="application/json",
-            model_name="TurnRequest",
-            schema=apigw.JsonSchema(
-                schema=apigw.JsonSchemaVersion.DRAFT4,
-                title="TurnRequest",
-                type=apigw.JsonSchemaType.OBJECT,
-                required=["message"],
-                properties={
-                    "message": apigw.JsonSchema(type=apigw.JsonSchemaType.STRING, max_length=100_000),
-                    "customer_id": apigw.JsonSchema(
-                        type=apigw.JsonSchemaType.STRING, pattern="^[A-Za-z0-9_.:@-]{1,128}$"
-                    ),
-                    "turn_id": apigw.JsonSchema(type=apigw.JsonSchemaType.STRING, min_length=1, max_length=128),
-                },
-            ),
-        )
-        validator = api.add_request_validator(
-            "TurnRequestValidator", validate_request_body=True, validate_request_parameters=True
-        )
-        resource = api.root
-        for part in TURN_PATH:
-            resource = resource.add_resource(part)
-        integration = apigw.StepFunctionsIntegration.start_execution(
-            self.state_machine,
-            request_templates={"application/json": api_mapping.request_template(self.state_machine.state_machine_arn)},
-            integration_responses=[
-                apigw.IntegrationResponse(
-                    status_code="200", response_templates={"application/json": api_mapping.RESPONSE_TEMPLATE}
-                ),
-                apigw.IntegrationResponse(
-                    selection_pattern=r"4\d{2}", status_code="400",
-                    response_templates={"application/json": api_mapping.ERROR_TEMPLATE_4XX},
-                ),
-                apigw.IntegrationResponse(
-                    selection_pattern=r"5\d{2}", status_code="500",
-                    response_templates={"application/json": api_mapping.ERROR_TEMPLATE_5XX},
-                ),
-            ],
-        )
-        agent_resource = api.root.resource_for_path("/" + "/".join(AGENT_PATH))
-        agent_resource.add_method(
-            "PUT",
-            apigw.LambdaIntegration(self.publish_function, proxy=True),
-            authorizer=authorizer,
-            authorization_type=apigw.AuthorizationType.CUSTOM,
-            request_parameters={"method.request.path.agent_id": True},
-        )
-        approval_resource = api.root.resource_for_path("/" + "/".join(APPROVAL_PATH))
-        approval_resource.add_method(
-            "POST",
-            apigw.LambdaIntegration(self.approvals_function, proxy=True),
-            authorizer=authorizer,
-            authorization_type=apigw.AuthorizationType.CUSTOM,
-            request_parameters={"method.request.path.approval_id": True},
-        )
-        resource.add_method(
-            "POST",
-            integration,
-            authorizer=authorizer,
-            authorization_type=apigw.AuthorizationType.CUSTOM,
-            request_validator=validator,
-            request_models={"application/json": model},
-            request_parameters={
-                "method.request.path.agent_id": True,
-                "method.request.path.session_id": True,
-            },
-        )
-        return api

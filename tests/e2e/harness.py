@@ -126,6 +126,16 @@ class PipelineHarness:
                 refs[logical_id] = props["Name"]
                 attrs[(logical_id, "Name")] = props["Name"]
                 attrs[(logical_id, "Arn")] = f"arn:aws:events:{REGION}:{ACCOUNT}:event-bus/{props['Name']}"
+        # SnapStart: the state machine invokes each stage's `live` alias (Ref → the alias ARN), which
+        # dispatches to its function like the function's own ARN does.
+        self.aliases: dict[str, str] = {}  # alias ARN → function logical id
+        for logical_id, resource in resources.items():
+            if resource["Type"] == "AWS::Lambda::Alias":
+                target = resource["Properties"]["FunctionName"]["Ref"]
+                arn = f"{self.functions[target]['arn']}:{resource['Properties']['Name']}"
+                refs[logical_id] = arn
+                attrs[(logical_id, "Arn")] = arn
+                self.aliases[arn] = target
         self.refs, self.attrs = refs, attrs
         self.event_buses = [r["Properties"]["Name"] for r in resources.values() if r["Type"] == "AWS::Events::EventBus"]
 
@@ -149,6 +159,7 @@ class PipelineHarness:
 
         self.by_name = {f["name"]: f for f in self.functions.values()}
         self.by_arn = {f["arn"]: f for f in self.functions.values()}
+        self.by_arn.update({arn: self.functions[lid] for arn, lid in self.aliases.items()})
         self.overrides: dict[str, Handler] = {}  # handler path → replacement
         self.invocations: list[Invocation] = []
         self.unknown_functions: list[str] = []

@@ -48,7 +48,7 @@ def test_turn_keeps_state_in_a_local_sqlite_file(tmp_path, capsys):
     assert Path(db).exists()
 
 
-def test_bench_overhead_reports_stages_model_calls_and_the_fast_path(tmp_path, capsys):
+def test_bench_overhead_reports_stages_model_calls_by_purpose_and_latency(tmp_path, capsys):
     from focal.cli.main import main
 
     suite = tmp_path / "suite.yaml"
@@ -60,12 +60,17 @@ def test_bench_overhead_reports_stages_model_calls_and_the_fast_path(tmp_path, c
         encoding="utf-8",
     )
     agent = Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yaml"
-    assert main(["bench", "overhead", str(agent), "--suite", str(suite), "--repeat", "1"]) == 0
+    assert main(["bench", "overhead", str(agent), "--suite", str(suite), "--repeat", "1", "--latency-ms", "50"]) == 0
     out = capsys.readouterr().out
-    assert "3 turns (2 conversations × 1)" in out
-    for stage in ("sensor", "retrieve", "route", "tools", "generate", "enforce", "persist"):
-        assert f"\n{stage} " in out
-    assert "model calls per turn: 0.00 measured" in out
-    assert "sensor fast path: 2/3 turns (67 %)" in out
-    # the shipping question needs the sensor and the rule check; every turn generates once
-    assert "sensor 0.33 + rule check 0.33 + generate 1.00" in out
+    assert "2 conversations, 3 turns × 1" in out and "offline, no model (3 turns)" in out
+    for stage in ("sensor", "retrieve", "route", "tools", "generate", "enforce", "persist", "turn"):
+        assert f"\n    {stage} " in out
+    assert "first turn" in out and "JSON hops" in out
+    assert "instant model, through litellm.completion (mock_response) (3 turns)" in out
+    # the shipping question needs the sensor; every turn drafts once with the model
+    calls = next(line for line in out.splitlines() if "model calls per turn" in line)
+    assert "sensor 0.33" in calls and "generate 1.00" in calls, calls
+    assert "first model turn" in out and "CPU per model call: ours" in out
+    assert "differs from offline on 0 of 3 turns" in out
+    latency = next(line for line in out.splitlines() if line.startswith("with 50 ms per model call"))
+    assert float(latency.split("wall p50 ")[1].split(" ms")[0]) >= 50, latency

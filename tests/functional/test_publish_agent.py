@@ -129,3 +129,20 @@ def test_requests_that_cannot_be_published(aws, agent_id, body, tenant, status, 
     handler, _, _ = aws
     response = handler(event(agent_id, body, tenant=tenant), Ctx())
     assert response["statusCode"] == status and answer(response)["error"]["code"] == code
+
+
+@pytest.mark.parametrize("padding, status", [(420_000, 413), (340_000, 200)])
+def test_an_agent_over_the_dynamodb_item_limit_is_refused_before_indexing(aws, padding, status):
+    """The body limit is 1 MB but a DynamoDB item holds 400 KB (measured on the item as stored: the text,
+    its digest, keys and names): refused with 413 before anything is embedded, indexed or stored."""
+    handler, ddb, fake = aws
+    body = RETAIL_YAML + "\n# " + "x" * padding + "\n"  # a comment: still a valid agent, kept in the stored text
+    response = handler(event("retail", body), Ctx())
+    assert response["statusCode"] == status, response["body"]
+    stored = ddb.get_item(TableName=TABLES["config"], Key={"pk": {"S": "TENANT#acme#AGENT#retail"}}).get("Item")
+    if status == 413:
+        error = answer(response)["error"]
+        assert error["code"] == "agent_too_large" and "409600" in error["message"]
+        assert not [name for name, _ in fake.calls if name == "bulk"] and stored is None
+    else:
+        assert stored is not None and [name for name, _ in fake.calls if name == "bulk"]

@@ -164,7 +164,7 @@ def test_b_cannot_use_a_agent_before_publishing_its_own(api):
     assert api.publish(api.keys[A], RETAIL_YAML)["statusCode"] == 200
     result = api.turn(api.keys[B], "s1", "b-1", "how long does shipping take?")
     assert result.success is False and result.execution_path == "fallback"
-    assert "AgentNotFound" in result.error["code"]
+    assert result.error["code"] == "agent_not_found" and result.error["stage"] == "sensor"  # the gateway's 404
     assert api.ddb.scan(TableName=TABLES["sessions"])["Items"] == [] or all(
         item["tenant_id"]["S"] == B for item in api.ddb.scan(TableName=TABLES["sessions"])["Items"])
 

@@ -1,61 +1,47 @@
-"""The request mapping's escaping scheme, checked against hostile input.
-
-API Gateway's VTL cannot run here, so this renders the synthesized template's final document the
-way API Gateway would for the lines it contains: each `$v_<field>` is the raw value passed twice
-through `$util.escapeJavaScript` (emulated below after Apache commons-lang 2, which API Gateway
-uses) with the `\\'` fix after each pass. The test asserts the template consists of exactly those
-steps, then that the resulting body is valid JSON whose `input` parses to the intended request —
-for values containing quotes, backslashes, apostrophes, newlines, non-ASCII text and injection
-attempts.
+"""The turn route's request mapping, rendered for real: the synthesized template's Velocity text runs in
+`airspeed` with API Gateway's `$util`, `$input` and `$context` (tests/infra/vtl.py), for hostile input,
+the customer decision, the turn id (body, Idempotency-Key, request id) and ids refused at the gateway.
 """
 
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
 from infra_helpers import method as api_method
+from vtl import escape_javascript, render
 
-
-def escape_javascript(text: str) -> str:
-    out = []
-    for unit in text.encode("utf-16-be").hex(" ", 2).split(" ") if text else []:
-        code = int(unit, 16)
-        ch = chr(code) if code < 0xD800 or code > 0xDFFF else None
-        if code > 0x7F:
-            out.append(f"\\u{code:04X}")
-        elif code < 32:
-            out.append({8: "\\b", 10: "\\n", 9: "\\t", 12: "\\f", 13: "\\r"}.get(code, f"\\u{code:04X}"))
-        else:
-            out.append({"'": "\\'", '"': '\\"', "\\": "\\\\", "/": "\\/"}.get(ch, ch))
-    return "".join(out)
-
-
-def fix_quote(text: str) -> str:  # .replaceAll("\\'", "'")
-    return text.replace("\\'", "'")
+ARN = "arn:aws:states:us-east-1:111111111111:stateMachine:turns"
+AUTH = {"tenant_id": "acme", "customer_id": "anonymous", "trusted_backend": "false"}
+PATH = {"agent_id": "retail", "session_id": "s-1"}
 
 
 @pytest.fixture(scope="module")
 def request_template(resources) -> str:
-    method = api_method(resources, "POST", "turns")
-    tpl = method["Properties"]["Integration"]["RequestTemplates"]["application/json"]
+    tpl = api_method(resources, "POST", "turns")["Properties"]["Integration"]["RequestTemplates"]["application/json"]
     sep, parts = tpl["Fn::Join"]
-    return sep.join(p if isinstance(p, str) else "arn:aws:states:us-east-1:1:stateMachine:x" for p in parts)
+    return sep.join(p if isinstance(p, str) else ARN for p in parts)
 
 
-def render(template: str, raw: dict[str, str]) -> str:
-    """Render the body as API Gateway would, after checking each value goes through both passes."""
-    values = {}
-    for name, value in raw.items():
-        first = f'#set($v_{name} = $util.escapeJavaScript("$!raw_{name}").replaceAll("\\\\\'", "\'"))'
-        second = f'#set($v_{name} = $util.escapeJavaScript($v_{name}).replaceAll("\\\\\'", "\'"))'
-        assert first in template and second in template, name
-        values[name] = fix_quote(escape_javascript(fix_quote(escape_javascript(value))))
-    body = template[template.index("\n{\n") + 1:]
-    assert "#" not in body.replace("$v_", "")  # no more directives in the document part
-    return re.sub(r"\$v_(\w+)", lambda m: values[m.group(1)], body)
+def start_request(template: str, *, body: dict, path: dict | None = None, headers: dict | None = None,
+                  authorizer: dict | None = None) -> dict:
+    text, status = render(template, body=body, path=path or PATH, headers=headers,
+                          authorizer=authorizer or AUTH, request_id="req-123")
+    assert status is None
+    return json.loads(text, object_pairs_hook=_no_duplicates)
+
+
+def execution_input(template: str, **kwargs) -> dict:
+    document = start_request(template, **kwargs)
+    assert document["stateMachineArn"] == ARN and "name" not in document
+    return json.loads(document["input"], object_pairs_hook=_no_duplicates)["request"]
+
+
+def _no_duplicates(pairs):
+    keys = [k for k, _ in pairs]
+    assert len(keys) == len(set(keys)), f"duplicate keys {keys}"
+    return dict(pairs)
 
 
 HOSTILE = [
@@ -73,65 +59,26 @@ HOSTILE = [
 
 @pytest.mark.parametrize("message", HOSTILE)
 def test_any_message_round_trips_and_cannot_inject_keys(request_template, message):
-    raw = {
-        "tenant_id": "acme",
-        "agent_id": "retail",
-        "session_id": "s-1",
-        "customer_id": "anonymous",
-        "turn_id": "req-123",
-        "message": message,
-    }
-    body = json.loads(render(request_template, raw))
-    assert body["stateMachineArn"].startswith("arn:aws:states:")
-    execution_input = json.loads(body["input"], object_pairs_hook=_no_duplicates)
-    assert execution_input == {"request": raw}
+    request = execution_input(request_template, body={"message": message})
+    assert request == {"tenant_id": "acme", "agent_id": "retail", "session_id": "s-1", "customer_id": "anonymous",
+                       "turn_id": "req-123", "message": message}
 
 
-def test_path_values_are_escaped_too(request_template):
-    raw = {
-        "tenant_id": "acme",
-        "agent_id": 'retail"}, "tenant_id": "evil',
-        "session_id": "s'1",
-        "customer_id": "c@x",
-        "turn_id": "t",
-        "message": "hi",
-    }
-    body = json.loads(render(request_template, raw))
-    assert json.loads(body["input"], object_pairs_hook=_no_duplicates)["request"] == raw
+def test_the_tenant_comes_from_the_authorizer_only(request_template):
+    request = execution_input(request_template, body={"message": "hi", "tenant_id": "evil"},
+                              authorizer={**AUTH, "tenant_id": "acme"})
+    assert request["tenant_id"] == "acme"
 
 
 def test_escaping_once_would_not_be_enough():
     """Guard for the emulation: with one pass, a quoted message breaks the inner document."""
-    once = fix_quote(escape_javascript('say "hi"'))
+    once = escape_javascript('say "hi"').replace("\\'", "'")
     outer = json.loads('{"input": "{\\"message\\": \\"' + once + '\\"}"}')
     with pytest.raises(json.JSONDecodeError):
         json.loads(outer["input"])
-    twice = fix_quote(escape_javascript(once))
+    twice = escape_javascript(once).replace("\\'", "'")
     outer = json.loads('{"input": "{\\"message\\": \\"' + twice + '\\"}"}')
     assert json.loads(outer["input"]) == {"message": 'say "hi"'}
-
-
-def _no_duplicates(pairs):
-    keys = [k for k, _ in pairs]
-    assert len(keys) == len(set(keys)), f"duplicate keys {keys}"
-    return dict(pairs)
-
-
-def customer_of(template: str, authorizer: dict[str, str], body: dict[str, str]) -> str:
-    """`$customerId` as API Gateway sets it: the template must hold exactly the customer lines (checked
-    here), whose VTL is emulated: the authorizer's customer; the body's only for a trusted backend."""
-    from focal_infra.api_mapping import CUSTOMER_LINES
-
-    lines = template.splitlines()
-    assert all(line in lines for line in CUSTOMER_LINES)
-    start = lines.index(CUSTOMER_LINES[0])
-    assert lines[start:start + len(CUSTOMER_LINES)] == list(CUSTOMER_LINES)  # in this order, nothing between
-    assert sum("$.customer_id" in line for line in lines) == 1  # the body's value is read on the trusted line only
-    assert "#set($raw_customer_id = $customerId)" in lines
-    customer = authorizer.get("customer_id", "")
-    if authorizer.get("trusted_backend", "") == "true" and body.get("customer_id", ""):
-        customer = body["customer_id"]
-    return customer or "anonymous"
 
 
 @pytest.mark.parametrize("authorizer,body,expected", [
@@ -143,7 +90,50 @@ def customer_of(template: str, authorizer: dict[str, str], body: dict[str, str])
     ({"trusted_backend": "TRUE"}, {"customer_id": "c-100"}, "anonymous"),
 ])
 def test_the_customer_comes_from_the_authorizer_not_the_body(request_template, authorizer, body, expected):
-    customer = customer_of(request_template, authorizer, body)
-    assert customer == expected
-    raw = {"tenant_id": "acme", "agent_id": "retail", "session_id": "s", "customer_id": customer, "turn_id": "t", "message": "hi"}
-    assert json.loads(json.loads(render(request_template, raw))["input"])["request"]["customer_id"] == expected
+    request = execution_input(request_template, body={"message": "hi", **body},
+                              authorizer={"tenant_id": "acme", **authorizer})
+    assert request["customer_id"] == expected
+
+
+@pytest.mark.parametrize("body,headers,expected", [
+    ({"turn_id": "t-body"}, {"Idempotency-Key": "k-header"}, "t-body"),
+    ({}, {"Idempotency-Key": "k-header"}, "k-header"),
+    ({}, {"idempotency-key": "k-lower"}, "k-lower"),
+    ({}, {}, "req-123"),
+])
+def test_the_turn_id_is_the_bodys_else_the_idempotency_key_else_the_request_id(request_template, body, headers,
+                                                                              expected):
+    assert execution_input(request_template, body={"message": "hi", **body}, headers=headers)["turn_id"] == expected
+
+
+@pytest.mark.parametrize("path,headers,body", [
+    ({"agent_id": "retail#1", "session_id": "s-1"}, {}, {}),
+    ({"agent_id": "retail", "session_id": "s 1"}, {}, {}),
+    ({"agent_id": "retail", "session_id": "x" * 129}, {}, {}),
+    ({"agent_id": "", "session_id": "s-1"}, {}, {}),
+    ({"agent_id": "retail", "session_id": "s-1"}, {"Idempotency-Key": "TENANT#other"}, {}),
+    ({"agent_id": "retail", "session_id": "s-1"}, {}, {"turn_id": "a/b"}),
+])
+def test_invalid_ids_start_no_execution(request_template, path, headers, body):
+    """StartSyncExecution refuses the invalid execution name (InvalidName, 400) before anything runs; the
+    4xx response turns that into 400 invalid_id (test_infra_api_responses.py)."""
+    from focal_infra.api_mapping import INVALID_ID_NAME
+
+    document = start_request(request_template, body={"message": "hi", **body}, path=path, headers=headers)
+    assert document == {"stateMachineArn": ARN, "name": INVALID_ID_NAME, "input": "{}"}
+    assert not INVALID_ID_NAME.replace(" ", "").isspace() and " " in INVALID_ID_NAME  # not a valid execution name
+
+
+def test_valid_ids_with_every_allowed_character(request_template):
+    request = execution_input(request_template, body={"message": "hi", "turn_id": "T:1.2_3-x"},
+                              path={"agent_id": "Retail_2.v1", "session_id": "s:1-" + "x" * 120})
+    assert request["turn_id"] == "T:1.2_3-x" and request["agent_id"] == "Retail_2.v1"
+
+
+def test_the_body_model_holds_turn_id_to_the_same_pattern(resources):
+    from focal_infra.api_mapping import ID_PATTERN
+
+    from infra_helpers import of_type
+
+    (model,) = of_type(resources, "AWS::ApiGateway::Model").values()
+    assert model["Properties"]["Schema"]["properties"]["turn_id"]["pattern"] == f"^{ID_PATTERN}$"

@@ -54,7 +54,8 @@ def test_waits_on_a_task_token_for_the_requests_own_timeout(definition, function
     }
     assert wait["TimeoutSecondsPath"] == "$.timeout_seconds" and "TimeoutSeconds" not in wait
     assert wait["ResultPath"] == "$.decision" and wait["Next"] == "decided"
-    assert wait["Catch"] == [{"ErrorEquals": ["States.Timeout"], "ResultPath": "$.caught", "Next": "expire"}]
+    assert wait["Catch"] == [{"ErrorEquals": ["States.Timeout"], "ResultPath": "$.caught", "Next": "expire"},
+                             {"ErrorEquals": ["States.ALL"], "ResultPath": "$.caught", "Next": "expire"}]
     assert [r["ErrorEquals"] for r in wait["Retry"]] == [SERVICE_ERRORS]
     assert definition["TimeoutSeconds"] == 7 * 24 * 3600  # the whole execution's bound
 
@@ -65,6 +66,8 @@ def test_timeout_expires_through_the_timeout_function_and_decisions_end_the_exec
     assert expire["Resource"] == f"<GetAtt {function_by_handler[TIMEOUT][0]}.Arn>"
     assert expire["Parameters"] == {"tenant_id.$": "$.tenant_id", "approval_id.$": "$.approval_id"}
     assert expire["Next"] == "expired" and states["expired"] == {"Type": "Succeed"}
+    assert expire["Catch"] == [{"ErrorEquals": ["States.ALL"], "ResultPath": "$.caught", "Next": "expiry failed"}]
+    assert states["expiry failed"]["Type"] == "Fail" and states["expiry failed"]["Error"] == "ExpiryFailed"
     decided = states["decided"]
     assert decided["Type"] == "Choice"
     assert {(c["Variable"], c["StringEquals"], c["Next"]) for c in decided["Choices"]} == {
@@ -87,7 +90,9 @@ def test_approval_route_goes_through_the_authorizer_to_the_approvals_function(re
     (auth_lid,) = of_type(resources, "AWS::ApiGateway::Authorizer")
     assert post["AuthorizationType"] == "CUSTOM" and post["AuthorizerId"] == {"Ref": auth_lid}
     assert post["Integration"]["Type"] == "AWS_PROXY"
-    assert function_by_handler[API][0] in json.dumps(post["Integration"]["Uri"])
+    from test_infra_stack import alias_of
+
+    assert alias_of(resources, function_by_handler[API][0]) in json.dumps(post["Integration"]["Uri"])  # SnapStart
     assert post["RequestParameters"] == {"method.request.path.approval_id": True}
 
 
@@ -139,24 +144,41 @@ def test_the_state_machine_arn_reaches_the_pipeline_but_not_the_workflows_own_fu
 
 
 def test_only_the_functions_that_run_tools_may_read_tool_secrets_and_invoke_tool_functions(resources, function_by_handler):
+    """Tool runners: focal/acme/* (minus the customer-token secret) and focal-acme-tool-* functions. Model-calling
+    functions: the model key secret only. The authorizer: the customer-token secret only. Nobody else: none."""
+    from focal_infra.models_access import calls_models
+
+    stack_names = {"agents": "publish", "approval_wait": "approval-wait", "approval_timeout": "approval-timeout"}
+
     def statements_of(handler):
         return role_statements(resources, function_by_handler[handler][0])
 
     runners = {"handlers.tools.handler", "handlers.approvals.handler"}
     for handler in function_by_handler:
-        found = {a: st for st in statements_of(handler) if st.get("Effect", "Allow") == "Allow"
-                 for a in (st["Action"] if isinstance(st["Action"], list) else [st["Action"]])
-                 if a in ("secretsmanager:GetSecretValue", "lambda:InvokeFunction")}
+        found: dict[str, list[str]] = {}
+        for st in statements_of(handler):
+            if st.get("Effect", "Allow") != "Allow":
+                continue
+            for action in st["Action"] if isinstance(st["Action"], list) else [st["Action"]]:
+                if action in ("secretsmanager:GetSecretValue", "lambda:InvokeFunction"):
+                    targets = st["Resource"] if isinstance(st["Resource"], list) else [st["Resource"]]
+                    found.setdefault(action, []).extend(json.dumps(t) for t in targets)
         denied = [json.dumps(st["Resource"]) for st in statements_of(handler) if st.get("Effect") == "Deny"]
+        secrets = found.pop("secretsmanager:GetSecretValue", [])
+        module = handler.split(".")[1]
+        if calls_models(stack_names.get(module, module)):
+            model_key = [s for s in secrets if ":secret:focal/acme/model_api_key-??????" in s]
+            assert len(model_key) == 1, (handler, secrets)
+            secrets.remove(model_key[0])
         if handler == "handlers.authorizer.handler":  # it verifies customer tokens: that one secret, nothing else
-            assert set(found) == {"secretsmanager:GetSecretValue"}, found
-            assert ":secret:focal/acme/customer_token_secret" in json.dumps(found["secretsmanager:GetSecretValue"]["Resource"])
+            assert len(secrets) == 1 and ":secret:focal/acme/customer_token_secret" in secrets[0], secrets
+            assert not found
             continue
         if handler not in runners:
-            assert not found, handler
+            assert not secrets and not found, handler
             continue
-        secret = json.dumps(found["secretsmanager:GetSecretValue"]["Resource"])
-        invoke = json.dumps(found["lambda:InvokeFunction"]["Resource"])
+        (secret,) = secrets
+        (invoke,) = found["lambda:InvokeFunction"]
         assert ":secret:focal/acme/*" in secret, secret  # the stack's tenant is "acme"
         # ...but never the customer-token signing secret, which a tool header could otherwise send out
         assert any(":secret:focal/acme/customer_token_secret" in d for d in denied), denied

@@ -55,10 +55,10 @@ def test_pins_agree_with_pyproject():
 
 
 def test_code_asset_has_engine_handlers_and_agents(recipes, tmp_path):
-    recipes.build_code(tmp_path)
+    recipes.build_code(tmp_path, compile_pyc=False)
     assert (tmp_path / "focal" / "pipeline" / "definition.py").is_file()
     assert (tmp_path / "handlers" / "authorizer.py").is_file()
-    assert not list(tmp_path.rglob("__pycache__"))
+    assert not list(tmp_path.rglob("__pycache__"))  # the checkout's own caches are never copied
     assert not list(tmp_path.rglob("*.egg-info"))
     for agent_dir in (p for p in (ROOT / "examples").iterdir() if p.is_dir()):
         for f in (p for p in agent_dir.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
@@ -93,3 +93,48 @@ def test_asset_hash_changes_with_the_code_and_ignores_caches(tmp_path):
     (scratch / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"junk")
     (scratch / "a.py").write_text("x = 1\n")
     assert tree_hash(scratch) == first
+
+
+def test_the_code_asset_carries_python312_bytecode_valid_after_unzipping(recipes, tmp_path):
+    """Unchecked-hash .pyc for CPython 3.12 (Lambda's): used whatever mtimes the unzipped files get."""
+    if recipes.python312() is None:
+        pytest.skip("no CPython 3.12 on this machine: the build ships sources only (and says so)")
+    recipes.build_code(tmp_path)
+    pyc = list(tmp_path.rglob("*.pyc"))
+    assert pyc and all(p.name.endswith(".cpython-312.pyc") for p in pyc)
+    sources = [p for p in (tmp_path / "focal").rglob("*.py")]
+    assert len([p for p in pyc if "focal" in p.parts]) == len(sources)
+    header = (tmp_path / "focal" / "__pycache__" / "settings.cpython-312.pyc").read_bytes()[:16]
+    assert int.from_bytes(header[4:8], "little") == 0b01  # hash-based, unchecked (PEP 552)
+
+
+@pytest.mark.parametrize("recipe", ["deps/requirements.txt", "deps/requirements-nodeps.txt", "llm/requirements.txt"])
+def test_every_recipe_has_a_hashed_lock_that_pins_what_it_names(recipe):
+    lock = (ROOT / "layers" / recipe).with_suffix(".lock")
+    lines = [line for line in lock.read_text().splitlines() if line and not line.startswith("#")]
+    assert lines
+    for line in lines:
+        assert re.fullmatch(r"[A-Za-z0-9_.-]+==[A-Za-z0-9_.+!-]+ --hash=sha256:[0-9a-f]{64}", line), line
+    locked = {line.split("==")[0].lower().replace("_", "-") for line in lines}
+    assert _names(ROOT / "layers" / recipe) <= locked
+
+
+def test_the_layer_asset_hash_covers_the_lock_files(tmp_path):
+    import shutil
+
+    from focal_infra.assets import tree_hash
+
+    copy = tmp_path / "deps"
+    shutil.copytree(ROOT / "layers" / "deps", copy)
+    before = tree_hash(copy)
+    lock = copy / "requirements.lock"
+    lock.write_text(lock.read_text().replace("sha256:", "sha256:0", 1)[:-2] + "\n")
+    assert tree_hash(copy) != before
+
+
+def test_build_installs_from_the_lock_with_hashes_required(recipes, monkeypatch, tmp_path):
+    calls = []
+    monkeypatch.setattr(recipes, "_pip_install", lambda site, *args: calls.append(args))
+    recipes._install_recipe(tmp_path, ROOT / "layers" / "deps" / "requirements.txt")
+    (args,) = calls
+    assert "--require-hashes" in args and "--no-deps" in args and args[-1].endswith("requirements.lock")

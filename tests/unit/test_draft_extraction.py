@@ -193,8 +193,16 @@ def test_the_model_is_asked_when_the_reading_is_uncertain_even_with_a_default():
 
 def test_the_model_is_asked_when_a_cue_has_no_readable_value_and_may_say_none():
     model = Extractor(json.dumps({"values": {"refund_amount": None}}))
-    reading = draft_variables(SIMPLE, "Shall I refund the order for you?", {"refund_amount"}, model, [])
+    reading = draft_variables(SIMPLE, "Shall I refund what you paid for the order?", {"refund_amount"}, model, [])
     assert len(model.prompts) == 1 and reading.values == {} and reading.uncertain == {}
+
+
+@pytest.mark.parametrize("draft", ["Sure, I can help with a refund. What is your order number?",
+                                   "Shall I refund the order for you?", "Okay, I've stopped that (Refund an order)."])
+def test_no_call_when_a_cue_comes_with_nothing_an_amount_could_be_stated_with(draft):
+    model = Extractor()
+    reading = draft_variables(SIMPLE, draft, {"refund_amount"}, model, [])
+    assert model.prompts == [] and reading.values == {} and reading.uncertain == {}
 
 
 def test_the_model_never_lowers_an_amount_promised_in_the_draft():

@@ -263,7 +263,7 @@ def _has(problems: list[Problem], path: str, message: str, *, prefix: bool = Fal
 def test_broken_agent_reports_every_problem() -> None:
     problems = all_problems(BROKEN / "agent.yaml")
     expected = [
-        ("rules[0].enforcement_expression", "name 'refund_amt' is not a declared variable"),
+        ("rules[0].enforcement_expression", "name 'refund_amt' is not a declared variable; did you mean 'refund_amount'?"),
         ("rules[1].id", "duplicate id 'greeting'"),
         ("rules[2].id", "duplicate id 'greeting'"),
         ("rules[3].scope_id", "scenario 'billing' does not exist"),
@@ -317,4 +317,4 @@ def test_validator_checks_tool_arguments_and_template_placeholders(tmp_path: Pat
     bad.write_text(text, encoding="utf-8")
     (tmp_path / "tools.py").write_text((RETAIL.parent / "tools.py").read_text(encoding="utf-8"), encoding="utf-8")
     problems = all_problems(bad)
-    assert any(p.message == "placeholder '{order_idd}' is not a declared variable" for p in problems)
+    assert any(p.message == "placeholder '{order_idd}' is not a declared variable; did you mean 'order_id'?" for p in problems)

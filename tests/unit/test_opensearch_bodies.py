@@ -209,7 +209,7 @@ def test_search_is_one_msearch_with_both_queries(index, fake):
     scope = ScopeFilter("acme", "shop", ("refund",), ("refund.confirm",))
     fake.calls.clear()
     assert index.search(scope, VEC, 5) == []  # no index yet: nothing, no error
-    assert fake.calls == [("msearch", {"index": None, "body": [
+    assert fake.calls == [("msearch", {"index": None, "request_timeout": 2.0, "body": [  # opensearch_retry.SEARCH
         {"index": "focal-acme-rules-v1"}, knn_query(scope, VEC, 5),
         {"index": "focal-acme-rules-v1"}, always_included_query(scope, VEC),
     ]})]
@@ -229,7 +229,7 @@ def test_upsert_creates_the_index_once_then_bulk_indexes(index, fake):
     names = [name for name, _ in fake.calls]
     assert names == ["indices.exists", "indices.create", "bulk", "bulk"]
     assert fake.calls[1][1]["body"] == index_body(3)
-    assert fake.calls[2][1] == {"index": None, "refresh": "wait_for", "body": [
+    assert fake.calls[2][1] == {"index": None, "refresh": "wait_for", "request_timeout": 10.0, "body": [
         {"index": {"_index": "focal-acme-rules-v1", "_id": document_id("acme", "shop", "r1")}},
         {"tenant_id": "acme", "agent_id": "shop", "rule_id": "r1", "kind": "rule", "scope": "STEP",
          "scope_id": "refund.confirm", "digest": "d1", "hard": True, "vector": VEC_JSON},
@@ -248,7 +248,7 @@ def test_an_existing_index_is_not_created_again(fake):
 
 def test_a_concurrent_creation_is_not_an_error(fake):
     index = OpenSearchRuleIndex(fake, "focal-acme-rules-v1", 3)
-    fake.indices.exists = lambda index: False  # another writer creates it between the check and ours
+    fake.indices.exists = lambda index, **params: False  # another writer creates it between the check and ours
     fake.data["focal-acme-rules-v1"] = object()
     assert index.ensure_index() is False
 
@@ -278,7 +278,7 @@ def test_a_failed_document_raises_without_its_content(index, fake):
 def test_delete_sends_tenant_scoped_ids(index, fake):
     index.upsert("acme", "shop", [IndexedRule("r1", "GLOBAL", None, "t")], VEC[None, :])
     index.delete("acme", "shop", ["r1", "r2"])
-    assert fake.calls[-1] == ("bulk", {"index": None, "refresh": "wait_for", "body": [
+    assert fake.calls[-1] == ("bulk", {"index": None, "refresh": "wait_for", "request_timeout": 10.0, "body": [
         {"delete": {"_index": "focal-acme-rules-v1", "_id": document_id("acme", "shop", "r1")}},
         {"delete": {"_index": "focal-acme-rules-v1", "_id": document_id("acme", "shop", "r2")}},
     ]})
@@ -294,7 +294,7 @@ def test_delete_agent_is_a_filtered_delete_by_query(index, fake):
     index.upsert("acme", "other", [IndexedRule("r1", "GLOBAL", None, "t")], VEC[None, :])
     assert index.delete_agent("acme", "shop") == 1
     assert fake.calls[-1] == ("delete_by_query", {
-        "index": "focal-acme-rules-v1", "refresh": "true", "conflicts": "proceed",
+        "index": "focal-acme-rules-v1", "refresh": "true", "conflicts": "proceed", "request_timeout": 10.0,
         "body": {"query": {"bool": {"filter": TENANT_AGENT}}},
     })
     assert index.digests("acme", "other") == {"r1": ""}
@@ -303,7 +303,8 @@ def test_delete_agent_is_a_filtered_delete_by_query(index, fake):
 def test_digests_sends_the_digests_query(index, fake):
     index.upsert("acme", "shop", [IndexedRule("r1", "GLOBAL", None, "t", digest="d1")], VEC[None, :])
     assert index.digests("acme", "shop") == {"r1": "d1"}
-    assert fake.calls[-1] == ("search", {"index": "focal-acme-rules-v1", "body": digests_query("acme", "shop")})
+    assert fake.calls[-1] == ("search", {"index": "focal-acme-rules-v1", "body": digests_query("acme", "shop"),
+                                         "request_timeout": 10.0})
 
 
 def test_empty_ids_are_refused(index):
@@ -311,6 +312,54 @@ def test_empty_ids_are_refused(index):
         index.search(ScopeFilter("", "shop"), VEC, 3)
     with pytest.raises(ValueError):
         index.digests("acme", "")
+
+
+# --- bounded requests (opensearch_retry) ------------------------------------------------------------
+
+
+class _Timeout(Exception):
+    """As opensearch-py's ConnectionTimeout: no HTTP status."""
+
+
+def _slow_call(clock: list[float], outcome):
+    timeouts: list[float] = []
+
+    def call(**params):
+        timeouts.append(params["request_timeout"])
+        clock[0] += params["request_timeout"]  # every attempt waits its whole timeout
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+    return call, timeouts
+
+
+def test_a_hanging_search_gives_up_inside_the_retrieve_functions_timeout():
+    from focal.adapters.opensearch_retry import SEARCH, bounded
+
+    clock = [0.0]
+    call, timeouts = _slow_call(clock, _Timeout("read timed out"))
+    with pytest.raises(_Timeout):
+        bounded(call, SEARCH, sleep=lambda s: clock.__setitem__(0, clock[0] + s), clock=lambda: clock[0], body=[])
+    assert timeouts == [2.0, 2.0] and clock[0] <= SEARCH.deadline_s < 10.0  # retrieve's Lambda timeout
+
+
+@pytest.mark.parametrize("status, attempts", [(503, 2), (429, 2), (400, 1), (404, 1)])
+def test_only_transient_statuses_are_retried(status, attempts):
+    from focal.adapters.opensearch_retry import SEARCH, bounded
+
+    class Failure(Exception):
+        status_code = status
+
+    clock = [0.0]
+    call, timeouts = _slow_call(clock, Failure())
+    with pytest.raises(Failure):
+        bounded(call, SEARCH, sleep=lambda s: None, clock=lambda: clock[0])
+    assert len(timeouts) == attempts
+
+
+def test_the_client_does_not_retry_by_itself():
+    client = opensearch_client("http://localhost:9200")
+    assert client.transport.max_retries == 0 and client.transport.kwargs["timeout"] == 2.0
 
 
 # --- the client ------------------------------------------------------------------------------------

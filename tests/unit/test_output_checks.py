@@ -259,7 +259,7 @@ class NoEmbedder:
 
 def stage_deps(agent, embedder, **kw):
     return SimpleNamespace(embedder=embedder, relevance_model=kw.get("relevance_model"),
-                           grounding_model=kw.get("grounding_model"), llm=lambda a: kw.get("llm"))
+                           grounding_model=kw.get("grounding_model"), llm=lambda a, state=None: kw.get("llm"))
 
 
 def test_flags_off_means_no_check_and_no_verdict(retail):

@@ -33,7 +33,13 @@ ROOT = Path(__file__).resolve().parents[2]
 LABELLED = ROOT / "tests" / "data" / "prevalidation_messages.yaml"
 
 
+# The shop's own contrast set and attacks live in its agent file (the engine ships generic ones only).
+_RETAIL = yaml.safe_load((Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yaml").read_text())
+SHOP_EXEMPLARS = {k: _RETAIL["pre_validation"][k] for k in ("extra_attack_exemplars", "extra_ordinary_exemplars")}
+
+
 def agent(**pre_validation) -> AgentConfig:
+    pre_validation = {**SHOP_EXEMPLARS, **pre_validation}
     return AgentConfig(
         id="shop", name="Shop",
         scenarios=[
@@ -273,7 +279,7 @@ def test_exemplars_ship_with_the_package_and_are_embedded_once_per_embedder():
     a = agent()
     for text in ("where is my order?", "refund please", "hello"):
         prevalidate(a, text, embedder.embed([text])[0], embedder)
-    exemplars = len(attack_exemplars()) + len(ordinary_exemplars())
+    exemplars = len(attack_exemplars()) + len(ordinary_exemplars()) + sum(map(len, SHOP_EXEMPLARS.values()))
     assert embedder.embedded == exemplars + 3  # the exemplars once, then only the messages (by the caller)
 
 

@@ -215,7 +215,7 @@ def test_validate_names_an_unknown_required_variable():
     raw = {**AGENT, "rules": [{**AGENT["rules"][0], "required_variables": ["order_total", "ordr_total"]}]}
     problems = semantic_problems(AgentConfig.model_validate(raw))
     assert [(p.path, p.message) for p in problems if "required_variables" in p.path] == [
-        ("rules[0].required_variables[1]", "variable 'ordr_total' is not a declared variable")
+        ("rules[0].required_variables[1]", "variable 'ordr_total' is not a declared variable; did you mean 'order_total'?")
     ]
 
 

@@ -33,7 +33,7 @@ from botocore.config import Config
 from botocore.exceptions import ClientError
 
 from focal.config.loader import agent_from_text
-from focal.errors import AgentNotFound, DuplicateTurn, VersionConflict
+from focal.errors import AgentNotFound, AgentTooLarge, DuplicateTurn, VersionConflict
 from focal.models.agent import AgentConfig
 from focal.models.approval import ApprovalRequest, ApprovalState
 from focal.models.memory import Episode
@@ -109,6 +109,30 @@ def _expired(item: dict[str, Any], now: float) -> bool:
 
 def _num(value: int | float) -> dict[str, str]:
     return {"N": str(value)}
+
+
+MAX_ITEM_BYTES = 400 * 1024  # DynamoDB's item limit: attribute names and values together
+
+
+def item_bytes(item: dict[str, Any]) -> int:
+    """An item's size as DynamoDB counts it (names and UTF-8 strings; a number at most 21 bytes, here its
+    digits + 1, an upper bound); nested maps and lists are counted with their 3 bytes of overhead each."""
+    def value(v: dict[str, Any]) -> int:
+        (kind, x), = v.items()
+        if kind == "S":
+            return len(x.encode("utf-8"))
+        if kind == "N":
+            return min(21, len(x) + 1)
+        if kind == "B":
+            return len(x)
+        if kind == "BOOL" or kind == "NULL":
+            return 1
+        if kind == "M":
+            return 3 + sum(len(k.encode("utf-8")) + 1 + value(w) for k, w in x.items())
+        if kind == "L":
+            return 3 + sum(1 + value(w) for w in x)
+        return sum(len(str(e).encode("utf-8")) for e in x)  # SS / NS / BS
+    return sum(len(name.encode("utf-8")) + value(v) for name, v in item.items())
 
 
 class DynamoSessionStore:
@@ -366,20 +390,28 @@ class DynamoConfigStore:
         self._cache: dict[tuple[str, str, int, str], AgentConfig] = {}
         self._lock = threading.Lock()
 
+    @staticmethod
+    def agent_item(tenant_id: str, agent: AgentConfig, yaml_text: str) -> dict[str, Any]:
+        return {
+            "pk": {"S": agent_key(tenant_id, agent.id)},
+            "tenant_id": {"S": tenant_id},
+            "agent_id": {"S": agent.id},
+            "version": _num(agent.version),
+            "digest": {"S": _digest(yaml_text)},
+            "yaml": {"S": yaml_text},
+        }
+
+    def check_fits(self, tenant_id: str, agent: AgentConfig, yaml_text: str) -> None:
+        """Raise AgentTooLarge when the stored item would exceed DynamoDB's 400 KB (checked before indexing)."""
+        size = item_bytes(self.agent_item(tenant_id, agent, yaml_text))
+        if size > MAX_ITEM_BYTES:
+            raise AgentTooLarge(f"the stored agent would be {size} bytes; a DynamoDB item holds at most {MAX_ITEM_BYTES}")
+
     def put_agent(self, tenant_id: str, yaml_text: str) -> AgentConfig:
         """Validate and store an agent definition; raises AgentConfigInvalid listing every problem."""
         agent = agent_from_text(yaml_text, f"{self.table_name}:{tenant_id}")
-        self._client.put_item(
-            TableName=self.table_name,
-            Item={
-                "pk": {"S": agent_key(tenant_id, agent.id)},
-                "tenant_id": {"S": tenant_id},
-                "agent_id": {"S": agent.id},
-                "version": _num(agent.version),
-                "digest": {"S": _digest(yaml_text)},
-                "yaml": {"S": yaml_text},
-            },
-        )
+        self.check_fits(tenant_id, agent, yaml_text)
+        self._client.put_item(TableName=self.table_name, Item=self.agent_item(tenant_id, agent, yaml_text))
         return agent
 
     def get_agent(self, tenant_id: str, agent_id: str) -> AgentConfig:

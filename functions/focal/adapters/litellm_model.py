@@ -1,13 +1,73 @@
-"""The model provider adapter: litellm, imported lazily (it costs seconds and ~170 MB)."""
+"""The model provider adapter: litellm, imported lazily (it costs seconds and ~170 MB).
+
+Every call carries the agent's `models` settings (Deps.llm configures a copy per agent): `timeout_s` per
+attempt, `temperature`, and `retries` with exponential backoff and jitter on timeouts, 5xx and throttling
+only (an authentication or bad-request error is not retried). `total_s`, set per call from the turn's time
+budget (focal.pipeline.budget), bounds all attempts and backoffs together. litellm's and the provider
+SDK's own retries are off, so the count is exactly 1 + retries.
+
+The provider credential comes from `key_for(model)` (in AWS the tenant's Secrets Manager secret, see
+`ProviderKey`), passed as litellm's `api_key`; it is never logged, and errors name only their type.
+"""
 
 from __future__ import annotations
 
+import copy
+import logging
 import os
+import random
 import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 from focal.errors import ModelError
-from focal.ports import ModelReply
+from focal.ports import ModelReply, SecretSource
+
+log = logging.getLogger(__name__)
+
+# Providers that authenticate with the function's IAM role: no key is read or passed.
+IAM_PROVIDERS = ("bedrock/", "bedrock_converse/", "sagemaker/", "sagemaker_chat/")
+MIN_ATTEMPT_S = 0.5  # an attempt is not started with less time than this left of `total_s`
+BACKOFF_S = 0.5  # first retry after 0.25–0.5 s, then doubling
+RETRYABLE_NAMES = ("Timeout", "TimeoutError", "APIConnectionError", "RateLimitError", "ServiceUnavailableError",
+                   "InternalServerError", "BadGatewayError", "ConnectionError")
+
+
+def retryable(exc: BaseException) -> bool:
+    """Timeouts, throttling (429) and server errors (5xx) are worth another attempt; nothing else is."""
+    status = getattr(exc, "status_code", None)
+    if isinstance(status, int):
+        return status in (408, 429) or status >= 500
+    return type(exc).__name__ in RETRYABLE_NAMES or isinstance(exc, TimeoutError | ConnectionError)
+
+
+def needs_key(model: str) -> bool:
+    return not model.startswith(IAM_PROVIDERS)
+
+
+class ProviderKey:
+    """The model provider's API key from a secret (`model_api_key` under the tenant's prefix in AWS).
+
+    Read for providers that need one; a missing secret is remembered for `miss_ttl_s` (litellm then
+    falls back to the provider's own environment variable, if any). The value is never logged."""
+
+    def __init__(self, source: SecretSource, name: str, miss_ttl_s: float = 60.0,
+                 clock: Callable[[], float] = time.monotonic):
+        self.source, self.name, self.miss_ttl_s, self._clock = source, name, miss_ttl_s, clock
+        self._missed_at: float | None = None
+
+    def __repr__(self) -> str:
+        return f"ProviderKey({self.name!r})"  # never the value
+
+    def __call__(self, model: str) -> str | None:
+        if not self.name or not needs_key(model):
+            return None
+        if self._missed_at is not None and self._clock() - self._missed_at < self.miss_ttl_s:
+            return None
+        value = self.source.get(self.name)  # the source caches hits and logs a failure by name only
+        self._missed_at = None if value else self._clock()
+        return value or None
 
 
 def _litellm():
@@ -42,12 +102,27 @@ def _cost(litellm: Any, response: Any) -> float:
 class LiteLLMModel:
     """A model for every purpose when `model` is set; otherwise nothing is available (offline)."""
 
-    def __init__(self, model: str | None, timeout_s: float = 20.0, temperature: float = 0.0, warm: bool = True):
+    def __init__(self, model: str | None, timeout_s: float = 20.0, temperature: float = 0.0, warm: bool = True,
+                 retries: int = 0, key_for: Callable[[str], str | None] | None = None, total_s: float | None = None):
         self.model = model
         self.timeout_s = timeout_s
         self.temperature = temperature
+        self.retries = retries
+        self.key_for = key_for
+        self.total_s = total_s  # all attempts of one call together (the turn's time left); None: unbounded
+        self.sleep: Callable[[float], None] = time.sleep
         if model and warm:
             warm_up()
+
+    def configured(self, *, timeout_s: float | None = None, temperature: float | None = None,
+                   retries: int | None = None, total_s: float | None = None) -> LiteLLMModel:
+        """A copy with these settings (the same provider, key source and, for scripts, the same queues)."""
+        other = copy.copy(self)
+        for name, value in (("timeout_s", timeout_s), ("temperature", temperature), ("retries", retries),
+                            ("total_s", total_s)):
+            if value is not None:
+                setattr(other, name, value)
+        return other
 
     def available(self, purpose: str) -> bool:
         return bool(self.model)
@@ -63,16 +138,34 @@ class LiteLLMModel:
         self, model: str, messages: list[dict[str, str]], json_schema: dict[str, Any] | None, extra: dict[str, Any]
     ) -> ModelReply:
         litellm = _litellm()
-        kwargs: dict[str, Any] = {"timeout": self.timeout_s, "temperature": self.temperature, "num_retries": 0}
+        kwargs: dict[str, Any] = {"temperature": self.temperature, "num_retries": 0, "max_retries": 0}
         if json_schema is not None:
             kwargs["response_format"] = {
                 "type": "json_schema",
                 "json_schema": {"name": "output", "schema": json_schema, "strict": False},
             }
-        try:
-            response = litellm.completion(model=model, messages=messages, **kwargs, **extra)
-        except Exception as exc:  # provider errors of every kind become one typed error
-            raise ModelError(f"{type(exc).__name__} from model provider") from exc
+        key = self.key_for(model) if self.key_for else None
+        if key:
+            kwargs["api_key"] = key
+        end = time.monotonic() + self.total_s if self.total_s is not None else None
+        attempt = 0
+        while True:
+            timeout = self.timeout_s if end is None else min(self.timeout_s, end - time.monotonic())
+            try:
+                if timeout < MIN_ATTEMPT_S:
+                    raise TimeoutError("no time left for the call")
+                response = litellm.completion(model=model, messages=messages, timeout=timeout, **kwargs, **extra)
+                break
+            except Exception as exc:  # provider errors of every kind become one typed error (its type only: no key, no text)
+                delay = BACKOFF_S * (2 ** attempt) * random.uniform(0.5, 1.0)
+                room = end is None or end - time.monotonic() - delay >= MIN_ATTEMPT_S
+                if attempt < self.retries and retryable(exc) and room:
+                    log.info("model call retried after %s (attempt %d)", type(exc).__name__, attempt + 1)
+                    self.sleep(delay)
+                    attempt += 1
+                    continue
+                tries = f" after {attempt + 1} attempts" if attempt else ""
+                raise ModelError(f"{type(exc).__name__} from model provider{tries}") from None
         text = response.choices[0].message.content or ""
         usage = getattr(response, "usage", None)
         cost = _cost(litellm, response)

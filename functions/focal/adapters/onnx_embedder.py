@@ -14,10 +14,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-import onnxruntime as ort
-from tokenizers import Tokenizer
-
-from focal.adapters.onnx_folder import session_options
 
 MAX_TOKENS = 256  # sentence-transformers' max_seq_length for this model
 BATCH = 32
@@ -53,6 +49,12 @@ class OnnxEmbedder:
 
     def __init__(self, model_dir: str | None = None, threads: int = 1, cache_size: int = 4096):
         model_path, tokenizer_path = locate_model(model_dir)
+        # onnxruntime and tokenizers load with the model (a stage that never embeds never imports them)
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        from focal.adapters.onnx_folder import session_options
+
         self._session = ort.InferenceSession(str(model_path), session_options(threads), providers=["CPUExecutionProvider"])
         self._inputs = {i.name for i in self._session.get_inputs()}
         self._tokenizer = Tokenizer.from_file(str(tokenizer_path))

@@ -34,6 +34,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from focal.adapters.opensearch_retry import SEARCH, WRITE, bounded
 from focal.ports import Hit, IndexedRule, ScopeFilter
 
 MAPPING_VERSION = 1  # part of the index name: a mapping change means a new index and a re-sync
@@ -226,9 +227,10 @@ class OpenSearchRuleIndex:
         if self._ready:
             return False
         created = False
-        if not self.client.indices.exists(index=self.index):
+        if not bounded(self.client.indices.exists, WRITE, index=self.index):
             try:
-                self.client.indices.create(index=self.index, body=index_body(self.dimension, self.engine, self.replicas))
+                bounded(self.client.indices.create, WRITE, index=self.index,
+                        body=index_body(self.dimension, self.engine, self.replicas))
                 created = True
             except Exception as exc:  # another writer may have created it a moment ago
                 if _status(exc) != 400 or "resource_already_exists" not in str(getattr(exc, "error", "")):
@@ -264,16 +266,15 @@ class OpenSearchRuleIndex:
     def delete(self, tenant_id: str, agent_id: str, ids: Sequence[str]) -> None:
         actions = [{"delete": {"_index": self.index, "_id": document_id(tenant_id, agent_id, i)}} for i in ids]
         # Nothing to delete from an index that does not exist (and a _bulk must not auto-create it).
-        if actions and (self._ready or self.client.indices.exists(index=self.index)):
+        if actions and (self._ready or bounded(self.client.indices.exists, WRITE, index=self.index)):
             self._bulk(actions, per_doc=1)
 
     def delete_agent(self, tenant_id: str, agent_id: str) -> int:
         """Remove every document of one agent (both kinds); returns how many were deleted."""
         document_id(tenant_id, agent_id, "-")  # validates the ids
         try:
-            response = self.client.delete_by_query(
-                index=self.index, body=agent_query(tenant_id, agent_id), refresh="true", conflicts="proceed"
-            )
+            response = bounded(self.client.delete_by_query, WRITE, index=self.index, body=agent_query(tenant_id, agent_id),
+                               refresh="true", conflicts="proceed")
         except Exception as exc:
             if _status(exc) == 404:
                 return 0
@@ -283,7 +284,7 @@ class OpenSearchRuleIndex:
     def _bulk(self, actions: list[dict[str, Any]], per_doc: int) -> None:
         step = BULK_CHUNK * per_doc
         for start in range(0, len(actions), step):
-            response = self.client.bulk(body=actions[start:start + step], refresh=self.refresh)
+            response = bounded(self.client.bulk, WRITE, body=actions[start:start + step], refresh=self.refresh)
             if response.get("errors"):
                 failed = [
                     item for entry in response.get("items", []) for item in entry.values() if item.get("error")
@@ -300,7 +301,7 @@ class OpenSearchRuleIndex:
         after: str | None = None
         while True:
             try:
-                response = self.client.search(index=self.index, body=digests_query(tenant_id, agent_id, after))
+                response = bounded(self.client.search, WRITE, index=self.index, body=digests_query(tenant_id, agent_id, after))
             except Exception as exc:
                 if _status(exc) == 404:
                     return {}
@@ -321,7 +322,7 @@ class OpenSearchRuleIndex:
             bodies += [{"index": self.index}, always_included_query(scope, vector)]
         if not bodies:
             return []
-        responses = self.client.msearch(body=bodies)["responses"]
+        responses = bounded(self.client.msearch, SEARCH, body=bodies)["responses"]  # inside retrieve's budget
         results = [self._hits(r) for r in responses]
         hits = [Hit(rule_id, cosine_from_knn(score)) for rule_id, score in results[0]] if k > 0 else []
         if scope.kind == "rule":
@@ -347,7 +348,7 @@ class OpenSearchRuleIndex:
 
 def opensearch_client(
     endpoint_or_url: str, region: str | None = None, username: str | None = None, password: str | None = None,
-    timeout_s: float = 5.0,
+    timeout_s: float = SEARCH.timeout_s,
 ) -> Any:
     """An `opensearchpy.OpenSearch` client.
 
@@ -359,9 +360,9 @@ def opensearch_client(
 
     common: dict[str, Any] = {
         "connection_class": RequestsHttpConnection,
-        "timeout": timeout_s,
-        "max_retries": 2,
-        "retry_on_timeout": True,
+        "timeout": timeout_s,  # each request passes its own request_timeout (focal.adapters.opensearch_retry)
+        "max_retries": 0,  # retries are bounded by the adapter, within a deadline
+        "retry_on_timeout": False,
     }
     if "://" not in endpoint_or_url:
         import boto3

@@ -15,13 +15,14 @@ import sys
 def add_parsers(sub) -> None:  # noqa: ANN001 - argparse's private subparsers type
     for name, help_ in (("approve", "approve a pending approval request: its action runs once"),
                         ("deny", "deny a pending approval request: nothing runs")):
-        s = sub.add_parser(name, help=help_)
-        s.add_argument("approval_id", metavar="ID")
+        s = sub.add_parser(name, help=help_, description=help_)
+        s.add_argument("approval_id", metavar="ID", help="the approval request's id (from the turn result or the trace)")
         s.add_argument("--agent", default=os.environ.get("FOCAL_AGENT_FILE"),
                        help="the agent YAML file (default: FOCAL_AGENT_FILE)")
-        s.add_argument("--tenant", default=os.environ.get("FOCAL_TENANT", "local"))
-        s.add_argument("--db", default=".focal/focal.db")
-        s.add_argument("--json", action="store_true")
+        s.add_argument("--tenant", default=os.environ.get("FOCAL_TENANT", "local"),
+                       help="tenant id the request belongs to (FOCAL_TENANT when set)")
+        s.add_argument("--db", default=".focal/focal.db", help="the local SQLite file that holds the pending request")
+        s.add_argument("--json", action="store_true", help="print the outcome as JSON")
         s.set_defaults(func=cmd_answer, approve=name == "approve")
 
 

@@ -1,112 +1,182 @@
-"""`focal bench overhead`: per-stage latency of the pipeline on the embedded defaults, no model."""
+"""`focal bench overhead`: what a turn costs, measured on an agent's conversation suite.
+
+Three runs over the same suite (every examples/*/tests.yaml beside its agent.yaml by default):
+  offline       no model: per-stage wall and CPU (the stage call, its validation and JSON hop
+                included) p50/p95/p99, the whole turn, the first turn (ONNX load and index build);
+  instant model the scripted cooperative model of focal.cli.bench_model for every purpose: model
+                calls per turn by purpose, the first model turn (the rest of litellm's import when
+                the calls go through litellm), CPU per model call of our own and of litellm;
+  latency       the same with `--latency-ms` slept in every call: the end-to-end effect of each call.
+"""
 
 from __future__ import annotations
 
 import resource
-from dataclasses import dataclass
+import sys
 import tempfile
 import time
-import uuid
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
-import yaml
 
+from focal.cli.bench_model import InstantModel, capturing
+from focal.cli.bench_runs import TENANT, TurnSample, one_turn, run_turns
 from focal.config.loader import load_agent
-from focal.models.turn import TurnRequest, TurnResult
+from focal.conversation_tests import load_suite
 from focal.pipeline.definition import STAGE_NAMES
 from focal.pipeline.runner import LocalRunner
 from focal.wiring import local_deps
 
-
-def suite_messages(suite_path: Path) -> list[tuple[str, list[str]]]:
-    """The customer and the user messages of each conversation of a conversation-test suite."""
-    suite = yaml.safe_load(suite_path.read_text(encoding="utf-8")) or {}
-    out = []
-    for i, conversation in enumerate(suite.get("conversations", [])):
-        messages = []
-        for j, turn in enumerate(conversation.get("turns", [])):
-            if not isinstance(turn.get("user"), str):
-                raise ValueError(
-                    f"{suite_path}: conversations[{i}].turns[{j}].user must be a string "
-                    "(quote it: yes, no, on and off are booleans in YAML)"
-                )
-            messages.append(turn["user"])
-        out.append((str(conversation.get("customer_id") or "test-customer"), messages))
-    return out
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+PURPOSES = ("sensor", "rules", "generate", "extract", "judge", "grounding")
 
 
-def overhead(agent_path: str, suite_path: str, repeat: int = 3) -> str:
-    conversations = suite_messages(Path(suite_path))
-    started = time.perf_counter()
+def example_suites() -> list[tuple[Path, Path]]:
+    """(agent.yaml, tests.yaml) of every example agent with a suite beside it."""
+    return [(p.parent / "agent.yaml", p) for p in sorted(EXAMPLES.glob("*/tests.yaml")) if (p.parent / "agent.yaml").is_file()]
+
+
+def _pct(values: list[float], *qs: int) -> str:
+    return "".join(f"{np.percentile(values, q):>9.2f}" if values else f"{'-':>9}" for q in qs)
+
+
+def overhead(agent_path: str, suite_path: str, repeat: int = 3, through_litellm: bool = True,
+             latency_ms: float = 400.0, with_model: bool = True) -> str:
     agent = load_agent(agent_path)
-    agent_id = agent.id
-    soft = {r.id for r in agent.rules if not r.is_hard_constraint}
+    conversations = load_suite(suite_path, agent)
+    turns = sum(len(c.turns) for c in conversations)
+    lines = [f"== {agent_path} · {suite_path}: {len(conversations)} conversations, {turns} turns × {repeat}"]
     with tempfile.TemporaryDirectory() as tmp:
+        started = time.perf_counter()
         deps = local_deps(agent_path, Path(tmp) / "bench.db")
+        deps.model_factory = None  # offline even when the agent file names a model
         runner = LocalRunner(deps)
-        runner.turn(TurnRequest(tenant_id="bench", agent_id=agent_id, session_id="warm",
-                                turn_id="warm", message="hello"))  # model load and index build, not measured
-        warm_s = time.perf_counter() - started
-        per_stage: dict[str, list[float]] = {name: [] for name in STAGE_NAMES}
-        totals: list[float] = []
-        usage = ModelUsage()
-        for _ in range(repeat):
-            for customer, messages in conversations:
-                session = uuid.uuid4().hex[:12]
-                for i, message in enumerate(messages):
-                    clear = getattr(deps.embedder, "clear_cache", None)
-                    if clear is not None:
-                        clear()  # every customer message is new: measure the embedding, not the cache
-                    t0 = time.perf_counter()
-                    result = runner.turn(TurnRequest(tenant_id="bench", agent_id=agent_id, customer_id=customer,
-                                                     session_id=session, turn_id=f"{session}-{i}", message=message))
-                    totals.append((time.perf_counter() - t0) * 1000)
-                    for name in STAGE_NAMES:
-                        per_stage[name].append(result.timings_ms.get(name, 0.0))
-                    usage.add(result, soft)
+        first = one_turn(deps, runner, agent, "bench-warm", "warm", "warm-0", "hello")  # ONNX load + index build
+        first_s = time.perf_counter() - started
+        offline = run_turns(deps, agent, conversations, repeat)
+        lines += _offline_lines(offline, first_s, first)
+        if with_model:
+            lines += _model_lines(agent_path, agent, conversations, repeat, deps, Path(tmp), offline,
+                                  through_litellm, latency_ms)
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    lines = [f"focal bench overhead: {len(totals)} turns ({len(conversations)} conversations × {repeat}), offline, no model",
-             f"{'stage':<10}{'p50 ms':>10}{'p95 ms':>10}"]
-    for name, values in per_stage.items():
-        lines.append(f"{name:<10}{np.percentile(values, 50):>10.2f}{np.percentile(values, 95):>10.2f}")
-    lines.append(f"{'turn':<10}{np.percentile(totals, 50):>10.2f}{np.percentile(totals, 95):>10.2f}   (wall clock, JSON hops included)")
-    lines.append(f"start-up (model load + index) {warm_s:.2f} s · peak RSS {rss_mb:.0f} MB")
-    lines += usage.lines()
+    lines.append(f"peak RSS {rss_mb:.0f} MB")
     return "\n".join(lines)
 
 
-@dataclass
-class ModelUsage:
-    """How often a configured model would be called, read from each offline turn's own trace."""
+def _offline_lines(samples: list[TurnSample], first_s: float, first: TurnSample) -> list[str]:
+    head = f"{'':<4}{'stage':<10}{'wall p50':>9}{'p95':>9}{'p99':>9}{'CPU p50':>9}{'p95':>9}{'p99':>9}{'in-stage':>10}"
+    lines = [f"offline, no model ({len(samples)} turns)", head]
+    for name in STAGE_NAMES:
+        ran = [s for s in samples if name in s.stages]
+        walls, cpus = [s.stages[name][0] for s in ran], [s.stages[name][1] for s in ran]
+        inside = [s.in_stage_ms.get(name, 0.0) for s in ran]
+        lines.append(f"{'':<4}{name:<10}{_pct(walls, 50, 95, 99)}{_pct(cpus, 50, 95, 99)}{_pct(inside, 50)}"
+                     f"   ({len(ran)} turns)")
+    walls, cpus = [s.wall_ms for s in samples], [s.cpu_ms for s in samples]
+    lines.append(f"{'':<4}{'turn':<10}{_pct(walls, 50, 95, 99)}{_pct(cpus, 50, 95, 99)}")
+    hops = [sum(w for w, _ in s.stages.values()) - sum(s.in_stage_ms.get(n, 0.0) for n in s.stages) for s in samples]
+    lines.append(f"    JSON hops and validation between stages: p50 {np.percentile(hops, 50):.2f} ms per turn "
+                 "(stage calls minus the stages' own time)")
+    lines.append(f"    first turn {first_s:.2f} s (ONNX load + index build; {first.wall_ms:.0f} ms the turn itself)")
+    return lines
 
-    turns: int = 0
-    measured_calls: int = 0
-    fast: int = 0
-    sensor: int = 0
-    rules: int = 0
-    generate: int = 0
-    judge: int = 0
 
-    def add(self, result: TurnResult, soft_rules: set[str]) -> None:
-        self.turns += 1
-        self.measured_calls += result.model_calls
-        understood = result.execution_path != "rejected"
-        fast = bool(result.intent.get("fast_path"))
-        self.fast += understood and fast
-        self.sensor += understood and not fast
-        self.rules += any(r in soft_rules for r in result.matched_rules)  # the rule check judges soft candidates
-        if "generate" in result.timings_ms:
-            self.generate += 1 + int(result.enforcement.get("regenerations", 0))
-        self.judge += bool(result.enforcement.get("unverified"))
+def _model_lines(agent_path: str, agent, conversations, repeat: int, offline_deps, tmp: Path,  # noqa: ANN001
+                 offline: list[TurnSample], through_litellm: bool, latency_ms: float) -> list[str]:
+    imported = "litellm" in sys.modules
+    started = time.perf_counter()
+    model = InstantModel(through_litellm=through_litellm)
+    deps = _model_deps(agent_path, tmp / "model.db", offline_deps, model)
+    with capturing(model):
+        conv = conversations[0]
+        first = run_turns(deps, agent, [type(conv)(name=conv.name, turns=conv.turns[:1], customer_id=conv.customer_id,
+                                                   profile=conv.profile)], 1, model)[0]
+        first_s = time.perf_counter() - started
+        samples = run_turns(deps, agent, conversations, repeat, model)
+    how = "through litellm.completion (mock_response)" if through_litellm else "in-process, litellm not used"
+    lines = [f"instant model, {how} ({len(samples)} turns)"]
+    lines += _calls_lines(samples)
+    walls, cpus = [s.wall_ms for s in samples], [s.cpu_ms for s in samples]
+    lines.append(f"    turn wall p50/p95/p99 {_pct(walls, 50, 95, 99).strip()} ms · CPU p50/p99 {_pct(cpus, 50, 99).strip()} ms")
+    n_calls = sum(sum(s.calls.values()) for s in samples)
+    if n_calls:
+        ours = (sum(s.cpu_ms - s.model_cpu_ms for s in samples) - sum(s.cpu_ms for s in offline)) / n_calls
+        library = sum(s.model_cpu_ms - s.answer_cpu_ms for s in samples) / n_calls
+        lines.append(f"    CPU per model call: ours {ours:.2f} ms (turn CPU outside the model minus the offline turn's, "
+                     f"per call) · litellm {library:.2f} ms")
+    note = "litellm was already imported" if imported else (
+        "includes the rest of litellm's import, started in the background when the model was built"
+        if through_litellm else "no litellm")
+    lines.append(f"    first model turn {first_s:.2f} s ({first.wall_ms:.0f} ms the turn; {note})")
+    changed = sum(a.outcome != b.outcome for a, b in zip(offline, samples, strict=False))
+    lines.append(f"    outcome (path, violations, fallback, answer) differs from offline on {changed} of {len(samples)} turns")
+    if latency_ms > 0:
+        slow = InstantModel(through_litellm=through_litellm, latency_ms=latency_ms)
+        deps = _model_deps(agent_path, tmp / "latency.db", offline_deps, slow)
+        with capturing(slow):
+            timed = run_turns(deps, agent, conversations, 1, slow)
+        walls = [s.wall_ms for s in timed]
+        calls = sum(sum(s.calls.values()) for s in timed) / max(len(timed), 1)
+        lines.append(f"with {latency_ms:.0f} ms per model call ({len(timed)} turns, {calls:.2f} calls/turn): "
+                     f"wall p50 {np.percentile(walls, 50):.0f} ms · p95 {np.percentile(walls, 95):.0f} ms · "
+                     f"mean {np.mean(walls):.0f} ms")
+    return lines
 
-    def lines(self) -> list[str]:
-        n = max(self.turns, 1)
-        per_turn = (self.sensor + self.rules + self.generate + self.judge) / n
-        return [
-            f"model calls per turn: {self.measured_calls / n:.2f} measured (offline run)",
-            f"  with a model configured: {per_turn:.2f} = sensor {self.sensor / n:.2f} + rule check {self.rules / n:.2f}"
-            f" + generate {self.generate / n:.2f}"
-            f" + judge {self.judge / n:.2f} (the calls this run's turns would make)",
-            f"sensor fast path: {self.fast}/{self.turns} turns ({100 * self.fast / n:.0f} %) skip the model call",
-        ]
+
+def _calls_lines(samples: list[TurnSample]) -> list[str]:
+    n = max(len(samples), 1)
+    total: Counter[str] = Counter()
+    for s in samples:
+        total.update(s.calls)
+    per_turn = sum(total.values()) / n
+    purposes = [p for p in PURPOSES if total[p]] + [p for p in sorted(total) if p not in PURPOSES]
+    by = " + ".join(f"{p} {total[p] / n:.2f}" for p in purposes) or "none"
+    quiet = [sum(s.calls.values()) for s in samples if not s.violated]
+    over = sum(c > 2 for c in quiet)
+    return [f"    model calls per turn {per_turn:.2f} = {by}",
+            f"    most calls on a turn without a violation: {max(quiet, default=0)} ({over} such turns over 2)"]
+
+
+def _model_deps(agent_path: str, db, offline_deps, model: InstantModel):  # noqa: ANN001, ANN202
+    """Own SQLite stores; the embedder, config and rule index of the offline run reused (already built)."""
+    deps = local_deps(agent_path, db)
+    deps.model, deps.model_factory = model, None
+    deps.configs, deps.rule_index, deps.indexed = offline_deps.configs, offline_deps.rule_index, offline_deps.indexed
+    return deps
+
+
+def overhead_all(agent_path: str | None, suite_path: str | None, repeat: int = 3, through_litellm: bool = True,
+                 latency_ms: float = 400.0, with_model: bool = True) -> str:
+    if agent_path:
+        pairs = [(Path(agent_path), Path(suite_path) if suite_path else Path(agent_path).parent / "tests.yaml")]
+    else:
+        pairs = example_suites()
+    out = [f"focal bench overhead: {len(pairs)} agent(s), tenant {TENANT!r}, repeat {repeat}"]
+    for agent, suite in pairs:
+        try:
+            out.append(overhead(str(agent), str(suite), repeat, through_litellm, latency_ms, with_model))
+        except Exception as exc:  # noqa: BLE001 - one broken agent file must not hide the others' figures
+            if agent_path:
+                raise
+            out.append(f"== {agent}: not measured: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+    return "\n".join(out)
+
+
+def add_parser(sub) -> None:  # noqa: ANN001 - argparse sub-parsers
+    s = sub.add_parser("overhead", help="per-stage wall/CPU offline, model calls per turn with an instant model and with latency")
+    s.add_argument("agent", nargs="?", help="agent file (default: every examples/*/agent.yaml with a tests.yaml beside it)")
+    s.add_argument("--suite", help="conversation suite (default: tests.yaml beside the agent)")
+    s.add_argument("--repeat", type=int, default=3)
+    s.add_argument("--through-litellm", action="store_true", default=True,
+                   help="send the instant model's answers through litellm.completion (mock_response); the default")
+    s.add_argument("--no-through-litellm", dest="through_litellm", action="store_false",
+                   help="answer in-process without litellm")
+    s.add_argument("--latency-ms", type=float, default=400.0, help="injected latency per model call (0: skip that run)")
+    s.add_argument("--offline-only", action="store_true", help="skip the runs with a model")
+    s.set_defaults(func=_cli)
+
+
+def _cli(args) -> int:  # noqa: ANN001
+    print(overhead_all(args.agent, args.suite, args.repeat, args.through_litellm, args.latency_ms, not args.offline_only))
+    return 0

@@ -24,27 +24,29 @@ DEFAULT_DB = ".focal/focal.db"
 
 
 def add_parser(sub: Any) -> None:
-    k = sub.add_parser("keys", help="create, list and revoke API keys (scopes: chat, publish, approve, admin)")
+    k = sub.add_parser("keys", help="create, list and revoke API keys (scopes: chat, publish, approve, admin)",
+                       description="create, list and revoke API keys (scopes: chat, publish, approve, admin)")
     ksub = k.add_subparsers(dest="keys_command", required=True)
 
     def where(s: argparse.ArgumentParser) -> argparse.ArgumentParser:
         s.add_argument("--db", help=f"local SQLite file (default {DEFAULT_DB})")
         s.add_argument("--table", help="the deployed DynamoDB keys table (default: FOCAL_API_KEYS_TABLE, if set)")
-        s.add_argument("--json", action="store_true")
+        s.add_argument("--json", action="store_true", help="print JSON instead of text")
         return s
 
     s = where(ksub.add_parser("create", help="create a key; it is printed once"))
-    s.add_argument("--tenant", required=True)
-    s.add_argument("--scope", action="append", required=True, choices=SCOPES, help="repeat for several scopes")
+    s.add_argument("--tenant", required=True, help="the tenant the key acts for")
+    s.add_argument("--scope", action="append", required=True, choices=SCOPES,
+                   help="what the key may do; repeat for several scopes")
     s.add_argument("--trusted-backend", action="store_true",
                    help="the key may assert the customer of a chat request (a tenant's own backend only)")
-    s.add_argument("--label", default="")
+    s.add_argument("--label", default="", help="a note to recognise the key by in `focal keys list`")
     s.set_defaults(func=cmd_create)
     s = where(ksub.add_parser("list", help="list keys (id, tenant, scopes, label, created, disabled), never the key"))
-    s.add_argument("--tenant")
+    s.add_argument("--tenant", help="only this tenant's keys (default: all)")
     s.set_defaults(func=cmd_list)
     s = where(ksub.add_parser("revoke", help="disable a key by its id (from `focal keys list`)"))
-    s.add_argument("key_id", metavar="ID")
+    s.add_argument("key_id", metavar="ID", help="the key's id, a prefix of its hash (from `focal keys list`)")
     s.set_defaults(func=cmd_revoke)
 
 

@@ -10,6 +10,8 @@ import tempfile
 import uuid
 from pathlib import Path
 
+from focal.cli.help_texts import Parser, explain
+from focal.cli.style import colour_for, paint
 from focal.cli.trace import format_trace
 
 DEMO_SCRIPT = (
@@ -23,11 +25,33 @@ DEMO_SCRIPT = (
 )
 
 
-def _runner(agent: str, db: str, model: str | None):
+def progress(message: str) -> None:
+    """A line on stderr for slow work (never on stdout, so JSON output stays JSON)."""
+    print(message, file=sys.stderr, flush=True)
+
+
+def _loading_model() -> None:
+    from focal.adapters import onnx_embedder
+
+    if not getattr(onnx_embedder, "_shared", None):
+        progress("loading the MiniLM model (first time only)…")
+
+
+def _runner(agent: str, db: str, model: str | None, tenant: str = "local"):
+    from focal.config.loader import load_agent
     from focal.pipeline.runner import LocalRunner
+    from focal.retrieval.rules import agent_documents, ensure_indexed
     from focal.wiring import local_deps
 
-    return LocalRunner(local_deps(agent, db, model=model))
+    _loading_model()
+    deps = local_deps(agent, db, model=model)
+    config = load_agent(agent)
+    digests = deps.rule_index.digests(tenant, config.id)
+    changed = sum(1 for d in agent_documents(config, deps.embedder) if digests.get(d.rule_id) != d.digest)
+    if changed:
+        progress(f"indexing {changed} rule and example text(s) of {config.id!r} (first time, or after a change)…")
+    ensure_indexed(deps, tenant, config)  # the first turn would do it; here it is announced
+    return LocalRunner(deps)
 
 
 def _agent_id(agent: str) -> str:
@@ -49,54 +73,61 @@ def _show(result, as_json: bool) -> None:
     if as_json:
         print(json.dumps(result.model_dump(mode="json"), indent=2))
     else:
-        print(f"agent> {result.response}")
-        print(format_trace(result))
+        colour = colour_for(sys.stdout)
+        print(f"{paint('agent>', 'agent', colour)} {result.response}")
+        print(format_trace(result, colour=colour))
 
 
 def cmd_validate(args) -> int:
-    from focal.config.loader import load_agent_file
-    from focal.config.validate import semantic_problems, semantic_warnings
+    from focal.config.gate import validate_file
     from focal.settings import get_settings
 
-    loaded = load_agent_file(args.file)
-    problems, warnings = list(loaded.problems), []
-    if loaded.config is not None:
-        problems += semantic_problems(loaded.config, loaded.raw)
-        warnings = semantic_warnings(loaded.config, loaded.raw, model=get_settings().model)
-    if problems:
-        print(f"{args.file}: {len(problems)} problem(s)")
-        for p in problems:
+    gate = validate_file(args.file, model=get_settings().model)
+    colour = colour_for(sys.stdout)
+    if gate.problems:
+        print(f"{args.file}: {paint(f'{len(gate.problems)} problem(s)', 'blocked', colour)}")
+        for p in gate.problems:
             print(f"  {p}")
     else:
-        a = loaded.config
+        a = gate.config
         assert a is not None
-        print(f"{args.file}: OK — agent {a.id!r}: {len(a.scenarios)} scenarios, {len(a.rules)} rules, {len(a.tools)} tools")
-    if warnings:
-        print(f"{args.file}: {len(warnings)} warning(s)")
-        for w in warnings:
+        print(f"{args.file}: {paint('OK', 'pass', colour)} — agent {a.id!r}: {len(a.scenarios)} scenarios, "
+              f"{len(a.rules)} rules, {len(a.tools)} tools")
+    if gate.warnings:
+        print(f"{args.file}: {paint(f'{len(gate.warnings)} warning(s)', 'unverified', colour)}")
+        for w in gate.warnings:
             print(f"  {w}")
-    return 1 if problems else 0
+    return 1 if gate.problems else 0
 
 
 def cmd_schema(args) -> int:
-    from focal.models.agent import AgentConfig
+    from focal.models.agent import agent_json_schema
 
-    print(json.dumps(AgentConfig.model_json_schema(), indent=2))
+    print(json.dumps(agent_json_schema(), indent=2))
     return 0
 
 
 def cmd_turn(args) -> int:
-    runner = _runner(args.agent, args.db, args.model)
+    runner = _runner(args.agent, args.db, args.model, args.tenant)
     result = _turn(runner, args, _agent_id(args.agent), args.session, args.message, args.customer)
     _show(result, args.json)
     return 0 if result.success else 2
 
 
 def cmd_chat(args) -> int:
-    runner = _runner(args.agent, args.db, args.model)
-    agent_id = _agent_id(args.agent)
+    from focal.config.loader import load_agent
+
+    runner = _runner(args.agent, args.db, args.model, args.tenant)
+    agent = load_agent(args.agent)
+    agent_id = agent.id
     session = args.session or uuid.uuid4().hex[:12]
-    print(f"Chatting with {agent_id} (session {session}). Empty line or Ctrl-D to leave.")
+    header = f"Chatting with {agent_id} (session {session}). Empty line or Ctrl-D to leave."
+    if args.json:  # stdout carries JSON only: the greeting, then one turn result per message
+        print(header, file=sys.stderr)
+        print(json.dumps({"greeting": agent.greeting}))
+    else:
+        print(header)
+        print(f"{paint('agent>', 'agent', colour_for(sys.stdout))} {agent.greeting}")
     while True:
         try:
             line = input("you> ") if sys.stdin.isatty() else sys.stdin.readline()
@@ -111,7 +142,7 @@ def cmd_chat(args) -> int:
 
 def cmd_demo(args) -> int:
     with tempfile.TemporaryDirectory() as tmp:
-        runner = _runner(args.agent, str(Path(tmp) / "demo.db"), None)
+        runner = _runner(args.agent, str(Path(tmp) / "demo.db"), None, args.tenant)
         agent_id = _agent_id(args.agent)
         print(f"Focal demo: agent {agent_id!r} on the embedded defaults (MiniLM ONNX, SQLite, no model, no network)\n")
         for customer, message in DEMO_SCRIPT:
@@ -122,15 +153,28 @@ def cmd_demo(args) -> int:
 
 
 def cmd_test(args) -> int:
+    from focal.cli.junit import write_junit
     from focal.conversation_tests import SuiteError, format_report, run_suite
 
-    try:
-        report = run_suite(args.agent, args.tests)
-    except SuiteError as exc:
-        print(str(exc), file=sys.stderr)
-        return 1
-    print(format_report(report, verbose=args.verbose))
-    return 0 if report.passed else 1
+    _loading_model()
+    reports = []
+    for suite in args.tests:
+        try:
+            reports.append(run_suite(args.agent, suite))
+        except SuiteError as exc:
+            print(str(exc), file=sys.stderr)
+            return 1
+    if args.junit:
+        write_junit(reports, args.junit)
+    if args.json:
+        dicts = [r.to_dict() for r in reports]
+        print(json.dumps(dicts[0] if len(dicts) == 1 else dicts, indent=2))
+    else:
+        colour = colour_for(sys.stdout)
+        print("\n\n".join(format_report(r, verbose=args.verbose, colour=colour) for r in reports))
+    if args.junit:
+        print(f"JUnit XML: {args.junit}", file=sys.stderr)
+    return 0 if all(r.passed for r in reports) else 1
 
 
 def cmd_index(args) -> int:
@@ -141,40 +185,51 @@ def cmd_index(args) -> int:
     return 0
 
 
-def cmd_bench(args) -> int:
-    from focal.cli.bench import overhead
 
-    suite = args.suite or str(Path(args.agent).parent / "tests.yaml")
-    print(overhead(args.agent, suite, args.repeat))
-    return 0
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("focal")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="focal", description="Focal: run, test and check customer-facing agents.")
-    sub = p.add_subparsers(dest="command", required=True)
+    p = Parser(prog="focal", description="Focal: run, test and check customer-facing agents.",
+               epilog="example:\n  focal validate examples/retail/agent.yaml\n  focal chat examples/retail/agent.yaml\n"
+                      "Run `focal COMMAND --help` for a command's options.")
+    p.add_argument("--version", action="version", version=f"focal {_version()}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def with_agent(name: str, help_: str) -> argparse.ArgumentParser:
-        s = sub.add_parser(name, help=help_)
-        s.add_argument("agent", help="the agent YAML file (or its folder)")
-        s.add_argument("--tenant", default=os.environ.get("FOCAL_TENANT", "local"))
+        s = sub.add_parser(name, help=help_, description=help_)
+        s.add_argument("agent", help="the agent YAML file (or its folder, which holds agent.yaml)")
+        s.add_argument("--tenant", default=os.environ.get("FOCAL_TENANT", "local"),
+                       help="tenant id the state is kept under (FOCAL_TENANT when set)")
         return s
 
-    s = sub.add_parser("validate", help="list every problem of an agent file (exit 1 if any) and its warnings")
-    s.add_argument("file")
+    help_ = "list every problem of an agent file, sorted by line (exit 1 if any), and its warnings"
+    s = sub.add_parser("validate", help=help_, description=help_)
+    s.add_argument("file", help="the agent YAML file (or its folder)")
     s.set_defaults(func=cmd_validate)
-    sub.add_parser("schema", help="print the agent file's JSON Schema").set_defaults(func=cmd_schema)
+    help_ = "print the agent file's JSON Schema (draft 2020-12) for editor completion"
+    sub.add_parser("schema", help=help_, description=help_).set_defaults(func=cmd_schema)
 
     def conversing(name: str, help_: str, session_required: bool) -> argparse.ArgumentParser:
         s = with_agent(name, help_)
-        s.add_argument("--session", required=session_required)
-        s.add_argument("--customer", default="anonymous")
-        s.add_argument("--db", default=".focal/focal.db")
-        s.add_argument("--model", default=os.environ.get("FOCAL_MODEL"))
-        s.add_argument("--json", action="store_true")
+        s.add_argument("--session", required=session_required,
+                       help="session id; reuse it to continue a conversation" + ("" if session_required else " (default: a new one)"))
+        s.add_argument("--customer", default="anonymous", help="customer id (profile and memory are kept per customer)")
+        s.add_argument("--db", default=".focal/focal.db", help="the local SQLite file that keeps sessions, profiles and turns")
+        s.add_argument("--model", default=os.environ.get("FOCAL_MODEL"),
+                       help="litellm model name, e.g. openai/gpt-4o-mini (default: FOCAL_MODEL, else models.model "
+                            "of the agent file, else offline)")
+        s.add_argument("--json", action="store_true", help="print each turn result as JSON instead of the answer and trace")
         return s
 
     s = conversing("turn", "run one turn; state is kept in a local SQLite file", session_required=True)
-    s.add_argument("--message", required=True)
+    s.add_argument("--message", required=True, help="the customer's message")
     s.set_defaults(func=cmd_turn)
     conversing("chat", "talk to an agent (answer + compact trace)", session_required=False).set_defaults(func=cmd_chat)
 
@@ -189,25 +244,25 @@ def parser() -> argparse.ArgumentParser:
     add_keys_parser(sub)  # `focal keys create|list|revoke`: scoped API keys, stored hashed
 
     s = with_agent("demo", "a scripted conversation on the embedded defaults")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help="print each turn result as JSON instead of the answer and trace")
     s.set_defaults(func=cmd_demo)
 
-    s = with_agent("test", "run a YAML suite of conversations; exit 1 on any failure")
-    s.add_argument("tests")
+    s = with_agent("test", "run YAML suites of conversations; exit 1 on any failure")
+    s.add_argument("tests", nargs="+", metavar="TESTS", help="one or more suite files (tests.yaml)")
     s.add_argument("-v", "--verbose", action="store_true", help="show every turn, not only the failing ones")
+    s.add_argument("--junit", metavar="FILE", help="also write JUnit XML to FILE: a testsuite per suite, a testcase per conversation")
+    s.add_argument("--json", action="store_true", help="print the report as JSON (per suite) instead of text")
     s.set_defaults(func=cmd_test)
 
     s = with_agent("index", "embed and upsert the agent's rules and scenario examples (only what changed)")
     s.add_argument("--db", default=".focal/focal.db", help="the local index lives beside this SQLite file")
     s.set_defaults(func=cmd_index)
 
-    b = sub.add_parser("bench", help="benchmarks that print figures")
+    b = sub.add_parser("bench", help="benchmarks that print figures", description="benchmarks that print figures")
     bsub = b.add_subparsers(dest="bench", required=True)
-    s = bsub.add_parser("overhead", help="per-stage p50/p95 on an example suite, offline")
-    s.add_argument("agent")
-    s.add_argument("--suite", help="conversation suite (default: tests.yaml beside the agent)")
-    s.add_argument("--repeat", type=int, default=3)
-    s.set_defaults(func=cmd_bench)
+    from focal.cli.bench import add_parser as add_overhead_parser
+
+    add_overhead_parser(bsub)  # `focal bench overhead`: offline, with an instant model, with model latency
     from focal.cli.bench_intents import add_parser as add_intents_parser
 
     add_intents_parser(bsub)  # `focal bench intents`: Banking77 / CLINC150 beside published figures
@@ -247,7 +302,19 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--queries", type=int, default=200, help="queries per size (scale mode)")
     s.add_argument("--embed-sample", type=int, default=500, help="texts for MiniLM throughput, 0 to skip (scale mode)")
     s.set_defaults(func=bench_retrieval)
+    coldstart = bsub.choices["coldstart"]
+    coldstart.set_defaults(func=_announced(coldstart.get_default("func"),
+                                           "measuring each stage handler in fresh interpreters (about a minute)…"))
+    explain(p)
     return p
+
+
+def _announced(func, message: str):  # noqa: ANN001, ANN202
+    def run(args) -> int:  # noqa: ANN001
+        progress(message)
+        return func(args)
+
+    return run
 
 
 def main(argv: list[str] | None = None) -> int:

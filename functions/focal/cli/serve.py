@@ -100,13 +100,15 @@ def _warm(configs: Any) -> None:
 
 def add_parser(sub: Any) -> None:
     d = ServeSettings()
-    s = sub.add_parser("serve", help="the API Gateway routes on loopback (uvicorn), backed by the local runner")
+    s = sub.add_parser("serve", help="the API Gateway routes on loopback (uvicorn), backed by the local runner",
+                       description="the API Gateway routes on loopback (uvicorn), backed by the local runner")
     s.add_argument("--agent", action="append", default=[],
                    help="agent YAML file (or folder); repeatable. Without it the FOCAL_* environment chooses the stores")
-    s.add_argument("--db", default=".focal/focal.db")
-    s.add_argument("--model", default=os.environ.get("FOCAL_MODEL"))
-    s.add_argument("--host", default="127.0.0.1")
-    s.add_argument("--port", type=int, default=8080)
+    s.add_argument("--db", default=".focal/focal.db", help="the local SQLite file (sessions, turns, approvals, keys)")
+    s.add_argument("--model", default=os.environ.get("FOCAL_MODEL"),
+                   help="litellm model name (default: FOCAL_MODEL, else the agent file's models.model, else offline)")
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    s.add_argument("--port", type=int, default=8080, help="port to listen on")
     s.add_argument("--api-key", action="append", default=[], metavar="KEY=TENANT[:SCOPES]",
                    help="an accepted API key, its tenant and optionally its scopes (chat,publish,approve,admin; "
                         "default admin); repeatable (also FOCAL_API_KEYS=K1=T1,K2=T2:chat)")
@@ -114,7 +116,7 @@ def add_parser(sub: Any) -> None:
                    help="tenant of the key generated when none is given")
     s.add_argument("--rate-per-key", type=float, default=d.rate_per_key,
                    help=f"requests per second per API key (token bucket, burst --rate-burst); 0: no limit (default {d.rate_per_key:g})")
-    s.add_argument("--rate-burst", type=int, default=d.rate_burst)
+    s.add_argument("--rate-burst", type=int, default=d.rate_burst, help="requests a key may send at once before --rate-per-key applies")
     s.add_argument("--threads", type=int, default=d.threads, help=f"turns run at once (default {d.threads})")
     s.add_argument("--quiet", action="store_true", help="no access log")
     s.set_defaults(func=cmd_serve)

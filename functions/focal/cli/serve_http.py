@@ -259,6 +259,79 @@ class Endpoints:
         return Response(self.api.openapi(), media_type="application/json")
 
 
+PAGE_HEADERS = {  # the playground's own files only: no inline script, no other origin, no framing
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                               "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store",
+}
+PLAYGROUND_API = "/playground/api"
+
+
+class Playground:
+    """The page at `/` (static files shipped in `focal.web`) and its read endpoints under /playground/api.
+
+    Every read is for the key's tenant only. Reading sessions and traces needs `admin`, or `chat` on a
+    trusted backend key (one that may already speak for any customer); pending approvals need `approve`."""
+
+    def __init__(self, endpoints: Endpoints):
+        from focal.web import playground
+
+        self.endpoints, self.reads = endpoints, playground
+        self.files = {name: (playground.STATIC_DIR / name).read_bytes() for name in playground.STATIC_FILES}
+
+    def routes(self) -> list[Route]:
+        a = PLAYGROUND_API
+        return [Route("/", self.page, methods=["GET"]),
+                Route("/playground/static/{name}", self.static, methods=["GET"]),
+                Route(f"{a}/agents", self.agents, methods=["GET"]),
+                Route(f"{a}/agents/{{agent_id}}/sessions", self.sessions, methods=["GET"]),
+                Route(f"{a}/agents/{{agent_id}}/sessions/{{session_id}}/turns", self.turns, methods=["GET"]),
+                Route(f"{a}/agents/{{agent_id}}/sessions/{{session_id}}/test", self.test_case, methods=["GET"]),
+                Route(f"{a}/approvals", self.approvals, methods=["GET"])]
+
+    async def page(self, request: Request) -> Response:
+        return Response(self.files["index.html"], media_type=self.reads.STATIC_FILES["index.html"], headers=PAGE_HEADERS)
+
+    async def static(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in self.files or name == "index.html":
+            raise ApiError(404, "not_found", "no such playground file")
+        return Response(self.files[name], media_type=self.reads.STATIC_FILES[name], headers=PAGE_HEADERS)
+
+    async def _read(self, request: Request, route: str, scope: str, fn: Callable[..., Any], *args: Any) -> Response:
+        principal = await self.endpoints.authorize(request, route)
+        allowed = (principal.allows("approve") if scope == "approve" else
+                   principal.allows("admin") or (principal.allows("chat") and principal.may_assert_customer))
+        if not allowed:
+            need = "the 'approve' scope" if scope == "approve" else "the 'admin' scope, or 'chat' on a trusted backend key"
+            raise ApiError(403, "forbidden", f"reading this needs {need}")
+
+        def work() -> Reply:
+            return Reply(200, {"success": True, "items": fn(self.endpoints.api.deps, principal.tenant_id, *args)})
+
+        return self.endpoints.respond(await self.endpoints.run(work), request)
+
+    async def agents(self, request: Request) -> Response:
+        return await self._read(request, f"{PLAYGROUND_API}/agents", "read", lambda deps, _tenant: self.reads.list_agents(deps))
+
+    async def sessions(self, request: Request) -> Response:
+        return await self._read(request, f"{PLAYGROUND_API}/agents/{{agent_id}}/sessions", "read",
+                                self.reads.list_sessions, request.path_params["agent_id"])
+
+    async def turns(self, request: Request) -> Response:
+        p = request.path_params
+        return await self._read(request, f"{PLAYGROUND_API}/agents/{{agent_id}}/sessions/{{session_id}}/turns", "read",
+                                self.reads.session_turns, p["agent_id"], p["session_id"])
+
+    async def test_case(self, request: Request) -> Response:
+        p = request.path_params
+        return await self._read(request, f"{PLAYGROUND_API}/agents/{{agent_id}}/sessions/{{session_id}}/test", "read",
+                                self.reads.suite_yaml, p["agent_id"], p["session_id"])
+
+    async def approvals(self, request: Request) -> Response:
+        return await self._read(request, f"{PLAYGROUND_API}/approvals", "approve", self.reads.pending_approvals)
+
+
 def _error_response(request: Request, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> Response:
     request.state.error_code = code
     return _json_response(status, error_body(code, message, request.state.request_id), headers)
@@ -292,6 +365,7 @@ def make_app(api: FocalApi, settings: ServeSettings | None = None, access_log: A
         Route(AGENT_ROUTE, endpoints.publish, methods=["PUT"]),
         Route(APPROVAL_ROUTE, endpoints.approval, methods=["POST"]),
         Route(OPENAPI_ROUTE, endpoints.openapi, methods=["GET"]),  # HEAD too
+        *Playground(endpoints).routes(),
     ]
     app = Starlette(routes=routes, middleware=[Middleware(Edge, settings=settings, routes=routes, access_log=access_log)],
                     exception_handlers={ApiError: _api_error, HTTPException: _http_error, Exception: _internal})

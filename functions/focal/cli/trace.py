@@ -1,11 +1,13 @@
-"""The compact, human-readable trace printed under each answer."""
+"""The compact, human-readable trace printed under each answer (coloured when `colour` is true:
+BLOCKED / ACTION BLOCKED in red, UNVERIFIED in yellow, the fallback and regenerations highlighted)."""
 
 from __future__ import annotations
 
+from focal.cli.style import paint
 from focal.models.turn import TurnResult
 
 
-def format_trace(result: TurnResult) -> str:
+def format_trace(result: TurnResult, colour: bool = False) -> str:
     intent = result.intent.get("label") or "none"
     scenario = f"{result.scenario['id']}/{result.scenario['step_id']}" if result.scenario else "none"
     enf = result.enforcement
@@ -19,24 +21,30 @@ def format_trace(result: TurnResult) -> str:
                      + (" · fast path" if result.intent.get("fast_path") else ""))
     verdict = f"  enforcement: checked {len(enf['checked'])}"
     if enf["violations"]:
-        verdict += " · BLOCKED " + "; ".join(f"{v['rule_id']} ({v['lane']}: {v['reason']})" for v in enf["violations"])
+        verdict += " · " + paint("BLOCKED", "blocked", colour) + " " + "; ".join(
+            f"{v['rule_id']} ({v['lane']}: {v['reason']})" for v in enf["violations"])
     if enf.get("unverified"):
-        verdict += " · UNVERIFIED " + ", ".join(enf["unverified"]) + " (no judge could check them)"
+        verdict += (" · " + paint("UNVERIFIED", "unverified", colour) + " " + ", ".join(enf["unverified"])
+                    + " (no judge could check them)")
     if not enf["violations"] and not enf.get("unverified"):
-        verdict += " · passed"
+        verdict += " · " + paint("passed", "pass", colour)
     if enf["regenerations"]:
-        verdict += f" · regenerations {enf['regenerations']}"
+        verdict += " · " + paint(f"regenerations {enf['regenerations']}", "fallback", colour)
     if enf["fallback_used"]:
-        verdict += " · fallback used"
+        verdict += " · " + paint("fallback used", "fallback", colour)
     lines.append(verdict)
     if result.tool_calls:
         lines.append("  tools: " + ", ".join(f"{t['tool_id']} {t['status']}" for t in result.tool_calls))
     for call in (t for t in result.tool_calls if t["status"] == "blocked"):
-        lines.append(f"  ACTION BLOCKED {call['tool_id']}: {call['error']}")
+        lines.append(f"  {paint('ACTION BLOCKED', 'blocked', colour)} {call['tool_id']}: {call['error']}")
+    if result.prevalidation:
+        lines.append(f"  {paint('pre-validation failed', 'blocked', colour)}: "
+                     + "; ".join(f"{c['name']} ({c['reason']})" for c in result.prevalidation))
     if result.suggested_questions:
         lines.append("  suggestions: " + " | ".join(result.suggested_questions))
     if result.error:
-        lines.append(f"  error: {result.error['code']}")
+        lines.append(f"  {paint('error', 'blocked', colour)}: {result.error['code']}")
     timings = " ".join(f"{k} {v:.1f}" for k, v in result.timings_ms.items())
-    lines.append(f"  ms: {timings} · total {sum(result.timings_ms.values()):.1f} · model calls {result.model_calls}")
+    lines.append(paint(f"  ms: {timings} · total {sum(result.timings_ms.values()):.1f} · model calls {result.model_calls}",
+                       "dim", colour))
     return "\n".join(lines)

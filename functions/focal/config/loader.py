@@ -9,6 +9,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from focal.config.hints import schema_hint
 from focal.config.problems import Problem, format_path, line_of
 from focal.config.validate import semantic_problems
 from focal.errors import ConfigError
@@ -133,6 +134,12 @@ class LoadedAgent:
     config: AgentConfig | None
     raw: Any
     problems: list[Problem]
+    base_dir: str | None = None  # the agent file's folder (set on `config` too when it loaded)
+
+
+def stripped(raw: Any) -> Any:
+    """The document without the loader's line annotations (what the models validate)."""
+    return _strip_lines(raw)
 
 
 def parse_agent_text(text: str, source: str = "<agent>", base_dir: str | None = None) -> LoadedAgent:
@@ -154,11 +161,12 @@ def parse_agent_text(text: str, source: str = "<agent>", base_dir: str | None = 
         config = AgentConfig.model_validate(_strip_lines(raw))
     except ValidationError as exc:
         problems = [
-            Problem(format_path(err["loc"]), err["msg"], line_of(raw, err["loc"])) for err in exc.errors()
+            Problem(format_path(err["loc"]), err["msg"] + schema_hint(AgentConfig, err), line_of(raw, err["loc"]))
+            for err in exc.errors()
         ]
-        return LoadedAgent(None, raw, problems)
+        return LoadedAgent(None, raw, problems, base_dir)
     config.base_dir = base_dir
-    return LoadedAgent(config, raw, [])
+    return LoadedAgent(config, raw, [], base_dir)
 
 
 def load_agent_file(path: str | Path) -> LoadedAgent:

@@ -7,13 +7,16 @@ but probably do not do what the author meant (`focal validate` prints them and s
 
 from __future__ import annotations
 
-import difflib
+import ast
 import re
 from collections import Counter
+from pathlib import Path
 from typing import Any, Literal
 
-from focal import expressions, tool_templates
+from focal import ast_parse, expressions, tool_templates
 from focal.adapters.python_tools import entrypoint_problem
+from focal.config.expr_checks import static_problems
+from focal.config.hints import did_you_mean
 from focal.config.problems import Problem, format_path, line_of
 from focal.dialogue.variables import placeholders
 from focal.errors import ExpressionError
@@ -43,14 +46,32 @@ def resolve_step_scope(agent: AgentConfig, scope_id: str) -> list[tuple[str, str
     return [(s.id, st.id) for s in agent.scenarios for st in s.steps if st.id == scope_id]
 
 
+def variable_types(agent: AgentConfig) -> dict[str, str]:
+    """Declared type of each field and slot (a slot's type where a slot and a field share a name)."""
+    out = {f.field_name: f.field_type for f in agent.profile_field_definitions}
+    for scenario in agent.scenarios:
+        for step in scenario.steps:
+            out.update({slot.name: slot.type for slot in step.slots})
+    return out
+
+
 class _Collector:
-    def __init__(self, raw: Any):
+    def __init__(self, raw: Any, agent: AgentConfig | None = None):
         self.raw = raw
         self.problems: list[Problem] = []
+        self.types = variable_types(agent) if agent else {}
+        # enum values: a bare `gold` in an expression is most likely the text 'gold'
+        self.literals = {v for f in agent.profile_field_definitions for v in f.allowed_values} if agent else set()
+        self.typed_warnings: list[tuple[tuple[Any, ...], str]] | None = None  # set by semantic_warnings
 
     def add(self, parts: tuple[Any, ...], message: str, severity: Literal["error", "warning"] = "error") -> None:
         line = line_of(self.raw, parts) if self.raw else None
         self.problems.append(Problem(format_path(parts), message, line, severity))
+
+    def undeclared(self, parts: tuple[Any, ...], name: str, allowed: set[str]) -> None:
+        hint = (f"; to compare with the text, quote it: '{name}'" if name in self.literals
+                else did_you_mean(name, allowed))
+        self.add(parts, f"name '{name}' is not a declared variable{hint}")
 
     def expression(self, parts: tuple[Any, ...], expr: str, allowed: set[str]) -> None:
         try:
@@ -59,7 +80,18 @@ class _Collector:
             self.add(parts, f"invalid expression: {exc}")
             return
         for name in sorted(used - allowed):
-            self.add(parts, f"name '{name}' is not a declared variable")
+            self.undeclared(parts, name, allowed)
+        self.static(parts, expr)
+
+    def static(self, parts: tuple[Any, ...], expr: str) -> None:
+        """What parses but fails on every evaluation (expr_checks): errors when certain from the literals,
+        warnings when they rest on a variable's declared type (`semantic_warnings` collects those)."""
+        for message, certain in static_problems(expressions.parse(expr), self.types):
+            if certain:
+                self.add(parts, f"this expression fails whenever it runs: {message}")
+            elif self.typed_warnings is not None:
+                self.typed_warnings.append((parts, f"this expression fails whenever it runs with a value of the declared "
+                                                   f"type (the rule then fails closed): {message}"))
 
 
 def _duplicates(c: _Collector, items: list[Any], attr: str, path: tuple[Any, ...]) -> None:
@@ -98,12 +130,14 @@ def _tool_problems(c: _Collector, agent: AgentConfig, path: tuple[Any, ...], t: 
     """Kind-specific checks of one tool (the model already ensured each kind has its own fields)."""
     for name in t.input:
         if name not in names:
-            c.add((*path, "input", name), f"argument '{name}' is not a declared variable, so it can never be filled")
+            c.add((*path, "input", name), f"argument '{name}' is not a declared variable, so it can never be filled"
+                  + did_you_mean(name, names))
     if t.kind == ToolKind.python and t.entrypoint:
         # The rules live with the runner, which checks them again before loading anything.
         problem = entrypoint_problem(t.entrypoint, agent.base_dir, get_settings().tool_modules)
         if problem:
-            c.add((*path, "entrypoint"), problem)
+            target, _, func = t.entrypoint.partition(":")
+            c.add((*path, "entrypoint"), problem + did_you_mean(func, _functions_in(agent.base_dir, target)))
     if t.kind == ToolKind.http and t.url:
         if not re.match(r"^https?://[^/{}?#]+", t.url):
             c.add((*path, "url"), "expected an absolute http:// or https:// URL with a fixed host (no placeholder in the host)")
@@ -129,6 +163,21 @@ def _tool_problems(c: _Collector, agent: AgentConfig, path: tuple[Any, ...], t: 
         c.add((*path, "retries"), "a side_effect tool is never retried unless it is declared idempotent: true")
 
 
+def _functions_in(base_dir: str | None, target: str) -> list[str]:
+    """Public functions a tool file inside the agent's folder defines (for a did-you-mean); [] if unreadable."""
+    if not base_dir or not target.endswith(".py"):
+        return []
+    folder = Path(base_dir).resolve()
+    path = (folder / target).resolve()
+    if folder not in path.parents:
+        return []
+    try:
+        tree = ast_parse.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+        return []
+    return [n.name for n in tree.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")]
+
+
 def _inputs(t: Tool) -> str:
     return ", ".join(t.input) or "none"
 
@@ -146,9 +195,7 @@ def _guard_problems(c: _Collector, agent: AgentConfig, path: tuple[Any, ...], r:
     for j, tool_id in enumerate(r.guarded_tool_ids):
         tool = agent.tool(tool_id)
         if tool is None:
-            close = difflib.get_close_matches(tool_id, tool_ids, n=1)
-            c.add((*path, "guarded_tool_ids", j),
-                  f"tool '{tool_id}' does not exist" + (f"; did you mean '{close[0]}'?" if close else ""))
+            c.add((*path, "guarded_tool_ids", j), f"tool '{tool_id}' does not exist" + did_you_mean(tool_id, tool_ids))
             continue
         if not tool.side_effect:
             c.add((*path, "guarded_tool_ids", j),
@@ -162,10 +209,11 @@ def _guard_problems(c: _Collector, agent: AgentConfig, path: tuple[Any, ...], r:
     except ExpressionError as exc:
         c.add(parts, f"invalid expression: {exc}")
         return
+    c.static(parts, r.enforcement_expression)
     for name in sorted(used - names - GUARD_BUILTINS):
         lacking = [t for t in guarded if name not in t.input]
         if not guarded:
-            c.add(parts, f"name '{name}' is not a declared variable")
+            c.undeclared(parts, name, names)
         elif len(lacking) == 1:
             t = lacking[0]
             c.add(parts, f"guard reads '{name}', which tool '{t.id}' does not take (its inputs: {_inputs(t)}) "
@@ -175,15 +223,39 @@ def _guard_problems(c: _Collector, agent: AgentConfig, path: tuple[Any, ...], r:
             c.add(parts, f"guard reads '{name}', which tools {which} do not take and no field declares")
 
 
+def _expressions(agent: AgentConfig) -> list[tuple[tuple[Any, ...], str]]:
+    """Every expression of the agent with its path."""
+    out: list[tuple[tuple[Any, ...], str]] = []
+    for i, f in enumerate(agent.profile_field_definitions):
+        out += [(("profile_field_definitions", i, "validation_rules", j), e) for j, e in enumerate(f.validation_rules)]
+    out += [(("rules", i, "enforcement_expression"), r.enforcement_expression)
+            for i, r in enumerate(agent.rules) if r.enforcement_expression]
+    for i, sc in enumerate(agent.scenarios):
+        for j, st in enumerate(sc.steps):
+            out += [(("scenarios", i, "steps", j, "transitions", k, "when"), t.when) for k, t in enumerate(st.transitions) if t.when]
+            out += [(("scenarios", i, "steps", j, "slots", k, "validation"), sl.validation)
+                    for k, sl in enumerate(st.slots) if sl.validation]
+    return out
+
+
 def semantic_warnings(agent: AgentConfig, raw: Any = None, *, model: str | None = None) -> list[Problem]:
     """What loads but probably misbehaves. `model` is the FOCAL_MODEL override (settings), if any."""
-    c = _Collector(raw)
+    c = _Collector(raw, agent)
+    c.typed_warnings = []
+    for parts, expr in _expressions(agent):
+        try:
+            c.static(parts, expr)
+        except ExpressionError:
+            continue  # an error of semantic_problems
+    c.problems = [p for p in c.problems if p.severity == "warning"]  # the certain ones are errors elsewhere
+    for parts, message in c.typed_warnings:
+        c.add(parts, message, "warning")
     if not agent.enforcement.llm_judge_enabled:
         why = "the judge is off (enforcement.llm_judge_enabled: false)"
     elif not (agent.models.model or model):
         why = "no judge model is configured (models.model or FOCAL_MODEL)"
     else:
-        return []
+        return c.problems
     if agent.enforcement.unverifiable_subjective == "fail_closed":
         effect = "this rule blocks every answer it applies to (enforcement.unverifiable_subjective is fail_closed)"
     else:
@@ -196,7 +268,7 @@ def semantic_warnings(agent: AgentConfig, raw: Any = None, *, model: str | None 
 
 
 def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
-    c = _Collector(raw)
+    c = _Collector(raw, agent)
     names = declared_names(agent)
     rule_ids = {r.id for r in agent.rules}
     tool_ids = {t.id for t in agent.tools}
@@ -224,25 +296,28 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
         if r.scope == Scope.GLOBAL and r.scope_id:
             c.add((*path, "scope_id"), "a GLOBAL rule takes no scope_id")
         if r.scope == Scope.SCENARIO and not agent.scenario(r.scope_id):
-            c.add((*path, "scope_id"), f"scenario '{r.scope_id}' does not exist")
+            c.add((*path, "scope_id"), f"scenario '{r.scope_id}' does not exist"
+                  + did_you_mean(r.scope_id or "", [s.id for s in agent.scenarios]))
         if r.scope == Scope.STEP:
             found = resolve_step_scope(agent, r.scope_id or "")
             if len(found) != 1:
                 why = "does not exist" if not found else "is ambiguous; write 'scenario_id.step_id'"
-                c.add((*path, "scope_id"), f"step '{r.scope_id}' {why}")
+                steps = [st.id for s in agent.scenarios for st in s.steps] + [
+                    f"{s.id}.{st.id}" for s in agent.scenarios for st in s.steps]
+                c.add((*path, "scope_id"), f"step '{r.scope_id}' {why}" + (did_you_mean(r.scope_id or "", steps) if not found else ""))
         for j, tool_id in enumerate(r.attached_tool_ids):
             if tool_id not in tool_ids:
-                c.add((*path, "attached_tool_ids", j), f"tool '{tool_id}' does not exist")
+                c.add((*path, "attached_tool_ids", j), f"tool '{tool_id}' does not exist" + did_you_mean(tool_id, tool_ids))
         for key in ("entails_rule_ids", "excludes_rule_ids"):
             for j, other in enumerate(getattr(r, key)):
                 if other not in rule_ids:
-                    c.add((*path, key, j), f"rule '{other}' does not exist")
+                    c.add((*path, key, j), f"rule '{other}' does not exist" + did_you_mean(other, rule_ids))
         for j, name in enumerate(r.depends_on_definitions):
             if name not in field_names:
-                c.add((*path, "depends_on_definitions", j), f"definition '{name}' does not exist")
+                c.add((*path, "depends_on_definitions", j), f"definition '{name}' does not exist" + did_you_mean(name, field_names))
         for j, name in enumerate(r.required_variables):
             if name not in names:
-                c.add((*path, "required_variables", j), f"variable '{name}' is not a declared variable")
+                c.add((*path, "required_variables", j), f"variable '{name}' is not a declared variable" + did_you_mean(name, names))
         if r.guarded_tool_ids:
             _guard_problems(c, agent, path, r, names)
         elif r.enforcement_expression:
@@ -255,7 +330,8 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
         step_ids = {st.id for st in s.steps}
         _duplicates(c, s.steps, "id", (*path, "steps"))
         if s.entry_step_id not in step_ids:
-            c.add((*path, "entry_step_id"), f"step '{s.entry_step_id}' does not exist in scenario '{s.id}'")
+            c.add((*path, "entry_step_id"), f"step '{s.entry_step_id}' does not exist in scenario '{s.id}'"
+                  + did_you_mean(s.entry_step_id, step_ids))
         if not s.entry_examples:
             c.add((*path, "entry_examples"), "at least one entry example is needed to detect this intent")
         for j, st in enumerate(s.steps):
@@ -263,12 +339,13 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
             _duplicates(c, st.slots, "name", (*spath, "slots"))
             for k, t in enumerate(st.transitions):
                 if t.target not in step_ids:
-                    c.add((*spath, "transitions", k, "target"), f"step '{t.target}' does not exist in scenario '{s.id}'")
+                    c.add((*spath, "transitions", k, "target"), f"step '{t.target}' does not exist in scenario '{s.id}'"
+                          + did_you_mean(t.target, step_ids))
                 if t.when:
                     c.expression((*spath, "transitions", k, "when"), t.when, names)
             for k, tool_id in enumerate(st.action):
                 if tool_id not in tool_ids:
-                    c.add((*spath, "action", k), f"tool '{tool_id}' does not exist")
+                    c.add((*spath, "action", k), f"tool '{tool_id}' does not exist" + did_you_mean(tool_id, tool_ids))
             for k, slot in enumerate(st.slots):
                 if slot.validation:
                     c.expression((*spath, "slots", k, "validation"), slot.validation, names | {"value"})
@@ -278,7 +355,7 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
 
     for parts, template in _templates(agent):
         for name in sorted(placeholders(template) - names):
-            c.add(parts, f"placeholder '{{{name}}}' is not a declared variable")
+            c.add(parts, f"placeholder '{{{name}}}' is not a declared variable" + did_you_mean(name, names))
 
     a = agent.approval
     if a.approval_threshold > a.execute_threshold:

@@ -46,7 +46,12 @@ def _start(run: CommandRun, cmd: Command) -> None:
         return
     nav = run.agent.navigation
     score = float(cmd.value) if isinstance(cmd.value, int | float) else run.context.intent_confidence
-    if run.session.active_scenario_id:
+    if run.session.active_scenario_id and cmd.topic == "digression":
+        run.decision.notes.append(f"{scenario.id} answers a question asked mid-flow; {run.session.active_scenario_id} is kept to resume")
+    elif run.session.active_scenario_id:
+        if run.context.source == "model":
+            # one scale on both sides: the offline intent score of the proposed flow, not the model's self-rating
+            score = _intent_score(run, scenario.id) or score
         held = _intent_score(run, run.session.active_scenario_id) + nav.stickiness_boost
         if score < nav.exit_intent_threshold or score <= held:
             run.decision.notes.append(
@@ -85,7 +90,8 @@ def _set_slot(run: CommandRun, cmd: Command) -> None:
         run.executed.append(cmd.name)
         return
     value: Any = coerce(slot.type, cmd.value)
-    if value in (None, "") or not slot_value_valid(slot, value):
+    field_def = run.agent.field(slot.name)
+    if value in (None, "") or not slot_value_valid(slot, value, field_def.validation_rules if field_def else None):
         run.decision.invalid_slot = slot.name
         run.decision.notes.append(f"rejected value for slot {slot.name}")
         return
@@ -127,13 +133,15 @@ def _cancel(run: CommandRun, cmd: Command) -> None:
 def _affirm(run: CommandRun, cmd: Command) -> None:
     offer = run.session.offer
     if offer is not None and not run.session.active_scenario_id:
+        choices = offer.choices()
+        index = cmd.value if isinstance(cmd.value, int) and 0 <= cmd.value < len(choices) else 0
         if offer.kind == "resume":
             frame = resume_flow(run.session)
             run.decision.notes.append(f"resumed {frame.scenario_id if frame else '?'} at the customer's yes")
-        elif (scenario := run.agent.scenario(offer.scenario_id)) is not None:
+        elif (scenario := run.agent.scenario(choices[index])) is not None:
             start_flow(run.agent, run.session, scenario)
             run.decision.switched = True
-            run.decision.notes.append(f"started {scenario.id} at the customer's yes")
+            run.decision.notes.append(f"started {scenario.id} at the customer's answer")
         run.session.offer = None
         run.executed.append("AffirmConfirmation")
     elif run.session.flow_state == "confirming" and run.session.active_step_id:

@@ -119,13 +119,20 @@ def missing_slot(step: Step, variables: dict[str, Any]) -> Slot | None:
     return next((s for s in step.slots if s.required and variables.get(s.name) in (None, "")), None)
 
 
-def slot_value_valid(slot: Slot, value: Any) -> bool:
-    if not slot.validation:
-        return True
-    try:
-        return bool(expressions.evaluate(slot.validation, {"value": value}))
-    except ExpressionError:
-        return False
+def value_valid(expressions_: list[str], value: Any) -> bool:
+    """Every expression over `value` holds (one that cannot be evaluated does not)."""
+    for expression in expressions_:
+        try:
+            if not expressions.evaluate(expression, {"value": value}):
+                return False
+        except ExpressionError:
+            return False
+    return True
+
+
+def slot_value_valid(slot: Slot, value: Any, field_rules: list[str] | None = None) -> bool:
+    """The slot's `validation` and the same-named field's `validation_rules` all hold."""
+    return value_valid(([slot.validation] if slot.validation else []) + list(field_rules or []), value)
 
 
 def next_step_id(step: Step, variables: dict[str, Any]) -> str | None:

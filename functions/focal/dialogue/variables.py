@@ -30,8 +30,15 @@ def _show(value: Any) -> str:
 
 
 def render(template: str, variables: dict[str, Any]) -> str:
-    """Fill `{name}` placeholders; an unknown name reads 'unknown' rather than leaking braces."""
+    """Fill `{name}` placeholders; an unknown name reads 'unknown' rather than leaking braces (the offline
+    composer never gets there: it checks `unknown` first)."""
     return _PLACEHOLDER.sub(lambda m: _show(variables[m.group(1)]) if variables.get(m.group(1)) is not None else "unknown", template)
+
+
+def unknown(template: str, variables: dict[str, Any]) -> list[str]:
+    """The placeholders of `template` with no value: a text naming them must not be said (it would read
+    "at unknown came to $unknown"); the composer picks another text and the trace says which names were missing."""
+    return sorted(n for n in placeholders(template) if variables.get(n) in (None, ""))
 
 
 def placeholders(template: str) -> set[str]:

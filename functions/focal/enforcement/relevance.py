@@ -5,7 +5,7 @@ What is compared with what
   alone (its MiniLM vector is the one the sensor already computed), and the message followed by what
   the route decided to say on this turn — the asked slot's prompt, the confirmation prompt, the
   step's instructions and template, the matched rules' action texts, the greeting on chit-chat, the
-  out-of-scope text. A bare "A1001" is a poor query for "Order A1001 came to $30. Shall I go
+  out-of-scope text. A bare "X-123" is a poor query for "Booking X-123 came to $30. Shall I go
   ahead?"; the confirmation step it answers is a good one.
 - Default scorer: cosine of MiniLM vectors (the answer is embedded once per draft, together with the
   routed query in one batch). Optional: an ONNX cross-encoder folder (`relevance_model_dir`), then
@@ -56,7 +56,8 @@ _REFUSALS = [
 REFUSAL = re.compile("|".join(_REFUSALS), re.IGNORECASE)
 CLARIFYING = re.compile(
     r"\b(?:could|can|would) you (?:please )?(?:clarify|tell me|confirm|share|give me|provide|let me know|say|rephrase|explain)"
-    r"|\bwhich (?:one|order|item|of)\b|\b(?:do|did) you mean\b|\bwhat do you mean\b|\bcould you be more specific\b",
+    r"|\bwhich (?:one|of|\w+(?: \w+)? (?:do|did|would|should|is|are|was|were) (?:you|it|that|this|they))\b"
+    r"|\b(?:do|did) you mean\b|\bwhat do you mean\b|\bcould you be more specific\b",
     re.IGNORECASE,
 )
 REFUSAL_EXEMPLARS = (
@@ -115,7 +116,7 @@ class RelevanceResult:
 
 
 def earlier_request(state: TurnState) -> list[str]:
-    """The customer's previous message while a flow is active: "It's A1002" answers "I want a refund"."""
+    """The customer's previous message while a flow is active: "It's X-123" answers "I want to cancel my booking"."""
     if state.session is None or not state.decision.scenario_id:
         return []
     users = [h.text for h in state.session.history if h.role == "user" and h.text != state.request.message]

@@ -6,12 +6,14 @@ number it echoes). Money, percentage and number fields are read by focal.enforce
 which fails closed: an amount it cannot attribute makes the field *uncertain*, and a rule that reads an
 uncertain field is "cannot verify" rather than evaluated on the default. Other types use the typed
 patterns of focal.sensing.extraction. With a model configured, one structured call reads every field
-that is uncertain or that the draft talks about without a readable value — default or not; if that
-call fails, an uncertain field stays uncertain.
+that is uncertain or that the draft talks about without a readable value — default or not (for a
+number: only when the draft has something an amount could be stated with, see `may_state_amount`); if
+that call fails, an uncertain field stays uncertain.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +29,7 @@ from focal.enforcement.draft_reading import (
 from focal.errors import ExpressionError
 from focal.model_calls import call_structured
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
+from focal.number_words import TENS, UNITS
 from focal.models.turn import ModelCall, Violation
 from focal.ports import LanguageModel
 from focal.prompt_data import DATA_RULE, data_message
@@ -81,6 +84,24 @@ def _model_values(
     return out
 
 
+# Anything a draft could state an amount with: a figure, a number or currency word, a share, a quantity
+# ("what you paid", "the price", "the whole thing"). A draft with none of these states no amount at all.
+_AMOUNT_WORDS = "|".join([*UNITS, *TENS, "hundred", "thousand", "million", "dozen", "half", "halves", "quarter",
+                          "third", "percent", "per cent", "pct", "dollars?", "bucks", "cents?", "euros?", "pounds",
+                          "quid", "usd", "eur", "gbp", "amount", "sum", "price", "cost", "paid", "pay", "payment",
+                          "total", "balance", "value", "charge", "charged", "money", "fee", "full", "fully",
+                          "whole", "entire", "everything", "all", "same", "rest", "remaining", "difference",
+                          "double", "twice", "triple", "much", "more", "less"])
+_AMOUNT = re.compile(rf"\d|[$€£%]|\b(?:{_AMOUNT_WORDS})\b", re.IGNORECASE)
+
+
+def may_state_amount(draft: str) -> bool:
+    """Whether the draft contains anything an amount could be stated with (then a model reads it when the
+    offline reading found a cue but no value); "Sure, I can help with a refund. What is your order
+    number?" has a cue and states no amount: no call."""
+    return _AMOUNT.search(draft) is not None
+
+
 def _worth_asking(field: ProfileFieldDefinition, draft: str) -> bool:
     """For other types: the draft talks about the field (one of its hints appears) without a value the
     patterns can read, or the field has no default to fall back on."""
@@ -107,7 +128,7 @@ def draft_variables(
             if amount.uncertain:
                 reading.uncertain[f.field_name] = amount.uncertain
                 reading.unexplained[f.field_name] = amount.unexplained
-            if amount.uncertain or (amount.cue and amount.value is None):
+            if amount.uncertain or (amount.cue and amount.value is None and may_state_amount(draft)):
                 ask.append(f)
             continue
         value = extract(f, draft)

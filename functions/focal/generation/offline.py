@@ -8,13 +8,15 @@ violation only: the ordinary offline answer).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from focal.dialogue.clarify import clarify_question, likely_scenarios, step_clarification
 from focal.dialogue.resolution import ask_prompt
-from focal.dialogue.variables import render
+from focal.dialogue.variables import render, unknown
 from focal.models.agent import AgentConfig
 from focal.models.turn import TurnState
+from focal.sensing import language, tone
 
 MAX_RULE_PARTS = 2
 ESCALATE = "I'll connect you with a member of our team who can help you further."
@@ -23,7 +25,24 @@ AWAITING_APPROVAL = ("Before I go ahead, this needs a quick approval from our te
                      "and will continue as soon as it's approved. Nothing has been done yet.")
 CLARIFY_ACTION = "Before I do anything, I want to be sure I understood you correctly."
 ACTION_REJECTED = "I'm sorry, I can't do that here, and nothing has been done. I can connect you with a member of our team."
+NOT_FOUND = "I'm sorry, I couldn't find that. Could you check the details and try again?"
+# "It looks like A1001" in a prompt reads as a guess at the customer's value: said as an example instead.
+_GUESS = re.compile(r"\b(it|this|that) (looks|seems|appears)( to be)? like\s+", re.IGNORECASE)
 TOOL_ERROR = "I'm sorry, I couldn't complete that step just now. Please try again in a moment, or ask for a member of our team."
+
+
+def _said(state: TurnState, what: str, text: str, variables: dict[str, Any]) -> str | None:
+    """`text` filled in, or None (and a trace note) when one of its values is unknown."""
+    missing = unknown(text, variables)
+    if missing:
+        state.decision.notes.append(f"{what} not said: {', '.join(missing)} unknown")
+        return None
+    return render(text, variables)
+
+
+def as_example(prompt: str) -> str:
+    """A prompt's example value is said as an example, never as if it were the customer's own."""
+    return _GUESS.sub(lambda m: "For example: " if m.group(0)[0].isupper() else "for example ", prompt)
 
 
 def _rule_parts(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> list[str]:
@@ -31,7 +50,8 @@ def _rule_parts(agent: AgentConfig, state: TurnState, variables: dict[str, Any])
     for match in state.matched_rules:
         rule = agent.rule(match.rule_id)
         if rule and not rule.is_hard_constraint and rule.response_template:
-            parts.append(render(rule.response_template, variables))
+            if (text := _said(state, f"rule {rule.id}", rule.response_template, variables)) is not None:
+                parts.append(text)
     return parts[:MAX_RULE_PARTS if state.decision.action in ("respond", "out_of_scope", "chitchat") else 1]
 
 
@@ -74,7 +94,44 @@ def blocked_text(agent: AgentConfig, state: TurnState, variables: dict[str, Any]
     return " ".join(texts or [ACTION_REJECTED])
 
 
+# Decisions whose answer is fully given by the agent's own texts (or the engine's fixed notices).
+# Not out_of_scope or clarify: a question outside the flows, or one the route could not place, is the
+# model's to answer (within the rules, checked by enforce).
+FIXED_TEXT_ACTIONS = ("ask_slot", "clarify_step", "clarify_action", "escalate", "tool_error",
+                      "awaiting_approval", "action_rejected", "cancelled", "declined")
+
+
+def fixed_text(agent: AgentConfig, state: TurnState) -> str | None:
+    """Why this turn's answer is the composer's, word for word, with no model wording it (None: it is not).
+
+    The route's decision must be one the agent's texts answer completely, and every soft rule that
+    matched must have a template of its own (a rule without one needs the model to apply its action)."""
+    d = state.decision
+    if agent.models.rephrase_fixed_texts or state.feedback or d.action not in FIXED_TEXT_ACTIONS:
+        return None
+    for match in state.matched_rules:
+        rule = agent.rule(match.rule_id)
+        if rule is not None and not rule.is_hard_constraint and not rule.response_template:
+            return None
+    return f"{d.action}: the agent's own text"
+
+
 def compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:
+    notes = state.context.notes if state.context else []
+    if (lang := language.noted(notes)) is not None:
+        return language.notice(lang, agent.languages)
+    text = _compose(agent, state, variables)
+    if tone.NOTE in notes and state.decision.action not in ("escalate",):
+        text = f"{tone.ACKNOWLEDGE} {text}"  # acknowledged, then the request is acted on
+    return text
+
+
+def _step_text(state: TurnState, what: str, text: str, variables: dict[str, Any]) -> list[str]:
+    said = _said(state, what, text, variables)
+    return [said] if said is not None else [NOT_FOUND]
+
+
+def _compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:
     d = state.decision
     if state.feedback and state.drafts and (compliant := _compliant_texts(agent, state, variables)):
         return " ".join(compliant)
@@ -100,19 +157,23 @@ def compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> 
     elif d.action == "ask_slot" and step:
         slot = next((s for s in step.slots if s.name == d.asked_slot), None)
         retry = ["That doesn't look right."] if d.invalid_slot else []
-        parts = rules + retry + ([render(slot.prompt, variables)] if slot else [])
+        parts = rules + retry + ([as_example(render(slot.prompt, variables))] if slot else [])
     elif d.action == "confirm" and step:
-        parts = rules + [render(step.confirmation_prompt or f"Shall I go ahead with {step.id}?", variables)]
+        parts = rules + _step_text(state, f"confirmation of {step.id}", step.confirmation_prompt or f"Shall I go ahead with {step.id}?",
+                                   variables)
     elif d.action == "complete" and step:
-        parts = rules + [render(step.response_template or step.instructions, variables)] + _resume(agent, d.resume_offered_id)
+        parts = rules + _step_text(state, f"template of {step.id}", step.response_template or step.instructions, variables)
+        parts += _resume(agent, d.resume_offered_id)
     elif d.action == "clarify":
         parts = [clarify_question(likely_scenarios(agent, state.context))]
     elif d.action == "clarify_step" and step:
-        parts = ["I didn't quite understand.", render(step_clarification(step, state), variables)]
+        parts = ["I didn't quite understand.", as_example(render(step_clarification(step, state), variables))]
     elif d.action == "declined":
         parts = ["Okay, no problem. Is there anything else I can help with?"]
     elif d.action == "chitchat" and not rules:
         parts = [agent.greeting]
+    elif d.action in ("respond", "chitchat") and not rules and any(" not said: " in n for n in d.notes):
+        parts = [NOT_FOUND]  # the rule that fits needed a value no tool found
     else:
         parts = rules or [agent.out_of_scope_message]
     if "CancelFlow" in d.executed and d.action != "cancelled":

@@ -11,6 +11,7 @@ from enum import Enum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import PydanticCustomError
 
 
@@ -31,11 +32,15 @@ VariableSource = Literal["message", "response", "tool", "profile"]
 class ProfileFieldDefinition(Strict):
     """A variable/profile field definition ("definitions" of seed 002)."""
 
-    field_name: str
-    display_name: str = ""
-    description: str = ""
-    field_type: FieldType = "string"
-    validation_rules: list[str] = Field(default_factory=list, description="simpleeval expressions over `value`")
+    field_name: str = Field(description="the variable's name, as expressions, templates and tool arguments write it")
+    display_name: str = Field(default="", description="a human-readable name")
+    description: str = Field(default="", description="what the variable means (given to the model)")
+    field_type: FieldType = Field(default="string", description="the value's type; checked on extraction")
+    validation_rules: list[str] = Field(
+        default_factory=list,
+        description="simpleeval expressions over `value`, all of which must hold: a value from a message that fails one is "
+        "not taken (as a slot it counts as an invalid attempt)",
+    )
     extraction_hints: list[str] = Field(default_factory=list, description="keywords that anchor extraction")
     pattern: str | None = Field(default=None, description="regex for id-like values")
     allowed_values: list[str] = Field(default_factory=list, description="enum values or entity names")
@@ -61,15 +66,24 @@ class ProfileFieldDefinition(Strict):
 
 
 class Rule(Strict):
-    id: str
-    condition_text: str
-    action_text: str
-    scope: Scope = Scope.GLOBAL
-    scope_id: str | None = None
-    is_hard_constraint: bool = False
-    enforcement_expression: str | None = None
-    subjective: bool = False
-    attached_tool_ids: list[str] = Field(default_factory=list)
+    id: str = Field(description="the rule's id, unique within the agent")
+    condition_text: str = Field(description="when the rule applies, in words (embedded and matched against each message)")
+    action_text: str = Field(description="what the agent must do or never do when it applies")
+    scope: Scope = Field(default=Scope.GLOBAL, description="where the rule applies: everywhere, in one scenario, or at one step")
+    scope_id: str | None = Field(
+        default=None,
+        description="SCENARIO: a scenario id; STEP: 'scenario_id.step_id' (or a step id unique in the agent)",
+    )
+    is_hard_constraint: bool = Field(
+        default=False,
+        description="checked on every answer (and tool call, with guarded_tool_ids); a violation blocks it",
+    )
+    enforcement_expression: str | None = Field(
+        default=None,
+        description="simpleeval expression over declared variables that must hold (e.g. refund_amount <= 50)",
+    )
+    subjective: bool = Field(default=False, description="a hard constraint judged by the model instead of an expression")
+    attached_tool_ids: list[str] = Field(default_factory=list, description="tools run when the rule matches")
     guarded_tool_ids: list[str] = Field(
         default_factory=list,
         description="hard constraints only: the side-effecting tools this rule guards. Its expression is then evaluated on "
@@ -77,15 +91,15 @@ class Rule(Strict):
         "before the tool runs; a violation or an expression that cannot be evaluated stops the call. A guard is about "
         "the action and is not evaluated on the answer's text",
     )
-    priority: int = 0
-    enabled: bool = True
+    priority: int = Field(default=0, description="higher wins when excludes_rule_ids conflict and when ordering matched rules")
+    enabled: bool = Field(default=True, description="false: the rule is ignored (and leaves the index on the next sync)")
     max_fires_per_session: int = Field(default=0, ge=0, description="0 = unlimited")
-    cooldown_turns: int = Field(default=0, ge=0)
+    cooldown_turns: int = Field(default=0, ge=0, description="turns after firing before the rule may fire again (0 = none)")
     response_template: str | None = Field(default=None, description="what the offline composer says for this rule")
-    fallback_text: str | None = None
-    entails_rule_ids: list[str] = Field(default_factory=list)
-    excludes_rule_ids: list[str] = Field(default_factory=list)
-    depends_on_definitions: list[str] = Field(default_factory=list)
+    fallback_text: str | None = Field(default=None, description="what to say instead when this rule blocks an answer")
+    entails_rule_ids: list[str] = Field(default_factory=list, description="rules pulled in whenever this one matches")
+    excludes_rule_ids: list[str] = Field(default_factory=list, description="lower-priority rules dropped whenever this one matches")
+    depends_on_definitions: list[str] = Field(default_factory=list, description="field definitions this rule reads")
     required_variables: list[str] = Field(
         default_factory=list,
         description="variables this rule needs before it is answered (besides its expression's and template's names): "
@@ -94,39 +108,39 @@ class Rule(Strict):
 
 
 class Slot(Strict):
-    name: str
-    type: FieldType = "string"
-    prompt: str
+    name: str = Field(description="the variable the slot fills")
+    type: FieldType = Field(default="string", description="the value's type")
+    prompt: str = Field(description="how to ask the customer for it ({name} reads a variable)")
     validation: str | None = Field(default=None, description="simpleeval expression over `value`")
-    required: bool = True
+    required: bool = Field(default=True, description="the step waits for this slot")
 
 
 class Transition(Strict):
-    target: str
-    condition_text: str = ""
-    examples: list[str] = Field(default_factory=list)
+    target: str = Field(description="the step to go to, in the same scenario")
     when: str | None = Field(default=None, description="simpleeval expression over session variables")
 
 
 class Step(Strict):
-    id: str
-    instructions: str = ""
-    slots: list[Slot] = Field(default_factory=list)
-    transitions: list[Transition] = Field(default_factory=list)
-    clarification_hint: str = ""
-    requires_confirmation: bool = False
-    confirmation_prompt: str = ""
+    id: str = Field(description="the step's id, unique within its scenario")
+    instructions: str = Field(default="", description="what the agent does at this step (given to the model)")
+    slots: list[Slot] = Field(default_factory=list, description="values the step collects")
+    transitions: list[Transition] = Field(
+        default_factory=list, description="where the flow goes next, in order; the first that holds wins"
+    )
+    clarification_hint: str = Field(default="", description="how to ask again when the customer gave nothing the step can use")
+    requires_confirmation: bool = Field(default=False, description="ask the customer to confirm before the step's action runs")
+    confirmation_prompt: str = Field(default="", description="the confirmation question ({name} reads a variable)")
     response_template: str = Field(default="", description="what the offline composer says at this step; {name} reads a variable")
     action: list[str] = Field(default_factory=list, description="tool ids run when the step completes")
 
 
 class Scenario(Strict):
-    id: str
-    name: str
-    intent_label: str = ""
-    entry_examples: list[str] = Field(default_factory=list)
-    steps: list[Step]
-    entry_step_id: str
+    id: str = Field(description="the scenario's id, unique within the agent")
+    name: str = Field(description="a human-readable name")
+    intent_label: str = Field(default="", description="the intent that enters it (default: its id)")
+    entry_examples: list[str] = Field(default_factory=list, description="customer messages that start it (embedded; at least one)")
+    steps: list[Step] = Field(description="the steps of the flow")
+    entry_step_id: str = Field(description="the step the scenario starts at")
 
 
 class ToolKind(str, Enum):
@@ -137,9 +151,9 @@ class ToolKind(str, Enum):
 
 
 class ToolParameter(Strict):
-    type: FieldType = "string"
-    required: bool = True
-    description: str = ""
+    type: FieldType = Field(default="string", description="the argument's type; checked before any call")
+    required: bool = Field(default=True, description="the call waits until this argument has a value")
+    description: str = Field(default="", description="what the argument means")
 
 
 HttpMethod = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
@@ -158,8 +172,8 @@ _KIND_REQUIRED = {"python": "entrypoint", "http": "url", "lambda": "function"}
 
 
 class Tool(Strict):
-    id: str
-    kind: ToolKind = ToolKind.python
+    id: str = Field(description="the tool's id, unique within the agent")
+    kind: ToolKind = Field(default=ToolKind.python, description="how the tool is called: python, http or lambda")
     # python
     entrypoint: str | None = Field(default=None, validate_default=True, description="python: 'file.py:function' inside the agent's folder (symlinks resolved; a plain def of that file); 'module:function' only for modules the deployment lists in FOCAL_TOOL_MODULES")
     # http
@@ -172,11 +186,14 @@ class Tool(Strict):
     # http and lambda
     retries: int = Field(default=0, ge=0, le=3, validate_default=True, description="extra attempts on timeout, 5xx / throttling or connection errors; never for side_effect tools unless idempotent")
     idempotent: bool = Field(default=False, description="a side-effecting call that is safe to repeat (allows retries)")
-    description: str = ""
+    description: str = Field(default="", description="what the tool does (given to the model)")
     input: dict[str, ToolParameter] = Field(default_factory=dict, description="argument name → schema; values come from variables of the same name")
     output: dict[str, str] = Field(default_factory=dict, description="tool output key → session variable name")
-    side_effect: bool = False
-    deterministic: bool = True
+    side_effect: bool = Field(
+        default=False,
+        description="the call changes something (refund, booking): approval gates and guards apply, no retries unless idempotent",
+    )
+    deterministic: bool = Field(default=True, description="the same arguments give the same output (raises confidence)")
     timeout_s: float = Field(default=5.0, gt=0, le=60, description="per attempt")
 
     @field_validator(*_KIND_FIELDS, mode="after")
@@ -208,12 +225,18 @@ class Tool(Strict):
 
 
 class NavigationConfig(Strict):
-    stickiness_boost: float = Field(default=0.15, ge=0, le=1)
-    exit_intent_threshold: float = Field(default=0.85, ge=0, le=1)
+    stickiness_boost: float = Field(default=0.15, ge=0, le=1, description="how much an active scenario is favoured over a new intent")
+    exit_intent_threshold: float = Field(default=0.85, ge=0, le=1,
+        description="intent score another scenario needs to interrupt the active one",
+    )
     entry_threshold: float = Field(default=0.55, ge=0, le=1, description="minimum intent score to start a scenario")
-    min_transition_score: float = Field(default=0.3, ge=0, le=1)
-    max_clarifications_per_step: int = Field(default=2, ge=0)
-    fallback_behavior: Literal["clarify", "stay", "escalate"] = "clarify"
+    max_clarifications_per_step: int = Field(default=2, ge=0,
+        description="clarifying questions at one step before fallback_behavior applies",
+    )
+    fallback_behavior: Literal["clarify", "stay", "escalate"] = Field(
+        default="clarify",
+        description="what a step does after too many clarifications: clarify again, stay, or escalate to a human",
+    )
     # Defaults calibrated on CLINC150's validation split by `focal bench intents` (never on test):
     # the out-of-scope threshold that costs ≤ 1 point of in-scope accuracy (0.43), and the widest
     # top-2 gap under which a guess is right at most half the time (0.125, with the intent head).
@@ -239,8 +262,10 @@ class SensorConfig(Strict):
 
 
 class RetrievalConfig(Strict):
-    top_k: int = Field(default=10, ge=1, le=100)
-    rule_match_threshold: float = Field(default=0.55, ge=0, le=1)
+    top_k: int = Field(default=10, ge=1, le=100, description="rules retrieved per message")
+    rule_match_threshold: float = Field(default=0.55, ge=0, le=1,
+        description="least similarity of a rule's condition_text to the message for the rule to match",
+    )
     model_filter: bool = Field(
         default=False,
         description="with a model configured, one extra batched call judges which soft candidates truly apply before "
@@ -253,11 +278,13 @@ class RetrievalConfig(Strict):
 class MemoryConfig(Strict):
     """Episodic memory: earlier turns of the same customer that resemble the new message."""
 
-    enabled: bool = True
+    enabled: bool = Field(default=True, description="recall earlier episodes of the same customer")
     recall_k: int = Field(default=3, ge=0, le=10, description="episodes a turn sees at most")
     scan_limit: int = Field(default=50, ge=1, le=500, description="newest episodes compared with the message")
     max_age_days: int = Field(default=90, ge=1, description="older episodes are forgotten (TTL)")
-    min_similarity: float = Field(default=0.3, ge=0, le=1)
+    min_similarity: float = Field(default=0.3, ge=0, le=1,
+        description="least cosine similarity of an episode to the message to be recalled",
+    )
 
 
 _ALWAYS_ON = "hard constraints are always enforced: no switch turns them off (remove the key or set it to true)"
@@ -265,7 +292,7 @@ _ALWAYS_ON = "hard constraints are always enforced: no switch turns them off (re
 
 class EnforcementConfig(Strict):
     enabled: bool = Field(default=True, description="must be true: " + _ALWAYS_ON)
-    max_retries: int = Field(default=1, ge=0, le=5)
+    max_retries: int = Field(default=1, ge=0, le=5, description="regenerations of a blocked draft before the fallback answer")
     deterministic_enabled: bool = Field(default=True, description="must be true: " + _ALWAYS_ON)
     llm_judge_enabled: bool = Field(
         default=True, description="false: no judge call; subjective hard rules then block (or are marked unverified)")
@@ -318,20 +345,28 @@ class EnforcementConfig(Strict):
     grounding_judge_enabled: bool = Field(
         default=True, description="with a model configured, one call re-checks only the claims the heuristic could not support"
     )
-    fallback_message: str = "I'm sorry, I can't help with that right now. A member of our team can follow up with you."
+    fallback_message: str = Field(
+        default="I'm sorry, I can't help with that right now. A member of our team can follow up with you.",
+        description="the answer when no compliant draft could be produced",
+    )
 
 
 class ApprovalConfig(Strict):
-    execute_threshold: float = Field(default=0.85, ge=0, le=1)
-    approval_threshold: float = Field(default=0.55, ge=0, le=1)
-    timeout_seconds: int = Field(default=300, ge=1)
+    execute_threshold: float = Field(default=0.85, ge=0, le=1, description="confidence at or above which an action runs at once")
+    approval_threshold: float = Field(default=0.55, ge=0, le=1,
+        description="confidence at or above which (and below execute_threshold) an action waits for a human approval; "
+        "below it the agent asks",
+    )
+    timeout_seconds: int = Field(default=300, ge=1, description="seconds a pending approval request stays open")
     weights: dict[str, float] = Field(
         default_factory=lambda: {
             "goal_understanding": 0.30,
             "tool_availability": 0.30,
             "context_richness": 0.20,
             "tool_determinism": 0.20,
-        }
+        },
+        description="weight of each confidence factor (goal_understanding, tool_availability, context_richness, "
+        "tool_determinism); they add up to 1",
     )
 
 
@@ -339,9 +374,26 @@ class PreValidationConfig(Strict):
     """Seed 004 pre-validation. The master switches are `features.enabled` and `features.pre_validation`;
     `non_empty` always runs under them, every other check has its own flag here."""
 
-    min_length: int = Field(default=1, ge=0)
-    max_length: int = Field(default=2000, ge=1)
-    refusal_message: str = "I can't process that message. Could you rephrase your request?"
+    min_length: int = Field(default=1, ge=0, description="fewest characters of a message (check_length)")
+    max_length: int = Field(default=2000, ge=1, description="most characters of a message (check_length)")
+    refusal_message: str = Field(
+        default="I can't process that message. Could you rephrase your request?",
+        description="said when a blocking check fails that refusal_messages has no text for",
+    )
+    refusal_messages: dict[str, str] = Field(
+        default_factory=lambda: {
+            "non_empty": "Your message is empty; please type your question.",
+            "too_long": "Your message is longer than {max_length} characters; please shorten it.",
+            "too_short": "Your message is shorter than {min_length} characters; please add a few words.",
+            "dangerous_content": "Your message contains code or markup ({kinds}) that I can't accept; "
+                                 "please describe what you need in plain words.",
+            "prompt_injection": "Your message asks me to change or reveal how I work, which I can't do; "
+                                "please ask your question directly.",
+        },
+        description="what the customer is told per failed blocking check (non_empty, too_long, too_short, "
+                    "dangerous_content, prompt_injection; {max_length}, {min_length} and {kinds} are filled in); "
+                    "never the message itself. Keys given here replace those defaults one by one",
+    )
     check_length: bool = Field(default=True, description="length_bounds: min_length ≤ characters ≤ max_length")
     check_dangerous_content: bool = Field(
         default=True, description="dangerous_content: shell, SQL, script, template and path-traversal payloads"
@@ -353,8 +405,9 @@ class PreValidationConfig(Strict):
         default=True, description="context_completeness (non-blocking): a message that needs history the session lacks"
     )
     injection_similarity_threshold: float = Field(
-        default=0.6, ge=0, le=1,
-        description="cosine to the closest attack exemplar that counts as an attack (with the margin below)",
+        default=0.48, ge=0, le=1,
+        description="cosine to the closest attack exemplar that counts as an attack (with the margin below); the default "
+                    "is the one chosen on a validation split by `focal bench prevalidation ../shared/bench`",
     )
     injection_similarity_margin: float = Field(
         default=0.1, ge=0, le=1, description="the closest attack exemplar must beat the closest ordinary one by this much"
@@ -365,47 +418,105 @@ class PreValidationConfig(Strict):
     injection_classifier_threshold: float = Field(
         default=0.5, ge=0, le=1, description="classifier probability that counts as an attack"
     )
+    injection_signal_count: int = Field(
+        default=2, ge=0, le=9,
+        description="kinds of jailbreak talk (persona, restrictions, never-refuse demands, answer control…; English) one "
+                    "message must combine to count as an attack; 0 turns this check off. Chosen on a validation split "
+                    "by `focal bench prevalidation ../shared/bench`",
+    )
+    extra_attack_exemplars: list[str] = Field(
+        default_factory=list,
+        description="attack phrasings specific to this agent's domain (e.g. talking a limit away), added to the shipped "
+                    "generic exemplars of the injection similarity check",
+    )
+    extra_ordinary_exemplars: list[str] = Field(
+        default_factory=list,
+        description="ordinary requests of this agent's domain, added to the shipped generic contrast set: a message must be "
+                    "closer to an attack exemplar than to every ordinary one by injection_similarity_margin",
+    )
+    context_questions: list[str] = Field(
+        default_factory=lambda: ["What is it about? Please give me the details again."],
+        description="asked after the topic question when a message refers to earlier conversation this session lacks "
+                    "(context_completeness); name the things this agent's customers usually refer to",
+    )
 
 
 class FeatureFlags(Strict):
-    enabled: bool = True
-    pre_validation: bool = True
-    graded_confidence: bool = True
-    approval_gates: bool = True
-    clarification: bool = True
+    enabled: bool = Field(default=True, description="master switch of the features below")
+    pre_validation: bool = Field(default=True, description="run pre_validation on each message")
+    graded_confidence: bool = Field(default=True, description="compute the graded confidence of each turn")
+    approval_gates: bool = Field(default=True, description="gate side-effecting tools by confidence (approval)")
+    clarification: bool = Field(default=True, description="ask a clarifying question when the message is ambiguous")
 
 
 class ModelSettings(Strict):
     model: str | None = Field(default=None, description="litellm model name; FOCAL_MODEL overrides")
-    temperature: float = Field(default=0.0, ge=0, le=2)
-    timeout_s: float = Field(default=20.0, gt=0)
+    temperature: float = Field(default=0.0, ge=0, le=2, description="sampling temperature of every model call")
+    timeout_s: float = Field(default=20.0, gt=0, le=60, description="per attempt; never more than the turn's time left")
+    retries: int = Field(default=1, ge=0, le=3, description="retries with backoff on timeouts, 5xx and throttling only")
+    turn_budget_s: float = Field(
+        default=20.0, gt=0, le=25,
+        description="wall-clock seconds a turn may spend from the sensor on (API Gateway stops waiting at 29 s); "
+                    "once spent, optional model calls are skipped and the turn answers degraded (model_budget)")
+    rephrase_fixed_texts: bool = Field(
+        default=False,
+        description="let the model reword answers the agent's own texts already give (a slot's prompt, a clarification, "
+                    "the out-of-scope text, a hand-off, an approval notice); off: those are said as written, no generation call")
 
 
 class AgentConfig(Strict):
-    id: str
-    name: str
-    version: int = 1
-    description: str = ""
-    persona: str = "You are a helpful customer service agent."
-    profile_schema_version: int = 1
-    profile_field_definitions: list[ProfileFieldDefinition] = Field(default_factory=list)
-    rules: list[Rule] = Field(default_factory=list)
-    scenarios: list[Scenario] = Field(default_factory=list)
-    tools: list[Tool] = Field(default_factory=list)
-    navigation: NavigationConfig = Field(default_factory=NavigationConfig)
-    sensor: SensorConfig = Field(default_factory=SensorConfig)
-    retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
-    memory: MemoryConfig = Field(default_factory=MemoryConfig)
-    enforcement: EnforcementConfig = Field(default_factory=EnforcementConfig)
-    approval: ApprovalConfig = Field(default_factory=ApprovalConfig)
-    pre_validation: PreValidationConfig = Field(default_factory=PreValidationConfig)
-    features: FeatureFlags = Field(default_factory=FeatureFlags)
-    models: ModelSettings = Field(default_factory=ModelSettings)
-    greeting: str = "Hello! How can I help you today?"
-    out_of_scope_message: str = "I can help with the topics this service covers. What would you like to do?"
+    id: str = Field(description="the agent's id, unique within a tenant (the API's agent_id)")
+    name: str = Field(description="the agent's display name")
+    version: int = Field(default=1, description="version of this definition (bump it when publishing a change)")
+    description: str = Field(default="", description="what the agent is for (documentation only)")
+    persona: str = Field(default="You are a helpful customer service agent.", description="the system persona the model writes as")
+    profile_schema_version: int = Field(
+        default=1,
+        description="version of profile_field_definitions; stored profiles are migrated when it changes",
+    )
+    profile_field_definitions: list[ProfileFieldDefinition] = Field(default_factory=list,
+        description="the variables rules, steps and tools talk about (profile fields, slots' types, tool arguments)",
+    )
+    rules: list[Rule] = Field(default_factory=list,
+        description="the rules the agent follows; hard constraints are enforced on every answer",
+    )
+    scenarios: list[Scenario] = Field(default_factory=list,
+        description="multi-step flows (refund, change address, ...) entered by intent",
+    )
+    tools: list[Tool] = Field(default_factory=list, description="tools steps and rules may run (python, http or lambda)")
+    navigation: NavigationConfig = Field(default_factory=NavigationConfig, description="how scenarios are entered, kept and left")
+    sensor: SensorConfig = Field(default_factory=SensorConfig,
+        description="the offline reading of a message and when the model is skipped",
+    )
+    retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig, description="how rules are retrieved for a message")
+    memory: MemoryConfig = Field(default_factory=MemoryConfig, description="recall of the customer's earlier conversations")
+    enforcement: EnforcementConfig = Field(default_factory=EnforcementConfig,
+        description="checking every answer before the customer sees it",
+    )
+    approval: ApprovalConfig = Field(default_factory=ApprovalConfig, description="the confidence gate before side-effecting tools run")
+    pre_validation: PreValidationConfig = Field(default_factory=PreValidationConfig,
+        description="checks of the customer's message before anything else runs",
+    )
+    features: FeatureFlags = Field(default_factory=FeatureFlags, description="feature switches")
+    models: ModelSettings = Field(default_factory=ModelSettings,
+        description="the model used for understanding, generation and judging (none: offline)",
+    )
+    greeting: str = Field(
+        default="Hello! How can I help you today?",
+        description="the agent's first message (shown by `focal chat` and the playground)",
+    )
+    out_of_scope_message: str = Field(
+        default="I can help with the topics this service covers. What would you like to do?",
+        description="the answer to a message no scenario or rule covers",
+    )
+    languages: list[str] = Field(
+        default_factory=lambda: ["en"],
+        description="ISO 639-1 codes of the languages the agent answers in; a message clearly in another (a stopword test "
+        "offline, focal.sensing.language) gets a polite notice naming these, never a guess from the menu",
+    )
 
     # Not part of the file: where the file lives, so tool entrypoints resolve relative to it.
-    base_dir: str | None = Field(default=None, exclude=True)
+    base_dir: SkipJsonSchema[str | None] = Field(default=None, exclude=True)
 
     def rule(self, rule_id: str) -> Rule | None:
         return next((r for r in self.rules if r.id == rule_id), None)
@@ -431,3 +542,12 @@ class AgentConfig(Strict):
 
     def global_hard_constraints(self) -> list[Rule]:
         return [r for r in self.rules if r.enabled and r.scope == Scope.GLOBAL and r.is_hard_constraint]
+
+
+SCHEMA_ID = "urn:focal:schema:agent-file:1"
+
+
+def agent_json_schema() -> dict[str, Any]:
+    """The agent file's JSON Schema (draft 2020-12) for editors: `$schema`, `$id`, every property described."""
+    schema = AgentConfig.model_json_schema()
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_ID, **schema}

@@ -18,10 +18,18 @@ class FlowFrame(BaseModel):
 
 
 class Offer(BaseModel):
-    """A yes/no question the agent asked outside a confirmation step; the next turn answers it."""
+    """A question the agent asked outside a confirmation step; the next turn answers it.
 
-    kind: Literal["resume", "start"]
+    resume: continue an interrupted flow; start: begin a flow ("what if …?" answered with a question);
+    choose: which of `options` the customer means (a clarification). "yes" takes the first (or only)
+    option, "the second one" / "2" / the option's name takes that one, "no" declines."""
+
+    kind: Literal["resume", "start", "choose"]
     scenario_id: str
+    options: list[str] = Field(default_factory=list, description="the scenarios offered, in the order they were named")
+
+    def choices(self) -> list[str]:
+        return list(self.options) or [self.scenario_id]
 
 
 class HistoryEntry(BaseModel):

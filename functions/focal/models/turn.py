@@ -175,6 +175,8 @@ class TurnResult(BaseModel):
     request_id: str | None = Field(default=None, description="the approval or clarification request this turn created")
     confidence_factors: dict[str, float] = Field(default_factory=dict, description="the graded confidence's factors")
     degraded: list[str] = Field(default_factory=list, description="dependencies the turn ran without, e.g. ['retrieval']")
+    prevalidation: list[dict[str, Any]] = Field(
+        default_factory=list, description="failed pre-validation checks: {name, reason, blocking}; never the message")
 
 
 class ApprovalResume(BaseModel):
@@ -217,6 +219,8 @@ class TurnState(BaseModel):
     control: Control = Field(default_factory=Control)
     last_stage: str | None = Field(default=None, description="the last stage that finished (names a failing one's predecessor)")
     degraded: list[str] = Field(default_factory=list, description="dependencies the turn ran without (retrieval: index unreachable)")
+    deadline: float | None = Field(
+        default=None, description="epoch seconds when the turn's model budget (models.turn_budget_s) is spent; set by the first stage")
     error: TurnError | None = None
     result: TurnResult | None = None
     # Persistence (issue 7): what migrating the stored profile did (field names only), and whether
@@ -266,6 +270,7 @@ class TurnState(BaseModel):
             request_id=self.request_id,
             confidence_factors=dict(self.confidence_factors),
             degraded=list(self.degraded),
+            prevalidation=[{"name": c.name, "reason": c.reason, "blocking": c.blocking} for c in self.prevalidation if not c.passed],
         )
 
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from focal.models.agent import AgentConfig
+from focal.models.turn import TurnState
+from focal.pipeline.budget import BudgetedModel, start_budget
 from focal.pipeline.idempotency import TurnIdempotency
 from focal.ports import (
     ApprovalStore,
@@ -37,8 +40,9 @@ class Deps:
     rule_index: RuleIndex
     model: LanguageModel
     tools: ToolRunner
-    # Builds a model for an agent that names one in its file when no deployment-wide model is set.
-    model_factory: Callable[[str], LanguageModel] | None = None
+    # Builds a model for an agent that names one in its file when no deployment-wide model is set:
+    # model_factory(name, timeout_s=…, temperature=…, retries=…) (LiteLLMModel's signature).
+    model_factory: Callable[..., LanguageModel] | None = None
     episodes: EpisodeStore | None = None  # episodic memory; None: off
     # Loads the optional ONNX prompt-injection classifier an agent names (a folder), once per folder.
     injection_classifier: Callable[[str], InjectionClassifier | None] | None = None
@@ -57,7 +61,30 @@ class Deps:
     # (the retrieve function may only read OpenSearch).
     sync_on_turn: bool = True
 
-    def llm(self, agent: AgentConfig) -> LanguageModel:
-        if agent.models.model and self.model_factory and not self.model.available("generate"):
-            return self.model_factory(agent.models.model)
-        return self.model
+    # (model, timeout_s, temperature, retries) → (the base it was made from, the configured model)
+    _models: dict[tuple[Any, ...], tuple[Any, LanguageModel]] = field(default_factory=dict, repr=False)
+
+    def llm(self, agent: AgentConfig, state: TurnState | None = None) -> LanguageModel:
+        """The model for this agent with its `models` settings (timeout, temperature, retries), whether
+        the name comes from FOCAL_MODEL or the agent file; with `state`, bounded by the turn's time budget."""
+        model = self._configured(agent)
+        if state is None:
+            return model
+        start_budget(state, agent, self.clock)
+        return BudgetedModel(model, state, self.clock)
+
+    def _configured(self, agent: AgentConfig) -> LanguageModel:
+        s = agent.models
+        named = bool(s.model and self.model_factory and not self.model.available("generate"))
+        base: Any = self.model_factory if named else self.model
+        configure = getattr(self.model, "configured", None)
+        if not named and not callable(configure):
+            return self.model  # a model without settings (a fake at the port): used as it is
+        key = (s.model if named else getattr(self.model, "model", None), s.timeout_s, s.temperature, s.retries)
+        hit = self._models.get(key)
+        if hit is not None and hit[0] is base:
+            return hit[1]
+        settings = {"timeout_s": s.timeout_s, "temperature": s.temperature, "retries": s.retries}
+        made = self.model_factory(s.model, **settings) if named else configure(**settings)  # type: ignore[misc]
+        self._models[key] = (base, made)
+        return made

@@ -55,6 +55,9 @@ def publish_agent(
         if expected_agent_id is not None and loaded.config.id != expected_agent_id:
             raise AgentIdMismatch(f"the file defines agent {loaded.config.id!r}, but it was uploaded to {expected_agent_id!r}")
     agent = checked_agent(loaded, source)  # raises AgentConfigInvalid
+    check_fits = getattr(store, "check_fits", None)
+    if check_fits is not None:  # refused before anything is embedded or indexed (raises AgentTooLarge)
+        check_fits(tenant_id, agent, yaml_text)
     report = sync_index(index, embedder, tenant_id, agent, delete=False)
     stored = store.put_agent(tenant_id, yaml_text)
     pruned = sync_index(index, embedder, tenant_id, stored)  # nothing left to embed: deletes the stale ids

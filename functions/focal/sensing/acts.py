@@ -38,6 +38,13 @@ EXEMPLARS: dict[str, tuple[str, ...]] = {
         "how are you today?", "thanks a lot", "you're very helpful", "good morning", "have a nice day",
         "thank you so much", "that's great, thanks", "hello there", "what's your name?", "that's all, thank you",
     ),
+    # a question about what would happen, not a request to do it now (answered with a question, never an action)
+    "hypothetical": (
+        "what would happen if I did that?", "if I did that, would I get my money back?", "hypothetically, could I do that?",
+        "I'm just asking how it works, I don't want to do it now", "suppose I wanted to, how would that work?",
+        "would I be able to do that later if I needed to?", "in case I ever need it, how does that work?",
+        "I'm only curious, I'm not doing it yet", "if I went ahead with it, what would happen next?",
+    ),
 }
 ACTS = tuple(EXEMPLARS)
 
@@ -74,6 +81,7 @@ LEXICON = {
     "cancel": lexicon.is_cancel,
     "handoff": lexicon.is_handoff,
     "chitchat": lexicon.is_greeting,
+    "hypothetical": lexicon.is_hypothetical,
 }
 
 

@@ -7,7 +7,9 @@ Three layers, cheapest first, each giving a reason that names what it found (nev
 2. nearest neighbours: the message embedding the sensor already computed against a shipped set of
    attack exemplars, contrasted with a shipped set of ordinary customer messages (an attack must be
    closer to the attacks than to ordinary requests), exemplar vectors embedded once per process;
-3. an optional classifier (the `InjectionClassifier` port; an ONNX adapter loads one from a folder).
+3. an optional classifier (the `InjectionClassifier` port; an ONNX adapter loads one from a folder);
+4. jailbreak vocabulary (focal.sensing.jailbreak_signals): a message combining several kinds of
+   jailbreak talk (persona, restrictions, "never refuse", answer control…), English only.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import hashlib
 import re
 import threading
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -25,6 +28,7 @@ from importlib import resources
 import numpy as np
 
 from focal.ports import Embedder, InjectionClassifier
+from focal.sensing.jailbreak_signals import signal_kinds
 
 ATTACK_FILE = "injection_exemplars.txt"
 ORDINARY_FILE = "customer_exemplars.txt"
@@ -45,8 +49,8 @@ _WEAK_VERB = r"(?:drop|abandon|discard|violate|break|bend|lift|remove|suspend)"
 _SEP = r"[ \t._\-*|/]"
 
 # (name, pattern) — the name is the reason shown in the trace. Patterns run on the normalised text
-# (lower case); each one was read against innocent shop phrasing ("ignore my previous message",
-# "act as a gift wrapper", "what's your system for returns?", "drop the table lamp").
+# (lower case); each one was read against innocent customer phrasing ("ignore my previous message",
+# "act as a guarantor", "what's your system for complaints?", "my insurance policy was cancelled").
 _PATTERNS: tuple[tuple[str, str], ...] = (
     ("instruction override", rf"\b{_STRONG_VERB}\b[^.?!\n]{{0,50}}?\b{_TARGET}\b"),
     ("instruction override", rf"\b{_WEAK_VERB}\s+(?:all\s+)?(?:of\s+)?your\s+(?:\w+\s+){{0,2}}{_TARGET}\b"),
@@ -80,7 +84,7 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     ("instruction override", r"\b(?:unrestricted|unfiltered|uncensored)\s+(?:\w+\s+)?"
                              r"(?:ai|assistant|bot|mode|model|version|persona|answers?)\b"),
     ("instruction override", r"\bjailbr(?:eak|oken)\b"),
-    ("system prompt request", r"\bsystem\s+(?:prompt|message|instructions)\b"),
+    ("system prompt request", r"\bsystem\s+(?:prompt|message|instructions?)\b"),
     ("system prompt request", r"\b(?:hidden|secret|confidential|initial|original|internal|developer)\s+"
                               r"(?:prompt|instructions|configuration)\b"),
     ("system prompt request", r"\b(?:reveal|print|repeat|show|display|output|leak|dump|paste|recite|spell out|list|tell me)\b"
@@ -122,16 +126,17 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     ("role-play jailbreak", r"\bimagine\b[^.?!\n]{0,40}\b(?:version of yourself|you (?:were|are|had) (?:free|no)|"
                             r"without (?:any )?(?:rules|policies|limits))"),
     ("role-play jailbreak", r"\b(?:rogue|evil|unchained|liberated)\s+(?:\w+\s+)?(?:ai|bot|agent|assistant|model)\b"),
-    ("role-play jailbreak", r"\bgrand(?:ma|mother)\b[^.?!\n]{0,40}\b(?:used to|would)\s+(?:tell|read|give|say)\b"),
+    ("role-play jailbreak", r"\bgrand(?:ma|mother)\b[^.?!\n]{0,60}\b(?:used to|would)\s+(?:\w+\s+){0,2}"
+                            r"(?:tell|read|give|say|sing|recite|teach|use)\b"),
     ("mode switch", r"\b(?:developer|dev|god|admin|debug|maintenance|sudo|root|unrestricted)\s+mode\b"),
     ("mode switch", r"(?:^|[\s:])sudo\s+\w"),
     ("mode switch", r"\b(?:disable|deactivate|remove|lift|switch off|turn off|switching off|turning off)\s+"
                     r"(?:your\s+|the\s+|all\s+)?(?:safety|content|security)\s+"
                     r"(?:filters?|checks?|rules|restrictions|policies|settings)\b"),
     ("authority claim", r"\b(?:i am|i'm|as|this is)\s+(?:the|an|your|a)\s+(?:admin|administrator|developer|engineer|"
-                        r"creator|store owner|shop owner|manager|store manager|supervisor|ceo|system administrator)\b"
+                        r"creator|owner|manager|supervisor|ceo|system administrator)\b"
                         r"[^\n]{0,80}\b(?:authori[sz]|override|bypass|grant|ignore|switch off|disable|unlock|skip|"
-                        r"order you|waive)"),
+                        r"command you|instruct you|waive)"),
     ("authority claim", r"\b(?:approved|authori[sz]ed)\s+by\s+(?:the\s+)?(?:admin|administrator|management)\b"),
     ("authority claim", r"\b(?:i'?m|i am|we'?re|we are)\s+(?:from|on|with)\s+(?:the\s+)?(?:dev|development|engineering|"
                         r"security|it|admin|ai|safety)\s+team\b[^\n]{0,80}\b(?:test|skip|bypass|disable|override|"
@@ -142,13 +147,13 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     ("rule manipulation", r"\b(?:skip|bypass|no need for|don'?t do|don'?t bother with)\s+(?:the\s+|any\s+)?"
                           r"(?:verification|verifying|checks?|checking)\b"),
     ("rule manipulation", r"\b(?:don'?t|do not)\s+(?:bother\s+)?(?:verify|verifying|check anything|check it|"
-                          r"check the order|ask questions)\b"),
+                          r"ask questions)\b"),
     ("rule manipulation", r"\bno questions asked\b"),
-    ("rule manipulation", r"\b(?:skip|waive|remove|lift|disable|raise)\s+(?:the\s+|your\s+)?(?:refund\s+|credit\s+)?"
+    ("rule manipulation", r"\b(?:skip|waive|remove|lift|disable|raise)\s+(?:the\s+|your\s+)?(?:\w+\s+)?"
                           r"(?:cap|limit|maximum)\b[^.?!\n]{0,20}\bfor me\b|"
-                          r"\b(?:refunds?|credits?|discounts?)\b[^.?!\n]{0,20}\b(?:are|is)\s+(?:now\s+)?(?:unlimited|"
-                          r"enabled|approved|fine|allowed)\b"),
-    ("rule manipulation", r"\bapprove (?:every|all|any) (?:refund|request|claim)s?\b"),
+                          r"\b(?:your|the)\s+(?:\w+\s+)?(?:limits?|caps?)\b[^.?!\n]{0,20}\b(?:are|is)\s+(?:now\s+)?(?:unlimited|"
+                          r"lifted|waived|removed)\b"),
+    ("rule manipulation", r"\bapprove (?:every|all|any) (?:\w+ )?requests?\b"),
     ("rule manipulation", r"\b(?:policy|rules?)\s+(?:was|were|has been|have been)\s+(?:changed|updated)\b[^.?!\n]{0,60}"
                           r"\b(?:allowed|unlimited|must|any amount|no (?:cap|limit))"),
     ("rule manipulation", r"\b(?:break|bend|violate|ignore)\s+your\s+(?:\w+\s+)?(?:rules?|polic(?:y|ies))\b"),
@@ -157,7 +162,8 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     ("fake role tag", r"<\|[a-z_]+\|>|\[/?inst\]|<</?sys>>|</?(?:system|assistant|instructions?|admin|developer|prompt)>"),
     ("fake role tag", r"\[\s*/?(?:system|admin|developer)\b[^\]\n]{0,200}\]"),
     ("fake role tag", r"\"role\"\s*:\s*\"(?:system|developer)\""),
-    ("fake role tag", r"\b(?:end of|begin|start of)\s+(?:the\s+)?user\s+(?:input|message|prompt)\b|\bbegin\s+(?:new\s+)?system\b"),
+    ("fake role tag", r"\b(?:end of|begin|start of)\s+(?:the\s+)?user\s+(?:input|message|prompt)\b|\bbegin\s+(?:new\s+)?system\b|"
+                      r"\buser\s+(?:input|message|prompt)\s+(?:ends?|ended|terminat\w*|over|finished)\b"),
     ("fake role tag", r"<!--[^>]{0,200}\b(?:ai|assistant|bot|model)\b"),
     ("fake role tag", r"\b(?:note|message|instruction)\s+(?:to|for)\s+the\s+(?:ai|assistant|bot|model)\b"),
     ("fake role tag", r"\b(?:assistant|ai|bot),\s+(?:new\s+)?instructions?\s*:"),
@@ -165,12 +171,29 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     ("fake role tag", r"\b(?:whoever|anyone|the (?:ai|bot|assistant|model)) (?:reads|reading|processing) this\b"),
     ("smuggled output", r"\b(?:respond|reply|answer|say)\s+(?:only\s+)?(?:with|exactly|verbatim)\s*['\"‘“]"),
     ("smuggled output", r"\bsay yes to everything\b"),
+    ("smuggled output", r"\b(?:start|begin)\s+(?:your\s+(?:response|answer|reply|article)\s+|the\s+\w+\s+)?with\s*[\"“‘]"),
     ("encoded payload", r"\b(?:decode|decipher|rot13|base64|backwards)\b[^.?!\n]{0,40}\b(?:obey|follow|execute|do it|do what)"),
     ("encoded payload", r"\b(?:read|decode)\s+this\s+(?:backwards|in reverse|in rot13)\b"),
+    ("encoded payload", r"\b(?:communicate|talk|speak|respond|reply|answer)\s+(?:only\s+)?(?:in|using)\s+(?:the\s+)?"
+                        r"(?:cipher|secret code|morse|base64|rot13|caesar|hex|binary|leetspeak)"),
     ("data exfiltration", r"\b(?:address|email|phone(?: number)?|names?|details|card)\w*\s+of\s+(?:the|another|other|all)\s+"
                           r"(?:\w+\s+)?customers?\b(?!\s+(?:account|service|support|number|id)\b)"),
     ("data exfiltration", r"\b(?:passwords|api keys?|secret keys?|access tokens?|credentials)\b[^.?!\n]{0,30}"
                           r"\b(?:stored|in your|you have|do you have|configuration|config)\b"),
+    ("smuggled output", r"\b(?:just|only|simply)\s+(?:print|say|output|write|type|reply)\s*[:\"'“‘]"),
+    ("system prompt request", r"\b(?:not supposed to|not allowed to|forbidden to|told not to)\s+(?:tell|say|reveal|share|discuss)\b|"
+                              r"\b(?:initiali[sz]ation (?:string|text|prompt|above)|(?:initial|starting) instructions|"
+                              r"my instructions (?:are|were)|i was (?:instructed|programmed|told) to'?\s*$)"),
+    ("system prompt request", r"\b(?:above|preceding)\s+(?:text|content|words|prompt)\b"),
+    ("system prompt request", r"\byour\s+(?:\w+\s+)?(?:rules|instructions|guidelines|prompt|configuration|policies|directives)\b"
+                              r"[^.?!\n]{0,20}\b(?:as|in|into|to)\s+(?:json|yaml|xml|markdown|csv|base64|a code block|code)\b"),
+    ("instruction override", r"\b(?:(?:your|the)\s+(?:safety|content|security|moderation)\s+(?:polic(?:y|ies)|rules|guidelines|filters?)"
+                             r"|your\s+(?:rules|guidelines|restrictions|filters|guardrails|polic(?:y|ies)|instructions))\s+"
+                             r"(?:was|were|has been|have been|are|is)\s+(?:now\s+|just\s+|officially\s+)?(?:revoked|lifted|removed|"
+                             r"suspended|disabled|withdrawn|cancel+ed|turned off|switched off|deactivated|waived|void)\b"),
+    ("mode switch", r"\b(?:disable|deactivate|remove|lift|switch off|turn off|drop|bypass|ignore)\s+(?:your\s+|the\s+|all\s+|any\s+)?"
+                    r"(?:safety\s+|content\s+)?(?:guardrails?|safeguards?|censorship|moderation)\b|"
+                    r"\b(?:disable|deactivate|switch off|turn off|bypass)\s+(?:all\s+)?your\s+(?:\w+\s+)?filters?\b"),
     # A few other languages: "ignore / forget (all) (previous) instructions / rules".
     ("instruction override", r"\b(?:ignorier\w*|vergiss)\b[^.?!\n]{0,40}\b(?:anweisungen|regeln|vorgaben)\b"),
     ("instruction override", r"\b(?:ignore[rz]?|oublie[rz]?)\b[^.?!\n]{0,40}\b(?:instructions|consignes|règles)\b"),
@@ -180,10 +203,12 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     ("system prompt request", r"\b(?:systemprompt|prompt système|prompt del sistema|prompt do sistema|system-prompt)\b"),
 )
 _COMPILED = tuple((name, re.compile(pattern)) for name, pattern in _PATTERNS)
-# l33t spelling: a digit or @/$ between letters ("ign0re", "pr3vious"), not "A1001" or "$74.99".
+# l33t spelling: a digit or @/$ between letters ("ign0re", "pr3vious"), not "B2001" or "$74.99".
 _LEET_WORD = re.compile(r"[a-z][0134579@$]+[a-z]")
 # Runs of single letters split by separators: "i g n o r e", "i-g-n-o-r-e", "i.g.n.o.r.e".
 _SPACED = re.compile(rf"(?<!\w)(?:\w{_SEP}{{1,3}}){{3,}}\w(?!\w)")
+# Separators inside a word: "i-nstruction", "m----ssage" (not "e-mail": one letter before it is not enough).
+_SPLIT_WORD = re.compile(r"(?<=[a-z]{2})[-_*]+(?=[a-z])|(?<=[a-z])[-_*]+(?=[a-z]{2})")
 # The persona name is only a signal in capitals ("DAN", not "Dan").
 _DAN = re.compile(r"\bDAN\b")
 
@@ -209,7 +234,7 @@ def _decoded_runs(text: str) -> list[str]:
     out = []
     for run in _B64.findall(text)[:4]:
         if not (re.search(r"[a-z]", run) and re.search(r"[A-Z]", run)):
-            continue  # order numbers, tracking codes: one case only
+            continue  # reference numbers, tracking codes: one case only
         padded = run + "=" * (-len(run) % 4)
         try:
             raw = base64.b64decode(padded, validate=True)
@@ -233,6 +258,8 @@ def _variants(text: str) -> list[str]:
         variants.append(despaced)
     if _LEET_WORD.search(base):
         variants.append(base.translate(_LEET))
+    if _SPLIT_WORD.search(base):  # "i-nstruction", "sys__tem": separators inside words removed
+        variants.append(_SPLIT_WORD.sub("", base))
     return variants
 
 
@@ -281,19 +308,21 @@ class ExemplarIndex:
         return best, float(attack_sims[best]), ordinary_best
 
 
-@lru_cache(maxsize=1)
-def _exemplar_digest() -> str:
-    return hashlib.sha256("\n".join(attack_exemplars() + ("--",) + ordinary_exemplars()).encode()).hexdigest()
+def _digest(lines: tuple[str, ...]) -> str:
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()
 
 
 _indexes: dict[tuple[int, str], tuple[Embedder, ExemplarIndex]] = {}
 _indexes_lock = threading.Lock()
 
 
-def exemplar_index(embedder: Embedder) -> ExemplarIndex:
-    """The exemplar vectors for this embedder, embedded once per process (keyed by embedder and file digest)."""
-    attacks, ordinary = attack_exemplars(), ordinary_exemplars()
-    key = (id(embedder), _exemplar_digest())
+def exemplar_index(embedder: Embedder, extra_attacks: Sequence[str] = (), extra_ordinary: Sequence[str] = ()) -> ExemplarIndex:
+    """The exemplar vectors for this embedder: the shipped generic ones plus the agent's own
+    (`pre_validation.extra_attack_exemplars` / `extra_ordinary_exemplars`), embedded once per process
+    and keyed by embedder and content digest."""
+    attacks = attack_exemplars() + tuple(extra_attacks)
+    ordinary = ordinary_exemplars() + tuple(extra_ordinary)
+    key = (id(embedder), _digest(attacks + ("--",) + ordinary))
     hit = _indexes.get(key)
     if hit is not None and hit[0] is embedder:
         return hit[1]
@@ -321,15 +350,22 @@ def detect_injection(
     similarity_margin: float,
     classifier: InjectionClassifier | None = None,
     classifier_threshold: float = 0.5,
+    extra_attacks: Sequence[str] = (),
+    extra_ordinary: Sequence[str] = (),
+    signal_count: int = 0,
 ) -> InjectionVerdict:
     reasons = [f"pattern: {name}" for name in heuristic_findings(text)]
+    if signal_count:
+        kinds = signal_kinds(normalise(text))
+        if len(kinds) >= signal_count:
+            reasons.append(f"jailbreak vocabulary: {len(kinds)} kinds ({', '.join(kinds)})")
     if vector is not None and embedder is not None:
-        index = exemplar_index(embedder)
+        index = exemplar_index(embedder, extra_attacks, extra_ordinary)
         best, attack_sim, ordinary_sim = index.nearest(np.asarray(vector, dtype=np.float32))
         margin = attack_sim - ordinary_sim
         # Both conditions: close to an attack in absolute terms (a message merely far from every
-        # ordinary exemplar, like a banking question to a shop, is not an attack), and closer to
-        # it than to any ordinary request ("refund my order" sits near refund-flavoured attacks).
+        # ordinary exemplar, like a question from another business's customers, is not an attack), and
+        # closer to it than to any ordinary request ("give me my money back" sits near pressure attacks).
         if attack_sim >= similarity_threshold and margin >= similarity_margin:
             reasons.append(
                 f"similar to attack exemplar #{best + 1} (cosine {attack_sim:.2f}, "

@@ -26,7 +26,18 @@ CORRECTION = re.compile(
     r"\b(actually|i meant|i mean|wrong|mistake|correct(ion)?|change|fix|update|instead|typo)\b", re.IGNORECASE
 )
 HYPOTHETICAL = re.compile(
-    r"\b(what if|hypothetical(ly)?|would i be able|could i (theoretically|in theory)|suppose|in case i)\b", re.IGNORECASE
+    r"\b(what if|hypothetical(ly)?|would i be able|could i (theoretically|in theory)|suppose|in case i|"
+    r"what (would|will) happen|what happens (if|when)|just (asking|curious|wondering)|out of curiosity|"
+    r"in theory|theoretically|imagine (if|that))\b",
+    re.IGNORECASE,
+)
+# The grammar of a conditional question: an "if"/"were I" clause and a modal main clause about the
+# outcome ("if I disputed a transaction, would I get my money back?"; "would I get X if I did Y?").
+CONDITIONAL = re.compile(
+    r"^\s*(if|were|had|should)\s+(i|we|you|my|it|they|someone)\b[^?]*?[,;]?\s*\b(would|could|will|can|do|does|is|are|might)\s+"
+    r"(i|we|it|they|that|there|this)\b"
+    r"|\b(would|could|might)\s+(i|we|it|they|that|this|there)\b[^?]*\bif\s+(i|we|you|my|it|they)\b",
+    re.IGNORECASE,
 )
 
 
@@ -59,4 +70,4 @@ def is_correction(text: str) -> bool:
 
 
 def is_hypothetical(text: str) -> bool:
-    return bool(HYPOTHETICAL.search(text))
+    return bool(HYPOTHETICAL.search(text) or CONDITIONAL.search(text))

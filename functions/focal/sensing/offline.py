@@ -6,11 +6,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from focal.dialogue.flow import current_step
+from focal.dialogue.clarify import MAX_OPTIONS
+from focal.dialogue.flow import current_step, slot_value_valid, value_valid
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Scenario, Slot
 from focal.models.context import Command, Context, IntentScore
-from focal.models.session import Session
-from focal.sensing import lexicon
+from focal.models.session import Offer, Session
+from focal.sensing import digression, language, lexicon, offers, tone
 from focal.sensing.acts import detect_acts
 from focal.sensing.extraction import coerce, extract
 
@@ -28,8 +29,11 @@ def message_entities(agent: AgentConfig, text: str) -> dict[str, Any]:
         if "message" not in f.sources or f.privileged or f.field_type == "string" and not f.pattern:
             continue
         value = extract(f, text)
-        if value not in (None, [], ""):
-            out[f.field_name] = coerce(f.field_type, value)
+        if value in (None, [], ""):
+            continue
+        value = coerce(f.field_type, value)
+        if value_valid(f.validation_rules, value):  # a value failing the field's validation_rules is not taken
+            out[f.field_name] = value
     return out
 
 
@@ -63,12 +67,14 @@ def _mentions(agent: AgentConfig, slot: Slot, text: str) -> bool:
 
 
 def _slot_commands(
-    agent: AgentConfig, session: Session, text: str, entities: dict[str, Any], scenarios: list[Scenario]
+    agent: AgentConfig, session: Session, text: str, entities: dict[str, Any], scenarios: list[Scenario], notes: list[str]
 ) -> list[Command]:
-    """SetSlot for new values; CorrectSlot when the active flow already holds a different value, or
-    when the customer asks to change a value without giving the new one ("wrong address")."""
+    """SetSlot for new values; CorrectSlot when the active flow already holds a different value and the
+    message says it corrects it (correction language or frame, see `digression`), or when the customer
+    asks to change a value without giving the new one ("wrong address")."""
     commands: list[Command] = []
     correcting = lexicon.is_correction(text)
+    step = current_step(agent, session)
     for scenario in scenarios:
         active = scenario.id == session.active_scenario_id
         for slot in _slots_of(scenario):
@@ -77,24 +83,93 @@ def _slot_commands(
                 value = coerce(slot.type, extract(slot_field(agent, slot), text))
             held = session.slots.get(slot.name) if active else None
             if value not in (None, "", []):
-                name = "CorrectSlot" if held not in (None, "") and held != value else "SetSlot"
-                commands.append(Command(name=name, flow=scenario.id, slot=slot.name, value=value))
+                if held not in (None, "") and held != value:
+                    if not (digression.is_correction(text) or digression.correction_frame(session, step, slot, text, value)):
+                        notes.append(f"{slot.name} {value!r} is not a correction of {held!r} (no correction language or frame)")
+                        continue
+                    commands.append(Command(name="CorrectSlot", flow=scenario.id, slot=slot.name, value=value))
+                else:
+                    commands.append(Command(name="SetSlot", flow=scenario.id, slot=slot.name, value=value))
             elif active and correcting and held not in (None, "") and _mentions(agent, slot, text):
                 commands.append(Command(name="CorrectSlot", flow=scenario.id, slot=slot.name, value=None))
     return commands
 
 
-def _candidate(agent: AgentConfig, session: Session, scores: list[IntentScore], exiting: bool) -> IntentScore | None:
+def _read_only(agent: AgentConfig, scenario: Scenario) -> bool:
+    tools = [agent.tool(t) for st in scenario.steps for t in st.action]
+    return all(t is not None and not t.side_effect for t in tools)
+
+
+def _digression(agent: AgentConfig, session: Session, text: str, entities: dict[str, Any], scores: list[IntentScore]) -> IntentScore | None:
+    """Mid-flow, a question about another value of a held slot ("where is my other order A1008?"): answered by
+    another scenario that takes that slot — the one the message fits (≥ entry_threshold), else the best-fitting
+    read-only one (it only looks things up) — started nested, so the active flow is offered back afterwards."""
+    active = agent.scenario(session.active_scenario_id)
+    if active is None or digression.is_correction(text) or not digression.is_digression(text):
+        return None
+    step = current_step(agent, session)
+    others: set[str] = set()
+    for slot in _slots_of(active):
+        value = entities.get(slot.name)
+        if value is None:
+            value = coerce(slot.type, extract(slot_field(agent, slot), text))
+        held = session.slots.get(slot.name)
+        if value not in (None, "", []) and held not in (None, "") and held != value \
+                and not digression.correction_frame(session, step, slot, text, value):
+            others.add(slot.name)
+    if not others:
+        return None
+    takers = [s for s in scores if s.scenario_id != active.id
+              and others & {slot.name for slot in _slots_of(agent.scenario(s.scenario_id))}]
+    fit = next((s for s in takers if s.score >= agent.navigation.entry_threshold), None)
+    if fit is None:
+        fit = next((s for s in takers if _read_only(agent, agent.scenario(s.scenario_id))), None)  # type: ignore[arg-type]
+    return fit
+
+
+def _candidate(
+    agent: AgentConfig, session: Session, scores: list[IntentScore], exiting: bool, floor: float | None = None
+) -> IntentScore | None:
     """The scenario the message would start. Inside a flow only an unmistakable other intent
     (≥ exit_intent_threshold) is proposed, or any entry-worthy one once the customer cancels;
     route has the last word (stickiness)."""
     nav = agent.navigation
     other = next((s for s in scores if s.scenario_id != session.active_scenario_id), None)
-    if other is None or other.score < nav.entry_threshold:
+    if other is None or other.score < (nav.entry_threshold if floor is None else floor):
         return None
     if session.active_scenario_id and not exiting and other.score < nav.exit_intent_threshold:
         return None
     return other
+
+
+def _answer_offer(agent: AgentConfig, session: Session, text: str, acts: dict[str, str], notes: list[str]) -> list[Command]:
+    """The customer's answer to the agent's last question (resume / start / choose between options)."""
+    offer = session.offer
+    assert offer is not None
+    index, how = offers.pick(agent, offer, text, acts)
+    if how == "deny":
+        return [Command(name="DenyConfirmation", flow=offer.scenario_id)]
+    if index is None:
+        return []
+    notes.append(f"answered the agent's question ({offer.kind}): {how}")
+    return [Command(name="AffirmConfirmation", flow=offer.choices()[index], value=index)]
+
+
+def _fill_rest(agent: AgentConfig, session: Session, text: str, commands: list[Command]) -> list[Command]:
+    """Several slots from one message: once typed slots took their values, a short remainder fills the flow's
+    next empty free-text slot ("a large margherita": size "large", then the pizza "margherita")."""
+    active = agent.scenario(session.active_scenario_id)
+    step = current_step(agent, session)
+    filled = [c for c in commands if c.name == "SetSlot" and c.flow == session.active_scenario_id]
+    if not filled or not any(s.name == c.slot for c in filled for s in (step.slots if step else [])):
+        return []
+    slot = digression.free_text_slot(active, session, step)
+    if slot is None or any(c.slot == slot.name for c in commands):
+        return []
+    rest = digression.remainder(text, [c.value for c in filled])
+    if rest is None or not slot_value_valid(slot, rest):
+        return []
+    return [Command(name="SetSlot", flow=session.active_scenario_id, slot=slot.name, value=rest)]
 
 
 def offline_context(
@@ -110,38 +185,58 @@ def offline_context(
     notes: list[str] = []
     active = agent.scenario(session.active_scenario_id)
     step = current_step(agent, session)
-    entities = message_entities(agent, text)
     best = scores[0] if scores else None
-    hypothetical = lexicon.is_hypothetical(text)
+    if (lang := language.foreign(text, agent.languages)) is not None:
+        # Not a language the agent speaks: a notice (the composer says it), never a guess from an English menu.
+        notes.append(f"{language.NOTE_PREFIX}{lang}")
+        return Context(message=text, embedding=embedding, intent_scores=scores[:5], source="offline", notes=notes,
+                       intent_confidence=best.score if best else 0.0)
+    entities = message_entities(agent, text)
     acts = detect_acts(text, act_similarities, agent.sensor.act_similarity)
+    hypothetical = "hypothetical" in acts
     notes += [f"act {act} ({how})" for act, how in acts.items()]
-    answering = session.offer is not None or (active is not None and session.flow_state == "confirming")
+    abusive = tone.abusive(text)
+    if abusive:
+        notes.append(tone.NOTE)
+    nested = _digression(agent, session, text, entities, scores) if active and not hypothetical else None
+    if nested is not None:
+        notes.append(f"digression: a question about another value, answered by {nested.label}; not a correction")
 
     if "handoff" in acts:
         commands.append(Command(name="HumanHandoff"))
-    elif active and "cancel" in acts and not hypothetical:
+    elif active and "cancel" in acts and not hypothetical and nested is None:
         commands.append(Command(name="CancelFlow", flow=active.id))
-    if answering and not hypothetical:
-        flow = active.id if active else session.offer.scenario_id  # type: ignore[union-attr]
+    if session.offer is not None and not active and not hypothetical:
+        commands += _answer_offer(agent, session, text, acts, notes)
+    elif active and session.flow_state == "confirming" and not hypothetical and nested is None:
         if "affirm" in acts:
-            commands.append(Command(name="AffirmConfirmation", flow=flow))
+            commands.append(Command(name="AffirmConfirmation", flow=active.id))
         elif "deny" in acts:
-            commands.append(Command(name="DenyConfirmation", flow=flow))
+            commands.append(Command(name="DenyConfirmation", flow=active.id))
 
     starting = None
-    candidate = _candidate(agent, session, scores, exiting="CancelFlow" in {c.name for c in commands})
+    answered = any(c.name == "AffirmConfirmation" for c in commands)
+    floor = nav.clarify_floor if abusive else None  # insults pull the vector away from every example
+    candidate = None if answered else nested or _candidate(
+        agent, session, scores, exiting="CancelFlow" in {c.name for c in commands}, floor=floor)
+    if candidate is None and hypothetical and best is not None and best.score >= nav.clarify_floor \
+            and best.scenario_id != session.active_scenario_id:
+        candidate = best  # "if I did X, would …?": a weak resemblance is enough to ask, never to act
     if candidate is not None:
         if hypothetical:
             commands.append(Command(name="Clarify", flow=candidate.scenario_id, topic="hypothetical"))
         else:
             starting = agent.scenario(candidate.scenario_id)
-            commands.append(Command(name="StartFlow", flow=candidate.scenario_id, value=round(candidate.score, 4)))
+            commands.append(Command(name="StartFlow", flow=candidate.scenario_id, value=round(candidate.score, 4),
+                                    topic="digression" if nested is not None else None))
 
     if not hypothetical:
         # Values in a message that starts a flow belong to that flow ("check the status of A1004"
         # during a refund is not a new refund order number).
         owners = [starting] if starting else [active] if active else []
-        commands += _slot_commands(agent, session, text, entities, owners)
+        commands += _slot_commands(agent, session, text, entities, owners, notes)
+        if starting is None and active is not None:
+            commands += _fill_rest(agent, session, text, commands)
     # A free-text slot takes the whole message when nothing else claims it.
     if step is not None and session.flow_state == "waiting_for_slot" and not commands and not acts and text.strip():
         waiting = next((s for s in step.slots if s.type == "string" and session.slots.get(s.name) in (None, "")), None)
@@ -156,6 +251,9 @@ def offline_context(
         ambiguity = f"a hypothetical question about '{candidate.label}': asked before acting" if candidate else "hypothetical"
     elif not names & {"HumanHandoff", "CancelFlow", "AffirmConfirmation", "DenyConfirmation", "SetSlot", "CorrectSlot"}:
         ambiguity = _ambiguity(agent, scores, active is not None)
+        if ambiguity is not None:
+            options = [s.scenario_id for s in scores if s.score >= nav.clarify_floor][:MAX_OPTIONS]
+            session.offer = Offer(kind="choose", scenario_id=options[0], options=options)  # "yes" / "the second" answers it
     return Context(
         message=text,
         embedding=embedding,

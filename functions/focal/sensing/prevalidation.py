@@ -36,7 +36,7 @@ _BACK_REFERENCE = re.compile(
     r"|(?:same|like|as) (?:last time|before|the other (?:time|day))"
     r"|as (?:i|we) (?:said|mentioned|discussed|agreed)|like i (?:said|mentioned)"
     r"|as (?:you|we) (?:said|suggested|mentioned|promised)|(?:you|we) (?:said|mentioned|suggested|promised) (?:earlier|before)"
-    r"|(?:the one|the order|the item|the address|the option) (?:i|you|we) (?:mentioned|said|talked about|discussed)"
+    r"|the (?:one|\w+) (?:i|you|we) (?:mentioned|said|talked about|discussed)"
     r"|(?:go|carry) on (?:with|from) (?:that|it|where)|where we left off|pick up where"
     r"|(?:the|that|your) (?:previous|last|earlier) (?:answer|suggestion|option|one)"
     r"|(?:again|once more) (?:please)?$"
@@ -118,6 +118,9 @@ def prevalidate(
             similarity_margin=cfg.injection_similarity_margin,
             classifier=classifier,
             classifier_threshold=cfg.injection_classifier_threshold,
+            extra_attacks=cfg.extra_attack_exemplars,
+            extra_ordinary=cfg.extra_ordinary_exemplars,
+            signal_count=cfg.injection_signal_count,
         )
         checks.append(PreValidationCheck(
             name="prompt_injection", passed=not verdict.detected, reason="; ".join(verdict.reasons),
@@ -153,5 +156,26 @@ def suggested_questions(agent: AgentConfig, checks: list[PreValidationCheck]) ->
                 questions.append(
                     "I don't have the earlier part of our conversation. Could you tell me what you'd like to do?"
                 )
-            questions.append("Which order or item is it about?")
+            questions.extend(agent.pre_validation.context_questions)
     return questions
+
+
+def refusal_text(agent: AgentConfig, failed: list[PreValidationCheck]) -> str:
+    """What the customer is told when blocking checks fail: what was wrong and what to do, from the
+    first failed check (`pre_validation.refusal_messages`, its defaults filling any key left out).
+    Names the kind of problem only, never the customer's text."""
+    cfg = agent.pre_validation
+    texts = {**type(cfg).model_fields["refusal_messages"].default_factory(), **cfg.refusal_messages}
+    for check in failed:
+        key = check.name
+        if key == "length_bounds":
+            key = "too_short" if check.reason.startswith("shorter") else "too_long"
+        kinds = check.reason.removeprefix("found: ") if key == "dangerous_content" else ""
+        if template := texts.get(key):
+            return template.format_map(_Fill(max_length=cfg.max_length, min_length=cfg.min_length, kinds=kinds))
+    return cfg.refusal_message
+
+
+class _Fill(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"

@@ -7,8 +7,9 @@ before their tools run (stages/tools.py), not here. No switch turns this off. On
 regenerate with the violations as feedback (jump back to generate) up to `max_retries`, then the
 rule's or agent's fallback text.
 
-A subjective rule needs the judge: with no judge model, or when the judge errs or times out, it
-blocks (`cannot verify`) unless the agent opts into `unverifiable_subjective: mark_unverified`; then
+A subjective rule needs the judge: with no judge model, when the judge errs or times out, or when the
+turn's time budget is spent (focal.pipeline.budget), it blocks (`cannot verify`) unless the agent opts
+into `unverifiable_subjective: mark_unverified`; then
 the trace says UNVERIFIED, never passed.
 
 Output checks (`enforcement.relevance_check_enabled`, `grounding_check_enabled`; see
@@ -34,6 +35,7 @@ from focal.enforcement.scope import hard_constraints_in_scope, turn_scope
 from focal.enforcement.variables import apply_reading, draft_variables, expression_names
 from focal.models.agent import AgentConfig, Rule
 from focal.models.turn import CheckVerdict, TurnState, Violation
+from focal.pipeline.budget import SPENT, budget_spent
 from focal.pipeline.deps import Deps
 
 CHECK_LANES = ("relevance", "grounding")  # output checks: their violations name the check, not a rule
@@ -50,7 +52,7 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
     cfg = agent.enforcement
     started = time.perf_counter()  # lane 1 timing includes reading the draft's values
     variables = known_variables(agent, state.session, state.profile)
-    llm = deps.llm(agent)
+    llm = deps.llm(agent, state)
     reading = draft_variables(agent, text, expression_names(rules), llm, state.model_calls, known=variables)
     checkable, unverifiable = apply_reading(agent, rules, variables, reading)  # uncertain values: "cannot verify"
     draft = state.drafts[-1]
@@ -67,7 +69,8 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
         elif cfg.unverifiable_subjective == "mark_unverified":
             state.enforcement.unverified += [r.id for r in subjective if r.id not in state.enforcement.unverified]
         else:
-            why = "cannot verify: the judge gave no valid verdict" if available else "cannot verify: no judge model"
+            why = ("cannot verify: the judge gave no valid verdict" if available
+                   else SPENT if budget_spent(llm) else "cannot verify: no judge model")
             violations += [Violation(rule_id=r.id, lane="judge", reason=why) for r in subjective]
         _lap(state, "judge", started)
     return violations
@@ -110,7 +113,7 @@ def _output_checks(agent: AgentConfig, state: TurnState, deps: Deps) -> list[Vio
         started = time.perf_counter()
         folder = _model_folder(agent, cfg.grounding_model_dir)
         nli = deps.grounding_model(folder) if folder and deps.grounding_model else None
-        llm = deps.llm(agent) if draft.source == "model" else None  # the agent's own templates need no second opinion
+        llm = deps.llm(agent, state) if draft.source == "model" else None  # the agent's own templates need no second opinion
         ground = check_grounding(agent, state, draft.text, variables, nli, llm)
         _lap(state, "grounding", started)
         state.enforcement.checks.append(CheckVerdict(

@@ -7,13 +7,15 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from focal.errors import DuplicateTurn, FocalError
+from focal.errors import AgentNotFound, DuplicateTurn, FocalError
 from focal.models.turn import TurnError, TurnRequest, TurnState
 from focal.pipeline.definition import STAGE_NAMES, next_stage
 from focal.pipeline.deps import Deps
 from focal.pipeline.idempotency import complete_turn
 from focal.stages.persist import count_turn, turn_record
 
+# Errors a stage raises that describe the request, by exception name (the Catch's `Error`) → the turn's code.
+CLIENT_ERRORS = {AgentNotFound.__name__: AgentNotFound.code}
 MESSAGE = "I'm sorry, something went wrong on our side. Your message was received; please try again in a moment."
 
 
@@ -33,6 +35,8 @@ def _error(caught: dict[str, Any]) -> TurnError:
         code = cause.get("errorType", code) if isinstance(cause, dict) else code
     except (TypeError, ValueError):
         pass
+    if code in CLIENT_ERRORS:  # the caller's mistake, not a failure: a stable code the API maps (404)
+        return TurnError(code=CLIENT_ERRORS[code], message="No such agent for this tenant.", stage=stage)
     return TurnError(code=f"stage_failed:{code}"[:80], message="The turn could not be completed.", stage=stage)
 
 

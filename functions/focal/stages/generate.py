@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from focal.dialogue.clarify import MAX_OPTIONS, likely_scenarios, step_suggestions, suggestions
 from focal.dialogue.variables import known_variables
-from focal.generation.offline import blocked_text, compose
+from focal.generation.offline import blocked_text, compose, fixed_text
 from focal.generation.prompt import generation_messages
 from focal.model_calls import call_model
 from focal.models.turn import Draft, TurnState
+from focal.pipeline.budget import budget_spent
 from focal.pipeline.deps import Deps
 
 EXECUTION_PATHS = {
@@ -33,7 +34,12 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         # The customer hears the guard's own words, never a model's paraphrase that might say "done".
         state.drafts.append(Draft(text=blocked_text(agent, state, variables), source="template"))
         return state
-    llm = deps.llm(agent)
+    if (fixed := fixed_text(agent, state)) is not None:
+        # Said as written: no model call, checked by enforce like any other draft (models.rephrase_fixed_texts).
+        state.decision.notes.append(f"no generation call ({fixed})")
+        state.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
+        return state
+    llm = deps.llm(agent, state)
     if llm.available("generate"):
         reply, call = call_model(llm, "generate", generation_messages(agent, state, variables), state.model_calls)
         if reply is not None and reply.text.strip():
@@ -42,6 +48,8 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         if reply is not None:
             call.ok, call.note = False, "empty answer"
         state.decision.notes.append("generation model gave no answer; offline composer used")
+    elif budget_spent(llm):
+        state.decision.notes.append("time budget spent: offline composer used")
     source = "template" if state.feedback else "offline"
     state.drafts.append(Draft(text=compose(agent, state, variables), source=source))
     return state

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from focal.dialogue.clarify import likely_scenarios
 from focal.dialogue.commands import CommandRun, execute
 from focal.dialogue.decision import apply_progress
 from focal.dialogue.flow import progress
@@ -9,10 +10,12 @@ from focal.dialogue.rule_filter import filter_rules, record_fires
 from focal.dialogue.variables import known_variables
 from focal.models.agent import AgentConfig
 from focal.models.context import Command
+from focal.models.session import Offer
 from focal.models.turn import RouteDecision, TurnState
 from focal.pipeline.deps import Deps
 from focal.retrieval.applicability import PURPOSE as APPLICABILITY
 from focal.retrieval.applicability import model_applies
+from focal.sensing import language
 
 
 def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str]) -> list[Command]:
@@ -66,6 +69,22 @@ def _clarify_or_fall_back(state: TurnState, agent: AgentConfig) -> None:
         apply_progress(state, agent, progress(agent, session, known_variables(agent, session, state.profile)))
 
 
+def _count_invalid(state: TurnState, agent: AgentConfig) -> None:
+    """An invalid value for the slot the step asks for is an attempt like any other: after
+    `max_clarifications_per_step` of them `fallback_behavior: escalate` hands over (the retry is asked otherwise)."""
+    session, d, nav = state.session, state.decision, agent.navigation
+    assert session is not None
+    key = f"{session.active_scenario_id}.{session.active_step_id}"
+    count = session.clarification_counts.get(key, 0)
+    if count >= nav.max_clarifications_per_step and nav.fallback_behavior == "escalate":
+        d.action, d.scenario_id, d.step_id = "escalate", session.active_scenario_id, session.active_step_id
+        d.notes.append(f"invalid {d.invalid_slot} again at {key} after {count} attempts: escalated")
+        return
+    session.clarification_counts[key] = count + 1
+    d.notes.append(f"invalid {d.invalid_slot} at {key}: attempt {count + 1} of {nav.max_clarifications_per_step}")
+    apply_progress(state, agent, progress(agent, session, known_variables(agent, session, state.profile)))
+
+
 def run(state: TurnState, deps: Deps) -> TurnState:
     r = state.request
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
@@ -74,10 +93,15 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     state.decision = decision = RouteDecision(intent_label=context.detected_intent, started_scenario_id=session.active_scenario_id,
                                               started_step_id=session.active_step_id)
 
-    llm = deps.llm(agent)
+    llm = deps.llm(agent, state)
     applies = (model_applies(llm, agent, context.message, state.model_calls, decision.notes)
                if agent.retrieval.model_filter and llm.available(APPLICABILITY) else None)
     state.matched_rules = filter_rules(agent, session, state.candidates, decision.notes, applies)
+    if (lang := language.noted(context.notes)) is not None:
+        # a language the agent does not speak: no soft rule or flow is guessed from it (the composer says so)
+        state.matched_rules = [m for m in state.matched_rules if (r := agent.rule(m.rule_id)) and r.is_hard_constraint]
+        decision.action = "out_of_scope"
+        decision.notes.append(f"message in {lang}, not in {', '.join(agent.languages)}: language notice")
     record_fires(session, state.matched_rules)
 
     commands = _prefer_rule_answers(agent, state, decision.notes)
@@ -86,18 +110,23 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     decision.executed = list(run_.executed)
     if decision.action in ("escalate", "cancelled", "clarify", "declined"):
         decision.scenario_id, decision.step_id = session.active_scenario_id, session.active_step_id
+    elif session.active_scenario_id and decision.invalid_slot and not run_.executed:
+        _count_invalid(state, agent)
     elif session.active_scenario_id and _stuck(state, agent, run_):
         _clarify_or_fall_back(state, agent)
     elif session.active_scenario_id:
         apply_progress(state, agent, progress(agent, session, known_variables(agent, session, state.profile)))
     elif "ChitChat" in run_.executed:
         decision.action = "chitchat"
-    elif not state.matched_rules:
+    elif not state.matched_rules and lang is None:
         weak = context.intent_scores[0] if context.intent_scores else None
         clarify = weak is not None and weak.score >= agent.navigation.clarify_floor and agent.feature_on("clarification")
         decision.action = "clarify" if clarify else "out_of_scope"
         if clarify:
             decision.notes.append(f"'{weak.label}' fits only weakly ({weak.score:.2f}): ask")
+            options = [s.id for s in likely_scenarios(agent, context)]
+            if options:  # the question is an offer: "yes", "the second one" or an option's name answers it
+                session.offer = Offer(kind="choose", scenario_id=options[0], options=options)
     state.confidence = round(
         context.intent_confidence if session.active_scenario_id or decision.completed_scenario_id
         else max((m.score for m in state.matched_rules), default=context.intent_confidence),

@@ -23,6 +23,7 @@ from focal.models.agent import AgentConfig
 from focal.models.context import Context
 from focal.models.session import CustomerProfile, Offer, Session
 from focal.models.turn import TurnState
+from focal.pipeline.budget import budget_spent, start_budget
 from focal.pipeline.deps import Deps
 from focal.pipeline.idempotency import begin_turn
 from focal.ports import InjectionClassifier
@@ -31,7 +32,7 @@ from focal.sensing.fast_path import fast_path
 from focal.sensing.intents import intent_index
 from focal.sensing.model_sensor import model_sensor
 from focal.sensing.offline import offline_context
-from focal.sensing.prevalidation import blocking_failures, prevalidate, suggested_questions
+from focal.sensing.prevalidation import blocking_failures, prevalidate, refusal_text, suggested_questions
 from focal.sensing.provenance import from_customer
 
 
@@ -56,9 +57,9 @@ def _understand(state: TurnState, deps: Deps, agent: AgentConfig, text: str, vec
     acts = act_index(deps.embedder).similarities(vector) if text else None
     context = offline_context(agent, state.session, text, vector.tolist(), scores, acts)
     context.fast_path, context.fast_path_reason = fast_path(agent, context)
-    llm = deps.llm(agent)
+    llm = deps.llm(agent, state)
     if not llm.available("sensor"):
-        context.notes.append("no model configured: offline sensor")
+        context.notes.append("time budget spent: offline sensor" if budget_spent(llm) else "no model configured: offline sensor")
         return context
     if context.fast_path:
         context.notes.append(f"model call skipped (fast path: {context.fast_path_reason})")
@@ -99,6 +100,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     if begin_turn(state, deps.idempotency):
         return state  # a repeated turn id: answered from the idempotency store, nothing runs
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
+    start_budget(state, agent, deps.clock)  # the turn's model budget runs from here (focal.pipeline.budget)
     state.session, state.profile = _load(state, deps, agent)
     text = r.message.strip()
     vector = deps.embedder.embed([text])[0] if text else np.zeros(deps.embedder.dimension, dtype=np.float32)
@@ -111,7 +113,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         if failed:
             # Refused and audited: the turn record keeps every check and its reason, not the text.
             state.context = Context(message=text[:200], notes=[f"pre-validation failed: {c.name}" for c in failed])
-            state.response = agent.pre_validation.refusal_message
+            state.response = refusal_text(agent, failed)  # what was wrong and what to do, never the text
             state.execution_path = "rejected"
             state.confidence = 0.0
             state.control.next = "persist"

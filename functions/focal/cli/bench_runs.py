@@ -1,0 +1,116 @@
+"""Running a conversation suite for `focal bench overhead`: every turn timed (wall and CPU), per stage.
+
+Each conversation runs in its own session as the suite's `customer_id` with the suite's `profile`
+stored first (as focal.conversation_tests does), so tools find the customer's orders; the tools'
+own state is reset before every pass over the suite when the agent's tools.py defines `reset_state`.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from focal.conversation_tests import Conversation
+from focal.models.agent import AgentConfig, Tool
+from focal.models.session import CustomerProfile
+from focal.models.turn import TurnRequest, TurnResult
+from focal.pipeline import runner as runner_module
+from focal.pipeline.runner import LocalRunner
+
+TENANT = "bench"
+
+
+@dataclass
+class TurnSample:
+    wall_ms: float
+    cpu_ms: float
+    stages: dict[str, tuple[float, float]]  # stage → (wall ms, CPU ms) of its call, JSON hop included
+    in_stage_ms: dict[str, float]  # the trace's own per-stage milliseconds (the stage's work only)
+    calls: Counter[str] = field(default_factory=Counter)  # model calls by purpose
+    model_cpu_ms: float = 0.0  # CPU inside the model's complete() (the fake model and litellm)
+    answer_cpu_ms: float = 0.0  # of which making the scripted answers
+    violated: bool = False  # a draft of the turn broke a rule or an output check
+    outcome: tuple[Any, ...] = ()  # what the customer got: path, violations, fallback, response
+
+
+@contextmanager
+def stage_timer(sink: list[tuple[str, float, float]]) -> Iterator[None]:
+    """Wall and CPU of every stage call the local runner makes (the stage, its validation and its JSON)."""
+    run_stage = runner_module.run_stage
+
+    def timed(name: str, event: dict[str, Any], deps: Any) -> dict[str, Any]:
+        wall, cpu = time.perf_counter(), time.process_time()
+        try:
+            return run_stage(name, event, deps)
+        finally:
+            sink.append((name, (time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000))
+
+    runner_module.run_stage = timed
+    try:
+        yield
+    finally:
+        runner_module.run_stage = run_stage
+
+
+def reset_tools(agent: AgentConfig) -> None:
+    """Forget the example tools' process state (refunds, bookings), as the suites' own tests do."""
+    tools = Path(agent.base_dir or ".") / "tools.py"
+    if tools.is_file() and "def reset_state(" in tools.read_text(encoding="utf-8"):
+        from focal.adapters.python_tools import PythonToolRunner
+
+        PythonToolRunner().run(agent, Tool(id="reset_state", entrypoint="tools.py:reset_state"), {})
+
+
+def _outcome(result: TurnResult) -> tuple[Any, ...]:
+    violations = tuple(sorted({str(v.get("rule_id")) for v in result.enforcement.get("violations", [])}))
+    return result.execution_path, violations, bool(result.enforcement.get("fallback_used")), result.response
+
+
+def run_turns(deps: Any, agent: AgentConfig, conversations: list[Conversation], repeat: int,
+              model: Any = None) -> list[TurnSample]:
+    """Every turn of every conversation, `repeat` passes over the suite."""
+    runner = LocalRunner(deps)
+    samples: list[TurnSample] = []
+    for _ in range(repeat):
+        reset_tools(agent)
+        for conv in conversations:
+            deps.profiles.save(CustomerProfile(
+                tenant_id=TENANT, agent_id=agent.id, customer_id=conv.customer_id,
+                schema_version=agent.profile_schema_version, fields=dict(conv.profile),
+            ))
+            session = uuid.uuid4().hex[:12]
+            for i, turn in enumerate(conv.turns):
+                samples.append(one_turn(deps, runner, agent, conv.customer_id, session, f"{session}-{i}", turn.user, model))
+    return samples
+
+
+def one_turn(deps: Any, runner: LocalRunner, agent: AgentConfig, customer: str, session: str, turn_id: str,
+             message: str, model: Any = None) -> TurnSample:
+    clear = getattr(deps.embedder, "clear_cache", None)
+    if clear is not None:
+        clear()  # every customer message is new: measure the embedding, not the cache
+    calls_before = Counter(model.calls) if model is not None else Counter()
+    inside, answer = (model.inside_cpu, model.answer_cpu) if model is not None else (0.0, 0.0)
+    stages: list[tuple[str, float, float]] = []
+    with stage_timer(stages):
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = runner.turn(TurnRequest(tenant_id=TENANT, agent_id=agent.id, customer_id=customer,
+                                         session_id=session, turn_id=turn_id, message=message))
+        wall, cpu = (time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000
+    per_stage: dict[str, tuple[float, float]] = {}
+    for name, w, c in stages:  # generate and enforce run again on a regeneration: added up
+        pw, pc = per_stage.get(name, (0.0, 0.0))
+        per_stage[name] = (pw + w, pc + c)
+    sample = TurnSample(wall_ms=wall, cpu_ms=cpu, stages=per_stage, in_stage_ms=dict(result.timings_ms),
+                        violated=bool(result.enforcement.get("violations")), outcome=_outcome(result))
+    if model is not None:
+        sample.calls = Counter(model.calls) - calls_before
+        sample.model_cpu_ms = (model.inside_cpu - inside) * 1000
+        sample.answer_cpu_ms = (model.answer_cpu - answer) * 1000
+    return sample

@@ -1,0 +1,75 @@
+"""`focal test --junit FILE`: a conversation-test report as JUnit XML, the format CI systems read.
+
+One <testsuite> per suite file, one <testcase> per conversation (classname: the suite's file name,
+time in seconds). A failing conversation carries one <failure> whose message is its first failure
+and whose text lists every failing turn: the customer's message, each expectation it missed, the
+answer. A conversation that could not run to its end carries an <error>.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from focal.conversation_tests import Report
+
+# Characters XML 1.0 cannot carry, even escaped (model output or a customer message might contain them).
+_INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _text(value: str) -> str:
+    return _INVALID_XML.sub("\ufffd", value)
+
+
+def _failing_turns(report_conv) -> str:  # noqa: ANN001 - a ConversationReport
+    lines: list[str] = []
+    for turn in report_conv.turns:
+        if turn.passed:
+            continue
+        lines.append(f"turn {turn.index} > {turn.user}")
+        lines += [f"  ✗ {failure}" for failure in turn.failures]
+        lines.append(f"  < [{turn.execution_path}] {turn.response}")
+    return "\n".join(lines)
+
+
+def junit_xml(reports: list[Report]) -> str:
+    """The reports (one per suite file) as a JUnit XML document."""
+    root = ET.Element("testsuites", name="focal test")
+    totals = {"tests": 0, "failures": 0, "errors": 0}
+    total_time = 0.0
+    for report in reports:
+        failures = sum(1 for c in report.conversations if c.error is None and not c.passed)
+        errors = sum(1 for c in report.conversations if c.error is not None)
+        suite = ET.SubElement(root, "testsuite", name=_text(report.suite_path), tests=str(len(report.conversations)),
+                              failures=str(failures), errors=str(errors), skipped="0", time=f"{report.ms / 1000:.3f}")
+        props = ET.SubElement(suite, "properties")
+        ET.SubElement(props, "property", name="agent", value=_text(report.agent_path))
+        if report.tasks_total:
+            ET.SubElement(props, "property", name="tasks_total", value=str(report.tasks_total))
+        classname = Path(report.suite_path).stem
+        for conv in report.conversations:
+            case = ET.SubElement(suite, "testcase", classname=_text(classname), name=_text(conv.name),
+                                 time=f"{conv.ms / 1000:.3f}")
+            if conv.error is not None:
+                error = ET.SubElement(case, "error", message=_text(conv.error), type="ConversationError")
+                error.text = _text(_failing_turns(conv) or conv.error)
+            elif not conv.passed:
+                failure = ET.SubElement(case, "failure", message=_text(conv.failures[0]), type="ExpectationFailed")
+                failure.text = _text(_failing_turns(conv))
+        totals["tests"] += len(report.conversations)
+        totals["failures"] += failures
+        totals["errors"] += errors
+        total_time += report.ms / 1000
+    for key, value in totals.items():
+        root.set(key, str(value))
+    root.set("time", f"{total_time:.3f}")
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def write_junit(reports: list[Report], path: str | Path) -> None:
+    target = Path(path)
+    if target.parent != Path(""):
+        target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(junit_xml(reports), encoding="utf-8")

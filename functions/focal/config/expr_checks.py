@@ -1,0 +1,82 @@
+"""Expressions that parse but would fail every time they run, found without running them.
+
+simpleeval raises at run time (and a hard constraint that cannot be evaluated blocks its answer or
+its tool call), so `focal validate` reports these beforehand: a whitelisted function called with
+the wrong number of arguments, `in` against a number, division by a literal zero, and ordering or
+arithmetic that mixes text with a number. Findings on literals alone are certain (errors); findings
+that rest on a variable's declared type (`len()` of a money field) are warnings: the agent still
+loads, and the rule fails closed at run time as before.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+
+NUMERIC_TYPES = frozenset({"money", "percentage", "integer", "number"})
+# name → (fewest, most) positional arguments; None: no upper bound
+ARITY: dict[str, tuple[int, int | None]] = {
+    "len": (1, 1), "abs": (1, 1), "lower": (1, 1), "contains": (2, 2), "round": (1, 2), "min": (1, None), "max": (1, None),
+}
+_ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+
+
+def _typed(*nodes: ast.AST) -> bool:
+    """Whether a finding rests on a variable's declared type rather than on literals only."""
+    return any(isinstance(n, ast.Name) or (isinstance(n, ast.UnaryOp) and isinstance(n.operand, ast.Name)) for n in nodes)
+
+
+def _kind(node: ast.AST, types: Mapping[str, str]) -> str | None:
+    """'number', 'text' or None (unknown) for a literal or a typed variable."""
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, bool) or node.value is None:
+            return None
+        if isinstance(node.value, int | float):
+            return "number"
+        if isinstance(node.value, str):
+            return "text"
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        return _kind(node.operand, types)
+    if isinstance(node, ast.Name) and types.get(node.id) in NUMERIC_TYPES:
+        return "number"
+    return None
+
+
+def _show(node: ast.AST) -> str:
+    if isinstance(node, ast.Name):
+        return f"'{node.id}'"
+    return ast.unparse(node)
+
+
+def static_problems(tree: ast.Expression, types: Mapping[str, str]) -> list[tuple[str, bool]]:
+    """What would fail on every evaluation: (message, certain) each. `types`: variable name → field type."""
+    out: list[tuple[str, bool]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ARITY:
+            fewest, most = ARITY[node.func.id]
+            given = len(node.args)
+            if given < fewest or (most is not None and given > most):
+                want = str(fewest) if fewest == most else (f"{fewest} or {most}" if most else f"at least {fewest}")
+                out.append((f"{node.func.id}() takes {want} argument(s), {given} given", True))
+            elif node.func.id == "len" and _kind(node.args[0], types) == "number":
+                out.append((f"len() of {_show(node.args[0])}, a number, fails: numbers have no length", not _typed(node.args[0])))
+            elif node.func.id in ("min", "max") and given == 1 and _kind(node.args[0], types) == "number":
+                out.append((f"{node.func.id}() of one number fails: give two or more values, or a list", not _typed(node.args[0])))
+        elif isinstance(node, ast.Compare):
+            left = node.left
+            for op, right in zip(node.ops, node.comparators, strict=True):
+                if isinstance(op, ast.In | ast.NotIn) and (
+                        _kind(right, types) == "number" or (isinstance(right, ast.Constant) and not isinstance(right.value, str))):
+                    out.append((f"'in' needs a list or a text on its right, not {_show(right)}", not _typed(right)))
+                elif isinstance(op, _ORDERING) and {_kind(left, types), _kind(right, types)} == {"number", "text"}:
+                    out.append((f"{_show(left)} and {_show(right)} cannot be ordered: one is a number, the other a text "
+                                "(write numbers without quotes)", not _typed(left, right)))
+                left = right
+        elif isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.Div | ast.FloorDiv | ast.Mod) and isinstance(node.right, ast.Constant) \
+                    and node.right.value == 0 and not isinstance(node.right.value, bool):
+                out.append(("division by zero", True))
+            elif isinstance(node.op, _ARITHMETIC) and {_kind(node.left, types), _kind(node.right, types)} == {"number", "text"}:
+                out.append((f"{_show(node.left)} and {_show(node.right)} mix a number with a text", not _typed(node.left, node.right)))
+    return list(dict.fromkeys(out))

@@ -1,0 +1,74 @@
+"""Corrections versus digressions, and the rest of a message that filled a typed slot.
+
+A different value for a slot the flow already holds is a correction only with correction language
+("I meant", "actually it's", "sorry, wrong number", "not X but Y") or in a correction frame (the
+step is asking for that slot, or is confirming it and the message is little more than the value).
+Otherwise it is a digression: a question about another entity ("where is my other order A1008?")
+is answered by a flow it fits (nested: the interrupted flow is offered back) or by the rules, and
+the held value stays.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from focal.models.agent import Scenario, Slot, Step
+from focal.models.session import Session
+
+CORRECTION = re.compile(
+    r"\b(i meant|i mean|meant to say|actually(,)? (it'?s|it is|make it|use)|sorry,? (it'?s|wrong|i)|wrong (one|number|id|value)|"
+    r"typo|my mistake|instead|make (it|that)|change (it|that) to|not \S+,? but|should (be|have been)|correction)\b",
+    re.IGNORECASE,
+)
+OTHER_ENTITY = re.compile(r"\b(other|another|second|different|separate|also|too)\b", re.IGNORECASE)
+QUESTION = re.compile(r"\?\s*$|^\s*(where|what|when|how|why|which|who|is|are|has|have|did|does|can|could)\b", re.IGNORECASE)
+FILLER = frozenset(
+    "a an the i i'd id i'm im want would like please can could you get me my some one with and it's its it is "
+    "make that this for of to just go ok okay yes thanks thank".split()
+)
+MAX_REMAINDER_WORDS = 4
+_WORD = re.compile(r"[\w'-]+")
+
+
+def is_correction(text: str) -> bool:
+    return bool(CORRECTION.search(text))
+
+
+def correction_frame(session: Session, step: Step | None, slot: Slot, text: str, value: Any) -> bool:
+    """The step is asking for this slot, or the message is (almost) only the new value ("no, A1003")."""
+    if step is not None and session.flow_state == "waiting_for_slot" and any(s.name == slot.name for s in step.slots):
+        return True
+    rest = [w for w in _WORD.findall(text.lower().replace(str(value).lower(), " ")) if w not in FILLER and w not in ("no", "nope")]
+    return len(rest) <= 2
+
+
+def is_digression(text: str) -> bool:
+    """A question, or a mention of another entity, rather than a new value for the held one."""
+    return bool(OTHER_ENTITY.search(text) or QUESTION.search(text))
+
+
+def remainder(text: str, used: list[Any]) -> str | None:
+    """What is left of a short message once the typed values it gave and filler words are removed
+    ("a large margherita" → "margherita" after `size` took "large"); None when nothing of substance is left."""
+    rest = text
+    for value in used:
+        rest = re.sub(re.escape(str(value)), " ", rest, flags=re.IGNORECASE)
+    words = [w for w in _WORD.findall(rest) if w.lower() not in FILLER]
+    if not words or len(words) > MAX_REMAINDER_WORDS:
+        return None
+    return " ".join(words)
+
+
+def free_text_slot(scenario: Scenario | None, session: Session, step: Step | None) -> Slot | None:
+    """The first string slot still empty at or after the current step, in step order (no validation-free guess
+    beyond the flow's own order)."""
+    if scenario is None or step is None:
+        return None
+    ids = [s.id for s in scenario.steps]
+    start = ids.index(step.id) if step.id in ids else 0
+    for st in scenario.steps[start:]:
+        for slot in st.slots:
+            if slot.type == "string" and session.slots.get(slot.name) in (None, ""):
+                return slot
+    return None

@@ -1,0 +1,67 @@
+"""Which language a message is written in, cheaply and offline: the share of its words that are
+common function words (stopwords) of each language. Only a clear reading counts: a short message,
+a product name or a message mixing languages is taken as the agent's own language."""
+
+from __future__ import annotations
+
+import re
+
+STOPWORDS: dict[str, frozenset[str]] = {
+    "en": frozenset("the a an and or but is are was were be been i you he she it we they my your our me "
+                    "to of in on at for with from by this that what where when how why can could would "
+                    "will do does did not no yes please have has had there here want need".split()),
+    "es": frozenset("el la los las un una unos unas y o pero es son fue ser estar está están yo tú usted "
+                    "él ella nosotros mi mis su sus me te se de del en por para con sin que qué dónde cuándo "
+                    "cómo quiero necesito puedo puede por favor hola gracias no sí muy también".split()),
+    "fr": frozenset("le la les un une des et ou mais est sont était être je tu vous il elle nous ils mon ma "
+                    "mes votre vos me te se de du dans sur pour avec sans que qui quoi où quand comment "
+                    "veux voudrais peux pouvez merci bonjour oui non pas très aussi".split()),
+    "de": frozenset("der die das ein eine einen und oder aber ist sind war sein ich du sie er es wir ihr "
+                    "mein meine ihr ihre mich mir dich zu von in im auf für mit ohne dass was wo wann wie "
+                    "warum möchte will kann können bitte danke hallo ja nein nicht sehr auch".split()),
+    "it": frozenset("il lo la i gli le un una e o ma è sono era essere io tu lei lui noi voi mio mia miei "
+                    "suo sua di del della in su per con senza che cosa dove quando come perché voglio "
+                    "vorrei posso può grazie ciao sì non molto anche".split()),
+    "pt": frozenset("o a os as um uma e ou mas é são foi ser estar está eu tu você ele ela nós meu minha "
+                    "seu sua de do da em no na por para com sem que onde quando como quero preciso posso "
+                    "pode obrigado obrigada olá sim não muito também".split()),
+    "nl": frozenset("de het een en of maar is zijn was ik jij je u hij zij wij mijn jouw uw mij van in op "
+                    "voor met zonder dat wat waar wanneer hoe waarom wil kan kunnen alstublieft dank hallo "
+                    "ja nee niet erg ook".split()),
+}
+NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German", "it": "Italian", "pt": "Portuguese", "nl": "Dutch"}
+NOTE_PREFIX = "language not spoken by the agent: "  # + the code, in the context notes
+MIN_WORDS = 3  # fewer words than this say nothing reliable about the language
+MIN_SHARE = 0.25  # the winning language's stopwords must be at least this share of the words
+MIN_LEAD = 0.15  # … and lead the agent's own languages by this much
+_WORDS = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+
+def detect(text: str) -> tuple[str | None, dict[str, float]]:
+    """(language code or None when unclear, stopword share per language)."""
+    words = [w.lower() for w in _WORDS.findall(text)]
+    if len(words) < MIN_WORDS:
+        return None, {}
+    shares = {lang: sum(w in stop for w in words) / len(words) for lang, stop in STOPWORDS.items()}
+    best = max(shares, key=lambda k: shares[k])
+    return (best if shares[best] >= MIN_SHARE else None), shares
+
+
+def foreign(text: str, languages: list[str]) -> str | None:
+    """The language of `text` when it is clearly one the agent does not speak, else None."""
+    lang, shares = detect(text)
+    if lang is None or lang in languages:
+        return None
+    own = max((shares.get(code, 0.0) for code in languages), default=0.0)
+    return lang if shares[lang] - own >= MIN_LEAD else None
+
+
+def noted(notes: list[str]) -> str | None:
+    """The language code a context's notes flagged as not spoken by the agent."""
+    return next((n[len(NOTE_PREFIX):] for n in notes if n.startswith(NOTE_PREFIX)), None)
+
+
+def notice(lang: str, languages: list[str]) -> str:
+    spoken = " or ".join(NAMES.get(code, code) for code in languages) or "English"
+    return (f"I'm sorry, I can only help in {spoken}. Could you write your message in {spoken}? "
+            "If you prefer, I can connect you with a member of our team.")

@@ -1,0 +1,76 @@
+"""Answers to the agent's own questions: which offered option a message picks.
+
+Every question the agent asks outside a confirmation step is stored as an `Offer` (resume a flow,
+start one, choose between the scenarios of a clarification). The next message answers it with
+yes / no, an ordinal or number ("the second one", "2", "option 3", "the last"), or the option's
+name ("the refund one"). Nothing here knows a domain: names are the agent's scenario names.
+"""
+
+from __future__ import annotations
+
+import re
+
+from focal.models.agent import AgentConfig
+from focal.models.session import Offer
+
+_ORDINALS = {
+    "first": 0, "1st": 0, "one": 0, "1": 0,
+    "second": 1, "2nd": 1, "two": 1, "2": 1,
+    "third": 2, "3rd": 2, "three": 2, "3": 2,
+    "fourth": 3, "4th": 3, "four": 3, "4": 3,
+}
+_ORDINAL = re.compile(
+    r"^\s*(?:(?:the|option|number|no\.?|#)\s*)*(first|1st|second|2nd|third|3rd|fourth|4th|last|one|two|three|four|[1-4])"
+    r"(?:\s+(?:one|option|please|thanks))*[\s.!]*$"
+    r"|\b(?:the\s+)?(first|second|third|fourth|last)\s+(?:one|option)\b"
+    r"|\boption\s*(?:number\s*)?([1-4])\b",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[a-z0-9]+")
+_COMMON = frozenset(
+    "a an the my your our of to for and or with about on in at by from this that it its is be do "
+    "check change get make see some any new".split()
+)
+
+
+def _ordinal(text: str, count: int) -> int | None:
+    m = _ORDINAL.search(text)
+    if not m:
+        return None
+    word = next(g for g in m.groups() if g).lower()
+    index = count - 1 if word == "last" else _ORDINALS.get(word)
+    return index if index is not None and index < count else None
+
+
+def _content(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower().replace("'s", "")) if len(w) > 2 and w not in _COMMON}
+
+
+def _by_name(agent: AgentConfig, options: list[str], text: str) -> int | None:
+    """The option whose name (or intent label) shares words with the message that no other option has."""
+    said = _content(text)
+    words = []
+    for sid in options:
+        scenario = agent.scenario(sid)
+        label = f"{scenario.name} {scenario.intent_label or scenario.id}".replace("_", " ") if scenario else sid
+        words.append(_content(label))
+    hits = []
+    for i, own in enumerate(words):
+        others = set().union(*(w for j, w in enumerate(words) if j != i)) if len(words) > 1 else set()
+        hits.append(len((own - others) & said))
+    best = max(hits, default=0)
+    return hits.index(best) if best > 0 and hits.count(best) == 1 else None
+
+
+def pick(agent: AgentConfig, offer: Offer, text: str, acts: dict[str, str]) -> tuple[int | None, str]:
+    """(index of the chosen option or None, how) — "deny" as how when the customer declines."""
+    options = offer.choices()
+    if (index := _ordinal(text, len(options))) is not None:
+        return index, f"option {index + 1} by number"
+    if offer.kind == "choose" and len(options) > 1 and (index := _by_name(agent, options, text)) is not None:
+        return index, f"option {index + 1} by name"
+    if "deny" in acts:
+        return None, "deny"
+    if "affirm" in acts:
+        return 0, "yes: the first option" if len(options) > 1 else "yes"
+    return None, ""

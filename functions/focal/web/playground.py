@@ -1,0 +1,247 @@
+"""What the playground's read endpoints answer, free of HTTP: every read is for one tenant only.
+
+`focal serve` (cli/serve_http.py) authenticates the key, checks its scope and calls these with the
+key's tenant. The turn records carry the full `TurnState` (`TurnRecord.state`); `turn_trace` turns
+one into the panels of the page: stage timeline, intent, commands, flow before/after, retrieved vs
+matched rules with reasons, tool calls with guard verdicts, enforcement by lane with the blocked
+drafts, model calls and cost. `suite_yaml` writes a session as a conversation-test case
+(focal/conversation_tests.py) with the expectations observed in it.
+
+Session and approval lists read the local SQLite file; other stores answer 501.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from focal.cli.serve_api import PATH_ID, ApiError
+from focal.models.turn import TurnRecord
+
+MAX_SESSIONS = 200
+MAX_APPROVALS = 100
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+STATIC_FILES = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
+                "style.css": "text/css; charset=utf-8"}
+
+
+def _stages() -> list[str]:
+    from focal.pipeline.definition import STAGES
+
+    return [getattr(s, "name", str(s)) for s in STAGES]
+
+
+def _db(store: Any) -> Any:
+    db = getattr(store, "_db", None)
+    if db is None or not hasattr(db, "connection"):
+        raise ApiError(501, "not_available", "listing needs the local SQLite stores (focal serve --agent)")
+    return db
+
+
+def _check_ids(**ids: str) -> None:
+    for name, value in ids.items():
+        if not PATH_ID.match(value):
+            raise ApiError(400, "bad_request", f"{name}: must match {PATH_ID.pattern}")
+
+
+def _agent(deps: Any, tenant_id: str, agent_id: str) -> Any:
+    from focal.errors import AgentNotFound
+
+    try:
+        return deps.configs.get_agent(tenant_id, agent_id)
+    except AgentNotFound:
+        raise ApiError(404, "agent_not_found", f"no agent {agent_id} for this tenant") from None
+
+
+# --- lists ---------------------------------------------------------------------------------------
+
+
+def list_agents(deps: Any) -> list[dict[str, Any]]:
+    """The agents this server reads from files (every local tenant sees the operator's files, as
+    `FileConfigStore.get_agent` does); other config stores cannot be listed."""
+    configs, agents = deps.configs, []
+    for path in getattr(configs, "_paths", []):
+        try:
+            agent = configs._load(path)
+        except Exception:  # noqa: BLE001, S112 - an invalid file is left out; `focal validate` explains it
+            continue
+        agents.append({"id": agent.id, "name": agent.name, "greeting": agent.greeting,
+                       "scenarios": [s.id for s in agent.scenarios], "tools": [t.id for t in agent.tools]})
+    return agents
+
+
+def list_sessions(deps: Any, tenant_id: str, agent_id: str) -> list[dict[str, Any]]:
+    _check_ids(agent_id=agent_id)
+    db = _db(deps.turns)
+    with db.connection() as conn:
+        rows = conn.execute(
+            "SELECT session_id, COUNT(*), MIN(created_at), MAX(created_at), "
+            "json_extract(MAX(doc), '$.customer_id') FROM turns WHERE tenant_id=? AND agent_id=? "
+            "AND (expires_at IS NULL OR expires_at >= ?) GROUP BY session_id ORDER BY MAX(created_at) DESC LIMIT ?",
+            (tenant_id, agent_id, int(time.time()), MAX_SESSIONS),
+        ).fetchall()
+    return [{"session_id": s, "turns": n, "started_at": first, "last_at": last, "customer_id": customer}
+            for s, n, first, last, customer in rows]
+
+
+def pending_approvals(deps: Any, tenant_id: str) -> list[dict[str, Any]]:
+    """Awaiting requests of this tenant, before their deadline, with the exact arguments they would run."""
+    from focal.models.approval import ApprovalRequest
+
+    db = _db(deps.approvals)
+    now = time.time()
+    with db.connection() as conn:
+        rows = conn.execute(
+            "SELECT doc FROM approvals WHERE tenant_id=? AND state='awaiting_approval' AND expires_at >= ? "
+            "ORDER BY expires_at LIMIT ?", (tenant_id, now, MAX_APPROVALS)).fetchall()
+    out = []
+    for (doc,) in rows:
+        req = ApprovalRequest.model_validate_json(doc)
+        out.append(req.model_dump(include={"approval_id", "agent_id", "session_id", "customer_id", "turn_id",
+                                           "tool_id", "tools", "arguments", "guard_verdicts", "confidence",
+                                           "confidence_factors", "created_at", "expires_at", "state"}))
+    return out
+
+
+def session_turns(deps: Any, tenant_id: str, agent_id: str, session_id: str) -> list[dict[str, Any]]:
+    _check_ids(agent_id=agent_id, session_id=session_id)
+    agent = _agent(deps, tenant_id, agent_id)
+    records = deps.turns.list_for_session(tenant_id, agent_id, session_id)
+    traces, before = [], None
+    for record in records:
+        traces.append(turn_trace(record, before, agent.retrieval.rule_match_threshold))
+        before = record.state.get("session")
+    return traces
+
+
+# --- one turn's trace ----------------------------------------------------------------------------
+
+
+def _flow(session: dict[str, Any] | None) -> dict[str, Any]:
+    s = session or {}
+    return {"scenario": s.get("active_scenario_id"), "step": s.get("active_step_id"),
+            "flow_state": s.get("flow_state", "idle"),
+            "stack": [{k: f.get(k) for k in ("scenario_id", "step_id", "state", "slots")} for f in s.get("flow_stack", [])],
+            "slots": s.get("slots", {}), "variables": s.get("variables", {}), "offer": s.get("offer")}
+
+
+def _rules(state: dict[str, Any], threshold: float) -> list[dict[str, Any]]:
+    notes = (state.get("decision") or {}).get("notes", [])
+    matched = {m["rule_id"]: m for m in state.get("matched_rules", [])}
+    rows: dict[str, dict[str, Any]] = {}
+    for cand in state.get("candidates", []):
+        rid = cand["rule_id"]
+        note = next((n[len(f"rule {rid} "):] for n in notes if n.startswith(f"rule {rid} ")), None)
+        if rid in matched:
+            reason = matched[rid].get("reason", "similarity")
+        elif note:
+            reason = note
+        elif cand["score"] < threshold:
+            reason = f"below threshold {threshold:g}"
+        else:
+            reason = "not matched"
+        rows[rid] = {"rule_id": rid, "scope": cand.get("scope"), "score": cand["score"], "retrieved": True,
+                     "retrieval": cand.get("reason", "similarity"), "matched": rid in matched, "reason": reason}
+    for rid, m in matched.items():  # pulled in without being retrieved (entailed)
+        rows.setdefault(rid, {"rule_id": rid, "scope": m.get("scope"), "score": m.get("score"), "retrieved": False,
+                              "retrieval": "-", "matched": True, "reason": m.get("reason", "")})
+    return sorted(rows.values(), key=lambda r: (not r["matched"], -(r["score"] or 0)))
+
+
+def _enforcement(state: dict[str, Any]) -> dict[str, Any]:
+    report = state.get("enforcement") or {}
+    lanes: dict[str, list[dict[str, Any]]] = {}
+    for v in report.get("violations", []):
+        lanes.setdefault(v["lane"], []).append(v)
+    drafts = [{"index": i, "text": d.get("text", ""), "source": d.get("source"), "violations": d.get("violations", []),
+               "blocked": bool(d.get("violations")), "shown": d.get("text") == state.get("response")}
+              for i, d in enumerate(state.get("drafts", []))]
+    return {"checked": report.get("checked", []), "lanes": lanes, "unverified": report.get("unverified", []),
+            "regenerations": report.get("regenerations", 0), "fallback_used": report.get("fallback_used", False),
+            "checks": report.get("checks", []), "timings": report.get("timings", {}), "drafts": drafts}
+
+
+def turn_trace(record: TurnRecord, session_before: dict[str, Any] | None, threshold: float) -> dict[str, Any]:
+    state, result = record.state, record.result
+    ctx = state.get("context") or {}
+    decision = state.get("decision") or {}
+    timings = state.get("timings_ms") or result.timings_ms
+    calls = state.get("model_calls", [])
+    return {
+        "turn_id": record.turn_id, "turn_number": record.turn_number, "created_at": record.created_at,
+        "customer_id": record.customer_id, "message": (state.get("request") or {}).get("message", ""),
+        "response": result.response, "execution_path": result.execution_path, "success": result.success,
+        "error": result.error, "confidence": result.confidence,
+        "confidence_factors": state.get("confidence_factors", {}), "confidence_reasons": state.get("confidence_reasons", {}),
+        "timeline": [{"stage": s, "ms": timings.get(s), "ran": s in timings} for s in _stages()],
+        "total_ms": round(sum(timings.values()), 3),
+        "intent": {"label": ctx.get("detected_intent"), "confidence": ctx.get("intent_confidence", 0.0),
+                   "source": ctx.get("source"), "fast_path": ctx.get("fast_path", False),
+                   "fast_path_reason": ctx.get("fast_path_reason", ""), "scores": ctx.get("intent_scores", []),
+                   "entities": ctx.get("extracted_entities", {}), "ambiguous": ctx.get("is_ambiguous", False),
+                   "notes": ctx.get("notes", [])},
+        "prevalidation": [c for c in state.get("prevalidation", []) if not c.get("passed", True)],
+        "commands": state.get("commands", []),
+        "decision": {k: decision.get(k) for k in ("action", "scenario_id", "step_id", "executed", "blocked_by",
+                                                  "switched", "asked_slot", "notes")},
+        "flow": {"before": _flow(session_before), "after": _flow(state.get("session"))},
+        "rules": _rules(state, threshold),
+        "tools": state.get("tool_calls", []),
+        "enforcement": _enforcement(state),
+        "model_calls": calls, "cost_usd": round(sum(c.get("cost_usd", 0.0) for c in calls), 6),
+        "approval": state.get("approval"), "approval_state": result.approval_state,
+        "scenario": result.scenario, "matched_rules": result.matched_rules,
+    }
+
+
+# --- save as test --------------------------------------------------------------------------------
+
+
+def _expect(record: TurnRecord) -> dict[str, Any]:
+    """The expectations a turn met, in the conversation-test keys (conversation_tests.check_turn)."""
+    r = record.result
+    expect: dict[str, Any] = {"execution_path": r.execution_path, "scenario": (r.scenario or {}).get("id")}
+    if r.scenario:
+        expect["step"] = r.scenario.get("step_id")
+    expect["commands"] = sorted(c["name"] for c in r.commands)
+    expect["matched_rules"] = sorted(r.matched_rules)
+    ok = [t["tool_id"] for t in r.tool_calls if t.get("status") == "ok"]
+    if ok or not r.tool_calls:
+        expect["tool_calls"] = list(dict.fromkeys(ok))
+    expect["blocked_tools"] = sorted({t["tool_id"] for t in r.tool_calls if t.get("status") == "blocked"})
+    expect["violations"] = list(dict.fromkeys(v["rule_id"] for v in r.enforcement.get("violations", [])))
+    expect["regenerations"] = r.enforcement.get("regenerations", 0)
+    expect["fallback_used"] = bool(r.enforcement.get("fallback_used"))
+    if r.approval_state != "none":
+        expect["approval_state"] = r.approval_state
+    return expect
+
+
+def suite_yaml(deps: Any, tenant_id: str, agent_id: str, session_id: str) -> dict[str, Any]:
+    """The session as a one-conversation `tests.yaml` (text), with what each turn did as its expectations."""
+    _check_ids(agent_id=agent_id, session_id=session_id)
+    agent = _agent(deps, tenant_id, agent_id)
+    records = deps.turns.list_for_session(tenant_id, agent_id, session_id)
+    if not records:
+        raise ApiError(404, "not_found", f"no turns recorded in session {session_id}")
+    conversation: dict[str, Any] = {"name": f"playground session {session_id}", "customer_id": records[0].customer_id}
+    declared = {f.field_name for f in agent.profile_field_definitions}
+    profile = {k: v for k, v in ((records[0].state.get("profile") or {}).get("fields") or {}).items() if k in declared}
+    if profile:
+        conversation["profile"] = profile
+    conversation["turns"] = [{"user": (r.state.get("request") or {}).get("message", ""), "expect": _expect(r)}
+                             for r in records]
+    used_model = any(r.state.get("model_calls") for r in records)
+    header = [(f"# Recorded in the focal playground: agent {agent_id}, session {session_id}, "
+               f"{datetime.now(UTC).strftime('%Y-%m-%d %H:%M')} UTC."),
+              "# The expectations are what the agent did then; edit them to what it should do.",
+              "# Run: focal test AGENT_FILE THIS_FILE"]
+    if used_model:
+        header.append("# Some turns used a model; `focal test` runs offline unless a turn scripts `model:` outputs.")
+    text = "\n".join(header) + "\n" + yaml.safe_dump({"conversations": [conversation]}, sort_keys=False,
+                                                      allow_unicode=True, width=120)
+    return {"yaml": text, "file_name": f"{agent_id}-{session_id}.tests.yaml", "turns": len(records)}

@@ -1,0 +1,32 @@
+"""The agent file's JSON Schema as editors read it: draft 2020-12, an $id, a description on every
+property, nothing internal."""
+
+from __future__ import annotations
+
+from focal.models.agent import SCHEMA_ID, agent_json_schema
+
+
+def _properties(schema: dict) -> list[tuple[str, str, dict]]:
+    out = [("AgentConfig", name, prop) for name, prop in schema["properties"].items()]
+    for model, definition in schema.get("$defs", {}).items():
+        out += [(model, name, prop) for name, prop in definition.get("properties", {}).items()]
+    return out
+
+
+def test_schema_declares_its_draft_and_id():
+    schema = agent_json_schema()
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["$id"] == SCHEMA_ID and ":" in SCHEMA_ID  # an absolute URI
+
+
+def test_every_property_has_a_description():
+    props = _properties(agent_json_schema())
+    assert len(props) > 150
+    undocumented = [f"{model}.{name}" for model, name, prop in props if not prop.get("description", "").strip()]
+    assert undocumented == []
+
+
+def test_base_dir_is_not_part_of_the_file():
+    schema = agent_json_schema()
+    assert "base_dir" not in schema["properties"]
+    assert "base_dir" not in str(schema)
