@@ -59,6 +59,11 @@ deploy: $(STAMP)
 destroy: $(STAMP)
 	PATH="$(NODE_BIN):$$PATH" $(CDK) destroy $(CDK_APP) -c tenant=$(TENANT) $(CONTEXT) -o cdk.out/$(TENANT)
 
+# ruff (rules in pyproject.toml) and mypy over the engine package.
+lint: $(STAMP)
+	$(BIN)/ruff check functions infra tests
+	$(BIN)/mypy
+
 bench: $(STAMP)
 	$(BIN)/focal bench overhead examples/retail/agent.yaml
 

@@ -3,29 +3,29 @@
 A suite is a YAML file::
 
     conversations:
-      - name: refund happy path            # unique within the suite
+      - name: credit happy path            # unique within the suite
         customer_id: c-100                 # optional (default "test-customer")
         task: 12                           # optional: the benchmark task this conversation covers (an int ≥ 0)
         profile: {is_premium: true}        # optional: stored profile facts, declared fields only
         turns:
-          - user: I want a refund for my order
-            expect: {scenario: refund, step: collect_order}
-          - user: It's A1002
+          - user: I want a credit for my booking
+            expect: {scenario: compensation, step: collect_booking}
+          - user: It's B-123
             model:                          # optional: scripted model outputs for this turn only
-              sensor: {detected_intent: refund, commands: [...]}   # dict (or list of dicts / raw strings)
-              generate: ["Sure, I'll refund you $75 right away"]   # drafts, in order
+              sensor: {detected_intent: compensation, commands: [...]}   # dict (or list of dicts / raw strings)
+              generate: ["Sure, I'll credit you $75 right away"]   # drafts, first to last
               judge: [{verdicts: [...]}]
             expect:
-              violations: [refund_cap]
+              violations: [credit_cap]
               response_not_contains: "$75"
 
 Expectation keys (all optional): execution_path, intent (label or null), scenario (id or null), step,
-matched_rules (exactly these, in any order; `[]` means none matched), matched_rules_include,
+matched_rules (exactly these, in any sequence; `[]` means none matched), matched_rules_include,
 matched_rules_exclude, violations (rule ids, or the output checks `relevance` and `grounding`, that must
 appear in enforcement.violations; `[]` means none at all), fallback_used, regenerations, response_contains, response_not_contains (a string or a
 list, case-insensitive), tool_calls (tool ids that must have run with status ok; `[]` means no tool
 call at all), suggested_questions (true: some, false: none, or a list that must be among them),
-commands (the names of the commands the sensor read, exactly these in any order), model_calls (how
+commands (the names of the commands the sensor read, exactly these in any sequence), model_calls (how
 many model calls the turn made), fast_path (whether the offline sensor was sure enough to skip the
 model), unverified (the subjective rules nobody could judge, exactly these), blocked_tools (tool ids an
 action guard stopped before they ran: exactly these, `[]` means none was blocked).
@@ -42,7 +42,7 @@ cleared after every turn, so it never leaks into the next one). A turn whose pip
 
 Tools run for real and keep whatever process state they keep: the runner is agent-agnostic and does
 not reset them. Write a suite so its conversations do not depend on each other's side effects (use
-different orders or records per conversation), or reset the tools' state before running the suite.
+different records per conversation), or reset the tools' state before running the suite.
 """
 
 from __future__ import annotations

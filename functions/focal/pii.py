@@ -7,8 +7,8 @@ keeps the clear values, only the stored copy is masked:
 - **Card-like strings, always** (no agent needed): 13 to 19 digits, optionally grouped by a space, two
   spaces, a dot, a dash or a slash (the separators of the retail agent's `card_number_echoed`
   pattern), that pass the Luhn check → ``**** **** **** 4242`` (the last four digits kept). A long
-  number that fails Luhn (a tracking number, an order id) is left as it is. In a run of groups that
-  is longer than a card (an order number typed just before a card), the Luhn-valid card-sized
+  number that fails Luhn (a tracking number, a booking reference) is left as it is. In a run of groups that
+  is longer than a card (a reference number typed just before a card), the Luhn-valid card-sized
   window of whole groups is masked.
 - **`pii: true` fields** (the agent's `profile_field_definitions`): the value → ``[redacted:<field>]``
   wherever the document holds it under the field's name (slots, variables, extracted entities,
@@ -16,8 +16,8 @@ keeps the clear values, only the stored copy is masked:
   flow's slots); the same value where it occurs inside any text of the same document (the message,
   the history, drafts, the response, tool outputs) — values with five or more digits match whatever
   separators the customer typed between them, other values of four or more characters match
-  case-insensitively. The field's `pattern` is not used: a broad one would mangle other values (an
-  order id, another slot). Once stored masked, a value is no longer known: if the customer types it
+  case-insensitively. The field's `pattern` is not used: a broad one would mangle other values (a
+  booking reference, another slot). Once stored masked, a value is no longer known: if the customer types it
   again and nothing reads it into the field, that later text keeps it (the card rule still applies).
 
 A masked value is not a usable one: ``[redacted:phone]`` has no digit and ``**** **** **** 4242`` only

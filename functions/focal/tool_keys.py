@@ -2,8 +2,8 @@
 session, turn id, tool id and arguments.
 
 The same call in the same turn (a retried stage, a replayed turn) gives the same key, so the tool's
-own system can recognise the repeat; any other turn, tool or argument value gives another. Argument
-order does not matter (keys are sorted at every level). Values JSON cannot write are written as
+own system can recognise the repeat; any other turn, tool or argument value gives another. The
+sequence of arguments does not matter (keys are sorted at every level). Values JSON cannot write are written as
 their `str`. The key identifies a call, so like the arguments it is never logged.
 """
 

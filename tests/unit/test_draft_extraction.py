@@ -137,7 +137,7 @@ def test_a_rule_reading_an_uncertain_value_is_cannot_verify_and_not_evaluated():
 # ------------------------------------------------------------------ the customer's message: unchanged extractor
 
 REFUND = field(field_name="refund_amount", field_type="money", extraction_hints=["refund", "money back"],
-               sources=["response"], default=0)
+               amount_words=RETAIL.field("refund_amount").amount_words, sources=["response"], default=0)
 
 
 @pytest.mark.parametrize("text, amount", [

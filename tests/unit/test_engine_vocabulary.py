@@ -2,18 +2,19 @@
 
 Every file under functions/focal (code, comments, docstrings, data files) is searched for the words
 below (word boundary, case-insensitive). Business words belong in an agent's configuration
-(`pre_validation.extra_ordinary_exemplars`, `extra_attack_exemplars`, `context_questions`, …).
+(`pre_validation.extra_ordinary_exemplars`, `context_questions`, a money field's `amount_words`,
+`demo_messages`, …); docstring examples name a generic domain ("booking B-123", "a payment").
 
-Two kinds of allowance, both listed here with their reason:
-- GENERIC: a use of the word that is ordinary English or programming, matched by a phrase around it
-  ("in order to", `dict.items()`, SQL's ORDER BY);
-- PENDING: files not yet cleaned, with the number of hits they have now (a ratchet: the count may
-  only go down; a new file or a higher count fails). Each names why it is still there.
+The only exceptions are the generic uses in GENERIC, each with its reason: ordinary English or
+programming that happens to spell a retail word ("in order to", `dict.items()`, SQL's ORDER BY). A
+Python name `item`/`items` (a loop variable, a parameter) is programming too; `item` in prose is not.
 """
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from pathlib import Path
 
 ENGINE = Path(__file__).resolve().parents[2] / "functions" / "focal"
@@ -23,106 +24,101 @@ WORDS = re.compile(
     re.IGNORECASE,
 )
 GENERIC: tuple[tuple[str, str], ...] = (
-    (r"\bin (?:the )?(?:same |reverse |given |this |that |stable |file |their |its |)order\b", "ordering, not a purchase"),
-    (r"\bin order to\b|\border of\b|\border (?:by|matters|kept|preserved)\b|\b(?:sort|word|stable|file|insertion|stage|"
-     r"reading|evaluation|priority|document|list|call|original|arrival) order\b", "ordering, not a purchase"),
-    (r"\bordered\s+(?:by|list|set|dict|pairs?|so)\b|\b(?:un)?ordered\b", "ordering, not a purchase"),
-    (r"\.items\(\)|\bItems\b|\blist items\b|\bitems? (?:of|in) (?:a|the|this) (?:list|array|dict|batch)\b",
-     "programming: dict/list items, DynamoDB Items"),
-    (r"\bi (?:order|command) you\b|\border(?:s|ed)? you\b|\(\?:order\|command\|instruct\)", "'I order you', a command, "
-     "in an injection pattern"),
-    (r"\bdeliver(?:y|ed)? (?:of|to) (?:the |an? )?(?:event|message|webhook|callback)s?\b|\bat-least-once delivery\b|"
-     r"\bevent delivery\b|\bdelivery (?:guarantee|semantics)\b", "message delivery in event plumbing"),
+    (r"\bin (?:the )?(?:same |reverse |given |this |that |stable |file |their |its |)order\b|\bin order to\b|\border of\b"
+     r"|\border (?:by|matters|kept|preserved)\b|\b(?:sort|word|stable|file|insertion|stage|reading|evaluation|priority|"
+     r"document|list|call|original|arrival) order\b", "ordering (a sequence, SQL's ORDER BY), not a purchase"),
+    (r"\bcannot be ordered\b", "comparison: values that cannot be ordered (a number and a text)"),
+    (r"\border you\b|\(\?:order\|command\|instruct\)", "'I order you': a command, in an injection pattern"),
+    (r"\.items\b", "programming: dict.items(), a JSON reply's `items` read in JavaScript"),
+    (r"([\"'])(?:Item|Items|items)\1|\bItem=", "programming: DynamoDB's Item/Items keys and arguments, the `items` key "
+     "of a JSON reply, a JSON Schema or an OpenSearch bulk response"),
+    (r"\bDynamoDB(?:'s)? items?\b", "DynamoDB's name for a table record"),
+    (r"\b(?:align|justify)-items\b", "a CSS property"),
 )
 _GENERIC = [re.compile(p, re.IGNORECASE) for p, _ in GENERIC]
+# A Python name spelled `item`/`items` (not the word in a string or comment): an element of a collection.
+_NAMES = {"item", "items"}
 
-# Files outside the pre-validation work of issue 15, with their hits when this test was written: mostly
-# docstring examples ("refund an order") and the dialogue lexicons/acts, owned by other work of the issue.
-# Lower a count (or drop the line) when a file is cleaned; never raise one.
-PENDING: dict[str, int] = {
-    "adapters/api_keys.py": 18,
-    "adapters/dynamodb_store.py": 55,
-    "adapters/numpy_index.py": 11,
-    "adapters/onnx_cross_encoder.py": 1,
-    "adapters/onnx_embedder.py": 3,
-    "adapters/opensearch_index.py": 6,
-    "adapters/stepfunctions_approvals.py": 4,
-    "cli/bench_bands.py": 2,
-    "cli/bench_coldstart.py": 1,
-    "cli/bench_enforcement.py": 5,
-    "cli/bench_enforcement_cases.py": 18,
-    "cli/bench_guards.py": 20,
-    "cli/bench_load.py": 3,
-    "cli/bench_retrieval.py": 17,
-    "cli/bench_runs.py": 2,
-    "cli/help_texts.py": 2,
-    "cli/main.py": 7,
-    "cli/serve_api.py": 10,
-    "config/gate.py": 5,
-    "config/hints.py": 2,
-    "config/validate.py": 3,
-    "conversation_tests.py": 10,
-    "dialogue/commands.py": 6,
-    "dialogue/confidence.py": 1,
-    "dialogue/reconcile.py": 2,
-    "dialogue/resolution.py": 1,
-    "enforcement/draft_reading.py": 46,
-    "enforcement/grounding.py": 8,
-    "enforcement/variables.py": 3,
-    "errors.py": 1,
-    "expressions.py": 4,
-    "generation/offline.py": 1,
-    "models/agent.py": 2,
-    "pii.py": 13,
-    "pipeline/idempotency.py": 1,
-    "retrieval/applicability.py": 1,
-    "retrieval/publish.py": 1,
-    "sensing/digression.py": 5,
-    "sensing/extraction.py": 1,
-    "sensing/intents.py": 4,
-    "sensing/offers.py": 1,
-    "sensing/offline.py": 7,
-    "stages/route.py": 3,
-    "tool_keys.py": 1,
-}
+# Code (not prose) in files another change is editing for performance right now: the retail sample
+# messages of three benchmarks. Exact lines; each must move into the example agent's configuration or
+# suite, then its entry goes. A new hit anywhere else, or another word on these lines, fails.
+BLOCKED: dict[str, tuple[str, ...]] = {}  # exact lines still waiting to move out of the engine: none
 
 
-def _hits(path: Path) -> list[tuple[int, str]]:
+def _python_names(text: str) -> dict[int, list[tuple[int, int]]]:
+    """Spans of the Python names `item`/`items` per line (tokens, so never inside a string or comment)."""
+    spans: dict[int, list[tuple[int, int]]] = {}
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.NAME and tok.string in _NAMES:
+                spans.setdefault(tok.start[0], []).append((tok.start[1], tok.end[1]))
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return spans
+
+
+def scan(text: str, python: bool = False, skip_lines: tuple[str, ...] = ()) -> list[tuple[int, str]]:
+    """The retail words of `text` as (line, word), outside the generic uses (and, for Python, item names)."""
+    names = _python_names(text) if python else {}
     out = []
-    for n, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
-        spans = [m.span() for g in _GENERIC for m in g.finditer(line)]
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.strip() in skip_lines:
+            continue
+        spans = [m.span() for g in _GENERIC for m in g.finditer(line)] + names.get(n, [])
         for m in WORDS.finditer(line):
             if not any(a <= m.start() and m.end() <= b for a, b in spans):
                 out.append((n, m.group(0)))
     return out
 
 
-def engine_hits() -> dict[str, list[tuple[int, str]]]:
+def engine_hits(root: Path = ENGINE, blocked: dict[str, tuple[str, ...]] | None = None) -> dict[str, list[tuple[int, str]]]:
     found = {}
-    for path in sorted(ENGINE.rglob("*")):
+    for path in sorted(root.rglob("*")):
         if path.is_file() and path.suffix not in {".pyc", ".onnx", ".bin"} and "__pycache__" not in path.parts:
-            hits = _hits(path)
+            rel = str(path.relative_to(root))
+            hits = scan(path.read_text(encoding="utf-8", errors="replace"), path.suffix == ".py", (blocked or {}).get(rel, ()))
             if hits:
-                found[str(path.relative_to(ENGINE))] = hits
+                found[rel] = hits
     return found
 
 
 def test_engine_code_and_data_carry_no_retail_vocabulary():
-    found = engine_hits()
-    over = {f: hits for f, hits in found.items() if len(hits) > PENDING.get(f, 0)}
-    assert not over, "retail words in engine files (move them into agent configuration):\n" + "\n".join(
-        f"  {f}: " + ", ".join(f"{w}@{n}" for n, w in hits[:8]) for f, hits in over.items())
+    found = engine_hits(blocked=BLOCKED)
+    assert not found, "retail words in engine files (move them into agent configuration):\n" + "\n".join(
+        f"  {f}: " + ", ".join(f"{w}@{n}" for n, w in hits[:8]) for f, hits in found.items())
 
 
-def test_the_cleaned_pre_validation_files_have_no_allowance():
-    cleaned = ["sensing/injection.py", "sensing/dangerous.py", "sensing/prevalidation.py", "sensing/jailbreak_signals.py",
-               "sensing/data/injection_exemplars.txt", "sensing/data/customer_exemplars.txt", "enforcement/relevance.py",
-               "cli/bench_prevalidation.py"]
-    found = engine_hits()
-    assert not [f for f in cleaned if f in PENDING or f in found], {f: found.get(f) for f in cleaned if f in found}
+def test_every_blocked_line_is_still_there_and_still_retail():
+    """Stale entries go: once a line is moved out (or rewritten), its entry must be removed."""
+    for rel, lines in BLOCKED.items():
+        present = {line.strip() for line in (ENGINE / rel).read_text(encoding="utf-8").splitlines()}
+        for line in lines:
+            assert line in present and scan(line), (rel, line)
 
 
-def test_the_word_list_catches_retail_words_and_allows_only_listed_generic_uses(tmp_path):
-    sample = tmp_path / "x.py"
-    sample.write_text("# where is order A1001? refund the jacket\nfor k, v in d.items(): pass  # in order to sort\n")
-    assert [w.lower() for _, w in _hits(sample)] == ["order", "a1001", "refund", "jacket"]
+def test_the_scanner_catches_retail_words_planted_in_a_fake_engine_tree(tmp_path):
+    (tmp_path / "stages").mkdir()
+    (tmp_path / "sensing" / "data").mkdir(parents=True)
+    (tmp_path / "stages" / "clean.py").write_text(
+        '"""Start a flow in order to answer; the order of the steps matters."""\n'
+        "for item in sorted(d.items()):\n    send(item)\n", encoding="utf-8")
+    (tmp_path / "stages" / "planted.py").write_text(
+        '"""Refund the jacket."""\n'
+        "def check(items):  # where is order A1001?\n"
+        "    return [i for i in items if i != 'a late delivery']\n"
+        "jackets = 2  # an item in prose\n", encoding="utf-8")
+    (tmp_path / "sensing" / "data" / "exemplars.txt").write_text("book a table\nmy parcel never came\n", encoding="utf-8")
+    found = engine_hits(tmp_path)
+    assert set(found) == {"stages/planted.py", "sensing/data/exemplars.txt"}
+    assert [(n, w.lower()) for n, w in found["stages/planted.py"]] == [
+        (1, "refund"), (1, "jacket"), (2, "order"), (2, "a1001"), (3, "delivery"), (4, "jackets"), (4, "item")]
+    assert found["sensing/data/exemplars.txt"] == [(2, "parcel")]
+
+
+def test_the_generic_exceptions_are_narrow():
+    assert scan("sort them in order to keep the order of the list; SELECT x ORDER BY y") == []
+    assert scan("resp.get('Items'); client.put_item(Item=doc)  # a DynamoDB item") == []
+    for text in ("your order", "the item", "shipping is free", "it was ordered", "a refund", "Items in stock",
+                 "deliver the items", "order A1002"):
+        assert scan(text), text
+    assert scan("item = 1", python=True) == [] and scan("# an item", python=True) == [(1, "item")]

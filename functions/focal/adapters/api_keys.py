@@ -116,7 +116,7 @@ class DynamoApiKeyStore:
         return self.create(tenant_id, scopes, label=label, trusted_backend=trusted_backend)[0]
 
     def _scan(self, prefix: str) -> list[dict[str, Any]]:
-        """Items whose pk starts with `prefix` (an operator's listing: a paginated Scan)."""
+        """The DynamoDB items whose pk starts with `prefix` (an operator's listing: a paginated Scan)."""
         items: list[dict[str, Any]] = []
         kwargs: dict[str, Any] = {"TableName": self.table_name, "FilterExpression": "begins_with(pk, :p)",
                                   "ExpressionAttributeValues": {":p": {"S": prefix}}}

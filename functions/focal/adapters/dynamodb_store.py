@@ -17,7 +17,7 @@ Conditional-check failures are not retried by botocore: they are the stores' own
 Sessions, turn records and episodes are masked as they are written (`focal.pii`: card-like numbers
 always, the agent's `pii: true` fields when the store is given an agent lookup); the objects the
 engine holds keep their clear values. Expiry is the table's TTL on `expires_at` (DynamoDB deletes
-within days); reads skip expired items TTL has not removed yet.
+within days); reads skip expired DynamoDB items TTL has not removed yet.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def episodes_key(tenant_id: str, agent_id: str, customer_id: str) -> str:
 
 
 def episode_sort_key(created_at: float, turn_id: str) -> str:
-    # Zero-padded milliseconds sort in time order; newest first with ScanIndexForward=False.
+    # Zero-padded milliseconds sort chronologically; newest first with ScanIndexForward=False.
     return f"{EPISODE_PREFIX}{int(created_at * 1000):015d}#{turn_id}"
 
 
@@ -115,7 +115,7 @@ MAX_ITEM_BYTES = 400 * 1024  # DynamoDB's item limit: attribute names and values
 
 
 def item_bytes(item: dict[str, Any]) -> int:
-    """An item's size as DynamoDB counts it (names and UTF-8 strings; a number at most 21 bytes, here its
+    """A DynamoDB item's size as DynamoDB counts it (names and UTF-8 strings; a number at most 21 bytes, here its
     digits + 1, an upper bound); nested maps and lists are counted with their 3 bytes of overhead each."""
     def value(v: dict[str, Any]) -> int:
         (kind, x), = v.items()
@@ -164,7 +164,7 @@ class DynamoSessionStore:
         if stored.expires_at is not None:
             item["expires_at"] = _num(stored.expires_at)
         if expected_version == 0:
-            # New, or replacing an expired item TTL has not deleted yet (get() reports it absent).
+            # New, or replacing an expired DynamoDB item TTL has not deleted yet (get() reports it absent).
             condition = {
                 "ConditionExpression": "attribute_not_exists(pk) OR expires_at < :now",
                 "ExpressionAttributeValues": {":now": _num(int(time.time()))},
@@ -258,7 +258,7 @@ class DynamoTurnStore:
 
 class DynamoEpisodeStore:
     """Episodes live in the turns table under the customer's key (`…#CUSTOMER#<id>#EPISODES`),
-    expired by the same TTL attribute; reads filter expired items that TTL has not removed yet."""
+    expired by the same TTL attribute; reads filter expired DynamoDB items that TTL has not removed yet."""
 
     def __init__(self, table_name: str, client: Any | None = None, agents: AgentLookup | None = None) -> None:
         self.table_name = table_name
@@ -402,7 +402,7 @@ class DynamoConfigStore:
         }
 
     def check_fits(self, tenant_id: str, agent: AgentConfig, yaml_text: str) -> None:
-        """Raise AgentTooLarge when the stored item would exceed DynamoDB's 400 KB (checked before indexing)."""
+        """Raise AgentTooLarge when the stored DynamoDB item would exceed 400 KB (checked before indexing)."""
         size = item_bytes(self.agent_item(tenant_id, agent, yaml_text))
         if size > MAX_ITEM_BYTES:
             raise AgentTooLarge(f"the stored agent would be {size} bytes; a DynamoDB item holds at most {MAX_ITEM_BYTES}")
@@ -437,7 +437,7 @@ class DynamoConfigStore:
         agent = agent_from_text(
             text, f"{self.table_name}:{tenant_id}/{agent_id}", os.path.join(self.agents_root, agent_id)
         )
-        # Cache under what was actually parsed, in case the item changed between the two reads.
+        # Cache under what was actually parsed, in case the DynamoDB item changed between the two reads.
         parsed_key = (tenant_id, agent_id, int(item["version"]["N"]), item.get("digest", {}).get("S", ""))
         with self._lock:
             self._cache = {k: v for k, v in self._cache.items() if k[:2] != (tenant_id, agent_id)}

@@ -88,6 +88,15 @@ def warm_up(background: bool = True) -> None:
         _litellm()
 
 
+def warm_up_if_configured(*models: str | None) -> bool:
+    """At a command's start (`focal serve`, `focal chat`, the overhead bench): import litellm inline when
+    any of `models` (the deployment's model, the agents' `models.model`) is set, so no turn waits for it."""
+    if not any(models):
+        return False
+    warm_up(background=False)
+    return True
+
+
 def _cost(litellm: Any, response: Any) -> float:
     """The call's price: litellm computes it once while answering; ask it again only if it did not."""
     hidden = getattr(response, "_hidden_params", None) or {}

@@ -10,11 +10,11 @@ cost follows the documents in scope, not the agent's total. Each block holds its
 preallocated float32 buffer that grows geometrically; a map id → (block, row) lets an upsert or a
 delete touch only the rows concerned (removing a row moves the block's last row into its place).
 
-Order. Every document gets a sequence number when it is upserted; sequence order is the order of the
+Sequence. Every document gets a sequence number when it is upserted; the sequence is the one of the
 documents list this index has always kept (a replaced document goes to the end). Results are ranked by
 score, highest first, and equal scores by sequence number, so ties break deterministically in favour
 of the document indexed (or last replaced) earlier — independently of where it sits in its block.
-The file keeps the documents in sequence order, as before, so old and new files read both ways.
+The file keeps the documents by sequence number, as before, so old and new files read both ways.
 
 Documents are treated as immutable once upserted (scope, kind and hardness are read at upsert time).
 Searches run under the index lock, like every other operation.
@@ -42,7 +42,7 @@ def _block_key(doc: IndexedRule) -> _BlockKey:
 
 
 class _Doc:
-    """One indexed document: where its vector lives, and its place in the index's order."""
+    """One indexed document: where its vector lives, and its place in the index's sequence."""
 
     __slots__ = ("doc", "block", "row", "json")
 
@@ -132,13 +132,13 @@ class _AgentDocs:
             self.remove(replaced)
         if not self.count:
             self.dim = dim
-        # Group the new documents by block, each group in upsert order.
+        # Group the new documents by block, each group in upsert sequence.
         codes: dict[_BlockKey, int] = {}
         code = np.fromiter((codes.setdefault(_block_key(d), len(codes)) for d in docs), dtype=np.intp, count=len(docs))
-        order = np.argsort(code, kind="stable")
-        bounds = np.flatnonzero(np.diff(code[order])) + 1
+        perm = np.argsort(code, kind="stable")
+        bounds = np.flatnonzero(np.diff(code[perm])) + 1
         new: list[_Doc | None] = [None] * len(docs)
-        for key, rows in zip(codes, np.split(order, bounds) if len(docs) else []):
+        for key, rows in zip(codes, np.split(perm, bounds) if len(docs) else []):
             block = self.blocks.get(key)
             if block is None:
                 block = self.blocks[key] = _Block(key, dim)
@@ -178,27 +178,27 @@ class _AgentDocs:
 
     # -- reading ------------------------------------------------------------------------------------
 
-    def ordered(self) -> tuple[list[_Doc], np.ndarray]:
-        """Every document and its vector in sequence order (the order of the file)."""
+    def by_sequence(self) -> tuple[list[_Doc], np.ndarray]:
+        """Every document and its vector by sequence number (as the file lists them)."""
         blocks = list(self.blocks.values())
         if not blocks:
             return [], np.zeros((0, self.dim), dtype=np.float32)
         rows = [d for b in blocks for d in b.rows]
-        order = np.argsort(np.concatenate([b.seq[:b.n] for b in blocks]), kind="stable")
-        matrix = np.concatenate([b.matrix[:b.n] for b in blocks])[order]
-        return [rows[i] for i in order], matrix
+        perm = np.argsort(np.concatenate([b.seq[:b.n] for b in blocks]), kind="stable")
+        matrix = np.concatenate([b.matrix[:b.n] for b in blocks])[perm]
+        return [rows[i] for i in perm], matrix
 
     @property
     def docs(self) -> list[IndexedRule]:
-        return [d.doc for d in self.ordered()[0]]
+        return [d.doc for d in self.by_sequence()[0]]
 
     @property
     def matrix(self) -> np.ndarray:
-        return self.ordered()[1]
+        return self.by_sequence()[1]
 
     def digests(self) -> dict[str, str]:
         # Keys in the order of each id's first document, the value of its last one (as a comprehension
-        # over the ordered documents gives): the ids of one list were upserted together.
+        # over the documents by sequence gives): the ids of one list were upserted together.
         if self.repeats:
             return {rule_id: (self.repeats[rule_id][-1] if rule_id in self.repeats else d).doc.digest
                     for rule_id, d in self.by_id.items()}
@@ -290,7 +290,7 @@ class NumpyRuleIndex:
         if self.folder is None:
             return
         self.folder.mkdir(parents=True, exist_ok=True)
-        docs, matrix = entry.ordered()
+        docs, matrix = entry.by_sequence()
         target = self._file(tenant_id, agent_id)
         tmp = target.with_suffix(".tmp.npz")
         np.savez(tmp, matrix=matrix, meta=np.array(entry.meta_json(tenant_id, agent_id, docs)))

@@ -8,8 +8,8 @@ grounding:
 - `tokenizer.json`: a Hugging Face `tokenizers` file; the pair is encoded as (first, second), the
   first text truncated first;
 - `config.json` (optional): `id2label`; the label naming relevance (relevant / positive) or
-  entailment is the positive one, else label 1 (of two or three: the usual NLI order is
-  contradiction, entailment, neutral).
+  entailment is the positive one, else label 1 (of two or three: the usual NLI labels are,
+  in turn, contradiction, entailment, neutral).
 Nothing is fetched: the folder is shipped in the models layer or on disk. One session per folder
 and process, single-threaded and without spin-waiting (see TOOLCHAIN.md).
 """

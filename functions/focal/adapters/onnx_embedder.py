@@ -83,9 +83,9 @@ class OnnxEmbedder:
                     missing.append(i)
         if missing:
             # Length-sorted batches: less padding, faster than file order.
-            order = sorted(missing, key=lambda i: len(texts[i]))
-            for start in range(0, len(order), BATCH):
-                chunk = order[start : start + BATCH]
+            by_length = sorted(missing, key=lambda i: len(texts[i]))
+            for start in range(0, len(by_length), BATCH):
+                chunk = by_length[start : start + BATCH]
                 vectors = self._encode([texts[i] for i in chunk])
                 for i, vec in zip(chunk, vectors, strict=True):
                     out[i] = vec

@@ -173,7 +173,7 @@ def digests_query(tenant_id: str, agent_id: str, after: str | None = None) -> di
         "size": PAGE,
         "_source": ["rule_id", "digest"],
         "query": {"bool": {"filter": agent_terms(tenant_id, agent_id)}},
-        "sort": [{"rule_id": "asc"}],  # rule ids are unique within an agent: a total order for search_after
+        "sort": [{"rule_id": "asc"}],  # rule ids are unique within an agent: a total ordering for search_after
     }
     if after is not None:
         body["search_after"] = [after]

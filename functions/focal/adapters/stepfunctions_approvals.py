@@ -3,7 +3,7 @@
 `start` begins an execution named after the request (idempotent: a second start with the same name
 and input is a no-op for Step Functions); its first task invokes the approval-wait function with a
 task token (`lambda:invoke.waitForTaskToken`, `TimeoutSecondsPath` = the request's remaining time),
-which `hold`s the token on the request's item in the sessions table (attribute `task_token`, beside
+which `hold`s the token on the request's DynamoDB item in the sessions table (attribute `task_token`, beside
 the request document, so the store's own writes leave it alone). The approval endpoint answers the
 request (`dialogue.approvals.answer` runs the action, exactly once) and then `resume`s the workflow
 with the decision (`SendTaskSuccess`); an unanswered request times out into the expiry function.

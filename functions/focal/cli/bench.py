@@ -4,8 +4,8 @@ Three runs over the same suite (every examples/*/tests.yaml beside its agent.yam
   offline       no model: per-stage wall and CPU (the stage call, its validation and JSON hop
                 included) p50/p95/p99, the whole turn, the first turn (ONNX load and index build);
   instant model the scripted cooperative model of focal.cli.bench_model for every purpose: model
-                calls per turn by purpose, the first model turn (the rest of litellm's import when
-                the calls go through litellm), CPU per model call of our own and of litellm;
+                calls per turn by purpose, litellm's import (done at start, as `focal serve` and
+                `focal chat` do) and then the first model turn, CPU per model call of ours and litellm's;
   latency       the same with `--latency-ms` slept in every call: the end-to-end effect of each call.
 """
 
@@ -86,6 +86,12 @@ def _model_lines(agent_path: str, agent, conversations, repeat: int, offline_dep
                  offline: list[TurnSample], through_litellm: bool, latency_ms: float) -> list[str]:
     imported = "litellm" in sys.modules
     started = time.perf_counter()
+    if through_litellm:  # init work, as `focal serve` and `focal chat` do with a model configured
+        from focal.adapters.litellm_model import warm_up
+
+        warm_up(background=False)
+    import_s = time.perf_counter() - started
+    started = time.perf_counter()
     model = InstantModel(through_litellm=through_litellm)
     deps = _model_deps(agent_path, tmp / "model.db", offline_deps, model)
     with capturing(model):
@@ -106,8 +112,7 @@ def _model_lines(agent_path: str, agent, conversations, repeat: int, offline_dep
         lines.append(f"    CPU per model call: ours {ours:.2f} ms (turn CPU outside the model minus the offline turn's, "
                      f"per call) · litellm {library:.2f} ms")
     note = "litellm was already imported" if imported else (
-        "includes the rest of litellm's import, started in the background when the model was built"
-        if through_litellm else "no litellm")
+        f"after the warm-up at start: litellm's import {import_s:.2f} s" if through_litellm else "no litellm")
     lines.append(f"    first model turn {first_s:.2f} s ({first.wall_ms:.0f} ms the turn; {note})")
     changed = sum(a.outcome != b.outcome for a, b in zip(offline, samples, strict=False))
     lines.append(f"    outcome (path, violations, fallback, answer) differs from offline on {changed} of {len(samples)} turns")

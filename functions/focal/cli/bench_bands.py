@@ -7,7 +7,7 @@ issue_refund (step confirm_refund): execute (confidence 0.98)") and counted per 
 execute / approval / clarify / rejected, plus turns where an action already waited for approval
 (held: nothing run, nothing decided). `--show` lists each decision with its factors.
 
-Python tools that keep process state (the retail example's refunds) are reset before and after
+Python tools that keep process state (what an example's tools have already done) are reset before and after
 each suite through their own `reset_state`, when the tools file has one, so a suite's decisions do
 not depend on what ran before it.
 """
@@ -67,7 +67,7 @@ def default_suites(root: str | Path = "examples") -> list[Path]:
 
 def reset_tools(agent_path: str | Path) -> list[str]:
     """Call `reset_state` of the agent's python tools files, through the runner that holds the module.
-    Returns what could not be reset (the suite still runs; its decisions may then depend on order)."""
+    Returns what could not be reset (the suite still runs; its decisions may then depend on what ran before)."""
     from focal.adapters.python_tools import PythonToolRunner
     from focal.errors import ToolError
     from focal.models.agent import Tool

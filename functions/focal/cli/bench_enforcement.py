@@ -23,21 +23,21 @@ File format (YAML)::
 
     output_checks: [relevance, grounding]   # optional: the output checks the labels cover (default both)
     contexts:                      # optional named contexts, shared by cases
-      refund_a1002:
-        scenario: refund           # or null
-        step: confirm_refund
+      credit_b123:
+        scenario: compensation     # or null
+        step: confirm_credit
         profile: {is_premium: false}
-        variables: {order_id: A1002}                      # session variables and slots
-        tools: {lookup_order: {found: true, total: 75.0}}  # tool outputs: a tool call + mapped variables
-        matched_rules: [refund_destination]
+        variables: {booking_id: B-123}                      # session variables and slots
+        tools: {lookup_booking: {found: true, total: 75.0}}  # tool outputs: a tool call + mapped variables
+        matched_rules: [credit_destination]
     cases:
       - id: cap-75                 # unique
-        category: refund_cap
-        context: refund_a1002      # a name from `contexts`, or an inline mapping like the above
+        category: credit_cap
+        context: credit_b123       # a name from `contexts`, or an inline mapping like the above
         profile: {is_premium: true}  # optional: merged over the context's (likewise variables, matched_rules)
-        message: I want a refund for A1002
-        draft: I'll refund you $75 right away.
-        violations: [refund_cap]   # rule ids or check names (relevance, grounding); [] = compliant
+        message: I want a credit for B-123
+        draft: I'll credit you $75 right away.
+        violations: [credit_cap]   # rule ids or check names (relevance, grounding); [] = compliant
         hard: true                 # optional: a deliberately hard case
         note: why the label is what it is
         judge: {tone: {compliant: false, reason: rude}}  # optional scripted judge verdicts

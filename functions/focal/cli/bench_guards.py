@@ -4,15 +4,15 @@ the action guards must give (blocked / allowed), evaluated with focal.enforcemen
 Format (under `guard_cases:` of the labelled set)::
 
     guard_cases:
-      - id: refund-75-standard
-        tool: issue_refund
-        arguments: {order_id: A1002}          # the call's exact arguments
-        variables: {order_total: 75.0}        # session variables and slots (over the fields' defaults)
+      - id: credit-75-standard
+        tool: issue_credit
+        arguments: {booking_id: B-123}        # the call's exact arguments
+        variables: {booking_total: 75.0}      # session variables and slots (over the fields' defaults)
         profile: {is_premium: false}          # optional
-        scope: {scenario: refund, step: confirm_refund}   # optional: the active scenario/step
+        scope: {scenario: compensation, step: confirm_credit}   # optional: the active scenario/step
         confirmed: true                       # optional (default true): the customer said yes
         expected: blocked                     # blocked | allowed
-        blocked_by: [refund_guard]            # optional: the guards that must block it
+        blocked_by: [credit_guard]            # optional: the guards that must block it
 
 Scored as the `guard` lane: a blocked call expected blocked is a TP, an allowed one expected blocked an
 FN, a blocked one expected allowed an FP.

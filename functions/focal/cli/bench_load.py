@@ -26,9 +26,9 @@ import numpy as np
 
 from focal.config.loader import load_agent
 
-# Read-only retail turns: no tool with a side effect, so conversations never depend on each other.
+# Turns that start no side effect on any agent, so conversations never depend on each other.
 MAX_CONVERSATIONS, MAX_TURNS = 1000, 20
-SCRIPT = ("Has my order shipped yet?", "A1004", "how long does shipping take?", "thanks a lot, you're very helpful")
+SCRIPT = ("Hello!", "What can you help me with?", "Do you have any discounts?", "thanks a lot, you're very helpful")
 
 
 def _post(url: str, key: str, body: dict[str, Any]) -> tuple[int, dict[str, Any], float]:

@@ -411,13 +411,13 @@ def synthetic_texts(n: int, seed: int = 11) -> list[str]:
     who = ["The customer", "A shopper", "The caller", "The user", "A Premium member"]
     verb = ["asks about", "complains about", "wants to know", "is unhappy with", "requests information on",
             "mentions", "asks whether we offer"]
-    topic = ["gift wrapping", "a damaged parcel", "loyalty points", "an invoice copy", "store pickup",
-             "a missing item", "the size guide", "a late delivery", "changing the payment method",
-             "an expired coupon", "bulk discounts", "international shipping", "a product recall",
+    topic = ["gift wrapping", "a damaged product", "loyalty points", "an invoice copy", "store pickup",
+             "a missing document", "the size guide", "a late reply", "changing the payment method",
+             "an expired coupon", "bulk discounts", "international fees", "a product recall",
              "assembly instructions", "a double charge", "cancelling a subscription", "the student discount"]
-    tail = ["", "", " for an order placed last month", " after the delivery date", " on the mobile app",
-            " and wants a quick answer", " while a refund is already in progress",
-            " and says it is urgent because the item was a birthday present"]
+    tail = ["", "", " for a purchase made last month", " after the due date", " on the mobile app",
+            " and wants a quick answer", " while a claim is already in progress",
+            " and says it is urgent because it was a birthday present"]
     return [f"{rng.choice(who)} {rng.choice(verb)} {rng.choice(topic)}{rng.choice(tail)} (#{i})" for i in range(n)]
 
 

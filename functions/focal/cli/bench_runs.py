@@ -1,7 +1,7 @@
 """Running a conversation suite for `focal bench overhead`: every turn timed (wall and CPU), per stage.
 
 Each conversation runs in its own session as the suite's `customer_id` with the suite's `profile`
-stored first (as focal.conversation_tests does), so tools find the customer's orders; the tools'
+stored first (as focal.conversation_tests does), so tools find the customer's records; the tools'
 own state is reset before every pass over the suite when the agent's tools.py defines `reset_state`.
 """
 
@@ -59,7 +59,7 @@ def stage_timer(sink: list[tuple[str, float, float]]) -> Iterator[None]:
 
 
 def reset_tools(agent: AgentConfig) -> None:
-    """Forget the example tools' process state (refunds, bookings), as the suites' own tests do."""
+    """Forget the example tools' process state (payments, bookings), as the suites' own tests do."""
     tools = Path(agent.base_dir or ".") / "tools.py"
     if tools.is_file() and "def reset_state(" in tools.read_text(encoding="utf-8"):
         from focal.adapters.python_tools import PythonToolRunner

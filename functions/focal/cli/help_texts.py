@@ -9,7 +9,7 @@ from typing import Any
 EXAMPLES: dict[str, str] = {
     "validate": "focal validate examples/retail/agent.yaml",
     "schema": "focal schema > agent.schema.json",
-    "turn": "focal turn examples/retail/agent.yaml --session s1 --message 'I want a refund for A1001'",
+    "turn": "focal turn examples/retail/agent.yaml --session s1 --message 'What can you help me with?'",
     "chat": "focal chat examples/retail/agent.yaml --session s1",
     "approve": "focal approve 3f2a9c --agent examples/retail/agent.yaml",
     "deny": "focal deny 3f2a9c --agent examples/retail/agent.yaml",

@@ -14,15 +14,7 @@ from focal.cli.help_texts import Parser, explain
 from focal.cli.style import colour_for, paint
 from focal.cli.trace import format_trace
 
-DEMO_SCRIPT = (
-    ("c-100", "Hi there"),
-    ("c-100", "I'd like a refund for my order"),
-    ("c-100", "It's A1001"),
-    ("c-100", "yes please"),
-    ("c-100", "How long does shipping usually take?"),
-    ("c-100", "Can I also get a refund for order A1002?"),
-    ("c-100", "Could I speak to a human about it?"),
-)
+DEMO_CUSTOMER = "c-100"  # the customer `focal demo` plays; its messages are the agent's `demo_messages`
 
 
 def progress(message: str) -> None:
@@ -51,6 +43,9 @@ def _runner(agent: str, db: str, model: str | None, tenant: str = "local"):
     if changed:
         progress(f"indexing {changed} rule and example text(s) of {config.id!r} (first time, or after a change)…")
     ensure_indexed(deps, tenant, config)  # the first turn would do it; here it is announced
+    from focal.adapters.litellm_model import warm_up_if_configured
+
+    warm_up_if_configured(model, config.models.model)  # litellm's import here, not on the first model turn
     return LocalRunner(deps)
 
 
@@ -143,11 +138,14 @@ def cmd_chat(args) -> int:
 def cmd_demo(args) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         runner = _runner(args.agent, str(Path(tmp) / "demo.db"), None, args.tenant)
-        agent_id = _agent_id(args.agent)
+        from focal.config.loader import load_agent
+
+        agent = load_agent(args.agent)
+        agent_id = agent.id
         print(f"Focal demo: agent {agent_id!r} on the embedded defaults (MiniLM ONNX, SQLite, no model, no network)\n")
-        for customer, message in DEMO_SCRIPT:
+        for message in agent.demo_messages:
             print(f"you>   {message}")
-            _show(_turn(runner, args, agent_id, "demo", message, customer), args.json)
+            _show(_turn(runner, args, agent_id, "demo", message, DEMO_CUSTOMER), args.json)
             print()
     return 0
 

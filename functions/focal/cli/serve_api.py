@@ -132,8 +132,8 @@ def _tenant_and_scopes(spec: str) -> Principal:
 
 
 def parse_key_specs(specs: list[str] | str | None) -> dict[str, Principal]:
-    """`KEY=TENANT` or `KEY=TENANT:chat,approve` items (a list, or one comma-separated string as in
-    FOCAL_API_KEYS, where an item that is only a scope name continues the previous key's list)."""
+    """`KEY=TENANT` or `KEY=TENANT:chat,approve` entries (a list, or one comma-separated string as in
+    FOCAL_API_KEYS, where an entry that is only a scope name continues the previous key's list)."""
     if specs is None:
         return {}
     items = specs.split(",") if isinstance(specs, str) else [p for s in specs for p in s.split(",")]

@@ -26,7 +26,7 @@ PLACEHOLDER = "__focal_placeholder__"
 _DELETE = object()
 _CANDIDATES: tuple[Any, ...] = (_DELETE, PLACEHOLDER, 0, False, [], {})
 MAX_ROUNDS = 24
-# A repaired field → the sibling fields whose checks read it ("" = the item itself).
+# A repaired field → the sibling fields whose checks read it ("" = the entry itself).
 DEPENDENT: dict[str, tuple[str, ...]] = {
     "scope": ("scope_id",),
     "kind": ("entrypoint", "method", "url", "body", "headers", "function", "retries"),

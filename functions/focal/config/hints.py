@@ -18,7 +18,7 @@ def did_you_mean(name: str, candidates: Iterable[str], cutoff: float = 0.7) -> s
         return ""
     pool = sorted({c for c in candidates if isinstance(c, str) and c != name})
     close = difflib.get_close_matches(name, pool, n=1, cutoff=cutoff)
-    if not close:  # a case slip ("Refund" for "refund") is closer than difflib's ratio says
+    if not close:  # a case slip ("Rebook" for "rebook") is closer than difflib's ratio says
         close = [c for c in pool if c.lower() == name.lower()][:1]
     return f"; did you mean '{close[0]}'?" if close else ""
 

@@ -96,9 +96,9 @@ class _Collector:
 
 def _duplicates(c: _Collector, items: list[Any], attr: str, path: tuple[Any, ...]) -> None:
     counts = Counter(getattr(i, attr) for i in items)
-    for index, item in enumerate(items):
-        if counts[getattr(item, attr)] > 1:
-            c.add((*path, index, attr), f"duplicate {attr} '{getattr(item, attr)}'")
+    for index, entry in enumerate(items):
+        if counts[getattr(entry, attr)] > 1:
+            c.add((*path, index, attr), f"duplicate {attr} '{getattr(entry, attr)}'")
 
 
 def _templates(agent: AgentConfig) -> list[tuple[tuple[Any, ...], str]]:

@@ -1,4 +1,4 @@
-"""Command execution: one small handler per dialogue command (seed 003), run in message order."""
+"""Command execution: one small handler per dialogue command (seed 003), run as the message gives them."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def _start(run: CommandRun, cmd: Command) -> None:
     start_flow(run.agent, run.session, scenario)
     run.decision.switched = True
     if run.decision.action == "cancelled":
-        run.decision.action = "respond"  # "cancel this and check my order": the new flow answers
+        run.decision.action = "respond"  # "cancel this and check my booking": the new flow answers
     run.decision.notes.append(f"started {scenario.id} ({score:.2f})")
     run.executed.append("StartFlow")
 
@@ -182,16 +182,16 @@ def _clarify(run: CommandRun, cmd: Command) -> None:
     run.executed.append("Clarify")
 
 
-# Explicit exits first ("cancel this and check my order": the cancel frees the way, so the new
+# Explicit exits first ("cancel this and check my booking": the cancel frees the way, so the new
 # flow starts without having to beat stickiness), then StartFlow (slot values in the same message
-# belong to the flow it starts), then slot values (so "no, make it A1003" is a correction before
+# belong to the flow it starts), then slot values (so "no, make it B-124" is a correction before
 # it is a denial), then the rest.
-ORDER = {"CancelFlow": 0, "HumanHandoff": 0, "StartFlow": 1, "SetSlot": 2, "CorrectSlot": 2}
+PRECEDENCE = {"CancelFlow": 0, "HumanHandoff": 0, "StartFlow": 1, "SetSlot": 2, "CorrectSlot": 2}
 
 
 def execute(run: CommandRun, commands: list[Command]) -> None:
     offer = run.session.offer
-    for cmd in sorted(commands, key=lambda c: ORDER.get(c.name, 3)):
+    for cmd in sorted(commands, key=lambda c: PRECEDENCE.get(c.name, 3)):
         handler = HANDLERS.get(cmd.name)
         if handler is not None:
             handler(run, cmd)

@@ -33,7 +33,7 @@ is all move the decision:
   expression on an amount (a money or percentage field or argument), read with `focal.expressions`
   on the call's values (+ the built-in `customer_confirmed`), leaves (limit − x) / limit (counts
   and time windows just hold: 1), `or` the loosest branch, `and` the tightest,
-  and the factor is scaled by min(1, headroom / `GUARD_ROOM`) — a $48 refund under a $50 cap is
+  and the factor is scaled by min(1, headroom / `GUARD_ROOM`) — a $48 payout under a $50 cap is
   riskier than a $5 one; a guard that fails or cannot be read leaves 0. The mean over the tools.
   No tools: 1.
 

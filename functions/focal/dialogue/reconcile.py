@@ -22,7 +22,7 @@ def effects(agent: AgentConfig, state: TurnState) -> list[ToolCall]:
 
 
 def _step_of(trigger: str) -> str | None:
-    """'step refund.confirm_refund' → 'refund.confirm_refund'."""
+    """'step rebook.confirm_change' → 'rebook.confirm_change'."""
     return trigger.split(" ", 1)[1] if trigger.startswith("step ") else None
 
 

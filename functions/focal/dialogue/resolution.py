@@ -227,7 +227,7 @@ def _given(state: TurnState, agent: AgentConfig, name: str) -> Any:
 
 
 def _undo_weak_start(state: TurnState, agent: AgentConfig) -> None:
-    """A bare answer ("A1004") may resemble a flow's examples; as with `_prefer_rule_answers`, only an
+    """A bare answer ("B-123") may resemble a flow's examples; as with `_prefer_rule_answers`, only an
     unmistakable request (≥ exit_intent_threshold) starts a flow instead of answering the question."""
     session, d = state.session, state.decision
     assert session is not None

@@ -1,26 +1,26 @@
 """What amount a draft states for a constrained money, percentage or number field — read so that it fails closed.
 
 The draft is cut into sentences and clauses (";", ", and/but/while…", "but"). A *cue* says that an amount
-moves to the customer: the field's `extraction_hints` plus built-in value-movement words (money:
-refund, credited, back, receive, give you, reimburse, pay out, compensation, issue, transfer, "off",
+moves to the customer: the field's `extraction_hints` and `amount_words.verbs` plus built-in value-movement
+words (money: credited, back, receive, give you, reimburse, pay out, compensation, issue, transfer, "off",
 where the money ends up — "in your bank", "on your statement" — unless the clause is about a charge;
 percentages: off, discount, save, reduction…). A clause that opens with "it's", "that is", "the
 amount:" goes on about the cue just before it. Then, amount by amount:
 
 - in a clause with a cue, an amount is the field's value — even when it equals a known value ("you'll
   get the full $75 back" promises $75) — unless it is a threshold that restates a policy figure
-  ("refunds above $50 need a review");
-- a clause whose cue is refused ("I can't refund $75"), reported ("you asked for a refund of $120") or
-  sent to a review ("a refund of $75 needs a review") promises nothing: its amounts are attributed to
+  ("reimbursements above $50 need a review");
+- a clause whose cue is refused ("I can't credit $75"), reported ("you asked for a reimbursement of $120") or
+  sent to a review ("a credit of $75 needs a review") promises nothing: its amounts are attributed to
   the refusal, the customer's request or the review;
-- in a clause without a cue, an amount that equals a known value (an order total from a tool) or a
+- in a clause without a cue, an amount that equals a known value (a booking total from a tool) or a
   policy figure (written in the agent's rules, steps or field descriptions), or that the clause gives
-  another role (a price, a fee, a total, shipping), is attributed to that; any other amount, in a draft
+  another role (a price, a fee, a total, one of the field's `amount_words.other_roles`), is attributed to that; any other amount, in a draft
   that talks about the field at all, cannot be attributed: *uncertain*;
-- a cue that promises an unstated whole ("a full refund", "refund it in full", "the whole amount") is
-  the largest known or stated amount, and uncertain when there is none; one whose object is the order
-  ("shall I refund order A1001?") is that amount when one is known; a percentage of a base ("half of
-  your $120 order", "80% of the total") is that share.
+- a cue that promises an unstated whole ("reimburse it in full", "fully credited", "the whole amount") is
+  the largest known or stated amount, and uncertain when there is none; one whose object is a purchase
+  ("shall I reimburse booking B-123?", with `purchases: [booking]`) is that amount when one is known; a percentage of a base ("half of
+  your $120 purchase", "80% of the total") is that share.
 
 The largest value wins when several are the field's (the conservative reading for caps). Nothing of the
 type stated: no value, the field keeps its default.
@@ -68,8 +68,16 @@ def _any(*patterns: str) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{p})" for p in patterns), _I)
 
 
-_MONEY_CUES = _any(
-    r"\brefund\w*", r"\breimburs\w*", r"\bcredit(?:s|ed|ing)?\b(?!\s+cards?\b)", r"\bstore\s+credit\b",
+def _money_cues(verbs: str, purchases: str) -> re.Pattern[str]:
+    """The built-in value-movement words, plus the field's verbs; "… back <purchase>s" is not money coming back."""
+    back = _BACK.format(not_after=rf"in\s+stock|soon|later|(?:{purchases})s?\b" if purchases else r"in\s+stock|soon|later")
+    return _any(*([rf"\b(?:{verbs})\w*"] if verbs else []), *_MONEY_CUES_HEAD, back, *_MONEY_CUES_TAIL)
+
+
+_BACK = (r"\b(?:get|gets|getting|got|give|gives|giving|have|has|receive|send|sending|sent|pay|paid|put|putting|money|funds|cash)"
+         r"(?:'s|’s)?(?:\s+[^\s.;!?]+){{1,6}}?\s+back\b(?!\s+(?:{not_after}))")
+_MONEY_CUES_HEAD = (
+    r"\breimburs\w*", r"\bcredit(?:s|ed|ing)?\b(?!\s+cards?\b)", r"\bstore\s+credit\b",
     r"\bcompensat\w*", r"\bgoodwill\b", r"\bvouchers?\b", r"\bpay(?:s|ing)?\s*(?:out|back)\b|\bpaid\s+(?:out|back)\b",
     r"\bpayouts?\b", r"\brevers(?:e|ed|ing|al)\b", r"\bchargebacks?\b", r"\bapprov(?:e|ed|ing)\b",
     r"\b(?:issue[sd]?|issuing)\s+(?:you\b|your\b|a\b|an\b|the\b|[$€£\d])", r"\btransfer(?:s|red|ring)?\b",
@@ -79,8 +87,8 @@ _MONEY_CUES = _any(
     r"\byou(?:'ll|'d|\s+will|\s+would|\s+should|\s+can|\s+could|\s+are\s+going\s+to|'re\s+going\s+to|\s+also)?"
     r"(?:\s+(?:soon|then|now|shortly|also|still|definitely|simply))?\s+(?:receive|get|be\s+getting|be\s+receiving|be\s+paid|be\s+sent)\b",
     r"\b(?:get|gets|getting|got)\s+back\b(?!\s+to\s+(?:you|us|me)\b)",
-    r"\b(?:get|gets|getting|got|give|gives|giving|have|has|receive|send|sending|sent|pay|paid|put|putting|money|funds|cash)"
-    r"(?:'s|’s)?(?:\s+[^\s.;!?]+){1,6}?\s+back\b(?!\s+(?:in\s+stock|soon|later|orders?\b))",
+)
+_MONEY_CUES_TAIL = (
     r"(?:[$€£]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:dollars?|bucks|usd|euros?|pounds))\s*,?\s+back\b",
     r"\b(?:com(?:e|es|ing)|go(?:es|ing)?|head(?:s|ed|ing)?|flow(?:s|ing)?|sent|send(?:ing)?)\s+back\s+to\s+you\b",
     r"\bback\s+(?:on|to|into|onto|in)\s+(?:your|the)\s+(?:\w+\s+){0,2}?"
@@ -101,24 +109,44 @@ _PERCENT_CUES = _any(
     r"\boff\b", r"\bdiscount\w*", r"\bsav(?:e|es|ed|ing|ings)\b", r"\breduc\w*", r"\bcut\b", r"\bmark(?:ed)?\s*down\b",
     r"\bknock\w*", r"\blower(?:ed)?\s+by\b", r"\bpromo\w*", r"\bcoupons?\b", r"\brebates?\b", r"\bcash\s?back\b",
 )
-# Objects and phrases that promise an unstated whole, or the order's own amount.
-_WHOLE = _any(
-    r"\bfull\s+refund", r"\bin\s+full\b", r"\bfully\s+(?:refund|reimburs|credit)\w*", r"\b(?:refund|reimburs|credit)\w*\s+fully\b",
-    r"\b(?:whole|entire|full|complete|total)\s+(?:amount|sum|price|cost|payment|purchase|order|balance|value|charge|refund|thing)\b",
-    r"\beverything\b", r"\bevery\s+(?:cent|penny|dollar)\b", r"\ball\s+(?:of\s+)?(?:your|the)\s+money\b", r"\ball\s+of\s+it\b",
-    r"\bit\s+all\b", r"\bwhat\s+you\s+(?:paid|spent)\b", r"\bthe\s+(?:amount|price|sum)\s+you\s+paid\b",
-    r"\b(?:that|this|the\s+same)\s+(?:amount|sum|much|figure)\b", r"\bthat(?:'s|\s+is)\s+(?:what|how\s+much)\b",
-    r"\bthe\s+total\b",
-)
-_OBJECT = _any(
-    r"(?<!the\s)(?<!a\s)(?<!an\s)(?<!your\s)(?<!my\s)(?<!any\s)\b(?:refund|reimburse|credit|compensate)(?:s|d|ed|ing)?\s+(?:you\s+)?(?:for\s+)?"
-    r"(?:it|them|this|that|these|those|order\s+\w+|(?:your|the|this|that)\s+"
-    r"(?!refund|money|amount|difference|rest|remaining|remainder|shipping|delivery|fee|postage|tax|charge)\w+)\b",
-    r"\b(?:get|have|receive|give)\s+(?:it|them|that|your\s+money|the\s+money|your\s+cash|your\s+funds)\s+back\b",
-    r"\byour\s+money\s+back\b",
-    r"\b(?:it|this|that|they|order|purchase|item|payment|charge)(?:\s+will|'ll|\s+is\s+going\s+to|\s+has\s+been|\s+have\s+been|"
-    r"\s+was|\s+is\s+being|\s+gets?|\s+got)\s+(?:be\s+)?(?:fully\s+)?(?:refunded|reimbursed|credited)\b",
-)
+# Phrases that promise an unstated whole, or the purchase's own amount (the field's verbs and purchases added).
+def _whole(v: str, p: str) -> re.Pattern[str]:
+    return _any(
+        *([rf"\bfull\s+(?:{v})"] if v else []), r"\bin\s+full\b", rf"\bfully\s+(?:{_or(v)}reimburs|credit)\w*",
+        rf"\b(?:{_or(v)}reimburs|credit)\w*\s+fully\b",
+        rf"\b(?:whole|entire|full|complete|total)\s+(?:amount|sum|price|cost|payment|purchase|{_or(p)}balance|value|charge|"
+        rf"{_or(v)}thing)\b",
+        r"\beverything\b", r"\bevery\s+(?:cent|penny|dollar)\b", r"\ball\s+(?:of\s+)?(?:your|the)\s+money\b", r"\ball\s+of\s+it\b",
+        r"\bit\s+all\b", r"\bwhat\s+you\s+(?:paid|spent)\b", r"\bthe\s+(?:amount|price|sum)\s+you\s+paid\b",
+        r"\b(?:that|this|the\s+same)\s+(?:amount|sum|much|figure)\b", r"\bthat(?:'s|\s+is)\s+(?:what|how\s+much)\b",
+        r"\bthe\s+total\b",
+    )
+
+
+def _object(v: str, p: str, r: str) -> re.Pattern[str]:
+    named = rf"(?:{p})\s+\w+|" if p else ""          # "<verb> <purchase> B-123"
+    verbed = rf"(?:{v})(?:ed|d)|" if v else ""       # "the <purchase> will be <verb>ed"
+    return _any(
+        rf"(?<!the\s)(?<!a\s)(?<!an\s)(?<!your\s)(?<!my\s)(?<!any\s)\b(?:{_or(v)}reimburse|credit|compensate)(?:s|d|ed|ing)?\s+"
+        rf"(?:you\s+)?(?:for\s+)?(?:it|them|this|that|these|those|{named}(?:your|the|this|that)\s+"
+        rf"(?!{_or(v)}money|amount|difference|rest|remaining|remainder|{_or(r)}fee|postage|tax|charge)\w+)\b",
+        r"\b(?:get|have|receive|give)\s+(?:it|them|that|your\s+money|the\s+money|your\s+cash|your\s+funds)\s+back\b",
+        r"\byour\s+money\s+back\b",
+        rf"\b(?:it|this|that|they|{_or(p)}purchase|payment|charge)(?:\s+will|'ll|\s+is\s+going\s+to|\s+has\s+been|\s+have\s+been|"
+        rf"\s+was|\s+is\s+being|\s+gets?|\s+got)\s+(?:be\s+)?(?:fully\s+)?(?:{verbed}reimbursed|credited)\b",
+    )
+
+
+def _or(alternatives: str) -> str:
+    return f"{alternatives}|" if alternatives else ""
+
+
+def _words(words: list[str]) -> str:
+    """Plain words or phrases as one alternation (longest first; a space matches any run of spaces)."""
+    unique = sorted({w.strip().lower() for w in words if w.strip()}, key=lambda w: (-len(w), w))
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in unique)
+
+
 _NEGATION = re.compile(
     r"\b(?:can't|can’t|cannot|can\s+not|couldn't|could\s+not|won't|will\s+not|wouldn't|would\s+not|unable\s+to|"
     r"not\s+able\s+to|not\s+allowed\s+to|not\s+authori[sz]ed\s+to|not\s+in\s+a\s+position\s+to|don't|do\s+not|"
@@ -133,10 +161,17 @@ _REVIEW = re.compile(
     r"(?:\w+\s+){0,2}?(?:review|approval|sign-off|authori[sz]ation|manager|supervisor)\b"
     r"|\b(?:will|to|can|must)\s+review\b|\breview(?:ed)?\s+by\b"
     r"|\b(?:(?:has|have|needs?|need)\s+to|must|should)\s+be\s+(?:approved|reviewed|authori[sz]ed|checked|signed\s+off)\b", _I)
-_ROLE = re.compile(
-    r"\b(?:cost|costs|costing|price|prices|priced|pricing|fee|fees|charge|charges|charged|shipping|postage|delivery|"
-    r"came\s+to|comes\s+to|come\s+to|total|totals|totalled|totaled|subtotal|paid|pay|spent|spend|bill|billed|worth|"
-    r"valued|sells?|sold|retails?|tax|taxes|ordered|bought|purchased|minimum|orders?\s+(?:over|above|under))\b", _I)
+def _role(r: str) -> re.Pattern[str]:
+    return re.compile(
+        r"\b(?:cost|costs|costing|price|prices|priced|pricing|fee|fees|charge|charges|charged|postage|"
+        r"came\s+to|comes\s+to|come\s+to|total|totals|totalled|totaled|subtotal|paid|pay|spent|spend|bill|billed|worth|"
+        rf"valued|sells?|sold|retails?|tax|taxes|bought|purchased|minimum{_or_after(r)})\b", _I)
+
+
+def _or_after(alternatives: str) -> str:
+    return f"|{alternatives}" if alternatives else ""
+
+
 _THRESHOLD_BEFORE = re.compile(
     r"\b(?:above|over|more\s+than|greater\s+than|higher\s+than|larger\s+than|bigger\s+than|exceed(?:s|ing)?|beyond|"
     r"in\s+excess\s+of|up\s+to|under|below|less\s+than|at\s+most|no\s+more\s+than|maximum(?:\s+of)?|max|"
@@ -146,10 +181,37 @@ _THRESHOLD_AFTER = re.compile(r"^\s*(?:or\s+(?:more|less|above|below|under|over)
                               r"limit|cap|maximum|threshold|ceiling)\b", _I)
 _BASE_OF = re.compile(r"(?:\d\S*\s*(?:dollars?|bucks|%|percent)?|half|part|some|portion|most|rest|share)\s+(?:out\s+)?of\s+"
                       r"(?:your|the|this|that)?\s*$", _I)
-_SHARE = re.compile(
-    rf"(?P<share>(?<![\w.])\d+(?:\.\d+)?\s?(?:%|percent\b|per\s?cent\b)|\b(?:{'|'.join(sorted(_SHARES, key=len, reverse=True))})\b)"
-    r"(?:\s+(?:a\s+)?refund\b)?\s+(?:of\s+)?(?:the\s+|your\s+|that\s+|this\s+|what\s+)?"
-    rf"(?:(?P<base>[$€£]\s?(?:{_NUM})|(?:{_NUM})\s?dollars)|order|purchase|total|price|amount|cost|payment|it\b|you\s+paid|money|bill)", _I)
+def _share_pattern(v: str, p: str) -> re.Pattern[str]:
+    shares = "|".join(sorted(_SHARES, key=len, reverse=True))
+    verb = rf"(?:\s+(?:a\s+)?(?:{v})\b)?" if v else ""  # "half <verb> of it"
+    return re.compile(
+        rf"(?P<share>(?<![\w.])\d+(?:\.\d+)?\s?(?:%|percent\b|per\s?cent\b)|\b(?:{shares})\b)"
+        rf"{verb}\s+(?:of\s+)?(?:the\s+|your\s+|that\s+|this\s+|what\s+)?"
+        rf"(?:(?P<base>[$€£]\s?(?:{_NUM})|(?:{_NUM})\s?dollars)|{_or(p)}purchase|total|price|amount|cost|payment|it\b|you\s+paid|"
+        r"money|bill)", _I)
+
+
+@dataclass(frozen=True)
+class _Lexicon:
+    """A field's patterns: the built-in generic ones with its `amount_words` added."""
+    money_cues: re.Pattern[str]
+    whole: re.Pattern[str]
+    object: re.Pattern[str]
+    share: re.Pattern[str]
+    role: re.Pattern[str]
+
+
+@lru_cache(maxsize=256)
+def _lexicon(verbs: tuple[str, ...], purchases: tuple[str, ...], roles: tuple[str, ...]) -> _Lexicon:
+    v, p, r = _words(list(verbs)), _words(list(purchases)), _words(list(roles))
+    return _Lexicon(_money_cues(v, p), _whole(v, p), _object(v, p, r), _share_pattern(v, p), _role(r))
+
+
+def lexicon(field_def: ProfileFieldDefinition) -> _Lexicon:
+    w = field_def.amount_words
+    return _lexicon(tuple(w.verbs), tuple(w.purchases), tuple(w.other_roles))
+
+
 _DISCOUNT = re.compile(r"\s*(?:off|discount|savings?|reduction|markdown|cheaper|lower)\b", _I)
 _PRONOUN_START = re.compile(r"^\s*(?:it|that|this|which|(?:the\s+)?(?:amount|sum|figure))(?:'s|\s+is|\s+will|'ll|\s+comes|\s+should|"
                             r"\s+would|\s*:)", _I)
@@ -181,10 +243,10 @@ def _close(a: float, b: float) -> bool:
     return abs(a - b) < 0.005
 
 
-def _cues(kind: str, hints: list[str]) -> list[re.Pattern[str]]:
+def _cues(kind: str, hints: list[str], lex: _Lexicon) -> list[re.Pattern[str]]:
     out = [re.compile(rf"\b{re.escape(h)}(?:s|es|ed|d|ing)?\b", _I) for h in hints]
     if kind == "money":
-        out += [_MONEY_CUES, _DESTINATION]
+        out += [lex.money_cues, _DESTINATION]
     elif kind == "percentage":
         out.append(_PERCENT_CUES)
     return out
@@ -199,9 +261,9 @@ def _clauses(text: str, cues: list[re.Pattern[str]]) -> list[list[_Clause]]:
         for part in filter(None, (p.strip() for p in _CLAUSE.split(sentence))):
             found = [m for c in cues for m in c.finditer(part) if c is not _DESTINATION or not _CHARGE.search(part)]
             starts = [m.start() for m in found]
-            # refused ("I can't refund"), reported ("you asked for a refund") or a noun ("the refund policy")
+            # refused ("I can't credit"), reported ("you asked for a reimbursement") or a noun ("the reimbursement policy")
             denied = [m.start() for m in found if _NEGATION.search(part[:m.start()]) or _REPORTED.search(part[:m.start()])]
-            # a refusal governs the rest of its clause: "I won't be able to issue the $75 refund"
+            # a refusal governs the rest of its clause: "I won't be able to issue the $75 credit"
             refused = [m.start() for m in found if (denied and m.start() >= min(denied)) or _NOUN_USE.match(part, m.end())]
             neutral = bool(starts) and (len(refused) == len(starts) or _REVIEW.search(part) is not None)
             clauses.append(_Clause(part, bool(starts) and not neutral, neutral))
@@ -246,7 +308,7 @@ def policy_figures(agent: AgentConfig, kind: str) -> frozenset[float]:
 
 
 def known_values(agent: AgentConfig, kind: str, known: dict[str, Any], skip: set[str]) -> list[float]:
-    """The turn's known values of the same kind (an order total from a tool), not the fields being read."""
+    """The turn's known values of the same kind (a booking total from a tool), not the fields being read."""
     kinds = {"money": ("money", "number"), "percentage": ("percentage",)}.get(kind, ("number", "integer", "money"))
     out = []
     for name, value in known.items():
@@ -268,26 +330,27 @@ def _show(kind: str, value: float) -> str:
 def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float], policy: frozenset[float]) -> AmountReading:
     kind = field_def.field_type
     text = spell_out(draft) if kind in ("money", "percentage") else draft
-    sentences = _clauses(text, _cues(kind, field_def.extraction_hints))
+    lex = lexicon(field_def)
+    sentences = _clauses(text, _cues(kind, field_def.extraction_hints, lex))
     reading = AmountReading(cue=any(c.cue or c.neutral for s in sentences for c in s))
     promised: list[float] = []
     stated: list[float] = []  # attributed to a known value or another role: what "the whole amount" can be
-    wholes: list[str] = []    # "whole" (a full refund) or "object" (refund the order) in clauses without an amount
+    wholes: list[str] = []    # "whole" (in full) or "object" (reimburse the purchase) in clauses without an amount
     shares: list[tuple[float, float | None]] = []
     previous_cue = False
     for clauses in sentences:
         for i, clause in enumerate(clauses):
-            # "Your refund is approved. It's $75." — the second sentence goes on about the first one's cue
-            # "Let me refund you - it's $75": a clause that goes on about the previous clause's cue (a
-            # question only within the same sentence: "…refund. It was $75, right?" asks about the total)
+            # "Your reimbursement is approved. It's $75." — the second sentence goes on about the first one's cue
+            # "Let me reimburse you - it's $75": a clause that goes on about the previous clause's cue (a
+            # question only within the same sentence: "…reimbursement. It was $75, right?" asks about the total)
             before_cue = clauses[i - 1].cue if i else previous_cue and not clause.text.endswith("?")
             cue = clause.cue or (before_cue and not clause.neutral and _PRONOUN_START.search(clause.text) is not None)
             before = len(promised) + len(shares)
-            _read_clause(kind, clause, cue, known, policy, promised, stated, shares, reading.unexplained)
+            _read_clause(kind, lex, clause, cue, known, policy, promised, stated, shares, reading.unexplained)
             if cue and kind == "money" and len(promised) + len(shares) == before:
-                if _WHOLE.search(clause.text):
+                if lex.whole.search(clause.text):
                     wholes.append("whole")
-                elif _OBJECT.search(clause.text):
+                elif lex.object.search(clause.text):
                     wholes.append("object")
         previous_cue = any(c.cue for c in clauses)
     candidates = [*known, *stated]
@@ -312,7 +375,7 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
 
 
 def _read_clause(
-    kind: str, clause: _Clause, cue: bool, known: list[float], policy: frozenset[float], promised: list[float],
+    kind: str, lex: _Lexicon, clause: _Clause, cue: bool, known: list[float], policy: frozenset[float], promised: list[float],
     stated: list[float], shares: list[tuple[float, float | None]], unexplained: list[float],
 ) -> None:
     """Attribute every amount of one clause: promised, stated (known / another role), or unexplained."""
@@ -320,7 +383,7 @@ def _read_clause(
         return  # refused, reported or sent to review: its amounts promise nothing
     text, taken = clause.text, []
     if cue and kind == "money":
-        for m in _SHARE.finditer(text):
+        for m in lex.share.finditer(text):
             base = _MONEY.search(m.group("base")) if m.group("base") else None
             shares.append((_share(m), _number(base) if base else None))
             taken.append(m.span())
@@ -339,14 +402,14 @@ def _read_clause(
         threshold = _THRESHOLD_BEFORE.search(before) is not None or _THRESHOLD_AFTER.search(after) is not None
         is_policy = any(_close(value, p) for p in policy)
         if cue and _BASE_OF.search(before):
-            stated.append(value)  # "$50 of your $75 order": the base of a part
+            stated.append(value)  # "$50 of your $75 purchase": the base of a part
         elif cue and not (threshold and is_policy):
             promised.append(value)
         elif any(_close(value, k) for k in known):
             stated.append(value)
         elif is_policy:
             continue
-        elif not cue and _ROLE.search(text):
+        elif not cue and lex.role.search(text):
             stated.append(value)
         else:
             unexplained.append(value)

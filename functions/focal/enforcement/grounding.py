@@ -1,8 +1,8 @@
 """Output check: grounding — every checkable claim of the answer comes from the turn's context (seed 002 III.2).
 
 Claims (extracted from the answer, in this order; each match is masked so it is counted once):
-- `id`: order-like ids — the `pattern` of every `id` field definition, plus letter+digit codes such
-  as A1001 or RF-A1001; matched case-insensitively as whole words in the sources;
+- `id`: reference-like ids — the `pattern` of every `id` field definition, plus letter+digit codes such
+  as B123 or RF-B123; matched case-insensitively as whole words in the sources;
 - `date`: 2025-05-03, 05/03/2025, "May 3(rd)(, 2025)", "3 May" → compared as month-day (and year
   when both give one);
 - `money`: $30, $30.00, $1,234.50, 30 dollars / USD / € / £ → compared as values (30.0 == $30.00);
@@ -119,7 +119,7 @@ def extract_claims(text: str, id_patterns: Iterable[re.Pattern[str]] = (), entit
 
     for m in list(MASKED_DIGITS.finditer(work)):  # a masked card number states nothing to check
         work = _mask(work, m.start(), m.end())
-    for pattern in [GENERIC_ID, *id_patterns]:  # whole codes first: RF-A1001 is one id, not RF- and A1001
+    for pattern in [GENERIC_ID, *id_patterns]:  # whole codes first: RF-B123 is one id, not RF- and B123
         take("id", pattern, lambda m: m.group(0).upper())
     take("date", ISO_DATE, lambda m: _date_key(int(m.group(2)), int(m.group(3)), m.group(1)))
     take("date", SLASH_DATE, lambda m: _date_key(int(m.group(1)), int(m.group(2)), m.group(3)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from focal import expressions
 from focal.errors import ExpressionError
@@ -46,20 +46,22 @@ class Verdicts(BaseModel):
     verdicts: list[Verdict]
 
 
-def judge(model: LanguageModel, rules: list[Rule], draft: str, calls: list[ModelCall]) -> list[Violation] | None:
-    """One call for every subjective rule; None when the judge could not give a valid verdict."""
-    prompt = {
-        "answer": draft,
-        "rules": [{"rule_id": r.id, "rule": f"{r.condition_text} -> {r.action_text}"} for r in rules],
-    }
-    messages = [
-        {"role": "system", "content": "Judge whether the answer complies with each rule. Reply with JSON only. " + DATA_RULE},
-        data_message("judgement", prompt),
-    ]
-    answer, _ = call_structured(model, "judge", messages, calls, Verdicts)
-    if answer is None:
-        return None
-    verdicts = {v.rule_id: v for v in answer.verdicts}
+class VerdictsAndValues(BaseModel):
+    verdicts: list[Verdict]
+    values: dict[str, Any] = Field(default_factory=dict, description="field name → value stated in the answer, or null")
+
+
+_JUDGE = "Judge whether the answer complies with each rule."
+_READ = (" Also report, for each field, the value the answer states, promises or implies; null when it does not"
+         " (under \"values\", by field name).")
+
+
+def _rules_listed(rules: list[Rule]) -> list[dict[str, str]]:
+    return [{"rule_id": r.id, "rule": f"{r.condition_text} -> {r.action_text}"} for r in rules]
+
+
+def _violations(rules: list[Rule], answered: list[Verdict]) -> list[Violation]:
+    verdicts = {v.rule_id: v for v in answered}
     out = []
     for rule in rules:
         verdict = verdicts.get(rule.id)
@@ -68,3 +70,29 @@ def judge(model: LanguageModel, rules: list[Rule], draft: str, calls: list[Model
         elif not verdict.compliant:
             out.append(Violation(rule_id=rule.id, lane="judge", reason=verdict.reason or "judged non-compliant"))
     return out
+
+
+def judge(model: LanguageModel, rules: list[Rule], draft: str, calls: list[ModelCall]) -> list[Violation] | None:
+    """One call for every subjective rule; None when the judge could not give a valid verdict."""
+    messages = [
+        {"role": "system", "content": _JUDGE + " Reply with JSON only. " + DATA_RULE},
+        data_message("judgement", {"answer": draft, "rules": _rules_listed(rules)}),
+    ]
+    answer, _ = call_structured(model, "judge", messages, calls, Verdicts)
+    return None if answer is None else _violations(rules, answer.verdicts)
+
+
+def judge_and_read(
+    model: LanguageModel, rules: list[Rule], fields: list[dict[str, Any]], draft: str, calls: list[ModelCall],
+) -> tuple[list[Violation] | None, dict[str, Any] | None]:
+    """The judge call and the draft-reading call of focal.enforcement.variables as ONE call (purpose
+    `judge`): (violations, field → value read). Both None when the call failed or its answer did not
+    validate, so the caller fails closed on each exactly as when its own call fails."""
+    messages = [
+        {"role": "system", "content": _JUDGE + _READ + " Reply with JSON only. " + DATA_RULE},
+        data_message("judgement", {"answer": draft, "rules": _rules_listed(rules), "fields": fields}),
+    ]
+    answer, _ = call_structured(model, "judge", messages, calls, VerdictsAndValues)
+    if answer is None:
+        return None, None
+    return _violations(rules, answer.verdicts), answer.values

@@ -1,7 +1,7 @@
 """The variables an enforcement expression reads: what the turn knows, overridden by what the draft says.
 
 Only the names the expressions use are read (from each expression's syntax tree), and only for fields
-whose `sources` include `response` (a refund amount the answer promises, competitors it names, a card
+whose `sources` include `response` (an amount the answer promises, competitors it names, a card
 number it echoes). Money, percentage and number fields are read by focal.enforcement.draft_reading,
 which fails closed: an amount it cannot attribute makes the field *uncertain*, and a rule that reads an
 uncertain field is "cannot verify" rather than evaluated on the default. Other types use the typed
@@ -62,26 +62,33 @@ class Extracted(BaseModel):
     values: dict[str, Any] = Field(default_factory=dict, description="field name → value stated in the answer, or null")
 
 
+def field_listing(fields: list[ProfileFieldDefinition]) -> list[dict[str, Any]]:
+    """The fields a model is asked to read, as they appear in the prompt's data block."""
+    return [{"name": f.field_name, "type": f.field_type, "description": f.description,
+             **({"allowed_values": f.allowed_values} if f.allowed_values else {})} for f in fields]
+
+
+def coerced_values(fields: list[ProfileFieldDefinition], values: dict[str, Any]) -> dict[str, Any]:
+    """field → the model's value coerced to the field's type (None: the answer states none)."""
+    out = {}
+    for f in fields:
+        value = coerce(f.field_type, values.get(f.field_name))
+        out[f.field_name] = None if value in ("", []) else value
+    return out
+
+
 def _model_values(
     model: LanguageModel, fields: list[ProfileFieldDefinition], draft: str, calls: list[ModelCall]
 ) -> dict[str, Any] | None:
     """field → value the model read (None: the answer states none); None when the call failed."""
-    listed = [{"name": f.field_name, "type": f.field_type, "description": f.description,
-               **({"allowed_values": f.allowed_values} if f.allowed_values else {})} for f in fields]
     messages = [
         {"role": "system", "content": "Read an answer a support agent is about to send and report, for each field, "
                                       "the value the answer states, promises or implies; null when it does not. "
                                       "JSON only. " + DATA_RULE},
-        data_message("extraction", {"fields": listed, "answer": draft}),
+        data_message("extraction", {"fields": field_listing(fields), "answer": draft}),
     ]
     answer, _ = call_structured(model, PURPOSE, messages, calls, Extracted)
-    if answer is None:
-        return None
-    out = {}
-    for f in fields:
-        value = coerce(f.field_type, answer.values.get(f.field_name))
-        out[f.field_name] = None if value in ("", []) else value
-    return out
+    return None if answer is None else coerced_values(fields, answer.values)
 
 
 # Anything a draft could state an amount with: a figure, a number or currency word, a share, a quantity
@@ -97,8 +104,8 @@ _AMOUNT = re.compile(rf"\d|[$€£%]|\b(?:{_AMOUNT_WORDS})\b", re.IGNORECASE)
 
 def may_state_amount(draft: str) -> bool:
     """Whether the draft contains anything an amount could be stated with (then a model reads it when the
-    offline reading found a cue but no value); "Sure, I can help with a refund. What is your order
-    number?" has a cue and states no amount: no call."""
+    offline reading found a cue but no value); "Sure, I can help with a reimbursement. What is your
+    booking reference?" has a cue and states no amount: no call."""
     return _AMOUNT.search(draft) is not None
 
 
@@ -115,6 +122,18 @@ def draft_variables(
 ) -> DraftReading:
     """What `draft` states for each response field in `names`; `known` is the turn's variables (field
     defaults < profile < session < slots), against which restated amounts are attributed."""
+    reading, ask = offline_reading(agent, draft, names, known)
+    if ask and model is not None and model.available(PURPOSE):
+        answered = _model_values(model, ask, draft, calls if calls is not None else [])
+        if answered is not None:
+            resolve(reading, ask, answered)
+    return reading
+
+
+def offline_reading(
+    agent: AgentConfig, draft: str, names: set[str], known: dict[str, Any] | None = None,
+) -> tuple[DraftReading, list[ProfileFieldDefinition]]:
+    """The reading without a model, and the fields a model should read (`draft_variables` asks it)."""
     known = known or {}
     fields = [f for n in sorted(names) if (f := agent.field(n)) is not None and "response" in f.sources
               and not f.privileged]
@@ -136,14 +155,10 @@ def draft_variables(
             reading.values[f.field_name] = coerce(f.field_type, value)
         elif _worth_asking(f, draft):
             ask.append(f)
-    if ask and model is not None and model.available(PURPOSE):
-        answered = _model_values(model, ask, draft, calls if calls is not None else [])
-        if answered is not None:
-            _resolve(reading, ask, answered)
-    return reading
+    return reading, ask
 
 
-def _resolve(reading: DraftReading, asked: list[ProfileFieldDefinition], answered: dict[str, Any]) -> None:
+def resolve(reading: DraftReading, asked: list[ProfileFieldDefinition], answered: dict[str, Any]) -> None:
     """The model's reading settles an uncertainty; it never lowers an amount read offline from a promise."""
     for f in asked:
         name, value = f.field_name, answered.get(f.field_name)

@@ -26,7 +26,7 @@ AWAITING_APPROVAL = ("Before I go ahead, this needs a quick approval from our te
 CLARIFY_ACTION = "Before I do anything, I want to be sure I understood you correctly."
 ACTION_REJECTED = "I'm sorry, I can't do that here, and nothing has been done. I can connect you with a member of our team."
 NOT_FOUND = "I'm sorry, I couldn't find that. Could you check the details and try again?"
-# "It looks like A1001" in a prompt reads as a guess at the customer's value: said as an example instead.
+# "It looks like B-123" in a prompt reads as a guess at the customer's value: said as an example instead.
 _GUESS = re.compile(r"\b(it|this|that) (looks|seems|appears)( to be)? like\s+", re.IGNORECASE)
 TOOL_ERROR = "I'm sorry, I couldn't complete that step just now. Please try again in a moment, or ask for a member of our team."
 

@@ -29,6 +29,33 @@ FieldType = Literal["string", "integer", "number", "money", "percentage", "boole
 VariableSource = Literal["message", "response", "tool", "profile"]
 
 
+class AmountWords(Strict):
+    """The business words around a money or percentage amount an answer states (focal.enforcement.draft_reading).
+
+    The engine knows only generic money talk (reimburse, credit, pay back, give you, the whole amount, a price, a fee,
+    a total…); the words of a domain are given here, per field. Each entry is a plain word or phrase, matched
+    case-insensitively as whole words (a space matches any run of spaces)."""
+
+    verbs: list[str] = Field(
+        default_factory=list,
+        description="verbs that move this amount to the customer, also read as their nouns; matched as word starts (a verb "
+        "'settle' also reads 'settles', 'settlement'): a cue, and 'a full <verb>', 'fully <verb>ed', '<verb> it', "
+        "'<verb> the booking', 'the booking will be <verb>ed', 'half <verb> of it' promise a whole or a share",
+    )
+    purchases: list[str] = Field(
+        default_factory=list,
+        description="nouns for what the customer paid, beside the built-in purchase, payment and charge: 'the whole "
+        "<noun>', '<noun> B-123' after a verb, 'the <noun> will be credited', 'half of your <noun>' promise its known "
+        "amount; '… back <noun>s' is not money coming back",
+    )
+    other_roles: list[str] = Field(
+        default_factory=list,
+        description="words or phrases that give an amount in the answer another role than this field, beside the built-in "
+        "price, cost, fee, charge, tax, total, paid, bought…: an amount in a clause without a cue, next to one of them, "
+        "is attributed to that role (e.g. 'postage', 'service charge', 'bookings over')",
+    )
+
+
 class ProfileFieldDefinition(Strict):
     """A variable/profile field definition ("definitions" of seed 002)."""
 
@@ -42,6 +69,11 @@ class ProfileFieldDefinition(Strict):
         "not taken (as a slot it counts as an invalid attempt)",
     )
     extraction_hints: list[str] = Field(default_factory=list, description="keywords that anchor extraction")
+    amount_words: AmountWords = Field(
+        default_factory=AmountWords,
+        description="money and percentage fields read from answers: the domain's verbs, purchase nouns and other amount "
+        "roles around the amount (generic money talk is built in)",
+    )
     pattern: str | None = Field(default=None, description="regex for id-like values")
     allowed_values: list[str] = Field(default_factory=list, description="enum values or entity names")
     sources: list[VariableSource] = Field(
@@ -191,7 +223,7 @@ class Tool(Strict):
     output: dict[str, str] = Field(default_factory=dict, description="tool output key → session variable name")
     side_effect: bool = Field(
         default=False,
-        description="the call changes something (refund, booking): approval gates and guards apply, no retries unless idempotent",
+        description="the call changes something (a payment, a booking): approval gates and guards apply, no retries unless idempotent",
     )
     deterministic: bool = Field(default=True, description="the same arguments give the same output (raises confidence)")
     timeout_s: float = Field(default=5.0, gt=0, le=60, description="per attempt")
@@ -481,7 +513,7 @@ class AgentConfig(Strict):
         description="the rules the agent follows; hard constraints are enforced on every answer",
     )
     scenarios: list[Scenario] = Field(default_factory=list,
-        description="multi-step flows (refund, change address, ...) entered by intent",
+        description="multi-step flows (rebook, change address, ...) entered by intent",
     )
     tools: list[Tool] = Field(default_factory=list, description="tools steps and rules may run (python, http or lambda)")
     navigation: NavigationConfig = Field(default_factory=NavigationConfig, description="how scenarios are entered, kept and left")
@@ -513,6 +545,11 @@ class AgentConfig(Strict):
         default_factory=lambda: ["en"],
         description="ISO 639-1 codes of the languages the agent answers in; a message clearly in another (a stopword test "
         "offline, focal.sensing.language) gets a polite notice naming these, never a guess from the menu",
+    )
+    demo_messages: list[str] = Field(
+        default_factory=lambda: ["Hi there", "What can you help me with?", "Could I speak to a human about it?"],
+        description="the customer's messages `focal demo` (and `make run`) plays, in turn, in one session; name this "
+        "agent's own requests",
     )
 
     # Not part of the file: where the file lives, so tool entrypoints resolve relative to it.

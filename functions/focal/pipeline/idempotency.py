@@ -24,7 +24,7 @@ persistence layer's own two phases are used directly:
    `save_success` with the final `TurnResult`.
 3. **fallback** (any stage failed) records the failed turn and also `complete`s with the fallback
    result. Policy: a retry of a FAILED turn id returns that same fallback answer and re-runs
-   nothing — the failure may have come after a side-effecting tool ran (a refund), and the turn
+   nothing — the failure may have come after a side-effecting tool ran (a payment), and the turn
    record is write-once. The client retries with a new turn id (the fallback text says "try
    again"). A turn whose Lambda died without reaching the fallback stays INPROGRESS until its
    in-progress expiry; after it a retry runs again.

@@ -23,7 +23,10 @@ def stage_module(name: str) -> Any:
 
 
 def check_payload(event: dict[str, Any], where: str) -> None:
-    size = len(json.dumps(event, separators=(",", ":")).encode("utf-8"))
+    check_size(len(json.dumps(event, separators=(",", ":")).encode("utf-8")), where)
+
+
+def check_size(size: int, where: str) -> None:
     if size > MAX_PAYLOAD_BYTES:
         raise PayloadTooLarge(f"turn state after {where} is {size} bytes, over the {MAX_PAYLOAD_BYTES}-byte limit")
 
@@ -37,6 +40,6 @@ def run_stage(name: str, event: dict[str, Any], deps: Deps) -> dict[str, Any]:
     state.last_stage = name
     if state.result is not None:  # persist builds the result before its own time is known
         state.result.timings_ms = dict(state.timings_ms)
-    out = state.model_dump(mode="json")
-    check_payload(out, name)
-    return out
+    raw = state.model_dump_json()  # one serialisation: its size is checked and its JSON is the event
+    check_size(len(raw.encode("utf-8")), name)
+    return json.loads(raw)

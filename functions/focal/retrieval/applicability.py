@@ -1,6 +1,6 @@
 """The optional model check of the rule filter: one batched call over the soft candidates that
 passed the threshold, answering which truly apply to the message. Similarity finds candidates
-cheaply; this removes the ones that only sound alike ("wrong address" vs "address after shipping").
+cheaply; this removes the ones that only sound alike ("wrong address" vs "address after moving").
 
 An unusable answer keeps every candidate (the turn goes on as without a model) and says so.
 """

@@ -1,6 +1,6 @@
 """Publishing an agent definition (the config upload in AWS): validate, index, store, prune.
 
-The order keeps turns consistent while it runs: the new documents are in the index before the new
+This sequence keeps turns consistent while it runs: the new documents are in the index before the new
 config is stored (a turn still on the old config ignores ids it does not know), and documents the
 new config no longer has are deleted only after it is stored.
 """

@@ -8,6 +8,8 @@ digest of what was embedded, so syncing re-embeds only what changed and deletes 
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -85,10 +87,31 @@ def sync_index(
     return report
 
 
+_DIGESTS: OrderedDict[int, tuple[AgentConfig, Embedder, str]] = OrderedDict()  # id(agent) → (agent, embedder, digest)
+_DIGESTS_KEPT = 64
+_DIGESTS_LOCK = threading.Lock()
+
+
+def config_digest(agent: AgentConfig, embedder: Embedder) -> str:
+    """The digest of everything an agent config puts in the index, computed once per config object
+    (a config store hands out the same object until the file or record changes)."""
+    with _DIGESTS_LOCK:
+        hit = _DIGESTS.get(id(agent))
+        if hit is not None and hit[0] is agent and hit[1] is embedder:
+            _DIGESTS.move_to_end(id(agent))
+            return hit[2]
+    digest = hashlib.sha256("".join(d.digest for d in agent_documents(agent, embedder)).encode()).hexdigest()
+    with _DIGESTS_LOCK:
+        _DIGESTS[id(agent)] = (agent, embedder, digest)  # the config held: its id is not reused while cached
+        while len(_DIGESTS) > _DIGESTS_KEPT:
+            _DIGESTS.popitem(last=False)
+    return digest
+
+
 def ensure_indexed(deps: Deps, tenant_id: str, agent: AgentConfig) -> None:
     """Sync on the first turn after a config change (locally; in AWS the upload already indexed)."""
     key = (tenant_id, agent.id)
-    digest = hashlib.sha256("".join(d.digest for d in agent_documents(agent, deps.embedder)).encode()).hexdigest()
+    digest = config_digest(agent, deps.embedder)
     if deps.indexed.get(key) == digest:
         return
     sync_index(deps.rule_index, deps.embedder, tenant_id, agent)

@@ -3,7 +3,7 @@
 A different value for a slot the flow already holds is a correction only with correction language
 ("I meant", "actually it's", "sorry, wrong number", "not X but Y") or in a correction frame (the
 step is asking for that slot, or is confirming it and the message is little more than the value).
-Otherwise it is a digression: a question about another entity ("where is my other order A1008?")
+Otherwise it is a digression: a question about another entity ("what about my other booking B-128?")
 is answered by a flow it fits (nested: the interrupted flow is offered back) or by the rules, and
 the held value stays.
 """
@@ -36,7 +36,7 @@ def is_correction(text: str) -> bool:
 
 
 def correction_frame(session: Session, step: Step | None, slot: Slot, text: str, value: Any) -> bool:
-    """The step is asking for this slot, or the message is (almost) only the new value ("no, A1003")."""
+    """The step is asking for this slot, or the message is (almost) only the new value ("no, B-124")."""
     if step is not None and session.flow_state == "waiting_for_slot" and any(s.name == slot.name for s in step.slots):
         return True
     rest = [w for w in _WORD.findall(text.lower().replace(str(value).lower(), " ")) if w not in FILLER and w not in ("no", "nope")]
@@ -61,8 +61,8 @@ def remainder(text: str, used: list[Any]) -> str | None:
 
 
 def free_text_slot(scenario: Scenario | None, session: Session, step: Step | None) -> Slot | None:
-    """The first string slot still empty at or after the current step, in step order (no validation-free guess
-    beyond the flow's own order)."""
+    """The first string slot still empty at or after the current step, step by step (no validation-free guess
+    beyond the flow's own sequence)."""
     if scenario is None or step is None:
         return None
     ids = [s.id for s in scenario.steps]

@@ -1,7 +1,7 @@
 """Typed value extraction from text, driven by the agent's field definitions.
 
 Used on the customer's message (sensor) and on the draft answer (enforcement): the same
-extractor reads "$75" out of "I'll refund you $75" and out of "the total was $75?".
+extractor reads "$75" out of "I'll reimburse you $75" and out of "the total was $75?".
 """
 
 from __future__ import annotations

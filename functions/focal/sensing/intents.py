@@ -97,9 +97,9 @@ class IntentScorer:
     ):
         self.n_classes = n_classes
         owners = np.asarray(owners, dtype=np.int64)
-        order = np.argsort(owners, kind="stable")
-        self.matrix = np.ascontiguousarray(vectors[order], dtype=np.float32)
-        self.owners = owners[order]
+        perm = np.argsort(owners, kind="stable")
+        self.matrix = np.ascontiguousarray(vectors[perm], dtype=np.float32)
+        self.owners = owners[perm]
         # classes with examples, and where their rows start in the owner-sorted matrix (for reduceat)
         self.present, self.starts = np.unique(self.owners, return_index=True)
         self.head_weight = float(head_weight)
@@ -171,7 +171,7 @@ class IntentIndex:
         return self.scorer.matrix
 
     def score_matrix(self, vectors: np.ndarray) -> np.ndarray:
-        """Batch form of `scores`: [n, scenarios] in agent order (benchmarks)."""
+        """Batch form of `scores`: [n, scenarios], scenarios as the agent lists them (benchmarks)."""
         return self.scorer.score_matrix(vectors)
 
     def scores(self, vector: np.ndarray) -> list[IntentScore]:

@@ -3,7 +3,7 @@
 Every question the agent asks outside a confirmation step is stored as an `Offer` (resume a flow,
 start one, choose between the scenarios of a clarification). The next message answers it with
 yes / no, an ordinal or number ("the second one", "2", "option 3", "the last"), or the option's
-name ("the refund one"). Nothing here knows a domain: names are the agent's scenario names.
+name ("the rebooking one"). Nothing here knows a domain: names are the agent's scenario names.
 """
 
 from __future__ import annotations

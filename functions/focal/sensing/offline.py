@@ -55,7 +55,7 @@ GENERIC_NOUNS = {"number", "id", "value", "name", "code"}
 
 
 def _mentions(agent: AgentConfig, slot: Slot, text: str) -> bool:
-    """Whether the message names the slot: "the order number", "the new address", "the address"."""
+    """Whether the message names the slot: "the booking reference", "the new address", "the address"."""
     field = agent.field(slot.name)
     names = {slot.name.replace("_", " ")}
     if field and field.display_name:
@@ -101,7 +101,7 @@ def _read_only(agent: AgentConfig, scenario: Scenario) -> bool:
 
 
 def _digression(agent: AgentConfig, session: Session, text: str, entities: dict[str, Any], scores: list[IntentScore]) -> IntentScore | None:
-    """Mid-flow, a question about another value of a held slot ("where is my other order A1008?"): answered by
+    """Mid-flow, a question about another value of a held slot ("what about my other booking B-128?"): answered by
     another scenario that takes that slot — the one the message fits (≥ entry_threshold), else the best-fitting
     read-only one (it only looks things up) — started nested, so the active flow is offered back afterwards."""
     active = agent.scenario(session.active_scenario_id)
@@ -231,8 +231,8 @@ def offline_context(
                                     topic="digression" if nested is not None else None))
 
     if not hypothetical:
-        # Values in a message that starts a flow belong to that flow ("check the status of A1004"
-        # during a refund is not a new refund order number).
+        # Values in a message that starts a flow belong to that flow ("check the status of B-125"
+        # during a rebooking is not a new reference for the rebooking).
         owners = [starting] if starting else [active] if active else []
         commands += _slot_commands(agent, session, text, entities, owners, notes)
         if starting is None and active is not None:

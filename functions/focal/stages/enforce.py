@@ -24,18 +24,29 @@ from __future__ import annotations
 
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from focal.dialogue.flow import end_flow
 from focal.dialogue.variables import known_variables, render
 from focal.enforcement.grounding import check_grounding
 from focal.enforcement.guards import is_guard
-from focal.enforcement.lanes import deterministic, judge
+from focal.enforcement.lanes import deterministic, judge, judge_and_read
 from focal.enforcement.relevance import check_relevance
 from focal.enforcement.scope import hard_constraints_in_scope, turn_scope
-from focal.enforcement.variables import apply_reading, draft_variables, expression_names
+from focal.enforcement.variables import PURPOSE as READ_PURPOSE
+from focal.enforcement.variables import (
+    apply_reading,
+    coerced_values,
+    draft_variables,
+    expression_names,
+    field_listing,
+    offline_reading,
+    resolve,
+)
 from focal.models.agent import AgentConfig, Rule
 from focal.models.turn import CheckVerdict, TurnState, Violation
-from focal.pipeline.budget import SPENT, budget_spent
+from focal.pipeline.budget import SPENT, budget_spent, start_budget
 from focal.pipeline.deps import Deps
 
 CHECK_LANES = ("relevance", "grounding")  # output checks: their violations name the check, not a rule
@@ -53,23 +64,39 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
     started = time.perf_counter()  # lane 1 timing includes reading the draft's values
     variables = known_variables(agent, state.session, state.profile)
     llm = deps.llm(agent, state)
-    reading = draft_variables(agent, text, expression_names(rules), llm, state.model_calls, known=variables)
+    names = expression_names(rules)
+    subjective = [r for r in rules if r.subjective]
+    judging = bool(subjective) and cfg.llm_judge_enabled and llm.available("judge")
+    batched: tuple[list[Violation] | None, dict[str, Any] | None] | None = None
+    batch_s = 0.0
+    if judging and llm.available(READ_PURPOSE):
+        # Both calls wanted on this draft: the verdicts and the uncertain fields' values in ONE call.
+        reading, ask = offline_reading(agent, text, names, known=variables)
+        if ask:
+            call_started = time.perf_counter()
+            batched = judge_and_read(llm, subjective, field_listing(ask), text, state.model_calls)
+            batch_s = time.perf_counter() - call_started
+            if batched[1] is not None:  # a failed call leaves the uncertain fields uncertain
+                resolve(reading, ask, coerced_values(ask, batched[1]))
+    else:
+        reading = draft_variables(agent, text, names, llm, state.model_calls, known=variables)
     checkable, unverifiable = apply_reading(agent, rules, variables, reading)  # uncertain values: "cannot verify"
     draft = state.drafts[-1]
-    draft.variables = {n: variables[n] for n in sorted(expression_names(rules)) if n in variables}
+    draft.variables = {n: variables[n] for n in sorted(names) if n in variables}
     violations = unverifiable + deterministic([r for r in checkable if not r.subjective], variables)
-    _lap(state, "deterministic", started)
-    subjective = [r for r in rules if r.subjective]
+    _lap(state, "deterministic", started + batch_s)
     if subjective:
-        started = time.perf_counter()
-        available = cfg.llm_judge_enabled and llm.available("judge")
-        verdicts = judge(llm, subjective, text, state.model_calls) if available else None
+        started = time.perf_counter() - batch_s
+        if batched is not None:
+            verdicts = batched[0]
+        else:
+            verdicts = judge(llm, subjective, text, state.model_calls) if judging else None
         if verdicts is not None:
             violations += verdicts
         elif cfg.unverifiable_subjective == "mark_unverified":
             state.enforcement.unverified += [r.id for r in subjective if r.id not in state.enforcement.unverified]
         else:
-            why = ("cannot verify: the judge gave no valid verdict" if available
+            why = ("cannot verify: the judge gave no valid verdict" if judging
                    else SPENT if budget_spent(llm) else "cannot verify: no judge model")
             violations += [Violation(rule_id=r.id, lane="judge", reason=why) for r in subjective]
         _lap(state, "judge", started)
@@ -126,6 +153,30 @@ def _output_checks(agent: AgentConfig, state: TurnState, deps: Deps) -> list[Vio
     return violations
 
 
+_POOL: ThreadPoolExecutor | None = None
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _POOL
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="focal-enforce")
+    return _POOL
+
+
+def _calls_may_overlap(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule]) -> bool:
+    """Whether both the grounding judge and a rule-lane call (judge or draft reading) may be made on
+    this draft; only then are the two run in parallel (otherwise a thread buys nothing)."""
+    cfg = agent.enforcement
+    if not (cfg.grounding_check_enabled and cfg.grounding_judge_enabled and state.drafts[-1].source == "model"):
+        return False
+    start_budget(state, agent, deps.clock)  # the turn's deadline set before either side reads it
+    llm = deps.llm(agent)  # asked without the budget: asking must not mark the turn degraded
+    if not llm.available("grounding"):
+        return False
+    judged = cfg.llm_judge_enabled and any(r.subjective for r in rules) and llm.available("judge")
+    return judged or (bool(expression_names(rules)) and llm.available(READ_PURPOSE))
+
+
 def _withdraw_confirmation(state: TurnState) -> None:
     """The customer never saw the offer, so there is nothing for them to confirm; the result says so."""
     session = state.session
@@ -143,8 +194,17 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     report = state.enforcement
     rules = rules_to_enforce(agent, state)
     report.checked = [rule.id for rule in rules]
-    draft.violations = _check(agent, state, deps, rules, draft.text)
-    draft.violations += _output_checks(agent, state, deps)
+    if _calls_may_overlap(agent, state, deps, rules):
+        # The grounding judge and the rule lanes' call read the same draft independently: side by side.
+        checks = _pool().submit(_output_checks, agent, state, deps)
+        try:
+            draft.violations = _check(agent, state, deps, rules, draft.text)
+        finally:
+            outputs = checks.result()
+        draft.violations += outputs
+    else:
+        draft.violations = _check(agent, state, deps, rules, draft.text)
+        draft.violations += _output_checks(agent, state, deps)
     if not draft.violations:
         state.response = draft.text
         state.feedback = []

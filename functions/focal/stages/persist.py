@@ -18,6 +18,9 @@ the idempotency store. Every other turn's final result is stored there last (see
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
+from typing import Any
+
 from focal.dialogue.reconcile import apply_effects, effects
 from focal.errors import VersionConflict
 from focal.models.agent import AgentConfig
@@ -128,7 +131,19 @@ def _conflict(state: TurnState, deps: Deps) -> TurnState:
     return state
 
 
+def _one_commit(deps: Deps) -> AbstractContextManager[Any]:
+    """The turn's writes in one transaction where the store offers one (SQLite: the stores share a
+    connection); elsewhere each write commits on its own. Every write keeps its own condition."""
+    begin = getattr(deps.sessions, "transaction", None)
+    return begin() if callable(begin) else nullcontext()
+
+
 def run(state: TurnState, deps: Deps) -> TurnState:
+    with _one_commit(deps):
+        return _run(state, deps)
+
+
+def _run(state: TurnState, deps: Deps) -> TurnState:
     if state.idempotency is not None:
         return state  # a repeated turn id: the sensor answered from the idempotency store; write nothing
     if state.error is not None and state.error.code == VersionConflict.code:

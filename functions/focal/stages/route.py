@@ -21,7 +21,7 @@ from focal.sensing import language
 def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str]) -> list[Command]:
     """Outside a flow, a question a rule answers better than any flow fits is answered, not started.
 
-    "How long does a refund take?" resembles the refund flow, but the refund-timing rule fits it
+    "How long does a rebooking take?" resembles the rebooking flow, but the rebooking-timing rule fits it
     better; an unmistakable request (score ≥ exit_intent_threshold) still starts its flow.
     """
     assert state.session is not None
