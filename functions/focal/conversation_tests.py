@@ -22,8 +22,8 @@ A suite is a YAML file::
 Expectation keys (all optional): execution_path, intent (label or null), scenario (id or null), step,
 matched_rules (exactly these, in any sequence; `[]` means none matched), matched_rules_include,
 matched_rules_exclude, violations (rule ids, or the output checks `relevance` and `grounding`, that must
-appear in enforcement.violations; `[]` means none at all), fallback_used, regenerations, response_contains, response_not_contains (a string or a
-list, case-insensitive), tool_calls (tool ids that must have run with status ok; `[]` means no tool
+appear in enforcement.violations; `[]` means none at all), fallback_used, regenerations, response_contains,
+response_not_contains (a string or a list, case-insensitive), tool_calls (tool ids that must have run with status ok; `[]` means no tool
 call at all), suggested_questions (true: some, false: none, or a list that must be among them),
 commands (the names of the commands the sensor read, exactly these in any sequence), model_calls (how
 many model calls the turn made), fast_path (whether the offline sensor was sure enough to skip the

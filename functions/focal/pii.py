@@ -42,7 +42,7 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
 from focal.models.turn import TurnState
@@ -177,7 +177,7 @@ class _Masker:
                 if k in KEEP_KEYS:
                     out[k] = v
                 elif (named and k in self.fields) or (command_slot and k == "value"):
-                    out[k] = mask_value(k if named else command_slot, v)
+                    out[k] = mask_value(k if named else cast(str, command_slot), v)  # not named: command_slot is set
                 else:
                     out[k] = self.walk(v, k)
             return out

@@ -9,7 +9,16 @@ from pathlib import Path
 from typing import Any
 
 from focal.pipeline.deps import Deps
-from focal.ports import RuleIndex, SecretSource
+from focal.ports import (
+    ApprovalStore,
+    ConfigStore,
+    EpisodeStore,
+    ProfileStore,
+    RuleIndex,
+    SecretSource,
+    SessionStore,
+    TurnStore,
+)
 from focal.settings import Settings, get_settings
 
 
@@ -117,6 +126,7 @@ def deps_from_settings(settings: Settings) -> Deps:
     from focal.adapters.tool_runner import KindToolRunner
     from focal.pii import agent_lookup
 
+    configs: ConfigStore
     if settings.config_source == "dynamodb":
         from focal.adapters.dynamodb_store import DynamoConfigStore
 
@@ -128,6 +138,11 @@ def deps_from_settings(settings: Settings) -> Deps:
             raise ValueError("FOCAL_AGENT_FILE must name an agent YAML when FOCAL_CONFIG_SOURCE=file")
         configs = FileConfigStore(settings.agent_file)
     agents = agent_lookup(configs)  # the stores mask each agent's `pii: true` fields at rest
+    sessions: SessionStore
+    profiles: ProfileStore
+    turns: TurnStore
+    episodes: EpisodeStore
+    approvals: ApprovalStore
     if settings.store == "dynamodb":
         from focal.adapters.dynamodb_store import (
             DynamoEpisodeStore,

@@ -10,14 +10,13 @@ from typing import Any
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 
-from handlers._api import NO_TENANT, tenant_of
-from handlers._api import error as _error
-
 from focal.config.loader import MAX_AGENT_BYTES, AgentConfigInvalid
 from focal.errors import AgentTooLarge
 from focal.retrieval.publish import AgentIdMismatch, publish_agent
 from focal.settings import get_settings
 from focal.wiring import deps_from_env
+from handlers._api import NO_TENANT, tenant_of
+from handlers._api import error as _error
 
 MAX_BODY_BYTES = MAX_AGENT_BYTES
 

@@ -14,12 +14,11 @@ from typing import Any
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 
-from handlers._api import NO_TENANT, tenant_of
-from handlers._api import error as _error
-
 from focal.pipeline.approval_workflow import decide
 from focal.safe_json import BodyRejected, loads_bounded
 from focal.wiring import deps_from_env
+from handlers._api import NO_TENANT, tenant_of
+from handlers._api import error as _error
 
 MAX_BODY_BYTES = 16_384  # {"decision": "approve"} is 23 bytes
 DECISIONS = {"approve": True, "deny": False}

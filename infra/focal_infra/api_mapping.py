@@ -110,6 +110,10 @@ def _any(var: str, values: tuple[str, ...], op: str = "==") -> str:
     return " || ".join(f'{var} == "{v}"' for v in values)
 
 
+_EXECUTION_FAILED = ('{"success": false, "execution_path": "fallback", "response": "", "error": '
+                     '{"code": "execution_$util.escapeJavaScript($status).toLowerCase()", '
+                     '"message": "The turn could not be completed.", "request_id": "$context.requestId"}}')
+
 RESPONSE_TEMPLATE = f"""## StartSyncExecution response -> the TurnResult (200, 404, 409), or a structured 500.
 #set($status = $input.path('$.status'))
 #if($status == "SUCCEEDED")
@@ -124,7 +128,7 @@ $input.path('$.output')
 #end
 #else
 #set($context.responseOverride.status = 500)
-{{"success": false, "execution_path": "fallback", "response": "", "error": {{"code": "execution_$util.escapeJavaScript($status).toLowerCase()", "message": "The turn could not be completed.", "request_id": "$context.requestId"}}}}
+{_EXECUTION_FAILED}
 #end
 """
 

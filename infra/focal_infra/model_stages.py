@@ -13,7 +13,7 @@ still runs), without importing anything. Packages count too: importing `focal.a.
 from __future__ import annotations
 
 import ast
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from focal_infra.paths import FUNCTIONS
@@ -43,7 +43,7 @@ def _module_file(name: str, root: Path) -> Path | None:
     return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def imports_of(name: str, root: Path = FUNCTIONS) -> frozenset[str]:
     """The `focal` modules (and packages) that importing `name` may run."""
     file = _module_file(name, root)

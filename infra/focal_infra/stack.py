@@ -20,8 +20,8 @@ from aws_cdk import aws_logs as logs
 from aws_cdk import aws_opensearchservice as opensearch
 from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
-from focal.pipeline.definition import FALLBACK_HANDLER, STAGES
 
+from focal.pipeline.definition import FALLBACK_HANDLER, STAGES
 from focal_infra import models_access, operations, outputs
 from focal_infra.api import build_api
 from focal_infra.approval_workflow import ApprovalWorkflow

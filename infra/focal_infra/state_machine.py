@@ -26,6 +26,7 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_stepfunctions as sfn
 from aws_cdk import aws_stepfunctions_tasks as tasks
 from constructs import Construct
+
 from focal.pipeline.definition import CONTROL_FIELD, STAGES, StageSpec
 
 LAMBDA_SERVICE_ERRORS: tuple[str, ...] = (

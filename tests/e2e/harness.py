@@ -228,7 +228,7 @@ class PipelineHarness:
     # --- moto resources ---------------------------------------------------------------------
     def create_tables(self, client) -> None:
         """Create every table of the template from its own key schema / TTL properties."""
-        for logical_id, table in self.tables.items():
+        for table in self.tables.values():
             props = table["props"]
             client.create_table(
                 TableName=table["name"],
@@ -268,7 +268,7 @@ class PipelineHarness:
         for bus in self.event_buses:
             events.create_event_bus(Name=bus)
         sfn = boto3.client("stepfunctions", region_name=REGION)
-        for lid, machine in self.machines.items():
+        for machine in self.machines.values():
             arn = sfn.create_state_machine(
                 name=machine["name"],
                 definition=machine["definition_string"],

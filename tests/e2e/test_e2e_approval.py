@@ -110,7 +110,7 @@ class Approvals:
 
 
 @pytest.fixture
-def approvals(world, monkeypatch):
+def approvals(world, monkeypatch):  # noqa: F811 - the pytest fixture imported from test_e2e_conversation
     """The world of the conversation e2e tests, the agent republished (with `extra`), tool runs
     counted, and the stack's event bus routed to an SQS queue for inspection."""
     harness, ddb, _ = world
@@ -139,7 +139,7 @@ def approvals(world, monkeypatch):
     return setup
 
 
-def test_template_gives_the_tools_and_approval_functions_the_workflow_and_the_bus(world):
+def test_template_gives_the_tools_and_approval_functions_the_workflow_and_the_bus(world):  # noqa: F811 - imported pytest fixture
     harness, _, _ = world
     machine = harness.machine("ApprovalsApprovalStateMachine")
     assert machine["type"] == "STANDARD"

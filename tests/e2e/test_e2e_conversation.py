@@ -13,18 +13,17 @@ interprets the adapter's request bodies.
 from __future__ import annotations
 
 import json
+import sys
 import uuid
 from pathlib import Path
 from typing import Any
 
-import sys
-
 import boto3
 import pytest
+
 from focal.adapters.dynamodb_store import DynamoConfigStore, session_key
 from focal.models.agent import Tool
 from focal.pipeline.definition import FALLBACK_HANDLER, STAGE_NAMES, STAGES
-
 from harness import REGION
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the `fakes` package

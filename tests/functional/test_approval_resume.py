@@ -7,10 +7,9 @@ session says meanwhile. Default weights and bands throughout (see test_approvals
 
 from __future__ import annotations
 
-from test_approvals import SIMILARITY_YES, TENANT, Harness
-
 from focal.models.session import CustomerProfile
 from focal.pipeline.approval_answer import answer
+from test_approvals import SIMILARITY_YES, TENANT, Harness
 
 
 def _pending(h: Harness) -> str:

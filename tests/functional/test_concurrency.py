@@ -13,11 +13,10 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from store_fixtures import mocked_dynamodb
-from store_fixtures import dynamo_deps as store_dynamo_deps
-
 from focal.models.turn import TurnRequest, TurnResult
 from focal.pipeline.runner import LocalRunner
+from store_fixtures import dynamo_deps as store_dynamo_deps
+from store_fixtures import mocked_dynamodb
 
 ROOT = Path(__file__).resolve().parents[2]
 RETAIL = ROOT / "examples" / "retail" / "agent.yaml"
@@ -76,7 +75,8 @@ def test_fifty_concurrent_turns_on_one_session_lose_nothing(monkeypatch, tmp_pat
     conflicted = [r for r in results if not r.success]
     codes = Counter(r.error["code"] for r in conflicted)
     print(f"\n{TURNS} concurrent turns: {len(succeeded)} succeeded, {dict(codes)}; "
-          f"{len(records)} records ({sum(r.turn_number == 0 for r in records)} uncounted); session version {session.version}, turn_count {session.turn_count}; "
+          f"{len(records)} records ({sum(r.turn_number == 0 for r in records)} uncounted); "
+          f"session version {session.version}, turn_count {session.turn_count}; "
           f"stage paths {Counter(tuple(v) for _, v in outcomes).most_common(3)}")
 
     # Every turn answered: the winners normally, the losers with a clear conflict code and a message.

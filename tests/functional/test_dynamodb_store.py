@@ -11,11 +11,11 @@ import os
 import time
 
 import pytest
-from store_fixtures import TABLES, make_record, make_session, mocked_dynamodb
 
 from focal.adapters.dynamodb_store import DynamoConfigStore, DynamoSessionStore, DynamoTurnStore
 from focal.config.loader import AgentConfigInvalid
 from focal.errors import AgentNotFound
+from store_fixtures import TABLES, make_record, make_session, mocked_dynamodb
 
 AGENT_YAML = """
 id: support

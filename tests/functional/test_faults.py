@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from store_fixtures import TABLES, mocked_dynamodb
 from store_fixtures import dynamo_deps as store_dynamo_deps
 
@@ -259,9 +260,9 @@ class _Raw:
 @pytest.fixture
 def dynamo(monkeypatch):
     """moto tables and one client made the way the adapters make theirs; retry sleeps recorded, not slept."""
-    from focal.adapters.dynamodb_store import dynamodb_client
-
     from moto.core.botocore_stubber import BotocoreStubber
+
+    from focal.adapters.dynamodb_store import dynamodb_client
 
     delays: list[float] = []
     monkeypatch.setattr("botocore.endpoint.time.sleep", delays.append)
@@ -288,9 +289,8 @@ def test_the_adapters_clients_use_botocore_standard_retries():
 
 
 def test_one_throttled_call_succeeds_on_the_retry(dynamo):
-    from store_fixtures import make_session
-
     from focal.adapters.dynamodb_store import DynamoSessionStore
+    from store_fixtures import make_session
 
     client, delays = dynamo
     store = DynamoSessionStore(TABLES["sessions"], client)
@@ -309,9 +309,9 @@ def test_one_throttled_call_succeeds_on_the_retry(dynamo):
 
 def test_throttling_that_outlasts_the_retries_raises_to_the_stage(dynamo):
     from botocore.exceptions import ClientError
-    from store_fixtures import make_record
 
     from focal.adapters.dynamodb_store import DYNAMODB_MAX_ATTEMPTS, DynamoTurnStore
+    from store_fixtures import make_record
 
     client, delays = dynamo
     throttle = Throttle("PutItem", remaining=None)

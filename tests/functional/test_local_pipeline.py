@@ -53,7 +53,8 @@ def test_refund_flow_over_three_turns_is_persisted(runner):
     assert [(t["tool_id"], t["status"]) for t in third.tool_calls] == [("issue_refund", "ok")]
 
     session = runner.deps.sessions.get("t1", "retail", "s1")
-    assert session.version == 4 and session.turn_count == 3 and session.active_scenario_id is None  # three turns + the claim written before the refund ran
+    # three turns + the claim written before the refund ran
+    assert session.version == 4 and session.turn_count == 3 and session.active_scenario_id is None
     records = runner.deps.turns.list_for_session("t1", "retail", "s1")
     assert [r.turn_number for r in records] == [1, 2, 3]
     assert records[2].result.response == third.response

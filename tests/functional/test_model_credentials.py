@@ -9,10 +9,10 @@ from types import SimpleNamespace
 
 import boto3
 import pytest
-from store_fixtures import TABLES, mocked_dynamodb
 
 import focal.adapters.litellm_model as lm
 from focal.models.agent import AgentConfig
+from store_fixtures import TABLES, mocked_dynamodb
 
 SECRET = "sk-live-0123456789abcdef"
 

@@ -17,9 +17,8 @@ URL = os.environ.get("OPENSEARCH_URL")
 if not URL:
     pytest.skip("OPENSEARCH_URL not set: no OpenSearch server can run here", allow_module_level=True)
 
-from test_rule_index_contract import DIM, RuleIndexContract  # noqa: E402
-
 from focal.adapters.opensearch_index import OpenSearchRuleIndex, index_name, opensearch_client  # noqa: E402
+from test_rule_index_contract import DIM, RuleIndexContract  # noqa: E402
 
 
 @pytest.fixture

@@ -203,8 +203,8 @@ def test_a_v1_profile_is_migrated_on_read_and_saved_at_persist(tmp_path):
 def dynamo_idempotency(monkeypatch):
     from moto import mock_aws
 
-    from store_fixtures import FAKE_AWS_ENV
     from focal.wiring import dynamodb_idempotency
+    from store_fixtures import FAKE_AWS_ENV
 
     for key, value in FAKE_AWS_ENV.items():
         monkeypatch.setenv(key, value)

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 import yaml
+
 from focal.auth import Principal
 from focal.cli.serve import LocalApiKeyStore, ServeSettings, build_api, serving
 

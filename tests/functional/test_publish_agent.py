@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from store_fixtures import TABLES, mocked_dynamodb
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the `fakes` package

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from focal.auth import Principal
 from focal.cli.serve import FocalApi, LocalApiKeyStore, ServeSettings, build_api, parse_key_specs, serving
 

@@ -12,7 +12,6 @@ import time
 from typing import NamedTuple
 
 import pytest
-from store_fixtures import TABLES, make_record, make_session, mocked_dynamodb
 
 from focal.adapters.dynamodb_store import (
     DynamoApprovalStore,
@@ -30,10 +29,11 @@ from focal.adapters.sqlite_store import (
     SqliteTurnStore,
 )
 from focal.errors import DuplicateTurn, VersionConflict
+from focal.models.approval import ApprovalRequest
 from focal.models.memory import Episode
 from focal.models.session import CustomerProfile
-from focal.models.approval import ApprovalRequest
 from focal.ports import ApprovalStore, EpisodeStore, ProfileStore, SessionStore, TurnStore
+from store_fixtures import TABLES, make_record, make_session, mocked_dynamodb
 
 
 class Stores(NamedTuple):

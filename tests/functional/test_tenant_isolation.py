@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from store_fixtures import TABLES, mocked_dynamodb
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the `fakes` package

@@ -132,7 +132,6 @@ def test_valid_ids_with_every_allowed_character(request_template):
 
 def test_the_body_model_holds_turn_id_to_the_same_pattern(resources):
     from focal_infra.api_mapping import ID_PATTERN
-
     from infra_helpers import of_type
 
     (model,) = of_type(resources, "AWS::ApiGateway::Model").values()

@@ -11,6 +11,8 @@ from infra_helpers import definition_with_placeholders, of_type
 from infra_helpers import method as api_method
 from test_infra_stack import function_by_handler, functions, logical_id_of, role_statements  # noqa: F401
 
+# function_by_handler and functions are pytest fixtures: imported for pytest (F401), then named as test parameters (F811).
+
 SERVICE_ERRORS = ["Lambda.ServiceException", "Lambda.AWSLambdaException", "Lambda.SdkClientException",
                   "Lambda.TooManyRequestsException"]
 WAIT, TIMEOUT, API = "handlers.approval_wait.handler", "handlers.approval_timeout.handler", "handlers.approvals.handler"
@@ -43,7 +45,7 @@ def test_standard_machine_traced_logging_errors_without_data(resources, machine_
     assert props["LoggingConfiguration"]["IncludeExecutionData"] is False
 
 
-def test_waits_on_a_task_token_for_the_requests_own_timeout(definition, function_by_handler):
+def test_waits_on_a_task_token_for_the_requests_own_timeout(definition, function_by_handler):  # noqa: F811 - imported pytest fixture
     assert definition["StartAt"] == "wait for decision"
     wait = definition["States"]["wait for decision"]
     assert wait["Type"] == "Task"
@@ -60,7 +62,7 @@ def test_waits_on_a_task_token_for_the_requests_own_timeout(definition, function
     assert definition["TimeoutSeconds"] == 7 * 24 * 3600  # the whole execution's bound
 
 
-def test_timeout_expires_through_the_timeout_function_and_decisions_end_the_execution(definition, function_by_handler):
+def test_timeout_expires_through_the_timeout_function_and_decisions_end_the_execution(definition, function_by_handler):  # noqa: F811
     states = definition["States"]
     expire = states["expire"]
     assert expire["Resource"] == f"<GetAtt {function_by_handler[TIMEOUT][0]}.Arn>"
@@ -76,7 +78,7 @@ def test_timeout_expires_through_the_timeout_function_and_decisions_end_the_exec
     assert states["approved"] == states["denied"] == {"Type": "Succeed"}
 
 
-def test_the_workflow_may_invoke_only_its_two_functions(resources, machine_lid, function_by_handler):
+def test_the_workflow_may_invoke_only_its_two_functions(resources, machine_lid, function_by_handler):  # noqa: F811
     role = resources[machine_lid]["Properties"]["RoleArn"]["Fn::GetAtt"][0]
     invoked = {r["Fn::GetAtt"][0] for p in of_type(resources, "AWS::IAM::Policy").values()
                if {"Ref": role} in p["Properties"]["Roles"]
@@ -85,7 +87,7 @@ def test_the_workflow_may_invoke_only_its_two_functions(resources, machine_lid, 
     assert invoked == {function_by_handler[WAIT][0], function_by_handler[TIMEOUT][0]}
 
 
-def test_approval_route_goes_through_the_authorizer_to_the_approvals_function(resources, function_by_handler):
+def test_approval_route_goes_through_the_authorizer_to_the_approvals_function(resources, function_by_handler):  # noqa: F811
     post = api_method(resources, "POST", "{approval_id}")["Properties"]
     (auth_lid,) = of_type(resources, "AWS::ApiGateway::Authorizer")
     assert post["AuthorizationType"] == "CUSTOM" and post["AuthorizerId"] == {"Ref": auth_lid}
@@ -96,7 +98,7 @@ def test_approval_route_goes_through_the_authorizer_to_the_approvals_function(re
     assert post["RequestParameters"] == {"method.request.path.approval_id": True}
 
 
-def test_only_tools_starts_only_the_approval_machine(resources, machine_lid, function_by_handler):
+def test_only_tools_starts_only_the_approval_machine(resources, machine_lid, function_by_handler):  # noqa: F811 - imported pytest fixture
     for handler, (lid, _) in function_by_handler.items():
         grants = actions_of(role_statements(resources, lid), "states:")
         if handler == "handlers.tools.handler":
@@ -107,11 +109,11 @@ def test_only_tools_starts_only_the_approval_machine(resources, machine_lid, fun
             assert grants == [], handler
 
 
-def test_events_go_to_the_tenants_bus_from_the_publishing_functions_only(resources, function_by_handler):
+def test_events_go_to_the_tenants_bus_from_the_publishing_functions_only(resources, function_by_handler):  # noqa: F811
     (bus_lid, bus), = of_type(resources, "AWS::Events::EventBus").items()
     assert bus["Properties"]["Name"] == "focal-acme"
     publishers = {"handlers.tools.handler", API, TIMEOUT}
-    for handler, (lid, fn) in function_by_handler.items():
+    for handler, (lid, _fn) in function_by_handler.items():
         grants = actions_of(role_statements(resources, lid), "events:")
         if handler in publishers:
             assert grants == [({"events:PutEvents"}, {"Fn::GetAtt": [bus_lid, "Arn"]})], handler
@@ -121,7 +123,7 @@ def test_events_go_to_the_tenants_bus_from_the_publishing_functions_only(resourc
     assert env["FOCAL_EVENT_BUS"] == {"Ref": bus_lid}
 
 
-def test_workflow_functions_reach_only_this_tenants_approval_items(resources, function_by_handler):
+def test_workflow_functions_reach_only_this_tenants_approval_items(resources, function_by_handler):  # noqa: F811 - imported pytest fixture
     sessions = logical_id_of(resources, "SessionsTable")
     for handler in ("handlers.tools.handler", WAIT, TIMEOUT):
         lid = function_by_handler[handler][0]
@@ -134,7 +136,7 @@ def test_workflow_functions_reach_only_this_tenants_approval_items(resources, fu
 
 
 def test_the_state_machine_arn_reaches_the_pipeline_but_not_the_workflows_own_functions(resources, machine_lid,
-                                                                                          function_by_handler):
+                                                                                          function_by_handler):  # noqa: F811
     for handler, (_, fn) in function_by_handler.items():
         env = (fn["Properties"].get("Environment") or {}).get("Variables", {})
         if handler in (WAIT, TIMEOUT, "handlers.authorizer.handler", "handlers.agents.handler"):
@@ -143,7 +145,7 @@ def test_the_state_machine_arn_reaches_the_pipeline_but_not_the_workflows_own_fu
             assert env["FOCAL_APPROVAL_STATE_MACHINE_ARN"] == {"Ref": machine_lid}, handler
 
 
-def test_only_the_functions_that_run_tools_may_read_tool_secrets_and_invoke_tool_functions(resources, function_by_handler):
+def test_only_the_functions_that_run_tools_may_read_tool_secrets_and_invoke_tool_functions(resources, function_by_handler):  # noqa: F811
     """Tool runners: focal/acme/* (minus the customer-token secret) and focal-acme-tool-* functions. Model-calling
     functions: the model key secret only. The authorizer: the customer-token secret only. Nobody else: none."""
     from focal_infra.models_access import calls_models

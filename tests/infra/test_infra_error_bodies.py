@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 
-
 from infra_helpers import method as api_method
 from infra_helpers import of_type
 
@@ -79,7 +78,6 @@ def test_state_machines_retry_only_lambda_service_errors(resources):
     throttling is retried inside the functions by botocore (focal.adapters.dynamodb_store), and a
     handler's error goes to the Catch, never back into the task."""
     from focal_infra.state_machine import LAMBDA_SERVICE_ERRORS
-
     from infra_helpers import definition_with_placeholders
 
     machines = of_type(resources, "AWS::StepFunctions::StateMachine")

@@ -8,10 +8,12 @@ import tempfile
 
 import aws_cdk as cdk
 import pytest
-from focal.pipeline.definition import FALLBACK_HANDLER, STAGES
 
+from focal.pipeline.definition import FALLBACK_HANDLER, STAGES
 from infra_helpers import of_type
 from test_infra_stack import function_by_handler, functions, logical_id_of, role_statements  # noqa: F401
+
+# function_by_handler and functions are pytest fixtures: imported for pytest (F401), then named as test parameters (F811).
 
 
 def write(root, name: str, text: str) -> None:
@@ -55,7 +57,7 @@ def test_the_engines_model_calling_stages_include_the_known_ones():
     assert model_chain("approvals") is not None  # approving resumes tools → generate → enforce
 
 
-def test_every_model_calling_function_has_the_layer_the_memory_and_the_key(resources, function_by_handler):
+def test_every_model_calling_function_has_the_layer_the_memory_and_the_key(resources, function_by_handler):  # noqa: F811
     from focal_infra.models_access import MIN_MODEL_MEMORY_MB, calls_models
 
     llm = logical_id_of(resources, "LlmLayer")
@@ -85,7 +87,7 @@ def _synth(**context):
 
     app = cdk.App(outdir=tempfile.mkdtemp(prefix="focal-opt-"),
                   context={**cdk_json_context(), **NO_BUNDLING, "tenant": "acme", **context})
-    stack = FocalStack(app, "Focal-acme", tenant="acme")
+    FocalStack(app, "Focal-acme", tenant="acme")
     return app.synth().get_stack_by_name("Focal-acme").template["Resources"]
 
 
@@ -110,7 +112,7 @@ def test_a_bedrock_model_is_reached_through_iam_by_exactly_the_model_calling_fun
     grants = _bedrock_grants(resources)
     expected = {s.handler for s in STAGES if calls_models(s.name)} | {"handlers.approvals.handler"}
     assert set(grants) == expected
-    for handler, st in grants.items():
+    for st in grants.values():
         assert st["Action"] == "bedrock:InvokeModel"
         text = json.dumps(st["Resource"])
         assert ":inference-profile/us.anthropic.claude-3-5-haiku-20241022-v1:0" in text

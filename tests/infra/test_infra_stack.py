@@ -7,8 +7,8 @@ import re
 
 import pytest
 from aws_cdk.assertions import Match
-from focal.pipeline.definition import FALLBACK_HANDLER, STAGES
 
+from focal.pipeline.definition import FALLBACK_HANDLER, STAGES
 from infra_helpers import definition_with_placeholders, of_type
 from infra_helpers import method as api_method
 

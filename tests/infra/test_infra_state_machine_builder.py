@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-
 import aws_cdk as cdk
 import pytest
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_stepfunctions as sfn
+
 from focal.pipeline.definition import STAGES, StageSpec
 from focal_infra.state_machine import TurnPipeline
-
 from infra_helpers import definition_with_placeholders
 
 

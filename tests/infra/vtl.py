@@ -85,6 +85,7 @@ def render(template: str, *, body: Any = None, path: dict[str, str] | None = Non
     context: dict[str, Any] = {"requestId": JavaString(request_id),
                                "authorizer": {k: java(v) for k, v in (authorizer or {}).items()},
                                "responseOverride": {}}
-    text = airspeed.Template(template.replace("\\\\", "\\\\\\\\")).merge({"input": Input(body, path, headers), "util": Util(), "context": context})
+    text = airspeed.Template(template.replace("\\\\", "\\\\\\\\")).merge(
+        {"input": Input(body, path, headers), "util": Util(), "context": context})
     status = context["responseOverride"].get("status")
     return text, status

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from focal.errors import VersionConflict
 from focal.models.turn import TurnRequest, TurnResult
 from focal.pipeline.runner import LocalRunner

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from focal.pipeline.definition import STAGE_NAMES, next_stage
 
 HERE = Path(__file__).resolve().parent

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from focal.config.loader import load_agent
 from focal.pii import luhn_valid, mask_record, mask_text, mask_value
 

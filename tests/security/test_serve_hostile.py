@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from focal.auth import Principal
 from focal.cli.serve import LocalApiKeyStore, ServeSettings, build_api, serving
 from focal.customer_tokens import issue

@@ -6,7 +6,7 @@ import pytest
 
 from focal.config.loader import parse_agent_text
 from focal.enforcement import guards
-from focal.enforcement.scope import ActiveScope, hard_constraints_in_scope, turn_scope
+from focal.enforcement.scope import ActiveScope, hard_constraints_in_scope
 from focal.models.agent import AgentConfig, Rule, Scope
 from focal.models.session import Session
 from focal.models.turn import TurnRequest, TurnState

@@ -10,7 +10,6 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from test_prevalidation import write_tiny_classifier  # the hand-written ONNX protobuf helper
 
 from focal.config.loader import load_agent
 from focal.enforcement.grounding import build_sources, check_grounding, extract_claims, id_patterns, supported
@@ -21,6 +20,7 @@ from focal.models.session import HistoryEntry, Session
 from focal.models.turn import RouteDecision, ToolCall, TurnRequest, TurnState
 from focal.ports import EntailmentModel, ModelReply, RelevanceModel
 from focal.stages import enforce
+from test_prevalidation import write_tiny_classifier  # the hand-written ONNX protobuf helper
 
 ROOT = Path(__file__).resolve().parents[2]
 AGENT = ROOT / "examples" / "retail" / "agent.yaml"

@@ -292,8 +292,8 @@ def test_a_message_close_to_an_attack_exemplar_is_flagged_by_similarity():
     assert not check.passed
     assert f"similar to attack exemplar #{k + 1}" in check.reason and "pattern" not in check.reason
     # An impossible threshold turns the similarity check off; a vector-less call skips it.
-    assert by_name(prevalidate(agent(injection_similarity_threshold=1.0, injection_similarity_margin=1.0), "please be nice to me", vector, embedder))[
-        "prompt_injection"].passed
+    strict = agent(injection_similarity_threshold=1.0, injection_similarity_margin=1.0)
+    assert by_name(prevalidate(strict, "please be nice to me", vector, embedder))["prompt_injection"].passed
     assert by_name(prevalidate(agent(), "please be nice to me", None, embedder))["prompt_injection"].passed
 
 

@@ -29,8 +29,8 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
-from focal.errors import ToolError
 from focal.adapters.tool_retry import BACKOFF_BASE_S, TransientToolError, json_object, with_retries
+from focal.errors import ToolError
 from focal.models.agent import AgentConfig, Tool, ToolKind
 from focal.models.turn import ToolCallContext
 from focal.ports import SecretSource
@@ -134,7 +134,7 @@ class HttpToolRunner:
             if 300 <= exc.code < 400:
                 raise ToolError(f"{message} (redirects are not followed)") from None
             raise ToolError(message) from None
-        except (TimeoutError, socket.timeout):
+        except TimeoutError:
             raise TransientToolError(f"tool {tool.id!r} timed out after {tool.timeout_s}s") from None
         except urllib.error.URLError as exc:
             if isinstance(exc.reason, TimeoutError | socket.timeout):

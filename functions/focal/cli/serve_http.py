@@ -15,7 +15,7 @@ import math
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, MutableMapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -81,7 +81,7 @@ def access_record(request_id: str, method: str, route: str, status: int, ms: flo
     return record
 
 
-def _json_response(status: int, body: Any, headers: dict[str, str] | None = None) -> Response:
+def _json_response(status: int, body: Any, headers: Mapping[str, str] | None = None) -> Response:
     return Response(json.dumps(body).encode("utf-8"), status_code=status, media_type="application/json",
                     headers=headers)
 
@@ -136,7 +136,7 @@ class Edge:
                 body_done = True
             return message
 
-        async def send_tagged(message: dict[str, Any]) -> None:
+        async def send_tagged(message: MutableMapping[str, Any]) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
@@ -332,7 +332,7 @@ class Playground:
         return await self._read(request, f"{PLAYGROUND_API}/approvals", "approve", self.reads.pending_approvals)
 
 
-def _error_response(request: Request, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> Response:
+def _error_response(request: Request, status: int, code: str, message: str, headers: Mapping[str, str] | None = None) -> Response:
     request.state.error_code = code
     return _json_response(status, error_body(code, message, request.state.request_id), headers)
 

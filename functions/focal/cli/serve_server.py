@@ -104,7 +104,7 @@ def protocol_class(settings: ServeSettings, access_log: AccessLog | None) -> typ
 
         # uvicorn's own limit check answers plain text: keep the value, check it in `_guarded`
         @property
-        def limit_concurrency(self) -> None:  # type: ignore[override]
+        def limit_concurrency(self) -> None:
             return None
 
         @limit_concurrency.setter

@@ -6,7 +6,7 @@ import difflib
 import re
 import types
 import typing
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pydantic import BaseModel
@@ -55,7 +55,7 @@ def model_at(root: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] | N
     return found[0] if found else None
 
 
-def schema_hint(root: type[BaseModel], error: dict[str, Any]) -> str:
+def schema_hint(root: type[BaseModel], error: Mapping[str, Any]) -> str:
     """A did-you-mean for one pydantic error: an unknown key, or a value outside an enum / Literal."""
     loc, kind = tuple(error.get("loc", ())), error.get("type")
     if kind == "extra_forbidden" and loc and isinstance(loc[-1], str):

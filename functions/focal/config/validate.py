@@ -48,7 +48,7 @@ def resolve_step_scope(agent: AgentConfig, scope_id: str) -> list[tuple[str, str
 
 def variable_types(agent: AgentConfig) -> dict[str, str]:
     """Declared type of each field and slot (a slot's type where a slot and a field share a name)."""
-    out = {f.field_name: f.field_type for f in agent.profile_field_definitions}
+    out: dict[str, str] = {f.field_name: f.field_type for f in agent.profile_field_definitions}
     for scenario in agent.scenarios:
         for step in scenario.steps:
             out.update({slot.name: slot.type for slot in step.slots})
@@ -350,8 +350,8 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
                 if slot.validation:
                     c.expression((*spath, "slots", k, "validation"), slot.validation, names | {"value"})
 
-    for i, t in enumerate(agent.tools):
-        _tool_problems(c, agent, ("tools", i), t, names)
+    for i, tool in enumerate(agent.tools):
+        _tool_problems(c, agent, ("tools", i), tool, names)
 
     for parts, template in _templates(agent):
         for name in sorted(placeholders(template) - names):

@@ -197,7 +197,7 @@ def held(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[str]) 
         return True
     if pending is not None and pending.state in ("awaiting_approval", "expired"):
         expired = pending.state == "expired"
-        outcome = {"ran": [], "reason": "expired" if expired else "superseded: the conversation moved on"}
+        outcome: dict[str, Any] = {"ran": [], "reason": "expired" if expired else "superseded: the conversation moved on"}
         if deps.approvals.transition(r.tenant_id, pending.approval_id, "awaiting_approval", "expired", now, outcome):
             publish_turn(deps, state, "approval_expired", pending.approval_id, reason=outcome["reason"])
     session.pending_approval_id = None

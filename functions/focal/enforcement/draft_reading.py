@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from focal.number_words import TENS, UNITS, words_value
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
+from focal.number_words import TENS, UNITS, words_value
 
 NUMERIC = ("money", "percentage", "number", "integer")
 _I = re.IGNORECASE

@@ -51,14 +51,16 @@ from focal.prompt_data import DATA_RULE, data_message
 
 MONTHS = {m: i for i, m in enumerate(
     ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], start=1)}
-_MONTH = r"(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+_MONTH = (r"(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?"
+          r"|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)")
 ISO_DATE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
 SLASH_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{2,4})\b")
 MONTH_DAY = re.compile(_MONTH + r"\.? (\d{1,2})(?:st|nd|rd|th)?\b(?:,? (\d{4}))?")
 DAY_MONTH = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)? (?:of )?" + _MONTH + r"\b(?:,? (\d{4}))?")
 GENERIC_ID = re.compile(r"\b(?:[A-Z]{1,4}-)*[A-Z]{1,3}-?\d{3,}(?:-[A-Z0-9]+)*\b")
 _AMOUNT = r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-MONEY = re.compile(r"(?:[$€£]|\bUSD ?|\bEUR ?|\bGBP ?)\s?" + _AMOUNT + r"|\b" + _AMOUNT + r" ?(?:dollars?|USD|euros?|EUR|pounds?|GBP)\b", re.IGNORECASE)
+MONEY = re.compile(r"(?:[$€£]|\bUSD ?|\bEUR ?|\bGBP ?)\s?" + _AMOUNT
+                   + r"|\b" + _AMOUNT + r" ?(?:dollars?|USD|euros?|EUR|pounds?|GBP)\b", re.IGNORECASE)
 PERCENT = re.compile(r"\b" + _AMOUNT + r" ?(?:%|percent\b|per cent\b)", re.IGNORECASE)
 NUMBER = re.compile(r"(?<![\w.])" + _AMOUNT)
 NAME = re.compile(r"\b[A-Z][a-z]+(?:[ -](?:of |and |& )?[A-Z][a-z]+)+\b")

@@ -29,8 +29,8 @@ from focal.enforcement.draft_reading import (
 from focal.errors import ExpressionError
 from focal.model_calls import call_structured
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
-from focal.number_words import TENS, UNITS
 from focal.models.turn import ModelCall, Violation
+from focal.number_words import TENS, UNITS
 from focal.ports import LanguageModel
 from focal.prompt_data import DATA_RULE, data_message
 from focal.sensing.extraction import coerce, extract

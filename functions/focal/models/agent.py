@@ -29,6 +29,10 @@ FieldType = Literal["string", "integer", "number", "money", "percentage", "boole
 VariableSource = Literal["message", "response", "tool", "profile"]
 
 
+def _all_sources() -> list[VariableSource]:
+    return ["message", "response", "tool", "profile"]
+
+
 class AmountWords(Strict):
     """The business words around a money or percentage amount an answer states (focal.enforcement.draft_reading).
 
@@ -77,7 +81,7 @@ class ProfileFieldDefinition(Strict):
     pattern: str | None = Field(default=None, description="regex for id-like values")
     allowed_values: list[str] = Field(default_factory=list, description="enum values or entity names")
     sources: list[VariableSource] = Field(
-        default_factory=lambda: ["message", "response", "tool", "profile"],
+        default_factory=_all_sources,
         description="where a value for this variable may come from",
     )
     persist_to_profile: bool = Field(default=False, description="facts about the customer kept across sessions")
@@ -189,6 +193,11 @@ class ToolParameter(Strict):
 
 
 HttpMethod = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
+ClaimKind = Literal["money", "percentage", "date", "id", "number", "entity"]
+
+
+def _default_strict_kinds() -> list[ClaimKind]:
+    return ["money", "percentage", "date", "id"]
 
 # Which fields belong to which kind (any other kind must leave them unset).
 _KIND_FIELDS: dict[str, tuple[str, ...]] = {
@@ -207,19 +216,35 @@ class Tool(Strict):
     id: str = Field(description="the tool's id, unique within the agent")
     kind: ToolKind = Field(default=ToolKind.python, description="how the tool is called: python, http or lambda")
     # python
-    entrypoint: str | None = Field(default=None, validate_default=True, description="python: 'file.py:function' inside the agent's folder (symlinks resolved; a plain def of that file); 'module:function' only for modules the deployment lists in FOCAL_TOOL_MODULES")
+    entrypoint: str | None = Field(
+        default=None, validate_default=True,
+        description="python: 'file.py:function' inside the agent's folder (symlinks resolved; a plain def of that file); "
+                    "'module:function' only for modules the deployment lists in FOCAL_TOOL_MODULES")
     # http
     method: HttpMethod | None = Field(default=None, validate_default=True, description="http: the HTTP method (GET when unset)")
-    url: str | None = Field(default=None, validate_default=True, description="http: http(s) URL template; '{argument}' placeholders are URL-encoded. GET/DELETE send the arguments not in the URL as query parameters")
-    body: dict[str, Any] | None = Field(default=None, validate_default=True, description="http: JSON body; a value '{argument}' is that argument's typed value, other text is filled with placeholders, anything else is a constant. Unset: POST/PUT/PATCH send every argument")
-    headers: dict[str, str] = Field(default_factory=dict, validate_default=True, description="http: header → value; '${secret:NAME}' is read from the secret source, never logged")
+    url: str | None = Field(
+        default=None, validate_default=True,
+        description="http: http(s) URL template; '{argument}' placeholders are URL-encoded. "
+                    "GET/DELETE send the arguments not in the URL as query parameters")
+    body: dict[str, Any] | None = Field(
+        default=None, validate_default=True,
+        description="http: JSON body; a value '{argument}' is that argument's typed value, other text is filled with placeholders, "
+                    "anything else is a constant. Unset: POST/PUT/PATCH send every argument")
+    headers: dict[str, str] = Field(
+        default_factory=dict, validate_default=True,
+        description="http: header → value; '${secret:NAME}' is read from the secret source, never logged")
     # lambda
-    function: str | None = Field(default=None, validate_default=True, description="lambda: function name or ARN (optionally ':alias'), invoked with the arguments as JSON")
+    function: str | None = Field(
+        default=None, validate_default=True,
+        description="lambda: function name or ARN (optionally ':alias'), invoked with the arguments as JSON")
     # http and lambda
-    retries: int = Field(default=0, ge=0, le=3, validate_default=True, description="extra attempts on timeout, 5xx / throttling or connection errors; never for side_effect tools unless idempotent")
+    retries: int = Field(
+        default=0, ge=0, le=3, validate_default=True,
+        description="extra attempts on timeout, 5xx / throttling or connection errors; never for side_effect tools unless idempotent")
     idempotent: bool = Field(default=False, description="a side-effecting call that is safe to repeat (allows retries)")
     description: str = Field(default="", description="what the tool does (given to the model)")
-    input: dict[str, ToolParameter] = Field(default_factory=dict, description="argument name → schema; values come from variables of the same name")
+    input: dict[str, ToolParameter] = Field(
+        default_factory=dict, description="argument name → schema; values come from variables of the same name")
     output: dict[str, str] = Field(default_factory=dict, description="tool output key → session variable name")
     side_effect: bool = Field(
         default=False,
@@ -367,8 +392,8 @@ class EnforcementConfig(Strict):
     grounding_threshold: float = Field(
         default=0.75, ge=0, le=1, description="the least share of the answer's claims the sources support (or NLI entailment)"
     )
-    grounding_strict_kinds: list[Literal["money", "percentage", "date", "id", "number", "entity"]] = Field(
-        default_factory=lambda: ["money", "percentage", "date", "id"],
+    grounding_strict_kinds: list[ClaimKind] = Field(
+        default_factory=_default_strict_kinds,
         description="claim kinds of which a single unsupported one fails the check, whatever the share",
     )
     grounding_model_dir: str | None = Field(

@@ -125,7 +125,8 @@ class EnforcementReport(BaseModel):
     regenerations: int = 0
     fallback_used: bool = False
     checks: list[CheckVerdict] = Field(default_factory=list, description="every output check of every draft")
-    timings: dict[str, float] = Field(default_factory=dict, description="milliseconds per lane (deterministic, judge), added up over the drafts")
+    timings: dict[str, float] = Field(
+        default_factory=dict, description="milliseconds per lane (deterministic, judge), added up over the drafts")
 
 
 class ModelCall(BaseModel):

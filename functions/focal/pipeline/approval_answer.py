@@ -18,7 +18,7 @@ from typing import Any
 
 from focal.dialogue.approvals import publish, step_key
 from focal.errors import VersionConflict
-from focal.models.approval import ApprovalRequest, EventType
+from focal.models.approval import ApprovalRequest, ApprovalState, EventType
 from focal.models.context import Context
 from focal.models.session import CustomerProfile, Session
 from focal.models.turn import ApprovalResume, TurnRequest, TurnState
@@ -88,7 +88,7 @@ def answer(deps: Deps, tenant_id: str, approval_id: str, approve: bool) -> Appro
                               f"Approval request {approval_id} no longer applies: the conversation has moved on since "
                               "it was made. Nothing was run.", req.summary(now))
 
-    target = "approved" if approve else "denied"
+    target: ApprovalState = "approved" if approve else "denied"
     decided = deps.approvals.transition(tenant_id, approval_id, "awaiting_approval", target, now,
                                         None if approve else {"ran": [], "reason": "denied"})
     if decided is None:  # another answer won the race, or the deadline passed in between

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 AFFIRM = re.compile(
-    r"^\s*(yes|yeah|yep|yup|sure|ok(ay)?|correct|right|please do|go ahead|do it|confirm(ed)?|that'?s (right|correct)|absolutely|of course)\b",
+    r"^\s*(yes|yeah|yep|yup|sure|ok(ay)?|correct|right|please do|go ahead|do it|confirm(ed)?|that'?s (right|correct)"
+    r"|absolutely|of course)\b",
     re.IGNORECASE,
 )
 DENY = re.compile(r"^\s*(no|nope|nah|don'?t|do not|not really|negative)\b", re.IGNORECASE)

@@ -165,7 +165,7 @@ def refusal_text(agent: AgentConfig, failed: list[PreValidationCheck]) -> str:
     first failed check (`pre_validation.refusal_messages`, its defaults filling any key left out).
     Names the kind of problem only, never the customer's text."""
     cfg = agent.pre_validation
-    texts = {**type(cfg).model_fields["refusal_messages"].default_factory(), **cfg.refusal_messages}
+    texts = {**type(cfg).model_fields["refusal_messages"].get_default(call_default_factory=True), **cfg.refusal_messages}
     for check in failed:
         key = check.name
         if key == "length_bounds":

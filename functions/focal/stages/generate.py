@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from focal.dialogue.clarify import MAX_OPTIONS, likely_scenarios, step_suggestions, suggestions
 from focal.dialogue.variables import known_variables
 from focal.generation.offline import blocked_text, compose, fixed_text
@@ -50,6 +52,6 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         state.decision.notes.append("generation model gave no answer; offline composer used")
     elif budget_spent(llm):
         state.decision.notes.append("time budget spent: offline composer used")
-    source = "template" if state.feedback else "offline"
+    source: Literal["template", "offline"] = "template" if state.feedback else "offline"
     state.drafts.append(Draft(text=compose(agent, state, variables), source=source))
     return state

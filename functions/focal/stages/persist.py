@@ -30,8 +30,8 @@ from focal.pii import mask_turn_text
 from focal.pipeline.deps import Deps
 from focal.pipeline.idempotency import complete_turn
 from focal.retrieval.memory import remember
-from focal.sensing.provenance import customer_may_set
 from focal.sensing.extraction import coerce
+from focal.sensing.provenance import customer_may_set
 
 
 def _profile_facts(state: TurnState, deps: Deps) -> None:
@@ -164,6 +164,7 @@ def _run(state: TurnState, deps: Deps) -> TurnState:
     if state.profile is not None and (state.profile.fields or state.profile_migration):
         deps.profiles.save(state.profile)
     state.result = state.to_result()
+    assert state.session is not None  # saved above, or replaced by the reconciled session
     deps.turns.put(turn_record(state, deps, state.session.turn_count))
     remember(state, deps, agent)
     complete_turn(state, deps.idempotency)

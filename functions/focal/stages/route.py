@@ -99,7 +99,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     state.matched_rules = filter_rules(agent, session, state.candidates, decision.notes, applies)
     if (lang := language.noted(context.notes)) is not None:
         # a language the agent does not speak: no soft rule or flow is guessed from it (the composer says so)
-        state.matched_rules = [m for m in state.matched_rules if (r := agent.rule(m.rule_id)) and r.is_hard_constraint]
+        state.matched_rules = [m for m in state.matched_rules if (rule := agent.rule(m.rule_id)) and rule.is_hard_constraint]
         decision.action = "out_of_scope"
         decision.notes.append(f"message in {lang}, not in {', '.join(agent.languages)}: language notice")
     record_fires(session, state.matched_rules)
@@ -122,7 +122,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         weak = context.intent_scores[0] if context.intent_scores else None
         clarify = weak is not None and weak.score >= agent.navigation.clarify_floor and agent.feature_on("clarification")
         decision.action = "clarify" if clarify else "out_of_scope"
-        if clarify:
+        if clarify and weak is not None:  # clarify implies weak is not None
             decision.notes.append(f"'{weak.label}' fits only weakly ({weak.score:.2f}): ask")
             options = [s.id for s in likely_scenarios(agent, context)]
             if options:  # the question is an offer: "yes", "the second one" or an option's name answers it
