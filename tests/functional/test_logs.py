@@ -25,8 +25,9 @@ from typing import Any
 
 import pytest
 import yaml
+from handler_walk import run_turn as walk
 
-from focal.pipeline.definition import STAGE_NAMES, next_stage
+from focal.pipeline.definition import STAGE_NAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 RETAIL = ROOT / "examples" / "retail"
@@ -111,21 +112,8 @@ def handlers_env(tmp_path, monkeypatch, orders_server):
 
 def run_turn(n: int, message: str, failing: str | None = None) -> dict[str, Any]:
     """One turn through the stage handlers as the state machine runs them (Catch → fallback handler)."""
-    from handlers.fallback import handler as fallback_handler
-
-    event: dict[str, Any] = {"request": {"tenant_id": "acme", "agent_id": "retail", "session_id": "s-logs",
-                                         "customer_id": "cust-9", "turn_id": f"t-{n}", "message": message}}
-    stage: str | None = STAGE_NAMES[0]
-    while stage is not None:
-        try:
-            if stage == failing:
-                raise RuntimeError("stage down")
-            event = importlib.import_module(f"handlers.{stage}").handler(event, Ctx())
-        except Exception as exc:  # noqa: BLE001 - the state machine's Catch
-            caught = {"Error": type(exc).__name__, "Cause": json.dumps({"errorType": type(exc).__name__})}
-            return fallback_handler({**event, "caught": caught}, Ctx())["result"]
-        stage = next_stage(stage, (event.get("control") or {}).get("next"))
-    return event["result"]
+    return walk({"tenant_id": "acme", "agent_id": "retail", "session_id": "s-logs", "customer_id": "cust-9",
+                 "turn_id": f"t-{n}", "message": message}, failing, Ctx())
 
 
 @pytest.fixture

@@ -8,13 +8,11 @@ shape. Hostile clients (floods, slow clients, oversized heads) are in tests/secu
 
 from __future__ import annotations
 
-import json
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
+from http_client import http_call
 
 from focal.auth import Principal
 from focal.cli.serve import FocalApi, LocalApiKeyStore, ServeSettings, build_api, parse_key_specs, serving
@@ -48,18 +46,7 @@ def base_url(api):
 
 def call(base_url: str, method: str, path: str, body: Any = None, key: str | None = KEY_ACME,
          headers: dict[str, str] | None = None, raw: bytes | None = None) -> tuple[int, dict[str, Any], dict[str, str]]:
-    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-    req = urllib.request.Request(base_url + path, data=data, method=method)
-    req.add_header("Content-Type", "application/json")
-    if key is not None:
-        req.add_header("x-api-key", key)
-    for name, value in (headers or {}).items():
-        req.add_header(name, value)
-    try:
-        with urllib.request.urlopen(req, timeout=60) as resp:
-            return resp.status, json.loads(resp.read()), {k.lower(): v for k, v in resp.headers.items()}
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read()), {k.lower(): v for k, v in exc.headers.items()}
+    return http_call(base_url, method, path, body, key, headers, raw)
 
 
 def assert_error(status: int, doc: dict[str, Any], expected_status: int, code: str, in_message: str = "") -> None:

@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from handler_walk import run_turn as walk
 
-from focal.pipeline.definition import STAGE_NAMES, next_stage
+from focal.pipeline.definition import STAGE_NAMES
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "functional"))
@@ -79,21 +80,8 @@ def log_streams() -> Iterator[io.StringIO]:
 
 def run_turn(n: int, session: str, message: str, failing: str | None) -> dict[str, Any]:
     """One turn through the stage handlers as the state machine runs them (Catch → fallback handler)."""
-    from handlers.fallback import handler as fallback_handler
-
-    event: dict[str, Any] = {"request": {"tenant_id": "acme", "agent_id": "billing", "session_id": session,
-                                         "customer_id": "cust-1", "turn_id": f"t-{n}", "message": message}}
-    stage: str | None = STAGE_NAMES[0]
-    while stage is not None:
-        try:
-            if stage == failing:
-                raise RuntimeError("stage down")
-            event = importlib.import_module(f"handlers.{stage}").handler(event, Ctx())
-        except Exception as exc:  # noqa: BLE001 - the state machine's Catch
-            caught = {"Error": type(exc).__name__, "Cause": json.dumps({"errorType": type(exc).__name__})}
-            return fallback_handler({**event, "caught": caught}, Ctx())["result"]
-        stage = next_stage(stage, (event.get("control") or {}).get("next"))
-    return event["result"]
+    return walk({"tenant_id": "acme", "agent_id": "billing", "session_id": session, "customer_id": "cust-1",
+                 "turn_id": f"t-{n}", "message": message}, failing, Ctx())
 
 
 def _items(client: Any, table: str) -> list[dict[str, Any]]:
