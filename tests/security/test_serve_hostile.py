@@ -275,7 +275,8 @@ def test_access_log_has_time_request_id_route_and_tenant_never_the_message(serve
     """Old server: `POST <route> 200 12ms` lines, no time, request id or tenant."""
     message, session = "my card is 4111 1111 1111 1111 SECRET-MARKER", "log-session-77"
     token = issue("c-200", "acme", SECRET)
-    status, doc, headers = call(server[0], "POST", TURNS.format(session=session), {"message": message, "customer_id": "claimed-customer-xyz"},
+    body = {"message": message, "customer_id": "claimed-customer-xyz"}
+    status, doc, headers = call(server[0], "POST", TURNS.format(session=session), body,
                                 headers={"X-Focal-Customer-Token": token})
     assert status == 200
     request_id = headers["x-amzn-requestid"]
