@@ -209,8 +209,8 @@ def test_refund_blocked_by_the_cap_shows_in_every_panel_and_saves_as_a_passing_t
     assert css(driver, "#test-download")[0].get_attribute("download") == f"retail-{session}.tests.yaml"
     shot(driver, "saved-test")
 
+    from focal.cli.conversation_tests import load_suite, run_suite
     from focal.config.loader import load_agent
-    from focal.conversation_tests import load_suite, run_suite
 
     [conversation] = load_suite(suite, load_agent(AGENT))
     assert conversation.customer_id == "c-100" and [t.user for t in conversation.turns] == ["I want a refund for my order", "It's A1002"]

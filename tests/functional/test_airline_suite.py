@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from focal.adapters.python_tools import PythonToolRunner
+from focal.cli.conversation_tests import format_report, run_suite
 from focal.config.loader import load_agent
-from focal.conversation_tests import format_report, run_suite
 from focal.models.agent import Tool
 
 AIRLINE = Path(__file__).resolve().parents[2] / "examples" / "airline"

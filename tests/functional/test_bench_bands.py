@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from focal.cli.bench_bands import default_suites, run_bands
+from focal.bench.bands import default_suites, run_bands
 from focal.cli.main import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

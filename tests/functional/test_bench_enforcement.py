@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from focal.cli.bench_enforcement import (
+from focal.bench.enforcement import (
     CHECKS,
     case_problems,
     extra_sets,
@@ -18,7 +18,7 @@ from focal.cli.bench_enforcement import (
     run_cases,
     score,
 )
-from focal.cli.bench_guards import guard_problems, load_guard_cases, run_guard_cases
+from focal.bench.guards import guard_problems, load_guard_cases, run_guard_cases
 from focal.cli.main import main
 from focal.config.loader import load_agent
 from focal.enforcement.guards import is_guard

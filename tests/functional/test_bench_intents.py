@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from focal.cli.bench_intents import OOS, choose_thresholds
+from focal.bench.intents import OOS, choose_thresholds
 from focal.cli.main import main
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "bench_intents"

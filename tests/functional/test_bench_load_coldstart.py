@@ -6,7 +6,7 @@ import os
 import re
 from pathlib import Path
 
-from focal.cli.bench_coldstart import FUNCTIONS, _run, estimate, measure, memory_sizes
+from focal.bench.coldstart import FUNCTIONS, _run, estimate, measure, memory_sizes
 from focal.cli.main import main
 
 AGENT = Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yaml"
@@ -45,7 +45,7 @@ def test_memory_sizes_come_from_the_stack_definition(tmp_path):
 
 
 def test_bench_coldstart_prints_lambda_estimates_per_stage_and_turn(monkeypatch, capsys):
-    import focal.cli.bench_coldstart as bench
+    import focal.bench.coldstart as bench
 
     calls = []
 

@@ -11,7 +11,7 @@ import json
 import re
 from pathlib import Path
 
-from focal.cli.bench_prevalidation import PAYLOADS, choose_threshold, load_pools, shared_report
+from focal.bench.prevalidation import PAYLOADS, choose_threshold, load_pools, shared_report
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED_INJECTION = ROOT.parent / "shared" / "bench" / "injection"
@@ -62,7 +62,7 @@ def test_shared_mode_prints_caught_false_alarms_and_how_the_threshold_was_chosen
 def test_the_threshold_choice_respects_the_false_alarm_budget():
     import numpy as np
 
-    from focal.cli.bench_prevalidation import Pool
+    from focal.bench.prevalidation import Pool
 
     attacks = Pool(["a"] * 4, ["x"] * 4, True, other=np.zeros(4, bool), attack_sim=np.array([0.9, 0.7, 0.5, 0.3]),
                    ordinary_sim=np.zeros(4), kinds=np.zeros(4, int))

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from focal.cli.bench_retrieval import Case, case_problems, labelled, load_cases, recall_at, thinly_labelled
+from focal.bench.retrieval import Case, case_problems, labelled, load_cases, recall_at, thinly_labelled
 from focal.cli.main import main
 from focal.config.loader import load_agent
 

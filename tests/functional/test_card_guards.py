@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from focal.adapters.python_tools import PythonToolRunner
+from focal.cli.conversation_tests import format_report, run_suite
 from focal.config.loader import load_agent
-from focal.conversation_tests import format_report, run_suite
 from focal.models.agent import Tool
 from focal.models.session import CustomerProfile
 from focal.models.turn import TurnRequest, TurnResult

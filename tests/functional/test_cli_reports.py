@@ -165,7 +165,7 @@ def test_first_turn_of_a_suite_names_the_model_load_when_not_loaded(monkeypatch,
 
 
 def test_format_report_colours_pass_and_fail_only_when_asked(suite):
-    from focal.conversation_tests import format_report, run_suite
+    from focal.cli.conversation_tests import format_report, run_suite
 
     report = run_suite(AGENT, suite)
     coloured = format_report(report, colour=True)

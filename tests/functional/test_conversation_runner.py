@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from focal.conversation_tests import SuiteError, check_turn, format_report, run_suite
+from focal.cli.conversation_tests import SuiteError, check_turn, format_report, run_suite
 from focal.models.turn import TurnResult
 
 AGENT = Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yaml"
@@ -154,7 +154,7 @@ def test_unknown_expect_key_is_reported_with_file_conversation_and_key(suite) ->
     assert "conversation 'typo' turn 1: unknown expect key 'respnse_contains'" in message
     assert caught.value.problems == [
         "conversation 'typo' turn 1: unknown expect key 'respnse_contains' (known keys: "
-        + ", ".join(__import__("focal.conversation_tests", fromlist=["EXPECT_KEYS"]).EXPECT_KEYS) + ")"
+        + ", ".join(__import__("focal.cli.conversation_tests", fromlist=["EXPECT_KEYS"]).EXPECT_KEYS) + ")"
     ]
 
 

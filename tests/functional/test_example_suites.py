@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from focal.conversation_tests import format_report, run_suite
+from focal.cli.conversation_tests import format_report, run_suite
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SUITES = sorted(p for p in EXAMPLES.glob("*/tests.yaml") if p.parent.name not in ("retail", "cards", "airline"))

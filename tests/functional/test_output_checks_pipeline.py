@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 from focal.adapters.python_tools import PythonToolRunner
+from focal.cli.conversation_tests import format_report, load_suite, run_suite
 from focal.config.loader import load_agent
-from focal.conversation_tests import format_report, load_suite, run_suite
 from focal.errors import ConfigError
 from focal.models.agent import EnforcementConfig, Tool
 from focal.models.turn import TurnRequest

@@ -12,7 +12,7 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from focal.conversation_tests import Report
+from focal.cli.conversation_tests import Report
 
 # Characters XML 1.0 cannot carry, even escaped (model output or a customer message might contain them).
 _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")

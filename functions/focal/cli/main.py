@@ -151,8 +151,8 @@ def cmd_demo(args) -> int:
 
 
 def cmd_test(args) -> int:
+    from focal.cli.conversation_tests import SuiteError, format_report, run_suite
     from focal.cli.junit import write_junit
-    from focal.conversation_tests import SuiteError, format_report, run_suite
 
     _loading_model()
     reports = []
@@ -258,26 +258,26 @@ def parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("bench", help="benchmarks that print figures", description="benchmarks that print figures")
     bsub = b.add_subparsers(dest="bench", required=True)
-    from focal.cli.bench import add_parser as add_overhead_parser
+    from focal.bench.overhead import add_parser as add_overhead_parser
 
     add_overhead_parser(bsub)  # `focal bench overhead`: offline, with an instant model, with model latency
-    from focal.cli.bench_intents import add_parser as add_intents_parser
+    from focal.bench.intents import add_parser as add_intents_parser
 
     add_intents_parser(bsub)  # `focal bench intents`: Banking77 / CLINC150 beside published figures
-    from focal.cli.bench_enforcement import add_parser as add_enforcement_parser
+    from focal.bench.enforcement import add_parser as add_enforcement_parser
 
     add_enforcement_parser(bsub)  # `focal bench enforcement`: precision/recall per lane and check, latency per lane
-    from focal.cli.bench_coldstart import add_parser as add_coldstart_parser
-    from focal.cli.bench_load import add_parser as add_load_parser
+    from focal.bench.coldstart import add_parser as add_coldstart_parser
+    from focal.bench.load import add_parser as add_load_parser
 
     add_load_parser(bsub)  # `focal bench load`: concurrent conversations against focal serve
     add_coldstart_parser(bsub)  # `focal bench coldstart`: import + init per stage handler
-    from focal.cli.bench_bands import add_parser as add_bands_parser
+    from focal.bench.bands import add_parser as add_bands_parser
 
     add_bands_parser(bsub)  # `focal bench bands`: the approval gate's decisions over the example suites
 
     def bench_prevalidation(args) -> int:
-        from focal.cli.bench_prevalidation import cli
+        from focal.bench.prevalidation import cli
 
         return cli(args)
 
@@ -287,7 +287,7 @@ def parser() -> argparse.ArgumentParser:
     s.set_defaults(func=bench_prevalidation)
 
     def bench_retrieval(args) -> int:
-        from focal.cli.bench_retrieval import cli
+        from focal.bench.retrieval import cli
 
         return cli(args)
 

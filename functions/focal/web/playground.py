@@ -5,7 +5,7 @@ key's tenant. The turn records carry the full `TurnState` (`TurnRecord.state`); 
 one into the panels of the page: stage timeline, intent, commands, flow before/after, retrieved vs
 matched rules with reasons, tool calls with guard verdicts, enforcement by lane with the blocked
 drafts, model calls and cost. `suite_yaml` writes a session as a conversation-test case
-(focal/conversation_tests.py) with the expectations observed in it.
+(focal/cli/conversation_tests.py) with the expectations observed in it.
 
 Session and approval lists read the local SQLite file; other stores answer 501.
 """

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from focal.cli.conversation_tests import TENANT_ID, load_suite, run_conversation
 from focal.config.loader import load_agent
-from focal.conversation_tests import TENANT_ID, load_suite, run_conversation
 
 PATHS = ("execute", "approval", "clarify", "rejected")
 GATE_NOTE = re.compile(r"^approval gate on (?P<tools>.+?) \((?P<trigger>.+?)\): (?P<path>\w+) \((?P<reason>.*)\)$")

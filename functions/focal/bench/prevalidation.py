@@ -265,7 +265,7 @@ def shared_report(path: str, show: bool = False, agent: AgentConfig | None = Non
                   cache_dir: str | None = ".focal/bench-cache", payloads: Path = PAYLOADS) -> str:
     from focal.adapters.onnx_classifier import shared_injection_classifier
     from focal.adapters.onnx_embedder import shared_embedder
-    from focal.cli.bench_intents import CachedEmbedder, model_digest
+    from focal.bench.intents import CachedEmbedder, model_digest
 
     started = time.perf_counter()
     root = resolve_shared(path)

@@ -1,7 +1,7 @@
 """Running a conversation suite for `focal bench overhead`: every turn timed (wall and CPU), per stage.
 
 Each conversation runs in its own session as the suite's `customer_id` with the suite's `profile`
-stored first (as focal.conversation_tests does), so tools find the customer's records; the tools'
+stored first (as focal.cli.conversation_tests does), so tools find the customer's records; the tools'
 own state is reset before every pass over the suite when the agent's tools.py defines `reset_state`.
 """
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from focal.conversation_tests import Conversation
+from focal.cli.conversation_tests import Conversation
 from focal.models.agent import AgentConfig, Tool
 from focal.models.session import CustomerProfile
 from focal.models.turn import TurnRequest, TurnResult

@@ -3,7 +3,7 @@
 Three runs over the same suite (every examples/*/tests.yaml beside its agent.yaml by default):
   offline       no model: per-stage wall and CPU (the stage call, its validation and JSON hop
                 included) p50/p95/p99, the whole turn, the first turn (ONNX load and index build);
-  instant model the scripted cooperative model of focal.cli.bench_model for every purpose: model
+  instant model the scripted cooperative model of focal.bench.model for every purpose: model
                 calls per turn by purpose, litellm's import (done at start, as `focal serve` and
                 `focal chat` do) and then the first model turn, CPU per model call of ours and litellm's;
   latency       the same with `--latency-ms` slept in every call: the end-to-end effect of each call.
@@ -20,10 +20,10 @@ from pathlib import Path
 
 import numpy as np
 
-from focal.cli.bench_model import InstantModel, capturing
-from focal.cli.bench_runs import TENANT, TurnSample, one_turn, run_turns
+from focal.bench.model import InstantModel, capturing
+from focal.bench.runs import TENANT, TurnSample, one_turn, run_turns
+from focal.cli.conversation_tests import load_suite
 from focal.config.loader import load_agent
-from focal.conversation_tests import load_suite
 from focal.pipeline.definition import STAGE_NAMES
 from focal.pipeline.runner import LocalRunner
 from focal.wiring import local_deps

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from focal.cli.bench_enforcement_cases import as_mapping
+from focal.bench.enforcement_cases import as_mapping
 from focal.enforcement.guards import blocked, check_call
 from focal.enforcement.scope import ActiveScope
 from focal.models.agent import AgentConfig

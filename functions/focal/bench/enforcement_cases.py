@@ -1,9 +1,9 @@
 """The labelled sets of `focal bench enforcement`: loading, and checking a set against its agent.
 
-A set file (format in focal.cli.bench_enforcement) holds `cases` (context, draft, expected verdict) and,
+A set file (format in focal.bench.enforcement) holds `cases` (context, draft, expected verdict) and,
 in the main set, optionally `sets:` (further labelled sets beside it, reported on their own, e.g. a
 paraphrase set) and `guard_cases:` (tool calls and their expected guard verdict; see
-focal.cli.bench_guards).
+focal.bench.guards).
 """
 
 from __future__ import annotations

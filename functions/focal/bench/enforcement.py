@@ -45,7 +45,7 @@ File format (YAML)::
     sets: {paraphrases: enforcement_paraphrases.yaml}   # optional: further sets beside this one (same
                                    # format), each run and reported on its own after the main set
     guard_cases: [...]             # optional: tool calls and the action guards' expected verdict
-                                   # (format in focal.cli.bench_guards), reported as the lane `guard`
+                                   # (format in focal.bench.guards), reported as the lane `guard`
 
 Each report also gives the share of violating drafts caught (every expected id reported). Only ids,
 counts and figures are printed by default; `--show` also lists the wrong cases by id.
@@ -63,7 +63,7 @@ from typing import Any
 
 import numpy as np
 
-from focal.cli.bench_enforcement_cases import (  # noqa: F401  (re-exported: the bench's public names)
+from focal.bench.enforcement_cases import (  # noqa: F401  (re-exported: the bench's public names)
     CHECKS,
     LANES,
     Case,
@@ -73,7 +73,7 @@ from focal.cli.bench_enforcement_cases import (  # noqa: F401  (re-exported: the
     load_cases,
     output_checks,
 )
-from focal.cli.bench_guards import format_guards, guard_problems, load_guard_cases, run_guard_cases
+from focal.bench.guards import format_guards, guard_problems, load_guard_cases, run_guard_cases
 from focal.models.agent import AgentConfig, Scope
 from focal.models.context import Context
 from focal.models.session import CustomerProfile, Session

@@ -1,0 +1,1 @@
+"""The benchmark commands (`focal bench …`): each prints figures, none is a test."""
