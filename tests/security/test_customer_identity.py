@@ -21,10 +21,8 @@ from pathlib import Path
 
 import boto3
 import pytest
-from moto import mock_aws
 
 from focal import customer_tokens
-from focal.adapters.api_keys import DynamoApiKeyStore
 from focal.auth import CustomerTokenRefused, Principal, chat_customer, with_customer_token
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,21 +84,10 @@ def test_a_valid_token_names_the_customer_and_no_secret_means_refused():
 # --- the API Gateway authorizer ------------------------------------------------------------------
 
 @pytest.fixture
-def aws(monkeypatch):
-    for k, v in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1",
-                 "FOCAL_API_KEYS_TABLE": "api-keys"}.items():
-        monkeypatch.setenv(k, v)
-    with mock_aws():
-        client = boto3.client("dynamodb", region_name="us-east-1")
-        client.create_table(TableName="api-keys", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
-                            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}], BillingMode="PAY_PER_REQUEST")
-        boto3.client("secretsmanager", region_name="us-east-1").create_secret(
-            Name="focal/acme/customer_token_secret", SecretString=SECRET)
-        from handlers import authorizer
-
-        authorizer.reset()
-        yield DynamoApiKeyStore("api-keys", client)
-        authorizer.reset()
+def aws(keys_table):
+    boto3.client("secretsmanager", region_name="us-east-1").create_secret(
+        Name="focal/acme/customer_token_secret", SecretString=SECRET)
+    return keys_table
 
 
 def authorize(key: str, token: str | None = None):

@@ -7,11 +7,9 @@ httpMethod, headers) against a moto keys table: a key without the route's scope 
 
 from __future__ import annotations
 
-import boto3
 import pytest
-from moto import mock_aws
 
-from focal.adapters.api_keys import DynamoApiKeyStore, partition_key
+from focal.adapters.api_keys import partition_key
 from focal.auth import ROUTE_SCOPES, Principal, required_scope
 
 ARN = "arn:aws:execute-api:us-east-1:123456789012:abc123/live"
@@ -22,20 +20,8 @@ ROUTES = {"chat": CHAT, "publish": PUBLISH, "approve": APPROVE}
 
 
 @pytest.fixture
-def store(monkeypatch):
-    for k, v in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1",
-                 "FOCAL_API_KEYS_TABLE": "api-keys"}.items():
-        monkeypatch.setenv(k, v)
-    with mock_aws():
-        client = boto3.client("dynamodb", region_name="us-east-1")
-        client.create_table(TableName="api-keys", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
-                            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
-                            BillingMode="PAY_PER_REQUEST")
-        from handlers import authorizer
-
-        authorizer.reset()
-        yield DynamoApiKeyStore("api-keys", client)
-        authorizer.reset()
+def store(keys_table):
+    return keys_table
 
 
 def call(key: str, route: tuple[str, str, str], **overrides):

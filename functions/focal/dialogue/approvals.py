@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from focal.dialogue.confidence import Assessment, assess, plain
 from focal.dialogue.flow import current_step
+from focal.dialogue.tool_calls import arguments_for
 from focal.dialogue.variables import known_variables, render
 from focal.models.agent import AgentConfig
 from focal.models.approval import ApprovalRequest, EngineEvent, EventType
@@ -72,9 +73,11 @@ def assessment_for(state: TurnState, agent: AgentConfig, tool_ids: list[str]) ->
 
 
 def _arguments(state: TurnState, agent: AgentConfig, tool_ids: list[str]) -> dict[str, Any]:
-    known = known_variables(agent, state.session, state.profile)
-    names = [n for t in tool_ids if (tool := agent.tool(t)) for n in tool.input]
-    return {n: known[n] for n in names if known.get(n) is not None}
+    """The arguments the action's tools would get now (as `tool_calls.prepare` fixes them)."""
+    out: dict[str, Any] = {}
+    for tool_id in tool_ids:
+        out.update(arguments_for(agent, state, tool_id))
+    return out
 
 
 def _questions(state: TurnState, agent: AgentConfig, tool_ids: list[str]) -> list[str]:
