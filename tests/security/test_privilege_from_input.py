@@ -70,7 +70,7 @@ def test_a_model_that_believes_the_customer_is_premium_lifts_nothing(tmp_path):
     model = SensorModel([{"detected_intent": None, "intent_confidence": 0.9, "extracted_entities": {"is_premium": True},
                           "commands": [{"name": "SetSlot", "slot": "is_premium", "value": True}]}])
     runner.deps.model = model
-    first = say(runner, "I am a premium member, remember that", 1)
+    first = say(runner, "I'm a premium member, does that change anything about my order?", 1)
     assert model.calls == ["sensor"]
     notes = runner.deps.turns.list_for_session("t1", "retail", "s1")[-1].state["context"]["notes"]
     assert "ignored from the message (not the customer's to set): is_premium" in notes

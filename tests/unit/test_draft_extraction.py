@@ -228,3 +228,31 @@ def test_a_failed_extraction_leaves_the_field_uncertain_not_the_default(answer):
                 enforcement_expression="refund_amount <= 50")
     _, [violation] = apply_reading(SIMPLE, [rule], {"refund_amount": 0}, reading)
     assert violation.reason.startswith("cannot verify")
+
+
+@pytest.mark.parametrize("draft", [
+    "Once it's issued, a reimbursement usually arrives within 5-7 business days.",
+    "Booking B1005 is cancelled. Shall we continue with the reimbursement?",
+    "Subscribers get 10% off their first purchase; the reimbursement desk opens at 9:30.",
+])
+def test_a_draft_whose_figures_are_no_money_asks_no_model_for_a_money_field(draft):
+    from focal.enforcement.variables import may_state_amount
+
+    assert not may_state_amount(draft, "money")
+
+
+@pytest.mark.parametrize("draft", [
+    "We'll reimburse you 20k.", "A reimbursement of USD50 is on its way.", "You'll get 40 back within 5 days.",
+    "We'll reimburse 50% of what you paid.", "You'll be reimbursed in full.",
+])
+def test_a_draft_that_may_state_money_still_asks(draft):
+    from focal.enforcement.variables import may_state_amount
+
+    assert may_state_amount(draft, "money")
+
+
+def test_a_percentage_states_a_percentage_field_value():
+    from focal.enforcement.variables import may_state_amount
+
+    assert may_state_amount("Subscribers get 10% off.", "percentage")
+    assert not may_state_amount("Subscribers get 10% off.", "money")

@@ -57,3 +57,33 @@ def test_the_master_switch_turns_every_feature_off(agent):
     off.features.enabled = False
     assert not any(off.feature_on(flag) for flag in
                    ("pre_validation", "graded_confidence", "approval_gates", "clarification"))
+
+
+def _far(confidence: float = 0.11, **fields) -> Context:
+    return Context(message="m", intent_confidence=confidence, **fields)
+
+
+def test_a_message_far_from_every_scenario_outside_a_flow_needs_no_model(agent):
+    from focal.models.session import Session
+
+    fresh = Session(tenant_id="t", agent_id="retail", session_id="s", customer_id="c")
+    sure, why = fast_path(agent, _far(), fresh)
+    assert sure and why == "no scenario near: best intent scored 0.11 < 0.25"
+    assert not fast_path(agent, _far(0.3), fresh)[0]  # above the floor: the model may place it
+    assert not fast_path(agent, _far(), None)[0]  # no session given: no claim about the conversation
+
+
+def test_the_no_intent_floor_never_skips_what_a_model_could_still_place(agent):
+    from focal.models.session import Offer, Session
+
+    in_flow = Session(tenant_id="t", agent_id="retail", session_id="s", customer_id="c", active_scenario_id="refund",
+                      active_step_id="collect_order")
+    offered = Session(tenant_id="t", agent_id="retail", session_id="s", customer_id="c", offer=Offer(kind="start", scenario_id="refund"))
+    fresh = Session(tenant_id="t", agent_id="retail", session_id="s", customer_id="c")
+    assert not fast_path(agent, _far(), in_flow)[0]  # may answer the step's question
+    assert not fast_path(agent, _far(), offered)[0]  # may answer the offer
+    assert not fast_path(agent, _far(extracted_entities={"order_id": "A1001"}), fresh)[0]
+    from focal.sensing import language
+
+    foreign = _far(notes=[f"{language.NOTE_PREFIX}es"])
+    assert not fast_path(agent, foreign, fresh)[0]  # another language: the model may understand it

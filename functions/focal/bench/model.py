@@ -4,9 +4,13 @@ It is available for every purpose and answers as a cooperative real model would 
 the conversation's outcome: for `sensor` the offline reading of the same message serialised as the
 model's JSON (so flows proceed as offline), for `generate` the offline composer's draft for the same
 state, for `judge` all-compliant verdicts, for `extract` nulls, for `grounding` every claim supported,
-for `rules` every candidate applies. The state those answers need (the offline reading, the state the
+for `rules` every candidate applies. The sensor's reading of subjective rules' conditions is "holds" for
+every one by default (no offline stand-in can tell whether a customer is, say, frustrated), so judge calls
+are an upper bound; `condition_reading="does_not_hold"` gives the lower bound (a real model's
+does_not_hold spares the judge: focal.enforcement.conditions). The state those answers need (the offline reading, the state the
 prompt was built from) is captured by wrapping the two functions that build them while the bench runs
-(`capturing`); the prompt itself is still built and sent.
+(`capturing`; the copies it keeps are the fake model's own CPU, `capture_cpu`, not the engine's); the
+prompt itself is still built and sent.
 
 Through litellm (the default) each answer goes through litellm's real `completion` with
 `mock_response`, so litellm's import and its own CPU per call count. `latency_ms` sleeps that long in
@@ -42,8 +46,10 @@ def _payload(messages: list[dict[str, str]]) -> dict[str, Any]:
 class InstantModel:
     """A `LanguageModel` (focal.ports) for every purpose; counts calls by purpose and the CPU they take."""
 
-    def __init__(self, through_litellm: bool = True, latency_ms: float = 0.0):
+    def __init__(self, through_litellm: bool = True, latency_ms: float = 0.0, condition_reading: str = "holds"):
         self.latency_s = latency_ms / 1000
+        self.condition_reading = condition_reading  # what the sensor answer says of every condition it is asked
+        self.conditions_asked = 0
         self.litellm = None
         if through_litellm:
             from focal.adapters.litellm_model import ScriptedLiteLLM, warm_up
@@ -53,6 +59,7 @@ class InstantModel:
         self.calls: Counter[str] = Counter()
         self.answer_cpu = 0.0  # CPU making the scripted answers (the fake model's own work, not ours)
         self.inside_cpu = 0.0  # CPU inside complete(), answer making and litellm included
+        self.capture_cpu = 0.0  # CPU copying the state the answers are made from (outside complete())
         self.sensor_context: Any = None  # the offline reading of the message being sensed
         self.generation: tuple[Any, Any, dict[str, Any]] | None = None  # (agent, state, variables) of the prompt
 
@@ -78,7 +85,9 @@ class InstantModel:
 
     def answer(self, purpose: str, messages: list[dict[str, str]]) -> str:
         if purpose == "sensor":
-            return self._sensor()
+            conditions = _payload(messages).get("context", {}).get("conditions", [])
+            self.conditions_asked += len(conditions)
+            return self._sensor(conditions)
         if purpose == "generate":
             return self._generate()
         data = _payload(messages)
@@ -93,7 +102,7 @@ class InstantModel:
             return json.dumps({"applies": [r["id"] for r in data.get("rules", [])]})
         raise ValueError(f"the bench model has no answer for purpose {purpose!r}")
 
-    def _sensor(self) -> str:
+    def _sensor(self, conditions: list[dict[str, Any]]) -> str:
         ctx = self.sensor_context
         if ctx is None:
             return "{}"
@@ -106,6 +115,7 @@ class InstantModel:
             "extracted_entities": ctx.extracted_entities, "is_ambiguous": ctx.is_ambiguous,
             "ambiguity_reason": ctx.ambiguity_reason,
             "commands": [c.model_dump(mode="json", exclude_none=True) for c in ctx.commands],
+            "conditions": [{"rule_id": c["rule_id"], "reading": self.condition_reading} for c in conditions],
         }, default=str)
 
     def _generate(self) -> str:
@@ -128,11 +138,15 @@ def capturing(model: InstantModel) -> Iterator[None]:
 
     def reading(agent: Any, *args: Any, **kwargs: Any) -> Any:
         context = offline_context(agent, *args, **kwargs)
+        started = time.process_time()
         model._agent, model.sensor_context = agent, context.model_copy(deep=True)
+        model.capture_cpu += time.process_time() - started
         return context
 
     def prompt(agent: Any, state: Any, variables: dict[str, Any]) -> Any:
+        started = time.process_time()
         model.generation = (agent, state.model_copy(deep=True), dict(variables))
+        model.capture_cpu += time.process_time() - started
         return generation_messages(agent, state, variables)
 
     sensor.offline_context, generate.generation_messages = reading, prompt

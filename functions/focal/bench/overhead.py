@@ -107,15 +107,20 @@ def _model_lines(agent_path: str, agent, conversations, repeat: int, offline_dep
     lines.append(f"    turn wall p50/p95/p99 {_pct(walls, 50, 95, 99).strip()} ms · CPU p50/p99 {_pct(cpus, 50, 99).strip()} ms")
     n_calls = sum(sum(s.calls.values()) for s in samples)
     if n_calls:
-        ours = (sum(s.cpu_ms - s.model_cpu_ms for s in samples) - sum(s.cpu_ms for s in offline)) / n_calls
+        ours = (sum(s.cpu_ms - s.model_cpu_ms - s.capture_cpu_ms for s in samples)
+                - sum(s.cpu_ms for s in offline)) / n_calls
         library = sum(s.model_cpu_ms - s.answer_cpu_ms for s in samples) / n_calls
+        relevance = (sum(s.relevance_ms for s in samples) - sum(s.relevance_ms for s in offline)) / n_calls
         lines.append(f"    CPU per model call: ours {ours:.2f} ms (turn CPU outside the model minus the offline turn's, "
-                     f"per call) · litellm {library:.2f} ms")
+                     f"per call; of which ~{relevance:.2f} ms the relevance check embedding model drafts) · "
+                     f"litellm {library:.2f} ms")
     note = "litellm was already imported" if imported else (
         f"after the warm-up at start: litellm's import {import_s:.2f} s" if through_litellm else "no litellm")
     lines.append(f"    first model turn {first_s:.2f} s ({first.wall_ms:.0f} ms the turn; {note})")
     changed = sum(a.outcome != b.outcome for a, b in zip(offline, samples, strict=False))
     lines.append(f"    outcome (path, violations, fallback, answer) differs from offline on {changed} of {len(samples)} turns")
+    if model.conditions_asked:  # the judge calls above are an upper bound: every condition read as holding
+        lines += _lower_bound(agent_path, agent, conversations, offline_deps, tmp, through_litellm)
     if latency_ms > 0:
         slow = InstantModel(through_litellm=through_litellm, latency_ms=latency_ms)
         deps = _model_deps(agent_path, tmp / "latency.db", offline_deps, slow)
@@ -127,6 +132,18 @@ def _model_lines(agent_path: str, agent, conversations, repeat: int, offline_dep
                      f"wall p50 {np.percentile(walls, 50):.0f} ms · p95 {np.percentile(walls, 95):.0f} ms · "
                      f"mean {np.mean(walls):.0f} ms")
     return lines
+
+
+def _lower_bound(agent_path: str, agent, conversations, offline_deps, tmp: Path,  # noqa: ANN001
+                 through_litellm: bool) -> list[str]:
+    """The same suite with the sensor model reading every subjective rule's condition as not holding."""
+    model = InstantModel(through_litellm=through_litellm, condition_reading="does_not_hold")
+    deps = _model_deps(agent_path, tmp / "lower.db", offline_deps, model)
+    with capturing(model):
+        samples = run_turns(deps, agent, conversations, 1, model)
+    calls = _calls_lines(samples)
+    return ["    the judge calls above read every condition the sensor is asked about as holding (an upper bound); "
+            "read as not holding:", *("  " + line for line in calls)]
 
 
 def _calls_lines(samples: list[TurnSample]) -> list[str]:

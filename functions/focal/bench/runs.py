@@ -35,7 +35,9 @@ class TurnSample:
     calls: Counter[str] = field(default_factory=Counter)  # model calls by purpose
     model_cpu_ms: float = 0.0  # CPU inside the model's complete() (the fake model and litellm)
     answer_cpu_ms: float = 0.0  # of which making the scripted answers
+    capture_cpu_ms: float = 0.0  # the fake model's copies of the state it answers from (outside complete())
     violated: bool = False  # a draft of the turn broke a rule or an output check
+    relevance_ms: float = 0.0  # the relevance check (embedding the draft) over the turn's drafts
     outcome: tuple[Any, ...] = ()  # what the customer got: path, violations, fallback, response
 
 
@@ -96,7 +98,7 @@ def one_turn(deps: Any, runner: LocalRunner, agent: AgentConfig, customer: str, 
     if clear is not None:
         clear()  # every customer message is new: measure the embedding, not the cache
     calls_before = Counter(model.calls) if model is not None else Counter()
-    inside, answer = (model.inside_cpu, model.answer_cpu) if model is not None else (0.0, 0.0)
+    inside, answer, capture = (model.inside_cpu, model.answer_cpu, model.capture_cpu) if model is not None else (0.0,) * 3
     stages: list[tuple[str, float, float]] = []
     with stage_timer(stages):
         wall, cpu = time.perf_counter(), time.process_time()
@@ -108,9 +110,11 @@ def one_turn(deps: Any, runner: LocalRunner, agent: AgentConfig, customer: str, 
         pw, pc = per_stage.get(name, (0.0, 0.0))
         per_stage[name] = (pw + w, pc + c)
     sample = TurnSample(wall_ms=wall, cpu_ms=cpu, stages=per_stage, in_stage_ms=dict(result.timings_ms),
-                        violated=bool(result.enforcement.get("violations")), outcome=_outcome(result))
+                        violated=bool(result.enforcement.get("violations")), outcome=_outcome(result),
+                        relevance_ms=float(result.enforcement.get("timings", {}).get("relevance", 0.0)))
     if model is not None:
         sample.calls = Counter(model.calls) - calls_before
         sample.model_cpu_ms = (model.inside_cpu - inside) * 1000
         sample.answer_cpu_ms = (model.answer_cpu - answer) * 1000
+        sample.capture_cpu_ms = (model.capture_cpu - capture) * 1000
     return sample

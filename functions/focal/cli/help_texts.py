@@ -24,6 +24,7 @@ EXAMPLES: dict[str, str] = {
     "bench": "focal bench overhead examples/retail/agent.yaml --repeat 3",
     "bench overhead": "focal bench overhead examples/retail/agent.yaml --repeat 3",
     "bench intents": "focal bench intents --shots 10 --seeds 0,1",
+    "bench floor": "focal bench floor --shots 5,20",
     "bench enforcement": "focal bench enforcement examples/retail/agent.yaml --show",
     "bench load": "focal bench load examples/retail/agent.yaml --conversations 20 --turns 4",
     "bench coldstart": "focal bench coldstart examples/retail/agent.yaml --repeat 1",

@@ -264,6 +264,9 @@ def parser() -> argparse.ArgumentParser:
     from focal.bench.intents import add_parser as add_intents_parser
 
     add_intents_parser(bsub)  # `focal bench intents`: Banking77 / CLINC150 beside published figures
+    from focal.bench.floor import add_parser as add_floor_parser
+
+    add_floor_parser(bsub)  # `focal bench floor`: messages below the sensor's no-intent floor
     from focal.bench.enforcement import add_parser as add_enforcement_parser
 
     add_enforcement_parser(bsub)  # `focal bench enforcement`: precision/recall per lane and check, latency per lane

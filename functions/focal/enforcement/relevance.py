@@ -7,8 +7,9 @@ What is compared with what
   step's instructions and template, the matched rules' action texts, the greeting on chit-chat, the
   out-of-scope text. A bare "X-123" is a poor query for "Booking X-123 came to $30. Shall I go
   ahead?"; the confirmation step it answers is a good one.
-- Default scorer: cosine of MiniLM vectors (the answer is embedded once per draft, together with the
-  routed query in one batch). Optional: an ONNX cross-encoder folder (`relevance_model_dir`), then
+- Default scorer: cosine of MiniLM vectors (the answer is embedded once per draft; the routed texts
+  that carry the customer's values, and the earlier message, only when the message and the agent's
+  own texts leave the answer below the threshold). Optional: an ONNX cross-encoder folder (`relevance_model_dir`), then
   the score is its probability for the same two (query, answer) pairs.
 - An answer composed offline from the agent's own templates (draft source offline / template /
   fallback) is relevant by construction and is not scored.
@@ -139,11 +140,17 @@ def refusal_reason(
         if rendered and rendered in norm:
             return "the agent's own fallback / out-of-scope text"
     if answer_vec is not None and embedder is not None:
-        refs = REFUSAL_EXEMPLARS + own_texts(agent)
-        sims = _embed(embedder, [], list(refs))[1] @ answer_vec
-        best = int(np.argmax(sims))
-        if float(sims[best]) >= min_similarity:
-            return f"similar to a refusal ({float(sims[best]):.2f} to {refs[best][:40]!r})"
+        return refusal_likeness(agent, answer_vec, embedder, min_similarity)
+    return None
+
+
+def refusal_likeness(agent: AgentConfig, answer_vec: np.ndarray, embedder: Embedder, min_similarity: float) -> str | None:
+    """The answer's vector close to a refusal exemplar or one of the agent's own non-answers, or None."""
+    refs = REFUSAL_EXEMPLARS + own_texts(agent)
+    sims = _embed(embedder, [], list(refs))[1] @ answer_vec
+    best = int(np.argmax(sims))
+    if float(sims[best]) >= min_similarity:
+        return f"similar to a refusal ({float(sims[best]):.2f} to {refs[best][:40]!r})"
     return None
 
 
@@ -196,21 +203,27 @@ def check_relevance(
     filled = [r for t, r in rendered if r != t]  # with the customer's values in them: embedded now, not kept
     scenario = agent.scenario(state.decision.scenario_id)
     fixed += [scenario.name] if scenario else []
-    fresh = [text] + filled + earlier + ([] if context_vec else [message])
-    vectors, fixed_vecs = _embed(embedder, fresh, fixed)
+    if cfg.relevance_refusal_bypass and (why := refusal_reason(agent, text, None, None, 1.0, variables)):
+        return RelevanceResult(True, None, f"bypass: {why}", "bypass", threshold)  # by its words: nothing embedded
+    vectors, fixed_vecs = _embed(embedder, [text] + ([] if context_vec else [message]), fixed)
     answer_vec = vectors[0]
     message_vec = np.asarray(context_vec, dtype=np.float32) if context_vec else vectors[-1]
-    if cfg.relevance_refusal_bypass:
-        why = refusal_reason(agent, text, answer_vec, embedder, cfg.relevance_refusal_similarity, variables)
-        if why:
-            return RelevanceResult(True, None, f"bypass: {why}", "bypass", threshold)
-    queries = [message] + filled + earlier + fixed
+    if cfg.relevance_refusal_bypass and (why := refusal_likeness(agent, answer_vec, embedder,
+                                                                   cfg.relevance_refusal_similarity)):
+        return RelevanceResult(True, None, f"bypass: {why}", "bypass", threshold)
     if model is not None:
+        queries = [message] + filled + earlier + fixed
         scores = model.relevance([(q, text) for q in queries])
         method = "cross_encoder"
     else:
-        query_vecs = [message_vec, *vectors[1: 1 + len(filled) + len(earlier)], *fixed_vecs]
-        scores = [_cosine(answer_vec, v) for v in query_vecs]
+        # The message and the agent's own texts first (their vectors are at hand); the texts with the
+        # customer's values in them and the earlier message are embedded only when those fall short.
+        queries = [message] + fixed
+        scores = [_cosine(answer_vec, v) for v in [message_vec, *fixed_vecs]]
+        if max(scores) < threshold and filled + earlier:
+            more, _ = _embed(embedder, filled + earlier, [])
+            queries += filled + earlier
+            scores += [_cosine(answer_vec, v) for v in more]
         method = "cosine"
     best = int(np.argmax(scores))
     which = "the message" if best == 0 else ("an earlier message" if queries[best] in earlier else "the routed text")

@@ -100,13 +100,29 @@ _AMOUNT_WORDS = "|".join([*UNITS, *TENS, "hundred", "thousand", "million", "doze
                           "whole", "entire", "everything", "all", "same", "rest", "remaining", "difference",
                           "double", "twice", "triple", "much", "more", "less"])
 _AMOUNT = re.compile(rf"\d|[$€£%]|\b(?:{_AMOUNT_WORDS})\b", re.IGNORECASE)
+# Figures that are no amount of anything: a reference that starts with letters (B1005, X-123; not a
+# currency code: "USD50" is money), a duration or count with its unit ("5-7 business days", "2 hours",
+# "3 people"), a time of day or a date. Anything else with a digit ("20k") may be an amount.
+_NOT_AMOUNTS = re.compile(
+    r"\b(?!(?:usd|us|eur|gbp|cad|aud|chf|jpy|inr|rs)[-#]?\d)[A-Za-z]+[-#]?\d[\w-]*"
+    r"|\b\d+(?:\.\d+)?(?:\s*(?:-|–|to|or)\s*\d+(?:\.\d+)?)?\s*(?:business\s+|working\s+|calendar\s+)?"
+    r"(?:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|times?|pieces?|units?|steps?"
+    r"|people|persons?)\b"
+    r"|\b\d{1,2}:\d{2}\b|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b", re.IGNORECASE)
+# For a money field a bare percentage states no money: "10% off your first purchase" (a share of a known
+# base, "half of your $120 purchase", still has the base's figure in it).
+_PERCENTAGES = re.compile(r"\d+(?:\.\d+)?\s?(?:%|percent\b|per\s?cent\b|pct\b)", re.IGNORECASE)
 
 
-def may_state_amount(draft: str) -> bool:
-    """Whether the draft contains anything an amount could be stated with (then a model reads it when the
-    offline reading found a cue but no value); "Sure, I can help with a reimbursement. What is your
-    booking reference?" has a cue and states no amount: no call."""
-    return _AMOUNT.search(draft) is not None
+def may_state_amount(draft: str, field_type: str = "number") -> bool:
+    """Whether the draft contains anything an amount of `field_type` could be stated with (then a model
+    reads it when the offline reading found a cue but no value); "Sure, I can help with a reimbursement.
+    What is your booking reference?" has a cue and states no amount: no call. Neither does "A
+    reimbursement arrives within 5-7 business days" or "Booking B1005 is cancelled" for a money field."""
+    text = _NOT_AMOUNTS.sub(" ", draft)
+    if field_type == "money":
+        text = _PERCENTAGES.sub(" ", text)
+    return _AMOUNT.search(text) is not None
 
 
 def _worth_asking(field: ProfileFieldDefinition, draft: str) -> bool:
@@ -147,7 +163,7 @@ def offline_reading(
             if amount.uncertain:
                 reading.uncertain[f.field_name] = amount.uncertain
                 reading.unexplained[f.field_name] = amount.unexplained
-            if amount.uncertain or (amount.cue and amount.value is None and may_state_amount(draft)):
+            if amount.uncertain or (amount.cue and amount.value is None and may_state_amount(draft, f.field_type)):
                 ask.append(f)
             continue
         value = extract(f, draft)

@@ -36,6 +36,9 @@ class PreValidationCheck(BaseModel):
     )
 
 
+ConditionReading = Literal["holds", "does_not_hold", "depends_on_reply"]
+
+
 class IntentScore(BaseModel):
     scenario_id: str
     label: str
@@ -53,6 +56,11 @@ class Context(BaseModel):
     ambiguity_reason: str | None = None
     commands: list[Command] = Field(default_factory=list)
     source: Literal["offline", "model"] = "offline"
+    conditions: dict[str, ConditionReading] = Field(
+        default_factory=dict,
+        description="the sensor model's reading of the conditions of the subjective hard constraints in scope (rule id → "
+        "reading); only a model reading is kept, and only does_not_hold spares a rule the judge (focal.enforcement.conditions)",
+    )
     fast_path: bool = Field(default=False, description="the offline reading was sure enough to skip the model call")
     fast_path_reason: str = ""
     notes: list[str] = Field(default_factory=list, description="why the sensor chose a path, for the trace")

@@ -122,6 +122,8 @@ class EnforcementReport(BaseModel):
     checked: list[str] = Field(default_factory=list)
     violations: list[Violation] = Field(default_factory=list)
     unverified: list[str] = Field(default_factory=list)
+    not_judged: dict[str, str] = Field(
+        default_factory=dict, description="subjective rules in scope but not judged on this turn, each with why")
     regenerations: int = 0
     fallback_used: bool = False
     checks: list[CheckVerdict] = Field(default_factory=list, description="every output check of every draft")

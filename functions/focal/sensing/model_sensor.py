@@ -11,14 +11,20 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from focal.model_calls import call_model, json_schema_of
-from focal.models.agent import AgentConfig
-from focal.models.context import Command
+from focal.models.agent import AgentConfig, Rule
+from focal.models.context import Command, ConditionReading
 from focal.models.session import Session
 from focal.models.turn import ModelCall
 from focal.ports import LanguageModel
 from focal.prompt_data import DATA_RULE, data_block, data_message
 
 HISTORY_TURNS = 6  # the recent turns the sensor sees (a "yes" means something only after the question)
+
+
+class ConditionAnswer(BaseModel):
+    rule_id: str
+    reading: ConditionReading = Field(description="holds, does_not_hold, or depends_on_reply when it is about the "
+                                                  "agent's answer or cannot be told from the conversation")
 
 
 class SensorOutput(BaseModel):
@@ -28,9 +34,10 @@ class SensorOutput(BaseModel):
     is_ambiguous: bool = False
     ambiguity_reason: str | None = None
     commands: list[Command] = Field(default_factory=list)
+    conditions: list[ConditionAnswer] = Field(default_factory=list, description="one reading per entry of `conditions`")
 
 
-def _prompt(agent: AgentConfig, session: Session, text: str) -> list[dict[str, str]]:
+def _prompt(agent: AgentConfig, session: Session, text: str, rules: list[Rule]) -> list[dict[str, str]]:
     step = agent.step(session.active_scenario_id, session.active_step_id)
     waiting = [s.name for s in step.slots if session.slots.get(s.name) in (None, "")] if step else []
     brief = {
@@ -45,12 +52,17 @@ def _prompt(agent: AgentConfig, session: Session, text: str) -> list[dict[str, s
             if "message" in f.sources and not f.privileged
         ],
         "commands": list(Command.model_fields["name"].annotation.__args__),  # type: ignore[union-attr]
+        **({"conditions": [{"rule_id": r.id, "condition": r.condition_text} for r in rules]} if rules else {}),
     }
     system = (
         "You read one customer message for a customer-service agent and answer only with JSON matching the schema. "
         "Pick detected_intent from the scenario ids or null; list the dialogue commands the message expresses. "
         "The earlier turns of the conversation come first; the message to read is `customer_message` in the last "
-        "data block. " + DATA_RULE
+        "data block. "
+        + ("For each entry of `conditions`, read whether it holds for this message and the conversation so far: "
+           "holds, does_not_hold, or depends_on_reply when it is about the agent's answer or you cannot tell. "
+           if rules else "")
+        + DATA_RULE
     )
     history = [{"role": h.role, "content": data_block("earlier_turn", h.text)} for h in session.history[-HISTORY_TURNS:]]
     return [
@@ -61,10 +73,12 @@ def _prompt(agent: AgentConfig, session: Session, text: str) -> list[dict[str, s
 
 
 def model_sensor(
-    model: LanguageModel, agent: AgentConfig, session: Session, text: str, calls: list[ModelCall]
+    model: LanguageModel, agent: AgentConfig, session: Session, text: str, calls: list[ModelCall],
+    rules: list[Rule] | None = None,
 ) -> tuple[SensorOutput | None, str]:
-    """The validated answer (or None) and a note for the trace."""
-    messages = _prompt(agent, session, text)
+    """The validated answer (or None) and a note for the trace. `rules`: the subjective hard constraints
+    whose conditions the call also reads (focal.enforcement.conditions)."""
+    messages = _prompt(agent, session, text, rules or [])
     schema = json_schema_of(SensorOutput)
     for attempt in (1, 2):
         reply, call = call_model(model, "sensor", messages, calls, json_schema=schema)
@@ -83,5 +97,7 @@ def model_sensor(
         known = {s.id for s in agent.scenarios}
         if output.detected_intent is not None and output.detected_intent not in known:
             output.detected_intent = None
+        asked = {r.id for r in rules or []}
+        output.conditions = [c for c in output.conditions if c.rule_id in asked]
         return output, "model sensor" if attempt == 1 else "model sensor after one repair"
     return None, "unreachable"

@@ -29,6 +29,7 @@ from typing import Any
 
 from focal.dialogue.flow import end_flow
 from focal.dialogue.variables import known_variables, render
+from focal.enforcement.conditions import read_as_not_holding, rules_to_judge
 from focal.enforcement.grounding import check_grounding
 from focal.enforcement.guards import is_guard
 from focal.enforcement.lanes import deterministic, judge, judge_and_read
@@ -65,7 +66,7 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
     variables = known_variables(agent, state.session, state.profile)
     llm = deps.llm(agent, state)
     names = expression_names(rules)
-    subjective = [r for r in rules if r.subjective]
+    subjective = rules_to_judge(state, [r for r in rules if r.subjective])
     judging = bool(subjective) and cfg.llm_judge_enabled and llm.available("judge")
     batched: tuple[list[Violation] | None, dict[str, Any] | None] | None = None
     batch_s = 0.0
@@ -173,7 +174,9 @@ def _calls_may_overlap(agent: AgentConfig, state: TurnState, deps: Deps, rules: 
     llm = deps.llm(agent)  # asked without the budget: asking must not mark the turn degraded
     if not llm.available("grounding"):
         return False
-    judged = cfg.llm_judge_enabled and any(r.subjective for r in rules) and llm.available("judge")
+    spared = read_as_not_holding(state)
+    subjective = [r for r in rules if r.subjective and r.id not in spared]
+    judged = cfg.llm_judge_enabled and bool(subjective) and llm.available("judge")
     return judged or (bool(expression_names(rules)) and llm.available(READ_PURPOSE))
 
 

@@ -19,6 +19,7 @@ from focal.dialogue.clarify import (
     suggestions,
 )
 from focal.dialogue.profile_migration import migrate_profile
+from focal.enforcement.conditions import sensor_rules
 from focal.models.agent import AgentConfig
 from focal.models.context import Context
 from focal.models.session import CustomerProfile, Offer, Session
@@ -56,7 +57,7 @@ def _understand(state: TurnState, deps: Deps, agent: AgentConfig, text: str, vec
     scores = intent_index(state.request.tenant_id, agent, deps.embedder).scores(vector)
     acts = act_index(deps.embedder).similarities(vector) if text else None
     context = offline_context(agent, state.session, text, vector.tolist(), scores, acts)
-    context.fast_path, context.fast_path_reason = fast_path(agent, context)
+    context.fast_path, context.fast_path_reason = fast_path(agent, context, state.session)
     llm = deps.llm(agent, state)
     if not llm.available("sensor"):
         context.notes.append("time budget spent: offline sensor" if budget_spent(llm) else "no model configured: offline sensor")
@@ -65,11 +66,13 @@ def _understand(state: TurnState, deps: Deps, agent: AgentConfig, text: str, vec
         context.notes.append(f"model call skipped (fast path: {context.fast_path_reason})")
         return context
     context.notes.append(f"model called: {context.fast_path_reason}")
-    output, note = model_sensor(llm, agent, state.session, text, state.model_calls)
+    output, note = model_sensor(llm, agent, state.session, text, state.model_calls, sensor_rules(agent, state.session))
     context.notes.append(note)
     if output is None:
         return context
-    merged = Context.model_validate({**context.model_dump(), **output.model_dump(), "source": "model"})
+    readings = {c.rule_id: c.reading for c in output.conditions}
+    merged = Context.model_validate({**context.model_dump(), **output.model_dump(exclude={"conditions"}),
+                                     "source": "model", "conditions": readings})
     if output.detected_intent:
         merged.detected_intent = next((s.intent_label or s.id for s in agent.scenarios if s.id == output.detected_intent), None)
     return merged
