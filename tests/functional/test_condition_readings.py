@@ -1,4 +1,6 @@
-"""A subjective hard constraint costs a judge call only when its condition may hold (focal.enforcement.conditions).
+"""Model calls enforcement spares without dropping a check: a subjective hard constraint is judged only
+when its condition may hold (focal.enforcement.conditions), and a rule no draft can satisfy is not
+regenerated for (focal.enforcement.repair).
 
 The guardrails example's GLOBAL rule `acknowledge_frustration` ("The customer is upset or frustrated")
 is judged on every draft unless the sensor's own model call read its condition as not holding. These
@@ -94,3 +96,13 @@ def test_without_a_sensor_model_call_the_rule_is_judged(tmp_path):
     _, enforcement = turn(tmp_path, model, "your app crashed again during my movie, I'm furious")
     assert model.purposes() == ["generate", "judge"]
     assert enforcement["not_judged"] == {}
+
+
+def test_a_rule_no_draft_can_satisfy_goes_to_its_fallback_without_asking_the_model_again(tmp_path):
+    # premium_price_check's expression errors whatever price a draft states: one draft, then the fallback.
+    model = Scripted(generate=["The Premium plan costs $12 a month."], judge=[COMPLIANT])
+    result, enforcement = turn(tmp_path, model, "How much does the premium plan cost per month?")
+    assert model.purposes() == ["generate", "judge"]
+    assert enforcement["regenerations"] == 0 and enforcement["fallback_used"] is True
+    assert enforcement["not_regenerated"].startswith("premium_price_check: no draft can satisfy it")
+    assert "sales team" in result.response and "$12" not in result.response

@@ -36,7 +36,7 @@ from focal.prompt_data import DATA_RULE, data_message
 from focal.sensing.extraction import coerce, extract
 
 PURPOSE = "extract"
-_PROBES = {"money": (0.0, -1e12, 1e12), "percentage": (0.0, -1e12, 1e12), "number": (0.0, -1e12, 1e12),
+PROBES = {"money": (0.0, -1e12, 1e12), "percentage": (0.0, -1e12, 1e12), "number": (0.0, -1e12, 1e12),
            "integer": (0, -10**12, 10**12), "boolean": (True, False)}
 
 
@@ -223,7 +223,7 @@ def _holds_whatever(agent: AgentConfig, rule: Rule, names: list[str], variables:
     combos: list[dict[str, Any]] = [{}]
     for name in names:
         f = agent.field(name)
-        probes = _PROBES.get(f.field_type if f else "", ())
+        probes = PROBES.get(f.field_type if f else "", ())
         probes = (*probes, *reading.unexplained.get(name, []), *([reading.values[name]] if name in reading.values else []))
         if not probes:
             return False

@@ -125,6 +125,8 @@ class EnforcementReport(BaseModel):
     not_judged: dict[str, str] = Field(
         default_factory=dict, description="subjective rules in scope but not judged on this turn, each with why")
     regenerations: int = 0
+    not_regenerated: str | None = Field(
+        default=None, description="why a blocked draft went straight to the fallback: a rule no draft can satisfy")
     fallback_used: bool = False
     checks: list[CheckVerdict] = Field(default_factory=list, description="every output check of every draft")
     timings: dict[str, float] = Field(

@@ -5,7 +5,8 @@ scope is active this turn — GLOBAL, the active scenario and step, a scenario e
 from the config, whatever retrieval scored (`enforcement/scope.py`). Action guards are checked
 before their tools run (stages/tools.py), not here. No switch turns this off. On a violation:
 regenerate with the violations as feedback (jump back to generate) up to `max_retries`, then the
-rule's or agent's fallback text.
+rule's or agent's fallback text — at once when a violated rule fails for every value a draft could
+state (focal.enforcement.repair: no wording can pass it, so the model is not asked again).
 
 A subjective rule needs the judge: with no judge model, when the judge errs or times out, or when the
 turn's time budget is spent (focal.pipeline.budget), it blocks (`cannot verify`) unless the agent opts
@@ -34,6 +35,7 @@ from focal.enforcement.grounding import check_grounding
 from focal.enforcement.guards import is_guard
 from focal.enforcement.lanes import deterministic, judge, judge_and_read
 from focal.enforcement.relevance import check_relevance
+from focal.enforcement.repair import unrepairable
 from focal.enforcement.scope import hard_constraints_in_scope, turn_scope
 from focal.enforcement.variables import PURPOSE as READ_PURPOSE
 from focal.enforcement.variables import (
@@ -218,13 +220,16 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         return state
 
     report.violations += draft.violations
-    if report.regenerations < agent.enforcement.max_retries:
+    variables = known_variables(agent, state.session, state.profile)
+    hopeless = unrepairable(agent, draft.violations, variables)
+    if hopeless is not None:
+        report.not_regenerated = f"{hopeless.id}: no draft can satisfy it (it fails for every value a draft could state)"
+    elif report.regenerations < agent.enforcement.max_retries:
         report.regenerations += 1
         state.feedback = [f"{v.rule_id}: {v.reason}" for v in draft.violations]
         state.control.next = "generate"
         return state
 
-    variables = known_variables(agent, state.session, state.profile)
     first = next((agent.rule(v.rule_id) for v in draft.violations if v.lane not in CHECK_LANES), None)
     state.response = render((first.fallback_text if first else None) or agent.enforcement.fallback_message, variables)
     report.fallback_used = True
