@@ -98,11 +98,24 @@ def test_without_a_sensor_model_call_the_rule_is_judged(tmp_path):
     assert enforcement["not_judged"] == {}
 
 
-def test_a_rule_no_draft_can_satisfy_goes_to_its_fallback_without_asking_the_model_again(tmp_path):
-    # premium_price_check's expression errors whatever price a draft states: one draft, then the fallback.
-    model = Scripted(generate=["The Premium plan costs $12 a month."], judge=[COMPLIANT])
+def test_a_rule_no_answer_can_satisfy_costs_no_model_call(tmp_path):
+    # premium_price_check's expression errors whatever price a draft states: no draft is asked of the
+    # model, the offline draft is blocked without a judge call, and its fallback text answers at once.
+    model = Scripted()
     result, enforcement = turn(tmp_path, model, "How much does the premium plan cost per month?")
-    assert model.purposes() == ["generate", "judge"]
+    assert model.purposes() == []
     assert enforcement["regenerations"] == 0 and enforcement["fallback_used"] is True
+    assert [v["rule_id"] for v in enforcement["violations"]] == ["premium_price_check"]
     assert enforcement["not_regenerated"].startswith("premium_price_check: no draft can satisfy it")
+    assert enforcement["not_judged"] == {RULE: "the draft is blocked by premium_price_check, which no draft can satisfy"}
     assert "sales team" in result.response and "$12" not in result.response
+
+
+def test_a_cap_some_answer_can_meet_is_drafted_judged_and_regenerated_as_before(tmp_path):
+    model = Scripted(sensor=[sensor_answer("holds")],
+                     generate=["Fine, 50% off for a year.", "I can offer you 20% off your next month."],
+                     judge=[COMPLIANT, COMPLIANT])
+    result, enforcement = turn(tmp_path, model, "I want a big discount or I'm leaving")
+    assert model.purposes() == ["sensor", "generate", "judge", "generate", "judge"]
+    assert enforcement["regenerations"] == 1 and enforcement["not_regenerated"] is None
+    assert result.response == "I can offer you 20% off your next month."

@@ -6,11 +6,11 @@ import pytest
 
 from focal.config.loader import parse_agent_text
 from focal.enforcement import guards
+from focal.enforcement.repair import rules_to_enforce
 from focal.enforcement.scope import ActiveScope, hard_constraints_in_scope
 from focal.models.agent import AgentConfig, Rule, Scope
 from focal.models.session import Session
 from focal.models.turn import TurnRequest, TurnState
-from focal.stages.enforce import rules_to_enforce
 
 AGENT = AgentConfig.model_validate({
     "id": "a", "name": "A",

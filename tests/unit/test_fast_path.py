@@ -87,3 +87,6 @@ def test_the_no_intent_floor_never_skips_what_a_model_could_still_place(agent):
 
     foreign = _far(notes=[f"{language.NOTE_PREFIX}es"])
     assert not fast_path(agent, foreign, fresh)[0]  # another language: the model may understand it
+    from focal.sensing import tone
+
+    assert not fast_path(agent, _far(notes=[tone.NOTE]), fresh)[0]  # insults pull the vector away from the request

@@ -2,9 +2,9 @@
 
 The model is skipped when the message is a recognised dialogue act, fills exactly what the flow is
 waiting for, names a scenario with a score of at least `sensor.fast_path_confidence`, or — outside a
-flow, with no offer pending, in the agent's language and with nothing read from it — is about none of
-the scenarios (best score below `sensor.no_intent_floor`: "your app crashed again, I'm furious" in a
-subscription agent). Anything else the offline sensor could not place (a question, an ambiguous or weak
+flow, with no offer pending, in the agent's language, without abusive wording and with nothing read
+from it — is about none of the scenarios (best score below `sensor.no_intent_floor`: "your app
+crashed again, I'm furious" in a subscription agent). Anything else the offline sensor could not place (a question, an ambiguous or weak
 intent, a slot it could not fill) goes to the model when one is configured.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 from focal.models.agent import AgentConfig
 from focal.models.context import Context
 from focal.models.session import Session
-from focal.sensing import language
+from focal.sensing import language, tone
 
 ACT_COMMANDS = ("HumanHandoff", "CancelFlow", "AffirmConfirmation", "DenyConfirmation", "ChitChat")
 
@@ -48,6 +48,6 @@ def _about_no_scenario(agent: AgentConfig, context: Context, session: Session) -
     written in the agent's language, and every scenario far from it."""
     if session.active_scenario_id or session.offer is not None or context.commands or context.extracted_entities:
         return False
-    if language.noted(context.notes) is not None:
-        return False
+    if language.noted(context.notes) is not None or tone.NOTE in context.notes:
+        return False  # another language, or insults pulling the vector away from the request: a model may still place it
     return context.intent_confidence < agent.sensor.no_intent_floor

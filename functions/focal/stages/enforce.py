@@ -32,11 +32,9 @@ from focal.dialogue.flow import end_flow
 from focal.dialogue.variables import known_variables, render
 from focal.enforcement.conditions import read_as_not_holding, rules_to_judge
 from focal.enforcement.grounding import check_grounding
-from focal.enforcement.guards import is_guard
 from focal.enforcement.lanes import deterministic, judge, judge_and_read
 from focal.enforcement.relevance import check_relevance
-from focal.enforcement.repair import unrepairable
-from focal.enforcement.scope import hard_constraints_in_scope, turn_scope
+from focal.enforcement.repair import hopeless, rules_to_enforce, unrepairable
 from focal.enforcement.variables import PURPOSE as READ_PURPOSE
 from focal.enforcement.variables import (
     apply_reading,
@@ -55,20 +53,16 @@ from focal.pipeline.deps import Deps
 CHECK_LANES = ("relevance", "grounding")  # output checks: their violations name the check, not a rule
 
 
-def rules_to_enforce(agent: AgentConfig, state: TurnState) -> list[Rule]:
-    in_scope = hard_constraints_in_scope(agent, turn_scope(agent, state))
-    matched = [r for m in state.matched_rules if (r := agent.rule(m.rule_id)) and r.is_hard_constraint and r.enabled]
-    unique = {r.id: r for r in in_scope + matched}
-    return [r for r in unique.values() if not is_guard(r)]
-
-
 def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], text: str) -> list[Violation]:
     cfg = agent.enforcement
     started = time.perf_counter()  # lane 1 timing includes reading the draft's values
     variables = known_variables(agent, state.session, state.profile)
-    llm = deps.llm(agent, state)
     names = expression_names(rules)
+    if (blocked := _blocked_whatever_it_says(agent, state, rules, text, dict(variables))) is not None:
+        _lap(state, "deterministic", started)
+        return blocked
     subjective = rules_to_judge(state, [r for r in rules if r.subjective])
+    llm = deps.llm(agent, state)
     judging = bool(subjective) and cfg.llm_judge_enabled and llm.available("judge")
     batched: tuple[list[Violation] | None, dict[str, Any] | None] | None = None
     batch_s = 0.0
@@ -103,6 +97,25 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
                    else SPENT if budget_spent(llm) else "cannot verify: no judge model")
             violations += [Violation(rule_id=r.id, lane="judge", reason=why) for r in subjective]
         _lap(state, "judge", started)
+    return violations
+
+
+def _blocked_whatever_it_says(agent: AgentConfig, state: TurnState, rules: list[Rule], text: str,
+                              variables: dict[str, Any]) -> list[Violation] | None:
+    """The draft's violations, read offline, when a rule no draft can satisfy blocks it: then no judge and no
+    extraction call could change the verdict (enforcement/repair.py). None: check the draft as usual."""
+    blocker = hopeless(agent, rules, variables)
+    if blocker is None:
+        return None
+    reading = draft_variables(agent, text, expression_names(rules), None, known=variables)
+    checkable, unverifiable = apply_reading(agent, rules, variables, reading)
+    violations = unverifiable + deterministic([r for r in checkable if not r.subjective], variables)
+    if blocker.id not in {v.rule_id for v in violations}:
+        return None  # this draft's own value satisfies it after all: judged and read as any other
+    names = expression_names(rules)
+    state.drafts[-1].variables = {n: variables[n] for n in sorted(names) if n in variables}
+    why = f"the draft is blocked by {blocker.id}, which no draft can satisfy"
+    state.enforcement.not_judged.update({r.id: why for r in rules if r.subjective})
     return violations
 
 

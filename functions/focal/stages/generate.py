@@ -6,6 +6,7 @@ from typing import Literal
 
 from focal.dialogue.clarify import MAX_OPTIONS, likely_scenarios, step_suggestions, suggestions
 from focal.dialogue.variables import known_variables
+from focal.enforcement.repair import hopeless, rules_to_enforce
 from focal.generation.offline import blocked_text, compose, fixed_text
 from focal.generation.prompt import generation_messages
 from focal.model_calls import call_model
@@ -42,6 +43,11 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         state.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
         return state
     llm = deps.llm(agent, state)
+    if llm.available("generate") and (blocker := hopeless(agent, rules_to_enforce(agent, state), variables)):
+        # Whatever the model wrote, enforce would block it and answer with the fallback: no call.
+        state.decision.notes.append(f"no generation call: no answer can satisfy {blocker.id}")
+        state.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
+        return state
     if llm.available("generate"):
         reply, call = call_model(llm, "generate", generation_messages(agent, state, variables), state.model_calls)
         if reply is not None and reply.text.strip():
