@@ -172,3 +172,21 @@ def test_format_report_colours_pass_and_fail_only_when_asked(suite):
     assert paint("PASS", "pass", True) in coloured and paint("FAIL", "blocked", True) in coloured
     assert plain(coloured) == format_report(report)
     assert textwrap.dedent(format_report(report)).count("\x1b[") == 0
+
+
+def test_the_trace_says_which_rules_were_not_judged_and_why(tmp_path):
+    """A real turn of the guardrails example: its broken rule is in scope, so nothing is judged or redrafted."""
+    from pathlib import Path
+
+    from focal.cli.trace import format_trace
+    from focal.models.turn import TurnRequest
+    from focal.pipeline.runner import LocalRunner
+    from focal.wiring import local_deps
+
+    agent = Path(__file__).resolve().parents[2] / "examples" / "guardrails" / "agent.yaml"
+    result = LocalRunner(local_deps(str(agent), tmp_path / "focal.db")).turn(TurnRequest(
+        tenant_id="t", agent_id="guardrails", session_id="s", turn_id="1",
+        message="How much does the premium plan cost per month?"))
+    text = format_trace(result)
+    assert "not judged: acknowledge_frustration (the draft is blocked by premium_price_check" in text
+    assert "not regenerated: premium_price_check: no draft can satisfy it" in text

@@ -33,6 +33,10 @@ def format_trace(result: TurnResult, colour: bool = False) -> str:
     if enf["fallback_used"]:
         verdict += " · " + paint("fallback used", "fallback", colour)
     lines.append(verdict)
+    for rule_id, why in (enf.get("not_judged") or {}).items():
+        lines.append(f"  not judged: {rule_id} ({why})")
+    if enf.get("not_regenerated"):
+        lines.append(f"  not regenerated: {enf['not_regenerated']}")
     if result.tool_calls:
         lines.append("  tools: " + ", ".join(f"{t['tool_id']} {t['status']}" for t in result.tool_calls))
     for call in (t for t in result.tool_calls if t["status"] == "blocked"):

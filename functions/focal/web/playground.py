@@ -161,6 +161,7 @@ def _enforcement(state: dict[str, Any]) -> dict[str, Any]:
                "blocked": bool(d.get("violations")), "shown": d.get("text") == state.get("response")}
               for i, d in enumerate(state.get("drafts", []))]
     return {"checked": report.get("checked", []), "lanes": lanes, "unverified": report.get("unverified", []),
+            "not_judged": report.get("not_judged", {}), "not_regenerated": report.get("not_regenerated"),
             "regenerations": report.get("regenerations", 0), "fallback_used": report.get("fallback_used", False),
             "checks": report.get("checks", []), "timings": report.get("timings", {}), "drafts": drafts}
 

@@ -275,6 +275,9 @@ function renderTrace(t) {
     lanes.length ? h("ul", {}, lanes.map(([lane, vs]) => vs.map((v) => h("li", { class: "blocked", "data-lane": lane, "data-rule": v.rule_id },
       `${lane}: `, h("b", {}, v.rule_id), " ", badge("BLOCKED", "blocked"), ` ${v.reason}`)))) : h("p", { class: "passed" }, "no violations"),
     e.unverified.length ? h("p", { class: "warn" }, "UNVERIFIED: " + e.unverified.join(", ")) : "",
+    Object.keys(e.not_judged || {}).length ? h("ul", {}, Object.entries(e.not_judged).map(([rule, why]) =>
+      h("li", { class: "muted", "data-not-judged": rule }, `not judged: ${rule} (${why})`))) : "",
+    e.not_regenerated ? h("p", { class: "muted" }, `not regenerated: ${e.not_regenerated}`) : "",
     h("h4", {}, "drafts"), h("ol", { start: 0 }, e.drafts.map((dr) => h("li", { class: "draft " + (dr.blocked ? "blocked" : dr.shown ? "shown" : ""), "data-draft": dr.index },
       badge(dr.blocked ? "BLOCKED" : dr.shown ? "SHOWN" : "not shown", dr.blocked ? "blocked" : ""), ` (${dr.source}) `, dr.text,
       dr.violations.length ? h("span", { class: "why" }, " — " + dr.violations.map((v) => v.rule_id).join(", ")) : ""))),
