@@ -112,6 +112,47 @@ def _wanted(agent: AgentConfig, names: list[str], variables: dict[str, Any]) -> 
     return out
 
 
+def _inputs_closure(agent: AgentConfig, names: list[str]) -> list[str]:
+    """`names` and, transitively, every input of a tool that could provide one of them."""
+    out: list[str] = []
+    todo = list(names)
+    while todo:
+        name = todo.pop(0)
+        if name not in out:
+            out.append(name)
+            for tool in providers(agent, name):
+                todo += list(tool.input)
+    return out
+
+
+def _replace_from_message(agent: AgentConfig, state: TurnState, needed: list[str], known: dict[str, Any]) -> list[str]:
+    """Outside a flow, a value the message states for a needed variable or a providing tool's input that
+    differs from the session's ("how much did I pay for B1002?" after B1001) replaces it, and what the
+    tools read from the old one is forgotten so they run again. In a flow a changed value is the route's
+    correction (CorrectSlot). Returns the replaced names."""
+    session = state.session
+    assert session is not None
+    if session.active_scenario_id or state.context is None:
+        return []
+    entities = state.context.extracted_entities
+    relevant = _inputs_closure(agent, needed)
+    replaced = []
+    for name in relevant:
+        f = agent.field(name)
+        if f is None or "message" not in f.sources or f.privileged or entities.get(name) in (None, "", []):
+            continue
+        value = coerce(f.field_type, entities[name])
+        if not _missing(known, name) and known[name] != value:
+            session.variables[name] = value
+            replaced.append(name)
+    for tool in {t.id: t for n in relevant for t in providers(agent, n)}.values():
+        if set(tool.input) & set(replaced):
+            for output in tool.output.values():
+                if output not in replaced:
+                    session.variables.pop(output, None)
+    return replaced
+
+
 def _origin(agent: AgentConfig, state: TurnState, name: str) -> str:
     s, p = state.session, state.profile
     if s is not None and (s.slots.get(name) not in (None, "") or s.variables.get(name) not in (None, "")):
@@ -152,8 +193,14 @@ def resolve(agent: AgentConfig, state: TurnState, needed: list[str], run_tool: R
     assert session is not None
     out = Outcome()
     needed = list(dict.fromkeys(needed))
+    replaced = _replace_from_message(agent, state, needed, known_variables(agent, session, state.profile))
     known = known_variables(agent, session, state.profile)
+    for name in replaced:
+        if name in needed:
+            out.sources[name] = "message"
     for name in needed:
+        if name in out.sources:
+            continue
         if not _missing(known, name):
             out.sources[name] = _origin(agent, state, name)
     if all(name in out.sources for name in needed):
