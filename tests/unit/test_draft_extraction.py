@@ -243,7 +243,7 @@ def test_a_draft_whose_figures_are_no_money_asks_no_model_for_a_money_field(draf
 
 @pytest.mark.parametrize("draft", [
     "We'll reimburse you 20k.", "A reimbursement of USD50 is on its way.", "You'll get 40 back within 5 days.",
-    "We'll reimburse 50% of what you paid.", "You'll be reimbursed in full.",
+    "We'll reimburse 50% of what you paid.", "You'll be reimbursed in full.", "We'll reimburse you 2 times over.",
 ])
 def test_a_draft_that_may_state_money_still_asks(draft):
     from focal.enforcement.variables import may_state_amount

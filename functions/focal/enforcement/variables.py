@@ -101,13 +101,12 @@ _AMOUNT_WORDS = "|".join([*UNITS, *TENS, "hundred", "thousand", "million", "doze
                           "double", "twice", "triple", "much", "more", "less"])
 _AMOUNT = re.compile(rf"\d|[$€£%]|\b(?:{_AMOUNT_WORDS})\b", re.IGNORECASE)
 # Figures that are no amount of anything: a reference that starts with letters (B1005, X-123; not a
-# currency code: "USD50" is money), a duration or count with its unit ("5-7 business days", "2 hours",
-# "3 people"), a time of day or a date. Anything else with a digit ("20k") may be an amount.
+# currency code: "USD50" is money), a duration or a head count ("5-7 business days", "2 hours",
+# "3 people"), a time of day or a date. Anything else with a digit ("20k", "2 times") may be an amount.
 _NOT_AMOUNTS = re.compile(
     r"\b(?!(?:usd|us|eur|gbp|cad|aud|chf|jpy|inr|rs)[-#]?\d)[A-Za-z]+[-#]?\d[\w-]*"
     r"|\b\d+(?:\.\d+)?(?:\s*(?:-|–|to|or)\s*\d+(?:\.\d+)?)?\s*(?:business\s+|working\s+|calendar\s+)?"
-    r"(?:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|times?|pieces?|units?|steps?"
-    r"|people|persons?)\b"
+    r"(?:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|people|persons?)\b"
     r"|\b\d{1,2}:\d{2}\b|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b", re.IGNORECASE)
 # For a money field a bare percentage states no money: "10% off your first purchase" (a share of a known
 # base, "half of your $120 purchase", still has the base's figure in it).
