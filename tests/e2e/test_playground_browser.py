@@ -240,3 +240,25 @@ def test_a_pending_approval_is_listed_and_denied_from_the_page(server, browser):
     wait_for(driver, "the approval to be answered",
              lambda d: not css(d, "#approvals li[data-approval]") and "denied" in css(d, "#status")[0].text)
     shot(driver, "approval-denied")
+
+
+def test_a_session_replays_as_the_same_customer_with_the_same_answers(server, browser):
+    url, key = server
+    driver = browser
+    open_page(driver, url, key)
+    css(driver, "#new-session")[0].click()
+    customer = css(driver, "#customer-id")[0]
+    customer.clear()
+    customer.send_keys("c-100")
+    say(driver, "How much did I pay for order A1001?", 1)
+    say(driver, "And how much did I pay for order A1002?", 2)
+    assert "$75.00" in css(driver, ".msg.agent[data-turn='1']")[0].text
+    session = css(driver, "#session-id")[0].text
+    css(driver, "#refresh-sessions")[0].click()
+    wait_for(driver, "the replay button", lambda d: css(d, f"#sessions li[data-session='{session}'] button.replay")[0].click() or True)
+    rows = wait_for(driver, "the replay's verdicts", lambda d: css(d, "#replay-result li") if len(css(d, "#replay-result li")) == 2 else None)
+    assert [r.get_attribute("class") for r in rows] == ["same", "same"], [r.text for r in rows]
+    replayed = css(driver, "#session-id")[0].text
+    assert replayed != session and f"Replay of {session} → {replayed}" in css(driver, "#replay-result")[0].text
+    assert css(driver, "#customer-id")[0].get_attribute("value") == "c-100"  # the same customer: the same orders
+    shot(driver, "replay")
