@@ -256,7 +256,8 @@ def test_a_session_replays_as_the_same_customer_with_the_same_answers(server, br
     session = css(driver, "#session-id")[0].text
     css(driver, "#refresh-sessions")[0].click()
     wait_for(driver, "the replay button", lambda d: css(d, f"#sessions li[data-session='{session}'] button.replay")[0].click() or True)
-    rows = wait_for(driver, "the replay's verdicts", lambda d: css(d, "#replay-result li") if len(css(d, "#replay-result li")) == 2 else None)
+    rows = wait_for(driver, "the replay's verdicts",
+                    lambda d: css(d, "#replay-result li") if len(css(d, "#replay-result li")) == 2 else None)
     assert [r.get_attribute("class") for r in rows] == ["same", "same"], [r.text for r in rows]
     replayed = css(driver, "#session-id")[0].text
     assert replayed != session and f"Replay of {session} → {replayed}" in css(driver, "#replay-result")[0].text
