@@ -32,6 +32,7 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-dev-shm-usage", "--window-size=1600,1300")
 WAIT_S = 90  # a turn on 2 busy cores (the embedding model loads on the first one)
 STAGES = ("sensor", "retrieve", "route", "tools", "generate", "enforce", "persist")
+TOKEN_SECRET = "browser-test-customer-token-secret"  # the tenant's secret the served page's tokens are signed with
 
 
 def _browser_paths() -> tuple[str, str]:
@@ -56,7 +57,10 @@ def server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("playground")
     db = folder / "focal.db"
     key, _ = SqliteApiKeyStore(str(db)).create("acme", ["chat", "approve"], label="browser test", trusted_backend=True)
-    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_HUB_OFFLINE": "1"}
+    # A developer's key that is no trusted backend: it may read traces, but not name the customer it chats as.
+    admin_key, _ = SqliteApiKeyStore(str(db)).create("acme", ["admin"], label="browser test, untrusted")
+    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_HUB_OFFLINE": "1",
+           "FOCAL_SECRET_CUSTOMER_TOKEN_SECRET": TOKEN_SECRET}
     env.pop("FOCAL_MODEL", None)
     proc = subprocess.Popen([sys.executable, "-m", "focal.cli.main", "serve", "--agent", str(AGENT), "--db", str(db),
                              "--port", "0", "--quiet"], cwd=folder, env=env, stderr=subprocess.PIPE, text=True)
@@ -74,7 +78,7 @@ def server(tmp_path_factory):
     if url is None:
         proc.kill()
         pytest.fail("focal serve did not start:\n" + "".join(seen[-20:]))
-    yield url, key
+    yield url, key, admin_key
     proc.terminate()
     try:
         proc.wait(timeout=15)
@@ -158,7 +162,7 @@ def panel_text(driver, name: str) -> str:
 
 
 def test_refund_blocked_by_the_cap_shows_in_every_panel_and_saves_as_a_passing_test(server, browser, tmp_path):
-    url, key = server
+    url, key, _ = server
     driver = browser
     open_page(driver, url, key)
     assert "Acme Retail Support" in css(driver, "#transcript")[0].text  # the agent's greeting
@@ -222,7 +226,7 @@ def test_refund_blocked_by_the_cap_shows_in_every_panel_and_saves_as_a_passing_t
 
 
 def test_a_pending_approval_is_listed_and_denied_from_the_page(server, browser):
-    url, key = server
+    url, key, _ = server
     driver = browser
     open_page(driver, url, key)
     css(driver, "#new-session")[0].click()
@@ -243,7 +247,7 @@ def test_a_pending_approval_is_listed_and_denied_from_the_page(server, browser):
 
 
 def test_a_session_replays_as_the_same_customer_with_the_same_answers(server, browser):
-    url, key = server
+    url, key, _ = server
     driver = browser
     open_page(driver, url, key)
     css(driver, "#new-session")[0].click()
@@ -263,3 +267,38 @@ def test_a_session_replays_as_the_same_customer_with_the_same_answers(server, br
     assert replayed != session and f"Replay of {session} → {replayed}" in css(driver, "#replay-result")[0].text
     assert css(driver, "#customer-id")[0].get_attribute("value") == "c-100"  # the same customer: the same orders
     shot(driver, "replay")
+
+
+def test_with_an_untrusted_key_the_token_not_the_typed_id_decides_whose_orders_are_read(server, browser):
+    """A key that is no trusted backend: the typed customer id is only a claim and is ignored; the signed
+    token in the customer-token field names the customer; a forged one is refused."""
+    from focal.customer_tokens import issue
+
+    url, _, untrusted = server
+    driver = browser
+    open_page(driver, url, untrusted)
+    css(driver, "#forget-key")[0].click()  # this tab held the trusted key: use the untrusted one instead
+    open_page(driver, url, untrusted)
+
+    def ask_as(token: str, claimed: str, turns_after: int = 1) -> None:
+        css(driver, "#new-session")[0].click()
+        for field, value in (("#customer-id", claimed), ("#customer-token", token)):
+            box = css(driver, field)[0]
+            box.clear()
+            box.send_keys(value)
+        if turns_after:
+            say(driver, "How much did I pay for order A1001?", turns_after)
+
+    ask_as(issue("c-100", "acme", TOKEN_SECRET), claimed="c-200")  # A1001 is c-100's order
+    assert "$30.00" in css(driver, ".msg.agent[data-turn='0']")[0].text
+    shot(driver, "customer-token")
+
+    ask_as(issue("c-200", "acme", TOKEN_SECRET), claimed="c-100")  # not c-200's: the claim does not help
+    answer = css(driver, ".msg.agent[data-turn='0']")[0].text
+    assert "$30.00" not in answer and "Wireless mouse" not in answer
+
+    ask_as(issue("c-100", "acme", "a-secret-that-is-not-the-tenants"), claimed="c-100", turns_after=0)
+    css(driver, "#message-input")[0].send_keys("How much did I pay for order A1001?")
+    css(driver, "#send")[0].click()
+    error = wait_for(driver, "the refusal", lambda d: [e.text for e in css(d, "#transcript .msg.error")])
+    assert "customer token refused" in error[0] and "$30.00" not in css(driver, "#transcript")[0].text
