@@ -74,3 +74,21 @@ def test_bench_overhead_reports_stages_model_calls_by_purpose_and_latency(tmp_pa
     assert "differs from offline on 0 of 3 turns" in out
     latency = next(line for line in out.splitlines() if line.startswith("with 50 ms per model call"))
     assert float(latency.split("wall p50 ")[1].split(" ms")[0]) >= 50, latency
+
+
+def test_bench_overhead_prints_both_bounds_of_the_judge_calls_when_the_sensor_reads_conditions(capsys):
+    """guardrails' GLOBAL subjective rule: the instant model reads its condition as holding (every draft
+    judged), then a second run as not holding (only drafts the sensor's model did not read are judged)."""
+    from focal.cli.main import main
+
+    agent = Path(__file__).resolve().parents[2] / "examples" / "guardrails" / "agent.yaml"
+    assert main(["bench", "overhead", str(agent), "--repeat", "1", "--latency-ms", "0"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    calls = [line for line in lines if "model calls per turn" in line]
+    assert len(calls) == 2 and "read as not holding:" in "\n".join(lines)
+
+    def judge(line: str) -> float:
+        return float(line.split("judge ")[1].split()[0])
+
+    upper, lower = judge(calls[0]), judge(calls[1])
+    assert 0 < lower < upper, calls
