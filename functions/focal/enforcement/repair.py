@@ -62,15 +62,15 @@ def no_draft_satisfies(agent: AgentConfig, rule: Rule, variables: dict[str, Any]
         names = sorted(expressions.names(rule.enforcement_expression))
     except ExpressionError:
         return True  # it cannot even be parsed: no draft changes that
-    probed: list[tuple[str, list[Any]]] = []
-    for name in names:
-        f = agent.field(name)
-        if f is None or "response" not in f.sources:
-            continue
-        if f.field_type not in PROBES:
-            return False  # a value we cannot enumerate (text, a list): maybe some draft passes
-        unstated = variables[name] if name in variables else (f.default if f.default is not None else _UNSTATED)
-        probed.append((name, [unstated, *_probes(f.field_type, rule.enforcement_expression, variables)]))
+    drafted = [(name, f) for name in names if (f := agent.field(name)) is not None and "response" in f.sources]
+    if any(f.field_type not in PROBES for _, f in drafted):
+        return False  # a value we cannot enumerate (text, a list): maybe some draft passes
+    unstated = [(name, [variables[name] if name in variables else f.default if f.default is not None else _UNSTATED])
+                for name, f in drafted]
+    if _holds(rule.enforcement_expression, _with(variables, unstated, tuple(v[0] for _, v in unstated))):
+        return False  # the usual case, settled at once: an answer that states nothing passes
+    probed = [(name, [*values, *_probes(f.field_type, rule.enforcement_expression, variables)])
+              for (name, values), (_, f) in zip(unstated, drafted, strict=True)]
     if math.prod(len(p) for _, p in probed) > MAX_PROBES:
         return False  # too many draft values to try: taken as satisfiable (the draft is judged as before)
     return not any(_holds(rule.enforcement_expression, _with(variables, probed, combo))
