@@ -157,6 +157,16 @@ def open_page(driver, url: str, key: str) -> None:
     wait_for(driver, "the agent list", lambda d: agents_listed(d) and not asked(d))
 
 
+def new_session(driver, customer: str, token: str | None = None) -> None:
+    """A new conversation, with the customer id (and customer token) fields filled in."""
+    css(driver, "#new-session")[0].click()
+    for field, value in (("#customer-id", customer), ("#customer-token", token)):
+        if value is not None:
+            box = css(driver, field)[0]
+            box.clear()
+            box.send_keys(value)
+
+
 def panel_text(driver, name: str) -> str:
     return css(driver, f"#panel-{name}")[0].text
 
@@ -229,10 +239,7 @@ def test_a_pending_approval_is_listed_and_denied_from_the_page(server, browser):
     url, key, _ = server
     driver = browser
     open_page(driver, url, key)
-    css(driver, "#new-session")[0].click()
-    customer = css(driver, "#customer-id")[0]
-    customer.clear()
-    customer.send_keys("c-300")
+    new_session(driver, "c-300")
     say(driver, "I want a refund for my order", 1)
     say(driver, "A1006", 2)
     say(driver, "yes", 3)
@@ -250,10 +257,7 @@ def test_a_session_replays_as_the_same_customer_with_the_same_answers(server, br
     url, key, _ = server
     driver = browser
     open_page(driver, url, key)
-    css(driver, "#new-session")[0].click()
-    customer = css(driver, "#customer-id")[0]
-    customer.clear()
-    customer.send_keys("c-100")
+    new_session(driver, "c-100")
     say(driver, "How much did I pay for order A1001?", 1)
     say(driver, "And how much did I pay for order A1002?", 2)
     assert "$75.00" in css(driver, ".msg.agent[data-turn='1']")[0].text
@@ -281,11 +285,7 @@ def test_with_an_untrusted_key_the_token_not_the_typed_id_decides_whose_orders_a
     open_page(driver, url, untrusted)
 
     def ask_as(token: str, claimed: str, turns_after: int = 1) -> None:
-        css(driver, "#new-session")[0].click()
-        for field, value in (("#customer-id", claimed), ("#customer-token", token)):
-            box = css(driver, field)[0]
-            box.clear()
-            box.send_keys(value)
+        new_session(driver, claimed, token)
         if turns_after:
             say(driver, "How much did I pay for order A1001?", turns_after)
 

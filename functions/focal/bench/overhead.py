@@ -123,9 +123,7 @@ def _model_lines(agent_path: str, agent, conversations, repeat: int, offline_dep
         lines += _lower_bound(agent_path, agent, conversations, offline_deps, tmp, through_litellm)
     if latency_ms > 0:
         slow = InstantModel(through_litellm=through_litellm, latency_ms=latency_ms)
-        deps = _model_deps(agent_path, tmp / "latency.db", offline_deps, slow)
-        with capturing(slow):
-            timed = run_turns(deps, agent, conversations, 1, slow)
+        timed = _one_pass(agent_path, agent, conversations, offline_deps, tmp / "latency.db", slow)
         walls = [s.wall_ms for s in timed]
         calls = sum(sum(s.calls.values()) for s in timed) / max(len(timed), 1)
         lines.append(f"with {latency_ms:.0f} ms per model call ({len(timed)} turns, {calls:.2f} calls/turn): "
@@ -138,12 +136,17 @@ def _lower_bound(agent_path: str, agent, conversations, offline_deps, tmp: Path,
                  through_litellm: bool) -> list[str]:
     """The same suite with the sensor model reading every subjective rule's condition as not holding."""
     model = InstantModel(through_litellm=through_litellm, condition_reading="does_not_hold")
-    deps = _model_deps(agent_path, tmp / "lower.db", offline_deps, model)
-    with capturing(model):
-        samples = run_turns(deps, agent, conversations, 1, model)
-    calls = _calls_lines(samples)
+    calls = _calls_lines(_one_pass(agent_path, agent, conversations, offline_deps, tmp / "lower.db", model))
     return ["    the judge calls above read every condition the sensor is asked about as holding (an upper bound); "
             "read as not holding:", *("  " + line for line in calls)]
+
+
+def _one_pass(agent_path: str, agent, conversations, offline_deps, db: Path,  # noqa: ANN001
+              model: InstantModel) -> list[TurnSample]:
+    """One pass over the suite with `model`, in its own SQLite stores."""
+    deps = _model_deps(agent_path, db, offline_deps, model)
+    with capturing(model):
+        return run_turns(deps, agent, conversations, 1, model)
 
 
 def _calls_lines(samples: list[TurnSample]) -> list[str]:

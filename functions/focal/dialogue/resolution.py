@@ -98,31 +98,28 @@ def _missing_inputs(tool: Tool, variables: dict[str, Any]) -> list[str]:
     return [n for n, spec in tool.input.items() if spec.required and _missing(variables, n)]
 
 
-def _wanted(agent: AgentConfig, names: list[str], variables: dict[str, Any]) -> list[str]:
-    """The missing variables and, transitively, the missing inputs of the tools that could provide them."""
+def _closure(agent: AgentConfig, names: list[str], inputs: Callable[[Tool], list[str]]) -> list[str]:
+    """`names` and, transitively, the `inputs` of every tool that could provide one of them."""
     out: list[str] = []
-    todo = [n for n in names if _missing(variables, n)]
+    todo = list(names)
     while todo:
         name = todo.pop(0)
         if name in out:
             continue
         out.append(name)
         for tool in providers(agent, name):
-            todo += [i for i in _missing_inputs(tool, variables) if i not in out]
+            todo += [i for i in inputs(tool) if i not in out]
     return out
+
+
+def _wanted(agent: AgentConfig, names: list[str], variables: dict[str, Any]) -> list[str]:
+    """The missing variables and, transitively, the missing inputs of the tools that could provide them."""
+    return _closure(agent, [n for n in names if _missing(variables, n)], lambda t: _missing_inputs(t, variables))
 
 
 def _inputs_closure(agent: AgentConfig, names: list[str]) -> list[str]:
     """`names` and, transitively, every input of a tool that could provide one of them."""
-    out: list[str] = []
-    todo = list(names)
-    while todo:
-        name = todo.pop(0)
-        if name not in out:
-            out.append(name)
-            for tool in providers(agent, name):
-                todo += list(tool.input)
-    return out
+    return _closure(agent, names, lambda t: list(t.input))
 
 
 def _replace_from_message(agent: AgentConfig, state: TurnState, needed: list[str], known: dict[str, Any]) -> list[str]:

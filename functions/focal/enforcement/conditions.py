@@ -41,10 +41,15 @@ def read_as_not_holding(state: TurnState) -> set[str]:
     return {rule_id for rule_id, reading in context.conditions.items() if reading == "does_not_hold"}
 
 
-def rules_to_judge(state: TurnState, subjective: list[Rule]) -> list[Rule]:
-    """`subjective` minus the rules whose condition the sensor model read as not holding (noted in the trace)."""
+def still_to_judge(state: TurnState, subjective: list[Rule]) -> list[Rule]:
+    """`subjective` minus the rules whose condition the sensor model read as not holding."""
     spared = read_as_not_holding(state)
-    for rule in subjective:
-        if rule.id in spared:
-            state.enforcement.not_judged[rule.id] = NOT_HOLDING
     return [r for r in subjective if r.id not in spared]
+
+
+def rules_to_judge(state: TurnState, subjective: list[Rule]) -> list[Rule]:
+    """`still_to_judge`, each rule spared noted in the trace."""
+    judged = still_to_judge(state, subjective)
+    kept = {r.id for r in judged}
+    state.enforcement.not_judged.update({r.id: NOT_HOLDING for r in subjective if r.id not in kept})
+    return judged

@@ -30,7 +30,7 @@ from typing import Any
 
 from focal.dialogue.flow import end_flow
 from focal.dialogue.variables import known_variables, render
-from focal.enforcement.conditions import read_as_not_holding, rules_to_judge
+from focal.enforcement.conditions import rules_to_judge, still_to_judge
 from focal.enforcement.grounding import check_grounding
 from focal.enforcement.lanes import deterministic, judge, judge_and_read
 from focal.enforcement.relevance import check_relevance
@@ -58,7 +58,7 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
     started = time.perf_counter()  # lane 1 timing includes reading the draft's values
     variables = known_variables(agent, state.session, state.profile)
     names = expression_names(rules)
-    if (blocked := _blocked_whatever_it_says(agent, state, rules, text, dict(variables))) is not None:
+    if (blocked := _blocked_whatever_it_says(agent, state, rules, names, text, dict(variables))) is not None:
         _lap(state, "deterministic", started)
         return blocked
     subjective = rules_to_judge(state, [r for r in rules if r.subjective])
@@ -78,8 +78,7 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
     else:
         reading = draft_variables(agent, text, names, llm, state.model_calls, known=variables)
     checkable, unverifiable = apply_reading(agent, rules, variables, reading)  # uncertain values: "cannot verify"
-    draft = state.drafts[-1]
-    draft.variables = {n: variables[n] for n in sorted(names) if n in variables}
+    _keep_values(state, names, variables)
     violations = unverifiable + deterministic([r for r in checkable if not r.subjective], variables)
     _lap(state, "deterministic", started + batch_s)
     if subjective:
@@ -100,23 +99,27 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
     return violations
 
 
-def _blocked_whatever_it_says(agent: AgentConfig, state: TurnState, rules: list[Rule], text: str,
+def _blocked_whatever_it_says(agent: AgentConfig, state: TurnState, rules: list[Rule], names: set[str], text: str,
                               variables: dict[str, Any]) -> list[Violation] | None:
     """The draft's violations, read offline, when a rule no draft can satisfy blocks it: then no judge and no
     extraction call could change the verdict (enforcement/repair.py). None: check the draft as usual."""
     blocker = hopeless(agent, rules, variables)
     if blocker is None:
         return None
-    reading = draft_variables(agent, text, expression_names(rules), None, known=variables)
+    reading = draft_variables(agent, text, names, None, known=variables)
     checkable, unverifiable = apply_reading(agent, rules, variables, reading)
     violations = unverifiable + deterministic([r for r in checkable if not r.subjective], variables)
     if blocker.id not in {v.rule_id for v in violations}:
         return None  # this draft's own value satisfies it after all: judged and read as any other
-    names = expression_names(rules)
-    state.drafts[-1].variables = {n: variables[n] for n in sorted(names) if n in variables}
+    _keep_values(state, names, variables)
     why = f"the draft is blocked by {blocker.id}, which no draft can satisfy"
     state.enforcement.not_judged.update({r.id: why for r in rules if r.subjective})
     return violations
+
+
+def _keep_values(state: TurnState, names: set[str], variables: dict[str, Any]) -> None:
+    """The values the expressions read, on the draft they were read for (the trace shows them)."""
+    state.drafts[-1].variables = {n: variables[n] for n in sorted(names) if n in variables}
 
 
 def _lap(state: TurnState, lane: str, started: float) -> None:
@@ -189,8 +192,7 @@ def _calls_may_overlap(agent: AgentConfig, state: TurnState, deps: Deps, rules: 
     llm = deps.llm(agent)  # asked without the budget: asking must not mark the turn degraded
     if not llm.available("grounding"):
         return False
-    spared = read_as_not_holding(state)
-    subjective = [r for r in rules if r.subjective and r.id not in spared]
+    subjective = still_to_judge(state, [r for r in rules if r.subjective])
     judged = cfg.llm_judge_enabled and bool(subjective) and llm.available("judge")
     return judged or (bool(expression_names(rules)) and llm.available(READ_PURPOSE))
 
@@ -234,9 +236,9 @@ def run(state: TurnState, deps: Deps) -> TurnState:
 
     report.violations += draft.violations
     variables = known_variables(agent, state.session, state.profile)
-    hopeless = unrepairable(agent, draft.violations, variables)
-    if hopeless is not None:
-        report.not_regenerated = f"{hopeless.id}: no draft can satisfy it (it fails for every value a draft could state)"
+    blocker = unrepairable(agent, draft.violations, variables)
+    if blocker is not None:
+        report.not_regenerated = f"{blocker.id}: no draft can satisfy it (it fails for every value a draft could state)"
     elif report.regenerations < agent.enforcement.max_retries:
         report.regenerations += 1
         state.feedback = [f"{v.rule_id}: {v.reason}" for v in draft.violations]
