@@ -1,8 +1,9 @@
 """Action guards and scope-complete enforcement on the card-support example (examples/cards).
 
 The suite covers the conversations; these tests add what a script cannot: the tools' own state
-after the suite (nothing ordered for the unverified customer), two concurrent "yes" turns that must
-run the action once, and a guard that raises at run time.
+after the suite (nothing ordered for the unverified customer, nothing blocked, ordered or disputed
+for another customer's card or transaction; tests/security/test_card_ownership.py has the rest), two
+concurrent "yes" turns that must run the action once, and a guard that raises at run time.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from focal.wiring import local_deps
 
 CARDS = Path(__file__).resolve().parents[2] / "examples" / "cards"
 AGENT = CARDS / "agent.yaml"
+CUSTOMER = "c-verified"  # holds card 1234: the tools act only on the session customer's own cards
 
 
 def tools_call(entrypoint: str) -> Any:
@@ -42,18 +44,22 @@ def fresh_tools():
 def test_cards_suite_passes_and_orders_only_for_the_verified_customer(fresh_tools) -> None:
     report = run_suite(AGENT, CARDS / "tests.yaml")
     assert report.conversations and report.passed, "\n" + format_report(report)
-    assert tools_call("replacements") == {"1234": "RC-0001"}  # never 5678, the unverified customer's card
+    # 1234 was replaced twice (RC-0001, then RC-0002 after c-verified first named 5678, 0000 and 9012);
+    # never 5678, the unverified customer's card (nor c-verified's attempt at it), nor 9012 or 0000
+    assert tools_call("replacements") == {"1234": "RC-0002"}
+    # only c-verified's own transactions were disputed: never TX-1002, made with c-unverified's card
+    assert tools_call("disputes") == {"TX-1001": "DS-0001", "TX-1003": "DS-0002"}
 
 
 def _runner(tmp_path: Path, verified: bool = True) -> LocalRunner:
     deps = local_deps(AGENT, tmp_path / "focal.db")
-    deps.profiles.save(CustomerProfile(tenant_id="local", agent_id="cards", customer_id="c-1",
+    deps.profiles.save(CustomerProfile(tenant_id="local", agent_id="cards", customer_id=CUSTOMER,
                                        fields={"is_verified": verified}))
     return LocalRunner(deps)
 
 
 def _turn(runner: LocalRunner, message: str, turn_id: str, session: str = "s1") -> TurnResult:
-    return runner.turn(TurnRequest(tenant_id="local", agent_id="cards", session_id=session, customer_id="c-1",
+    return runner.turn(TurnRequest(tenant_id="local", agent_id="cards", session_id=session, customer_id=CUSTOMER,
                                    turn_id=turn_id, message=message))
 
 
@@ -113,7 +119,7 @@ def test_a_guard_that_raises_at_run_time_blocks_the_call_and_the_turn_is_recorde
                       encoding="utf-8")
     (tmp_path / "tools.py").write_text((CARDS / "tools.py").read_text(encoding="utf-8"), encoding="utf-8")
     deps = local_deps(broken, tmp_path / "focal.db")
-    deps.profiles.save(CustomerProfile(tenant_id="local", agent_id="cards", customer_id="c-1", fields={"is_verified": True}))
+    deps.profiles.save(CustomerProfile(tenant_id="local", agent_id="cards", customer_id=CUSTOMER, fields={"is_verified": True}))
     runner = LocalRunner(deps)
     _turn(runner, "I lost my card", "t1")
     _turn(runner, "1234", "t2")

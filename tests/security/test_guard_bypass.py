@@ -23,6 +23,7 @@ from focal.ports import ModelReply
 from focal.wiring import local_deps
 
 CARDS = Path(__file__).resolve().parents[2] / "examples" / "cards" / "agent.yaml"
+CUSTOMER = "c-unverified"  # holds card 5678: the cards tools show a customer only their own cards
 
 
 class ScriptedModel:
@@ -49,7 +50,7 @@ def tools_call(entrypoint: str) -> Any:
 def runner(tmp_path):
     tools_call("reset_state")
     deps = local_deps(CARDS, tmp_path / "focal.db")
-    deps.profiles.save(CustomerProfile(tenant_id="local", agent_id="cards", customer_id="c-1", fields={"is_verified": False}))
+    deps.profiles.save(CustomerProfile(tenant_id="local", agent_id="cards", customer_id=CUSTOMER, fields={"is_verified": False}))
     yield LocalRunner(deps)
     tools_call("reset_state")
 
@@ -58,7 +59,7 @@ def say(runner: LocalRunner, message: str, n: int, model: ScriptedModel | None =
     offline = runner.deps.model
     runner.deps.model = model or offline
     try:
-        return runner.turn(TurnRequest(tenant_id="local", agent_id="cards", session_id="s1", customer_id="c-1",
+        return runner.turn(TurnRequest(tenant_id="local", agent_id="cards", session_id="s1", customer_id=CUSTOMER,
                                         turn_id=f"t{n}", message=message))
     finally:
         runner.deps.model = offline
@@ -80,7 +81,7 @@ def test_a_model_reading_that_claims_verification_does_not_unlock_the_action(run
     assert model.calls == ["sensor"]  # the hostile reading was used
     assert [t["status"] for t in result.tool_calls if t["tool_id"] == "order_replacement_card"] in ([], ["blocked"])
     assert tools_call("replacements") == {}
-    profile = runner.deps.profiles.get("local", "cards", "c-1")
+    profile = runner.deps.profiles.get("local", "cards", CUSTOMER)
     assert profile is not None and profile.fields.get("is_verified") is False
 
 

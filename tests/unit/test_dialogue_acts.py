@@ -42,3 +42,16 @@ def test_the_reason_says_how_the_act_was_recognised(sims):
     assert detect_acts("yes", sims("yes"), 0.7)["affirm"] == "lexicon"
     assert detect_acts("sounds good", sims("sounds good"), 0.7)["affirm"].startswith("similarity 0.")
     assert detect_acts("sounds good", None, 0.7) == {}  # no embedding, lexicon only
+
+
+@pytest.mark.parametrize("text", [
+    "yes please don't", "yes - wait, no", "ok no", "sure, not", "yes if it's under ten dollars", "yes but only part of it",
+    "yeah nah", "sounds good, but hold on", "yes, actually no", "go ahead, not yet though", "yes I mean no",
+])
+def test_a_yes_taken_back_or_put_under_a_condition_is_no_confirmation(sims, text):
+    assert "affirm" not in detect_acts(text, sims(text), threshold=0.7)
+
+
+@pytest.mark.parametrize("text", ["yes please", "yes, go ahead", "sure, no problem", "ok, that's correct", "yes thanks"])
+def test_a_plain_yes_still_confirms(sims, text):
+    assert "affirm" in detect_acts(text, sims(text), threshold=0.7)

@@ -236,7 +236,7 @@ def test_a_failed_extraction_leaves_the_field_uncertain_not_the_default(answer):
     "Subscribers get 10% off their first purchase; the reimbursement desk opens at 9:30.",
 ])
 def test_a_draft_whose_figures_are_no_money_asks_no_model_for_a_money_field(draft):
-    from focal.enforcement.variables import may_state_amount
+    from focal.enforcement.amount_forms import may_state_amount
 
     assert not may_state_amount(draft, "money")
 
@@ -246,13 +246,13 @@ def test_a_draft_whose_figures_are_no_money_asks_no_model_for_a_money_field(draf
     "We'll reimburse 50% of what you paid.", "You'll be reimbursed in full.", "We'll reimburse you 2 times over.",
 ])
 def test_a_draft_that_may_state_money_still_asks(draft):
-    from focal.enforcement.variables import may_state_amount
+    from focal.enforcement.amount_forms import may_state_amount
 
     assert may_state_amount(draft, "money")
 
 
 def test_a_percentage_states_a_percentage_field_value():
-    from focal.enforcement.variables import may_state_amount
+    from focal.enforcement.amount_forms import may_state_amount
 
     assert may_state_amount("Subscribers get 10% off.", "percentage")
     assert not may_state_amount("Subscribers get 10% off.", "money")

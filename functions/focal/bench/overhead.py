@@ -111,7 +111,8 @@ def _model_lines(agent_path: str, agent, conversations, repeat: int, offline_dep
                 - sum(s.cpu_ms for s in offline)) / n_calls
         library = sum(s.model_cpu_ms - s.answer_cpu_ms for s in samples) / n_calls
         relevance = (sum(s.relevance_ms for s in samples) - sum(s.relevance_ms for s in offline)) / n_calls
-        lines.append(f"    CPU per model call: ours {ours:.2f} ms (turn CPU outside the model minus the offline turn's, "
+        shown = f"{ours:.2f} ms" if ours >= 0 else "under the noise of the offline run"
+        lines.append(f"    CPU per model call: ours {shown} (turn CPU outside the model minus the offline turn's, "
                      f"per call; of which ~{relevance:.2f} ms the relevance check embedding model drafts) · "
                      f"litellm {library:.2f} ms")
     note = "litellm was already imported" if imported else (

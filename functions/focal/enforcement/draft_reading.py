@@ -29,10 +29,12 @@ type stated: no value, the field keeps its default.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from focal.enforcement.amount_forms import names_quantity, normalise, normalise_percent, repeated, stray_figures
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
 from focal.number_words import TENS, UNITS, words_value
 
@@ -81,7 +83,14 @@ _MONEY_CUES_HEAD = (
     r"\bcompensat\w*", r"\bgoodwill\b", r"\bvouchers?\b", r"\bpay(?:s|ing)?\s*(?:out|back)\b|\bpaid\s+(?:out|back)\b",
     r"\bpayouts?\b", r"\brevers(?:e|ed|ing|al)\b", r"\bchargebacks?\b", r"\bapprov(?:e|ed|ing)\b",
     r"\b(?:issue[sd]?|issuing)\s+(?:you\b|your\b|a\b|an\b|the\b|[$€£\d])", r"\btransfer(?:s|red|ring)?\b",
-    r"\bdeposit(?:s|ed|ing)?\b", r"\bowe\b", r"\b(?:we|i)(?:'ll|\s+will|\s+can|\s+could)?\s+cover\b",
+    r"\bdeposit(?:s|ed|ing)?\b", r"\btop(?:s|ped|ping)?\s+up\b", r"\bowe\b", r"\bwaiv(?:e|es|ed|ing|er)\b", r"\bforgiv\w*", r"\bdeduct\w*",
+    r"\breduc(?:e|es|ed|ing|tion)\s+(?:\w+\s+){0,3}?(?:by|of)\b", r"\bwr(?:ite|ites|iting|itten|ote)\s+off\b",
+    r"\b(?:wip(?:e|es|ed|ing)|zero(?:es|ed|ing)?|clear(?:s|ed|ing)?)\s+(?:out\s+)?(?:your|the)\b",
+    r"(?:[$€£]\s?\d+(?:[,.]\d+)*|\bmoney|\bfunds|\bcash|\bpayment)\s+(?:is|are|will\s+be)\s+on\s+(?:its|their|the)\s+way\b",
+    r"\b(?:send|sent|head|com|mak|go)\w*\s+(?:[$€£]\s?\d+(?:[,.]\d+)*\s+)?your\s+way\b",
+    r"\bprocess(?:ed|ing)?\s+(?:a\s+|an\s+|the\s+|your\s+)?(?:[$€£]|\d)",
+    r"(?:[$€£]\s?\d+(?:[,.]\d+)*|\b\d+(?:[,.]\d+)*\s?dollars)\s+for\s+you\b",
+    r"\b(?:we|i)(?:'ll|\s+will|\s+can|\s+could)?\s+cover\b",
     r"\b(?:give|giving|gave|send|sending|sent|pay|paying|award|awarding|grant|granting|wire|wiring|offer|offering)"
     r"\s+you\b",
     r"\byou(?:'ll|'d|\s+will|\s+would|\s+should|\s+can|\s+could|\s+are\s+going\s+to|'re\s+going\s+to|\s+also)?"
@@ -108,13 +117,15 @@ _CHARGE = re.compile(r"\b(?:charg\w*|bill(?:s|ed|ing)?|debit\w*|paid|pay\s+with|
 _PERCENT_CUES = _any(
     r"\boff\b", r"\bdiscount\w*", r"\bsav(?:e|es|ed|ing|ings)\b", r"\breduc\w*", r"\bcut\b", r"\bmark(?:ed)?\s*down\b",
     r"\bknock\w*", r"\blower(?:ed)?\s+by\b", r"\bpromo\w*", r"\bcoupons?\b", r"\brebates?\b", r"\bcash\s?back\b",
+    r"\bcheaper\b", r"\bless\b", r"\binstead\s+of\b", r"\brather\s+than\b", r"\bdown\s+from\b",
+    r"\b(?:usually|normally|regularly|originally)\b",
 )
 # Phrases that promise an unstated whole, or the purchase's own amount (the field's verbs and purchases added).
 def _whole(v: str, p: str) -> re.Pattern[str]:
     return _any(
         *([rf"\bfull\s+(?:{v})"] if v else []), r"\bin\s+full\b", rf"\bfully\s+(?:{_or(v)}reimburs|credit)\w*",
         rf"\b(?:{_or(v)}reimburs|credit)\w*\s+fully\b",
-        rf"\b(?:whole|entire|full|complete|total)\s+(?:amount|sum|price|cost|payment|purchase|{_or(p)}balance|value|charge|"
+        rf"\b(?:whole|entire|full|complete|total)\s+(?:amount|sum|price|cost|payment|purchase|{_or(p)}balance|value|charge|bill|invoice|"
         rf"{_or(v)}thing)\b",
         r"\beverything\b", r"\bevery\s+(?:cent|penny|dollar)\b", r"\ball\s+(?:of\s+)?(?:your|the)\s+money\b", r"\ball\s+of\s+it\b",
         r"\bit\s+all\b", r"\bwhat\s+you\s+(?:paid|spent)\b", r"\bthe\s+(?:amount|price|sum)\s+you\s+paid\b",
@@ -199,12 +210,13 @@ class _Lexicon:
     object: re.Pattern[str]
     share: re.Pattern[str]
     role: re.Pattern[str]
+    purchases: str  # the field's purchase words as one alternation ("" without any)
 
 
 @lru_cache(maxsize=256)
 def _lexicon(verbs: tuple[str, ...], purchases: tuple[str, ...], roles: tuple[str, ...]) -> _Lexicon:
     v, p, r = _words(list(verbs)), _words(list(purchases)), _words(list(roles))
-    return _Lexicon(_money_cues(v, p), _whole(v, p), _object(v, p, r), _share_pattern(v, p), _role(r))
+    return _Lexicon(_money_cues(v, p), _whole(v, p), _object(v, p, r), _share_pattern(v, p), _role(r), p)
 
 
 def lexicon(field_def: ProfileFieldDefinition) -> _Lexicon:
@@ -292,7 +304,15 @@ def _share(m: re.Match[str]) -> float:
 
 @lru_cache(maxsize=64)
 def _figures(texts: tuple[str, ...], kind: str) -> frozenset[float]:
-    return frozenset(_number(m) for t in texts for m in _tokens(kind, spell_out(t)))
+    return frozenset(_number(m) for t in texts for m in _tokens(kind, _normalised(kind, t)))
+
+
+def _normalised(kind: str, text: str) -> str:
+    if kind == "money":
+        return spell_out(normalise(text))
+    if kind == "percentage":
+        return spell_out(normalise_percent(text))
+    return unicodedata.normalize("NFKC", text)
 
 
 def policy_figures(agent: AgentConfig, kind: str) -> frozenset[float]:
@@ -329,7 +349,7 @@ def _show(kind: str, value: float) -> str:
 
 def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float], policy: frozenset[float]) -> AmountReading:
     kind = field_def.field_type
-    text = spell_out(draft) if kind in ("money", "percentage") else draft
+    text = _normalised(kind, draft)
     lex = lexicon(field_def)
     sentences = _clauses(text, _cues(kind, field_def.extraction_hints, lex))
     reading = AmountReading(cue=any(c.cue or c.neutral for s in sentences for c in s))
@@ -337,7 +357,7 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
     stated: list[float] = []  # attributed to a known value or another role: what "the whole amount" can be
     wholes: list[str] = []    # "whole" (in full) or "object" (reimburse the purchase) in clauses without an amount
     shares: list[tuple[float, float | None]] = []
-    previous_cue = False
+    previous_cue, repeats, unread = False, [], []
     for clauses in sentences:
         for i, clause in enumerate(clauses):
             # "Your reimbursement is approved. It's $75." — the second sentence goes on about the first one's cue
@@ -347,6 +367,11 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
             cue = clause.cue or (before_cue and not clause.neutral and _PRONOUN_START.search(clause.text) is not None)
             before = len(promised) + len(shares)
             _read_clause(kind, lex, clause, cue, known, policy, promised, stated, shares, reading.unexplained)
+            if len(promised) + len(shares) > before and (again := repeated(clause.text, field_def.extraction_hints)):
+                repeats.append(again)
+            elif cue and len(promised) + len(shares) == before and (
+                    names_quantity(clause.text) or (kind == "percentage" and _MONEY.search(clause.text))):
+                unread.append(clause.text)  # "…the cost of it", "$6 instead of $12": an amount in other words
             if cue and kind == "money" and len(promised) + len(shares) == before:
                 if lex.whole.search(clause.text):
                     wholes.append("whole")
@@ -364,11 +389,22 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
         promised.append(max(candidates))
     elif "whole" in wholes:
         reading.uncertain = "the answer promises the whole amount, which no known value gives"
+    if reading.cue and kind in ("money", "percentage"):
+        accounted = [*promised, *stated, *known, *policy, *reading.unexplained]
+        reading.unexplained += stray_figures(text, accounted, lex.purchases)
     if reading.unexplained and reading.cue:
         shown = ", ".join(_show(kind, v) for v in reading.unexplained)
         reading.uncertain = f"the answer states {shown}, which no known value explains"
     else:
         reading.unexplained = []
+    if unread and not promised and not reading.uncertain:
+        # "I'll send you the cost of it": a promise whose amount is in words the reading cannot place
+        reading.uncertain = f"the answer promises an amount the offline reading cannot place (\"{unread[0].strip()}\")"
+    if len({round(v, 2) for v in promised}) > 1:
+        shown = ", ".join(_show(kind, v) for v in sorted(set(promised)))
+        reading.uncertain = f"the answer promises several amounts ({shown}): their total is not read"
+    elif repeats:
+        reading.uncertain = f"the answer promises an amount more than once (\"{repeats[0]}\"): the total is not read"
     if promised:
         reading.value = max(promised)
     return reading
@@ -390,6 +426,8 @@ def _read_clause(
         for m in _PERCENT.finditer(text):  # "you'll get 50% back": a share of the whole ("10% off" is a discount)
             if not any(a <= m.start() < b for a, b in taken) and not _DISCOUNT.match(text, m.end()):
                 shares.append((_number(m), None))
+    if cue and kind == "money":  # "you'll get 75 back": a figure without a currency in a promise
+        promised += stray_figures(text, [_number(m) for m in _MONEY.finditer(text)], lex.purchases)
     for m in _tokens(kind, text):
         if any(a <= m.start() < b for a, b in taken):
             continue

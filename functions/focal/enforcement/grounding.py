@@ -48,6 +48,7 @@ from focal.models.agent import AgentConfig
 from focal.models.turn import TurnState
 from focal.ports import EntailmentModel, LanguageModel
 from focal.prompt_data import DATA_RULE, data_message
+from focal.sensing.extraction import FieldPattern, PatternUnread, field_pattern
 
 MONTHS = {m: i for i, m in enumerate(
     ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], start=1)}
@@ -106,14 +107,18 @@ def _mask(text: str, start: int, end: int) -> str:
     return text[:start] + " " * (end - start) + text[end:]
 
 
-def extract_claims(text: str, id_patterns: Iterable[re.Pattern[str]] = (), entities: Iterable[str] = ()) -> list[Claim]:
+def extract_claims(text: str, id_patterns: Iterable[FieldPattern] = (), entities: Iterable[str] = ()) -> list[Claim]:
     """Every checkable claim of a text, each span counted once, in order of kind."""
     claims: list[Claim] = []
     work = text
 
-    def take(kind: str, pattern: re.Pattern[str], key) -> None:  # noqa: ANN001
+    def take(kind: str, pattern: re.Pattern[str] | FieldPattern, key) -> None:  # noqa: ANN001
         nonlocal work
-        for m in list(pattern.finditer(work)):
+        try:
+            matches = list(pattern.finditer(work))
+        except PatternUnread:
+            return  # an agent's id pattern that cannot read this text: its ids are left to GENERIC_ID
+        for m in matches:
             k = key(m)
             if k is not None:
                 claims.append(Claim(kind, text[m.start():m.end()], k))
@@ -121,7 +126,8 @@ def extract_claims(text: str, id_patterns: Iterable[re.Pattern[str]] = (), entit
 
     for m in list(MASKED_DIGITS.finditer(work)):  # a masked card number states nothing to check
         work = _mask(work, m.start(), m.end())
-    for pattern in [GENERIC_ID, *id_patterns]:  # whole codes first: RF-B123 is one id, not RF- and B123
+    patterns: list[re.Pattern[str] | FieldPattern] = [GENERIC_ID, *id_patterns]
+    for pattern in patterns:  # whole codes first: RF-B123 is one id, not RF- and B123
         take("id", pattern, lambda m: m.group(0).upper())
     take("date", ISO_DATE, lambda m: _date_key(int(m.group(2)), int(m.group(3)), m.group(1)))
     take("date", SLASH_DATE, lambda m: _date_key(int(m.group(1)), int(m.group(2)), m.group(3)))
@@ -146,15 +152,9 @@ def _name_key(m: re.Match[str]) -> str | None:
     return " ".join(words) if len(words) > 1 else None
 
 
-def id_patterns(agent: AgentConfig) -> list[re.Pattern[str]]:
-    out = []
-    for f in agent.profile_field_definitions:
-        if f.field_type == "id" and f.pattern:
-            try:
-                out.append(re.compile(f.pattern))
-            except re.error:
-                continue
-    return out
+def id_patterns(agent: AgentConfig) -> list[FieldPattern]:
+    found = (field_pattern(f.pattern) for f in agent.profile_field_definitions if f.field_type == "id" and f.pattern)
+    return [p for p in found if p is not None]
 
 
 def declared_entities(agent: AgentConfig) -> list[str]:
@@ -224,7 +224,7 @@ class Sources:
     free: set[str] = field(default_factory=set)  # variables' values and numbers the customer wrote: any kind
     dates: set[str] = field(default_factory=set)
 
-    def add(self, texts: list[str], patterns: list[re.Pattern[str]]) -> None:
+    def add(self, texts: list[str], patterns: list[FieldPattern]) -> None:
         joined = "\n".join(texts)
         self.text = f"{self.text}\n{joined}" if self.text else joined
         self.upper, self.lower = self.text.upper(), self.text.lower()

@@ -13,13 +13,13 @@ that call fails, an uncertain field stays uncertain.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from focal import expressions
+from focal.enforcement.amount_forms import may_state_amount
 from focal.enforcement.draft_reading import (
     NUMERIC,
     known_values,
@@ -30,7 +30,6 @@ from focal.errors import ExpressionError
 from focal.model_calls import call_structured
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
 from focal.models.turn import ModelCall, Violation
-from focal.number_words import TENS, UNITS
 from focal.ports import LanguageModel
 from focal.prompt_data import DATA_RULE, data_message
 from focal.sensing.extraction import coerce, extract
@@ -89,39 +88,6 @@ def _model_values(
     ]
     answer, _ = call_structured(model, PURPOSE, messages, calls, Extracted)
     return None if answer is None else coerced_values(fields, answer.values)
-
-
-# Anything a draft could state an amount with: a figure, a number or currency word, a share, a quantity
-# ("what you paid", "the price", "the whole thing"). A draft with none of these states no amount at all.
-_AMOUNT_WORDS = "|".join([*UNITS, *TENS, "hundred", "thousand", "million", "dozen", "half", "halves", "quarter",
-                          "third", "percent", "per cent", "pct", "dollars?", "bucks", "cents?", "euros?", "pounds",
-                          "quid", "usd", "eur", "gbp", "amount", "sum", "price", "cost", "paid", "pay", "payment",
-                          "total", "balance", "value", "charge", "charged", "money", "fee", "full", "fully",
-                          "whole", "entire", "everything", "all", "same", "rest", "remaining", "difference",
-                          "double", "twice", "triple", "much", "more", "less"])
-_AMOUNT = re.compile(rf"\d|[$€£%]|\b(?:{_AMOUNT_WORDS})\b", re.IGNORECASE)
-# Figures that are no amount of anything: a reference that starts with letters (B1005, X-123; not a
-# currency code: "USD50" is money), a duration or a head count ("5-7 business days", "2 hours",
-# "3 people"), a time of day or a date. Anything else with a digit ("20k", "2 times") may be an amount.
-_NOT_AMOUNTS = re.compile(
-    r"\b(?!(?:usd|us|eur|gbp|cad|aud|chf|jpy|inr|rs)[-#]?\d)[A-Za-z]+[-#]?\d[\w-]*"
-    r"|\b\d+(?:\.\d+)?(?:\s*(?:-|–|to|or)\s*\d+(?:\.\d+)?)?\s*(?:business\s+|working\s+|calendar\s+)?"
-    r"(?:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|people|persons?)\b"
-    r"|\b\d{1,2}:\d{2}\b|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b", re.IGNORECASE)
-# For a money field a bare percentage states no money: "10% off your first purchase" (a share of a known
-# base, "half of your $120 purchase", still has the base's figure in it).
-_PERCENTAGES = re.compile(r"\d+(?:\.\d+)?\s?(?:%|percent\b|per\s?cent\b|pct\b)", re.IGNORECASE)
-
-
-def may_state_amount(draft: str, field_type: str = "number") -> bool:
-    """Whether the draft contains anything an amount of `field_type` could be stated with (then a model
-    reads it when the offline reading found a cue but no value); "Sure, I can help with a reimbursement.
-    What is your booking reference?" has a cue and states no amount: no call. Neither does "A
-    reimbursement arrives within 5-7 business days" or "Booking B1005 is cancelled" for a money field."""
-    text = _NOT_AMOUNTS.sub(" ", draft)
-    if field_type == "money":
-        text = _PERCENTAGES.sub(" ", text)
-    return _AMOUNT.search(text) is not None
 
 
 def _worth_asking(field: ProfileFieldDefinition, draft: str) -> bool:

@@ -96,6 +96,8 @@ def detect_acts(text: str, similarities: dict[str, float] | None, threshold: flo
     if lexicon.is_unsure(text):
         found.pop("affirm", None)
         found.pop("deny", None)
+    if lexicon.has_reservation(text):  # "yes please don't", "sounds good, but only half": no confirmation
+        found.pop("affirm", None)
     if "affirm" in found and "deny" in found:  # "yes... no" — the lexicon reading wins
         found.pop("affirm" if found["deny"] == "lexicon" else "deny")
     return found

@@ -15,6 +15,7 @@ from typing import Any
 
 from focal.models.agent import Scenario, Slot, Step
 from focal.models.session import Session
+from focal.sensing import lexicon
 
 CORRECTION = re.compile(
     r"\b(i meant|i mean|meant to say|actually(,)? (it'?s|it is|make it|use)|sorry,? (it'?s|wrong|i)|wrong (one|number|id|value)|"
@@ -22,7 +23,6 @@ CORRECTION = re.compile(
     re.IGNORECASE,
 )
 OTHER_ENTITY = re.compile(r"\b(other|another|second|different|separate|also|too)\b", re.IGNORECASE)
-QUESTION = re.compile(r"\?\s*$|^\s*(where|what|when|how|why|which|who|is|are|has|have|did|does|can|could)\b", re.IGNORECASE)
 FILLER = frozenset(
     "a an the i i'd id i'm im want would like please can could you get me my some one with and it's its it is "
     "make that this for of to just go ok okay yes thanks thank".split()
@@ -45,7 +45,7 @@ def correction_frame(session: Session, step: Step | None, slot: Slot, text: str,
 
 def is_digression(text: str) -> bool:
     """A question, or a mention of another entity, rather than a new value for the held one."""
-    return bool(OTHER_ENTITY.search(text) or QUESTION.search(text))
+    return bool(OTHER_ENTITY.search(text) or lexicon.is_question(text))
 
 
 def remainder(text: str, used: list[Any]) -> str | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
 from focal.models.agent import ProfileFieldDefinition
@@ -38,6 +39,60 @@ _NUMBER_WORDS = re.compile(
 )
 _TRUE_WORDS = {"yes", "true", "y", "yeah", "yep", "correct"}
 _FALSE_WORDS = {"no", "false", "n", "nope"}
+
+# A field's `pattern` is the agent author's and runs on text a customer or a model wrote. It is matched
+# by the `regex` engine, which gives up after PATTERN_TIMEOUT_S (`(x+x+)+y` backtracks for hours in `re`),
+# on at most PATTERN_TEXT_LIMIT characters (a message or a draft is far shorter; grounding's sources may
+# not be); longer patterns are refused (validate reports them).
+PATTERN_TIMEOUT_S = 0.05
+PATTERN_TEXT_LIMIT = 100_000
+PATTERN_MAX_LENGTH = 1_000
+
+
+class PatternUnread(Exception):
+    """A field pattern could not read the whole text (too long, or no answer in time): what it would have
+    found is unknown, which is neither "absent" nor a default."""
+
+
+class FieldPattern:
+    """An agent's field pattern, compiled by `regex`; every match is bounded in time and text."""
+
+    def __init__(self, compiled: Any):
+        self._compiled = compiled
+
+    def search(self, text: str) -> Any:
+        """The first match, or None; raises PatternUnread."""
+        try:
+            found = self._compiled.search(text[:PATTERN_TEXT_LIMIT], timeout=PATTERN_TIMEOUT_S)
+        except TimeoutError:
+            raise PatternUnread(f"pattern gave no answer within {PATTERN_TIMEOUT_S}s") from None
+        # past the limit, only a match that ends before the cut is known to be one
+        if len(text) > PATTERN_TEXT_LIMIT and (found is None or found.end() == PATTERN_TEXT_LIMIT):
+            raise PatternUnread(f"text longer than {PATTERN_TEXT_LIMIT} characters")
+        return found
+
+    def finditer(self, text: str) -> list[Any]:
+        """Every match; raises PatternUnread."""
+        if len(text) > PATTERN_TEXT_LIMIT:
+            raise PatternUnread(f"text longer than {PATTERN_TEXT_LIMIT} characters")
+        try:
+            return list(self._compiled.finditer(text, timeout=PATTERN_TIMEOUT_S))
+        except TimeoutError:
+            raise PatternUnread(f"pattern gave no answer within {PATTERN_TIMEOUT_S}s") from None
+
+
+@lru_cache(maxsize=512)
+def field_pattern(pattern: str, ignore_case: bool = False) -> FieldPattern | None:
+    """A field's pattern ready to match; None when it does not compile (validation refuses those)."""
+    # Imported here: the Lambda layers carry `regex` beside litellm (layers/llm), in the stages that read fields.
+    import regex
+
+    if len(pattern) > PATTERN_MAX_LENGTH:
+        return None
+    try:
+        return FieldPattern(regex.compile(pattern, regex.IGNORECASE if ignore_case else 0))
+    except (regex.error, OverflowError, RecursionError, ValueError):
+        return None
 
 
 def spelled_numbers(text: str) -> str:
@@ -78,7 +133,13 @@ def extract(field: ProfileFieldDefinition, text: str, whole_message_for_strings:
     if kind in ("money", "percentage"):
         text = spelled_numbers(text)
     if field.pattern:
-        m = re.search(field.pattern, text, re.IGNORECASE)
+        compiled = field_pattern(field.pattern, ignore_case=True)
+        if compiled is None:
+            return None  # validation refuses such a pattern: nothing is read, not even "absent"
+        try:
+            m = compiled.search(text)
+        except PatternUnread:
+            return None  # unknown: neither "absent" (False for a boolean) nor a default
         if kind == "boolean":
             return m is not None  # "does the text contain this pattern" (e.g. an echoed card number)
         if kind in ("id", "string") or m is None:

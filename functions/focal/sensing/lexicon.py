@@ -10,6 +10,14 @@ AFFIRM = re.compile(
     re.IGNORECASE,
 )
 DENY = re.compile(r"^\s*(no|nope|nah|don'?t|do not|not really|negative)\b", re.IGNORECASE)
+# Words that take a "yes" back or put a condition on it ("yes - wait, don't", "yes if it's under $10",
+# "yes but only half", "ok no"): such a message is no confirmation, whatever it starts with.
+RESERVATION = re.compile(
+    r"\b(no(?!\s+(problem|worries|rush|hurry)\b)|nope|nah|not(?!\s+a\s+problem\b)|don'?t|do not|doesn'?t|never|wait|hold on|"
+    r"hang on|stop|cancel|actually|but|if|unless|only|except|instead|rather|mean|meant|half|partly|partially|later|"
+    r"not yet|tomorrow|first)\b|n't\b",
+    re.IGNORECASE,
+)
 CANCEL = re.compile(r"\b(cancel|stop|forget (it|the|about)|never ?mind|start over|abort)\b", re.IGNORECASE)
 HANDOFF = re.compile(
     r"\b(talk|speak|chat|connect|transfer)\b.*\b(human|person|agent|representative|someone|operator|manager)\b"
@@ -42,8 +50,23 @@ CONDITIONAL = re.compile(
 )
 
 
+QUESTION = re.compile(
+    r"\?\s*$|^\s*(what|how|why|when|where|who|whom|whose|which|can|could|do|does|did|is|are|was|were|will|would|"
+    r"should|shall|may|might|have|has)\b(?!\s*$)",
+    re.IGNORECASE,
+)
+
+
+def is_question(text: str) -> bool:
+    return bool(QUESTION.search(text))
+
+
 def is_affirm(text: str) -> bool:
-    return bool(AFFIRM.search(text)) and not DENY.search(text)
+    return bool(AFFIRM.search(text)) and not DENY.search(text) and not has_reservation(text)
+
+
+def has_reservation(text: str) -> bool:
+    return bool(RESERVATION.search(text))
 
 
 def is_deny(text: str) -> bool:

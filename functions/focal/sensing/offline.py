@@ -237,8 +237,10 @@ def offline_context(
         commands += _slot_commands(agent, session, text, entities, owners, notes)
         if starting is None and active is not None:
             commands += _fill_rest(agent, session, text, commands)
-    # A free-text slot takes the whole message when nothing else claims it.
-    if step is not None and session.flow_state == "waiting_for_slot" and not commands and not acts and text.strip():
+    # A free-text slot takes the whole message when nothing else claims it — not a question ("how much
+    # does it cost?" asked while the flow waits for a destination is answered, and the slot asked again).
+    if (step is not None and session.flow_state == "waiting_for_slot" and not commands and not acts and text.strip()
+            and not lexicon.is_question(text)):
         waiting = next((s for s in step.slots if s.type == "string" and session.slots.get(s.name) in (None, "")), None)
         if waiting is not None:
             commands.append(Command(name="SetSlot", flow=active.id if active else None, slot=waiting.name, value=text.strip()))

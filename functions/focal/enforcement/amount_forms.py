@@ -1,0 +1,210 @@
+"""The many ways a draft can write an amount, brought to the forms the reader knows, and the figures it left.
+
+`normalise` rewrites before reading: full-width digits and odd spaces (NFKC), "$1.5k" / "2 grand" /
+"1.5 million dollars" as the whole figure, "15000 cents" as "$150", a currency sign or code after
+the figure ("150$", "150 CAD") or a code before it ("CAD 150") as "$150". A cap is written in the
+agent's own currency; an amount in another one is read as its figure (the strict reading: Focal does
+not convert, and a cap that must not be crossed in any currency is not crossed in this one either).
+
+Then, in a draft that talks about the field, what the reader could not attribute is still looked at:
+- `stray_figures`: figures written without a currency ("a credit of 150", "one fifty", "a hundred and
+  fifty") that are no duration, date, time or reference and no known value: the reading is uncertain;
+- `repeated`: an amount promised more than once ("twice", "two credits of $75", "$20 a month",
+  "another $50"): the total is not read, so it is uncertain too.
+Uncertain means a model reads the draft when one is configured, and "cannot verify" (blocked) when it
+cannot settle it: the reader never turns an amount it failed to read into the field's default.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from focal.number_words import TENS, UNITS, words_value
+
+_I = re.IGNORECASE
+_FIGURE = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_CODES = ("usd|us\\$|eur|gbp|cad|aud|nzd|chf|jpy|inr|sgd|hkd|mxn|sek|nok|dkk|zar|brl|cny|rmb|krw|pln|czk|huf|"
+          "try|ils|aed|sar|php|thb|myr|idr")
+_SCALE = {"k": 1e3, "thousand": 1e3, "grand": 1e3, "m": 1e6, "mn": 1e6, "mil": 1e6, "million": 1e6,
+          "b": 1e9, "bn": 1e9, "billion": 1e9}
+# "$1.5k", "$2m", "1.5K dollars", "2 grand", "1.5 million dollars": a scale after the figure.
+_SCALED = re.compile(
+    rf"(?P<sign>[$€£]\s?)?(?P<n>{_FIGURE})\s?(?P<s>k|thousand|grand|mn|mil|million|bn|billion|m|b)\b"
+    rf"(?P<unit>\s*(?:dollars?|bucks|euros?|pounds|quid|{_CODES})\b)?", _I)
+_CENTS = re.compile(rf"(?<![\w.$€£])(?P<n>{_FIGURE})\s?(?:cents?|pence|¢)(?!\w)", _I)
+_SIGN_AFTER = re.compile(rf"(?<![\w.$€£])(?P<n>{_FIGURE})\s?[$€£](?!\s?\d)")
+_CODE_BEFORE = re.compile(rf"\b(?:{_CODES})\s?(?P<n>{_FIGURE})(?![\d%])", _I)
+_CODE_AFTER = re.compile(rf"(?<![\w.$€£])(?P<n>{_FIGURE})\s?(?:{_CODES})\b", _I)
+_MARKUP = re.compile(r"\*\*|__|`|</?(?:b|strong|em|i|span)>", _I)
+
+
+def _plain(n: str) -> float:
+    return float(n.replace(",", ""))
+
+
+def _figure(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def _visible(text: str) -> str:
+    """NFKC (full-width digits, odd spaces) without the invisible format characters ("2\u200b5%")."""
+    return "".join(c for c in unicodedata.normalize("NFKC", text) if unicodedata.category(c) != "Cf")
+
+
+_DECIMAL_COMMA = re.compile(r"(?<![\d.,])(?P<i>\d{1,3}(?:\.\d{3})*),(?P<d>\d{2})(?!\d)(?=\s?(?:[$€£]|eur|euros?))", _I)
+
+
+def normalise(text: str) -> str:
+    text = _MARKUP.sub("", _visible(text))
+    text = _DECIMAL_COMMA.sub(lambda m: f"{m.group('i').replace('.', '')}.{m.group('d')}", text)  # "75,00 €"
+
+    def scaled(m: re.Match[str]) -> str:
+        scale = m.group("s").lower()
+        if scale in ("m", "b") and not (m.group("sign") or m.group("unit")):
+            return m.group(0)  # "5m" alone may be minutes or metres
+        value = _figure(_plain(m.group("n")) * _SCALE[scale])
+        if m.group("sign") or scale == "grand":
+            return f"${value}"
+        return f"{value}{m.group('unit') or ''}"
+
+    text = _SCALED.sub(scaled, text)
+    text = _CENTS.sub(lambda m: f"${_figure(_plain(m.group('n')) / 100)}", text)
+    text = _SIGN_AFTER.sub(lambda m: f"${m.group('n')}", text)
+    text = _CODE_BEFORE.sub(lambda m: f"${m.group('n')}", text)
+    return _CODE_AFTER.sub(lambda m: f"${m.group('n')}", text)
+
+
+_SHARE_WORDS = {"half": 50, "a half": 50, "a quarter": 25, "quarter": 25, "a third": 33.33, "two thirds": 66.67,
+                "three quarters": 75}
+_SHARE_OFF = re.compile(r"\b(?P<w>a\s+half|half|a\s+quarter|quarter|a\s+third|two\s+thirds|three\s+quarters)\s+"
+                        r"(?P<t>off|price|the\s+price)\b", _I)
+_FRACTION_OFF = re.compile(r"(?<![\d/])(?P<a>\d{1,2})\s?/\s?(?P<b>\d{1,2})(?![\d/])\s+off\b", _I)
+_PERCENT_WORDS = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s*[-‐]?\s*(?:percentage\s+points?|percent|per\s?cent|pct|pc)\b", _I)
+_PAY_SHARE = re.compile(r"\bpay(?:s|ing)?\s+(?:only\s+|just\s+)?(?P<n>\d+(?:\.\d+)?)%\s+of\b", _I)
+# Time given away: "your next two months are free", "free for the first month" (a free plan is a
+# price, not a discount on the customer's bill).
+_FREE = re.compile(
+    r"\b(?:days?|weeks?|months?|years?)\s+(?:(?:is|are|will\s+be|for)\s+)?(?:completely\s+|totally\s+)?free\b"
+    r"|\bfree\s+for\s+(?:a|an|one|two|three|\d+|the\s+(?:next|first)(?:\s+\w+)?)\s+(?:days?|weeks?|months?|years?)\b", _I)
+
+
+def normalise_percent(text: str) -> str:
+    """Shares written other ways, as "N% off": "half price", "a quarter off", "1/4 off", "25 pc",
+    "pay only 60% of" (40% off), "two months free" (100% off)."""
+    text = normalise(text)
+    text = _SHARE_OFF.sub(lambda m: f"{_SHARE_WORDS[' '.join(m.group('w').lower().split())]:g}% off", text)
+    text = _FRACTION_OFF.sub(
+        lambda m: f"{100 * int(m.group('a')) / int(m.group('b')):.4g}% off" if int(m.group("b")) else m.group(0), text)
+    text = _PERCENT_WORDS.sub(lambda m: f"{m.group('n')}%", text)
+    text = _PAY_SHARE.sub(lambda m: f"{100 - float(m.group('n')):g}% off, paying", text)
+    return _FREE.sub(lambda m: f"{m.group(0)} (100% off)", text)
+
+
+# ----------------------------------------------------------------------------- figures left unread
+_WORD = "|".join([*UNITS, *TENS, "hundred", "thousand"])
+_WORD_RUN = re.compile(rf"\b(?:an?\s+)?(?:{_WORD})\b(?:(?:[\s-]+|\s+and\s+)(?:{_WORD})\b)*", _I)
+_DIGITS = re.compile(rf"(?<![\w.,])(?:{_FIGURE})(?!\w|\.\d)")
+_MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
+# Figures that are no amount: a duration, a count of people, a time, a date, a reference (letters and
+# digits, or a number after a word that names one), an ordinal, a list number.
+_NO_AMOUNT = re.compile(
+    r"\b\d+(?:\.\d+)?(?:\s*(?:-|–|to|or)\s*\d+(?:\.\d+)?)?\s*(?:business\s+|working\s+|calendar\s+)?"
+    r"(?:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|people|persons?|adults?|children|"
+    r"guests?|pieces?|lines?|devices?|gb|mb|tb|gigs?)\b"
+    r"|\b\d{1,2}:\d{2}\b|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b|\b\d+(?:st|nd|rd|th)\b"
+    r"|\b\d{2,6}(?:[ /-]{1,2}\d{2,6}){2,}\b"  # a card or phone number in groups
+    rf"|\b(?:{_MONTHS})\w*\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b"
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\w*(?:,?\s+\d{{4}})?"
+    r"|\b(?:in|by|since|until|till|before|after|from|year)\s+(?:19|20)\d{2}\b"
+    r"|\b[A-Za-z]+[-#]?\d[\w-]*"
+    r"|\b(?:account|acct|ending(?:\s+in)?|number|no\.?|ref(?:erence)?|case|ticket|reservation|confirmation|"
+    r"room|line|step|option|page|version|zip|postcode|code|pin|id|extension|ext\.?|call|dial|phone|#)\s*:?\s*#?\d[\d\s-]*", _I)
+_SMALL_WORDS = {w for w, v in UNITS.items() if v < 10}
+
+
+def stray_figures(text: str, accounted: list[float], references: str = "") -> list[float]:
+    """Figures of `text` (already normalised) written without a currency, that are no duration, date,
+    time or reference (`references`: the field's purchase words, "booking 1234") and equal no value in
+    `accounted`: what the reader could not place."""
+    text = _NO_AMOUNT.sub(" ", text)
+    if references:
+        text = re.sub(rf"\b(?:{references})s?\s*:?\s*#?\d[\d\s-]*", " ", text, flags=_I)
+    text = re.sub(rf"[$€£]\s?(?:{_FIGURE})|\d+(?:\.\d+)?\s?(?:%|percent\b|per\s?cent\b)", " ", text, flags=_I)
+    found: list[float] = []
+    for m in _WORD_RUN.finditer(text):
+        words = [w for w in re.split(r"[\s-]+", m.group(0).lower()) if w not in ("a", "an", "and")]
+        if len(words) == 1 and words[0] in _SMALL_WORDS:
+            continue  # "one moment", "two options": no amount on its own
+        value = words_value(m.group(0))
+        colloquial = len(words) == 2 and words[0] in UNITS and words[1] in TENS  # "one fifty": 150, not 51
+        found.append(float(UNITS[words[0]] * 100 + TENS[words[1]]) if colloquial else float(value or 0))
+    text = _WORD_RUN.sub(" ", text)
+    found += [_plain(m.group(0)) for m in _DIGITS.finditer(text)]
+    return [v for v in found if v >= 10 and not any(abs(v - a) < 0.005 for a in accounted)]
+
+
+_COUNT = r"(?:two|three|four|five|six|seven|eight|nine|ten|twelve|several|multiple|\d+)"
+_REPEAT = re.compile(
+    r"\b(?:twice|thrice|(?:two|three|four|five|\d+)\s+times|x\s?\d+|\d+\s?x|each|apiece|another|an\s+additional|"
+    r"on\s+top|plus|in\s+addition|extra|per\s+(?:day|week|month|year|night|line|person|ticket|head)|"
+    r"every\s+(?:day|week|month|year)|(?:daily|weekly|monthly|yearly|annually)\b)\b"
+    rf"|(?:[$€£]\s?(?:{_FIGURE})|\b(?:{_FIGURE})\s?(?:dollars?|bucks|euros?|pounds))\s+(?:a\s+(?:day|week|month|year|night)|more)\b"
+    r"|\bagain\b|\bx\s?[$€£]"
+    rf"|\b{_COUNT}\s+(?:separate\s+|more\s+|additional\s+|equal\s+)?[a-z]+s\s+of\b", _I)
+
+
+def repeated(text: str, hints: list[str]) -> str | None:
+    """The words saying an amount is promised more than once, unless they are one of the field's own
+    hints (a price field declared "per month" is a rate)."""
+    lowered = [h.lower() for h in hints]
+    for m in _REPEAT.finditer(text):
+        if not any(" ".join(m.group(0).lower().split()) in h for h in lowered):
+            return m.group(0)
+    return None
+
+
+# Anything a draft could state an amount with: a figure, a number or currency word, a share, a quantity
+# ("what you paid", "the price", "the whole thing"). A draft with none of these states no amount at all.
+_AMOUNT_WORDS = "|".join([*UNITS, *TENS, "hundred", "thousand", "million", "dozen", "half", "halves", "quarter",
+                          "third", "percent", "per cent", "pct", "dollars?", "bucks", "cents?", "euros?", "pounds",
+                          "quid", "usd", "eur", "gbp", "amount", "sum", "price", "cost", "paid", "pay", "payment",
+                          "total", "balance", "value", "charge", "charged", "money", "fee", "full", "fully",
+                          "whole", "entire", "everything", "all", "same", "rest", "remaining", "difference",
+                          "double", "twice", "triple", "much", "more", "less"])
+_AMOUNT = re.compile(rf"\d|[$€£%]|\b(?:{_AMOUNT_WORDS})\b", _I)
+# Figures that are no amount of anything: a reference that starts with letters (B1005, X-123; not a
+# currency code: "USD50" is money), a duration or a head count ("5-7 business days", "2 hours",
+# "3 people"), a time of day or a date. Anything else with a digit ("20k", "2 times") may be an amount.
+_NOT_AMOUNTS = re.compile(
+    r"\b(?!(?:usd|us|eur|gbp|cad|aud|chf|jpy|inr|rs)[-#]?\d)[A-Za-z]+[-#]?\d[\w-]*"
+    r"|\b\d+(?:\.\d+)?(?:\s*(?:-|–|to|or)\s*\d+(?:\.\d+)?)?\s*(?:business\s+|working\s+|calendar\s+)?"
+    r"(?:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|people|persons?)\b"
+    r"|\b\d{1,2}:\d{2}\b|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b", _I)
+# For a money field a bare percentage states no money: "10% off your first purchase" (a share of a known
+# base, "half of your $120 purchase", still has the base's figure in it).
+_PERCENTAGES = re.compile(r"\d+(?:\.\d+)?\s?(?:%|percent\b|per\s?cent\b|pct\b)", _I)
+
+
+def may_state_amount(draft: str, field_type: str = "number") -> bool:
+    """Whether the draft contains anything an amount of `field_type` could be stated with (then a model
+    reads it when the offline reading found a cue but no value); "Sure, I can help with a reimbursement.
+    What is your booking reference?" has a cue and states no amount: no call. Neither does "A
+    reimbursement arrives within 5-7 business days" or "Booking B1005 is cancelled" for a money field."""
+    text = _NOT_AMOUNTS.sub(" ", draft)
+    if field_type == "money":
+        text = _PERCENTAGES.sub(" ", text)
+    return _AMOUNT.search(text) is not None
+
+
+# In a clause that promises the field: words that name an amount without a figure the reader can place.
+_QUANTITY = re.compile(
+    rf"\b(?:{_WORD}|dozen|half|halves|quarters?|thirds?)\b"
+    r"|\b(?:cost|price|value|worth|amount|sum|total|balance|difference|rest|remainder)\s+of\b"
+    r"|\bwhat\s+(?:you|it)\s+(?:paid|spent|cost)|\bhow\s+much\s+you\s+(?:paid|spent)"
+    r"|\b(?:double|twice|triple|thrice|the\s+same\s+(?:amount|again))\b", _I)
+
+
+def names_quantity(clause: str) -> bool:
+    """"…send you the cost of the purchase", "…credit you double": an amount is promised in words."""
+    return _QUANTITY.search(_NO_AMOUNT.sub(" ", clause)) is not None

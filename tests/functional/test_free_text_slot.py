@@ -1,0 +1,49 @@
+"""A free-text slot takes the customer's answer, never a question asked while the flow waits for it:
+the side effect that follows a free-text value must not run with a question as its argument."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from focal.cli.conversation_tests import format_report, run_suite
+
+AGENT = """
+id: travel
+name: Travel desk
+out_of_scope_message: I can help plan a trip.
+profile_field_definitions:
+  - {field_name: destination, field_type: string, sources: [message]}
+scenarios:
+  - id: trip
+    name: Plan a trip
+    intent_label: trip
+    entry_examples: [I want to plan a trip, help me book travel, I need a travel plan]
+    entry_step_id: ask_destination
+    steps:
+      - id: ask_destination
+        slots: [{name: destination, type: string, prompt: "Where are you going?"}]
+        transitions: [{target: done}]
+      - id: done
+        response_template: Your trip to {destination} is noted.
+"""
+
+SUITE = """
+conversations:
+  - name: a question is not the destination; the answer after it is
+    turns:
+      - user: I want to plan a trip
+        expect: {scenario: trip, step: ask_destination}
+      - user: how much does a trip usually cost?
+        expect: {scenario: trip, step: ask_destination, response_not_contains: "trip to how"}
+      - user: Would it be cheaper in winter
+        expect: {scenario: trip, step: ask_destination}
+      - user: Lisbon
+        expect: {response_contains: "trip to Lisbon"}
+"""
+
+
+def test_a_question_never_fills_a_free_text_slot(tmp_path: Path) -> None:
+    (tmp_path / "agent.yaml").write_text(AGENT)
+    (tmp_path / "tests.yaml").write_text(SUITE)
+    report = run_suite(tmp_path / "agent.yaml", tmp_path / "tests.yaml")
+    assert report.conversations and report.passed, "\n" + format_report(report)
