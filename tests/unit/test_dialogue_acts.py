@@ -55,3 +55,9 @@ def test_a_yes_taken_back_or_put_under_a_condition_is_no_confirmation(sims, text
 @pytest.mark.parametrize("text", ["yes please", "yes, go ahead", "sure, no problem", "ok, that's correct", "yes thanks"])
 def test_a_plain_yes_still_confirms(sims, text):
     assert "affirm" in detect_acts(text, sims(text), threshold=0.7)
+
+
+@pytest.mark.parametrize("text", ["hmm no, not now", "not right now", "hold on, no", "well, no", "not yet"])
+def test_a_no_after_a_filler_is_a_no(sims, text):
+    found = detect_acts(text, sims(text), threshold=0.7)
+    assert "deny" in found and "affirm" not in found

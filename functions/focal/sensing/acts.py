@@ -95,7 +95,8 @@ def detect_acts(text: str, similarities: dict[str, float] | None, threshold: flo
             found[act] = f"similarity {similarities[act]:.2f}"
     if lexicon.is_unsure(text):
         found.pop("affirm", None)
-        found.pop("deny", None)
+        if found.get("deny") != "lexicon":  # "hmm, no" is a no; "I'm not sure that's right" is neither
+            found.pop("deny", None)
     if lexicon.has_reservation(text):  # "yes please don't", "sounds good, but only half": no confirmation
         found.pop("affirm", None)
     if "affirm" in found and "deny" in found:  # "yes... no" — the lexicon reading wins

@@ -18,7 +18,7 @@ from focal.models.session import Session
 from focal.sensing import lexicon
 
 CORRECTION = re.compile(
-    r"\b(i meant|i mean|meant to say|actually(,)? (it'?s|it is|make it|use)|sorry,? (it'?s|wrong|i)|wrong (one|number|id|value)|"
+    r"\b(i meant|i mean|meant to say|actually(,)? (it'?s|it is|make it|use)|sorry,? (it'?s|wrong|i)|wrong \w+|o+ps|whoops|"
     r"typo|my mistake|instead|make (it|that)|change (it|that) to|not \S+,? but|should (be|have been)|correction)\b",
     re.IGNORECASE,
 )
@@ -28,7 +28,7 @@ FILLER = frozenset(
     "make that this for of to just go ok okay yes thanks thank".split()
 )
 MAX_REMAINDER_WORDS = 4
-_WORD = re.compile(r"[\w'-]+")
+_WORD = re.compile(r"\w[\w'-]*")
 
 
 def is_correction(text: str) -> bool:

@@ -126,8 +126,21 @@ def _word_in(word: str, text: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.IGNORECASE) is not None
 
 
-def extract(field: ProfileFieldDefinition, text: str, whole_message_for_strings: bool = False) -> Any:
-    """The value of `field` stated in `text`, or None when the text does not state one."""
+_REFUSED_BEFORE = re.compile(r"(?:\bnot|\bno|n't\s+want|instead\s+of|rather\s+than|\bnor|\bexcept|\bwithout)"
+                             r"(?:\s+(?:the|a|an|that|this|want|need|choose|pick|take|get))*\s*$", re.IGNORECASE)
+
+
+def _named(word: str, text: str) -> bool:
+    """`word` is in `text` and not refused there ("plus, not basic": basic is not chosen)."""
+    return any(_REFUSED_BEFORE.search(text[:m.start()]) is None
+               for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.IGNORECASE))
+
+
+def extract(field: ProfileFieldDefinition, text: str, whole_message_for_strings: bool = False, choosing: bool = False) -> Any:
+    """The value of `field` stated in `text`, or None when the text does not state one. `choosing`: the
+    text is the customer's choice, so a value it refuses ("plus, not basic") is not read; a draft's
+    mention is a mention whatever surrounds it."""
+    named = _named if choosing else _word_in
     kind = field.field_type
     hints = field.extraction_hints
     if kind in ("money", "percentage"):
@@ -159,9 +172,9 @@ def extract(field: ProfileFieldDefinition, text: str, whole_message_for_strings:
                 return int(value) if kind == "integer" else value
         return None
     if kind == "enum":
-        return next((v for v in field.allowed_values if _word_in(v, text)), None)
+        return next((v for v in field.allowed_values if named(v, text)), None)
     if kind == "entity_list":
-        return [v for v in field.allowed_values if _word_in(v, text)]
+        return [v for v in field.allowed_values if named(v, text)]
     if kind == "boolean":
         words = set(re.findall(r"[a-z]+", text.lower()))
         if hints:

@@ -9,7 +9,11 @@ AFFIRM = re.compile(
     r"|absolutely|of course)\b",
     re.IGNORECASE,
 )
-DENY = re.compile(r"^\s*(no|nope|nah|don'?t|do not|not really|negative)\b", re.IGNORECASE)
+DENY = re.compile(
+    r"^\s*((hmm+|um+|uh+|er+m?|well|oh|wait|hold on|hang on|sorry|actually|on second thought)[\s,.!-]*)*"
+    r"(no|nope|nah|don'?t|do not|not really|not (right )?now|not yet|not today|not anymore|negative)\b",
+    re.IGNORECASE,
+)
 # Words that take a "yes" back or put a condition on it ("yes - wait, don't", "yes if it's under $10",
 # "yes but only half", "ok no"): such a message is no confirmation, whatever it starts with.
 RESERVATION = re.compile(

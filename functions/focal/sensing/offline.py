@@ -28,7 +28,7 @@ def message_entities(agent: AgentConfig, text: str) -> dict[str, Any]:
     for f in agent.profile_field_definitions:
         if "message" not in f.sources or f.privileged or f.field_type == "string" and not f.pattern:
             continue
-        value = extract(f, text)
+        value = extract(f, text, choosing=True)
         if value in (None, [], ""):
             continue
         value = coerce(f.field_type, value)
@@ -80,7 +80,7 @@ def _slot_commands(
         for slot in _slots_of(scenario):
             value = entities.get(slot.name)
             if value is None:
-                value = coerce(slot.type, extract(slot_field(agent, slot), text))
+                value = coerce(slot.type, extract(slot_field(agent, slot), text, choosing=True))
             held = session.slots.get(slot.name) if active else None
             if value not in (None, "", []):
                 if held not in (None, "") and held != value:
@@ -112,7 +112,7 @@ def _digression(agent: AgentConfig, session: Session, text: str, entities: dict[
     for slot in _slots_of(active):
         value = entities.get(slot.name)
         if value is None:
-            value = coerce(slot.type, extract(slot_field(agent, slot), text))
+            value = coerce(slot.type, extract(slot_field(agent, slot), text, choosing=True))
         held = session.slots.get(slot.name)
         if value not in (None, "", []) and held not in (None, "") and held != value \
                 and not digression.correction_frame(session, step, slot, text, value):
