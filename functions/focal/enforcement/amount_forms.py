@@ -102,8 +102,9 @@ def normalise_percent(text: str) -> str:
 
 
 # ----------------------------------------------------------------------------- figures left unread
-_WORD = "|".join([*UNITS, *TENS, "hundred", "thousand"])
-_WORD_RUN = re.compile(rf"\b(?:an?\s+)?(?:{_WORD})\b(?:(?:[\s-]+|\s+and\s+)(?:{_WORD})\b)*", _I)
+NUMBER_WORD = "|".join([*UNITS, *TENS, "hundred", "thousand"])
+NUMBER_WORDS = rf"\b(?:an?\s+)?(?:{NUMBER_WORD})\b(?:(?:[\s-]+|\s+and\s+)(?:{NUMBER_WORD})\b)*"  # "a hundred and ten"
+_WORD_RUN = re.compile(NUMBER_WORDS, _I)
 _DIGITS = re.compile(rf"(?<![\w.,])(?:{_FIGURE})(?!\w|\.\d)")
 _MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
 # Figures that are no amount: a duration, a count of people, a time, a date, a reference (letters and
@@ -199,7 +200,7 @@ def may_state_amount(draft: str, field_type: str = "number") -> bool:
 
 # In a clause that promises the field: words that name an amount without a figure the reader can place.
 _QUANTITY = re.compile(
-    rf"\b(?:{_WORD}|dozen|half|halves|quarters?|thirds?)\b"
+    rf"\b(?:{NUMBER_WORD}|dozen|half|halves|quarters?|thirds?)\b"
     r"|\b(?:cost|price|value|worth|amount|sum|total|balance|difference|rest|remainder)\s+of\b"
     r"|\bwhat\s+(?:you|it)\s+(?:paid|spent|cost)|\bhow\s+much\s+you\s+(?:paid|spent)"
     r"|\b(?:double|twice|triple|thrice|the\s+same\s+(?:amount|again))\b", _I)

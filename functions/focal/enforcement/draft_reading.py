@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from focal.enforcement.amount_forms import names_quantity, normalise, normalise_percent, repeated, stray_figures
+from focal.enforcement.amount_forms import NUMBER_WORDS, names_quantity, normalise, normalise_percent, repeated, stray_figures
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
-from focal.number_words import TENS, UNITS, words_value
+from focal.number_words import words_value
 
 NUMERIC = ("money", "percentage", "number", "integer")
 _I = re.IGNORECASE
@@ -51,10 +51,7 @@ _SHARES = {"half": 50.0, "a half": 50.0, "a quarter": 25.0, "a third": 100 / 3, 
            "three quarters": 75.0, "all": 100.0}
 
 # ----------------------------------------------------------------------------- amounts written out
-_WORD = "|".join([*UNITS, *TENS, "hundred", "thousand"])
-_WORDS = re.compile(
-    rf"\b(?:an?\s+)?(?:{_WORD})\b(?:(?:[\s-]+|\s+and\s+)(?:{_WORD})\b)*"
-    r"(?=\s+(?:dollars?|bucks|usd|euros?|pounds|quid|percent|per\s?cent)\b)", _I)
+_WORDS = re.compile(NUMBER_WORDS + r"(?=\s+(?:dollars?|bucks|usd|euros?|pounds|quid|percent|per\s?cent)\b)", _I)
 
 
 def spell_out(text: str) -> str:
