@@ -1,0 +1,175 @@
+"""The words around an amount that say what it is: cues that it moves to the customer (money back, a
+discount), refusals, reports and reviews that promise nothing, thresholds that restate a policy, shares
+of a base, and a field's own `amount_words` added to the built-in generic ones. Read by
+focal.enforcement.draft_reading."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from focal.models.agent import ProfileFieldDefinition
+
+_I = re.IGNORECASE
+NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?"
+SHARES = {"half": 50.0, "a half": 50.0, "a quarter": 25.0, "a third": 100 / 3, "two thirds": 200 / 3,
+           "three quarters": 75.0, "all": 100.0}
+
+
+def _any(*patterns: str) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in patterns), _I)
+
+
+def _money_cues(verbs: str, purchases: str) -> re.Pattern[str]:
+    """The built-in value-movement words, plus the field's verbs; "… back <purchase>s" is not money coming back."""
+    back = _BACK.format(not_after=rf"in\s+stock|soon|later|(?:{purchases})s?\b" if purchases else r"in\s+stock|soon|later")
+    return _any(*([rf"\b(?:{verbs})\w*"] if verbs else []), *_MONEY_CUES_HEAD, back, *_MONEY_CUES_TAIL)
+
+
+_BACK = (r"\b(?:get|gets|getting|got|give|gives|giving|have|has|receive|send|sending|sent|pay|paid|put|putting|money|funds|cash)"
+         r"(?:'s|’s)?(?:\s+[^\s.;!?]+){{1,6}}?\s+back\b(?!\s+(?:{not_after}))")
+_MONEY_CUES_HEAD = (
+    r"\breimburs\w*", r"\bcredit(?:s|ed|ing)?\b(?!\s+cards?\b)", r"\bstore\s+credit\b",
+    r"\bcompensat\w*", r"\bgoodwill\b", r"\bvouchers?\b", r"\bpay(?:s|ing)?\s*(?:out|back)\b|\bpaid\s+(?:out|back)\b",
+    r"\bpayouts?\b", r"\brevers(?:e|ed|ing|al)\b", r"\bchargebacks?\b", r"\bapprov(?:e|ed|ing)\b",
+    r"\b(?:issue[sd]?|issuing)\s+(?:you\b|your\b|a\b|an\b|the\b|[$€£\d])", r"\btransfer(?:s|red|ring)?\b",
+    r"\bdeposit(?:s|ed|ing)?\b", r"\btop(?:s|ped|ping)?\s+up\b", r"\bowe\b", r"\bwaiv(?:e|es|ed|ing|er)\b", r"\bforgiv\w*", r"\bdeduct\w*",
+    r"\breduc(?:e|es|ed|ing|tion)\s+(?:\w+\s+){0,3}?(?:by|of)\b", r"\bwr(?:ite|ites|iting|itten|ote)\s+off\b",
+    r"\b(?:wip(?:e|es|ed|ing)|zero(?:es|ed|ing)?|clear(?:s|ed|ing)?)\s+(?:out\s+)?(?:your|the)\b",
+    r"(?:[$€£]\s?\d+(?:[,.]\d+)*|\bmoney|\bfunds|\bcash|\bpayment)\s+(?:is|are|will\s+be)\s+on\s+(?:its|their|the)\s+way\b",
+    r"\b(?:send|sent|head|com|mak|go)\w*\s+(?:[$€£]\s?\d+(?:[,.]\d+)*\s+)?your\s+way\b",
+    r"\bprocess(?:ed|ing)?\s+(?:a\s+|an\s+|the\s+|your\s+)?(?:[$€£]|\d)",
+    r"(?:[$€£]\s?\d+(?:[,.]\d+)*|\b\d+(?:[,.]\d+)*\s?dollars)\s+for\s+you\b",
+    r"\b(?:we|i)(?:'ll|\s+will|\s+can|\s+could)?\s+cover\b",
+    r"\b(?:give|giving|gave|send|sending|sent|pay|paying|award|awarding|grant|granting|wire|wiring|offer|offering)"
+    r"\s+you\b",
+    r"\byou(?:'ll|'d|\s+will|\s+would|\s+should|\s+can|\s+could|\s+are\s+going\s+to|'re\s+going\s+to|\s+also)?"
+    r"(?:\s+(?:soon|then|now|shortly|also|still|definitely|simply))?\s+(?:receive|get|be\s+getting|be\s+receiving|be\s+paid|be\s+sent)\b",
+    r"\b(?:get|gets|getting|got)\s+back\b(?!\s+to\s+(?:you|us|me)\b)",
+)
+_MONEY_CUES_TAIL = (
+    r"(?:[$€£]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:dollars?|bucks|usd|euros?|pounds))\s*,?\s+back\b",
+    r"\b(?:com(?:e|es|ing)|go(?:es|ing)?|head(?:s|ed|ing)?|flow(?:s|ing)?|sent|send(?:ing)?)\s+back\s+to\s+you\b",
+    r"\bback\s+(?:on|to|into|onto|in)\s+(?:your|the)\s+(?:\w+\s+){0,2}?"
+    r"(?:card|account|bank|payment|method|wallet|balance|paypal|visa|mastercard|amex|statement)",
+    r"\b(?:return(?:s|ed|ing)?|go(?:es)?|going|went|head(?:s|ed|ing)?|land(?:s|ed)?|post(?:s|ed)?|appear(?:s|ed)?|"
+    r"show(?:s|ing)?\s+up|reflect(?:s|ed)?|see|send(?:s|ing)?|sent|transfer(?:s|red|ring)?|wire[sd]?|wiring|mov(?:e|es|ed|ing)|"
+    r"put(?:s|ting)?|appl(?:y|ies|ied|ying))\b(?:\s+[^\s.;!?]+){0,6}?\s+(?:to|into|onto|on|in)\s+(?:your|the)\s+"
+    r"(?:\w+\s+){0,2}?(?:statement|card|account|bank|balance|wallet|paypal|visa|mastercard|amex|payment\s+method)\b",
+    r"\breturn(?:s|ed|ing)?\s+(?:you\s+)?(?:your|the|all|every)\s+(?:\w+\s+)?(?:money|payment|funds|cash|[$€£\d])",
+    r"\ban?\s+(?:cheque|check)\s+(?:for|of)\b",
+    r"\boff\b",
+)
+# Where the money ends up ("…should be sitting in your bank again"); not in a clause about a charge.
+DESTINATION = re.compile(r"\b(?:in|on|to|into|onto)\s+your\s+(?:\w+\s+){0,2}?"
+                          r"(?:bank|card|account|statement|balance|wallet|paypal|visa|mastercard|amex|payment\s+method)\b", _I)
+CHARGE = re.compile(r"\b(?:charg\w*|bill(?:s|ed|ing)?|debit\w*|paid|pay\s+with|spent|on\s+file|saved)\b", _I)
+PERCENT_CUES = _any(
+    r"\boff\b", r"\bdiscount\w*", r"\bsav(?:e|es|ed|ing|ings)\b", r"\breduc\w*", r"\bcut\b", r"\bmark(?:ed)?\s*down\b",
+    r"\bknock\w*", r"\blower(?:ed)?\s+by\b", r"\bpromo\w*", r"\bcoupons?\b", r"\brebates?\b", r"\bcash\s?back\b",
+    r"\bcheaper\b", r"\bless\b", r"\binstead\s+of\b", r"\brather\s+than\b", r"\bdown\s+from\b",
+    r"\b(?:usually|normally|regularly|originally)\b",
+)
+# Phrases that promise an unstated whole, or the purchase's own amount (the field's verbs and purchases added).
+def _whole(v: str, p: str) -> re.Pattern[str]:
+    return _any(
+        *([rf"\bfull\s+(?:{v})"] if v else []), r"\bin\s+full\b", rf"\bfully\s+(?:{_or(v)}reimburs|credit)\w*",
+        rf"\b(?:{_or(v)}reimburs|credit)\w*\s+fully\b",
+        rf"\b(?:whole|entire|full|complete|total)\s+(?:amount|sum|price|cost|payment|purchase|{_or(p)}balance|value|charge|bill|invoice|"
+        rf"{_or(v)}thing)\b",
+        r"\beverything\b", r"\bevery\s+(?:cent|penny|dollar)\b", r"\ball\s+(?:of\s+)?(?:your|the)\s+money\b", r"\ball\s+of\s+it\b",
+        r"\bit\s+all\b", r"\bwhat\s+you\s+(?:paid|spent)\b", r"\bthe\s+(?:amount|price|sum)\s+you\s+paid\b",
+        r"\b(?:that|this|the\s+same)\s+(?:amount|sum|much|figure)\b", r"\bthat(?:'s|\s+is)\s+(?:what|how\s+much)\b",
+        r"\bthe\s+total\b",
+    )
+
+
+def _object(v: str, p: str, r: str) -> re.Pattern[str]:
+    named = rf"(?:{p})\s+\w+|" if p else ""          # "<verb> <purchase> B-123"
+    verbed = rf"(?:{v})(?:ed|d)|" if v else ""       # "the <purchase> will be <verb>ed"
+    return _any(
+        rf"(?<!the\s)(?<!a\s)(?<!an\s)(?<!your\s)(?<!my\s)(?<!any\s)\b(?:{_or(v)}reimburse|credit|compensate)(?:s|d|ed|ing)?\s+"
+        rf"(?:you\s+)?(?:for\s+)?(?:it|them|this|that|these|those|{named}(?:your|the|this|that)\s+"
+        rf"(?!{_or(v)}money|amount|difference|rest|remaining|remainder|{_or(r)}fee|postage|tax|charge)\w+)\b",
+        r"\b(?:get|have|receive|give)\s+(?:it|them|that|your\s+money|the\s+money|your\s+cash|your\s+funds)\s+back\b",
+        r"\byour\s+money\s+back\b",
+        rf"\b(?:it|this|that|they|{_or(p)}purchase|payment|charge)(?:\s+will|'ll|\s+is\s+going\s+to|\s+has\s+been|\s+have\s+been|"
+        rf"\s+was|\s+is\s+being|\s+gets?|\s+got)\s+(?:be\s+)?(?:fully\s+)?(?:{verbed}reimbursed|credited)\b",
+    )
+
+
+def _or(alternatives: str) -> str:
+    return f"{alternatives}|" if alternatives else ""
+
+
+def alternation(words: list[str]) -> str:
+    """Plain words or phrases as one alternation (longest first; a space matches any run of spaces)."""
+    unique = sorted({w.strip().lower() for w in words if w.strip()}, key=lambda w: (-len(w), w))
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in unique)
+
+
+NEGATION = re.compile(
+    r"\b(?:can't|can’t|cannot|can\s+not|couldn't|could\s+not|won't|will\s+not|wouldn't|would\s+not|unable\s+to|"
+    r"not\s+able\s+to|not\s+allowed\s+to|not\s+authori[sz]ed\s+to|not\s+in\s+a\s+position\s+to|don't|do\s+not|"
+    r"doesn't|does\s+not|didn't|did\s+not|isn't|is\s+not|aren't|are\s+not|wasn't|was\s+not|no\s+longer|never|nothing\s+to|"
+    r"stopp(?:ed|ing)|stop|cancel(?:led|ed|ling|ing)?|withdr[ae]wn?|halt(?:ed)?|declin(?:e|ed|ing)|den(?:y|ied)|reject(?:ed)?|"
+    r"no|not)\b(?!\s+(?:worry|worries|problem|hesitate|forget|doubt)\b)(?:\s+[\w'’$€£%.-]+){0,3}?\s*$", _I)
+REPORTED = re.compile(
+    r"\b(?:you(?:'ve|\s+have)?\s+(?:asked|requested|wanted|mentioned|said|hoped|expected|claimed)|you\s+were\s+(?:hoping|expecting)|"
+    r"your\s+(?:request|claim)|you(?:'d|\s+would)\s+like|you\s+want(?:ed)?)\b[^,;]{0,40}$", _I)
+REVIEW = re.compile(
+    r"(?<!n't\s)(?<!not\s)(?<!no\s)\b(?:needs?|requires?|required|must\s+(?:be|go|get)|subject\s+to|go(?:es)?\s+(?:to|through))\s+(?:a\s+|an\s+)?"
+    r"(?:\w+\s+){0,2}?(?:review|approval|sign-off|authori[sz]ation|manager|supervisor)\b"
+    r"|\b(?:will|to|can|must)\s+review\b|\breview(?:ed)?\s+by\b"
+    r"|\b(?:(?:has|have|needs?|need)\s+to|must|should)\s+be\s+(?:approved|reviewed|authori[sz]ed|checked|signed\s+off)\b", _I)
+def _role(r: str) -> re.Pattern[str]:
+    return re.compile(
+        r"\b(?:cost|costs|costing|price|prices|priced|pricing|fee|fees|charge|charges|charged|postage|"
+        r"came\s+to|comes\s+to|come\s+to|total|totals|totalled|totaled|subtotal|paid|pay|spent|spend|bill|billed|worth|"
+        rf"valued|sells?|sold|retails?|tax|taxes|bought|purchased|minimum{_or_after(r)})\b", _I)
+
+
+def _or_after(alternatives: str) -> str:
+    return f"|{alternatives}" if alternatives else ""
+
+
+THRESHOLD_BEFORE = re.compile(
+    r"\b(?:above|over|more\s+than|greater\s+than|higher\s+than|larger\s+than|bigger\s+than|exceed(?:s|ing)?|beyond|"
+    r"in\s+excess\s+of|up\s+to|under|below|less\s+than|at\s+most|no\s+more\s+than|maximum(?:\s+of)?|max|"
+    r"limit(?:ed)?\s+(?:of|to|is)|cap(?:ped)?\s+(?:of|at|is)|at\s+least|threshold\s+(?:of|is)|ceiling\s+(?:of|is))"
+    r"\s+(?:a\s+|the\s+|of\s+)?$", _I)
+THRESHOLD_AFTER = re.compile(r"^\s*(?:or\s+(?:more|less|above|below|under|over)|and\s+(?:above|over|up|under|below)|"
+                              r"limit|cap|maximum|threshold|ceiling)\b", _I)
+BASE_OF = re.compile(r"(?:\d\S*\s*(?:dollars?|bucks|%|percent)?|half|part|some|portion|most|rest|share)\s+(?:out\s+)?of\s+"
+                      r"(?:your|the|this|that)?\s*$", _I)
+def _share_pattern(v: str, p: str) -> re.Pattern[str]:
+    shares = "|".join(sorted(SHARES, key=len, reverse=True))
+    verb = rf"(?:\s+(?:a\s+)?(?:{v})\b)?" if v else ""  # "half <verb> of it"
+    return re.compile(
+        rf"(?P<share>(?<![\w.])\d+(?:\.\d+)?\s?(?:%|percent\b|per\s?cent\b)|\b(?:{shares})\b)"
+        rf"{verb}\s+(?:of\s+)?(?:the\s+|your\s+|that\s+|this\s+|what\s+)?"
+        rf"(?:(?P<base>[$€£]\s?(?:{NUM})|(?:{NUM})\s?dollars)|{_or(p)}purchase|total|price|amount|cost|payment|it\b|you\s+paid|"
+        r"money|bill)", _I)
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """A field's patterns: the built-in generic ones with its `amount_words` added."""
+    money_cues: re.Pattern[str]
+    whole: re.Pattern[str]
+    object: re.Pattern[str]
+    share: re.Pattern[str]
+    role: re.Pattern[str]
+    purchases: str  # the field's purchase words as one alternation ("" without any)
+
+
+@lru_cache(maxsize=256)
+def _lexicon(verbs: tuple[str, ...], purchases: tuple[str, ...], roles: tuple[str, ...]) -> Lexicon:
+    v, p, r = alternation(list(verbs)), alternation(list(purchases)), alternation(list(roles))
+    return Lexicon(_money_cues(v, p), _whole(v, p), _object(v, p, r), _share_pattern(v, p), _role(r), p)
+
+
+def lexicon(field_def: ProfileFieldDefinition) -> Lexicon:
+    w = field_def.amount_words
+    return _lexicon(tuple(w.verbs), tuple(w.purchases), tuple(w.other_roles))
