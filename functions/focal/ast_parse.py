@@ -15,5 +15,10 @@ _lock = threading.Lock()
 
 
 def parse(source: str | bytes, **kwargs: Any) -> Any:
+    """`ast.parse`; raises SyntaxError also for source nested too deeply to parse (`x=` and 200,000 unary
+    minus signs end in MemoryError or RecursionError inside the parser)."""
     with _lock:
-        return ast.parse(source, **kwargs)
+        try:
+            return ast.parse(source, **kwargs)
+        except (MemoryError, RecursionError):
+            raise SyntaxError("nested too deeply") from None

@@ -3,7 +3,10 @@ only by simpleeval over plain data.
 
 The whitelist is deliberately small: no attribute access (so no `__class__` escapes), no
 comprehensions or lambdas (no generator frames), bounded length, and simpleeval's own caps on
-powers and string sizes.
+powers and string sizes. simpleeval bounds a repeated list by its top-level length only, so
+`[[1]*99999]*99999` (99999 references to one long list) would pass it and then hold a turn in
+`min()` or `==`: lists and tuples are bounded here by all the elements they hold, nested ones counted,
+before they are built (statically when written with literals, so `focal validate` reports them too).
 """
 
 from __future__ import annotations
@@ -13,13 +16,15 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from simpleeval import EvalWithCompoundTypes
+from simpleeval import DEFAULT_OPERATORS, EvalWithCompoundTypes, safe_add, safe_mult
 
 from focal import ast_parse
 from focal.errors import ExpressionError
 
 MAX_EXPRESSION_LENGTH = 500
 MAX_STRING_VALUE = 10_000
+MAX_SEQUENCE_ELEMENTS = 10_000  # elements of a list or tuple an expression builds, nested ones counted
+MAX_ROUND_DIGITS = 100
 
 
 def _contains(container: Any, item: Any) -> bool:
@@ -32,12 +37,19 @@ def _lower(value: Any) -> str:
     return str(value).lower()
 
 
+def _round(value: Any, digits: Any = None) -> Any:
+    # round(1, -10**100) computes 10**(10**100) before it answers
+    if isinstance(digits, int) and abs(digits) > MAX_ROUND_DIGITS:
+        raise ExpressionError(f"round() takes at most {MAX_ROUND_DIGITS} digits")
+    return round(value, digits)
+
+
 FUNCTIONS: dict[str, Any] = {
     "len": len,
     "min": min,
     "max": max,
     "abs": abs,
-    "round": round,
+    "round": _round,
     "lower": _lower,
     "contains": _contains,
 }
@@ -102,11 +114,89 @@ def _parse(expression: str) -> ast.Expression:
             raise ExpressionError("string repetition is not allowed")
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) > 200:
             raise ExpressionError("string literal longer than 200 characters")
+        if isinstance(node, ast.List | ast.Tuple | ast.BinOp):
+            _check_elements(_literal_elements(node) or 0)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
             exponent = node.right
             if not (isinstance(exponent, ast.Constant) and isinstance(exponent.value, int | float) and abs(exponent.value) <= 100):
                 raise ExpressionError("exponents must be literal numbers no larger than 100")
     return tree
+
+
+def _literal_elements(node: ast.AST) -> int | None:
+    """Elements (nested ones counted) of a list or tuple written with literals, `*` by a number and `+`;
+    None when it depends on a variable (then counted as it is built, see _Evaluator)."""
+    if isinstance(node, ast.List | ast.Tuple):
+        return sum(1 + (_literal_elements(item) or 0) for item in node.elts)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+        for sequence, times in ((node.left, node.right), (node.right, node.left)):
+            elements = _literal_elements(sequence)
+            if elements is not None and isinstance(times, ast.Constant) and type(times.value) is int:
+                return elements * max(times.value, 0)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _literal_elements(node.left), _literal_elements(node.right)
+        if left is not None and right is not None:
+            return left + right
+    return None
+
+
+def _check_elements(count: int) -> None:
+    if count > MAX_SEQUENCE_ELEMENTS:
+        raise ExpressionError(f"a list or tuple of more than {MAX_SEQUENCE_ELEMENTS} elements (nested ones counted) "
+                              "is not allowed")
+
+
+def _elements(value: Any) -> int:
+    """Elements a list, tuple or mapping holds, nested ones counted; each repeated reference counts again
+    (comparing or searching visits every one). Stops counting past MAX_SEQUENCE_ELEMENTS."""
+    count, stack = 0, [value]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, Mapping):
+            current = list(current.values())
+        if isinstance(current, list | tuple):
+            count += len(current)
+            if count > MAX_SEQUENCE_ELEMENTS:
+                break
+            stack.extend(item for item in current if isinstance(item, list | tuple | Mapping))
+    return count
+
+
+def _repeat(a: Any, b: Any) -> Any:
+    for sequence, times in ((a, b), (b, a)):
+        if isinstance(sequence, list | tuple) and isinstance(times, int) and times > 0:
+            _check_elements(_elements(sequence) * times)
+    return safe_mult(a, b)  # which bounds repeated text
+
+
+def _concatenate(a: Any, b: Any) -> Any:
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        _check_elements(_elements(a) + _elements(b))
+    return safe_add(a, b)  # which bounds joined text
+
+
+def _modulo(a: Any, b: Any) -> Any:
+    if isinstance(a, str):  # '%0999999999d' % 1 is a gigabyte of text
+        raise ExpressionError("'%' formatting of text is not allowed")
+    return a % b
+
+
+OPERATORS = {**DEFAULT_OPERATORS, ast.Mult: _repeat, ast.Add: _concatenate, ast.Mod: _modulo}
+
+
+class _Evaluator(EvalWithCompoundTypes):
+    """The compound-types evaluator, so that the list and tuple literals the whitelist admits evaluate
+    (`tier in ['gold', 'silver']`), bounded like the lists `*` and `+` build."""
+
+    def _eval_list(self, node: ast.List) -> list[Any]:
+        result: list[Any] = super()._eval_list(node)
+        _check_elements(_elements(result))
+        return result
+
+    def _eval_tuple(self, node: ast.Tuple) -> tuple[Any, ...]:
+        result: tuple[Any, ...] = super()._eval_tuple(node)
+        _check_elements(_elements(result))
+        return result
 
 
 def names(expression: str) -> set[str]:
@@ -141,9 +231,8 @@ def _plain(value: Any, depth: int = 0) -> Any:
 
 def evaluate(expression: str, variables: Mapping[str, Any]) -> Any:
     tree = parse(expression)
-    # The compound-types evaluator, so that the list and tuple literals the whitelist admits evaluate
-    # (`tier in ['gold', 'silver']`); comprehensions stay refused by `parse`.
-    evaluator = EvalWithCompoundTypes(
+    evaluator = _Evaluator(
+        operators=dict(OPERATORS),
         names={**CONSTANTS, **{k: _plain(v) for k, v in variables.items()}},
         functions=dict(FUNCTIONS),
     )

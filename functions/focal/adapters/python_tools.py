@@ -22,7 +22,9 @@ import hashlib
 import importlib
 import importlib.util
 import inspect
+import os
 import re
+import stat
 import sys
 import threading
 from collections.abc import Collection
@@ -35,6 +37,7 @@ from focal.models.agent import AgentConfig, Tool, ToolKind
 from focal.models.turn import ToolCallContext
 from focal.settings import get_settings
 
+MAX_TOOL_FILE_BYTES = 1_000_000
 _FUNCTION = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 _MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
 
@@ -83,12 +86,44 @@ def _binding(stmt: ast.stmt, name: str) -> str | None:
     return found
 
 
+def read_regular_file(path: Path, limit: int) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes; raises OSError naming why not. Opened without
+    blocking and checked on the open file: a FIFO or a device never blocks or streams the read."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError("not a regular file")
+        if info.st_size > limit:
+            raise OSError(f"{info.st_size} bytes, over the limit of {limit}")
+        with open(fd, "rb", closefd=False) as fh:
+            data = fh.read(limit + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise OSError(f"over the limit of {limit} bytes")
+    return data
+
+
+def parse_tool_file(path: Path, target: str) -> ast.Module:
+    """A tool file's syntax tree, read, never run; raises ValueError naming why it cannot be had."""
+    try:
+        source = read_regular_file(path, MAX_TOOL_FILE_BYTES)
+    except OSError as exc:
+        raise ValueError(f"cannot read '{target}': {exc.strerror or exc}") from None
+    try:
+        tree: ast.Module = ast_parse.parse(source, filename=target)
+        return tree
+    except (SyntaxError, ValueError) as exc:  # ValueError: null bytes
+        raise ValueError(f"'{target}' cannot be parsed: {exc}") from None
+
+
 def _definition_problem(path: Path, target: str, func_name: str) -> str | None:
     """Whether `path` defines `func_name` with a top-level `def` that nothing later rebinds; read, never run."""
     try:
-        tree = ast_parse.parse(path.read_bytes(), filename=target)
-    except (SyntaxError, ValueError, OSError) as exc:
-        return f"cannot read '{target}': {exc}"
+        tree = parse_tool_file(path, target)
+    except ValueError as exc:
+        return str(exc)
     kind = None
     for stmt in tree.body:
         kind = _binding(stmt, func_name) or kind

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -9,6 +11,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from focal.adapters.python_tools import read_regular_file
 from focal.config.hints import schema_hint
 from focal.config.problems import Problem, format_path, line_of
 from focal.config.validate import semantic_problems
@@ -108,22 +111,96 @@ def safe_load_bounded(text: str) -> Any:
         loader.dispose()
 
 
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+_ANNOTATIONS = ("__lines__", "__line__", "__duplicates__")  # the loader's, stripped again before validation
+
+
+def _duplicate_keys(node: yaml.MappingNode) -> list[tuple[str, int, int]]:
+    """(key, first line, repeated line) of each key written twice in this mapping. Keys a merge (`<<: *base`)
+    brings in are not counted: overriding them is what a merge is for."""
+    first: dict[tuple[str, str], int] = {}
+    out = []
+    for key_node, _ in node.value:
+        if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _MERGE_TAG:
+            continue
+        key, line = (key_node.tag, key_node.value), key_node.start_mark.line + 1
+        if key in first:
+            out.append((key_node.value, first[key], line))
+        else:
+            first[key] = line
+    return out
+
+
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict[str, Any]:
+    duplicates = _duplicate_keys(node)  # before construct_mapping flattens merges into node.value
     mapping = loader.construct_mapping(node, deep=True)
     lines = {}
     for key_node, _ in node.value:
         lines[key_node.value] = key_node.start_mark.line + 1
-    mapping["__lines__"] = lines  # stripped again before validation
+    mapping["__lines__"] = lines
     mapping["__line__"] = node.start_mark.line + 1
+    if duplicates:
+        mapping["__duplicates__"] = duplicates
     return mapping
 
 
+class _Unreadable:
+    """A scalar the YAML constructors cannot turn into a value (a 5000-digit number, a 13th month): kept in
+    place so that it is reported with its field path, like a schema problem."""
+
+    def __init__(self, reason: str, line: int):
+        self.reason, self.line = reason, line
+
+
+def _unreadable_reason(tag: str, node: yaml.ScalarNode, exc: Exception) -> str:
+    kind = tag.rsplit(":", 1)[-1]
+    if kind == "int":
+        digits = sum(c.isdigit() for c in node.value)
+        return f"this number has {digits} digits; at most {sys.get_int_max_str_digits()} can be read"
+    shown = node.value if len(node.value) <= 40 else node.value[:40] + "…"
+    return f"'{shown}' cannot be read as a {'date' if kind == 'timestamp' else kind}: {exc}"
+
+
+def _guarded(tag: str) -> Callable[[_LineLoader, yaml.ScalarNode], Any]:
+    construct = yaml.SafeLoader.yaml_constructors[tag]
+
+    def build(loader: _LineLoader, node: yaml.ScalarNode) -> Any:
+        try:
+            return construct(loader, node)
+        except (ValueError, OverflowError) as exc:
+            return _Unreadable(_unreadable_reason(tag, node, exc), node.start_mark.line + 1)
+    return build
+
+
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+for _tag in ("int", "float", "timestamp"):
+    _LineLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", _guarded(f"tag:yaml.org,2002:{_tag}"))
+
+
+def _reading_problems(raw: Any, path: tuple[Any, ...] = (), seen: set[int] | None = None) -> list[Problem]:
+    """Duplicate keys and unreadable values, each with its path (a shared anchor reported once)."""
+    seen = set() if seen is None else seen
+    if isinstance(raw, _Unreadable):
+        return [Problem(format_path(path), raw.reason, raw.line)]
+    if not isinstance(raw, dict | list) or id(raw) in seen:
+        return []
+    seen.add(id(raw))
+    if isinstance(raw, list):
+        return [p for i, item in enumerate(raw) for p in _reading_problems(item, (*path, i), seen)]
+    out = [Problem(format_path((*path, key)), f"duplicate key '{key}' (lines {first} and {again}): a key may appear "
+                   "only once in a mapping, a second one would silently replace the first", again)
+           for key, first, again in raw.get("__duplicates__", ())]
+    for key, value in raw.items():
+        if isinstance(key, _Unreadable):
+            out.append(Problem(format_path(path), key.reason, key.line))
+        elif key not in _ANNOTATIONS:
+            out += _reading_problems(value, (*path, key), seen)
+    return out
 
 
 def _strip_lines(value: Any) -> Any:
     if isinstance(value, dict):
-        return {k: _strip_lines(v) for k, v in value.items() if k not in ("__lines__", "__line__")}
+        return {k: _strip_lines(v) for k, v in value.items() if k not in _ANNOTATIONS}
     if isinstance(value, list):
         return [_strip_lines(v) for v in value]
     return value
@@ -157,6 +234,9 @@ def parse_agent_text(text: str, source: str = "<agent>", base_dir: str | None = 
         return LoadedAgent(None, None, [Problem("<yaml>", message, line)])
     if not isinstance(raw, dict):
         return LoadedAgent(None, raw, [Problem("<root>", "the agent file must be a mapping (key: value) at the top")])
+    unread = _reading_problems(raw)
+    if unread:  # a value was lost or replaced: a schema check would judge a document nobody wrote
+        return LoadedAgent(None, raw, unread, base_dir)
     try:
         config = AgentConfig.model_validate(_strip_lines(raw))
     except ValidationError as exc:
@@ -174,9 +254,11 @@ def load_agent_file(path: str | Path) -> LoadedAgent:
     if p.is_dir():
         p = p / "agent.yaml"
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_regular_file(p, MAX_AGENT_BYTES).decode("utf-8")
     except OSError as exc:
-        return LoadedAgent(None, None, [Problem(str(p), f"cannot read file: {exc.strerror}")])
+        return LoadedAgent(None, None, [Problem(str(p), f"cannot read file: {exc.strerror or exc}")])
+    except UnicodeDecodeError as exc:
+        return LoadedAgent(None, None, [Problem(str(p), f"cannot read file: not UTF-8 text ({exc.reason} at byte {exc.start})")])
     return parse_agent_text(text, str(p), str(p.parent.resolve()))
 
 

@@ -13,14 +13,15 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Literal
 
-from focal import ast_parse, expressions, tool_templates
-from focal.adapters.python_tools import entrypoint_problem
+from focal import expressions, tool_templates
+from focal.adapters.python_tools import entrypoint_problem, parse_tool_file
 from focal.config.expr_checks import static_problems
 from focal.config.hints import did_you_mean
 from focal.config.problems import Problem, format_path, line_of
 from focal.dialogue.variables import placeholders
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, Rule, Scope, Tool, ToolKind
+from focal.sensing.extraction import PATTERN_MAX_LENGTH
 from focal.settings import get_settings
 
 # The built-in name a guard may read besides its variables: the customer said yes to the action.
@@ -172,10 +173,24 @@ def _functions_in(base_dir: str | None, target: str) -> list[str]:
     if folder not in path.parents:
         return []
     try:
-        tree = ast_parse.parse(path.read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+        tree = parse_tool_file(path, target)
+    except ValueError:  # entrypoint_problem has said why
         return []
     return [n.name for n in tree.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")]
+
+
+def _pattern_problem(pattern: str) -> str | None:
+    """Why a field's pattern cannot be used. Compiled by `re`: the matcher's `regex` (sensing.extraction)
+    takes the same syntax and is not in every stage's layers."""
+    if len(pattern) > PATTERN_MAX_LENGTH:
+        return f"the pattern is {len(pattern)} characters long; the limit is {PATTERN_MAX_LENGTH}"
+    try:
+        re.compile(pattern)
+    except (re.error, OverflowError, ValueError) as exc:  # OverflowError: 'a{4294967295}'
+        return f"invalid regular expression: {exc}"
+    except RecursionError:
+        return "invalid regular expression: groups nested too deeply"
+    return None
 
 
 def _inputs(t: Tool) -> str:
@@ -281,11 +296,8 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
 
     for i, f in enumerate(agent.profile_field_definitions):
         path = ("profile_field_definitions", i)
-        if f.pattern:
-            try:
-                re.compile(f.pattern)
-            except re.error as exc:
-                c.add((*path, "pattern"), f"invalid regular expression: {exc}")
+        if f.pattern and (problem := _pattern_problem(f.pattern)):
+            c.add((*path, "pattern"), problem)
         if f.field_type in ("enum", "entity_list") and not f.allowed_values:
             c.add((*path, "allowed_values"), f"a field of type {f.field_type} needs allowed_values")
         for j, rule in enumerate(f.validation_rules):

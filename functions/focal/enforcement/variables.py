@@ -32,7 +32,7 @@ from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
 from focal.models.turn import ModelCall, Violation
 from focal.ports import LanguageModel
 from focal.prompt_data import DATA_RULE, data_message
-from focal.sensing.extraction import coerce, extract
+from focal.sensing.extraction import coerce, extract, pattern_unread
 
 PURPOSE = "extract"
 PROBES = {"money": (0.0, -1e12, 1e12), "percentage": (0.0, -1e12, 1e12), "number": (0.0, -1e12, 1e12),
@@ -130,6 +130,10 @@ def offline_reading(
                 reading.unexplained[f.field_name] = amount.unexplained
             if amount.uncertain or (amount.cue and amount.value is None and may_state_amount(draft, f.field_type)):
                 ask.append(f)
+            continue
+        if unread := pattern_unread(f, draft):  # unknown, never the default (a card number echoed or not)
+            reading.uncertain[f.field_name] = f"the answer could not be read for {f.field_name}: {unread}"
+            ask.append(f)
             continue
         value = extract(f, draft)
         if value is not None:

@@ -44,7 +44,7 @@ _FALSE_WORDS = {"no", "false", "n", "nope"}
 # by the `regex` engine, which gives up after PATTERN_TIMEOUT_S (`(x+x+)+y` backtracks for hours in `re`),
 # on at most PATTERN_TEXT_LIMIT characters (a message or a draft is far shorter; grounding's sources may
 # not be); longer patterns are refused (validate reports them).
-PATTERN_TIMEOUT_S = 0.05
+PATTERN_TIMEOUT_S = 0.1
 PATTERN_TEXT_LIMIT = 100_000
 PATTERN_MAX_LENGTH = 1_000
 
@@ -134,6 +134,20 @@ def _named(word: str, text: str) -> bool:
     """`word` is in `text` and not refused there ("plus, not basic": basic is not chosen)."""
     return any(_REFUSED_BEFORE.search(text[:m.start()]) is None
                for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.IGNORECASE))
+
+
+def pattern_unread(field: ProfileFieldDefinition, text: str) -> str | None:
+    """Why the field's own pattern cannot say whether `text` matches (too slow, too long, refused), or None."""
+    if not field.pattern:
+        return None
+    compiled = field_pattern(field.pattern, ignore_case=True)
+    if compiled is None:
+        return "its pattern is refused"
+    try:
+        compiled.search(text)
+    except PatternUnread as exc:
+        return str(exc)
+    return None
 
 
 def extract(field: ProfileFieldDefinition, text: str, whole_message_for_strings: bool = False, choosing: bool = False) -> Any:
