@@ -97,7 +97,7 @@ rules:
   - {id: a, condition_text: x, action_text: y, is_hard_constraint: true, enforcement_expression: tier == gold}
   - {id: b, condition_text: x, action_text: y, is_hard_constraint: true, enforcement_expression: "contains(tier) or refund_amount < '50'"}
   - {id: c, condition_text: x, action_text: y, is_hard_constraint: true, enforcement_expression: "tier in 5 or refund_amount / 0 > 1"}
-  - {id: d, condition_text: x, action_text: y, is_hard_constraint: true, enforcement_expression: "tier in ['gold', 'x'] and len(tier) > 1"}
+  - {id: d, condition_text: x, action_text: y, is_hard_constraint: true, enforcement_expression: "tier in ['gold'] and len(tier) > 1"}
 """
     path = tmp_path / "agent.yaml"
     path.write_text(text, encoding="utf-8")

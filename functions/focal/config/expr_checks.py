@@ -4,14 +4,22 @@ simpleeval raises at run time (and a hard constraint that cannot be evaluated bl
 its tool call), so `focal validate` reports these beforehand: a whitelisted function called with
 the wrong number of arguments, `in` against a number, division by a literal zero, and ordering or
 arithmetic that mixes text with a number. Findings on literals alone are certain (errors); findings
-that rest on a variable's declared type (`len()` of a money field) are warnings: the agent still
-loads, and the rule fails closed at run time as before.
+that rest on a variable's declared type (`len()` of a money field) are warnings: values are brought
+to their field's type when read, so such a rule fails closed on every run (it blocks, never lets
+through), which is safe: the agent still loads (examples/guardrails keeps one on purpose) and the
+message says what the rule, guard or transition then does.
+
+`enum_problems` finds a text compared with an enum variable (`plan == 'unlimted'`, `plan in [...]`) or
+looked up in an entity list (`'Verizn' in competitors`) that is none of its allowed_values: the text
+is never the variable's value (errors).
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+
+from focal.config.hints import did_you_mean
 
 NUMERIC_TYPES = frozenset({"money", "percentage", "integer", "number"})
 # name → (fewest, most) positional arguments; None: no upper bound
@@ -79,4 +87,45 @@ def static_problems(tree: ast.Expression, types: Mapping[str, str]) -> list[tupl
                 out.append(("division by zero", True))
             elif isinstance(node.op, _ARITHMETIC) and {_kind(node.left, types), _kind(node.right, types)} == {"number", "text"}:
                 out.append((f"{_show(node.left)} and {_show(node.right)} mix a number with a text", not _typed(node.left, node.right)))
+    return list(dict.fromkeys(out))
+
+
+def _texts(node: ast.AST) -> list[str]:
+    """The quoted texts of a text literal or of a list / tuple of them (other elements skipped)."""
+    items = node.elts if isinstance(node, ast.List | ast.Tuple) else [node]
+    return [i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)]
+
+
+def _compared(node: ast.Compare) -> Iterator[tuple[str, list[str], str]]:
+    """(variable name, the texts it is compared with, 'equals' or 'holds') for each comparison of a name with
+    text literals: `name == 'x'`, `name in ['x', 'y']` (equals), `'x' in name` (holds)."""
+    left = node.left
+    for op, right in zip(node.ops, node.comparators, strict=True):
+        if isinstance(op, ast.Eq | ast.NotEq):
+            for name, other in ((left, right), (right, left)):
+                if isinstance(name, ast.Name) and isinstance(other, ast.Constant):
+                    yield name.id, _texts(other), "equals"
+        elif isinstance(op, ast.In | ast.NotIn):
+            if isinstance(left, ast.Name) and isinstance(right, ast.List | ast.Tuple):
+                yield left.id, _texts(right), "equals"
+            elif isinstance(right, ast.Name) and isinstance(left, ast.Constant):
+                yield right.id, _texts(left), "holds"
+        left = right
+
+
+def enum_problems(tree: ast.Expression, enums: Mapping[str, tuple[str, list[str]]]) -> list[str]:
+    """Texts compared with an enum or entity_list variable that are none of its allowed values.
+    `enums`: name → (field_type, allowed_values)."""
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        for name, texts, verb in _compared(node):
+            kind, allowed = enums.get(name, ("", []))
+            if not allowed or verb != ("holds" if kind == "entity_list" else "equals"):
+                continue  # `'x' in plan` looks inside the text; `list == 'x'` is another mistake
+            for text in texts:
+                if text not in allowed:
+                    out.append(f"'{text}' is not an allowed value of {kind} field '{name}' ({', '.join(allowed)}), "
+                               f"so '{name}' never {verb} it" + did_you_mean(text, allowed))
     return list(dict.fromkeys(out))

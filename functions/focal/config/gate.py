@@ -5,7 +5,8 @@ enough to validate (a wrong value removed so its default applies, a missing or u
 by a placeholder; list positions never move, so paths and lines stay those of the file) and
 `semantic_problems` runs on the result. What the repair itself could cause is dropped: problems at a
 repaired path or below it, in the fields that depend on a repaired one (a rule's `scope_id` on its
-`scope`, a tool's kind-specific fields on its `kind`, ...) and any message naming a placeholder.
+`scope`, a tool's kind-specific fields on its `kind`, ...), any message naming a placeholder, and the
+findings that claim something of the whole document (a value nothing fills, a slot nothing reads).
 """
 
 from __future__ import annotations
@@ -20,12 +21,17 @@ from pydantic import ValidationError
 from focal.config.loader import load_agent_file, stripped
 from focal.config.problems import Problem, format_path
 from focal.config.validate import semantic_problems, semantic_warnings
+from focal.config.validate_tools import OUTPUT_SLIP
+from focal.config.validate_values import NEVER_FILLED, UNREAD
 from focal.models.agent import AgentConfig
 
 PLACEHOLDER = "__focal_placeholder__"
 _DELETE = object()
 _CANDIDATES: tuple[Any, ...] = (_DELETE, PLACEHOLDER, 0, False, [], {})
 MAX_ROUNDS = 24
+# Findings that hold only of the whole document as written (validate_values, validate_tools): not
+# reported from a repaired one, where a removed output or source would make them up.
+WHOLE_DOCUMENT = (NEVER_FILLED, UNREAD, OUTPUT_SLIP)
 # A repaired field → the sibling fields whose checks read it ("" = the entry itself).
 DEPENDENT: dict[str, tuple[str, ...]] = {
     "scope": ("scope_id",),
@@ -118,7 +124,7 @@ def _shadowed(repaired: set[tuple[Any, ...]]) -> tuple[set[str], set[str]]:
 
 
 def _kept(problem: Problem, exact: set[str], prefixes: set[str]) -> bool:
-    if PLACEHOLDER in problem.message or problem.path in exact:
+    if PLACEHOLDER in problem.message or problem.path in exact or any(m in problem.message for m in WHOLE_DOCUMENT):
         return False
     return not any(problem.path == p or problem.path.startswith((p + ".", p + "[")) for p in prefixes)
 

@@ -1,4 +1,5 @@
-"""'Did you mean …?' for names an agent file gets wrong: ids, field names, keys, enum values."""
+"""'Did you mean …?' for names an agent file gets wrong (ids, field names, keys, enum values, type names
+written as in other languages) and for the slips that keep an expression from parsing ('=', '$100', '&&')."""
 
 from __future__ import annotations
 
@@ -11,16 +12,86 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from focal import expressions
+from focal.errors import ExpressionError
 
-def did_you_mean(name: str, candidates: Iterable[str], cutoff: float = 0.7) -> str:
-    """'; did you mean 'x'?' when a candidate is close to `name`, else ''."""
+
+def closest(name: str, candidates: Iterable[str], cutoff: float = 0.7) -> str | None:
+    """The candidate closest to `name` (other than `name`), if one is close enough."""
     if not isinstance(name, str):
-        return ""
+        return None
     pool = sorted({c for c in candidates if isinstance(c, str) and c != name})
     close = difflib.get_close_matches(name, pool, n=1, cutoff=cutoff)
     if not close:  # a case slip ("Rebook" for "rebook") is closer than difflib's ratio says
         close = [c for c in pool if c.lower() == name.lower()][:1]
-    return f"; did you mean '{close[0]}'?" if close else ""
+    return close[0] if close else None
+
+
+def did_you_mean(name: str, candidates: Iterable[str], cutoff: float = 0.7) -> str:
+    """'; did you mean 'x'?' when a candidate is close to `name`, else ''."""
+    close = closest(name, candidates, cutoff)
+    return f"; did you mean '{close}'?" if close else ""
+
+
+# Type names from other languages and habits → the field type meant (field_type, a slot's or an argument's type).
+TYPE_SYNONYMS = {
+    "float": "number", "double": "number", "decimal": "number", "numeric": "number", "int": "integer",
+    "bool": "boolean", "str": "string", "text": "string", "currency": "money", "dollars": "money", "dollar": "money",
+    "percent": "percentage", "list": "entity_list", "array": "entity_list", "datetime": "date",
+}
+
+
+def synonym_hint(name: str, candidates: Iterable[str]) -> str:
+    """'; did you mean 'number'?' for 'float' when 'number' is among `candidates`, else ''."""
+    meant = TYPE_SYNONYMS.get(name.strip().lower()) if isinstance(name, str) else None
+    return f"; did you mean '{meant}'?" if meant in set(candidates) else ""
+
+
+def quoted(text: str, limit: int = 80) -> str:
+    """`text` in quotes for a message: shortened past `limit`, in double quotes when it holds a single one."""
+    shown = text.strip() if len(text.strip()) <= limit else text.strip()[:limit - 1] + "…"
+    return f'"{shown}"' if "'" in shown else f"'{shown}'"
+
+
+_TEXT = re.compile(r"'[^']*'|\"[^\"]*\"")
+# (what it matches outside quoted texts, what it becomes, why)
+_SLIPS = (
+    (re.compile(r"(?<![=!<>])=(?!=)"), "==", "use == to compare"),
+    (re.compile(r"[$€£]\s*(?=[\d.])"), "", "write amounts without the currency sign"),
+    (re.compile(r"\s*&&\s*"), " and ", "write 'and' for &&"),
+    (re.compile(r"\s*\|\|\s*"), " or ", "write 'or' for ||"),
+)
+
+
+def expression_hint(expr: str) -> str:
+    """What an expression that does not parse most likely meant ('=' for '==', '$100' for 100, '&&' for
+    and; quoted texts left alone), with the corrected expression when that parses. '' when none applies."""
+    fixed = expr
+    why: list[str] = []
+    for pattern, new, reason in _SLIPS:
+        if pattern.search(_blanked(fixed)):
+            fixed, why = _replace(fixed, pattern, new), [*why, reason]
+    if not why:
+        return ""
+    try:
+        expressions.parse(fixed)
+    except ExpressionError:
+        return "; " + ", ".join(why)
+    return "; " + ", ".join(why) + f": {quoted(fixed)}"
+
+
+def _blanked(expr: str) -> str:
+    """`expr` with each quoted text replaced by as many '_' (positions kept, nothing a slip matches)."""
+    return _TEXT.sub(lambda m: "_" * len(m.group()), expr)
+
+
+def _replace(expr: str, pattern: re.Pattern[str], new: str) -> str:
+    """`expr` with the matches of `pattern` outside its quoted texts replaced by `new`."""
+    out, last = [], 0
+    for m in pattern.finditer(_blanked(expr)):
+        out += [expr[last:m.start()], new]
+        last = m.end()
+    return "".join([*out, expr[last:]])
 
 
 def _unwrap(annotation: Any) -> list[Any]:
@@ -63,5 +134,5 @@ def schema_hint(root: type[BaseModel], error: Mapping[str, Any]) -> str:
         return did_you_mean(loc[-1], model.model_fields) if model else ""
     if kind in ("enum", "literal_error") and isinstance(error.get("input"), str):
         expected = re.findall(r"'([^']*)'", str((error.get("ctx") or {}).get("expected", "")))
-        return did_you_mean(error["input"], expected)
+        return did_you_mean(error["input"], expected) or synonym_hint(error["input"], expected)
     return ""

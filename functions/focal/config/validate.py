@@ -3,40 +3,26 @@ and reads only declared names, thresholds are coherent. Returns every problem, n
 
 `semantic_problems` are errors (the agent does not load); `semantic_warnings` are things that load
 but probably do not do what the author meant (`focal validate` prints them and still exits 0).
+Tools are checked in validate_tools, placeholders and slots (where values come from) in validate_values,
+expressions by the Collector (collector, expr_checks).
 """
 
 from __future__ import annotations
 
-import ast
 import re
 from collections import Counter
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from focal import expressions, tool_templates
-from focal.adapters.python_tools import entrypoint_problem, parse_tool_file
-from focal.config.expr_checks import static_problems
+from focal.config.collector import GUARD_BUILTINS, Collector, agent_expressions, declared_names
 from focal.config.hints import did_you_mean
-from focal.config.problems import Problem, format_path, line_of
-from focal.dialogue.variables import placeholders
+from focal.config.problems import Problem
+from focal.config.validate_tools import tool_problems
+from focal.config.validate_values import placeholder_problems, slot_type_problems, slot_warnings
 from focal.errors import ExpressionError
-from focal.models.agent import AgentConfig, Rule, Scope, Tool, ToolKind
+from focal.models.agent import AgentConfig, Rule, Scope, Tool
 from focal.sensing.extraction import PATTERN_MAX_LENGTH
-from focal.settings import get_settings
 
-# The built-in name a guard may read besides its variables: the customer said yes to the action.
-GUARD_BUILTINS = frozenset({"customer_confirmed"})
-
-
-def declared_names(agent: AgentConfig) -> set[str]:
-    """Names an expression may read: field definitions, slots and tool outputs."""
-    out = {f.field_name for f in agent.profile_field_definitions}
-    for scenario in agent.scenarios:
-        for step in scenario.steps:
-            out.update(slot.name for slot in step.slots)
-    for tool in agent.tools:
-        out.update(tool.output.values() or ())
-    return out
+__all__ = ["GUARD_BUILTINS", "declared_names", "resolve_step_scope", "semantic_problems", "semantic_warnings"]
 
 
 def resolve_step_scope(agent: AgentConfig, scope_id: str) -> list[tuple[str, str]]:
@@ -47,136 +33,11 @@ def resolve_step_scope(agent: AgentConfig, scope_id: str) -> list[tuple[str, str
     return [(s.id, st.id) for s in agent.scenarios for st in s.steps if st.id == scope_id]
 
 
-def variable_types(agent: AgentConfig) -> dict[str, str]:
-    """Declared type of each field and slot (a slot's type where a slot and a field share a name)."""
-    out: dict[str, str] = {f.field_name: f.field_type for f in agent.profile_field_definitions}
-    for scenario in agent.scenarios:
-        for step in scenario.steps:
-            out.update({slot.name: slot.type for slot in step.slots})
-    return out
-
-
-class _Collector:
-    def __init__(self, raw: Any, agent: AgentConfig | None = None):
-        self.raw = raw
-        self.problems: list[Problem] = []
-        self.types = variable_types(agent) if agent else {}
-        # enum values: a bare `gold` in an expression is most likely the text 'gold'
-        self.literals = {v for f in agent.profile_field_definitions for v in f.allowed_values} if agent else set()
-        self.typed_warnings: list[tuple[tuple[Any, ...], str]] | None = None  # set by semantic_warnings
-
-    def add(self, parts: tuple[Any, ...], message: str, severity: Literal["error", "warning"] = "error") -> None:
-        line = line_of(self.raw, parts) if self.raw else None
-        self.problems.append(Problem(format_path(parts), message, line, severity))
-
-    def undeclared(self, parts: tuple[Any, ...], name: str, allowed: set[str]) -> None:
-        hint = (f"; to compare with the text, quote it: '{name}'" if name in self.literals
-                else did_you_mean(name, allowed))
-        self.add(parts, f"name '{name}' is not a declared variable{hint}")
-
-    def expression(self, parts: tuple[Any, ...], expr: str, allowed: set[str]) -> None:
-        try:
-            used = expressions.names(expr)
-        except ExpressionError as exc:
-            self.add(parts, f"invalid expression: {exc}")
-            return
-        for name in sorted(used - allowed):
-            self.undeclared(parts, name, allowed)
-        self.static(parts, expr)
-
-    def static(self, parts: tuple[Any, ...], expr: str) -> None:
-        """What parses but fails on every evaluation (expr_checks): errors when certain from the literals,
-        warnings when they rest on a variable's declared type (`semantic_warnings` collects those)."""
-        for message, certain in static_problems(expressions.parse(expr), self.types):
-            if certain:
-                self.add(parts, f"this expression fails whenever it runs: {message}")
-            elif self.typed_warnings is not None:
-                self.typed_warnings.append((parts, f"this expression fails whenever it runs with a value of the declared "
-                                                   f"type (the rule then fails closed): {message}"))
-
-
-def _duplicates(c: _Collector, items: list[Any], attr: str, path: tuple[Any, ...]) -> None:
+def _duplicates(c: Collector, items: list[Any], attr: str, path: tuple[Any, ...]) -> None:
     counts = Counter(getattr(i, attr) for i in items)
     for index, entry in enumerate(items):
         if counts[getattr(entry, attr)] > 1:
             c.add((*path, index, attr), f"duplicate {attr} '{getattr(entry, attr)}'")
-
-
-def _templates(agent: AgentConfig) -> list[tuple[tuple[Any, ...], str]]:
-    """Every text the offline composer fills with `{variables}`, with its path."""
-    out: list[tuple[tuple[Any, ...], str]] = []
-    for i, r in enumerate(agent.rules):
-        for key in ("response_template", "fallback_text"):
-            if getattr(r, key):
-                out.append((("rules", i, key), getattr(r, key)))
-    for i, s in enumerate(agent.scenarios):
-        for j, st in enumerate(s.steps):
-            for key in ("confirmation_prompt", "response_template"):
-                if getattr(st, key):
-                    out.append((("scenarios", i, "steps", j, key), getattr(st, key)))
-            for k, slot in enumerate(st.slots):
-                out.append((("scenarios", i, "steps", j, "slots", k, "prompt"), slot.prompt))
-    for i, f in enumerate(agent.profile_field_definitions):
-        if f.prompt:
-            out.append((("profile_field_definitions", i, "prompt"), f.prompt))
-    return out
-
-
-_LAMBDA_FUNCTION = re.compile(
-    r"^(arn:aws[a-zA-Z-]*:lambda:[a-z0-9-]+:\d{12}:function:)?[A-Za-z0-9_-]{1,140}(:(\$LATEST|[A-Za-z0-9_-]+))?$"
-)
-
-
-def _tool_problems(c: _Collector, agent: AgentConfig, path: tuple[Any, ...], t: Tool, names: set[str]) -> None:
-    """Kind-specific checks of one tool (the model already ensured each kind has its own fields)."""
-    for name in t.input:
-        if name not in names:
-            c.add((*path, "input", name), f"argument '{name}' is not a declared variable, so it can never be filled"
-                  + did_you_mean(name, names))
-    if t.kind == ToolKind.python and t.entrypoint:
-        # The rules live with the runner, which checks them again before loading anything.
-        problem = entrypoint_problem(t.entrypoint, agent.base_dir, get_settings().tool_modules)
-        if problem:
-            target, _, func = t.entrypoint.partition(":")
-            c.add((*path, "entrypoint"), problem + did_you_mean(func, _functions_in(agent.base_dir, target)))
-    if t.kind == ToolKind.http and t.url:
-        if not re.match(r"^https?://[^/{}?#]+", t.url):
-            c.add((*path, "url"), "expected an absolute http:// or https:// URL with a fixed host (no placeholder in the host)")
-        if tool_templates.SECRET_LIKE.search(t.url):
-            c.add((*path, "url"), "secrets are only allowed in headers, write '${secret:NAME}' in a header value")
-        for name in dict.fromkeys(tool_templates.placeholders(t.url)):
-            if name not in t.input:
-                c.add((*path, "url"), f"placeholder '{{{name}}}' is not an input of this tool")
-            elif not t.input[name].required:
-                c.add((*path, "url"), f"placeholder '{{{name}}}' names an optional input; url placeholders must be required")
-        if t.body is not None:
-            for where, name in tool_templates.body_placeholders(t.body):
-                if name not in t.input:
-                    c.add((*path, "body", *where), f"placeholder '{{{name}}}' is not an input of this tool")
-        for header, value in t.headers.items():
-            for bad in tool_templates.bad_secret_references(value):
-                c.add((*path, "headers", header), f"invalid secret reference '{bad}'; write '${{secret:NAME}}' (letters, digits, _ . / -)")
-            if tool_templates.placeholders(value):
-                c.add((*path, "headers", header), "header values take constants and '${secret:NAME}' only, not '{argument}'")
-    if t.kind == ToolKind.lambda_ and t.function and not _LAMBDA_FUNCTION.match(t.function):
-        c.add((*path, "function"), "expected a function name, 'name:alias' or a function ARN")
-    if t.retries and not t.may_retry:
-        c.add((*path, "retries"), "a side_effect tool is never retried unless it is declared idempotent: true")
-
-
-def _functions_in(base_dir: str | None, target: str) -> list[str]:
-    """Public functions a tool file inside the agent's folder defines (for a did-you-mean); [] if unreadable."""
-    if not base_dir or not target.endswith(".py"):
-        return []
-    folder = Path(base_dir).resolve()
-    path = (folder / target).resolve()
-    if folder not in path.parents:
-        return []
-    try:
-        tree = parse_tool_file(path, target)
-    except ValueError:  # entrypoint_problem has said why
-        return []
-    return [n.name for n in tree.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")]
 
 
 def _pattern_problem(pattern: str) -> str | None:
@@ -197,7 +58,7 @@ def _inputs(t: Tool) -> str:
     return ", ".join(t.input) or "none"
 
 
-def _guard_problems(c: _Collector, agent: AgentConfig, path: tuple[Any, ...], r: Rule, names: set[str]) -> None:
+def _guard_problems(c: Collector, agent: AgentConfig, path: tuple[Any, ...], r: Rule, names: set[str]) -> None:
     """An action guard: a hard constraint with an expression, before side-effecting tools that exist,
     reading only declared names, `customer_confirmed` and arguments that every tool it guards takes."""
     if not r.is_hard_constraint:
@@ -219,10 +80,8 @@ def _guard_problems(c: _Collector, agent: AgentConfig, path: tuple[Any, ...], r:
     if not r.enforcement_expression:
         return
     parts = (*path, "enforcement_expression")
-    try:
-        used = expressions.names(r.enforcement_expression)
-    except ExpressionError as exc:
-        c.add(parts, f"invalid expression: {exc}")
+    used = c.names(parts, r.enforcement_expression)
+    if used is None:
         return
     c.static(parts, r.enforcement_expression)
     for name in sorted(used - names - GUARD_BUILTINS):
@@ -238,26 +97,11 @@ def _guard_problems(c: _Collector, agent: AgentConfig, path: tuple[Any, ...], r:
             c.add(parts, f"guard reads '{name}', which tools {which} do not take and no field declares")
 
 
-def _expressions(agent: AgentConfig) -> list[tuple[tuple[Any, ...], str]]:
-    """Every expression of the agent with its path."""
-    out: list[tuple[tuple[Any, ...], str]] = []
-    for i, f in enumerate(agent.profile_field_definitions):
-        out += [(("profile_field_definitions", i, "validation_rules", j), e) for j, e in enumerate(f.validation_rules)]
-    out += [(("rules", i, "enforcement_expression"), r.enforcement_expression)
-            for i, r in enumerate(agent.rules) if r.enforcement_expression]
-    for i, sc in enumerate(agent.scenarios):
-        for j, st in enumerate(sc.steps):
-            out += [(("scenarios", i, "steps", j, "transitions", k, "when"), t.when) for k, t in enumerate(st.transitions) if t.when]
-            out += [(("scenarios", i, "steps", j, "slots", k, "validation"), sl.validation)
-                    for k, sl in enumerate(st.slots) if sl.validation]
-    return out
-
-
 def semantic_warnings(agent: AgentConfig, raw: Any = None, *, model: str | None = None) -> list[Problem]:
     """What loads but probably misbehaves. `model` is the FOCAL_MODEL override (settings), if any."""
-    c = _Collector(raw, agent)
+    c = Collector(raw, agent)
     c.typed_warnings = []
-    for parts, expr in _expressions(agent):
+    for parts, expr in agent_expressions(agent):
         try:
             c.static(parts, expr)
         except ExpressionError:
@@ -265,6 +109,7 @@ def semantic_warnings(agent: AgentConfig, raw: Any = None, *, model: str | None 
     c.problems = [p for p in c.problems if p.severity == "warning"]  # the certain ones are errors elsewhere
     for parts, message in c.typed_warnings:
         c.add(parts, message, "warning")
+    slot_warnings(c, agent)
     if not agent.enforcement.llm_judge_enabled:
         why = "the judge is off (enforcement.llm_judge_enabled: false)"
     elif not (agent.models.model or model):
@@ -282,41 +127,57 @@ def semantic_warnings(agent: AgentConfig, raw: Any = None, *, model: str | None 
     return c.problems
 
 
-def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
-    c = _Collector(raw, agent)
-    names = declared_names(agent)
+def _scope_problems(c: Collector, agent: AgentConfig, path: tuple[Any, ...], r: Rule) -> None:
+    """The scope_id names what the scope says: nothing (GLOBAL), a scenario, or one step."""
+    scope_id = r.scope_id or ""
+    if r.scope == Scope.GLOBAL and r.scope_id:
+        c.add((*path, "scope_id"), "a GLOBAL rule takes no scope_id")
+    if r.scope == Scope.SCENARIO and not agent.scenario(r.scope_id):
+        c.add((*path, "scope_id"), f"scenario '{scope_id}' does not exist"
+              + (_step_hint(agent, scope_id) or did_you_mean(scope_id, [s.id for s in agent.scenarios])))
+    if r.scope == Scope.STEP:
+        found = resolve_step_scope(agent, scope_id)
+        if len(found) != 1:
+            why = "does not exist" if not found else "is ambiguous; write 'scenario_id.step_id'"
+            steps = [st.id for s in agent.scenarios for st in s.steps] + [
+                f"{s.id}.{st.id}" for s in agent.scenarios for st in s.steps]
+            hint = "" if found else (
+                f"; a scenario id? use scope: SCENARIO with scope_id '{scope_id}'" if agent.scenario(scope_id)
+                else did_you_mean(scope_id, steps))
+            c.add((*path, "scope_id"), f"step '{scope_id}' {why}{hint}")
+
+
+def _step_hint(agent: AgentConfig, scope_id: str) -> str:
+    """'; a step id? use scope: STEP …' when a SCENARIO scope_id names exactly one step."""
+    found = resolve_step_scope(agent, scope_id)
+    if len(found) != 1:
+        return ""
+    scenario_id, step_id = found[0]
+    if len(resolve_step_scope(agent, step_id)) == 1:
+        return f"; a step id? use scope: STEP with scope_id '{step_id}' (scenario '{scenario_id}')"
+    return f"; a step id? use scope: STEP with scope_id '{scenario_id}.{step_id}'"
+
+
+def _subjective_problems(c: Collector, path: tuple[Any, ...], r: Rule) -> None:
+    """A hard constraint both subjective and with an expression: one of the two is silently ignored
+    (stages/enforce.py judges subjective rules only; enforcement/guards.py evaluates a guard's expression)."""
+    if not (r.is_hard_constraint and r.subjective and r.enforcement_expression):
+        return
+    if r.guarded_tool_ids:
+        c.add((*path, "subjective"), "subjective: true is ignored on a guard: its enforcement_expression alone decides "
+                                     "before each call; remove subjective: true")
+    else:
+        c.add((*path, "enforcement_expression"), "this expression is never evaluated: a subjective rule is only judged "
+              "by the model; remove subjective: true to check the expression, or remove the expression")
+
+
+def _rule_problems(c: Collector, agent: AgentConfig, names: set[str]) -> None:
     rule_ids = {r.id for r in agent.rules}
     tool_ids = {t.id for t in agent.tools}
     field_names = {f.field_name for f in agent.profile_field_definitions}
-
-    _duplicates(c, agent.rules, "id", ("rules",))
-    _duplicates(c, agent.scenarios, "id", ("scenarios",))
-    _duplicates(c, agent.tools, "id", ("tools",))
-    _duplicates(c, agent.profile_field_definitions, "field_name", ("profile_field_definitions",))
-
-    for i, f in enumerate(agent.profile_field_definitions):
-        path = ("profile_field_definitions", i)
-        if f.pattern and (problem := _pattern_problem(f.pattern)):
-            c.add((*path, "pattern"), problem)
-        if f.field_type in ("enum", "entity_list") and not f.allowed_values:
-            c.add((*path, "allowed_values"), f"a field of type {f.field_type} needs allowed_values")
-        for j, rule in enumerate(f.validation_rules):
-            c.expression((*path, "validation_rules", j), rule, names | {"value"})
-
     for i, r in enumerate(agent.rules):
         path = ("rules", i)
-        if r.scope == Scope.GLOBAL and r.scope_id:
-            c.add((*path, "scope_id"), "a GLOBAL rule takes no scope_id")
-        if r.scope == Scope.SCENARIO and not agent.scenario(r.scope_id):
-            c.add((*path, "scope_id"), f"scenario '{r.scope_id}' does not exist"
-                  + did_you_mean(r.scope_id or "", [s.id for s in agent.scenarios]))
-        if r.scope == Scope.STEP:
-            found = resolve_step_scope(agent, r.scope_id or "")
-            if len(found) != 1:
-                why = "does not exist" if not found else "is ambiguous; write 'scenario_id.step_id'"
-                steps = [st.id for s in agent.scenarios for st in s.steps] + [
-                    f"{s.id}.{st.id}" for s in agent.scenarios for st in s.steps]
-                c.add((*path, "scope_id"), f"step '{r.scope_id}' {why}" + (did_you_mean(r.scope_id or "", steps) if not found else ""))
+        _scope_problems(c, agent, path, r)
         for j, tool_id in enumerate(r.attached_tool_ids):
             if tool_id not in tool_ids:
                 c.add((*path, "attached_tool_ids", j), f"tool '{tool_id}' does not exist" + did_you_mean(tool_id, tool_ids))
@@ -336,7 +197,11 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
             c.expression((*path, "enforcement_expression"), r.enforcement_expression, names)
         if r.is_hard_constraint and not r.enforcement_expression and not r.subjective and not r.guarded_tool_ids:
             c.add(path, "a hard constraint needs an enforcement_expression or subjective: true")
+        _subjective_problems(c, path, r)
 
+
+def _scenario_problems(c: Collector, agent: AgentConfig, names: set[str]) -> None:
+    tool_ids = {t.id for t in agent.tools}
     for i, s in enumerate(agent.scenarios):
         path = ("scenarios", i)
         step_ids = {st.id for st in s.steps}
@@ -362,13 +227,8 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
                 if slot.validation:
                     c.expression((*spath, "slots", k, "validation"), slot.validation, names | {"value"})
 
-    for i, tool in enumerate(agent.tools):
-        _tool_problems(c, agent, ("tools", i), tool, names)
 
-    for parts, template in _templates(agent):
-        for name in sorted(placeholders(template) - names):
-            c.add(parts, f"placeholder '{{{name}}}' is not a declared variable" + did_you_mean(name, names))
-
+def _approval_problems(c: Collector, agent: AgentConfig) -> None:
     a = agent.approval
     if a.approval_threshold > a.execute_threshold:
         c.add(("approval", "approval_threshold"), "must not exceed execute_threshold")
@@ -383,6 +243,33 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
     if abs(sum(a.weights.values()) - 1.0) > 0.01:
         c.add(("approval", "weights"), f"weights must add up to 1.0 (they add up to {sum(a.weights.values()):.2f}: "
               + ", ".join(f"{k} {v:g}" for k, v in a.weights.items()) + ")")
+
+
+def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
+    c = Collector(raw, agent)
+    names = declared_names(agent)
+
+    _duplicates(c, agent.rules, "id", ("rules",))
+    _duplicates(c, agent.scenarios, "id", ("scenarios",))
+    _duplicates(c, agent.tools, "id", ("tools",))
+    _duplicates(c, agent.profile_field_definitions, "field_name", ("profile_field_definitions",))
+
+    for i, f in enumerate(agent.profile_field_definitions):
+        path = ("profile_field_definitions", i)
+        if f.pattern and (problem := _pattern_problem(f.pattern)):
+            c.add((*path, "pattern"), problem)
+        if f.field_type in ("enum", "entity_list") and not f.allowed_values:
+            c.add((*path, "allowed_values"), f"a field of type {f.field_type} needs allowed_values")
+        for j, rule in enumerate(f.validation_rules):
+            c.expression((*path, "validation_rules", j), rule, names | {"value"})
+
+    _rule_problems(c, agent, names)
+    _scenario_problems(c, agent, names)
+    slot_type_problems(c, agent)
+    for i, tool in enumerate(agent.tools):
+        tool_problems(c, agent, ("tools", i), tool, names)
+    placeholder_problems(c, agent, names)
+    _approval_problems(c, agent)
     if agent.pre_validation.min_length > agent.pre_validation.max_length:
         c.add(("pre_validation", "min_length"), "must not exceed max_length")
     return c.problems

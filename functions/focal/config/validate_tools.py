@@ -1,0 +1,89 @@
+"""Checks of one tool definition: its arguments resolve, its entrypoint, URL, body, headers or function
+are usable for its kind, and no output is written past the field that was meant to receive it."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+from typing import Any
+
+from focal import tool_templates
+from focal.adapters.python_tools import entrypoint_problem, parse_tool_file
+from focal.config.collector import Collector
+from focal.config.hints import did_you_mean
+from focal.models.agent import AgentConfig, Tool, ToolKind
+from focal.settings import get_settings
+
+_LAMBDA_FUNCTION = re.compile(
+    r"^(arn:aws[a-zA-Z-]*:lambda:[a-z0-9-]+:\d{12}:function:)?[A-Za-z0-9_-]{1,140}(:(\$LATEST|[A-Za-z0-9_-]+))?$"
+)
+
+
+def tool_problems(c: Collector, agent: AgentConfig, path: tuple[Any, ...], t: Tool, names: set[str]) -> None:
+    """Kind-specific checks of one tool (the model already ensured each kind has its own fields)."""
+    for name in t.input:
+        if name not in names:
+            c.add((*path, "input", name), f"argument '{name}' is not a declared variable, so it can never be filled"
+                  + did_you_mean(name, names))
+    _output_problems(c, agent, path, t)
+    if t.kind == ToolKind.python and t.entrypoint:
+        # The rules live with the runner, which checks them again before loading anything.
+        problem = entrypoint_problem(t.entrypoint, agent.base_dir, get_settings().tool_modules)
+        if problem:
+            target, _, func = t.entrypoint.partition(":")
+            c.add((*path, "entrypoint"), problem + did_you_mean(func, _functions_in(agent.base_dir, target)))
+    if t.kind == ToolKind.http and t.url:
+        if not re.match(r"^https?://[^/{}?#]+", t.url):
+            c.add((*path, "url"), "expected an absolute http:// or https:// URL with a fixed host (no placeholder in the host)")
+        if tool_templates.SECRET_LIKE.search(t.url):
+            c.add((*path, "url"), "secrets are only allowed in headers, write '${secret:NAME}' in a header value")
+        for name in dict.fromkeys(tool_templates.placeholders(t.url)):
+            if name not in t.input:
+                c.add((*path, "url"), f"placeholder '{{{name}}}' is not an input of this tool")
+            elif not t.input[name].required:
+                c.add((*path, "url"), f"placeholder '{{{name}}}' names an optional input; url placeholders must be required")
+        if t.body is not None:
+            for where, name in tool_templates.body_placeholders(t.body):
+                if name not in t.input:
+                    c.add((*path, "body", *where), f"placeholder '{{{name}}}' is not an input of this tool")
+        for header, value in t.headers.items():
+            for bad in tool_templates.bad_secret_references(value):
+                c.add((*path, "headers", header), f"invalid secret reference '{bad}'; write '${{secret:NAME}}' (letters, digits, _ . / -)")
+            if tool_templates.placeholders(value):
+                c.add((*path, "headers", header), "header values take constants and '${secret:NAME}' only, not '{argument}'")
+    if t.kind == ToolKind.lambda_ and t.function and not _LAMBDA_FUNCTION.match(t.function):
+        c.add((*path, "function"), "expected a function name, 'name:alias' or a function ARN")
+    if t.retries and not t.may_retry:
+        c.add((*path, "retries"), "a side_effect tool is never retried unless it is declared idempotent: true")
+
+
+def _functions_in(base_dir: str | None, target: str) -> list[str]:
+    """Public functions a tool file inside the agent's folder defines (for a did-you-mean); [] if unreadable."""
+    if not base_dir or not target.endswith(".py"):
+        return []
+    folder = Path(base_dir).resolve()
+    path = (folder / target).resolve()
+    if folder not in path.parents:
+        return []
+    try:
+        tree = parse_tool_file(path, target)
+    except ValueError:  # entrypoint_problem has said why
+        return []
+    return [n.name for n in tree.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")]
+
+
+OUTPUT_SLIP = "no tool's output fills that field"  # a finding of the whole document (see gate.WHOLE_DOCUMENT)
+
+
+def _output_problems(c: Collector, agent: AgentConfig, path: tuple[Any, ...], t: Tool) -> None:
+    """An output mapped to a name no field declares, close to a field no tool's output fills: a slip that
+    leaves that field empty. (An undeclared name is otherwise a plain session variable, on purpose: the
+    model sees it among the known facts, and a later tool may take it as an argument.)"""
+    fields = {f.field_name for f in agent.profile_field_definitions}
+    filled = {v for tool in agent.tools for v in tool.output.values()}
+    for key, var in t.output.items():
+        hint = did_you_mean(var, fields - filled) if var not in fields else ""
+        if hint:
+            c.add((*path, "output", key), f"output '{key}' is mapped to '{var}', which is not a declared field{hint} "
+                                          f"({OUTPUT_SLIP})")
