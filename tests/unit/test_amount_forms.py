@@ -144,3 +144,28 @@ class _FailingModel:
                                    "I'll credit you the cost of the device."])
 def test_a_failed_model_reading_leaves_the_amount_unknown_and_blocked(draft):
     assert blocked(TELECOM, "credit_cap", draft, model=_FailingModel())
+
+
+@pytest.mark.parametrize("draft", [
+    "I've applied a $40 credit. Our store is at 12 Elm Street, Springfield, IL 62701.",
+    "I've applied a $40 credit; over 100 stores carry the new phones.", "I've applied a $40 credit. Your case number is 48213.",
+    "I can credit $40 (1 x late fee) plus send a new SIM.", "A $40 credit shows on your statement as NMB 1001.",
+])
+def test_addresses_counts_and_references_beside_a_compliant_credit_pass(draft):
+    assert not blocked(TELECOM, "credit_cap", draft)
+
+
+@pytest.mark.parametrize("draft", [
+    "Your next month is half-price.", "Get ¼ off your next month.", "You'll pay just 3/4 of the price next month.",
+    "You'll only pay 75% next month.", "Next month is on the house.", "Enjoy a complimentary month.",
+    "Buy one month, get one free.", "I can offer 15% off × 2.", "Discount: 15% + 15%.", "A discount of 15%, doubled.",
+])
+def test_more_discount_forms_over_the_shipped_cap_are_blocked(draft):
+    assert blocked(GUARDRAILS, "discount_cap", draft)
+
+
+@pytest.mark.parametrize("draft", ["I can offer 15% off every month for a year.",
+                                   "Annual billing saves you about 16% compared with monthly.",
+                                   "Stream on up to 4 devices in 4K, and take 10% off your first month."])
+def test_a_rate_is_no_repeated_discount(draft):
+    assert not blocked(GUARDRAILS, "discount_cap", draft)

@@ -61,3 +61,19 @@ def test_a_plain_yes_still_confirms(sims, text):
 def test_a_no_after_a_filler_is_a_no(sims, text):
     found = detect_acts(text, sims(text), threshold=0.7)
     assert "deny" in found and "affirm" not in found
+
+
+@pytest.mark.parametrize("text", [
+    "yes please, don\u2019t do it yet", "yes lol nvm", "yes, on Monday", "yes once I've checked with my wife",
+    "yes, as long as it arrives by Friday", "yes?", "yes jk", "Yes \u2014 I won\u2019t need it", "sure, after I talk to my husband",
+])
+def test_more_than_a_yes_is_no_plain_confirmation(text):
+    from focal.sensing.lexicon import plain_affirm
+    assert not plain_affirm(text, "Shall I cancel booking B-12 and refund it?")
+
+
+@pytest.mark.parametrize("text", ["yes please", "yes, cancel booking B-12", "ok go ahead, thanks!", "that should be fine",
+                                  "Yes, I confirm", "sounds good to me"])
+def test_a_yes_and_words_of_the_question_are_a_plain_confirmation(text):
+    from focal.sensing.lexicon import plain_affirm
+    assert plain_affirm(text, "Shall I cancel booking B-12 and refund it?")

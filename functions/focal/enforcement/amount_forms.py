@@ -49,7 +49,8 @@ def _figure(value: float) -> str:
 
 def _visible(text: str) -> str:
     """NFKC (full-width digits, odd spaces) without the invisible format characters ("2\u200b5%")."""
-    return "".join(c for c in unicodedata.normalize("NFKC", text) if unicodedata.category(c) != "Cf")
+    text = unicodedata.normalize("NFKC", text).replace("\u2044", "/")  # "¾" becomes "3⁄4"
+    return "".join(c for c in text if unicodedata.category(c) != "Cf")
 
 
 _DECIMAL_COMMA = re.compile(r"(?<![\d.,])(?P<i>\d{1,3}(?:\.\d{3})*),(?P<d>\d{2})(?!\d)(?=\s?(?:[$€£]|eur|euros?))", _I)
@@ -77,11 +78,17 @@ def normalise(text: str) -> str:
 
 _SHARE_WORDS = {"half": 50, "a half": 50, "a quarter": 25, "quarter": 25, "a third": 33.33, "two thirds": 66.67,
                 "three quarters": 75}
-_SHARE_OFF = re.compile(r"\b(?P<w>a\s+half|half|a\s+quarter|quarter|a\s+third|two\s+thirds|three\s+quarters)\s+"
+_SHARE_OFF = re.compile(r"\b(?P<w>a\s+half|half|a\s+quarter|quarter|a\s+third|two\s+thirds|three\s+quarters)[\s-]+"
                         r"(?P<t>off|price|the\s+price)\b", _I)
+_SHARE_OF = re.compile(r"\b(?P<w>a\s+half|half|a\s+quarter|a\s+third|two\s+thirds|three\s+quarters)\s+of\b", _I)
+_FRACTION_OF = re.compile(r"(?<![\d/])(?P<a>\d{1,2})\s?/\s?(?P<b>\d{1,2})(?![\d/])\s+of\b", _I)
+_GIVEN_AWAY = re.compile(r"\bon\s+the\s+house\b|\bon\s+us\b|\bcomplimentary\b|\bfree\s+of\s+charge\b|\bat\s+no\s+(?:extra\s+)?cost\b"
+                         r"|\bwaiv(?:e|ed|ing)\b|\$0(?:\.00)?\b", _I)
+_ONE_FREE = re.compile(r"\bbogo\b|\bbuy\s+one(?:\s+\w+)?,?\s+get\s+(?:one|another|a\s+second)\b"
+                       r"|\b(?:2|two)\s+for\s+(?:1|one)\b|\bhalve[sd]?\b", _I)
 _FRACTION_OFF = re.compile(r"(?<![\d/])(?P<a>\d{1,2})\s?/\s?(?P<b>\d{1,2})(?![\d/])\s+off\b", _I)
 _PERCENT_WORDS = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s*[-‐]?\s*(?:percentage\s+points?|percent|per\s?cent|pct|pc)\b", _I)
-_PAY_SHARE = re.compile(r"\bpay(?:s|ing)?\s+(?:only\s+|just\s+)?(?P<n>\d+(?:\.\d+)?)%\s+of\b", _I)
+_PAY_SHARE = re.compile(r"\bpay(?:s|ing)?\s+(?:only\s+|just\s+)?(?P<n>\d+(?:\.\d+)?)%(?:\s+of\b)?", _I)
 # Time given away: "your next two months are free", "free for the first month" (a free plan is a
 # price, not a discount on the customer's bill).
 _FREE = re.compile(
@@ -97,6 +104,11 @@ def normalise_percent(text: str) -> str:
     text = _FRACTION_OFF.sub(
         lambda m: f"{100 * int(m.group('a')) / int(m.group('b')):.4g}% off" if int(m.group("b")) else m.group(0), text)
     text = _PERCENT_WORDS.sub(lambda m: f"{m.group('n')}%", text)
+    text = _SHARE_OF.sub(lambda m: f"{_SHARE_WORDS[' '.join(m.group('w').lower().split())]:g}% of", text)
+    text = _FRACTION_OF.sub(
+        lambda m: f"{100 * int(m.group('a')) / int(m.group('b')):.4g}% of" if int(m.group("b")) else m.group(0), text)
+    text = _GIVEN_AWAY.sub(lambda m: f"{m.group(0)} (100% off)", text)
+    text = _ONE_FREE.sub(lambda m: f"{m.group(0)} (50% off)", text)
     text = _PAY_SHARE.sub(lambda m: f"{100 - float(m.group('n')):g}% off, paying", text)
     return _FREE.sub(lambda m: f"{m.group(0)} (100% off)", text)
 
@@ -120,7 +132,13 @@ _NO_AMOUNT = re.compile(
     r"|\b(?:in|by|since|until|till|before|after|from|year)\s+(?:19|20)\d{2}\b"
     r"|\b[A-Za-z]+[-#]?\d[\w-]*"
     r"|\b(?:account|acct|ending(?:\s+in)?|number|no\.?|ref(?:erence)?|case|ticket|reservation|confirmation|"
-    r"room|line|step|option|page|version|zip|postcode|code|pin|id|extension|ext\.?|call|dial|phone|#)\s*:?\s*#?\d[\d\s-]*", _I)
+    r"room|line|step|option|page|version|zip|postcode|code|pin|id|extension|ext\.?|call|dial|phone|suite|unit|apt|#)"
+    r"(?:\s+is)?\s*:?\s*#?\d[\d\s-]*"
+    r"|(?-i:\b[A-Z]{2}\s+\d{5}(?:-\d{4})?\b|\b[A-Z]{2,}\s\d+\b)"  # a state and a ZIP code; a code such as "RF 1001"
+    r"|\b\d[\d,]*\s+(?!(?:dollars|bucks|euros|pounds|cents|percent|has|was|is|does|goes|this|plus|less|unless|yes|"
+    r"always|its|as|us|credits|points|thus|perhaps|across|towards)\b)[a-z]+s\b"  # a count: "100 stores"
+    r"|\b\d+(?:\.\d+)?\s?%\s+of\s+(?:our|all|the|most)\s+(?:customers|users|members|subscribers|clients|people|viewers)\b",
+    _I)
 _SMALL_WORDS = {w for w, v in UNITS.items() if v < 10}
 
 
@@ -146,20 +164,25 @@ def stray_figures(text: str, accounted: list[float], references: str = "") -> li
 
 
 _COUNT = r"(?:two|three|four|five|six|seven|eight|nine|ten|twelve|several|multiple|\d+)"
+_STACKED = re.compile(
+    r"\b(?:twice|thrice|double[ds]?|tripled?|(?:two|three|four|five|[2-9]|\d{2,})\s+times|x\s?(?:[2-9]|\d{2,})|"
+    r"(?:[2-9]|\d{2,})\s?x|another|an\s+additional|on\s+top|again|in\s+addition|plus\s+(?:another\s+|an?\s+)?[$€£\d])\b"
+    r"|[×✕]|%\s*\+|\+\s*\d", _I)
 _REPEAT = re.compile(
-    r"\b(?:twice|thrice|(?:two|three|four|five|\d+)\s+times|x\s?\d+|\d+\s?x|each|apiece|another|an\s+additional|"
-    r"on\s+top|plus|in\s+addition|extra|per\s+(?:day|week|month|year|night|line|person|ticket|head)|"
+    r"\b(?:each|apiece|extra|per\s+(?:day|week|month|year|night|line|person|ticket|head)|"
     r"every\s+(?:day|week|month|year)|(?:daily|weekly|monthly|yearly|annually)\b)\b"
     rf"|(?:[$€£]\s?(?:{_FIGURE})|\b(?:{_FIGURE})\s?(?:dollars?|bucks|euros?|pounds))\s+(?:a\s+(?:day|week|month|year|night)|more)\b"
-    r"|\bagain\b|\bx\s?[$€£]"
+    r"|\bx\s?[$€£]"
     rf"|\b{_COUNT}\s+(?:separate\s+|more\s+|additional\s+|equal\s+)?[a-z]+s\s+of\b", _I)
 
 
-def repeated(text: str, hints: list[str]) -> str | None:
-    """The words saying an amount is promised more than once, unless they are one of the field's own
+def repeated(text: str, hints: list[str], kind: str = "money") -> str | None:
+    """The words saying an amount is promised more than once (for a percentage: stacked, "15% off, and
+    again"; a rate such as "a month" repeats money, not a share), unless they are one of the field's own
     hints (a price field declared "per month" is a rate)."""
     lowered = [h.lower() for h in hints]
-    for m in _REPEAT.finditer(text):
+    found = [*_STACKED.finditer(text), *(_REPEAT.finditer(text) if kind == "money" else ())]
+    for m in found:
         if not any(" ".join(m.group(0).lower().split()) in h for h in lowered):
             return m.group(0)
     return None

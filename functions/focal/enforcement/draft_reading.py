@@ -207,7 +207,7 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
     stated: list[float] = []  # attributed to a known value or another role: what "the whole amount" can be
     wholes: list[str] = []    # "whole" (in full) or "object" (reimburse the purchase) in clauses without an amount
     shares: list[tuple[float, float | None]] = []
-    previous_cue, repeats, unread = False, [], []
+    previous_cue, repeats, unread, cue_texts = False, [], [], []
     for clauses in sentences:
         for i, clause in enumerate(clauses):
             # "Your reimbursement is approved. It's $75." — the second sentence goes on about the first one's cue
@@ -216,8 +216,10 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
             before_cue = clauses[i - 1].cue if i else previous_cue and not clause.text.endswith("?")
             cue = clause.cue or (before_cue and not clause.neutral and _PRONOUN_START.search(clause.text) is not None)
             before = len(promised) + len(shares)
+            if cue:
+                cue_texts.append(clause.text)
             _read_clause(kind, lex, clause, cue, known, policy, promised, stated, shares, reading.unexplained)
-            if len(promised) + len(shares) > before and (again := repeated(clause.text, field_def.extraction_hints)):
+            if len(promised) + len(shares) > before and (again := repeated(clause.text, field_def.extraction_hints, kind)):
                 repeats.append(again)
             elif cue and len(promised) + len(shares) == before and (
                     names_quantity(clause.text) or (kind == "percentage" and _MONEY.search(clause.text))):
@@ -239,9 +241,9 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
         promised.append(max(candidates))
     elif "whole" in wholes:
         reading.uncertain = "the answer promises the whole amount, which no known value gives"
-    if reading.cue and kind in ("money", "percentage"):
+    if kind == "percentage":  # "a discount of 25": a figure without its sign, in a clause about the field
         accounted = [*promised, *stated, *known, *policy, *reading.unexplained]
-        reading.unexplained += stray_figures(text, accounted, lex.purchases)
+        reading.unexplained += stray_figures(" . ".join(cue_texts), accounted, lex.purchases)
     if reading.unexplained and reading.cue:
         shown = ", ".join(_show(kind, v) for v in reading.unexplained)
         reading.uncertain = f"the answer states {shown}, which no known value explains"

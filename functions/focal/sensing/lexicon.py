@@ -65,6 +65,29 @@ def is_question(text: str) -> bool:
     return bool(QUESTION.search(text))
 
 
+# What a plain yes is made of. A confirmation may say nothing else — besides words echoing the question it
+# answers ("yes, cancel booking B-12"): "yes lol nvm", "yes, on Monday", "yes once I've asked my wife" or
+# "yes?" are no confirmation, whatever words a list of reservations would miss.
+_PLAIN_YES = frozenset("""
+yes yeah yea yep yup ya yah yess yesss sure ok okay okey k kk alright all right correct exactly indeed affirmative
+confirm confirmed confirming i confirm please pls plz go ahead proceed do it that that's thats this is it's its
+sounds looks good great perfect fine ideal absolutely of course definitely certainly totally agreed agree i'd id
+would like love want that'll work works working for me thanks thank you so much very lets let's let us cool awesome
+nice lovely brilliant wonderful excellent the same with now asap right away please do go on true be it done
+should will can could insist really just to
+""".split())
+_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+
+def plain_affirm(text: str, echo: str = "") -> bool:
+    """Only yes-words and words of `echo` (the question being answered), and no question mark."""
+    said = text.replace("\u2019", "'").replace("\u2018", "'").lower()
+    if "?" in said:
+        return False
+    allowed = _PLAIN_YES | set(_TOKEN.findall(echo.replace("\u2019", "'").lower()))
+    return all(word in allowed for word in _TOKEN.findall(said))
+
+
 def is_affirm(text: str) -> bool:
     return bool(AFFIRM.search(text)) and not DENY.search(text) and not has_reservation(text)
 

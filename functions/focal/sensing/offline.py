@@ -193,6 +193,10 @@ def offline_context(
                        intent_confidence=best.score if best else 0.0)
     entities = message_entities(agent, text)
     acts = detect_acts(text, act_similarities, agent.sensor.act_similarity)
+    asked = next((h.text for h in reversed(session.history) if h.role == "assistant"), "")
+    if "affirm" in acts and not lexicon.plain_affirm(text, asked):
+        acts.pop("affirm")  # "yes lol nvm", "yes, on Monday": more than a yes, so no confirmation
+        notes.append("act affirm set aside: the message says more than yes")
     hypothetical = "hypothetical" in acts
     notes += [f"act {act} ({how})" for act, how in acts.items()]
     abusive = tone.abusive(text)
