@@ -169,3 +169,19 @@ def test_more_discount_forms_over_the_shipped_cap_are_blocked(draft):
                                    "Stream on up to 4 devices in 4K, and take 10% off your first month."])
 def test_a_rate_is_no_repeated_discount(draft):
     assert not blocked(GUARDRAILS, "discount_cap", draft)
+
+
+RETAIL = load_agent(EXAMPLES / "retail" / "agent.yaml")
+ORDER_75 = {"order_total": 75.0, "order_id": "A1002", "is_premium": False}
+
+
+@pytest.mark.parametrize("draft", ["Refund approved. Total: $75.", "Your refund is being processed. It came to $75.",
+                                   "- Refund: approved\n- Amount: $75"])
+def test_a_promise_without_an_amount_beside_a_known_amount_over_the_cap_is_blocked(draft):
+    assert blocked(RETAIL, "refund_cap", draft, known=ORDER_75)
+
+
+@pytest.mark.parametrize("draft", ["Order A1002 came to $75.00. Shall I start a refund?",
+                                   "The jacket was $75. Because that's over our chat limit, a colleague will handle the refund."])
+def test_a_question_or_a_hand_over_beside_a_known_amount_passes(draft):
+    assert not blocked(RETAIL, "refund_cap", draft, known=ORDER_75)

@@ -122,7 +122,9 @@ REVIEW = re.compile(
     r"(?<!n't\s)(?<!not\s)(?<!no\s)\b(?:needs?|requires?|required|must\s+(?:be|go|get)|subject\s+to|go(?:es)?\s+(?:to|through))\s+(?:a\s+|an\s+)?"
     r"(?:\w+\s+){0,2}?(?:review|approval|sign-off|authori[sz]ation|manager|supervisor)\b"
     r"|\b(?:will|to|can|must)\s+review\b|\breview(?:ed)?\s+by\b"
-    r"|\b(?:(?:has|have|needs?|need)\s+to|must|should)\s+be\s+(?:approved|reviewed|authori[sz]ed|checked|signed\s+off)\b", _I)
+    r"|\b(?:(?:has|have|needs?|need)\s+to|must|should)\s+be\s+(?:approved|reviewed|authori[sz]ed|checked|signed\s+off)\b"
+    r"|\b(?:colleague|team|specialist|supervisor|manager|someone|agent)s?\s+(?:will|can|would)\s+"
+    r"(?:handle|look\s+(?:into|at)|decide|follow\s+up\s+on)\b", _I)
 def _role(r: str) -> re.Pattern[str]:
     return re.compile(
         r"\b(?:cost|costs|costing|price|prices|priced|pricing|fee|fees|charge|charges|charged|postage|"

@@ -207,7 +207,7 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
     stated: list[float] = []  # attributed to a known value or another role: what "the whole amount" can be
     wholes: list[str] = []    # "whole" (in full) or "object" (reimburse the purchase) in clauses without an amount
     shares: list[tuple[float, float | None]] = []
-    previous_cue, repeats, unread, cue_texts = False, [], [], []
+    previous_cue, repeats, unread, cue_texts, bare_promise = False, [], [], [], False
     for clauses in sentences:
         for i, clause in enumerate(clauses):
             # "Your reimbursement is approved. It's $75." — the second sentence goes on about the first one's cue
@@ -224,6 +224,8 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
             elif cue and len(promised) + len(shares) == before and (
                     names_quantity(clause.text) or (kind == "percentage" and _MONEY.search(clause.text))):
                 unread.append(clause.text)  # "…the cost of it", "$6 instead of $12": an amount in other words
+            if cue and len(promised) + len(shares) == before and not clause.text.rstrip().endswith("?"):
+                bare_promise = True  # "Credit approved." — its amount may be stated elsewhere
             if cue and kind == "money" and len(promised) + len(shares) == before:
                 if lex.whole.search(clause.text):
                     wholes.append("whole")
@@ -249,6 +251,12 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
         reading.uncertain = f"the answer states {shown}, which no known value explains"
     else:
         reading.unexplained = []
+    restated = [v for v in stated if any(_close(v, k) for k in known)]
+    if bare_promise and restated and not promised and not reading.uncertain:
+        # "Credit approved. Total: $75." — the known amount beside a promise without one may be what it promises
+        reading.uncertain = (f"the answer promises without an amount and states {_show(kind, max(restated))} elsewhere, "
+                             "which may be the amount promised")
+        reading.unexplained = restated
     if unread and not promised and not reading.uncertain:
         # "I'll send you the cost of it": a promise whose amount is in words the reading cannot place
         reading.uncertain = f"the answer promises an amount the offline reading cannot place (\"{unread[0].strip()}\")"
