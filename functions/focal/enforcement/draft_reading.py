@@ -252,11 +252,8 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
     else:
         reading.unexplained = []
     restated = [v for v in stated if any(_close(v, k) for k in known)]
-    if bare_promise and restated and not promised and not reading.uncertain:
-        # "Credit approved. Total: $75." — the known amount beside a promise without one may be what it promises
-        reading.uncertain = (f"the answer promises without an amount and states {_show(kind, max(restated))} elsewhere, "
-                             "which may be the amount promised")
-        reading.unexplained = restated
+    if bare_promise and restated and not promised:
+        promised.append(max(restated))  # "Credit approved. Total: $75." — what it promises is the amount beside it
     if unread and not promised and not reading.uncertain:
         # "I'll send you the cost of it": a promise whose amount is in words the reading cannot place
         reading.uncertain = f"the answer promises an amount the offline reading cannot place (\"{unread[0].strip()}\")"
