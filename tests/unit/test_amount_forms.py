@@ -176,7 +176,8 @@ ORDER_75 = {"order_total": 75.0, "order_id": "A1002", "is_premium": False}
 
 
 @pytest.mark.parametrize("draft", ["Refund approved. Total: $75.", "Your refund is being processed. It came to $75.",
-                                   "- Refund: approved\n- Amount: $75"])
+                                   "- Refund: approved\n- Amount: $75", "I'll refund you 3/4 of your order.",
+                                   "I'll refund you \u00be of your order."])
 def test_a_promise_without_an_amount_beside_a_known_amount_over_the_cap_is_blocked(draft):
     assert blocked(RETAIL, "refund_cap", draft, known=ORDER_75)
 

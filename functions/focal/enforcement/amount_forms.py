@@ -59,6 +59,7 @@ _DECIMAL_COMMA = re.compile(r"(?<![\d.,])(?P<i>\d{1,3}(?:\.\d{3})*),(?P<d>\d{2})
 def normalise(text: str) -> str:
     text = _MARKUP.sub("", _visible(text))
     text = _DECIMAL_COMMA.sub(lambda m: f"{m.group('i').replace('.', '')}.{m.group('d')}", text)  # "75,00 €"
+    text = _FRACTION_OF.sub(_fraction_of, text)  # "3/4 of your purchase": a share of it
 
     def scaled(m: re.Match[str]) -> str:
         scale = m.group("s").lower()
@@ -96,6 +97,10 @@ _FREE = re.compile(
     r"|\bfree\s+for\s+(?:a|an|one|two|three|\d+|the\s+(?:next|first)(?:\s+\w+)?)\s+(?:days?|weeks?|months?|years?)\b", _I)
 
 
+def _fraction_of(m: re.Match[str]) -> str:
+    return f"{100 * int(m.group('a')) / int(m.group('b')):.4g}% of" if int(m.group("b")) else m.group(0)
+
+
 def normalise_percent(text: str) -> str:
     """Shares written other ways, as "N% off": "half price", "a quarter off", "1/4 off", "25 pc",
     "pay only 60% of" (40% off), "two months free" (100% off)."""
@@ -105,8 +110,6 @@ def normalise_percent(text: str) -> str:
         lambda m: f"{100 * int(m.group('a')) / int(m.group('b')):.4g}% off" if int(m.group("b")) else m.group(0), text)
     text = _PERCENT_WORDS.sub(lambda m: f"{m.group('n')}%", text)
     text = _SHARE_OF.sub(lambda m: f"{_SHARE_WORDS[' '.join(m.group('w').lower().split())]:g}% of", text)
-    text = _FRACTION_OF.sub(
-        lambda m: f"{100 * int(m.group('a')) / int(m.group('b')):.4g}% of" if int(m.group("b")) else m.group(0), text)
     text = _GIVEN_AWAY.sub(lambda m: f"{m.group(0)} (100% off)", text)
     text = _ONE_FREE.sub(lambda m: f"{m.group(0)} (50% off)", text)
     text = _PAY_SHARE.sub(lambda m: f"{100 - float(m.group('n')):g}% off, paying", text)
