@@ -93,7 +93,7 @@ def is_affirm(text: str) -> bool:
 
 
 def has_reservation(text: str) -> bool:
-    return bool(RESERVATION.search(text))
+    return bool(RESERVATION.search(text.replace("\u2019", "'").replace("\u2018", "'")))
 
 
 def is_deny(text: str) -> bool:

@@ -28,6 +28,7 @@ from focal.pipeline.budget import budget_spent, start_budget
 from focal.pipeline.deps import Deps
 from focal.pipeline.idempotency import begin_turn
 from focal.ports import InjectionClassifier
+from focal.sensing import lexicon
 from focal.sensing.acts import act_index
 from focal.sensing.fast_path import fast_path
 from focal.sensing.intents import intent_index
@@ -75,6 +76,10 @@ def _understand(state: TurnState, deps: Deps, agent: AgentConfig, text: str, vec
                                      "source": "model", "conditions": readings})
     if output.detected_intent:
         merged.detected_intent = next((s.intent_label or s.id for s in agent.scenarios if s.id == output.detected_intent), None)
+    if lexicon.has_reservation(text) and any(c.name == "AffirmConfirmation" for c in merged.commands):
+        # "yes please, don't do it yet": whatever the model read, a yes taken back or under a condition runs nothing
+        merged.commands = [c for c in merged.commands if c.name != "AffirmConfirmation"]
+        merged.notes.append("the model's yes set aside: the message takes it back or puts a condition on it")
     return merged
 
 
