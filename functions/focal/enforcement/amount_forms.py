@@ -6,9 +6,10 @@ the figure ("150$", "150 CAD") or a code before it ("CAD 150") as "$150". A cap 
 agent's own currency; an amount in another one is read as its figure (the strict reading: Focal does
 not convert, and a cap that must not be crossed in any currency is not crossed in this one either).
 
-Then, in a draft that talks about the field, what the reader could not attribute is still looked at:
+Then, in the clauses about the field, what the reader could not attribute is still looked at:
 - `stray_figures`: figures written without a currency ("a credit of 150", "one fifty", "a hundred and
-  fifty") that are no duration, date, time or reference and no known value: the reading is uncertain;
+  fifty") that are no duration, date, time, count or reference and no known value: for money they are
+  promised, for a percentage the reading is uncertain;
 - `repeated`: an amount promised more than once ("twice", "two credits of $75", "$20 a month",
   "another $50"): the total is not read, so it is uncertain too.
 Uncertain means a model reads the draft when one is configured, and "cannot verify" (blocked) when it
@@ -98,18 +99,27 @@ _FREE = re.compile(
 
 
 def _fraction_of(m: re.Match[str]) -> str:
-    return f"{100 * int(m.group('a')) / int(m.group('b')):.4g}% of" if int(m.group("b")) else m.group(0)
+    return _fraction(m, "of")
+
+
+def _fraction(m: re.Match[str], then: str) -> str:
+    """"3/4 of" → "75% of", "1/4 off" → "25% off"; a zero denominator stays as written."""
+    return f"{100 * int(m.group('a')) / int(m.group('b')):.4g}% {then}" if int(m.group("b")) else m.group(0)
+
+
+def _share(m: re.Match[str], then: str) -> str:
+    """"half price" → "50% off", "three quarters of" → "75% of"."""
+    return f"{_SHARE_WORDS[' '.join(m.group('w').lower().split())]:g}% {then}"
 
 
 def normalise_percent(text: str) -> str:
     """Shares written other ways, as "N% off": "half price", "a quarter off", "1/4 off", "25 pc",
     "pay only 60% of" (40% off), "two months free" (100% off)."""
     text = normalise(text)
-    text = _SHARE_OFF.sub(lambda m: f"{_SHARE_WORDS[' '.join(m.group('w').lower().split())]:g}% off", text)
-    text = _FRACTION_OFF.sub(
-        lambda m: f"{100 * int(m.group('a')) / int(m.group('b')):.4g}% off" if int(m.group("b")) else m.group(0), text)
+    text = _SHARE_OFF.sub(lambda m: _share(m, "off"), text)
+    text = _FRACTION_OFF.sub(lambda m: _fraction(m, "off"), text)
     text = _PERCENT_WORDS.sub(lambda m: f"{m.group('n')}%", text)
-    text = _SHARE_OF.sub(lambda m: f"{_SHARE_WORDS[' '.join(m.group('w').lower().split())]:g}% of", text)
+    text = _SHARE_OF.sub(lambda m: _share(m, "of"), text)
     text = _GIVEN_AWAY.sub(lambda m: f"{m.group(0)} (100% off)", text)
     text = _ONE_FREE.sub(lambda m: f"{m.group(0)} (50% off)", text)
     text = _PAY_SHARE.sub(lambda m: f"{100 - float(m.group('n')):g}% off, paying", text)
@@ -122,13 +132,16 @@ NUMBER_WORDS = rf"\b(?:an?\s+)?(?:{NUMBER_WORD})\b(?:(?:[\s-]+|\s+and\s+)(?:{NUM
 _WORD_RUN = re.compile(NUMBER_WORDS, _I)
 _DIGITS = re.compile(rf"(?<![\w.,])(?:{_FIGURE})(?!\w|\.\d)")
 _MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
+# A figure or a span of two ("5-7", "3 to 5") before a unit of time or a head count, and a time or a date:
+# no amount, for the figures left unread and for whether a draft may state an amount at all.
+_SPAN = r"\b\d+(?:\.\d+)?(?:\s*(?:-|–|to|or)\s*\d+(?:\.\d+)?)?\s*(?:business\s+|working\s+|calendar\s+)?"
+_TIME_UNITS = "seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|people|persons?"
+_TIME_OR_DATE = r"\b\d{1,2}:\d{2}\b|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b"
 # Figures that are no amount: a duration, a count of people, a time, a date, a reference (letters and
 # digits, or a number after a word that names one), an ordinal, a list number.
 _NO_AMOUNT = re.compile(
-    r"\b\d+(?:\.\d+)?(?:\s*(?:-|–|to|or)\s*\d+(?:\.\d+)?)?\s*(?:business\s+|working\s+|calendar\s+)?"
-    r"(?:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|people|persons?|adults?|children|"
-    r"guests?|pieces?|lines?|devices?|gb|mb|tb|gigs?)\b"
-    r"|\b\d{1,2}:\d{2}\b|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b|\b\d+(?:st|nd|rd|th)\b"
+    rf"{_SPAN}(?:{_TIME_UNITS}|adults?|children|guests?|pieces?|lines?|devices?|gb|mb|tb|gigs?)\b"
+    rf"|{_TIME_OR_DATE}|\b\d+(?:st|nd|rd|th)\b"
     r"|\b\d{2,6}(?:[ /-]{1,2}\d{2,6}){2,}\b"  # a card or phone number in groups
     rf"|\b(?:{_MONTHS})\w*\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b"
     rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\w*(?:,?\s+\d{{4}})?"
@@ -204,10 +217,8 @@ _AMOUNT = re.compile(rf"\d|[$€£%]|\b(?:{_AMOUNT_WORDS})\b", _I)
 # currency code: "USD50" is money), a duration or a head count ("5-7 business days", "2 hours",
 # "3 people"), a time of day or a date. Anything else with a digit ("20k", "2 times") may be an amount.
 _NOT_AMOUNTS = re.compile(
-    r"\b(?!(?:usd|us|eur|gbp|cad|aud|chf|jpy|inr|rs)[-#]?\d)[A-Za-z]+[-#]?\d[\w-]*"
-    r"|\b\d+(?:\.\d+)?(?:\s*(?:-|–|to|or)\s*\d+(?:\.\d+)?)?\s*(?:business\s+|working\s+|calendar\s+)?"
-    r"(?:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|people|persons?)\b"
-    r"|\b\d{1,2}:\d{2}\b|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b", _I)
+    rf"\b(?!(?:usd|us|eur|gbp|cad|aud|chf|jpy|inr|rs)[-#]?\d)[A-Za-z]+[-#]?\d[\w-]*|{_SPAN}(?:{_TIME_UNITS})\b|{_TIME_OR_DATE}",
+    _I)
 # For a money field a bare percentage states no money: "10% off your first purchase" (a share of a known
 # base, "half of your $120 purchase", still has the base's figure in it).
 _PERCENTAGES = re.compile(r"\d+(?:\.\d+)?\s?(?:%|percent\b|per\s?cent\b|pct\b)", _I)

@@ -32,7 +32,7 @@ from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
 from focal.models.turn import ModelCall, Violation
 from focal.ports import LanguageModel
 from focal.prompt_data import DATA_RULE, data_message
-from focal.sensing.extraction import coerce, extract, pattern_unread
+from focal.sensing.extraction import PatternUnread, coerce, read_value
 
 PURPOSE = "extract"
 PROBES = {"money": (0.0, -1e12, 1e12), "percentage": (0.0, -1e12, 1e12), "number": (0.0, -1e12, 1e12),
@@ -131,11 +131,12 @@ def offline_reading(
             if amount.uncertain or (amount.cue and amount.value is None and may_state_amount(draft, f.field_type)):
                 ask.append(f)
             continue
-        if unread := pattern_unread(f, draft):  # unknown, never the default (a card number echoed or not)
+        try:
+            value = read_value(f, draft)
+        except PatternUnread as unread:  # unknown, never the default (a card number echoed or not)
             reading.uncertain[f.field_name] = f"the answer could not be read for {f.field_name}: {unread}"
             ask.append(f)
             continue
-        value = extract(f, draft)
         if value is not None:
             reading.values[f.field_name] = coerce(f.field_type, value)
         elif _worth_asking(f, draft):

@@ -136,24 +136,20 @@ def _named(word: str, text: str) -> bool:
                for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.IGNORECASE))
 
 
-def pattern_unread(field: ProfileFieldDefinition, text: str) -> str | None:
-    """Why the field's own pattern cannot say whether `text` matches (too slow, too long, refused), or None."""
-    if not field.pattern:
-        return None
-    compiled = field_pattern(field.pattern, ignore_case=True)
-    if compiled is None:
-        return "its pattern is refused"
-    try:
-        compiled.search(text)
-    except PatternUnread as exc:
-        return str(exc)
-    return None
-
-
 def extract(field: ProfileFieldDefinition, text: str, whole_message_for_strings: bool = False, choosing: bool = False) -> Any:
-    """The value of `field` stated in `text`, or None when the text does not state one. `choosing`: the
-    text is the customer's choice, so a value it refuses ("plus, not basic") is not read; a draft's
-    mention is a mention whatever surrounds it."""
+    """The value of `field` stated in `text`, or None when the text does not state one — or when the
+    field's own pattern cannot say (unknown: neither "absent", False for a boolean, nor a default)."""
+    try:
+        return read_value(field, text, whole_message_for_strings, choosing)
+    except PatternUnread:
+        return None
+
+
+def read_value(field: ProfileFieldDefinition, text: str, whole_message_for_strings: bool = False,
+               choosing: bool = False) -> Any:
+    """`extract`, raising PatternUnread when the field's pattern is refused, too slow or given too long a
+    text. `choosing`: the text is the customer's choice, so a value it refuses ("plus, not basic") is
+    not read; a draft's mention is a mention whatever surrounds it."""
     named = _named if choosing else _word_in
     kind = field.field_type
     hints = field.extraction_hints
@@ -162,11 +158,8 @@ def extract(field: ProfileFieldDefinition, text: str, whole_message_for_strings:
     if field.pattern:
         compiled = field_pattern(field.pattern, ignore_case=True)
         if compiled is None:
-            return None  # validation refuses such a pattern: nothing is read, not even "absent"
-        try:
-            m = compiled.search(text)
-        except PatternUnread:
-            return None  # unknown: neither "absent" (False for a boolean) nor a default
+            raise PatternUnread("its pattern is refused")  # validation refuses such a pattern
+        m = compiled.search(text)
         if kind == "boolean":
             return m is not None  # "does the text contain this pattern" (e.g. an echoed card number)
         if kind in ("id", "string") or m is None:

@@ -76,15 +76,20 @@ would like love want that'll work works working for me thanks thank you so much 
 nice lovely brilliant wonderful excellent the same with now asap right away please do go on true be it done
 should will can could insist really just to
 """.split())
+def _straight(text: str) -> str:
+    """Curly apostrophes as straight ones: "don’t" is "don't"."""
+    return text.replace("\u2019", "'").replace("\u2018", "'")
+
+
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
 
 def plain_affirm(text: str, echo: str = "") -> bool:
     """Only yes-words and words of `echo` (the question being answered), and no question mark."""
-    said = text.replace("\u2019", "'").replace("\u2018", "'").lower()
+    said = _straight(text).lower()
     if "?" in said:
         return False
-    allowed = _PLAIN_YES | set(_TOKEN.findall(echo.replace("\u2019", "'").lower()))
+    allowed = _PLAIN_YES | set(_TOKEN.findall(_straight(echo).lower()))
     return all(word in allowed for word in _TOKEN.findall(said))
 
 
@@ -93,7 +98,7 @@ def is_affirm(text: str) -> bool:
 
 
 def has_reservation(text: str) -> bool:
-    return bool(RESERVATION.search(text.replace("\u2019", "'").replace("\u2018", "'")))
+    return bool(RESERVATION.search(_straight(text)))
 
 
 def is_deny(text: str) -> bool:
