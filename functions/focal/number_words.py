@@ -28,3 +28,15 @@ def words_value(words: str) -> int | None:
         else:
             return None
     return total + current
+
+
+_ROMAN = {"M": 1000, "D": 500, "C": 100, "L": 50, "X": 10, "V": 5, "I": 1}
+_ROMAN_FORM = re.compile(r"M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})")
+
+
+def roman_value(numeral: str) -> int | None:
+    """"XXV" → 25, "LXXV" → 75; None for what is no well-formed Roman numeral ("IIII", "VX", "")."""
+    if not numeral or _ROMAN_FORM.fullmatch(numeral) is None:
+        return None
+    values = [_ROMAN[c] for c in numeral]
+    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))

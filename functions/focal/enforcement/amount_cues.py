@@ -67,7 +67,9 @@ DESTINATION = re.compile(r"\b(?:in|on|to|into|onto)\s+your\s+(?:\w+\s+){0,2}?"
 CHARGE = re.compile(r"\b(?:charg\w*|bill(?:s|ed|ing)?|debit\w*|paid|pay\s+with|spent|on\s+file|saved)\b", _I)
 PERCENT_CUES = _any(
     r"\boff\b", r"\bdiscount\w*", r"\bsav(?:e|es|ed|ing|ings)\b", r"\breduc\w*", r"\bcut\b", r"\bmark(?:ed)?\s*down\b",
-    r"\bknock\w*", r"\blower(?:ed)?\s+by\b", r"\bpromo\w*", r"\bcoupons?\b", r"\brebates?\b", r"\bcash\s?back\b",
+    r"\bknock\w*",
+    r"\b(?:lower|drop|slash|trim|bring\s+down|brought\s+down)\w*\s+(?:\w+\s+){0,3}?by\b", r"\bdrop(?:s|ped)?\s+(?:from|to)\b",
+    r"\bpromo\w*", r"\bcoupons?\b", r"\brebates?\b", r"\bcash\s?back\b",
     r"\bcheaper\b", r"\bless\b", r"\binstead\s+of\b", r"\brather\s+than\b", r"\bdown\s+from\b",
     r"\b(?:usually|normally|regularly|originally)\b",
 )
@@ -81,7 +83,7 @@ def _whole(v: str, p: str) -> re.Pattern[str]:
         r"\beverything\b", r"\bevery\s+(?:cent|penny|dollar)\b", r"\ball\s+(?:of\s+)?(?:your|the)\s+money\b", r"\ball\s+of\s+it\b",
         r"\bit\s+all\b", r"\bwhat\s+you\s+(?:paid|spent)\b", r"\bthe\s+(?:amount|price|sum)\s+you\s+paid\b",
         r"\b(?:that|this|the\s+same)\s+(?:amount|sum|much|figure)\b", r"\bthat(?:'s|\s+is)\s+(?:what|how\s+much)\b",
-        r"\bthe\s+total\b",
+        r"\bthe\s+total\b", r"\b(?:dollar|penny|cent)\s+for\s+(?:dollar|penny|cent)\b", r"\bin\s+its\s+entirety\b",
     )
 
 
@@ -94,8 +96,9 @@ def _object(v: str, p: str, r: str) -> re.Pattern[str]:
         rf"(?!{_or(v)}money|amount|difference|rest|remaining|remainder|{_or(r)}fee|postage|tax|charge)\w+)\b",
         r"\b(?:get|have|receive|give)\s+(?:it|them|that|your\s+money|the\s+money|your\s+cash|your\s+funds)\s+back\b",
         r"\byour\s+money\s+back\b",
-        rf"\b(?:it|this|that|they|{_or(p)}purchase|payment|charge)(?:\s+will|'ll|\s+is\s+going\s+to|\s+has\s+been|\s+have\s+been|"
-        rf"\s+was|\s+is\s+being|\s+gets?|\s+got)\s+(?:be\s+)?(?:fully\s+)?(?:{verbed}reimbursed|credited)\b",
+        rf"\b(?:it|this|that|they|{_or(p)}purchase|payment|charge|(?:the|your|this|that)\s+(?!{_or(v)}money|amount|difference|rest|"
+        rf"remaining|remainder|{_or(r)}fee|postage|tax)[a-z]+)(?:\s+will|'ll|\s+is\s+going\s+to|\s+has\s+been|\s+have\s+been|"
+        rf"\s+was|\s+is\s+being|\s+is|\s+are|\s+gets?|\s+got)\s+(?:be\s+)?(?:fully\s+)?(?:{verbed}reimbursed|credited)\b",
     )
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from focal.number_words import TENS, UNITS, words_value
+from focal.number_words import TENS, UNITS, roman_value, words_value
 
 _I = re.IGNORECASE
 _FIGURE = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
@@ -37,6 +37,10 @@ _CENTS = re.compile(rf"(?<![\w.$€£])(?P<n>{_FIGURE})\s?(?:cents?|pence|¢)(?!
 _SIGN_AFTER = re.compile(rf"(?<![\w.$€£])(?P<n>{_FIGURE})\s?[$€£](?!\s?\d)")
 _CODE_BEFORE = re.compile(rf"\b(?:{_CODES})\s?(?P<n>{_FIGURE})(?![\d%])", _I)
 _CODE_AFTER = re.compile(rf"(?<![\w.$€£])(?P<n>{_FIGURE})\s?(?:{_CODES})\b", _I)
+# A Roman numeral as an amount: after a currency sign, or before "%" or a currency word ("XXV% off",
+# "LXXV dollars"); capitals only, so "I" and words stay words.
+_ROMAN = re.compile(r"(?-i:(?<=[$€£])\s?(?P<a>[MDCLXVI]+)\b|(?<![\w$€£])(?P<b>[MDCLXVI]+)(?=\s?%|\s?(?:percent|per\s?cent|dollars?|"
+                    r"bucks|euros?|pounds|usd|eur|gbp)\b))", _I)
 _MARKUP = re.compile(r"\*\*|__|`|</?(?:b|strong|em|i|span)>", _I)
 
 
@@ -57,8 +61,14 @@ def _visible(text: str) -> str:
 _DECIMAL_COMMA = re.compile(r"(?<![\d.,])(?P<i>\d{1,3}(?:\.\d{3})*),(?P<d>\d{2})(?!\d)(?=\s?(?:[$€£]|eur|euros?))", _I)
 
 
+def _arabic(m: re.Match[str]) -> str:
+    value = roman_value(m.group("a") or m.group("b"))
+    return m.group(0) if value is None else m.group(0).replace(m.group("a") or m.group("b"), str(value))
+
+
 def normalise(text: str) -> str:
     text = _MARKUP.sub("", _visible(text))
+    text = _ROMAN.sub(_arabic, text)
     text = _DECIMAL_COMMA.sub(lambda m: f"{m.group('i').replace('.', '')}.{m.group('d')}", text)  # "75,00 €"
     text = _FRACTION_OF.sub(_fraction_of, text)  # "3/4 of your purchase": a share of it
 
@@ -84,13 +94,17 @@ _SHARE_OFF = re.compile(r"\b(?P<w>a\s+half|half|a\s+quarter|quarter|a\s+third|tw
                         r"(?P<t>off|price|the\s+price)\b", _I)
 _SHARE_OF = re.compile(r"\b(?P<w>a\s+half|half|a\s+quarter|a\s+third|two\s+thirds|three\s+quarters)\s+of\b", _I)
 _FRACTION_OF = re.compile(r"(?<![\d/])(?P<a>\d{1,2})\s?/\s?(?P<b>\d{1,2})(?![\d/])\s+of\b", _I)
-_GIVEN_AWAY = re.compile(r"\bon\s+the\s+house\b|\bon\s+us\b|\bcomplimentary\b|\bfree\s+of\s+charge\b|\bat\s+no\s+(?:extra\s+)?cost\b"
+_GIVEN_AWAY = re.compile(r"\bcosts?\s+(?:you\s+)?nothing\b|\bwon'?t\s+cost\s+(?:you\s+)?(?:a\s+(?:thing|penny|cent|dime)|anything)\b"
+                         r"|\bon\s+the\s+house\b|\bon\s+us\b|\bcomplimentary\b|\bfree\s+of\s+charge\b|\bat\s+no\s+(?:extra\s+)?cost\b"
                          r"|\bwaiv(?:e|ed|ing)\b|\$0(?:\.00)?\b", _I)
 _ONE_FREE = re.compile(r"\bbogo\b|\bbuy\s+one(?:\s+\w+)?,?\s+get\s+(?:one|another|a\s+second)\b"
                        r"|\b(?:2|two)\s+for\s+(?:1|one)\b|\bhalve[sd]?\b", _I)
 _FRACTION_OFF = re.compile(r"(?<![\d/])(?P<a>\d{1,2})\s?/\s?(?P<b>\d{1,2})(?![\d/])\s+off\b", _I)
 _PERCENT_WORDS = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s*[-‐]?\s*(?:percentage\s+points?|percent|per\s?cent|pct|pc)\b", _I)
-_PAY_SHARE = re.compile(r"\bpay(?:s|ing)?\s+(?:only\s+|just\s+)?(?P<n>\d+(?:\.\d+)?)%(?:\s+of\b)?", _I)
+_PAY_SHARE = re.compile(r"\b(?:pay(?:s|ing)?|(?:charge|bill)\s+you)\s+(?:only\s+|just\s+)?(?P<n>\d+(?:\.\d+)?)%(?:\s+of\b)?", _I)
+_PAY_SHARE_WORDS = re.compile(r"\b(?P<v>pay(?:s|ing)?|(?:charge|bill)\s+you)\s+(?:only\s+|just\s+)?"
+                              r"(?P<w>a\s+half|half|a\s+quarter|a\s+third|two\s+thirds|three\s+quarters)\b(?!\s+of\b)", _I)
+_SPACED_DIGITS = re.compile(r"(?<![\d.])\d(?:[ ]\d)+(?=\s?%)")  # "3 0 % off"
 # Time given away: "your next two months are free", "free for the first month" (a free plan is a
 # price, not a discount on the customer's bill).
 _FREE = re.compile(
@@ -115,7 +129,8 @@ def _share(m: re.Match[str], then: str) -> str:
 def normalise_percent(text: str) -> str:
     """Shares written other ways, as "N% off": "half price", "a quarter off", "1/4 off", "25 pc",
     "pay only 60% of" (40% off), "two months free" (100% off)."""
-    text = normalise(text)
+    text = _SPACED_DIGITS.sub(lambda m: m.group(0).replace(" ", ""), normalise(text))
+    text = _PAY_SHARE_WORDS.sub(lambda m: f"{m.group('v')} {_SHARE_WORDS[' '.join(m.group('w').lower().split())]:g}%", text)
     text = _SHARE_OFF.sub(lambda m: _share(m, "off"), text)
     text = _FRACTION_OFF.sub(lambda m: _fraction(m, "off"), text)
     text = _PERCENT_WORDS.sub(lambda m: f"{m.group('n')}%", text)
@@ -137,6 +152,9 @@ _MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
 _SPAN = r"\b\d+(?:\.\d+)?(?:\s*(?:-|–|to|or)\s*\d+(?:\.\d+)?)?\s*(?:business\s+|working\s+|calendar\s+)?"
 _TIME_UNITS = "seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|people|persons?"
 _TIME_OR_DATE = r"\b\d{1,2}:\d{2}\b|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b"
+# "99% of our customers": a share of people, no discount.
+_STATISTIC = r"\b\d+(?:\.\d+)?\s?%\s+of\s+(?:our|all|the|most)\s+(?:customers|users|members|subscribers|clients|people|viewers)\b"
+STATISTIC = re.compile(_STATISTIC, _I)
 # Figures that are no amount: a duration, a count of people, a time, a date, a reference (letters and
 # digits, or a number after a word that names one), an ordinal, a list number.
 _NO_AMOUNT = re.compile(
@@ -153,8 +171,7 @@ _NO_AMOUNT = re.compile(
     r"|(?-i:\b[A-Z]{2}\s+\d{5}(?:-\d{4})?\b|\b[A-Z]{2,}\s\d+\b)"  # a state and a ZIP code; a code such as "RF 1001"
     r"|\b\d[\d,]*\s+(?!(?:dollars|bucks|euros|pounds|cents|percent|has|was|is|does|goes|this|plus|less|unless|yes|"
     r"always|its|as|us|credits|points|thus|perhaps|across|towards)\b)[a-z]+s\b"  # a count: "100 stores"
-    r"|\b\d+(?:\.\d+)?\s?%\s+of\s+(?:our|all|the|most)\s+(?:customers|users|members|subscribers|clients|people|viewers)\b",
-    _I)
+    rf"|{_STATISTIC}", _I)
 _SMALL_WORDS = {w for w, v in UNITS.items() if v < 10}
 
 
@@ -176,7 +193,8 @@ def stray_figures(text: str, accounted: list[float], references: str = "") -> li
         found.append(float(UNITS[words[0]] * 100 + TENS[words[1]]) if colloquial else float(value or 0))
     text = _WORD_RUN.sub(" ", text)
     found += [_plain(m.group(0)) for m in _DIGITS.finditer(text)]
-    return [v for v in found if v >= 10 and not any(abs(v - a) < 0.005 for a in accounted)]
+    # below 1, a share written as a decimal: "a discount of 0.25"
+    return [v for v in found if (v >= 10 or 0 < v < 1) and not any(abs(v - a) < 0.005 for a in accounted)]
 
 
 _COUNT = r"(?:two|three|four|five|six|seven|eight|nine|ten|twelve|several|multiple|\d+)"
@@ -185,19 +203,26 @@ _STACKED = re.compile(
     r"(?:[2-9]|\d{2,})\s?x|another|an\s+additional|on\s+top|again|in\s+addition|plus\s+(?:another\s+|an?\s+)?[$€£\d])\b"
     r"|[×✕]|%\s*\+|\+\s*\d", _I)
 _REPEAT = re.compile(
-    r"\b(?:each|apiece|extra|per\s+(?:day|week|month|year|night|line|person|ticket|head)|"
+    r"\b(?:each|apiece|extra|per\s+(?!cent\b)[a-z]+|a\s+(?:piece|pop|head)|"
     r"every\s+(?:day|week|month|year)|(?:daily|weekly|monthly|yearly|annually)\b)\b"
     rf"|(?:[$€£]\s?(?:{_FIGURE})|\b(?:{_FIGURE})\s?(?:dollars?|bucks|euros?|pounds))\s+(?:a\s+(?:day|week|month|year|night)|more)\b"
     r"|\bx\s?[$€£]"
     rf"|\b{_COUNT}\s+(?:separate\s+|more\s+|additional\s+|equal\s+)?[a-z]+s\s+of\b", _I)
 
 
+# Money over several things: "on AC100 and AC200", "for both lines", "on all three".
+_SEVERAL = re.compile(
+    r"\b[A-Za-z]+[-#]?\d[\w-]*\s*(?:,|&|\+|\band\b|\bor\b|\bas\s+well\s+as\b)\s*(?:\w+\s+)?[A-Za-z]*[-#]?\d[\w-]*"
+    rf"|\bboth\b|\b(?:for|on|to)\s+(?:all|every|each)\b|\ball\s+(?:of\s+)?{_COUNT}\b", _I)
+
+
 def repeated(text: str, hints: list[str], kind: str = "money") -> str | None:
     """The words saying an amount is promised more than once (for a percentage: stacked, "15% off, and
-    again"; a rate such as "a month" repeats money, not a share), unless they are one of the field's own
-    hints (a price field declared "per month" is a rate)."""
+    again"; a rate such as "a month", or money over several things, repeats money, not a share), unless
+    they are one of the field's own hints (a price field declared "per month" is a rate)."""
     lowered = [h.lower() for h in hints]
-    found = [*_STACKED.finditer(text), *(_REPEAT.finditer(text) if kind == "money" else ())]
+    money = (*_REPEAT.finditer(text), *_SEVERAL.finditer(text)) if kind == "money" else ()
+    found = [*_STACKED.finditer(text), *money]
     for m in found:
         if not any(" ".join(m.group(0).lower().split()) in h for h in lowered):
             return m.group(0)
@@ -239,7 +264,10 @@ def may_state_amount(draft: str, field_type: str = "number") -> bool:
 _QUANTITY = re.compile(
     rf"\b(?:{NUMBER_WORD}|dozen|half|halves|quarters?|thirds?)\b"
     r"|\b(?:cost|price|value|worth|amount|sum|total|balance|difference|rest|remainder)\s+of\b"
-    r"|\bwhat\s+(?:you|it)\s+(?:paid|spent|cost)|\bhow\s+much\s+you\s+(?:paid|spent)"
+    r"|\bwhat\s+(?:you|it|they|(?:the|your|that|this)(?:\s+\w+){1,2}?)\s+(?:paid|spent|cost|costs|were\s+charged|was\s+charged)\b"
+    r"|\bwhat(?:'s|\s+is)\s+left\b|\bremaining\s+(?:balance|amount|sum)\b"
+    r"|\bhow\s+much\s+you\s+(?:paid|spent)|\bthe\s+amount\s+(?:on|shown|listed|charged|you|in|from)\b"
+    r"|\b(?:full|purchase|original|whole|entire)\s+(?:price|amount|cost|sum|value)\b"
     r"|\b(?:double|twice|triple|thrice|the\s+same\s+(?:amount|again))\b", _I)
 
 

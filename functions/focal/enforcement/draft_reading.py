@@ -49,7 +49,7 @@ from focal.enforcement.amount_cues import (
     Lexicon,
     lexicon,
 )
-from focal.enforcement.amount_forms import NUMBER_WORDS, names_quantity, normalise, normalise_percent, repeated, stray_figures
+from focal.enforcement.amount_forms import NUMBER_WORDS, STATISTIC, names_quantity, normalise, normalise_percent, repeated, stray_figures
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
 from focal.number_words import words_value
 
@@ -79,6 +79,7 @@ _PRONOUN_START = re.compile(r"^\s*(?:it|that|this|which|(?:the\s+)?(?:amount|sum
                             r"\s+would|\s*:)", _I)
 _NOUN_USE = re.compile(r"\w*\s+(?:requests?|claims?|applications?|polic(?:y|ies)|process|eligibility|reviews?|status|forms?|"
                        r"window|period|rules?|terms)\b", _I)
+_GRANTED = re.compile(r"\b(?:accepted|approved|granted|processed|confirmed|issued|completed)\b", _I)
 _SENTENCE = re.compile(r"(?:\d\.\d|[^.!?\n])+[.!?]?")
 _SUBJECT = r"(?=(?:i|i'll|i've|i'm|we|we'll|we've|we're|you|you'll|you've|you're|it|it'll|it's|they|our|your|this|that|the|a|an)\b)"
 _CLAUSE = re.compile(
@@ -126,7 +127,9 @@ def _clauses(text: str, cues: list[re.Pattern[str]]) -> list[list[_Clause]]:
             # refused ("I can't credit"), reported ("you asked for a reimbursement") or a noun ("the reimbursement policy")
             denied = [m.start() for m in found if NEGATION.search(part[:m.start()]) or REPORTED.search(part[:m.start()])]
             # a refusal governs the rest of its clause: "I won't be able to issue the $75 credit"
-            refused = [m.start() for m in found if (denied and m.start() >= min(denied)) or _NOUN_USE.match(part, m.end())]
+            # …unless the noun is granted: "your reimbursement request has been approved" promises it
+            refused = [m.start() for m in found if (denied and m.start() >= min(denied))
+                       or (_NOUN_USE.match(part, m.end()) and not _GRANTED.search(part, m.end()))]
             neutral = bool(starts) and (len(refused) == len(starts) or REVIEW.search(part) is not None)
             clauses.append(_Clause(part, bool(starts) and not neutral, neutral))
         out.append(clauses)
@@ -192,6 +195,11 @@ def known_values(agent: AgentConfig, kind: str, known: dict[str, Any], skip: set
     return out
 
 
+def _restates(kind: str, text: str, promised: list[float]) -> bool:
+    """The clause states an amount already promised."""
+    return any(_close(_number(m), p) for m in _tokens(kind, text) for p in promised)
+
+
 def _show(kind: str, value: float) -> str:
     shown = f"{value:,.2f}".rstrip("0").rstrip(".") if value % 1 else f"{value:,.0f}"
     return f"${shown}" if kind == "money" else f"{shown}%" if kind == "percentage" else shown
@@ -215,12 +223,16 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
             # question only within the same sentence: "…reimbursement. It was $75, right?" asks about the total)
             before_cue = clauses[i - 1].cue if i else previous_cue and not clause.text.endswith("?")
             cue = clause.cue or (before_cue and not clause.neutral and _PRONOUN_START.search(clause.text) is not None)
-            before = len(promised) + len(shares)
+            before, promised_before, unexplained_before = len(promised) + len(shares), len(promised), len(reading.unexplained)
             if cue:
                 cue_texts.append(clause.text)
             _read_clause(kind, lex, clause, cue, known, policy, promised, stated, shares, reading.unexplained)
-            if len(promised) + len(shares) > before and (again := repeated(clause.text, field_def.extraction_hints, kind)):
-                repeats.append(again)
+            added = promised[promised_before:]
+            if len(added) > len({round(v, 2) for v in added}):
+                repeats.append(f"{_show(kind, added[0])} twice in one sentence")  # "$50 on AC100 and $50 on AC200"
+            elif (len(promised) + len(shares) > before or len(reading.unexplained) > unexplained_before
+                  or _restates(kind, clause.text, promised)) and (again := repeated(clause.text, field_def.extraction_hints, kind)):
+                repeats.append(again)  # "I'll credit $40. Another $40 comes with your next bill."
             elif cue and len(promised) + len(shares) == before and (
                     names_quantity(clause.text) or (kind == "percentage" and _MONEY.search(clause.text))):
                 unread.append(clause.text)  # "…the cost of it", "$6 instead of $12": an amount in other words
@@ -232,6 +244,8 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
                 elif lex.object.search(clause.text):
                     wholes.append("object")
         previous_cue = any(c.cue for c in clauses)
+    # "I'll credit $40. The $40 reaches your card in 5 days.": a promised amount said again is explained by it
+    reading.unexplained = [v for v in reading.unexplained if not any(_close(v, p) for p in promised)]
     candidates = [*known, *stated]
     for share, base in shares:
         base = base if base is not None else max(candidates, default=None)
@@ -285,6 +299,8 @@ def _read_clause(
                 shares.append((_number(m), None))
     if cue and kind == "money":  # "you'll get 75 back": a figure without a currency in a promise
         promised += stray_figures(text, [_number(m) for m in _MONEY.finditer(text)], lex.purchases)
+    if kind == "percentage" and not cue:
+        taken += [m.span() for m in STATISTIC.finditer(text)]  # "99% of our customers love it"
     for m in _tokens(kind, text):
         if any(a <= m.start() < b for a, b in taken):
             continue

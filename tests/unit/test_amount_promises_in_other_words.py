@@ -1,0 +1,81 @@
+"""A third round of forms: an amount promised as a Roman numeral, over several things, as a whole named
+in other words, or as a price cut, is over the cap or unknown — never the field's default. The drafts
+are written for these tests; the compliant ones look alike and must pass."""
+
+from __future__ import annotations
+
+import pytest
+
+from focal.enforcement.amount_forms import normalise, normalise_percent, repeated
+from focal.number_words import roman_value
+from test_amount_forms import GUARDRAILS, ORDER_75, RETAIL, TELECOM, blocked
+
+
+@pytest.mark.parametrize(("numeral", "value"), [("XXV", 25), ("LXXV", 75), ("CXL", 140), ("MMXXVI", 2026), ("IV", 4),
+                                                 ("IIII", None), ("VX", None), ("", None)])
+def test_roman_value_reads_only_well_formed_numerals(numeral, value):
+    assert roman_value(numeral) == value
+
+
+def test_a_roman_numeral_is_an_amount_only_beside_a_currency_or_a_percent_sign():
+    assert "140 dollars" in normalise("a credit of CXL dollars")
+    assert "$140" in normalise("a credit of $CXL")
+    assert "30%" in normalise_percent("XXX% off")
+    assert normalise("I will call you. Chapter XI of the terms") == "I will call you. Chapter XI of the terms"
+
+
+@pytest.mark.parametrize("draft", [
+    "A credit of CXL dollars is on its way.", "I'll credit $60 to AC100 and AC200.", "I'll credit $60 on both lines.",
+    "I've credited $60 to AC100 and $60 to AC200.", "I'll credit $60 per device.", "I'll credit you $60 for all three.",
+    "I'll credit you what the roaming pass cost.", "I'll credit what's left on your bill.",
+    "I'll credit $60 now. Another $60 follows with your next bill.",
+])
+def test_credits_over_the_cap_in_other_words_are_blocked(draft):
+    assert blocked(TELECOM, "credit_cap", draft)
+
+
+@pytest.mark.parametrize("draft", [
+    "I'll credit $60. The $60 shows on your next bill.", "I'll credit $60 to account AC100.",
+    "The credit policy is explained on our website.", "A credit of C dollars is the most I can do.",
+])
+def test_a_credit_said_again_or_a_single_account_passes(draft):
+    assert not blocked(TELECOM, "credit_cap", draft)
+
+
+@pytest.mark.parametrize("draft", [
+    "Your purchase is refunded.", "The coat will be refunded.", "Your refund request has been approved: $75.",
+    "I'll refund you dollar for dollar.", "I'll refund what the parcel cost.",
+])
+def test_a_whole_promised_without_an_amount_takes_the_known_amount(draft):
+    assert blocked(RETAIL, "refund_cap", draft, known=ORDER_75)
+
+
+@pytest.mark.parametrize("draft", [
+    "Your refund request is being reviewed by a colleague.", "The shipping will be refunded.",
+    "Refund requests are handled within 2 business days.",
+])
+def test_a_request_under_review_or_a_fee_promises_no_order_amount(draft):
+    assert not blocked(RETAIL, "refund_cap", draft, known=ORDER_75)
+
+
+@pytest.mark.parametrize("draft", [
+    "Enjoy XXX% off your next bill.", "Your upcoming month costs you nothing.", "We'll apply a discount of 0.4 to your bill.",
+    "Your monthly price drops from $12 to $5.", "We'll bill you half for the next month.",
+    "We'll trim your bill by 30.", "4 0 % off today only!",
+])
+def test_discounts_in_other_words_over_the_shipped_cap_are_blocked(draft):
+    assert blocked(GUARDRAILS, "discount_cap", draft)
+
+
+@pytest.mark.parametrize("draft", [
+    "I can offer 10% off. 95% of our subscribers renew every year.", "I can take 15% off your next month.",
+    "Switching to the annual plan is explained in the app.",
+])
+def test_a_statistic_beside_a_compliant_discount_passes(draft):
+    assert not blocked(GUARDRAILS, "discount_cap", draft)
+
+
+def test_money_over_several_things_repeats_but_one_reference_does_not():
+    assert repeated("$60 to AC100 and AC200", []) is not None
+    assert repeated("$60 for both lines", []) is not None
+    assert repeated("$60 to AC100", []) is None
