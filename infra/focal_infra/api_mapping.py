@@ -26,7 +26,8 @@ escapeJavaScript` also escapes `'`, which JSON does not allow; `.replaceAll("\\'
 
 Response: the execution output is the TurnResult (the state machine's Succeed states output
 `$.result`), with the status `focal serve` gives it (focal.cli.serve_api.turn_reply): 404 for an
-unknown agent, 409 for a session conflict or a reused / in-progress turn id, else 200. A failed or
+unknown agent, 409 for a session conflict or a reused / in-progress turn id, 403 for another
+customer's session, else 200. A failed or
 timed-out execution answers 500 with a structured error, never the cause. StartSyncExecution's own
 4xx: throttling → 429 `throttled`, an invalid id → 400 `invalid_id`, anything else → 400.
 """
@@ -38,6 +39,7 @@ INVALID_ID_NAME = "invalid id"  # not a valid execution name (a space): StartSyn
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 NOT_FOUND_CODES = ("agent_not_found", "stage_failed:AgentNotFound")
 CONFLICT_CODES = ("session_conflict", "turn_id_reused", "turn_in_progress")
+FORBIDDEN_CODES = ("session_not_yours",)  # the session belongs to another customer (focal.dialogue.ownership)
 THROTTLING_TYPES = ("Throttling", "LimitExceeded", "TooManyRequests")
 
 FIELDS: tuple[tuple[str, str], ...] = (
@@ -114,7 +116,7 @@ _EXECUTION_FAILED = ('{"success": false, "execution_path": "fallback", "response
                      '{"code": "execution_$util.escapeJavaScript($status).toLowerCase()", '
                      '"message": "The turn could not be completed.", "request_id": "$context.requestId"}}')
 
-RESPONSE_TEMPLATE = f"""## StartSyncExecution response -> the TurnResult (200, 404, 409), or a structured 500.
+RESPONSE_TEMPLATE = f"""## StartSyncExecution response -> the TurnResult (200, 403, 404, 409), or a structured 500.
 #set($status = $input.path('$.status'))
 #if($status == "SUCCEEDED")
 #set($result = $util.parseJson($input.path('$.output')))
@@ -124,6 +126,7 @@ RESPONSE_TEMPLATE = f"""## StartSyncExecution response -> the TurnResult (200, 4
 {_error("agent_not_found", "No such agent for this tenant.")}
 #else
 #if({_any("$code", CONFLICT_CODES)})#set($context.responseOverride.status = 409)#end
+#if({_any("$code", FORBIDDEN_CODES)})#set($context.responseOverride.status = 403)#end
 $input.path('$.output')
 #end
 #else

@@ -1,8 +1,8 @@
 """An approved action resumes through the stage list and runs exactly what was approved.
 
 The request stores the exact arguments and the guard verdicts; approving re-checks the guards on
-those arguments (with the customer's current facts) and runs exactly them, once — whatever the
-session says meanwhile. Default weights and bands throughout (see test_approvals.py).
+those arguments (with the customer's current facts) and runs exactly them, once; a correction since
+the request that changed those arguments supersedes it. Default weights and bands throughout (see test_approvals.py).
 """
 
 from __future__ import annotations
@@ -29,21 +29,35 @@ def test_the_request_stores_the_exact_arguments_and_guard_verdicts(tmp_path):
     assert h.tools.runs.get("issue_refund", 0) == 0
 
 
-def test_a_session_changed_meanwhile_still_runs_the_stored_arguments(tmp_path):
+def test_a_correction_meanwhile_supersedes_the_request_and_nothing_runs(tmp_path):
+    """Red-team finding: "sorry, I meant A1002" after the request brought the flow back to the same step
+    with other arguments, and approving the old request still refunded A1001 (and said A1002)."""
     h = Harness(tmp_path)
     approval_id = _pending(h)
-    # Another turn changed the session while the request waited: other values, same step, still pending.
     session = h.session()
     session.slots["order_id"] = "A1002"
-    session.variables.update({"order_total": 75.0, "order_item": "Rain jacket"})
+    session.variables.update({"order_id": "A1002", "order_total": 75.0, "order_item": "Rain jacket"})
     session.turn_count += 1
+    h.deps.sessions.save(session, expected_version=session.version)
+
+    result = answer(h.deps, TENANT, approval_id, approve=True)
+    assert result.ok is False and result.state == "expired" and "moved on" in result.message
+    assert result.tool_calls == [] and h.tools.runs.get("issue_refund", 0) == 0
+
+
+def test_a_turn_meanwhile_that_changes_no_argument_still_runs_exactly_the_stored_calls(tmp_path):
+    h = Harness(tmp_path)
+    approval_id = _pending(h)
+    session = h.session()
+    session.turn_count += 1  # "thanks, I'll wait": the conversation went on, the action did not change
+    session.remember("user", "thanks, I'll wait")
     h.deps.sessions.save(session, expected_version=session.version)
 
     result = answer(h.deps, TENANT, approval_id, approve=True)
     assert result.ok and result.state == "approved", result.message
     [call] = result.tool_calls
     assert call["tool_id"] == "issue_refund" and call["status"] == "ok"
-    assert call["arguments"] == {"order_id": "A1001", "order_total": 30.0}  # what was approved, not the session's
+    assert call["arguments"] == {"order_id": "A1001", "order_total": 30.0}
     assert {v["rule_id"] for v in call["guards"]} == {"refund_guard", "confirm_before_acting"}
     assert all(v["passed"] for v in call["guards"])
     assert "RF-A1001" in (result.response or "")

@@ -120,7 +120,7 @@ def test_an_off_topic_answer_to_an_order_question_is_flagged_then_falls_back(che
 
 
 def test_a_relevant_grounded_model_answer_passes_untouched(checked):
-    say(checked, "Where is my order?", 0)
+    say(checked, "Where is my order?", 0, customer="c-200")
     answer = "Your order A1004 (Phone case) is still processing, so it hasn't shipped yet."
     result = say(checked, "A1004", 1, ScriptedGenerator(answer), customer="c-200")
     assert result.response == answer

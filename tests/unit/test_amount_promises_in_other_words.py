@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from focal.enforcement.amount_forms import normalise, normalise_percent, repeated
+from focal.models.agent import AgentConfig, AmountWords, ProfileFieldDefinition, Rule
 from focal.number_words import roman_value
 from test_amount_forms import GUARDRAILS, ORDER_75, RETAIL, TELECOM, blocked
 
@@ -79,3 +80,33 @@ def test_money_over_several_things_repeats_but_one_reference_does_not():
     assert repeated("$60 to AC100 and AC200", []) is not None
     assert repeated("$60 for both lines", []) is not None
     assert repeated("$60 to AC100", []) is None
+
+
+# A claims agent: a deductible and a cover limit come from tools; a reply must not promise a payout over $1,000.
+CLAIMS = AgentConfig(
+    id="claims", name="Claims", profile_field_definitions=[
+        ProfileFieldDefinition(field_name="payout_promised", field_type="money", extraction_hints=["payout", "pay out"],
+                               amount_words=AmountWords(verbs=["pay out"], purchases=["claim"]),
+                               sources=["response"], default=0),
+        ProfileFieldDefinition(field_name="deductible", field_type="money", sources=["tool"]),
+        ProfileFieldDefinition(field_name="cover_limit", field_type="money", sources=["tool"]),
+    ],
+    rules=[Rule(id="payout_cap", condition_text="a payout is promised", action_text="Never promise more than $1,000.",
+                is_hard_constraint=True, enforcement_expression="payout_promised <= 1000")])
+POLICY = {"deductible": 250.0, "cover_limit": 10000.0}
+
+
+@pytest.mark.parametrize("draft", [
+    "Your deductible is $250. Any payout is capped at your cover limit of $10,000.",
+    "A $900 claim pays out $650 under your plan.",
+    "Your deductible is $250.",
+])
+def test_a_known_limit_or_a_claims_own_amount_beside_a_payout_is_no_promise(draft):
+    assert not blocked(CLAIMS, "payout_cap", draft, known=POLICY)
+
+
+@pytest.mark.parametrize("draft", ["I can pay out up to $10,000 for this.", "We'll pay out $1,200 on your claim.",
+                                   "I'll pay out a $1,200 claim today.",
+                                   "After the $250 deductible, a $1,400 claim pays out $1,150."])
+def test_a_payout_over_the_cap_is_still_blocked_beside_known_amounts(draft):
+    assert blocked(CLAIMS, "payout_cap", draft, known=POLICY)

@@ -56,6 +56,7 @@ from typing import Any, get_args
 
 import yaml
 
+from focal.cli.turn_why import turn_why
 from focal.config.loader import load_agent
 from focal.errors import ConfigError
 from focal.models.agent import AgentConfig
@@ -400,6 +401,7 @@ class TurnReport:
     failures: list[str] = field(default_factory=list)
     ms: float = 0.0
     guard_attempt: bool = False  # the turn expects a guard to block a tool (a non-empty blocked_tools)
+    why: list[str] = field(default_factory=list)  # each draft and its verdicts, each guard that stopped a call
 
     @property
     def passed(self) -> bool:
@@ -516,6 +518,7 @@ def run_conversation(conv: Conversation, agent: AgentConfig, deps: Any, session_
                 tr.failures.append(f"the pipeline failed in stage {err.get('stage')!r}: {err.get('code')}")
             tr.failures += [f"scripted {p} output(s) not consumed: {n} left" for p, n in sorted(left.items())]
             tr.failures += check_turn(turn.expect, result)
+            tr.why = turn_why(deps, TENANT_ID, agent.id, session_id, f"{session_id}-t{index}", result)
             report.turns.append(tr)
     except Exception as exc:  # noqa: BLE001 - one broken conversation must not hide the others' results
         report.error = f"{type(exc).__name__}: {exc}"
@@ -556,6 +559,7 @@ def format_report(report: Report, verbose: bool = False, colour: bool = False) -
             for failure in turn.failures:
                 lines.append(f"        {paint('✗', 'blocked', colour)} {failure}")
             lines.append(f"        < [{turn.execution_path}] {_shown(turn.response)}")
+            lines += [f"          · {line}" for line in turn.why]
         if conv.error:
             lines.append(f"        {paint('✗', 'blocked', colour)} error after {len(conv.turns)} turn(s): {conv.error}")
     failed = len(report.failed)

@@ -78,6 +78,8 @@ ERRORS = {
     "429": "over the API key's request rate; Retry-After says when to retry",
 }
 TURN_ERRORS = {
+    "403": "the API key lacks the chat scope, or session_not_yours: the session was opened by another customer, "
+           "and nothing of it is read or written (the body is the TurnResult plus error)",
     "404": "no such agent for this tenant",
     "409": "session_conflict (another turn of the session saved first: send it again), turn_id_reused (the turn id "
            "came with another message) or turn_in_progress (Retry-After); the body is the TurnResult plus error",

@@ -39,7 +39,7 @@ APPROVAL_ROUTE = "/v1/approvals/{approval_id}"
 OPENAPI_ROUTE = "/openapi.json"
 
 # A turn result's error code → the HTTP status `focal serve` answers with (anything else: 200).
-TURN_ERROR_STATUS = {"session_conflict": 409, "turn_id_reused": 409, "turn_in_progress": 409}
+TURN_ERROR_STATUS = {"session_conflict": 409, "turn_id_reused": 409, "turn_in_progress": 409, "session_not_yours": 403}
 AGENT_NOT_FOUND = ("agent_not_found", "stage_failed:AgentNotFound")
 
 
@@ -331,7 +331,8 @@ class FocalApi:
 
 
 def turn_reply(result: dict[str, Any], request_id: str) -> Reply:
-    """A TurnResult as the HTTP answer: 404 unknown agent, 409 conflicts, else 200 (success true or false)."""
+    """A TurnResult as the HTTP answer: 404 unknown agent, 409 conflicts, 403 another customer's session, else 200
+    (success true or false)."""
     error = result.get("error") or {}
     code = error.get("code")
     if code in AGENT_NOT_FOUND:

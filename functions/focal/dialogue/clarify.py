@@ -46,8 +46,13 @@ def step_clarification(step: Step, state: TurnState) -> str:
         return step.clarification_hint
     if step.requires_confirmation and state.session and state.session.flow_state == "confirming":
         return "Please answer yes to go ahead, or no to stop. " + (step.confirmation_prompt or "")
-    slot = next((s for s in step.slots if s.name == state.decision.asked_slot), step.slots[0] if step.slots else None)
-    return slot.prompt if slot else step.instructions
+    filled = state.session.slots if state.session else {}
+    slot = next((s for s in step.slots if s.name == state.decision.asked_slot), None) or next(
+        (s for s in step.slots if filled.get(s.name) in (None, "")), None)  # never ask again for what is filled
+    if slot is not None:
+        return slot.prompt
+    # `instructions` are written for the model ("Say the policy was not found…"), never shown to the customer
+    return step.response_template or "Could you say that another way?"
 
 
 def step_suggestions(state: TurnState) -> list[str]:

@@ -34,7 +34,7 @@ _MONEY_CUES_HEAD = (
     r"\bcompensat\w*", r"\bgoodwill\b", r"\bvouchers?\b", r"\bpay(?:s|ing)?\s*(?:out|back)\b|\bpaid\s+(?:out|back)\b",
     r"\bpayouts?\b", r"\brevers(?:e|ed|ing|al)\b", r"\bchargebacks?\b", r"\bapprov(?:e|ed|ing)\b",
     r"\b(?:issue[sd]?|issuing)\s+(?:you\b|your\b|a\b|an\b|the\b|[$€£\d])", r"\btransfer(?:s|red|ring)?\b",
-    r"\bdeposit(?:s|ed|ing)?\b", r"\btop(?:s|ped|ping)?\s+up\b", r"\bowe\b", r"\bwaiv(?:e|es|ed|ing|er)\b", r"\bforgiv\w*", r"\bdeduct\w*",
+    r"\bdeposit(?:s|ed|ing)?\b", r"\btop(?:s|ped|ping)?\s+up\b", r"\bowe\b", r"\bwaiv(?:e|es|ed|ing|er)\b", r"\bforgiv\w*", r"\bdeduct(?:s|ed|ing)?\b",
     r"\breduc(?:e|es|ed|ing|tion)\s+(?:\w+\s+){0,3}?(?:by|of)\b", r"\bwr(?:ite|ites|iting|itten|ote)\s+off\b",
     r"\b(?:wip(?:e|es|ed|ing)|zero(?:es|ed|ing)?|clear(?:s|ed|ing)?)\s+(?:out\s+)?(?:your|the)\b",
     r"(?:[$€£]\s?\d+(?:[,.]\d+)*|\bmoney|\bfunds|\bcash|\bpayment)\s+(?:is|are|will\s+be)\s+on\s+(?:its|their|the)\s+way\b",

@@ -79,6 +79,7 @@ _PRONOUN_START = re.compile(r"^\s*(?:it|that|this|which|(?:the\s+)?(?:amount|sum
                             r"\s+would|\s*:)", _I)
 _NOUN_USE = re.compile(r"\w*\s+(?:requests?|claims?|applications?|polic(?:y|ies)|process|eligibility|reviews?|status|forms?|"
                        r"window|period|rules?|terms)\b", _I)
+_LIMIT_NOUN = re.compile(r"\b(?:limit|cap|maximum|ceiling|threshold)\s+(?:of|is|at)\s+(?:a\s+|the\s+)?$", _I)
 _GRANTED = re.compile(r"\b(?:accepted|approved|granted|processed|confirmed|issued|completed)\b", _I)
 _SENTENCE = re.compile(r"(?:\d\.\d|[^.!?\n])+[.!?]?")
 _SUBJECT = r"(?=(?:i|i'll|i've|i'm|we|we'll|we've|we're|you|you'll|you've|you're|it|it'll|it's|they|our|your|this|that|the|a|an)\b)"
@@ -195,6 +196,11 @@ def known_values(agent: AgentConfig, kind: str, known: dict[str, Any], skip: set
     return out
 
 
+def _names_purchase(lex: Lexicon, after: str) -> bool:
+    """The amount is the purchase's own, written before it: "a $700 claim", "your $75 booking"."""
+    return bool(lex.purchases) and re.match(rf"\s*(?:{lex.purchases})s?\b", after, _I) is not None
+
+
 def _restates(kind: str, text: str, promised: list[float]) -> bool:
     """The clause states an amount already promised."""
     return any(_close(_number(m), p) for m in _tokens(kind, text) for p in promised)
@@ -226,7 +232,7 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
             before, promised_before, unexplained_before = len(promised) + len(shares), len(promised), len(reading.unexplained)
             if cue:
                 cue_texts.append(clause.text)
-            _read_clause(kind, lex, clause, cue, known, policy, promised, stated, shares, reading.unexplained)
+            limit = _read_clause(kind, lex, clause, cue, known, policy, promised, stated, shares, reading.unexplained)
             added = promised[promised_before:]
             if len(added) > len({round(v, 2) for v in added}):
                 repeats.append(f"{_show(kind, added[0])} twice in one sentence")  # "$50 on AC100 and $50 on AC200"
@@ -236,8 +242,8 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
             elif cue and len(promised) + len(shares) == before and (
                     names_quantity(clause.text) or (kind == "percentage" and _MONEY.search(clause.text))):
                 unread.append(clause.text)  # "…the cost of it", "$6 instead of $12": an amount in other words
-            if cue and len(promised) + len(shares) == before and not clause.text.rstrip().endswith("?"):
-                bare_promise = True  # "Credit approved." — its amount may be stated elsewhere
+            if cue and len(promised) + len(shares) == before and not clause.text.rstrip().endswith("?") and not limit:
+                bare_promise = True  # "Credit approved." — its amount may be stated elsewhere ("capped at $X" is a limit)
             if cue and kind == "money" and len(promised) + len(shares) == before:
                 if lex.whole.search(clause.text):
                     wholes.append("whole")
@@ -284,11 +290,12 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
 def _read_clause(
     kind: str, lex: Lexicon, clause: _Clause, cue: bool, known: list[float], policy: frozenset[float], promised: list[float],
     stated: list[float], shares: list[tuple[float, float | None]], unexplained: list[float],
-) -> None:
-    """Attribute every amount of one clause: promised, stated (known / another role), or unexplained."""
+) -> bool:
+    """Attribute every amount of one clause: promised, stated (known / another role), or unexplained.
+    True when the clause states a limit ("capped at your limit of $25,000")."""
     if clause.neutral:
-        return  # refused, reported or sent to review: its amounts promise nothing
-    text, taken = clause.text, []
+        return False  # refused, reported or sent to review: its amounts promise nothing
+    text, taken, limit, promised_before, purchase_amounts = clause.text, [], False, len(promised), []
     if cue and kind == "money":
         for m in lex.share.finditer(text):
             base = _MONEY.search(m.group("base")) if m.group("base") else None
@@ -311,12 +318,18 @@ def _read_clause(
             continue
         before, after = text[:m.start()], text[m.end():]
         threshold = THRESHOLD_BEFORE.search(before) is not None or THRESHOLD_AFTER.search(after) is not None
+        limit = limit or threshold
         is_policy = any(_close(value, p) for p in policy)
+        is_known = any(_close(value, k) for k in known)
         if cue and BASE_OF.search(before):
             stated.append(value)  # "$50 of your $75 purchase": the base of a part
-        elif cue and not (threshold and is_policy):
+        elif cue and _names_purchase(lex, after):
+            purchase_amounts.append(value)  # "a $900 claim pays out $650": the purchase's own amount
+        elif cue and not (threshold and is_policy) and not (is_known and _LIMIT_NOUN.search(before)):
+            # a known limit named as one ("capped at your coverage limit of $25,000") is stated, not promised;
+            # "I can pay out up to $25,000" promises it
             promised.append(value)
-        elif any(_close(value, k) for k in known):
+        elif is_known:
             stated.append(value)
         elif is_policy:
             continue
@@ -324,3 +337,6 @@ def _read_clause(
             stated.append(value)
         else:
             unexplained.append(value)
+    # beside another promised amount a purchase's amount is its base; alone, it is what is promised ("I'll pay out a $1,200 claim")
+    (stated if len(promised) > promised_before else promised).extend(purchase_amounts)
+    return limit

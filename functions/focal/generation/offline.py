@@ -14,7 +14,7 @@ from typing import Any
 from focal.dialogue.clarify import clarify_question, likely_scenarios, step_clarification
 from focal.dialogue.resolution import ask_prompt
 from focal.dialogue.variables import render, unknown
-from focal.models.agent import AgentConfig
+from focal.models.agent import AgentConfig, Step
 from focal.models.turn import TurnState
 from focal.sensing import language, tone
 
@@ -126,6 +126,15 @@ def compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> 
     return text
 
 
+def _confirmation(agent: AgentConfig, step: Step) -> str:
+    """A confirmation step without its own question: what its action does, in the tool's words (never the step id)."""
+    tool = next((t for t in (agent.tool(a) for a in step.action) if t is not None and t.description), None)
+    if tool is None:
+        return "Shall I go ahead?"
+    what = tool.description.strip().rstrip(".")
+    return f"Do you want me to {what[:1].lower()}{what[1:]}?"
+
+
 def _step_text(state: TurnState, what: str, text: str, variables: dict[str, Any]) -> list[str]:
     said = _said(state, what, text, variables)
     return [said] if said is not None else [NOT_FOUND]
@@ -159,7 +168,7 @@ def _compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) ->
         retry = ["That doesn't look right."] if d.invalid_slot else []
         parts = rules + retry + ([as_example(render(slot.prompt, variables))] if slot else [])
     elif d.action == "confirm" and step:
-        parts = rules + _step_text(state, f"confirmation of {step.id}", step.confirmation_prompt or f"Shall I go ahead with {step.id}?",
+        parts = rules + _step_text(state, f"confirmation of {step.id}", step.confirmation_prompt or _confirmation(agent, step),
                                    variables)
     elif d.action == "complete" and step:
         parts = rules + _step_text(state, f"template of {step.id}", step.response_template or step.instructions, variables)

@@ -233,6 +233,8 @@ class TurnState(BaseModel):
     profile_migration: dict[str, Any] | None = Field(default=None, description="the profile's schema migration on read")
     idempotency: Literal["replayed", "in_progress", "key_reused"] | None = Field(
         default=None, description="set when the turn id was seen before: nothing runs, nothing is written")
+    foreign_session: bool = Field(
+        default=False, description="the session belongs to another customer: refused, nothing runs, nothing is written to it")
 
     @property
     def cost_usd(self) -> float:

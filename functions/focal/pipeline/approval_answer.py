@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from focal.dialogue.approvals import publish, step_key
+from focal.dialogue.tool_calls import arguments_for
 from focal.errors import VersionConflict
 from focal.models.approval import ApprovalRequest, ApprovalState, EventType
 from focal.models.context import Context
@@ -80,7 +81,8 @@ def answer(deps: Deps, tenant_id: str, approval_id: str, approve: bool) -> Appro
 
     session = deps.sessions.get(req.tenant_id, req.agent_id, req.session_id)
     moved_on = (session is None or session.pending_approval_id != req.approval_id
-                or (req.step is not None and step_key(session) != req.step))
+                or (req.step is not None and step_key(session) != req.step)
+                or not _same_arguments(deps, req, session))
     if approve and moved_on:
         _expire(deps, req, now, "superseded: the conversation moved on")
         req.state = "expired"
@@ -107,6 +109,24 @@ def answer(deps: Deps, tenant_id: str, approval_id: str, approve: bool) -> Appro
     return _run_approved(deps, decided, session, now)
 
 
+def _profile(deps: Deps, req: ApprovalRequest, session: Session) -> CustomerProfile:
+    return deps.profiles.get(req.tenant_id, req.agent_id, session.customer_id) or CustomerProfile(
+        tenant_id=req.tenant_id, agent_id=req.agent_id, customer_id=session.customer_id)
+
+
+def _same_arguments(deps: Deps, req: ApprovalRequest, session: Session) -> bool:
+    """The conversation still asks for exactly the stored calls: a correction since the request ("sorry, I
+    meant the other one") that came back to the same step leaves other arguments, and the stored ones no longer apply."""
+    agent = deps.configs.get_agent(req.tenant_id, req.agent_id)
+    probe = TurnState(request=TurnRequest(tenant_id=req.tenant_id, agent_id=req.agent_id, session_id=req.session_id,
+                                          customer_id=session.customer_id, turn_id=f"{req.approval_id}-check", message=""),
+                      session=session, profile=_profile(deps, req, session))
+    now: dict[str, Any] = {}
+    for tool_id in req.tools:
+        now.update(arguments_for(agent, probe, tool_id))
+    return now == req.arguments
+
+
 def _clear_pending(deps: Deps, session: Session, approval_id: str) -> None:
     for _ in range(MAX_SAVE_TRIES):
         if session.pending_approval_id != approval_id:
@@ -123,8 +143,7 @@ def _clear_pending(deps: Deps, session: Session, approval_id: str) -> None:
 
 
 def _run_approved(deps: Deps, req: ApprovalRequest, session: Session, now: float) -> ApprovalAnswer:
-    profile = deps.profiles.get(req.tenant_id, req.agent_id, session.customer_id) or CustomerProfile(
-        tenant_id=req.tenant_id, agent_id=req.agent_id, customer_id=session.customer_id)
+    profile = _profile(deps, req, session)
     turn_id = f"{req.approval_id}-run"
     request = TurnRequest(tenant_id=req.tenant_id, agent_id=req.agent_id, session_id=req.session_id,
                           customer_id=session.customer_id, turn_id=turn_id, message="")

@@ -63,7 +63,8 @@ def handle(event: dict[str, Any], deps: Deps) -> dict[str, Any]:
     except Exception:  # noqa: BLE001
         turn_number = 0
     try:
-        deps.turns.put(turn_record(state, deps, turn_number))
+        if not state.foreign_session:  # another customer's session keeps no record of this caller's turn
+            deps.turns.put(turn_record(state, deps, turn_number))
     except DuplicateTurn:
         pass
     except Exception:  # noqa: BLE001

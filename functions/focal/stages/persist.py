@@ -21,6 +21,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
+from focal.dialogue.ownership import ownership
 from focal.dialogue.reconcile import apply_effects, effects
 from focal.errors import VersionConflict
 from focal.models.agent import AgentConfig
@@ -76,7 +77,11 @@ def count_turn(state: TurnState, deps: Deps) -> int:
     dropped). Re-read and retried on a conflict, at most COUNT_ATTEMPTS times; 0 if it never landed."""
     r = state.request
     for _ in range(COUNT_ATTEMPTS):
-        stored = deps.sessions.get(r.tenant_id, r.agent_id, r.session_id) or Session(
+        found = deps.sessions.get(r.tenant_id, r.agent_id, r.session_id)
+        if ownership(found, r.customer_id) == "foreign":
+            state.foreign_session = True
+            return 0  # a failed turn on another customer's session: nothing of it lands in that conversation
+        stored = found or Session(
             tenant_id=r.tenant_id, agent_id=r.agent_id, session_id=r.session_id, customer_id=r.customer_id
         )
         expected = stored.version
@@ -146,6 +151,9 @@ def run(state: TurnState, deps: Deps) -> TurnState:
 def _run(state: TurnState, deps: Deps) -> TurnState:
     if state.idempotency is not None:
         return state  # a repeated turn id: the sensor answered from the idempotency store; write nothing
+    if state.foreign_session:
+        complete_turn(state, deps.idempotency)  # another customer's session: nothing is written to it
+        return state
     if state.error is not None and state.error.code == VersionConflict.code:
         return _conflict(state, deps)  # the tools stage found the session claimed by a concurrent turn
     agent = deps.configs.get_agent(state.request.tenant_id, state.request.agent_id)

@@ -18,12 +18,13 @@ from focal.dialogue.clarify import (
     likely_scenarios,
     suggestions,
 )
+from focal.dialogue.ownership import FOREIGN_MESSAGE, FOREIGN_SESSION, ownership
 from focal.dialogue.profile_migration import migrate_profile
 from focal.enforcement.conditions import sensor_rules
 from focal.models.agent import AgentConfig
 from focal.models.context import Context
 from focal.models.session import CustomerProfile, Offer, Session
-from focal.models.turn import TurnState
+from focal.models.turn import TurnError, TurnState
 from focal.pipeline.budget import budget_spent, start_budget
 from focal.pipeline.deps import Deps
 from focal.pipeline.idempotency import begin_turn
@@ -38,11 +39,18 @@ from focal.sensing.prevalidation import blocking_failures, prevalidate, refusal_
 from focal.sensing.provenance import from_customer
 
 
-def _load(state: TurnState, deps: Deps, agent: AgentConfig) -> tuple[Session, CustomerProfile]:
+def _load(state: TurnState, deps: Deps, agent: AgentConfig) -> tuple[Session, CustomerProfile] | None:
+    """The session and its customer's profile; None when the session belongs to another customer."""
     r = state.request
-    session = deps.sessions.get(r.tenant_id, r.agent_id, r.session_id) or Session(
+    stored = deps.sessions.get(r.tenant_id, r.agent_id, r.session_id)
+    owner = ownership(stored, r.customer_id)
+    if owner == "foreign":
+        return None
+    session = stored or Session(
         tenant_id=r.tenant_id, agent_id=r.agent_id, session_id=r.session_id, customer_id=r.customer_id
     )
+    if owner == "signed_in":  # signed in mid-conversation: their own profile from now on
+        session.customer_id = r.customer_id
     profile = deps.profiles.get(r.tenant_id, r.agent_id, session.customer_id) or CustomerProfile(
         tenant_id=r.tenant_id, agent_id=r.agent_id, customer_id=session.customer_id,
         schema_version=agent.profile_schema_version,
@@ -103,13 +111,28 @@ def _clarify(state: TurnState, agent: AgentConfig, context: Context) -> None:
     state.control.next = "persist"
 
 
+def _refuse_foreign(state: TurnState) -> None:
+    """Early exit: another customer's session. Nothing of it is loaded, run or written."""
+    state.foreign_session = True
+    state.error = TurnError(code=FOREIGN_SESSION, message=FOREIGN_MESSAGE, stage="sensor")
+    state.response = FOREIGN_MESSAGE
+    state.execution_path = "rejected"
+    state.confidence = 0.0
+    state.result = state.to_result()
+    state.control.next = "persist"
+
+
 def run(state: TurnState, deps: Deps) -> TurnState:
     r = state.request
     if begin_turn(state, deps.idempotency):
         return state  # a repeated turn id: answered from the idempotency store, nothing runs
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
     start_budget(state, agent, deps.clock)  # the turn's model budget runs from here (focal.pipeline.budget)
-    state.session, state.profile = _load(state, deps, agent)
+    loaded = _load(state, deps, agent)
+    if loaded is None:
+        _refuse_foreign(state)
+        return state
+    state.session, state.profile = loaded
     text = r.message.strip()
     vector = deps.embedder.embed([text])[0] if text else np.zeros(deps.embedder.dimension, dtype=np.float32)
 
