@@ -13,6 +13,7 @@ whatever `EventSink` the deps carry (EventBridge `PutEvents` in AWS).
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Any, Literal
 
@@ -44,9 +45,17 @@ def publish_turn(deps: Deps, state: TurnState, kind: EventType, request_id: str 
 
 
 def tool_result_event(deps: Deps, state: TurnState, call: Any, request_id: str | None = None) -> None:
-    """Status and timing only: arguments and outputs may hold personal data."""
+    """Status and timing only: arguments, outputs and an error's text may hold personal data (an error
+    is named by its kind: "tool 'x' failed: ValueError: …+44 20…" is published as ValueError)."""
     publish_turn(deps, state, "tool_result", request_id, tool_id=call.tool_id, status=call.status,
-                  error=call.error, ms=call.ms, trigger=call.trigger)
+                  error=error_kind(call.error), ms=call.ms, trigger=call.trigger)
+
+
+def error_kind(error: str | None) -> str | None:
+    if not error:
+        return None
+    found = re.search(r"failed: ([A-Za-z_][\w.]*)", error)
+    return found.group(1) if found else "error"
 
 
 def band(agent: AgentConfig, score: float) -> Path_:

@@ -66,8 +66,8 @@ def block(state: TurnState, agent: AgentConfig, deps: Deps, calls: list[ToolCall
         rules = [v.rule_id for v in call.guards if not v.passed]
         d.blocked_by += [r for r in rules if r not in d.blocked_by]
         d.notes.append(f"{call.tool_id} blocked before it ran ({call.trigger}): {call.error}")
-        approvals.publish_turn(deps, state, "action_blocked", None, tool_id=call.tool_id, trigger=call.trigger,
-                               rules=rules, reasons=[v.reason for v in call.guards if not v.passed])
+        # the rule ids only: a guard's reason prints the values it read, which may be personal data
+        approvals.publish_turn(deps, state, "action_blocked", None, tool_id=call.tool_id, trigger=call.trigger, rules=rules)
     session = state.session
     assert session is not None
     step = current_step(agent, session)
