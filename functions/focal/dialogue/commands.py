@@ -97,6 +97,12 @@ def _set_slot(run: CommandRun, cmd: Command) -> None:
         return
     if held == value:
         return
+    if held not in (None, "") and (spent := _spent_by(run, slot.name)) is not None:
+        # "yes, but make it $1,900" after the claim was filed: filing again would do it twice
+        run.decision.action = "already_done"
+        run.decision.notes.append(f"correction of {slot.name} refused: step {spent} already ran its side effect with it")
+        run.executed.append(cmd.name)
+        return
     run.session.slots[slot.name] = value
     if held not in (None, ""):
         # A changed value invalidates what was built on it: its step runs again from there.
@@ -105,6 +111,16 @@ def _set_slot(run: CommandRun, cmd: Command) -> None:
         rewound = rewind_to_slot(run.agent, run.session, slot.name)
         run.decision.notes.append(f"corrected {slot.name}" + (f", back to step {rewound.id}" if rewound else ""))
     run.executed.append(cmd.name)
+
+
+def _spent_by(run: CommandRun, name: str) -> str | None:
+    """The step of this flow whose side-effecting action already ran with the value of `name`."""
+    scenario = run.agent.scenario(run.session.active_scenario_id)
+    for step in scenario.steps if scenario else []:
+        if step.id in run.session.effects_done and any(
+                (t := run.agent.tool(a)) is not None and t.side_effect and name in t.input for a in step.action):
+            return step.id
+    return None
 
 
 @handles("SetSlot")

@@ -26,6 +26,8 @@ AWAITING_APPROVAL = ("Before I go ahead, this needs a quick approval from our te
 CLARIFY_ACTION = "Before I do anything, I want to be sure I understood you correctly."
 ACTION_REJECTED = "I'm sorry, I can't do that here, and nothing has been done. I can connect you with a member of our team."
 NOT_FOUND = "I'm sorry, I couldn't find that. Could you check the details and try again?"
+ALREADY_DONE = ("That was already done with the details you gave before, so I can't change it here and nothing new has "
+                "been done. A member of our team can help you change it.")
 # "It looks like B-123" in a prompt reads as a guess at the customer's value: said as an example instead.
 _GUESS = re.compile(r"\b(it|this|that) (looks|seems|appears)( to be)? like\s+", re.IGNORECASE)
 TOOL_ERROR = "I'm sorry, I couldn't complete that step just now. Please try again in a moment, or ask for a member of our team."
@@ -98,7 +100,7 @@ def blocked_text(agent: AgentConfig, state: TurnState, variables: dict[str, Any]
 # Not out_of_scope or clarify: a question outside the flows, or one the route could not place, is the
 # model's to answer (within the rules, checked by enforce).
 FIXED_TEXT_ACTIONS = ("ask_slot", "clarify_step", "clarify_action", "escalate", "tool_error",
-                      "awaiting_approval", "action_rejected", "cancelled", "declined")
+                      "awaiting_approval", "action_rejected", "cancelled", "declined", "already_done")
 
 
 def fixed_text(agent: AgentConfig, state: TurnState) -> str | None:
@@ -135,6 +137,10 @@ def _confirmation(agent: AgentConfig, step: Step) -> str:
     return f"Do you want me to {what[:1].lower()}{what[1:]}?"
 
 
+def _ask_confirmation(agent: AgentConfig, state: TurnState, step: Step, variables: dict[str, Any]) -> list[str]:
+    return _step_text(state, f"confirmation of {step.id}", step.confirmation_prompt or _confirmation(agent, step), variables)
+
+
 def _step_text(state: TurnState, what: str, text: str, variables: dict[str, Any]) -> list[str]:
     said = _said(state, what, text, variables)
     return [said] if said is not None else [NOT_FOUND]
@@ -156,6 +162,10 @@ def _compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) ->
         parts = [CLARIFY_ACTION] + state.suggested_questions[:2]
     elif d.action == "action_rejected":
         parts = [ACTION_REJECTED]
+    elif d.action == "already_done":  # then what the flow still waits for, so a "yes" answers that question
+        waiting = step is not None and step.requires_confirmation and state.session is not None \
+            and state.session.flow_state == "confirming"
+        parts = [ALREADY_DONE] + (_ask_confirmation(agent, state, step, variables) if waiting and step else [])
     elif d.action == "action_blocked":
         parts = [blocked_text(agent, state, variables)]
     elif d.action == "cancelled":
@@ -168,8 +178,7 @@ def _compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) ->
         retry = ["That doesn't look right."] if d.invalid_slot else []
         parts = rules + retry + ([as_example(render(slot.prompt, variables))] if slot else [])
     elif d.action == "confirm" and step:
-        parts = rules + _step_text(state, f"confirmation of {step.id}", step.confirmation_prompt or _confirmation(agent, step),
-                                   variables)
+        parts = rules + _ask_confirmation(agent, state, step, variables)
     elif d.action == "complete" and step:
         parts = rules + _step_text(state, f"template of {step.id}", step.response_template or step.instructions, variables)
         parts += _resume(agent, d.resume_offered_id)

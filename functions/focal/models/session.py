@@ -48,6 +48,8 @@ class Session(BaseModel):
     flow_stack: list[FlowFrame] = Field(default_factory=list, description="interrupted flows, resumed last-in first-out")
     confirmed_step: str | None = Field(default=None, description="the step whose confirmation the customer gave")
     actions_done_step: str | None = Field(default=None, description="the step whose action tools already ran")
+    effects_done: list[str] = Field(
+        default_factory=list, description="steps of the active flow whose side-effecting actions ran: never run twice by a correction")
     slots: dict[str, Any] = Field(default_factory=dict)
     variables: dict[str, Any] = Field(default_factory=dict)
     rule_fire_counts: dict[str, int] = Field(default_factory=dict)

@@ -40,6 +40,7 @@ class RouteDecision(BaseModel):
         "cancelled", "chitchat", "tool_error", "declined",
         "awaiting_approval", "clarify_action", "action_rejected",  # the approval gate (seed 004)
         "action_blocked",  # an action guard stopped a side-effecting call before it ran
+        "already_done",  # a correction of a value a side effect of this flow already used: not run again
     ] = "respond"
     scenario_id: str | None = None
     step_id: str | None = None

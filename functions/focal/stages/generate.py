@@ -17,7 +17,7 @@ from focal.pipeline.deps import Deps
 EXECUTION_PATHS = {
     "escalate": "escalate", "out_of_scope": "clarify", "tool_error": "fallback", "clarify": "clarify", "clarify_step": "clarify",
     "awaiting_approval": "approval", "clarify_action": "clarify", "action_rejected": "rejected",  # the approval gate
-    "action_blocked": "rejected",
+    "action_blocked": "rejected", "already_done": "rejected",
 }
 
 

@@ -108,7 +108,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     run_ = CommandRun(agent, session, context, decision)
     execute(run_, commands)
     decision.executed = list(run_.executed)
-    if decision.action in ("escalate", "cancelled", "clarify", "declined"):
+    if decision.action in ("escalate", "cancelled", "clarify", "declined", "already_done"):
         decision.scenario_id, decision.step_id = session.active_scenario_id, session.active_step_id
     elif session.active_scenario_id and decision.invalid_slot and not run_.executed:
         _count_invalid(state, agent)

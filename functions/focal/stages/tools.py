@@ -30,6 +30,7 @@ from focal.dialogue.variables import known_variables
 from focal.enforcement.scope import turn_scope
 from focal.errors import VersionConflict
 from focal.models.agent import AgentConfig
+from focal.models.session import Session
 from focal.models.turn import ToolCall, TurnError, TurnState
 from focal.pipeline.deps import Deps
 
@@ -132,8 +133,16 @@ def _run_resume(state: TurnState, agent: AgentConfig, deps: Deps) -> TurnState:
     elif res.step and approvals.step_key(session) == res.step:
         step = current_step(agent, session)
         session.confirmed_step = session.actions_done_step = step.id if step else None  # the approval stands for the yes
+        _note_effects(agent, session, step.id if step else None, res.tools)
         apply_progress(state, agent, progress(agent, session, known_variables(agent, session, state.profile)))
     return state
+
+
+def _note_effects(agent: AgentConfig, session: Session, step_id: str | None, tool_ids: list[str]) -> None:
+    """A step whose side-effecting tools ran: a later correction of their inputs must not run them again."""
+    if step_id and step_id not in session.effects_done and any(
+            (t := agent.tool(tool_id)) is not None and t.side_effect for tool_id in tool_ids):
+        session.effects_done = [*session.effects_done, step_id]
 
 
 def _run_action(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[str], trigger: str,
@@ -207,6 +216,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
             state.decision.notes.append("a step action failed; the flow waits in state error")
             break
         session.actions_done_step = step.id if step else None
+        _note_effects(agent, session, step.id if step else None, pending)
         apply_progress(state, agent, progress(agent, session, known_variables(agent, session, state.profile)))
     if state.error is None:
         resolution.after_actions(state, agent, run_one)  # what the answer will say: session → profile → tools → ask
