@@ -5,6 +5,12 @@ passengers, a certificate) goes to a working copy held by this module; `reset()`
 files. Both tool modules (tools.py and write_tools.py) load this one module, so they see the same
 working copy.
 
+Whose data a tool may touch is decided here too, once for both tool modules: `customer_user`,
+`own_user` and `own_reservation` answer only for the authenticated customer Focal passes the tools
+(`customer_id`, from a customer token or a trusted backend, never from the conversation). A user id the
+customer types that is not their own, and a reservation of someone else, are answered exactly like
+unknown ones; without a customer (or "anonymous") nothing is found.
+
 The facts computed here (how long ago a reservation was booked, whether a segment has flown, the
 free bag allowance, what an itinerary costs) are what the agent's action guards read; the policy
 itself lives in agent.yaml, not here.
@@ -23,6 +29,7 @@ DATA = Path(__file__).with_name("data")
 NOW = datetime(2024, 5, 15, 15, 0, 0)  # the benchmark's fixed "current time" (EST)
 CABINS = ("basic_economy", "economy", "business")
 FLOWN = ("landed", "flying")
+ANONYMOUS = "anonymous"  # the customer id of a caller nobody authenticated
 LATE_AFTER = timedelta(minutes=15)  # arrived more than 15 minutes late: delayed
 # Free checked bags per passenger, by the booking user's membership and the cabin (the airline's fare rules).
 FREE_BAGS = {
@@ -61,6 +68,32 @@ def user(user_id: Any) -> dict[str, Any] | None:
 
 def reservation(reservation_id: Any) -> dict[str, Any] | None:
     return db["reservations"].get(str(reservation_id or "").strip().upper())
+
+
+def customer_user(customer_id: Any) -> dict[str, Any] | None:
+    """The authenticated customer's own user record; None without a customer, for "anonymous", or for a
+    customer id the airline does not know (matched exactly: a session id is never rewritten)."""
+    cid = customer_id.strip() if isinstance(customer_id, str) else ""
+    if not cid or cid == ANONYMOUS:
+        return None
+    return db["users"].get(cid)
+
+
+def own_user(user_id: Any, customer_id: Any) -> dict[str, Any] | None:
+    """The user record when the typed `user_id` names the authenticated customer; None when it names
+    someone else, no one, or when there is no authenticated customer (all answered alike)."""
+    found = customer_user(customer_id)
+    if found is None or str(user_id or "").strip().lower() != customer_id.strip():
+        return None
+    return found
+
+
+def own_reservation(reservation_id: Any, customer_id: Any) -> dict[str, Any] | None:
+    """The reservation when it belongs to the authenticated customer; None when it is unknown or someone else's."""
+    res = reservation(reservation_id)
+    if res is None or customer_user(customer_id) is None or res["user_id"] != customer_id.strip():
+        return None
+    return res
 
 
 def flight_day(flight_number: str, date: str) -> dict[str, Any] | None:

@@ -4,6 +4,12 @@ Each function takes keyword arguments named like the tool's `input` keys in agen
 dict whose keys the tool's `output` maps to session variables. Every key is always returned (None
 when unknown), so a fact from an earlier lookup never lingers into the next one.
 
+Every tool that reads a user's account or a reservation also takes `customer_id`, the authenticated
+customer Focal passes (from a customer token or a trusted backend, never from the conversation; any
+argument of that name is replaced), and answers only for that customer: a user id the customer types
+that is not their own is answered exactly like an unknown one, another customer's reservation exactly
+like a reservation that does not exist, and without a customer (or "anonymous") nothing is found.
+
 The writing tools live in write_tools.py; both share the data module airline_db.py.
 """
 
@@ -29,18 +35,21 @@ def _sibling(name: str) -> Any:
 
 air = _sibling("airline_db")
 
-USER_KEYS = ("user_found", "membership", "user_name", "user_dob", "user_payment_ids", "user_payment_summary",
+USER_KEYS = ("checked_user_id", "user_found", "membership", "user_name", "user_dob", "user_payment_ids", "user_payment_summary",
              "user_reservations", "gift_card_total", "certificate_total")
 
 
-def get_user_details(user_id: str) -> dict[str, Any]:
-    """The user's membership, payment methods (with balances) and reservation ids."""
+def get_user_details(user_id: str, customer_id: str | None = None) -> dict[str, Any]:
+    """The customer's membership, payment methods (with balances) and reservation ids, when the typed
+    `user_id` is the authenticated customer's own; any other id (or no customer) gives user_found False."""
+    checked = str(user_id or "").strip()
     with air.lock:
-        found = air.user(user_id)
+        found = air.own_user(user_id, customer_id)
         if found is None:
-            return {**dict.fromkeys(USER_KEYS), "user_found": False}
+            return {**dict.fromkeys(USER_KEYS), "checked_user_id": checked, "user_found": False}
         methods = list(found["payment_methods"].values())
         return {
+            "checked_user_id": checked,
             "user_found": True,
             "membership": found["membership"],
             "user_name": f"{found['name']['first_name']} {found['name']['last_name']}",
@@ -61,15 +70,15 @@ RESERVATION_KEYS = (
 )
 
 
-def get_reservation_details(reservation_id: str, user_id: str) -> dict[str, Any]:
-    """The facts of one reservation, and whether it belongs to `user_id`."""
+def get_reservation_details(reservation_id: str, customer_id: str | None = None) -> dict[str, Any]:
+    """The facts of one of the customer's reservations; an unknown one (or another customer's) is not found."""
     with air.lock:
-        res = air.reservation(reservation_id)
+        res = air.own_reservation(reservation_id, customer_id)
         if res is None:
             rid = str(reservation_id).strip().upper()
             return {**dict.fromkeys(RESERVATION_KEYS), "checked_reservation_id": rid, "reservation_found": False,
                     "reservation_owner_ok": False, "reservation_summary": f"there is no reservation {rid}"}
-        owner = air.user(res["user_id"]) or {"membership": "regular"}
+        owner = air.customer_user(customer_id) or {"membership": "regular"}
         segments = res["flights"]
         statuses = [air.segment_status(s) for s in segments]
         pax = len(res["passengers"])
@@ -87,7 +96,7 @@ def get_reservation_details(reservation_id: str, user_id: str) -> dict[str, Any]
         return {
             "checked_reservation_id": res["reservation_id"],
             "reservation_found": True,
-            "reservation_owner_ok": res["user_id"] == str(user_id).strip().lower(),
+            "reservation_owner_ok": True,  # own_reservation found it on the authenticated customer's account
             "membership": owner["membership"],
             "reservation_cabin": res["cabin"],
             "reservation_flight_type": res["flight_type"],
@@ -115,11 +124,12 @@ def _itinerary_facts(flight_numbers: list[Any], flight_dates: list[Any]) -> dict
 
 
 def quote_change(reservation_id: str, flight_numbers: list[Any], flight_dates: list[Any], cabin: str,
-                 payment_id: str) -> dict[str, Any]:
-    """What a new itinerary and cabin would cost against the reservation: kept segments in the same cabin
-    keep the price paid, every other segment is priced today; positive is a charge, negative a refund."""
+                 payment_id: str, customer_id: str | None = None) -> dict[str, Any]:
+    """What a new itinerary and cabin would cost against the customer's reservation: kept segments in the
+    same cabin keep the price paid, every other segment is priced today; positive is a charge, negative a
+    refund. Another customer's reservation cannot be priced, like an unknown one."""
     with air.lock:
-        res = air.reservation(reservation_id)
+        res = air.own_reservation(reservation_id, customer_id)
         if res is None or cabin not in air.CABINS or len(flight_numbers) != len(flight_dates):
             return {"flights_bookable": False, "flights_unchanged": False, "fare_difference": None,
                     "payment_covers": False, "change_summary": "the change could not be priced",
@@ -136,7 +146,7 @@ def quote_change(reservation_id: str, flight_numbers: list[Any], flight_dates: l
             bookable = bookable and today is not None
             new_total += today or 0.0
         difference = round((new_total - sum(paid.values())) * pax, 2)
-        owner = air.user(res["user_id"])
+        owner = air.customer_user(customer_id)
         method = (owner or {}).get("payment_methods", {}).get(str(payment_id))
         covers = method is not None and (method["source"] == "credit_card" or (
             method["source"] == "gift_card" and method.get("amount", 0) >= max(0.0, difference)))
@@ -155,10 +165,11 @@ def quote_change(reservation_id: str, flight_numbers: list[Any], flight_dates: l
 
 def quote_booking(user_id: str, flight_numbers: list[Any], flight_dates: list[Any], cabin: str,
                   passenger_names: list[Any], total_baggages: int, nonfree_baggages: int, insurance: str,
-                  payment_ids: list[Any], payment_amounts: list[Any]) -> dict[str, Any]:
-    """Price a new booking (fares today, $30 insurance per passenger, $50 per paid bag) and describe the payment."""
+                  payment_ids: list[Any], payment_amounts: list[Any], customer_id: str | None = None) -> dict[str, Any]:
+    """Price a new booking (fares today, $30 insurance per passenger, $50 per paid bag) and describe the payment
+    with the customer's own stored methods (a typed user id that is not the customer's has none)."""
     with air.lock:
-        owner = air.user(user_id)
+        owner = air.own_user(user_id, customer_id)
         pax = len(passenger_names)
         fares = [air.price(n, d, cabin, pax) if cabin in air.CABINS else None
                  for n, d in zip(flight_numbers, flight_dates, strict=False)]
