@@ -240,6 +240,9 @@ def parser() -> argparse.ArgumentParser:
     from focal.cli.keys import add_parser as add_keys_parser
 
     add_keys_parser(sub)  # `focal keys create|list|revoke`: scoped API keys, stored hashed
+    from focal.cli.profile import add_parser as add_profile_parser
+
+    add_profile_parser(sub)  # `focal profile set|show`: a customer's facts in the local store
 
     s = with_agent("demo", "a scripted conversation on the embedded defaults")
     s.add_argument("--json", action="store_true", help="print each turn result as JSON instead of the answer and trace")
