@@ -21,8 +21,8 @@ def format_trace(result: TurnResult, colour: bool = False) -> str:
                      + (" · fast path" if result.intent.get("fast_path") else ""))
     verdict = f"  enforcement: checked {len(enf['checked'])}"
     if enf["violations"]:
-        verdict += " · " + paint("BLOCKED", "blocked", colour) + " " + "; ".join(
-            f"{v['rule_id']} ({v['lane']}: {v['reason']})" for v in enf["violations"])
+        verdict += " · " + paint("BLOCKED", "blocked", colour) + " " + "; ".join(dict.fromkeys(  # once per rule and reason
+            f"{v['rule_id']} ({v['lane']}: {v['reason']})" for v in enf["violations"]))
     if enf.get("unverified"):
         verdict += (" · " + paint("UNVERIFIED", "unverified", colour) + " " + ", ".join(enf["unverified"])
                     + " (no judge could check them)")
