@@ -286,3 +286,21 @@ def test_check_turn_reports_a_failed_pipeline_and_suggestions() -> None:
     assert check_turn({"suggested_questions": ["How do I get a refund?"]}, result) == [
         "expected suggested questions to include ['How do I get a refund?'], got ['Where is my order?']"
     ]
+
+
+def test_an_unquoted_date_or_number_as_a_message_says_to_quote_it(suite) -> None:
+    path = suite("""
+        conversations:
+          - name: unquoted
+            turns:
+              - user: 2025-04-10
+              - user: 1200
+    """)
+    with pytest.raises(SuiteError) as caught:
+        run_suite(AGENT, path)
+    assert caught.value.problems == [
+        "conversation 'unquoted' turn 1: each turn needs 'user', the customer's message as a string, got "
+        "datetime.date(2025, 4, 10) (quote it: YAML reads date values like this one unquoted)",
+        "conversation 'unquoted' turn 2: each turn needs 'user', the customer's message as a string, got "
+        "1200 (quote it: YAML reads int values like this one unquoted)",
+    ]

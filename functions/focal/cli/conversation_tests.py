@@ -51,6 +51,7 @@ import dataclasses
 import json
 import time
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any, get_args
 
@@ -270,7 +271,9 @@ def load_suite(suite_path: str | Path, agent: AgentConfig) -> list[Conversation]
             twhere = f"{where} turn {ti}"
             if not isinstance(turn, dict) or not isinstance(turn.get("user"), str):
                 got = turn.get("user") if isinstance(turn, dict) else turn
-                hint = " (quote it: YAML reads yes/no/on/off as booleans)" if isinstance(got, bool) else ""
+                hint = (" (quote it: YAML reads yes/no/on/off as booleans)" if isinstance(got, bool) else
+                        f" (quote it: YAML reads {type(got).__name__} values like this one unquoted)"
+                        if isinstance(got, int | float | date) else "")
                 problems.append(
                     f"{twhere}: each turn needs 'user', the customer's message as a string, got {got!r}{hint}"
                 )
