@@ -40,3 +40,73 @@ def roman_value(numeral: str) -> int | None:
         return None
     values = [_ROMAN[c] for c in numeral]
     return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+
+
+# A run of number words as it is written ("one thousand two hundred", "twenty-five", "a hundred and ten"):
+# what `number_value` reads when the run is one well-formed number.
+NUMBER_WORD = "|".join([*UNITS, *TENS, "hundred", "thousand"])
+WORD_RUN = re.compile(rf"\b(?:an?\s+)?(?:{NUMBER_WORD})\b(?:(?:[\s-]+|\s+and\s+)(?:{NUMBER_WORD})\b)*", re.IGNORECASE)
+
+
+def _small(tokens: list[str], i: int) -> tuple[int, int] | None:
+    """1–99 at tokens[i]: "seventy five", "twelve"."""
+    if i < len(tokens) and tokens[i] in TENS:
+        value, i = TENS[tokens[i]], i + 1
+        if i < len(tokens) and tokens[i] in UNITS and 1 <= UNITS[tokens[i]] <= 9:
+            value, i = value + UNITS[tokens[i]], i + 1
+        return value, i
+    if i < len(tokens) and tokens[i] in UNITS:
+        return UNITS[tokens[i]], i + 1
+    return None
+
+
+def _below_thousand(tokens: list[str], i: int) -> tuple[int, int] | None:
+    """1–9999 at tokens[i]: "a hundred and ten", "twelve hundred", "twenty-five hundred", "forty"."""
+    n = len(tokens)
+    if i < n and tokens[i] in ("a", "an"):
+        if i + 1 < n and tokens[i + 1] in ("hundred", "thousand"):
+            head: tuple[int, int] | None = (1, i + 1)
+        else:
+            return None
+    else:  # a bare "hundred" may be "a few hundred": no number
+        head = _small(tokens, i)
+    if head is None:
+        return None
+    value, i = head
+    if i < n and tokens[i] == "hundred":
+        if value < 1:
+            return None
+        value, i = value * 100, i + 1
+        if i < n and tokens[i] == "and":
+            tail = _small(tokens, i + 1)
+            if tail is None:
+                return None
+            return value + tail[0], tail[1]
+        tail = _small(tokens, i)
+        if tail is not None:
+            value, i = value + tail[0], tail[1]
+    return value, i
+
+
+def number_value(words: str) -> int | None:
+    """The number a run of words writes when it is one well-formed number ("one thousand two hundred" → 1200,
+    "twelve hundred" → 1200, "a hundred and ten" → 110); None for what is not ("twelve fifty" may be 12.50
+    or 1250, "five six" is two numbers, a bare "hundred" may be "a few hundred"): unlike `words_value`, never a
+    sum of what merely stands together."""
+    tokens = [t for t in re.split(r"[\s-]+", words.lower().strip()) if t]
+    first = _below_thousand(tokens, 0)
+    if first is None:
+        return None
+    value, i = first
+    if i < len(tokens) and tokens[i] == "thousand" and 0 < value < 1000:
+        value, i = value * 1000, i + 1
+        if i < len(tokens) and tokens[i] == "and":
+            i += 1
+            if i >= len(tokens):
+                return None
+        if i < len(tokens):
+            rest = _below_thousand(tokens, i)
+            if rest is None or rest[0] >= 1000:
+                return None
+            value, i = value + rest[0], rest[1]
+    return value if i == len(tokens) else None

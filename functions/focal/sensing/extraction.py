@@ -12,7 +12,8 @@ from functools import lru_cache
 from typing import Any
 
 from focal.models.agent import ProfileFieldDefinition
-from focal.number_words import words_value
+from focal.sensing import dates, lexicon
+from focal.sensing.money import message_amount, spelled_numbers
 
 _MONEY = re.compile(
     r"(?:[$€£]\s?|\b(?:usd|eur|gbp)\s?)(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)"
@@ -21,22 +22,7 @@ _MONEY = re.compile(
 )
 _PERCENT = re.compile(r"\b(\d+(?:\.\d+)?)\s?(?:%|percent\b)", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)(?![\w.])")
-_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _SENTENCE = re.compile(r"(?:\d\.\d|[^.!?\n])+[.!?]?")  # "$49.99" does not end a sentence
-_MONTHS = {m: i for i, m in enumerate(
-    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
-     "december"], start=1)}
-_MONTH = (r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
-          r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
-_MONTH_FIRST = re.compile(rf"\b{_MONTH}\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.IGNORECASE)
-_DAY_FIRST = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\.?,?\s+(\d{{4}})\b", re.IGNORECASE)
-_NUMBER_WORDS = re.compile(
-    r"\b(?:(?:a|one|two|three|four|five|six|seven|eight|nine)\s+hundred(?:\s+and)?\s*)?"
-    r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?"
-    r"|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen"
-    r"|eighteen|nineteen)?\b(?=\s*(?:dollars|usd|euros?|pounds|percent|%))",
-    re.IGNORECASE,
-)
 _TRUE_WORDS = {"yes", "true", "y", "yeah", "yep", "correct"}
 _FALSE_WORDS = {"no", "false", "n", "nope"}
 
@@ -95,16 +81,6 @@ def field_pattern(pattern: str, ignore_case: bool = False) -> FieldPattern | Non
         return None
 
 
-def spelled_numbers(text: str) -> str:
-    """"fifty dollars" → "50 dollars", "seventy-five percent" → "75 percent" (amounts written out)."""
-    def replace(m: re.Match[str]) -> str:
-        if not m.group(0).strip():
-            return m.group(0)
-        value = words_value(m.group(0))
-        return m.group(0) if value is None else str(value)
-    return _NUMBER_WORDS.sub(replace, text)
-
-
 def _sentences(text: str, hints: list[str]) -> list[str]:
     """The sentences a value may come from: all of them, or those naming a hint keyword."""
     sentences = [s.strip() for s in _SENTENCE.findall(text) if s.strip()] or [text]
@@ -122,34 +98,51 @@ def _amounts(text: str) -> list[float]:
     return out
 
 
+def _figure(kind: str, text: str, hints: list[str]) -> Any:
+    if kind == "money":
+        # The largest amount the relevant sentences state: the conservative reading for caps.
+        amounts = [a for s in _sentences(text, hints) for a in _amounts(s)]
+        return max(amounts) if amounts else None
+    if kind == "percentage":
+        values = [float(m.group(1)) for s in _sentences(text, hints) for m in _PERCENT.finditer(s)]
+        return max(values) if values else None
+    for s in _sentences(text, hints):
+        if m := _NUMBER.search(s):
+            value = float(m.group(1))
+            return int(value) if kind == "integer" else value
+    return None
+
+
 def _word_in(word: str, text: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.IGNORECASE) is not None
 
 
-_REFUSED_BEFORE = re.compile(r"(?:\bnot|\bno|n't\s+want|instead\s+of|rather\s+than|\bnor|\bexcept|\bwithout)"
-                             r"(?:\s+(?:the|a|an|that|this|want|need|choose|pick|take|get))*\s*$", re.IGNORECASE)
-
-
 def _named(word: str, text: str) -> bool:
     """`word` is in `text` and not refused there ("plus, not basic": basic is not chosen)."""
-    return any(_REFUSED_BEFORE.search(text[:m.start()]) is None
+    return any(not lexicon.refused(text[:m.start()])
                for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.IGNORECASE))
 
 
-def extract(field: ProfileFieldDefinition, text: str, whole_message_for_strings: bool = False, choosing: bool = False) -> Any:
+def extract(field: ProfileFieldDefinition, text: str, whole_message_for_strings: bool = False, choosing: bool = False,
+            answering: bool = False, today: date | None = None) -> Any:
     """The value of `field` stated in `text`, or None when the text does not state one — or when the
     field's own pattern cannot say (unknown: neither "absent", False for a boolean, nor a default)."""
     try:
-        return read_value(field, text, whole_message_for_strings, choosing)
+        return read_value(field, text, whole_message_for_strings, choosing, answering, today)
     except PatternUnread:
         return None
 
 
 def read_value(field: ProfileFieldDefinition, text: str, whole_message_for_strings: bool = False,
-               choosing: bool = False) -> Any:
+               choosing: bool = False, answering: bool = False, today: date | None = None) -> Any:
     """`extract`, raising PatternUnread when the field's pattern is refused, too slow or given too long a
-    text. `choosing`: the text is the customer's choice, so a value it refuses ("plus, not basic") is
-    not read; a draft's mention is a mention whatever surrounds it."""
+    text. `choosing`: the text is the customer's own value, so a value it refuses ("plus, not basic") is
+    not read, and an amount or date it does not give exactly is unknown (`money`, `dates`); a draft's
+    mention is a mention whatever surrounds it. `answering`: the text answers this field's own prompt
+    (the flow waits for exactly this slot), so the field's extraction hints only narrow the reading
+    and are not needed, a bare figure is an amount and a day may be named relative to `today` (the
+    turn's date, from the caller's clock; without it a date without a year is not read)."""
+    message = text
     named = _named if choosing else _word_in
     kind = field.field_type
     hints = field.extraction_hints
@@ -164,20 +157,13 @@ def read_value(field: ProfileFieldDefinition, text: str, whole_message_for_strin
             return m is not None  # "does the text contain this pattern" (e.g. an echoed card number)
         if kind in ("id", "string") or m is None:
             return m.group(0).upper() if m and kind == "id" else (m.group(0) if m else None)
-    if kind == "money":
-        # The largest amount the relevant sentences state: the conservative reading for caps.
-        amounts = [a for s in _sentences(text, hints) for a in _amounts(s)]
-        return max(amounts) if amounts else None
-    if kind == "percentage":
-        values = [float(m.group(1)) for s in _sentences(text, hints) for m in _PERCENT.finditer(s)]
-        return max(values) if values else None
-    if kind in ("integer", "number"):
-        for s in _sentences(text, hints):
-            m = _NUMBER.search(s)
-            if m:
-                value = float(m.group(1))
-                return int(value) if kind == "integer" else value
-        return None
+    if kind == "money" and choosing:
+        return message_amount(message, hints, answering)
+    if kind in ("money", "percentage", "integer", "number"):
+        value = _figure(kind, text, hints)
+        if value is None and answering and hints:
+            value = _figure(kind, text, [])  # the hints help; the answer to the field's own prompt needs none
+        return value
     if kind == "enum":
         return next((v for v in field.allowed_values if named(v, text)), None)
     if kind == "entity_list":
@@ -192,35 +178,13 @@ def read_value(field: ProfileFieldDefinition, text: str, whole_message_for_strin
             return False
         return None
     if kind == "date":
-        return _date(text)
+        return dates.read_date(text, today, answering, strict=choosing)
     if kind == "id":
         return None  # ids need a pattern
     if whole_message_for_strings:
         stripped = text.strip()
         return stripped or None
     return None
-
-
-def _date(text: str) -> str | None:
-    """ISO dates, "March 5, 2026" and "5 March 2026" (numeric d/m vs m/d is ambiguous: not read)."""
-    found: list[tuple[int, int, int]] = []
-    if m := _ISO_DATE.search(text):
-        found.append((int(m.group(1)), int(m.group(2)), int(m.group(3))))
-    if m := _MONTH_FIRST.search(text):
-        found.append((int(m.group(3)), _month(m.group(1)), int(m.group(2))))
-    if m := _DAY_FIRST.search(text):
-        found.append((int(m.group(3)), _month(m.group(2)), int(m.group(1))))
-    for y, mo, d in found:
-        try:
-            return date(y, mo, d).isoformat()
-        except ValueError:
-            continue
-    return None
-
-
-def _month(name: str) -> int:
-    name = name.lower().rstrip(".")
-    return next(i for m, i in _MONTHS.items() if m.startswith(name[:3]))
 
 
 def coerce(kind: str, value: Any) -> Any:

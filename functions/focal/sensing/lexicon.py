@@ -61,6 +61,16 @@ QUESTION = re.compile(
 )
 
 
+# Words before a value that refuse it ("plus, not basic", "not $1,000 but $1,200", "rather than Monday").
+REFUSED_BEFORE = re.compile(r"(?:\bnot|\bno|n't\s+want|instead\s+of|rather\s+than|\bnor|\bexcept|\bwithout)"
+                            r"(?:\s+(?:the|a|an|that|this|want|need|choose|pick|take|get))*\s*$", re.IGNORECASE)
+
+
+def refused(before: str) -> bool:
+    """The text before a value refuses it."""
+    return REFUSED_BEFORE.search(before) is not None
+
+
 def is_question(text: str) -> bool:
     return bool(QUESTION.search(text))
 

@@ -4,10 +4,12 @@ slot values by type, corrections by cue words, hypotheticals held back for a que
 from __future__ import annotations
 
 import re
+from datetime import date
 from typing import Any
 
 from focal.dialogue.clarify import MAX_OPTIONS
-from focal.dialogue.flow import current_step, slot_value_valid, value_valid
+from focal.dialogue.flow import current_step, missing_slot, slot_value_valid, value_valid
+from focal.dialogue.variables import known_variables
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Scenario, Slot
 from focal.models.context import Command, Context, IntentScore
 from focal.models.session import Offer, Session
@@ -23,18 +25,26 @@ def slot_field(agent: AgentConfig, slot: Slot) -> ProfileFieldDefinition:
     return agent.field(slot.name) or ProfileFieldDefinition(field_name=slot.name, field_type=slot.type)
 
 
-def message_entities(agent: AgentConfig, text: str) -> dict[str, Any]:
+def message_entities(agent: AgentConfig, text: str, today: date | None = None) -> dict[str, Any]:
     out = {}
     for f in agent.profile_field_definitions:
         if "message" not in f.sources or f.privileged or f.field_type == "string" and not f.pattern:
             continue
-        value = extract(f, text, choosing=True)
+        value = extract(f, text, choosing=True, today=today)
         if value in (None, [], ""):
             continue
         value = coerce(f.field_type, value)
         if value_valid(f.validation_rules, value):  # a value failing the field's validation_rules is not taken
             out[f.field_name] = value
     return out
+
+
+def awaited_slot(agent: AgentConfig, session: Session) -> Slot | None:
+    """The slot the active flow is waiting for: the message answers its prompt."""
+    step = current_step(agent, session)
+    if step is None or session.flow_state != "waiting_for_slot":
+        return None
+    return missing_slot(step, known_variables(agent, session, None))
 
 
 def _slots_of(scenario: Scenario | None) -> list[Slot]:
@@ -67,7 +77,8 @@ def _mentions(agent: AgentConfig, slot: Slot, text: str) -> bool:
 
 
 def _slot_commands(
-    agent: AgentConfig, session: Session, text: str, entities: dict[str, Any], scenarios: list[Scenario], notes: list[str]
+    agent: AgentConfig, session: Session, text: str, entities: dict[str, Any], scenarios: list[Scenario], notes: list[str],
+    today: date | None = None,
 ) -> list[Command]:
     """SetSlot for new values; CorrectSlot when the active flow already holds a different value and the
     message says it corrects it (correction language or frame, see `digression`), or when the customer
@@ -75,12 +86,14 @@ def _slot_commands(
     commands: list[Command] = []
     correcting = lexicon.is_correction(text)
     step = current_step(agent, session)
+    awaited = awaited_slot(agent, session)
     for scenario in scenarios:
         active = scenario.id == session.active_scenario_id
         for slot in _slots_of(scenario):
             value = entities.get(slot.name)
+            answering = active and awaited is not None and slot.name == awaited.name
             if value is None:
-                value = coerce(slot.type, extract(slot_field(agent, slot), text, choosing=True))
+                value = coerce(slot.type, extract(slot_field(agent, slot), text, choosing=True, answering=answering, today=today))
             held = session.slots.get(slot.name) if active else None
             if value not in (None, "", []):
                 if held not in (None, "") and held != value:
@@ -100,7 +113,8 @@ def _read_only(agent: AgentConfig, scenario: Scenario) -> bool:
     return all(t is not None and not t.side_effect for t in tools)
 
 
-def _digression(agent: AgentConfig, session: Session, text: str, entities: dict[str, Any], scores: list[IntentScore]) -> IntentScore | None:
+def _digression(agent: AgentConfig, session: Session, text: str, entities: dict[str, Any], scores: list[IntentScore],
+                today: date | None = None) -> IntentScore | None:
     """Mid-flow, a question about another value of a held slot ("what about my other booking B-128?"): answered by
     another scenario that takes that slot — the one the message fits (≥ entry_threshold), else the best-fitting
     read-only one (it only looks things up) — started nested, so the active flow is offered back afterwards."""
@@ -112,7 +126,7 @@ def _digression(agent: AgentConfig, session: Session, text: str, entities: dict[
     for slot in _slots_of(active):
         value = entities.get(slot.name)
         if value is None:
-            value = coerce(slot.type, extract(slot_field(agent, slot), text, choosing=True))
+            value = coerce(slot.type, extract(slot_field(agent, slot), text, choosing=True, today=today))
         held = session.slots.get(slot.name)
         if value not in (None, "", []) and held not in (None, "") and held != value \
                 and not digression.correction_frame(session, step, slot, text, value):
@@ -179,7 +193,10 @@ def offline_context(
     embedding: list[float],
     scores: list[IntentScore],
     act_similarities: dict[str, float] | None = None,
+    today: date | None = None,
 ) -> Context:
+    """The offline reading of `text`. `today`: the turn's date from the caller's clock; without it a date
+    with no year, or named relative to today ("yesterday"), is not read."""
     nav = agent.navigation
     commands: list[Command] = []
     notes: list[str] = []
@@ -191,7 +208,7 @@ def offline_context(
         notes.append(f"{language.NOTE_PREFIX}{lang}")
         return Context(message=text, embedding=embedding, intent_scores=scores[:5], source="offline", notes=notes,
                        intent_confidence=best.score if best else 0.0)
-    entities = message_entities(agent, text)
+    entities = message_entities(agent, text, today)
     acts = detect_acts(text, act_similarities, agent.sensor.act_similarity)
     asked = next((h.text for h in reversed(session.history) if h.role == "assistant"), "")
     if "affirm" in acts and not lexicon.plain_affirm(text, asked):
@@ -202,7 +219,7 @@ def offline_context(
     abusive = tone.abusive(text)
     if abusive:
         notes.append(tone.NOTE)
-    nested = _digression(agent, session, text, entities, scores) if active and not hypothetical else None
+    nested = _digression(agent, session, text, entities, scores, today) if active and not hypothetical else None
     if nested is not None:
         notes.append(f"digression: a question about another value, answered by {nested.label}; not a correction")
 
@@ -238,7 +255,7 @@ def offline_context(
         # Values in a message that starts a flow belong to that flow ("check the status of B-125"
         # during a rebooking is not a new reference for the rebooking).
         owners = [starting] if starting else [active] if active else []
-        commands += _slot_commands(agent, session, text, entities, owners, notes)
+        commands += _slot_commands(agent, session, text, entities, owners, notes, today)
         if starting is None and active is not None:
             commands += _fill_rest(agent, session, text, commands)
     # A free-text slot takes the whole message when nothing else claims it — not a question ("how much

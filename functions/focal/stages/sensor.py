@@ -7,6 +7,7 @@ hypothetical one (clarify: no action is taken). Everything else goes on to retri
 from __future__ import annotations
 
 import os
+from datetime import UTC, datetime
 
 import numpy as np
 
@@ -65,7 +66,8 @@ def _understand(state: TurnState, deps: Deps, agent: AgentConfig, text: str, vec
     assert state.session is not None
     scores = intent_index(state.request.tenant_id, agent, deps.embedder).scores(vector)
     acts = act_index(deps.embedder).similarities(vector) if text else None
-    context = offline_context(agent, state.session, text, vector.tolist(), scores, acts)
+    today = datetime.fromtimestamp(deps.clock(), UTC).date()  # "yesterday", "March 3": the turn's own date
+    context = offline_context(agent, state.session, text, vector.tolist(), scores, acts, today=today)
     context.fast_path, context.fast_path_reason = fast_path(agent, context, state.session)
     llm = deps.llm(agent, state)
     if not llm.available("sensor"):

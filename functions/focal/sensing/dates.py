@@ -1,0 +1,152 @@
+"""Dates in a text, as ISO strings ("2025-03-03").
+
+Always read: ISO dates, a month name with its day and year ("March 3, 2025", "the 3rd of March 2025"),
+and a numeric date with a four-digit year when its day and month cannot be mistaken: "14/3/2025" and
+"3/14/2025" are both 14 March (a day above 12), "3/3/2025" is 3 March either way; "3/4/2025" may be
+4 March or 3 April and is not read.
+
+With the turn's date (`today`, the caller's clock — never the wall clock here):
+- a month name with a day and no year ("March 3", "the 3rd of March") is the occurrence nearest to
+  today, before or after it (an incident last week, a flight next month), as long as that one is
+  within NEAREST_DAYS; further away, which year is meant is not clear and the date is not read;
+- answering the date's own prompt, a day named relative to today: "today", "this morning",
+  "tonight", "yesterday", "last night", "the day before yesterday", "3 days ago", "tomorrow",
+  "the day after tomorrow", and "last Tuesday" (the latest Tuesday before today). A weekday alone
+  ("on Tuesday", "next Tuesday") may be either side of today or either week and is not read.
+
+The customer's own value (`strict`): several different dates, an impossible one ("February 30") or a
+numeric one whose day and month may be swapped leave the date unknown, and a date the message refuses ("not
+yesterday") is not theirs. A draft's mention (not strict) is the first date it states.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from focal.number_words import WORD_RUN, number_value
+from focal.sensing import lexicon
+
+NEAREST_DAYS = 120
+_ANY_DAY = date(2000, 1, 15)  # where relative days are only looked for
+_I = re.IGNORECASE
+_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december"]
+_MONTH = (r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
+          r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?![a-z])")
+_DAY = r"(\d{1,2})(?:st|nd|rd|th)?(?![\d:])"
+_YEAR = r"(?:,?\s+((?:19|20)\d{2})(?!\d))?"
+_ISO = re.compile(r"(?<![\d/-])(?<!\d\.)(\d{4})-(\d{1,2})-(\d{1,2})(?![\d/-]|\.\d)")
+_MONTH_FIRST = re.compile(rf"\b{_MONTH}\.?\s+(?:the\s+)?{_DAY}{_YEAR}", _I)
+_DAY_FIRST = re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}\.?{_YEAR}", _I)
+_NUMERIC = re.compile(r"(?<![\d/-])(?<!\d\.)(\d{1,2})([/.-])(\d{1,2})\2(\d{4})(?![\d/-]|\.\d)")
+_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_RELATIVE = [
+    (re.compile(r"\bthe\s+day\s+before\s+yesterday\b", _I), -2),
+    (re.compile(r"\bthe\s+day\s+after\s+tomorrow\b", _I), 2),
+    (re.compile(r"\byesterday\b|\blast\s+night\b", _I), -1),
+    (re.compile(r"\btomorrow\b", _I), 1),
+    (re.compile(r"\btoday\b|\btonight\b|\bthis\s+(?:morning|afternoon|evening)\b", _I), 0),
+]
+_DAYS_AGO = re.compile(rf"(?<![\w.])(\d{{1,2}}|an?|{WORD_RUN.pattern})\s+days?\s+ago\b", _I)
+_LAST_WEEKDAY = re.compile(rf"\b(?:last|this\s+past|past)\s+({'|'.join(_WEEKDAYS)})\b", _I)
+
+
+class _Found:
+    """The dates a text names, with the spans read so far (a span is read once, by its fullest form)."""
+
+    def __init__(self, text: str, strict: bool):
+        self.text, self.strict = text, strict
+        self.spans: list[tuple[int, int]] = []
+        self.dates: list[date] = []
+        self.unreadable = False
+
+    def taken(self, m: re.Match[str]) -> bool:
+        return any(s < m.end() and m.start() < e for s, e in self.spans)
+
+    def add(self, m: re.Match[str], value: date | None) -> None:
+        self.spans.append((m.start(), m.end()))
+        if self.strict and lexicon.refused(self.text[:m.start()]):
+            return  # "not yesterday"
+        if value is None:
+            self.unreadable = True
+        else:
+            self.dates.append(value)
+
+
+def _month(name: str) -> int:
+    return next(i for i, m in enumerate(_MONTHS, start=1) if m.startswith(name.lower()[:3]))
+
+
+def _make(y: int, mo: int, d: int) -> date | None:
+    try:
+        return date(y, mo, d)
+    except ValueError:
+        return None
+
+
+def _nearest(mo: int, d: int, today: date | None) -> date | None:
+    """The day `d` of month `mo` nearest to `today`, if it is within NEAREST_DAYS of it."""
+    if today is None:
+        return None
+    options = [c for y in (today.year - 1, today.year, today.year + 1) if (c := _make(y, mo, d)) is not None]
+    best = min(options, key=lambda c: abs((c - today).days), default=None)
+    return best if best is not None and abs((best - today).days) <= NEAREST_DAYS else None
+
+
+def _numeric(a: int, b: int, y: int) -> date | None:
+    """"14/3/2025", "3/14/2025", "3/3/2025"; None when day and month may be swapped ("3/4/2025") or no date fits."""
+    if a == b or (a > 12) != (b > 12):
+        return _make(y, b, a) if a > 12 else _make(y, a, b)
+    return None
+
+
+def _relative(text: str, today: date) -> list[tuple[re.Match[str], date | None]]:
+    """The days `text` names relative to `today`, with their matches."""
+    out: list[tuple[re.Match[str], date | None]] = []
+    for pattern, offset in _RELATIVE:
+        out += [(m, today + timedelta(days=offset)) for m in pattern.finditer(text)]
+    for m in _DAYS_AGO.finditer(text):
+        words = m.group(1)
+        n = int(words) if words.isdigit() else 1 if words.lower() in ("a", "an", "one") else number_value(words)
+        out.append((m, None if n is None else today - timedelta(days=n)))
+    for m in _LAST_WEEKDAY.finditer(text):
+        back = (today.weekday() - _WEEKDAYS.index(m.group(1).lower())) % 7 or 7
+        out.append((m, today - timedelta(days=back)))
+    return out
+
+
+def read_date(text: str, today: date | None = None, answering: bool = False, strict: bool = False) -> str | None:
+    """The date `text` states, as an ISO string, or None (see the module)."""
+    found = _Found(text, strict)
+    for m in _ISO.finditer(text):
+        found.add(m, _make(int(m.group(1)), int(m.group(2)), int(m.group(3))))
+    for pattern, day_group, month_group in ((_MONTH_FIRST, 2, 1), (_DAY_FIRST, 1, 2)):
+        for m in pattern.finditer(text):
+            if found.taken(m):
+                continue
+            mo, d = _month(m.group(month_group)), int(m.group(day_group))
+            if m.group(3):
+                found.add(m, _make(int(m.group(3)), mo, d))
+            elif (near := _nearest(mo, d, today)) is not None or _make(2000, mo, d) is None:
+                found.add(m, near)  # "February 30" is no date
+            elif strict:
+                found.unreadable = True  # no year, and no clock or too far from today to tell which
+    for m in _NUMERIC.finditer(text):
+        if not found.taken(m):
+            value = _numeric(int(m.group(1)), int(m.group(3)), int(m.group(4)))
+            if value is not None or strict:
+                found.add(m, value)
+    if answering:
+        for m, value in _relative(text, today or _ANY_DAY):
+            if found.taken(m):
+                continue
+            if today is not None and value is not None:
+                found.add(m, value)
+            elif strict:
+                found.unreadable = True  # "yesterday" without the turn's date: unknown, never the wall clock
+    if not strict:
+        return found.dates[0].isoformat() if found.dates else None
+    if found.unreadable or len(set(found.dates)) != 1:
+        return None
+    return found.dates[0].isoformat()
