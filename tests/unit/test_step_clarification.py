@@ -4,8 +4,7 @@ in the tool's words, never the step id (newcomer findings)."""
 
 from __future__ import annotations
 
-from focal.dialogue.clarify import step_clarification
-from focal.generation.offline import _confirmation
+from focal.dialogue.clarify import confirmation_question, step_clarification
 from focal.models.agent import AgentConfig, Scenario, Slot, Step, Tool
 from focal.models.session import Session
 from focal.models.turn import TurnRequest, TurnState
@@ -41,5 +40,5 @@ def test_a_confirmation_without_a_prompt_names_the_tool_not_the_step():
                                                       description="Change the cover tier of a policy.", side_effect=True)],
                         scenarios=[Scenario(id="claims", name="Claims", entry_examples=["change my cover"],
                                             steps=[CONFIRM], entry_step_id="confirm_change")])
-    assert _confirmation(agent, CONFIRM) == "Do you want me to change the cover tier of a policy?"
-    assert "confirm_change" not in _confirmation(agent, Step(id="confirm_change", requires_confirmation=True))
+    assert confirmation_question(agent, CONFIRM) == "Do you want me to change the cover tier of a policy?"
+    assert "confirm_change" not in confirmation_question(agent, Step(id="confirm_change", requires_confirmation=True))

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from focal import expressions
 from focal.config.expr_checks import enum_problems, static_problems
+from focal.config.expr_types import literal_problems
 from focal.config.hints import did_you_mean, expression_hint, quoted
 from focal.config.problems import Problem, format_path, line_of
 from focal.errors import ExpressionError
@@ -112,7 +113,8 @@ class Collector:
     def static(self, parts: tuple[Any, ...], expr: str) -> None:
         """What parses but fails on every evaluation (expr_checks): errors when certain from the literals,
         warnings when they rest on a variable's declared type (`semantic_warnings` collects those: such
-        a rule fails closed, so the agent still loads); and enum values no variable can hold (errors)."""
+        a rule fails closed, so the agent still loads); and enum values no variable can hold, texts a boolean or a
+        number never equals, dates that do not exist or are not written YYYY-MM-DD (expr_types; errors)."""
         tree = expressions.parse(expr)
         for message, certain in static_problems(tree, self.types):
             if certain:
@@ -120,5 +122,5 @@ class Collector:
             elif self.typed_warnings is not None:
                 self.typed_warnings.append((parts, "this expression fails whenever it runs with a value of the declared "
                                                    f"type, so {consequence(self.agent, parts)}: {message}"))
-        for message in enum_problems(tree, self.enums):
+        for message in enum_problems(tree, self.enums) + literal_problems(tree, self.types):
             self.add(parts, message)

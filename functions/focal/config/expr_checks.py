@@ -3,15 +3,17 @@
 simpleeval raises at run time (and a hard constraint that cannot be evaluated blocks its answer or
 its tool call), so `focal validate` reports these beforehand: a whitelisted function called with
 the wrong number of arguments, `in` against a number, division by a literal zero, and ordering or
-arithmetic that mixes text with a number. Findings on literals alone are certain (errors); findings
-that rest on a variable's declared type (`len()` of a money field) are warnings: values are brought
+arithmetic that mixes text with a number or a date (YYYY-MM-DD text) with a number. Findings on
+literals alone are certain (errors); findings that rest on a variable's declared type (`len()` of a
+money field, a date field compared with a money field by < or >) are warnings: values are brought
 to their field's type when read, so such a rule fails closed on every run (it blocks, never lets
 through), which is safe: the agent still loads (examples/guardrails keeps one on purpose) and the
 message says what the rule, guard or transition then does.
 
 `enum_problems` finds a text compared with an enum variable (`plan == 'unlimted'`, `plan in [...]`) or
 looked up in an entity list (`'Verizn' in competitors`) that is none of its allowed_values: the text
-is never the variable's value (errors).
+is never the variable's value (errors). Comparisons that run but never mean what they say (a boolean
+equal to a text, an impossible date) are in expr_types.
 """
 
 from __future__ import annotations
@@ -48,7 +50,21 @@ def _kind(node: ast.AST, types: Mapping[str, str]) -> str | None:
         return _kind(node.operand, types)
     if isinstance(node, ast.Name) and types.get(node.id) in NUMERIC_TYPES:
         return "number"
+    if isinstance(node, ast.Name) and types.get(node.id) == "date":
+        return "date"  # held as YYYY-MM-DD text (sensing.extraction)
     return None
+
+
+def _with_type(node: ast.AST, types: Mapping[str, str]) -> str:
+    """'incident_date' (date) for a typed variable, the literal as written otherwise."""
+    if isinstance(node, ast.Name) and node.id in types:
+        return f"'{node.id}' ({types[node.id]})"
+    return _show(node)
+
+
+def _date_and_number(left: ast.AST, right: ast.AST, types: Mapping[str, str], what: str) -> str:
+    return (f"{_with_type(left, types)} and {_with_type(right, types)} {what}: a date is held as a text such as "
+            "2024-05-31, never a number; compare a date with another date field or a quoted date ('2024-05-31')")
 
 
 def _show(node: ast.AST) -> str:
@@ -80,6 +96,8 @@ def static_problems(tree: ast.Expression, types: Mapping[str, str]) -> list[tupl
                 elif isinstance(op, _ORDERING) and {_kind(left, types), _kind(right, types)} == {"number", "text"}:
                     out.append((f"{_show(left)} and {_show(right)} cannot be ordered: one is a number, the other a text "
                                 "(write numbers without quotes)", not _typed(left, right)))
+                elif isinstance(op, _ORDERING) and {_kind(left, types), _kind(right, types)} == {"number", "date"}:
+                    out.append((_date_and_number(left, right, types, "cannot be ordered"), False))
                 left = right
         elif isinstance(node, ast.BinOp):
             if isinstance(node.op, ast.Div | ast.FloorDiv | ast.Mod) and isinstance(node.right, ast.Constant) \
@@ -87,6 +105,8 @@ def static_problems(tree: ast.Expression, types: Mapping[str, str]) -> list[tupl
                 out.append(("division by zero", True))
             elif isinstance(node.op, _ARITHMETIC) and {_kind(node.left, types), _kind(node.right, types)} == {"number", "text"}:
                 out.append((f"{_show(node.left)} and {_show(node.right)} mix a number with a text", not _typed(node.left, node.right)))
+            elif isinstance(node.op, _ARITHMETIC) and {_kind(node.left, types), _kind(node.right, types)} == {"number", "date"}:
+                out.append((_date_and_number(node.left, node.right, types, "cannot be added or subtracted"), False))
     return list(dict.fromkeys(out))
 
 

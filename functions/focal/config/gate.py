@@ -35,6 +35,7 @@ WHOLE_DOCUMENT = (NEVER_FILLED, UNREAD, OUTPUT_SLIP)
 # A repaired field → the sibling fields whose checks read it ("" = the entry itself).
 DEPENDENT: dict[str, tuple[str, ...]] = {
     "scope": ("scope_id",),
+    "scope_id": ("scope",),  # a removed scope_id is not a missing one
     "kind": ("entrypoint", "method", "url", "body", "headers", "function", "retries"),
     "field_type": ("allowed_values",),
     "is_hard_constraint": ("", "guarded_tool_ids", "enforcement_expression", "subjective"),
@@ -45,6 +46,8 @@ DEPENDENT: dict[str, tuple[str, ...]] = {
     "idempotent": ("retries",),
     "input": ("url", "body"),
     "steps": ("entry_step_id",),
+    "requires_confirmation": ("action",),  # flow_warnings: an action at a step that does not ask
+    "confirmation_prompt": ("requires_confirmation",),  # flow_warnings: a confirmation without its question
     "weights": (),
 }
 

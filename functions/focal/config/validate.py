@@ -9,17 +9,20 @@ expressions by the Collector (collector, expr_checks).
 
 from __future__ import annotations
 
+import ast
 import re
 from collections import Counter
 from typing import Any
 
 from focal.config.collector import GUARD_BUILTINS, Collector, agent_expressions, declared_names
-from focal.config.hints import did_you_mean
+from focal.config.flow_warnings import flow_warnings
+from focal.config.hints import did_you_mean, quoted
 from focal.config.problems import Problem
+from focal.config.validate_guards import guard_problems
 from focal.config.validate_tools import tool_problems
 from focal.config.validate_values import placeholder_problems, slot_type_problems, slot_warnings
 from focal.errors import ExpressionError
-from focal.models.agent import AgentConfig, Rule, Scope, Tool
+from focal.models.agent import AgentConfig, Rule, Scope
 from focal.sensing.extraction import PATTERN_MAX_LENGTH
 
 __all__ = ["GUARD_BUILTINS", "declared_names", "resolve_step_scope", "semantic_problems", "semantic_warnings"]
@@ -54,49 +57,6 @@ def _pattern_problem(pattern: str) -> str | None:
     return None
 
 
-def _inputs(t: Tool) -> str:
-    return ", ".join(t.input) or "none"
-
-
-def _guard_problems(c: Collector, agent: AgentConfig, path: tuple[Any, ...], r: Rule, names: set[str]) -> None:
-    """An action guard: a hard constraint with an expression, before side-effecting tools that exist,
-    reading only declared names, `customer_confirmed` and arguments that every tool it guards takes."""
-    if not r.is_hard_constraint:
-        c.add((*path, "guarded_tool_ids"), "only a hard constraint can guard a tool; set is_hard_constraint: true")
-    if not r.enforcement_expression:
-        c.add((*path, "guarded_tool_ids"),
-              "a guard needs an enforcement_expression, evaluated on each call's arguments before the tool runs")
-    tool_ids = [t.id for t in agent.tools]
-    guarded: list[Tool] = []
-    for j, tool_id in enumerate(r.guarded_tool_ids):
-        tool = agent.tool(tool_id)
-        if tool is None:
-            c.add((*path, "guarded_tool_ids", j), f"tool '{tool_id}' does not exist" + did_you_mean(tool_id, tool_ids))
-            continue
-        if not tool.side_effect:
-            c.add((*path, "guarded_tool_ids", j),
-                  f"tool '{tool_id}' has side_effect: false; guards run before side-effecting tools only")
-        guarded.append(tool)
-    if not r.enforcement_expression:
-        return
-    parts = (*path, "enforcement_expression")
-    used = c.names(parts, r.enforcement_expression)
-    if used is None:
-        return
-    c.static(parts, r.enforcement_expression)
-    for name in sorted(used - names - GUARD_BUILTINS):
-        lacking = [t for t in guarded if name not in t.input]
-        if not guarded:
-            c.undeclared(parts, name, names)
-        elif len(lacking) == 1:
-            t = lacking[0]
-            c.add(parts, f"guard reads '{name}', which tool '{t.id}' does not take (its inputs: {_inputs(t)}) "
-                         "and no field declares")
-        elif lacking:
-            which = " and ".join(f"'{t.id}' (inputs: {_inputs(t)})" for t in lacking)
-            c.add(parts, f"guard reads '{name}', which tools {which} do not take and no field declares")
-
-
 def semantic_warnings(agent: AgentConfig, raw: Any = None, *, model: str | None = None) -> list[Problem]:
     """What loads but probably misbehaves. `model` is the FOCAL_MODEL override (settings), if any."""
     c = Collector(raw, agent)
@@ -110,6 +70,7 @@ def semantic_warnings(agent: AgentConfig, raw: Any = None, *, model: str | None 
     for parts, message in c.typed_warnings:
         c.add(parts, message, "warning")
     slot_warnings(c, agent)
+    flow_warnings(c, agent)
     if not agent.enforcement.llm_judge_enabled:
         why = "the judge is off (enforcement.llm_judge_enabled: false)"
     elif not (agent.models.model or model):
@@ -130,6 +91,9 @@ def semantic_warnings(agent: AgentConfig, raw: Any = None, *, model: str | None 
 def _scope_problems(c: Collector, agent: AgentConfig, path: tuple[Any, ...], r: Rule) -> None:
     """The scope_id names what the scope says: nothing (GLOBAL), a scenario, or one step."""
     scope_id = r.scope_id or ""
+    if r.scope != Scope.GLOBAL and not scope_id.strip():
+        c.add((*path, "scope"), _missing_scope_id(agent, r.scope))
+        return
     if r.scope == Scope.GLOBAL and r.scope_id:
         c.add((*path, "scope_id"), "a GLOBAL rule takes no scope_id")
     if r.scope == Scope.SCENARIO and not agent.scenario(r.scope_id):
@@ -145,6 +109,47 @@ def _scope_problems(c: Collector, agent: AgentConfig, path: tuple[Any, ...], r: 
                 f"; a scenario id? use scope: SCENARIO with scope_id '{scope_id}'" if agent.scenario(scope_id)
                 else did_you_mean(scope_id, steps))
             c.add((*path, "scope_id"), f"step '{scope_id}' {why}{hint}")
+
+
+def _missing_scope_id(agent: AgentConfig, scope: Scope) -> str:
+    """A SCENARIO or STEP rule without a scope_id: what to write (the first ids of the agent as examples)."""
+    if scope == Scope.SCENARIO:
+        ids = [s.id for s in agent.scenarios]
+        what, example = "the id of the scenario it applies to", ids[0] if ids else "a scenario id"
+        known = f" (scenarios: {', '.join(ids)})" if ids else ""
+    else:
+        ids = [f"{s.id}.{st.id}" for s in agent.scenarios for st in s.steps]
+        what, example = "'scenario_id.step_id' of the step it applies to", ids[0] if ids else "scenario_id.step_id"
+        known = ""
+    return (f"a {scope.value} rule needs a scope_id, {what}{known}, and this one has none, so it applies nowhere; "
+            f"add scope_id: {example}, or remove scope: {scope.value} to make the rule apply everywhere (GLOBAL)")
+
+
+def _validation(c: Collector, parts: tuple[Any, ...], expr: str, whose: str, own: str) -> None:
+    """A slot's validation or a field's validation_rules: evaluated with `value` alone (dialogue/flow.py
+    value_valid), so any other name has no value there and every value is refused."""
+    used = c.names(parts, expr)
+    if used is None:
+        return
+    for name in sorted(used - {"value"}):
+        if name == own:
+            fix = f"; write {quoted(_renamed(expr, own))}"
+        elif hint := did_you_mean(name, ["value"]):
+            fix = hint
+        else:
+            fix = "; to compare with another variable, use a transition's when or a rule's enforcement_expression"
+        c.add(parts, f"{whose} reads only 'value', the value being checked: '{name}' has no value there, so the "
+                     f"expression cannot be evaluated and every value is refused{fix}")
+    c.static(parts, expr)
+
+
+def _renamed(expr: str, name: str) -> str:
+    """`expr` with the variable `name` read as `value` (texts and other names untouched)."""
+    tree = ast.parse(expr.strip(), mode="eval")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == name:
+            node.id = "value"
+    return ast.unparse(tree)
 
 
 def _step_hint(agent: AgentConfig, scope_id: str) -> str:
@@ -192,7 +197,7 @@ def _rule_problems(c: Collector, agent: AgentConfig, names: set[str]) -> None:
             if name not in names:
                 c.add((*path, "required_variables", j), f"variable '{name}' is not a declared variable" + did_you_mean(name, names))
         if r.guarded_tool_ids:
-            _guard_problems(c, agent, path, r, names)
+            guard_problems(c, agent, path, r, names)
         elif r.enforcement_expression:
             c.expression((*path, "enforcement_expression"), r.enforcement_expression, names)
         if r.is_hard_constraint and not r.enforcement_expression and not r.subjective and not r.guarded_tool_ids:
@@ -225,7 +230,7 @@ def _scenario_problems(c: Collector, agent: AgentConfig, names: set[str]) -> Non
                     c.add((*spath, "action", k), f"tool '{tool_id}' does not exist" + did_you_mean(tool_id, tool_ids))
             for k, slot in enumerate(st.slots):
                 if slot.validation:
-                    c.expression((*spath, "slots", k, "validation"), slot.validation, names | {"value"})
+                    _validation(c, (*spath, "slots", k, "validation"), slot.validation, "a slot's validation", slot.name)
 
 
 def _approval_problems(c: Collector, agent: AgentConfig) -> None:
@@ -261,7 +266,7 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
         if f.field_type in ("enum", "entity_list") and not f.allowed_values:
             c.add((*path, "allowed_values"), f"a field of type {f.field_type} needs allowed_values")
         for j, rule in enumerate(f.validation_rules):
-            c.expression((*path, "validation_rules", j), rule, names | {"value"})
+            _validation(c, (*path, "validation_rules", j), rule, "a field's validation_rules", f.field_name)
 
     _rule_problems(c, agent, names)
     _scenario_problems(c, agent, names)

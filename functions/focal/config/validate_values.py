@@ -29,6 +29,12 @@ _NEVER_HOLDS = {
     "boolean": NUMERIC_TYPES | {"date", "entity_list"},
     **{t: frozenset({"entity_list"}) for t in ("string", "id", "enum", "date")},
 }
+# The other direction: a text slot type (string, id, enum, date) on a number or boolean field converts
+# nothing (sensing.extraction.coerce keeps a text as it is), so a value the model reads as text ('1,750',
+# 'no') is kept as that text where the field's readers expect a number or true/false.
+_TEXT_SLOTS = frozenset({"string", "id", "enum", "date"})
+_KEPT_AS_TEXT = {**{t: ("a number", "'1,750' stays '1,750', not the amount 1750") for t in NUMERIC_TYPES},
+                 "boolean": ("true or false", "'no' stays the text 'no', which counts as true")}
 
 
 def templates(agent: AgentConfig) -> list[tuple[tuple[Any, ...], str]]:
@@ -79,11 +85,19 @@ def placeholder_problems(c: Collector, agent: AgentConfig, names: set[str]) -> N
 
 
 def slot_type_problems(c: Collector, agent: AgentConfig) -> None:
-    """A slot whose type cannot hold the values of the field of the same name (read with that field)."""
+    """A slot whose type cannot hold the values of the field of the same name (read with that field), or
+    that keeps as text the values of a number or boolean field (_KEPT_AS_TEXT)."""
     for i, s in enumerate(agent.scenarios):
         for j, st in enumerate(s.steps):
             for k, slot in enumerate(st.slots):
                 f = agent.field(slot.name)
+                if f is not None and slot.type in _TEXT_SLOTS and f.field_type in _KEPT_AS_TEXT:
+                    expected, example = _KEPT_AS_TEXT[f.field_type]
+                    c.add(("scenarios", i, "steps", j, "slots", k, "type"),
+                          f"slot type '{slot.type}' does not fit field '{f.field_name}' of type '{f.field_type}': a slot "
+                          f"converts each value to its own type, and {slot.type} keeps a value given as text as it is "
+                          f"({example}), so expressions, templates and tool arguments that expect {expected} get a text; "
+                          f"use type: {f.field_type}")
                 if f is None or f.field_type not in _NEVER_HOLDS.get(slot.type, ()):
                     continue
                 if f.field_type == "enum" and slot.type in NUMERIC_TYPES and all(map(_is_number, f.allowed_values)):

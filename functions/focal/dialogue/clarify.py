@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from focal.models.agent import AgentConfig, Scenario, Step
+from focal.models.agent import AgentConfig, Scenario, Step, Tool
 from focal.models.context import Context
 from focal.models.turn import TurnState
 
@@ -57,3 +57,20 @@ def step_clarification(step: Step, state: TurnState) -> str:
 
 def step_suggestions(state: TurnState) -> list[str]:
     return ["Yes", "No"] if state.session and state.session.flow_state == "confirming" else []
+
+
+def confirmation_tool(agent: AgentConfig, step: Step) -> Tool | None:
+    """The tool whose description words a confirmation step's question when the step has no prompt."""
+    return next((t for t in (agent.tool(a) for a in step.action) if t is not None and t.description), None)
+
+
+def confirmation_question(agent: AgentConfig, step: Step) -> str:
+    """What the customer is asked at a confirmation step: its prompt, else what its action does in the tool's
+    words ("Do you want me to change the cover tier of a policy?"), never the step id."""
+    if step.confirmation_prompt.strip():
+        return step.confirmation_prompt
+    tool = confirmation_tool(agent, step)
+    if tool is None:
+        return "Shall I go ahead?"
+    what = tool.description.strip().rstrip(".")
+    return f"Do you want me to {what[:1].lower()}{what[1:]}?"

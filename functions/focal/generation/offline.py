@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from focal.dialogue.clarify import clarify_question, likely_scenarios, step_clarification
+from focal.dialogue.clarify import clarify_question, confirmation_question, likely_scenarios, step_clarification
 from focal.dialogue.resolution import ask_prompt
 from focal.dialogue.variables import render, unknown
 from focal.models.agent import AgentConfig, Step
@@ -128,17 +128,8 @@ def compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> 
     return text
 
 
-def _confirmation(agent: AgentConfig, step: Step) -> str:
-    """A confirmation step without its own question: what its action does, in the tool's words (never the step id)."""
-    tool = next((t for t in (agent.tool(a) for a in step.action) if t is not None and t.description), None)
-    if tool is None:
-        return "Shall I go ahead?"
-    what = tool.description.strip().rstrip(".")
-    return f"Do you want me to {what[:1].lower()}{what[1:]}?"
-
-
 def _ask_confirmation(agent: AgentConfig, state: TurnState, step: Step, variables: dict[str, Any]) -> list[str]:
-    return _step_text(state, f"confirmation of {step.id}", step.confirmation_prompt or _confirmation(agent, step), variables)
+    return _step_text(state, f"confirmation of {step.id}", confirmation_question(agent, step), variables)
 
 
 def _step_text(state: TurnState, what: str, text: str, variables: dict[str, Any]) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from focal.dialogue.clarify import confirmation_question
 from focal.dialogue.resolution import ask_prompt
 from focal.dialogue.variables import render
 from focal.models.agent import AgentConfig, Rule
@@ -29,7 +30,7 @@ def _task(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> st
         slot = next((s for s in step.slots if s.name == d.asked_slot), None)
         return f"Ask the customer for {d.asked_slot}: {render(slot.prompt, variables) if slot else ''}"
     if d.action == "confirm" and step:
-        return f"Ask the customer to confirm: {render(step.confirmation_prompt, variables)}"
+        return f"Ask the customer to confirm: {render(confirmation_question(agent, step), variables)}"
     if d.action == "complete" and step:
         return f"Report the outcome: {render(step.response_template or step.instructions, variables)}"
     if d.action == "escalate":
