@@ -265,6 +265,14 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
             c.add((*path, "pattern"), problem)
         if f.field_type in ("enum", "entity_list") and not f.allowed_values:
             c.add((*path, "allowed_values"), f"a field of type {f.field_type} needs allowed_values")
+        for value in f.value_synonyms:
+            if f.field_type not in ("enum", "entity_list"):
+                c.add((*path, "value_synonyms"), f"value_synonyms are for enum and entity_list fields; "
+                      f"'{f.field_name}' is {f.field_type}")
+                break
+            if value not in f.allowed_values:
+                c.add((*path, "value_synonyms", value), f"'{value}' is not one of allowed_values "
+                      f"({', '.join(f.allowed_values)}): synonyms name the value they stand for{did_you_mean(value, f.allowed_values)}")
         for j, rule in enumerate(f.validation_rules):
             _validation(c, (*path, "validation_rules", j), rule, "a field's validation_rules", f.field_name)
 

@@ -11,7 +11,7 @@ from focal.models.agent import AgentConfig, Slot
 from focal.models.context import Command, Context
 from focal.models.session import Session
 from focal.models.turn import RouteDecision
-from focal.sensing.extraction import coerce
+from focal.sensing.extraction import allowed_value, coerce
 
 
 @dataclass
@@ -91,6 +91,8 @@ def _set_slot(run: CommandRun, cmd: Command) -> None:
         return
     value: Any = coerce(slot.type, cmd.value)
     field_def = run.agent.field(slot.name)
+    if value not in (None, "") and field_def is not None and field_def.field_type == "enum" and field_def.allowed_values:
+        value = allowed_value(field_def, value)  # "Flood" from a model is water; "presidential suite" is no value
     if value in (None, "") or not slot_value_valid(slot, value, field_def.validation_rules if field_def else None):
         run.decision.invalid_slot = slot.name
         run.decision.notes.append(f"rejected value for slot {slot.name}")

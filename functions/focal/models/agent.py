@@ -80,6 +80,11 @@ class ProfileFieldDefinition(Strict):
     )
     pattern: str | None = Field(default=None, description="regex for id-like values")
     allowed_values: list[str] = Field(default_factory=list, description="enum values or entity names")
+    value_synonyms: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="enum and entity_list fields: other words customers use for an allowed value (water: [flood, leak, "
+        "burst pipe]), read as whole words like the value itself, a refused one included ('not a flood')",
+    )
     sources: list[VariableSource] = Field(
         default_factory=_all_sources,
         description="where a value for this variable may come from",

@@ -165,9 +165,9 @@ def read_value(field: ProfileFieldDefinition, text: str, whole_message_for_strin
             value = _figure(kind, text, [])  # the hints help; the answer to the field's own prompt needs none
         return value
     if kind == "enum":
-        return next((v for v in field.allowed_values if named(v, text)), None)
+        return next((v for v in field.allowed_values if any(named(w, text) for w in _words_for(field, v))), None)
     if kind == "entity_list":
-        return [v for v in field.allowed_values if named(v, text)]
+        return [v for v in field.allowed_values if any(named(w, text) for w in _words_for(field, v))]
     if kind == "boolean":
         words = set(re.findall(r"[a-z]+", text.lower()))
         if hints:
@@ -185,6 +185,19 @@ def read_value(field: ProfileFieldDefinition, text: str, whole_message_for_strin
         stripped = text.strip()
         return stripped or None
     return None
+
+
+def allowed_value(field: ProfileFieldDefinition, raw: Any) -> str | None:
+    """The allowed value `raw` names — itself in any case, or one of its synonyms — else None (an enum value
+    a model or a tool proposes outside allowed_values is no value)."""
+    said = " ".join(str(raw).split()).lower()
+    return next((v for v in field.allowed_values if any(said == " ".join(w.split()).lower() for w in _words_for(field, v))),
+                None)
+
+
+def _words_for(field: ProfileFieldDefinition, value: str) -> list[str]:
+    """An allowed value and the synonyms the agent gives for it ("burst pipe" for water)."""
+    return [value, *field.value_synonyms.get(value, [])]
 
 
 def coerce(kind: str, value: Any) -> Any:

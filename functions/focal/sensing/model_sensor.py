@@ -47,7 +47,9 @@ def _prompt(agent: AgentConfig, session: Session, text: str, rules: list[Rule]) 
         "asking_for_slots": waiting,
         "scenarios": [{"id": s.id, "label": s.intent_label, "examples": s.entry_examples[:3]} for s in agent.scenarios],
         "fields": [
-            {"name": f.field_name, "type": f.field_type, "description": f.description}
+            {"name": f.field_name, "type": f.field_type, "description": f.description,
+             **({"allowed_values": f.allowed_values} if f.allowed_values else {}),
+             **({"value_synonyms": f.value_synonyms} if f.value_synonyms else {})}
             for f in agent.profile_field_definitions
             if "message" in f.sources and not f.privileged
         ],
