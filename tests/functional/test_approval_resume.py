@@ -45,6 +45,20 @@ def test_a_correction_meanwhile_supersedes_the_request_and_nothing_runs(tmp_path
     assert result.tool_calls == [] and h.tools.runs.get("issue_refund", 0) == 0
 
 
+def test_a_no_or_a_correction_and_back_withdraws_the_request_and_approving_runs_nothing(tmp_path):
+    """Red team: after "no" (or a correction to another order and back), the chat asked "Shall I go ahead?"
+    again, and approving the old request still refunded before the customer said yes."""
+    for detour in (["no"], ["sorry, I meant order A1002", "I'd like a refund for order A1001"]):
+        h = Harness(tmp_path / str(len(detour)))
+        approval_id = _pending(h)
+        for message in detour:
+            h.turn(message)
+        assert h.session().pending_approval_id is None
+        result = answer(h.deps, TENANT, approval_id, approve=True)
+        assert result.ok is False and result.state == "expired" and result.tool_calls == []
+        assert h.tools.runs.get("issue_refund", 0) == 0
+
+
 def test_a_turn_meanwhile_that_changes_no_argument_still_runs_exactly_the_stored_calls(tmp_path):
     h = Harness(tmp_path)
     approval_id = _pending(h)

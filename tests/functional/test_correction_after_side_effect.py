@@ -67,6 +67,12 @@ scenarios:
         action: [issue_voucher]
         transitions: [{target: done}]
       - {id: done, instructions: Say it is done., response_template: "Your voucher is {voucher_ref}."}
+  - id: status
+    name: Check a repair status
+    entry_examples: [What is the status of my repair, When will the technician come, Is my repair scheduled]
+    entry_step_id: ask
+    steps:
+      - {id: ask, instructions: Give the status., response_template: "Your repair is scheduled for Monday."}
 """
 TOOLS = """
 CALLS = []
@@ -79,22 +85,44 @@ def issue_voucher(booking_ref):
 """
 
 
-def test_a_correction_after_the_booking_ran_books_nothing_twice(tmp_path: Path):
+def converse(tmp_path: Path, messages: list[str]) -> tuple[list[list[str]], list]:
     (tmp_path / "agent.yaml").write_text(AGENT)
     (tmp_path / "tools.py").write_text(TOOLS)
     runner = LocalRunner(local_deps(tmp_path / "agent.yaml", tmp_path / "focal.db"))
     ran: list[list[str]] = []
     results = []
-    for n, message in enumerate(["My washing machine is broken", "the washing machine", "$250", "yes",
-                                 "yes, but make it $300", "yes"]):
+    for n, message in enumerate(messages):
         result = runner.turn(TurnRequest(tenant_id="t1", agent_id="repairs", session_id="s1", customer_id="c-1",
                                          turn_id=f"t{n}", message=message))
         ran.append([c["tool_id"] for c in result.tool_calls if c["status"] == "ok"])
         results.append(result)
+    return ran, results
+
+
+BOOKED = ["My washing machine is broken", "the washing machine", "$250", "yes"]
+
+
+def test_a_correction_after_the_booking_ran_books_nothing_twice(tmp_path: Path):
+    ran, results = converse(tmp_path, [*BOOKED, "yes, but make it $300", "yes"])
     assert ran[3] == ["book_repair"] and "BK-1" in results[3].response
     correction = results[4]
     assert ran[4] == [] and correction.execution_path == "rejected"
     assert "already done" in correction.response and "nothing new" in correction.response
     assert "Would you like a goodwill voucher?" in correction.response  # what the flow still waits for
     assert ran[5] == ["issue_voucher"]  # the yes answers that question; the booking is never made again
+    assert [r for turn in ran for r in turn].count("book_repair") == 1
+
+
+def test_a_correction_without_a_value_after_the_booking_is_refused_too(tmp_path: Path):
+    """Red team: "the quoted cost is wrong" forgot the value and rewound, and the new value then came as a first one."""
+    ran, results = converse(tmp_path, [*BOOKED, "the quoted cost is wrong", "$300", "yes"])
+    assert "already done" in results[4].response
+    assert [r for turn in ran for r in turn].count("book_repair") == 1
+
+
+def test_what_a_flow_did_comes_back_with_it_after_a_digression(tmp_path: Path):
+    """Red team: a digression into another flow and "yes" to resume forgot that the booking ran."""
+    ran, results = converse(tmp_path, [*BOOKED, "When will the technician come?", "yes", "actually make it $300", "yes"])
+    assert "scheduled for Monday" in results[4].response
+    assert "already done" in results[6].response
     assert [r for turn in ran for r in turn].count("book_repair") == 1

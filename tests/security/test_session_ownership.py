@@ -94,3 +94,23 @@ def test_a_customer_who_signs_in_mid_conversation_takes_the_anonymous_session_ov
     assert runner.deps.sessions.get("local", "retail", "web-102").customer_id == OWNER
     # from then on the anonymous caller is the foreign one
     assert say(runner, "yes", "t3", "web-102", ANONYMOUS).error["code"] == FOREIGN_SESSION
+
+
+def test_losing_the_race_for_a_new_session_id_to_another_customer_writes_nothing_into_it(runner):
+    """Red team: two customers' first turns on the same new session id; the loser's conflict answer wrote its turn
+    record (its message, its tool outputs) into the winner's session."""
+    from focal.errors import VersionConflict
+    from focal.models.turn import TurnError, TurnState
+    from focal.stages import persist
+
+    say(runner, "I want a refund for my order", "t1", "race-1", OWNER)
+    loser = TurnState(request=TurnRequest(tenant_id="local", agent_id="retail", session_id="race-1", customer_id=OTHER,
+                                          turn_id="t1-other", message="ATTACKER-MARKER where is order A1003"),
+                      session=Session(tenant_id="local", agent_id="retail", session_id="race-1", customer_id=OTHER))
+    loser.error = TurnError(code=VersionConflict.code, message="conflict", stage="tools")
+    persist.run(loser, runner.deps)
+    assert loser.foreign_session and loser.result is not None
+    records = runner.deps.turns.list_for_session("local", "retail", "race-1")
+    assert [r.customer_id for r in records] == [OWNER]
+    stored = runner.deps.sessions.get("local", "retail", "race-1")
+    assert all("ATTACKER-MARKER" not in h.text for h in stored.history)

@@ -82,6 +82,13 @@ def _set_slot(run: CommandRun, cmd: Command) -> None:
         run.decision.notes.append(f"ignored slot {cmd.slot!r}: not part of the active flow")
         return
     held = run.session.slots.get(slot.name)
+    if held not in (None, "") and (spent := _spent_by(run, slot.name)) is not None and (
+            cmd.value in (None, "") or coerce(slot.type, cmd.value) != held):
+        # "yes, but make it $1,900" or "the amount is wrong" after the claim was filed: filing again would do it twice
+        run.decision.action = "already_done"
+        run.decision.notes.append(f"correction of {slot.name} refused: step {spent} already ran its side effect with it")
+        run.executed.append(cmd.name)
+        return
     if cmd.name == "CorrectSlot" and cmd.value in (None, ""):
         # "the address is wrong": forget it and go back to the step that asks for it
         run.session.slots.pop(slot.name, None)
@@ -98,12 +105,6 @@ def _set_slot(run: CommandRun, cmd: Command) -> None:
         run.decision.notes.append(f"rejected value for slot {slot.name}")
         return
     if held == value:
-        return
-    if held not in (None, "") and (spent := _spent_by(run, slot.name)) is not None:
-        # "yes, but make it $1,900" after the claim was filed: filing again would do it twice
-        run.decision.action = "already_done"
-        run.decision.notes.append(f"correction of {slot.name} refused: step {spent} already ran its side effect with it")
-        run.executed.append(cmd.name)
         return
     run.session.slots[slot.name] = value
     if held not in (None, ""):
@@ -204,6 +205,7 @@ def _clarify(run: CommandRun, cmd: Command) -> None:
 # flow starts without having to beat stickiness), then StartFlow (slot values in the same message
 # belong to the flow it starts), then slot values (so "no, make it B-124" is a correction before
 # it is a denial), then the rest.
+WITHDRAWS_APPROVAL = {"SetSlot", "CorrectSlot", "CancelFlow", "DenyConfirmation", "StartFlow", "HumanHandoff"}
 PRECEDENCE = {"CancelFlow": 0, "HumanHandoff": 0, "StartFlow": 1, "SetSlot": 2, "CorrectSlot": 2}
 
 
@@ -213,6 +215,11 @@ def execute(run: CommandRun, commands: list[Command]) -> None:
         handler = HANDLERS.get(cmd.name)
         if handler is not None:
             handler(run, cmd)
+    if run.session.pending_approval_id and set(run.executed) & WITHDRAWS_APPROVAL:
+        # "no", a correction, another flow: the request waiting for approval is no longer what the customer asks for;
+        # approving it later runs nothing (pipeline/approval_answer.py), a later yes decides afresh
+        run.decision.notes.append(f"approval {run.session.pending_approval_id} withdrawn by {', '.join(run.executed)}")
+        run.session.pending_approval_id = None
     if offer is not None and run.session.offer is offer:
         drop_offer(run.session)  # the customer moved on without answering: the offer lapses
         run.decision.notes.append(f"offer to {offer.kind} {offer.scenario_id} lapsed")

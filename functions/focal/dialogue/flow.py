@@ -55,7 +55,8 @@ def start_flow(agent: AgentConfig, session: Session, scenario: Scenario) -> None
         saved = {n: session.slots[n] for n in scenario_slot_names(interrupted) if n in session.slots}
         session.flow_stack.append(
             FlowFrame(scenario_id=session.active_scenario_id, step_id=session.active_step_id or "",
-                      state=session.flow_state, slots=saved, variables=dict(session.variables))
+                      state=session.flow_state, slots=saved, variables=dict(session.variables),
+                      effects_done=list(session.effects_done))
         )
     for name in scenario_slot_names(scenario):  # a fresh start: forget this scenario's old slot values
         session.slots.pop(name, None)
@@ -96,6 +97,7 @@ def resume_flow(session: Session) -> FlowFrame | None:
     session.slots.update(frame.slots)
     session.variables.update(frame.variables)
     _enter(session, frame.scenario_id, frame.step_id)
+    session.effects_done = list(frame.effects_done)  # what the flow already did comes back with it
     session.offer = None
     return frame
 

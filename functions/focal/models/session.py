@@ -15,6 +15,7 @@ class FlowFrame(BaseModel):
     state: FlowState = "waiting_for_slot"
     slots: dict[str, Any] = Field(default_factory=dict, description="the interrupted flow's slot values, restored on resume")
     variables: dict[str, Any] = Field(default_factory=dict, description="tool outputs as they were, restored on resume")
+    effects_done: list[str] = Field(default_factory=list, description="its steps whose side effects ran, restored on resume")
 
 
 class Offer(BaseModel):

@@ -131,7 +131,9 @@ def _conflict(state: TurnState, deps: Deps) -> TurnState:
     state.execution_path = "fallback"
     state.confidence = 0.0
     state.result = state.to_result()
-    deps.turns.put(turn_record(state, deps, count_turn(state, deps)))
+    turn_number = count_turn(state, deps)
+    if not state.foreign_session:  # lost the race for a new session id to another customer: nothing lands in it
+        deps.turns.put(turn_record(state, deps, turn_number))
     complete_turn(state, deps.idempotency)
     return state
 
