@@ -164,6 +164,11 @@ def _affirm(run: CommandRun, cmd: Command) -> None:
         run.session.offer = None
         run.executed.append("AffirmConfirmation")
     elif run.session.flow_state == "confirming" and run.session.active_step_id:
+        if any(c in run.executed for c in ("SetSlot", "CorrectSlot")):
+            # "yes, and make it for two": a value changed with the yes, so the yes confirmed what was asked before
+            # the change, not what would now run; the step asks again with the new value
+            run.decision.notes.append("a value changed with the yes: the confirmation is asked again")
+            return
         run.session.confirmed_step = run.session.active_step_id
         run.executed.append("AffirmConfirmation")
 
