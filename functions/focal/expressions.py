@@ -242,3 +242,29 @@ def evaluate(expression: str, variables: Mapping[str, Any]) -> Any:
         raise
     except Exception as exc:  # simpleeval raises many types (NameNotDefined, NumberTooHigh, TypeError, ...)
         raise ExpressionError(f"{type(exc).__name__}: {exc}") from None
+
+
+def decide(expression: str, variables: Mapping[str, Any]) -> bool | None:
+    """The expression's truth when it does not depend on the names `variables` lacks, else None. Three-valued
+    over `and` / `or` / `not`: `not waived or hours >= 24` holds when waived is false, whatever hours is;
+    any other part that reads an unknown name, or cannot be evaluated, is unknown."""
+    return _decide(parse(expression).body, variables)
+
+
+def _decide(node: ast.AST, variables: Mapping[str, Any]) -> bool | None:
+    if isinstance(node, ast.BoolOp):
+        parts = [_decide(v, variables) for v in node.values]
+        decisive = isinstance(node.op, ast.Or)  # True settles an `or`, False settles an `and`
+        if any(p is decisive for p in parts):
+            return decisive
+        return (not decisive) if all(p is not None for p in parts) else None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        inner = _decide(node.operand, variables)
+        return None if inner is None else not inner
+    read = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} - set(FUNCTIONS) - set(CONSTANTS)
+    if read - variables.keys():
+        return None
+    try:
+        return bool(evaluate(ast.unparse(node), variables))
+    except ExpressionError:
+        return None

@@ -31,9 +31,24 @@ def test_within_the_cap_or_premium_passes():
     assert deterministic([CAP], {"refund_amount": 75.0, "is_premium": True}) == []
 
 
-def test_an_unknown_variable_fails_closed():
-    [violation] = deterministic([CAP], {"refund_amount": 10.0})
+def test_an_unknown_variable_fails_closed_when_the_verdict_depends_on_it():
+    [violation] = deterministic([CAP], {"refund_amount": 75.0})
     assert violation.reason.startswith("cannot verify") and "is_premium" in violation.reason
+
+
+def test_a_verdict_the_known_values_settle_is_given_whatever_the_unknown_one_is():
+    """Newcomer finding: `not fee_waived or hours_until_checkin >= 24` blocked every turn before the booking was
+    looked up, although the waiver was not promised."""
+    assert deterministic([CAP], {"refund_amount": 10.0}) == []  # holds whether or not the customer is premium
+    late = Rule(id="late", condition_text="c", action_text="a", is_hard_constraint=True,
+                enforcement_expression="not fee_waived or hours_until_checkin >= 24")
+    assert deterministic([late], {"fee_waived": False}) == []
+    [violation] = deterministic([late], {"fee_waived": True})
+    assert violation.reason == "cannot verify: hours_until_checkin unknown"
+    both = Rule(id="both", condition_text="c", action_text="a", is_hard_constraint=True,
+                enforcement_expression="refund_amount <= 50 and is_premium")
+    [violation] = deterministic([both], {"is_premium": False})  # false whatever the amount
+    assert "is false" in violation.reason and "'refund_amount': 'unknown'" in violation.reason
 
 
 def test_an_expression_that_errors_fails_closed():

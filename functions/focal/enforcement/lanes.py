@@ -24,14 +24,19 @@ def deterministic(rules: list[Rule], variables: dict[str, Any]) -> list[Violatio
         try:
             unknown = sorted(expressions.names(rule.enforcement_expression) - variables.keys())
             if unknown:
-                out.append(Violation(rule_id=rule.id, lane="deterministic", reason=f"cannot verify: {', '.join(unknown)} unknown"))
-                continue
-            holds = expressions.evaluate(rule.enforcement_expression, variables)
+                # "not fee_waived or hours_until_checkin >= 24" before the booking is looked up: decided by what is known
+                holds = expressions.decide(rule.enforcement_expression, variables)
+                if holds is None:
+                    out.append(Violation(rule_id=rule.id, lane="deterministic",
+                                         reason=f"cannot verify: {', '.join(unknown)} unknown"))
+                    continue
+            else:
+                holds = expressions.evaluate(rule.enforcement_expression, variables)
         except ExpressionError as exc:
             out.append(Violation(rule_id=rule.id, lane="deterministic", reason=f"cannot verify: {exc}"))
             continue
         if not holds:
-            shown = {n: variables[n] for n in sorted(expressions.names(rule.enforcement_expression))}
+            shown = {n: variables.get(n, "unknown") for n in sorted(expressions.names(rule.enforcement_expression))}
             out.append(Violation(rule_id=rule.id, lane="deterministic", reason=f"{rule.enforcement_expression} is false for {shown}"))
     return out
 
