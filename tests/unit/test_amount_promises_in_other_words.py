@@ -90,10 +90,11 @@ CLAIMS = AgentConfig(
                                sources=["response"], default=0),
         ProfileFieldDefinition(field_name="deductible", field_type="money", sources=["tool"]),
         ProfileFieldDefinition(field_name="cover_limit", field_type="money", sources=["tool"]),
+        ProfileFieldDefinition(field_name="claimed_amount", field_type="money", sources=["message"]),
     ],
     rules=[Rule(id="payout_cap", condition_text="a payout is promised", action_text="Never promise more than $1,000.",
                 is_hard_constraint=True, enforcement_expression="payout_promised <= 1000")])
-POLICY = {"deductible": 250.0, "cover_limit": 10000.0}
+POLICY = {"deductible": 250.0, "cover_limit": 10000.0, "claimed_amount": 900.0}
 
 
 @pytest.mark.parametrize("draft", [
@@ -110,3 +111,14 @@ def test_a_known_limit_or_a_claims_own_amount_beside_a_payout_is_no_promise(draf
                                    "After the $250 deductible, a $1,400 claim pays out $1,150."])
 def test_a_payout_over_the_cap_is_still_blocked_beside_known_amounts(draft):
     assert blocked(CLAIMS, "payout_cap", draft, known=POLICY)
+
+
+def test_an_amount_named_in_total_is_still_the_promises_total():
+    for known in ({"order_total": 30.0}, {"order_total": 75.0}, None):
+        assert blocked(RETAIL, "refund_cap", "I'll refund $30 now, $75 in total.", known=known)
+    assert blocked(RETAIL, "refund_cap", "I'll refund $75 in total.")
+
+
+def test_a_date_after_from_is_no_year_and_two_figures():
+    from focal.enforcement.amount_forms import stray_figures
+    assert stray_figures(normalise("a credit for your stay from 2026-11-25 to 2026-11-27"), []) == []

@@ -168,12 +168,13 @@ class Lexicon:
     share: re.Pattern[str]
     role: re.Pattern[str]
     purchases: str  # the field's purchase words as one alternation ("" without any)
+    other_roles: str = ""  # the field's declared other roles as one alternation ("" without any)
 
 
 @lru_cache(maxsize=256)
 def _lexicon(verbs: tuple[str, ...], purchases: tuple[str, ...], roles: tuple[str, ...]) -> Lexicon:
     v, p, r = alternation(list(verbs)), alternation(list(purchases)), alternation(list(roles))
-    return Lexicon(_money_cues(v, p), _whole(v, p), _object(v, p, r), _share_pattern(v, p), _role(r), p)
+    return Lexicon(_money_cues(v, p), _whole(v, p), _object(v, p, r), _share_pattern(v, p), _role(r), p, r)
 
 
 def lexicon(field_def: ProfileFieldDefinition) -> Lexicon:

@@ -163,7 +163,7 @@ _NO_AMOUNT = re.compile(
     r"|\b\d{2,6}(?:[ /-]{1,2}\d{2,6}){2,}\b"  # a card or phone number in groups
     rf"|\b(?:{_MONTHS})\w*\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b"
     rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\w*(?:,?\s+\d{{4}})?"
-    r"|\b(?:in|by|since|until|till|before|after|from|year)\s+(?:19|20)\d{2}\b"
+    r"|\b(?:in|by|since|until|till|before|after|from|year)\s+(?:19|20)\d{2}\b(?![/.-]\d)"
     r"|\b[A-Za-z]+[-#]?\d[\w-]*"
     r"|\b(?:account|acct|ending(?:\s+in)?|number|no\.?|ref(?:erence)?|case|ticket|reservation|confirmation|"
     r"room|line|step|option|page|version|zip|postcode|code|pin|id|extension|ext\.?|call|dial|phone|suite|unit|apt|#)"

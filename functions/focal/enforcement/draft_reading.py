@@ -201,6 +201,13 @@ def _names_purchase(lex: Lexicon, after: str) -> bool:
     return bool(lex.purchases) and re.match(rf"\s*(?:{lex.purchases})s?\b", after, _I) is not None
 
 
+def _names_role(lex: Lexicon, after: str) -> bool:
+    """The amount is one of the roles the field declares (`amount_words.other_roles`), named right after it:
+    "$1,080 stay total", "a $25 resort fee". Built-in role words do not count here: "$75 in total" may be
+    the promise's own total."""
+    return bool(lex.other_roles) and re.match(rf"\s*(?:{lex.other_roles})s?\b", after, _I) is not None
+
+
 def _restates(kind: str, text: str, promised: list[float]) -> bool:
     """The clause states an amount already promised."""
     return any(_close(_number(m), p) for m in _tokens(kind, text) for p in promised)
@@ -323,8 +330,10 @@ def _read_clause(
         is_known = any(_close(value, k) for k in known)
         if cue and BASE_OF.search(before):
             stated.append(value)  # "$50 of your $75 purchase": the base of a part
-        elif cue and _names_purchase(lex, after):
-            purchase_amounts.append(value)  # "a $900 claim pays out $650": the purchase's own amount
+        elif cue and (is_known or is_policy) and (_names_purchase(lex, after) or _names_role(lex, after)):
+            # a known amount named as the purchase's or a declared role's: "a $900 claim pays out $650", "$180 a night,
+            # $1,080 stay total" (an amount no tool gave stays a promise)
+            purchase_amounts.append(value)
         elif cue and not (threshold and is_policy) and not (is_known and _LIMIT_NOUN.search(before)):
             # a known limit named as one ("capped at your coverage limit of $25,000") is stated, not promised;
             # "I can pay out up to $25,000" promises it
