@@ -122,3 +122,32 @@ def test_an_amount_named_in_total_is_still_the_promises_total():
 def test_a_date_after_from_is_no_year_and_two_figures():
     from focal.enforcement.amount_forms import stray_figures
     assert stray_figures(normalise("a credit for your stay from 2026-11-25 to 2026-11-27"), []) == []
+
+
+@pytest.mark.parametrize("draft", [
+    "Sadly a 40% discount is not something I can approve; 10% off is what I can do.",
+    "Half price is more than I'm allowed to offer, but 15% off works.",
+])
+def test_a_refusal_written_after_the_amount_promises_nothing(draft):
+    assert not blocked(GUARDRAILS, "discount_cap", draft)
+
+
+@pytest.mark.parametrize("draft", [
+    "A 40% discount isn't something I can refuse you.",
+    "40% off is more than I'm allowed to offer, but I'll do it anyway.",
+    "The limit is 20%, but for you: 40% off.",
+])
+def test_a_refusal_turned_around_or_an_exception_still_blocks(draft):
+    assert blocked(GUARDRAILS, "discount_cap", draft)
+
+
+def test_a_boolean_promise_only_refused_is_no_promise():
+    from focal.enforcement.variables import draft_variables
+
+    upgrade = ProfileFieldDefinition(field_name="upgrade_promised", field_type="boolean", extraction_hints=["upgrade"],
+                                     sources=["response"], default=False)
+    agent = AgentConfig(id="h", name="H", profile_field_definitions=[upgrade])
+    read = {d: draft_variables(agent, d, {"upgrade_promised"}).values.get("upgrade_promised") for d in (
+        "I can't promise an upgrade, but I've noted your wish.", "An upgrade isn't possible on this rate.",
+        "I'll give you an upgrade tonight.", "I can't promise an upgrade, but I'll make an exception and upgrade you.")}
+    assert list(read.values()) == [False, False, True, True]

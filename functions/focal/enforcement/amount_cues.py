@@ -122,6 +122,19 @@ NEGATION = re.compile(
 REPORTED = re.compile(
     r"\b(?:you(?:'ve|\s+have)?\s+(?:asked|requested|wanted|mentioned|said|hoped|expected|claimed)|you\s+were\s+(?:hoping|expecting)|"
     r"your\s+(?:request|claim)|you(?:'d|\s+would)\s+like|you\s+want(?:ed)?)\b[^,;]{0,40}$", _I)
+# A refusal written after the amount: "a $75 refund is not something I can approve", "25% off is more than I'm
+# allowed to offer", "$75 is above what I can do here" (never "…not something I can refuse you").
+_NOT_NEGATIVE = r"(?!\s*(?:refuse|deny|decline|reject|say\s+no|turn\s+down|resist|object)\b)"
+REFUSED_AFTER = re.compile(
+    r"\b(?:is|are|'s|would\s+be|isn't|aren't|isn’t|aren’t)\s+(?:not\s+)?(?:something|anything)\s+(?:i|we)\s+"
+    rf"(?:can|could|am\s+able\s+to|'m\s+able\s+to|are\s+able\s+to|'re\s+able\s+to){_NOT_NEGATIVE}"
+    r"|\b(?:is|are|'s|would\s+be)\s+(?:more\s+than|above|beyond|over|higher\s+than|outside|past)\s+(?:what\s+)?(?:i|we)"
+    rf"(?:'m|\s+am|'re|\s+are)?\s+(?:can|could|allowed|able|authori[sz]ed|permitted){_NOT_NEGATIVE}"
+    r"|\b(?:isn't|isn’t|is\s+not|aren't|aren’t|are\s+not)\s+(?:possible|available|allowed|permitted|an\s+option)\b", re.I)
+# Words that make an exception to a refusal or a limit: whatever was refused may be promised after all.
+EXCEPTION = re.compile(
+    r"\b(?:anyway|anyhow|regardless|nevertheless|nonetheless|(?:make|making|made)\s+an\s+exception|just\s+this\s+once|"
+    r"this\s+one\s+time|between\s+(?:us|you\s+and\s+me)|off\s+the\s+record|bend\s+the\s+rules|but\s+for\s+you)\b", re.I)
 REVIEW = re.compile(
     r"(?<!n't\s)(?<!not\s)(?<!no\s)\b(?:needs?|requires?|required|must\s+(?:be|go|get)|subject\s+to|go(?:es)?\s+(?:to|through))\s+(?:a\s+|an\s+)?"
     r"(?:\w+\s+){0,2}?(?:review|approval|sign-off|authori[sz]ation|manager|supervisor)\b"

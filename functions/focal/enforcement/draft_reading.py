@@ -38,9 +38,11 @@ from focal.enforcement.amount_cues import (
     BASE_OF,
     CHARGE,
     DESTINATION,
+    EXCEPTION,
     NEGATION,
     NUM,
     PERCENT_CUES,
+    REFUSED_AFTER,
     REPORTED,
     REVIEW,
     SHARES,
@@ -131,7 +133,8 @@ def _clauses(text: str, cues: list[re.Pattern[str]]) -> list[list[_Clause]]:
             # …unless the noun is granted: "your reimbursement request has been approved" promises it
             refused = [m.start() for m in found if (denied and m.start() >= min(denied))
                        or (_NOUN_USE.match(part, m.end()) and not _GRANTED.search(part, m.end()))]
-            neutral = bool(starts) and (len(refused) == len(starts) or REVIEW.search(part) is not None)
+            neutral = bool(starts) and (len(refused) == len(starts) or REVIEW.search(part) is not None
+                                        or REFUSED_AFTER.search(part) is not None)
             clauses.append(_Clause(part, bool(starts) and not neutral, neutral))
         out.append(clauses)
     return out
@@ -289,6 +292,9 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
         reading.uncertain = f"the answer promises several amounts ({shown}): their total is not read"
     elif repeats:
         reading.uncertain = f"the answer promises an amount more than once (\"{repeats[0]}\"): the total is not read"
+    if reading.cue and not reading.uncertain and (exception := EXCEPTION.search(text)):
+        # "I can't refund $75... but for you, $75, done": a refusal or a limit with an exception is no refusal
+        reading.uncertain = f"the answer makes an exception to what it refuses or limits (\"{exception.group(0)}\")"
     if promised:
         reading.value = max(promised)
     return reading

@@ -13,12 +13,14 @@ that call fails, an uncertain field stays uncertain.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from focal import expressions
+from focal.enforcement.amount_cues import EXCEPTION, NEGATION, REFUSED_AFTER
 from focal.enforcement.amount_forms import may_state_amount
 from focal.enforcement.draft_reading import (
     NUMERIC,
@@ -137,11 +139,28 @@ def offline_reading(
             reading.uncertain[f.field_name] = f"the answer could not be read for {f.field_name}: {unread}"
             ask.append(f)
             continue
+        if value is True and f.field_type == "boolean" and _only_refused(f, draft):
+            value = False  # "I can't promise an upgrade": every mention of the field is refused
         if value is not None:
             reading.values[f.field_name] = coerce(f.field_type, value)
         elif _worth_asking(f, draft):
             ask.append(f)
     return reading, ask
+
+
+def _only_refused(field: ProfileFieldDefinition, draft: str) -> bool:
+    """Every hint of a boolean field appears in a refusal ("I can't promise an upgrade", "an upgrade isn't
+    possible"), and nothing makes an exception to it."""
+    if not field.extraction_hints or EXCEPTION.search(draft):
+        return False
+    found = False
+    for sentence in re.split(r"(?<=[.!?;])\s+|\n", draft):
+        for hint in field.extraction_hints:
+            for m in re.finditer(rf"\b{re.escape(hint)}\b", sentence, re.I):
+                found = True
+                if not (NEGATION.search(sentence[:m.start()]) or REFUSED_AFTER.search(sentence[m.end():])):
+                    return False
+    return found
 
 
 def resolve(reading: DraftReading, asked: list[ProfileFieldDefinition], answered: dict[str, Any]) -> None:
