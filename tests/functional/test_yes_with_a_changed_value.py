@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
-from test_correction_after_side_effect import AGENT, TOOLS
 
 from focal.cli.conversation_tests import run_suite
+from test_correction_after_side_effect import AGENT, TOOLS
 
 
 def test_a_yes_read_together_with_a_new_value_asks_again_with_that_value(tmp_path: Path):

@@ -151,3 +151,36 @@ def test_a_boolean_promise_only_refused_is_no_promise():
         "I can't promise an upgrade, but I've noted your wish.", "An upgrade isn't possible on this rate.",
         "I'll give you an upgrade tonight.", "I can't promise an upgrade, but I'll make an exception and upgrade you.")}
     assert list(read.values()) == [False, False, True, True]
+
+
+@pytest.mark.parametrize("draft", [
+    "Your coming bill will be 65% of the normal price.", "We'll credit back 35% of your plan fee.", "I'll comp your March.",
+    "We'll beat their price, even if that's 35% lower.", "I can give you a 35% credit on your renewal.",
+])
+def test_discounts_as_a_share_paid_a_credit_or_a_comp_over_the_shipped_cap_are_blocked(draft):
+    assert blocked(GUARDRAILS, "discount_cap", draft)
+
+
+@pytest.mark.parametrize("draft", [
+    "Your coming bill will be 90% of the normal price.", "Our top plan has 40% more films, and I can offer you 10% off.",
+    "Premium streams 100% of titles in 4K; I can offer 10% off.", "Sadly 30% isn't possible. I can do 15%.",
+])
+def test_compliant_shares_and_statistics_pass(draft):
+    assert not blocked(GUARDRAILS, "discount_cap", draft)
+
+
+@pytest.mark.parametrize("draft", [
+    "Rest assured, you will not lose a single cent on this purchase.", "You won't be out of pocket for the coat.",
+    "I'll void the $75 payment.", "Consider that $75 charge gone.", "You'll be made whole.", "The coat's cost will come back to you.",
+    "The cap is $50, but for you: $75.", "I'll refund $75, which needs no review.", "I'll refund the $75 you paid.",
+])
+def test_money_kept_or_given_back_in_other_words_over_the_cap_is_blocked(draft):
+    assert blocked(RETAIL, "refund_cap", draft, known=ORDER_75)
+
+
+@pytest.mark.parametrize("draft", [
+    "I can refund $40 now; the other $35 needs a review by a colleague.", "Of the $75 you paid, $45 comes back to your card.",
+    "Sorry, a $75 refund is above what I can do here.", "Please come back to us anytime.",
+])
+def test_a_part_beside_a_review_or_the_price_paid_passes(draft):
+    assert not blocked(RETAIL, "refund_cap", draft, known=ORDER_75)

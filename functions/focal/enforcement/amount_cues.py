@@ -49,6 +49,8 @@ _MONEY_CUES_HEAD = (
     r"(?:\s+(?:soon|then|now|shortly|also|still|definitely|simply))?\s+(?:receive|get|be\s+getting|be\s+receiving|be\s+paid|be\s+sent)\b",
     r"\b(?:get|gets|getting|got)\s+back\b(?!\s+to\s+(?:you|us|me)\b)",
 )
+# The negation is part of these promises ("you won't lose a penny"), so a refusal check never sees it before them.
+_NEVER = r"\b(?:won't|will\s+not|don't|do\s+not|doesn't|never|not|no\s+need\s+to)\s+(?:\w+\s+){0,2}?"
 _MONEY_CUES_TAIL = (
     r"(?:[$€£]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:dollars?|bucks|usd|euros?|pounds))\s*,?\s+back\b",
     r"\b(?:com(?:e|es|ing)|go(?:es|ing)?|head(?:s|ed|ing)?|flow(?:s|ing)?|sent|send(?:ing)?)\s+back\s+to\s+you\b",
@@ -60,6 +62,14 @@ _MONEY_CUES_TAIL = (
     r"(?:\w+\s+){0,2}?(?:statement|card|account|bank|balance|wallet|paypal|visa|mastercard|amex|payment\s+method)\b",
     r"\breturn(?:s|ed|ing)?\s+(?:you\s+)?(?:your|the|all|every)\s+(?:\w+\s+)?(?:money|payment|funds|cash|[$€£\d])",
     r"\ban?\s+(?:cheque|check)\s+(?:for|of)\b",
+    # money that stays with or comes back to the customer, said without moving it: "you won't lose a penny",
+    # "you'll be made whole", "I'll void the $75 charge", "consider the charge gone", "its cost will come back"
+    rf"{_NEVER}(?:lose|losing)\s+(?:a\s+(?:single\s+)?(?:penny|cent|dime|thing)|anything)\b", rf"{_NEVER}(?:be\s+)?out\s+of\s+pocket\b",
+    r"\bmade\s+whole\b", r"\bmake\s+you\s+whole\b", r"\bvoid(?:s|ed|ing)?\b",
+    r"\b(?:i|we)\s+(?:can|could|'ll|will)\s+(?:do|go\s+(?:to|as\s+high\s+as)|stretch\s+to|manage)\s+[$€£\d]",
+    r"\b(?:cancel|drop|remov|revers)\w*\s+(?:the|your|that|this)\s+(?:[$€£]\s?\d[\d,.]*\s+)?(?:charge|payment)s?\b",
+    r"\bcharges?\s+(?:is\s+|are\s+|as\s+)?gone\b",
+    r"\b(?:price|cost|money|amount|payment|funds)\s+(?:will\s+|to\s+)?(?:com(?:e|es|ing)|go(?:es|ing)?)\s+back\b",
     r"\boff\b",
 )
 # Where the money ends up ("…should be sitting in your bank again"); not in a clause about a charge.
@@ -71,7 +81,9 @@ PERCENT_CUES = _any(
     r"\bknock\w*",
     r"\b(?:lower|drop|slash|trim|bring\s+down|brought\s+down)\w*\s+(?:\w+\s+){0,3}?by\b", r"\bdrop(?:s|ped)?\s+(?:from|to)\b",
     r"\bpromo\w*", r"\bcoupons?\b", r"\brebates?\b", r"\bcash\s?back\b",
-    r"\bcheaper\b", r"\bless\b", r"\binstead\s+of\b", r"\brather\s+than\b", r"\bdown\s+from\b",
+    r"\b(?:i|we)\s+(?:can|could|'ll|will)\s+(?:do|go\s+(?:to|as\s+(?:high|far)\s+as)|stretch\s+to|manage)\b",
+    r"\bcheaper\b", r"\bless\b", r"\d\s?%\s+lower\b", r"\bcredit\w*", r"\bback\b",
+    r"\binstead\s+of\b", r"\brather\s+than\b", r"\bdown\s+from\b",
     r"\b(?:usually|normally|regularly|originally)\b",
 )
 # Phrases that promise an unstated whole, or the purchase's own amount (the field's verbs and purchases added).
@@ -85,6 +97,9 @@ def _whole(v: str, p: str) -> re.Pattern[str]:
         r"\bit\s+all\b", r"\bwhat\s+you\s+(?:paid|spent)\b", r"\bthe\s+(?:amount|price|sum)\s+you\s+paid\b",
         r"\b(?:that|this|the\s+same)\s+(?:amount|sum|much|figure)\b", r"\bthat(?:'s|\s+is)\s+(?:what|how\s+much)\b",
         r"\bthe\s+total\b", r"\b(?:dollar|penny|cent)\s+for\s+(?:dollar|penny|cent)\b", r"\bin\s+its\s+entirety\b",
+        r"\b\w+(?:'s|’s)\s+(?:price|cost|value|amount)\b", r"\b(?:its|their)\s+(?:price|cost|value)\b",
+        r"\b(?:lose|losing)\s+(?:a\s+(?:single\s+)?(?:penny|cent|dime|thing)|anything)\b", r"\bout\s+of\s+pocket\b",
+        r"\bmade\s+whole\b", r"\bmake\s+you\s+whole\b",
     )
 
 
@@ -131,13 +146,17 @@ REFUSED_AFTER = re.compile(
     r"|\b(?:is|are|'s|would\s+be)\s+(?:more\s+than|above|beyond|over|higher\s+than|outside|past)\s+(?:what\s+)?(?:i|we)"
     rf"(?:'m|\s+am|'re|\s+are)?\s+(?:can|could|allowed|able|authori[sz]ed|permitted){_NOT_NEGATIVE}"
     r"|\b(?:isn't|isn’t|is\s+not|aren't|aren’t|are\s+not)\s+(?:possible|available|allowed|permitted|an\s+option)\b", re.I)
+# The ones that leave no doubt, even where no cue word says what is given: "the limit is $50, but for you: $75".
+STRONG_EXCEPTION = re.compile(
+    r"\b(?:(?:make|making|made)\s+an\s+exception|just\s+this\s+once|bend\s+the\s+rules|off\s+the\s+record|"
+    r"between\s+(?:us|you\s+and\s+me)|but\s+for\s+you)\b", re.I)
 # Words that make an exception to a refusal or a limit: whatever was refused may be promised after all.
 EXCEPTION = re.compile(
     r"\b(?:anyway|anyhow|regardless|nevertheless|nonetheless|(?:make|making|made)\s+an\s+exception|just\s+this\s+once|"
     r"this\s+one\s+time|between\s+(?:us|you\s+and\s+me)|off\s+the\s+record|bend\s+the\s+rules|but\s+for\s+you)\b", re.I)
 REVIEW = re.compile(
-    r"(?<!n't\s)(?<!not\s)(?<!no\s)\b(?:needs?|requires?|required|must\s+(?:be|go|get)|subject\s+to|go(?:es)?\s+(?:to|through))\s+(?:a\s+|an\s+)?"
-    r"(?:\w+\s+){0,2}?(?:review|approval|sign-off|authori[sz]ation|manager|supervisor)\b"
+    r"(?<!n't\s)(?<!not\s)(?<!no\s)\b(?:needs?|requires?|required|must\s+(?:be|go|get)|subject\s+to|go(?:es)?\s+(?:to|through))\s+(?!no\b|not\b|any\b)"
+    r"(?:a\s+|an\s+)?(?:\w+\s+){0,2}?(?:review|approval|sign-off|authori[sz]ation|manager|supervisor)\b"
     r"|\b(?:will|to|can|must)\s+review\b|\breview(?:ed)?\s+by\b"
     r"|\b(?:(?:has|have|needs?|need)\s+to|must|should)\s+be\s+(?:approved|reviewed|authori[sz]ed|checked|signed\s+off)\b"
     r"|\b(?:colleague|team|specialist|supervisor|manager|someone|agent)s?\s+(?:will|can|would)\s+"

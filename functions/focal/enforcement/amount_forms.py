@@ -94,7 +94,8 @@ _SHARE_OFF = re.compile(r"\b(?P<w>a\s+half|half|a\s+quarter|quarter|a\s+third|tw
                         r"(?P<t>off|price|the\s+price)\b", _I)
 _SHARE_OF = re.compile(r"\b(?P<w>a\s+half|half|a\s+quarter|a\s+third|two\s+thirds|three\s+quarters)\s+of\b", _I)
 _FRACTION_OF = re.compile(r"(?<![\d/])(?P<a>\d{1,2})\s?/\s?(?P<b>\d{1,2})(?![\d/])\s+of\b", _I)
-_GIVEN_AWAY = re.compile(r"\bcosts?\s+(?:you\s+)?nothing\b|\bwon'?t\s+cost\s+(?:you\s+)?(?:a\s+(?:thing|penny|cent|dime)|anything)\b"
+_GIVEN_AWAY = re.compile(r"\bcosts?\s+(?:you\s+)?nothing\b|\bcomp(?:s|ed|ing)?\b"
+                         r"|\bwon'?t\s+cost\s+(?:you\s+)?(?:a\s+(?:thing|penny|cent|dime)|anything)\b"
                          r"|\bon\s+the\s+house\b|\bon\s+us\b|\bcomplimentary\b|\bfree\s+of\s+charge\b|\bat\s+no\s+(?:extra\s+)?cost\b"
                          r"|\bwaiv(?:e|ed|ing)\b|\$0(?:\.00)?\b", _I)
 _ONE_FREE = re.compile(r"\bbogo\b|\bbuy\s+one(?:\s+\w+)?,?\s+get\s+(?:one|another|a\s+second)\b"
@@ -104,6 +105,10 @@ _PERCENT_WORDS = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s*[-‐]?\s*(?:perc
 _PAY_SHARE = re.compile(r"\b(?:pay(?:s|ing)?|(?:charge|bill)\s+you)\s+(?:only\s+|just\s+)?(?P<n>\d+(?:\.\d+)?)%(?:\s+of\b)?", _I)
 _PAY_SHARE_WORDS = re.compile(r"\b(?P<v>pay(?:s|ing)?|(?:charge|bill)\s+you)\s+(?:only\s+|just\s+)?"
                               r"(?P<w>a\s+half|half|a\s+quarter|a\s+third|two\s+thirds|three\s+quarters)\b(?!\s+of\b)", _I)
+# "your next bill will be 70% of the usual amount": paying a share is the rest off.
+_SHARE_OF_PRICE = re.compile(
+    r"\b(?:will\s+be|would\s+be|is|be|costs?|comes?\s+to|at)\s+(?:only\s+|just\s+)?(?P<n>\d+(?:\.\d+)?)%\s+of\s+(?:the\s+|your\s+)?"
+    r"(?:usual|normal|regular|standard|current|full|monthly|list|original)?\s*(?:amount|bill|price|fee|rate|cost|charge|total)\b", _I)
 _SPACED_DIGITS = re.compile(r"(?<![\d.])\d(?:[ ]\d)+(?=\s?%)")  # "3 0 % off"
 # Time given away: "your next two months are free", "free for the first month" (a free plan is a
 # price, not a discount on the customer's bill).
@@ -138,6 +143,8 @@ def normalise_percent(text: str) -> str:
     text = _GIVEN_AWAY.sub(lambda m: f"{m.group(0)} (100% off)", text)
     text = _ONE_FREE.sub(lambda m: f"{m.group(0)} (50% off)", text)
     text = _PAY_SHARE.sub(lambda m: f"{100 - float(m.group('n')):g}% off, paying", text)
+    text = _SHARE_OF_PRICE.sub(  # "be 70% of the usual amount" → "be 30% off the usual amount"
+        lambda m: m.group(0).replace(f"{m.group('n')}% of", f"{100 - float(m.group('n')):g}% off", 1), text)
     return _FREE.sub(lambda m: f"{m.group(0)} (100% off)", text)
 
 
@@ -153,7 +160,11 @@ _SPAN = r"\b\d+(?:\.\d+)?(?:\s*(?:-|–|to|or)\s*\d+(?:\.\d+)?)?\s*(?:business\s
 _TIME_UNITS = "seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|people|persons?"
 _TIME_OR_DATE = r"\b\d{1,2}:\d{2}\b|\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b"
 # "99% of our customers": a share of people, no discount.
-_STATISTIC = r"\b\d+(?:\.\d+)?\s?%\s+of\s+(?:our|all|the|most)\s+(?:customers|users|members|subscribers|clients|people|viewers)\b"
+_STATISTIC = (r"\b\d+(?:\.\d+)?\s?%\s+of\s+(?:our|all|the|most)\s+(?:customers|users|members|subscribers|clients|people|viewers)\b"
+              # "30% more titles", "100% of titles": a share of something that is no price
+              r"|\b\d+(?:\.\d+)?\s?%\s+(?:more|fewer|of)\s+(?:(?:the|our|all|your)\s+)?"
+              r"(?!(?:usual\s+|normal\s+|regular\s+|monthly\s+|full\s+)?(?:price|prices|cost|costs|bill|bills|fee|fees|amount|"
+              r"charge|charges|rate|rates|total|subscription|plan|month|months|year|purchase|order|payment|money)\b)[a-z]+s\b")
 STATISTIC = re.compile(_STATISTIC, _I)
 # Figures that are no amount: a duration, a count of people, a time, a date, a reference (letters and
 # digits, or a number after a word that names one), an ordinal, a list number.

@@ -46,6 +46,7 @@ from focal.enforcement.amount_cues import (
     REPORTED,
     REVIEW,
     SHARES,
+    STRONG_EXCEPTION,
     THRESHOLD_AFTER,
     THRESHOLD_BEFORE,
     Lexicon,
@@ -81,6 +82,7 @@ _PRONOUN_START = re.compile(r"^\s*(?:it|that|this|which|(?:the\s+)?(?:amount|sum
                             r"\s+would|\s*:)", _I)
 _NOUN_USE = re.compile(r"\w*\s+(?:requests?|claims?|applications?|polic(?:y|ies)|process|eligibility|reviews?|status|forms?|"
                        r"window|period|rules?|terms)\b", _I)
+_YOU_PAID = re.compile(r"\s*(?:that\s+)?(?:you|it)\s+(?:paid|spent|cost|were\s+charged)\b", _I)
 _LIMIT_NOUN = re.compile(r"\b(?:limit|cap|maximum|ceiling|threshold)\s+(?:of|is|at)\s+(?:a\s+|the\s+)?$", _I)
 _GRANTED = re.compile(r"\b(?:accepted|approved|granted|processed|confirmed|issued|completed)\b", _I)
 _SENTENCE = re.compile(r"(?:\d\.\d|[^.!?\n])+[.!?]?")
@@ -133,8 +135,10 @@ def _clauses(text: str, cues: list[re.Pattern[str]]) -> list[list[_Clause]]:
             # …unless the noun is granted: "your reimbursement request has been approved" promises it
             refused = [m.start() for m in found if (denied and m.start() >= min(denied))
                        or (_NOUN_USE.match(part, m.end()) and not _GRANTED.search(part, m.end()))]
-            neutral = bool(starts) and (len(refused) == len(starts) or REVIEW.search(part) is not None
-                                        or REFUSED_AFTER.search(part) is not None)
+            # refused, reported, sent to review, or refused after the amount — with a cue or without one ("the
+            # remaining $25 needs a review"): its amounts promise nothing
+            neutral = (bool(starts) and len(refused) == len(starts)) or REVIEW.search(part) is not None \
+                or REFUSED_AFTER.search(part) is not None
             clauses.append(_Clause(part, bool(starts) and not neutral, neutral))
         out.append(clauses)
     return out
@@ -205,9 +209,11 @@ def _names_purchase(lex: Lexicon, after: str) -> bool:
 
 
 def _names_role(lex: Lexicon, after: str) -> bool:
-    """The amount is one of the roles the field declares (`amount_words.other_roles`), named right after it:
-    "$1,080 stay total", "a $25 resort fee". Built-in role words do not count here: "$75 in total" may be
-    the promise's own total."""
+    """The amount is what the customer paid ("of the $75 you paid") or one of the roles the field declares
+    (`amount_words.other_roles`), named right after it: "$1,080 stay total", "a $25 resort fee". Built-in role
+    words do not count here: "$75 in total" may be the promise's own total."""
+    if _YOU_PAID.match(after):
+        return True
     return bool(lex.other_roles) and re.match(rf"\s*(?:{lex.other_roles})s?\b", after, _I) is not None
 
 
@@ -292,7 +298,8 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
         reading.uncertain = f"the answer promises several amounts ({shown}): their total is not read"
     elif repeats:
         reading.uncertain = f"the answer promises an amount more than once (\"{repeats[0]}\"): the total is not read"
-    if reading.cue and not reading.uncertain and (exception := EXCEPTION.search(text)):
+    if not reading.uncertain and (exception := EXCEPTION.search(text)) and (
+            reading.cue or (_tokens(kind, text) and STRONG_EXCEPTION.search(text))):
         # "I can't refund $75... but for you, $75, done": a refusal or a limit with an exception is no refusal
         reading.uncertain = f"the answer makes an exception to what it refuses or limits (\"{exception.group(0)}\")"
     if promised:
