@@ -184,3 +184,18 @@ def test_money_kept_or_given_back_in_other_words_over_the_cap_is_blocked(draft):
 ])
 def test_a_part_beside_a_review_or_the_price_paid_passes(draft):
     assert not blocked(RETAIL, "refund_cap", draft, known=ORDER_75)
+
+
+def test_giving_away_a_declared_other_role_is_no_discount_on_the_field():
+    def hotel(roles: list[str]) -> AgentConfig:
+        field = ProfileFieldDefinition(field_name="discount_promised", field_type="percentage", extraction_hints=["discount", "off"],
+                                       amount_words=AmountWords(other_roles=roles), sources=["response"], default=0)
+        return AgentConfig(id="h", name="H", profile_field_definitions=[field], rules=[Rule(
+            id="cap", condition_text="a discount", action_text="At most 15%.", is_hard_constraint=True,
+            enforcement_expression="discount_promised <= 15")])
+
+    declared = hotel(["cancellation fee", "fee"])
+    for draft in ("The cancellation fee is waived.", "Fee charged: $0.00."):
+        assert not blocked(declared, "cap", draft)
+        assert blocked(hotel([]), "cap", draft)  # undeclared: read as the field's whole share, fail closed
+    assert blocked(declared, "cap", "Your room is on the house tonight.")

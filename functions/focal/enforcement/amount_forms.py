@@ -131,6 +131,9 @@ def _share(m: re.Match[str], then: str) -> str:
     return f"{_SHARE_WORDS[' '.join(m.group('w').lower().split())]:g}% {then}"
 
 
+GIVEN_AWAY_MARK = " (100% off)"  # written after what gives the whole thing away ("on the house", "waived", "$0")
+
+
 def normalise_percent(text: str) -> str:
     """Shares written other ways, as "N% off": "half price", "a quarter off", "1/4 off", "25 pc",
     "pay only 60% of" (40% off), "two months free" (100% off)."""
@@ -140,7 +143,7 @@ def normalise_percent(text: str) -> str:
     text = _FRACTION_OFF.sub(lambda m: _fraction(m, "off"), text)
     text = _PERCENT_WORDS.sub(lambda m: f"{m.group('n')}%", text)
     text = _SHARE_OF.sub(lambda m: _share(m, "of"), text)
-    text = _GIVEN_AWAY.sub(lambda m: f"{m.group(0)} (100% off)", text)
+    text = _GIVEN_AWAY.sub(lambda m: f"{m.group(0)}{GIVEN_AWAY_MARK}", text)
     text = _ONE_FREE.sub(lambda m: f"{m.group(0)} (50% off)", text)
     text = _PAY_SHARE.sub(lambda m: f"{100 - float(m.group('n')):g}% off, paying", text)
     text = _SHARE_OF_PRICE.sub(  # "be 70% of the usual amount" → "be 30% off the usual amount"

@@ -52,7 +52,16 @@ from focal.enforcement.amount_cues import (
     Lexicon,
     lexicon,
 )
-from focal.enforcement.amount_forms import NUMBER_WORDS, STATISTIC, names_quantity, normalise, normalise_percent, repeated, stray_figures
+from focal.enforcement.amount_forms import (
+    GIVEN_AWAY_MARK,
+    NUMBER_WORDS,
+    STATISTIC,
+    names_quantity,
+    normalise,
+    normalise_percent,
+    repeated,
+    stray_figures,
+)
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
 from focal.number_words import words_value
 
@@ -203,6 +212,15 @@ def known_values(agent: AgentConfig, kind: str, known: dict[str, Any], skip: set
     return out
 
 
+def _given_away_roles(text: str, lex: Lexicon) -> str:
+    """A sentence that gives away one of the field's declared other roles ("the cancellation fee is waived",
+    "Fee charged: $0.00" for a discount on the room rate) gives away that role, not the field's share."""
+    if not lex.other_roles or GIVEN_AWAY_MARK not in text:
+        return text
+    role = re.compile(rf"\b(?:{lex.other_roles})s?\b", _I)
+    return _SENTENCE.sub(lambda m: m.group(0).replace(GIVEN_AWAY_MARK, "") if role.search(m.group(0)) else m.group(0), text)
+
+
 def _names_purchase(lex: Lexicon, after: str) -> bool:
     """The amount is the purchase's own, written before it: "a $700 claim", "your $75 booking"."""
     return bool(lex.purchases) and re.match(rf"\s*(?:{lex.purchases})s?\b", after, _I) is not None
@@ -229,8 +247,8 @@ def _show(kind: str, value: float) -> str:
 
 def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float], policy: frozenset[float]) -> AmountReading:
     kind = field_def.field_type
-    text = _normalised(kind, draft)
     lex = lexicon(field_def)
+    text = _given_away_roles(_normalised(kind, draft), lex)
     sentences = _clauses(text, _cues(kind, field_def.extraction_hints, lex))
     reading = AmountReading(cue=any(c.cue or c.neutral for s in sentences for c in s))
     promised: list[float] = []
