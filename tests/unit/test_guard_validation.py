@@ -138,5 +138,7 @@ def test_no_warning_when_a_model_is_named_or_the_rule_is_not_a_hard_subjective_o
     assert warnings(SUBJECTIVE, model="openai/gpt-4o-mini") == []  # FOCAL_MODEL
     soft = "- {id: tone, condition_text: c, action_text: be kind, subjective: true}\n"
     assert warnings(soft) == []
-    assert warnings(SUBJECTIVE.replace("subjective: true", "subjective: true, enabled: false")) == []
+    disabled = warnings(SUBJECTIVE.replace("subjective: true", "subjective: true, enabled: false"))
+    assert [w for w in disabled if w.path.endswith(".subjective")] == []  # no judge warning for a rule that is off
+    assert [w.path for w in disabled] == ["rules[0].enabled"]  # which is said instead
     assert len(warnings(SUBJECTIVE)) == 1

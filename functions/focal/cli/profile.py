@@ -6,7 +6,10 @@
 Privileged facts (`is_verified`, `is_premium`) never come from a message; in production the profile
 store is filled by the business's systems. Locally this command plays that part, so a developer can
 try a guarded flow in `focal chat --customer c-1` or `focal serve`. Each value is brought to its
-field's type; an undeclared field or a value of the wrong type is refused, naming the field.
+field's type; an undeclared field or a value of the wrong type is refused, naming the field. An enum or
+entity_list value must name one of the field's allowed_values (in any case, or by one of its
+value_synonyms): the allowed value itself is stored, as the engine stores a value read from a message.
+A boolean must be written as one (true/false, yes/no): any other text is refused, not stored as false.
 """
 
 from __future__ import annotations
@@ -34,9 +37,43 @@ def add_parser(sub: Any) -> None:
         s.set_defaults(func=cmd_profile)
 
 
-def parse_facts(agent: Any, pairs: list[str]) -> dict[str, Any]:
+_TRUE = frozenset({"true", "yes", "y", "on", "1"})
+_FALSE = frozenset({"false", "no", "n", "off", "0"})
+
+
+def _allowed(field: Any, raw: str) -> str:
+    """The allowed value `raw` names (itself in any case, or a synonym); ValueError naming the allowed values."""
+    from focal.config.hints import did_you_mean
+    from focal.sensing.extraction import allowed_value
+
+    value = allowed_value(field, raw)
+    if value is None:
+        listed = ", ".join(field.allowed_values)
+        synonyms = " or one of its value_synonyms" if field.value_synonyms else ""
+        raise ValueError(f"{field.field_name}: {raw!r} is not one of the allowed values of this {field.field_type} field "
+                         f"({listed}), so nothing is stored; give one of them (in any case){synonyms}"
+                         f"{did_you_mean(raw, field.allowed_values)}")
+    return value
+
+
+def _value(field: Any, raw: str) -> Any:
     from focal.sensing.extraction import coerce
 
+    if field.field_type == "enum":
+        return _allowed(field, raw)
+    if field.field_type == "entity_list":
+        return list(dict.fromkeys(_allowed(field, part.strip()) for part in raw.split(",") if part.strip()))
+    if field.field_type == "boolean":
+        if raw.lower() not in _TRUE | _FALSE:
+            raise ValueError(f"{field.field_name}: {raw!r} is no boolean value; give true or false")
+        return raw.lower() in _TRUE
+    value = coerce(field.field_type, raw)
+    if value is None:
+        raise ValueError(f"{field.field_name}: {raw!r} is no {field.field_type} value")
+    return value
+
+
+def parse_facts(agent: Any, pairs: list[str]) -> dict[str, Any]:
     facts: dict[str, Any] = {}
     for pair in pairs:
         name, sep, raw = pair.partition("=")
@@ -44,10 +81,7 @@ def parse_facts(agent: Any, pairs: list[str]) -> dict[str, Any]:
         if not sep or field is None:
             known = ", ".join(f.field_name for f in agent.profile_field_definitions)
             raise ValueError(f"{pair!r}: give FIELD=VALUE with a declared field ({known})")
-        value = coerce(field.field_type, raw.strip())
-        if value is None:
-            raise ValueError(f"{name}: {raw!r} is no {field.field_type} value")
-        facts[field.field_name] = value
+        facts[field.field_name] = _value(field, raw.strip())
     return facts
 
 

@@ -126,9 +126,28 @@ def model_at(root: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] | N
     return found[0] if found else None
 
 
+_MEANT_BOOL = {**dict.fromkeys(("true", "t", "yes", "y", "on", "1"), "true"),
+               **dict.fromkeys(("false", "f", "no", "n", "off", "0"), "false")}
+
+
+def bool_hint(key: Any, given: Any) -> str:
+    """What to write for a boolean setting given another value: booleans are strict (models.agent), so a quoted
+    "off" is refused rather than silently read as false (YAML's unquoted yes/no/on/off are booleans already)."""
+    key = key if isinstance(key, str) else "the setting"
+    if isinstance(given, str):
+        meant = _MEANT_BOOL.get(given.strip().lower())
+        if meant:
+            other = "false" if meant == "true" else "true"
+            return f": {quoted(given)} is read as a text, not as {meant}; write {key}: {meant} (or {other}), without quotes"
+        return f": {quoted(given)} is a text, not a boolean; write {key}: true or {key}: false, without quotes"
+    return f"; write {key}: true or {key}: false"
+
+
 def schema_hint(root: type[BaseModel], error: Mapping[str, Any]) -> str:
-    """A did-you-mean for one pydantic error: an unknown key, or a value outside an enum / Literal."""
+    """A did-you-mean for one pydantic error: an unknown key, a value outside an enum / Literal, a boolean given as text."""
     loc, kind = tuple(error.get("loc", ())), error.get("type")
+    if kind == "bool_type":
+        return bool_hint(loc[-1] if loc else None, error.get("input"))
     if kind == "extra_forbidden" and loc and isinstance(loc[-1], str):
         model = model_at(root, loc[:-1])
         return did_you_mean(loc[-1], model.model_fields) if model else ""

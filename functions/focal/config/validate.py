@@ -4,7 +4,8 @@ and reads only declared names, thresholds are coherent. Returns every problem, n
 `semantic_problems` are errors (the agent does not load); `semantic_warnings` are things that load
 but probably do not do what the author meant (`focal validate` prints them and still exits 0).
 Tools are checked in validate_tools, placeholders and slots (where values come from) in validate_values,
-expressions by the Collector (collector, expr_checks).
+expressions by the Collector (collector, expr_checks), hard constraints against what replies state (their own
+texts, a reply field's default, a percentage written as a fraction) and switched off in validate_rules.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from focal.config.flow_warnings import flow_warnings
 from focal.config.hints import did_you_mean, quoted
 from focal.config.problems import Problem
 from focal.config.validate_guards import guard_problems
+from focal.config.validate_rules import default_problems, disabled_warnings, fraction_warnings, own_text_warnings
 from focal.config.validate_tools import tool_problems
 from focal.config.validate_values import placeholder_problems, slot_type_problems, slot_warnings
 from focal.errors import ExpressionError
@@ -71,6 +73,9 @@ def semantic_warnings(agent: AgentConfig, raw: Any = None, *, model: str | None 
         c.add(parts, message, "warning")
     slot_warnings(c, agent)
     flow_warnings(c, agent)
+    disabled_warnings(c, agent)
+    fraction_warnings(c, agent)
+    own_text_warnings(c, agent)
     if not agent.enforcement.llm_judge_enabled:
         why = "the judge is off (enforcement.llm_judge_enabled: false)"
     elif not (agent.models.model or model):
@@ -277,6 +282,7 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
             _validation(c, (*path, "validation_rules", j), rule, "a field's validation_rules", f.field_name)
 
     _rule_problems(c, agent, names)
+    default_problems(c, agent)
     _scenario_problems(c, agent, names)
     slot_type_problems(c, agent)
     for i, tool in enumerate(agent.tools):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from focal.config.collector import GUARD_BUILTINS, Collector
-from focal.config.hints import did_you_mean
+from focal.config.hints import closest, did_you_mean
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule, Tool
 
 # Sources that can give a field a value before a tool runs (a tool's output is checked apart).
@@ -22,6 +22,14 @@ _BEFORE_TOOLS = frozenset({"message", "profile", "tool"})
 
 def _inputs(t: Tool) -> str:
     return ", ".join(t.input) or "none"
+
+
+def _builtin_hint(name: str, names: set[str]) -> str:
+    """'; did you mean 'customer_confirmed' …?' when a guard's unknown name is closest to a built-in, else ''."""
+    close = closest(name, names | GUARD_BUILTINS)
+    if close in GUARD_BUILTINS:
+        return f"; did you mean '{close}', the built-in that is true once the customer has said yes at a step that asks?"
+    return ""
 
 
 def reply_only_fields(agent: AgentConfig) -> dict[str, ProfileFieldDefinition]:
@@ -79,13 +87,18 @@ def guard_problems(c: Collector, agent: AgentConfig, path: tuple[Any, ...], r: R
     c.static(parts, r.enforcement_expression)
     for name in sorted(used - names - GUARD_BUILTINS):
         lacking = [t for t in guarded if name not in t.input]
+        builtin = _builtin_hint(name, names)
         if not guarded:
-            c.undeclared(parts, name, names)
+            if builtin:
+                c.add(parts, f"name '{name}' is not a declared variable{builtin}")
+            else:
+                c.undeclared(parts, name, names)
         elif len(lacking) == 1:
             t = lacking[0]
             c.add(parts, f"guard reads '{name}', which tool '{t.id}' does not take (its inputs: {_inputs(t)}) "
-                         "and no field declares")
+                         f"and no field declares{builtin or did_you_mean(name, names)}")
         elif lacking:
             which = " and ".join(f"'{t.id}' (inputs: {_inputs(t)})" for t in lacking)
-            c.add(parts, f"guard reads '{name}', which tools {which} do not take and no field declares")
+            c.add(parts, f"guard reads '{name}', which tools {which} do not take and no field declares"
+                         f"{builtin or did_you_mean(name, names)}")
     _reply_only(c, agent, parts, r, used, guarded)

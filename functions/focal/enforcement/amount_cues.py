@@ -137,7 +137,7 @@ NEGATION = re.compile(
 REPORTED = re.compile(
     r"\b(?:you(?:'ve|\s+have)?\s+(?:asked|requested|wanted|mentioned|said|hoped|expected|claimed)|you\s+were\s+(?:hoping|expecting)|"
     r"your\s+(?:request|claim)|you(?:'d|\s+would)\s+like|you\s+want(?:ed)?)\b[^,;]{0,40}$", _I)
-# A refusal written after the amount: "a $75 refund is not something I can approve", "25% off is more than I'm
+# A refusal written after the amount: "a $75 credit is not something I can approve", "25% off is more than I'm
 # allowed to offer", "$75 is above what I can do here" (never "…not something I can refuse you").
 _NOT_NEGATIVE = r"(?!\s*(?:refuse|deny|decline|reject|say\s+no|turn\s+down|resist|object)\b)"
 REFUSED_AFTER = re.compile(

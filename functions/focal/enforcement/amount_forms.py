@@ -167,7 +167,7 @@ _STATISTIC = (r"\b\d+(?:\.\d+)?\s?%\s+of\s+(?:our|all|the|most)\s+(?:customers|u
               # "30% more titles", "100% of titles": a share of something that is no price
               r"|\b\d+(?:\.\d+)?\s?%\s+(?:more|fewer|of)\s+(?:(?:the|our|all|your)\s+)?"
               r"(?!(?:usual\s+|normal\s+|regular\s+|monthly\s+|full\s+)?(?:price|prices|cost|costs|bill|bills|fee|fees|amount|"
-              r"charge|charges|rate|rates|total|subscription|plan|month|months|year|purchase|order|payment|money)\b)[a-z]+s\b")
+              r"charge|charges|rate|rates|total|subscription|plan|month|months|year|purchase|payment|money)\b)[a-z]+s\b")
 STATISTIC = re.compile(_STATISTIC, _I)
 # Figures that are no amount: a duration, a count of people, a time, a date, a reference (letters and
 # digits, or a number after a word that names one), an ordinal, a list number.

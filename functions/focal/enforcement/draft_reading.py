@@ -318,7 +318,7 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
         reading.uncertain = f"the answer promises an amount more than once (\"{repeats[0]}\"): the total is not read"
     if not reading.uncertain and (exception := EXCEPTION.search(text)) and (
             reading.cue or (_tokens(kind, text) and STRONG_EXCEPTION.search(text))):
-        # "I can't refund $75... but for you, $75, done": a refusal or a limit with an exception is no refusal
+        # "I can't credit $75... but for you, $75, done": a refusal or a limit with an exception is no refusal
         reading.uncertain = f"the answer makes an exception to what it refuses or limits (\"{exception.group(0)}\")"
     if promised:
         reading.value = max(promised)

@@ -10,11 +10,13 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationInfo, field_validator
 from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import PydanticCustomError
 
 
+# Every boolean setting is a StrictBool: YAML reads true/false (and unquoted yes/no/on/off) as booleans, and a
+# quoted "off" is a text that lax parsing would silently turn into false; it is refused instead (config.hints).
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=False)
 
@@ -89,13 +91,13 @@ class ProfileFieldDefinition(Strict):
         default_factory=_all_sources,
         description="where a value for this variable may come from",
     )
-    persist_to_profile: bool = Field(default=False, description="facts about the customer kept across sessions")
-    privileged: bool = Field(
+    persist_to_profile: StrictBool = Field(default=False, description="facts about the customer kept across sessions")
+    privileged: StrictBool = Field(
         default=False,
         description="set only by tools or the profile store (e.g. is_premium, is_verified): never from what the customer "
         "says, what a model reads from it, or what the agent's own answer states, whatever `sources` lists",
     )
-    pii: bool = Field(
+    pii: StrictBool = Field(
         default=False,
         description="personal data: the value is used in the turn that gives it but stored as '[redacted:<field>]' in "
         "sessions, turn records and episodes, and so are its occurrences in the stored text (focal.pii)",
@@ -115,7 +117,7 @@ class Rule(Strict):
         default=None,
         description="SCENARIO: a scenario id; STEP: 'scenario_id.step_id' (or a step id unique in the agent)",
     )
-    is_hard_constraint: bool = Field(
+    is_hard_constraint: StrictBool = Field(
         default=False,
         description="checked on every answer (and tool call, with guarded_tool_ids); a violation blocks it",
     )
@@ -123,7 +125,7 @@ class Rule(Strict):
         default=None,
         description="simpleeval expression over declared variables that must hold (e.g. refund_amount <= 50)",
     )
-    subjective: bool = Field(default=False, description="a hard constraint judged by the model instead of an expression")
+    subjective: StrictBool = Field(default=False, description="a hard constraint judged by the model instead of an expression")
     attached_tool_ids: list[str] = Field(default_factory=list, description="tools run when the rule matches")
     guarded_tool_ids: list[str] = Field(
         default_factory=list,
@@ -133,7 +135,7 @@ class Rule(Strict):
         "the action and is not evaluated on the answer's text",
     )
     priority: int = Field(default=0, description="higher wins when excludes_rule_ids conflict and when ordering matched rules")
-    enabled: bool = Field(default=True, description="false: the rule is ignored (and leaves the index on the next sync)")
+    enabled: StrictBool = Field(default=True, description="false: the rule is ignored (and leaves the index on the next sync)")
     max_fires_per_session: int = Field(default=0, ge=0, description="0 = unlimited")
     cooldown_turns: int = Field(default=0, ge=0, description="turns after firing before the rule may fire again (0 = none)")
     response_template: str | None = Field(default=None, description="what the offline composer says for this rule")
@@ -153,7 +155,7 @@ class Slot(Strict):
     type: FieldType = Field(default="string", description="the value's type")
     prompt: str = Field(description="how to ask the customer for it ({name} reads a variable)")
     validation: str | None = Field(default=None, description="simpleeval expression over `value`")
-    required: bool = Field(default=True, description="the step waits for this slot")
+    required: StrictBool = Field(default=True, description="the step waits for this slot")
 
 
 class Transition(Strict):
@@ -169,7 +171,7 @@ class Step(Strict):
         default_factory=list, description="where the flow goes next, in order; the first that holds wins"
     )
     clarification_hint: str = Field(default="", description="how to ask again when the customer gave nothing the step can use")
-    requires_confirmation: bool = Field(default=False, description="ask the customer to confirm before the step's action runs")
+    requires_confirmation: StrictBool = Field(default=False, description="ask the customer to confirm before the step's action runs")
     confirmation_prompt: str = Field(default="", description="the confirmation question ({name} reads a variable)")
     response_template: str = Field(default="", description="what the offline composer says at this step; {name} reads a variable")
     action: list[str] = Field(default_factory=list, description="tool ids run when the step completes")
@@ -193,7 +195,7 @@ class ToolKind(str, Enum):
 
 class ToolParameter(Strict):
     type: FieldType = Field(default="string", description="the argument's type; checked before any call")
-    required: bool = Field(default=True, description="the call waits until this argument has a value")
+    required: StrictBool = Field(default=True, description="the call waits until this argument has a value")
     description: str = Field(default="", description="what the argument means")
 
 
@@ -246,16 +248,16 @@ class Tool(Strict):
     retries: int = Field(
         default=0, ge=0, le=3, validate_default=True,
         description="extra attempts on timeout, 5xx / throttling or connection errors; never for side_effect tools unless idempotent")
-    idempotent: bool = Field(default=False, description="a side-effecting call that is safe to repeat (allows retries)")
+    idempotent: StrictBool = Field(default=False, description="a side-effecting call that is safe to repeat (allows retries)")
     description: str = Field(default="", description="what the tool does (given to the model)")
     input: dict[str, ToolParameter] = Field(
         default_factory=dict, description="argument name → schema; values come from variables of the same name")
     output: dict[str, str] = Field(default_factory=dict, description="tool output key → session variable name")
-    side_effect: bool = Field(
+    side_effect: StrictBool = Field(
         default=False,
         description="the call changes something (a payment, a booking): approval gates and guards apply, no retries unless idempotent",
     )
-    deterministic: bool = Field(default=True, description="the same arguments give the same output (raises confidence)")
+    deterministic: StrictBool = Field(default=True, description="the same arguments give the same output (raises confidence)")
     timeout_s: float = Field(default=5.0, gt=0, le=60, description="per attempt")
 
     @field_validator(*_KIND_FIELDS, mode="after")
@@ -314,7 +316,7 @@ class NavigationConfig(Strict):
 
 
 class SensorConfig(Strict):
-    fast_path: bool = Field(default=True, description="skip the model call when the offline sensor is sure")
+    fast_path: StrictBool = Field(default=True, description="skip the model call when the offline sensor is sure")
     fast_path_confidence: float = Field(
         default=0.75, ge=0, le=1, description="an intent must score at least this for the offline sensor to be sure"
     )
@@ -334,7 +336,7 @@ class RetrievalConfig(Strict):
     rule_match_threshold: float = Field(default=0.55, ge=0, le=1,
         description="least similarity of a rule's condition_text to the message for the rule to match",
     )
-    model_filter: bool = Field(
+    model_filter: StrictBool = Field(
         default=False,
         description="with a model configured, one extra batched call judges which soft candidates truly apply before "
         "their attached tools run; off by default: the generation call is told each soft rule's condition and applies "
@@ -346,7 +348,7 @@ class RetrievalConfig(Strict):
 class MemoryConfig(Strict):
     """Episodic memory: earlier turns of the same customer that resemble the new message."""
 
-    enabled: bool = Field(default=True, description="recall earlier episodes of the same customer")
+    enabled: StrictBool = Field(default=True, description="recall earlier episodes of the same customer")
     recall_k: int = Field(default=3, ge=0, le=10, description="episodes a turn sees at most")
     scan_limit: int = Field(default=50, ge=1, le=500, description="newest episodes compared with the message")
     max_age_days: int = Field(default=90, ge=1, description="older episodes are forgotten (TTL)")
@@ -359,12 +361,12 @@ _ALWAYS_ON = "hard constraints are always enforced: no switch turns them off (re
 
 
 class EnforcementConfig(Strict):
-    enabled: bool = Field(default=True, description="must be true: " + _ALWAYS_ON)
+    enabled: StrictBool = Field(default=True, description="must be true: " + _ALWAYS_ON)
     max_retries: int = Field(default=1, ge=0, le=5, description="regenerations of a blocked draft before the fallback answer")
-    deterministic_enabled: bool = Field(default=True, description="must be true: " + _ALWAYS_ON)
-    llm_judge_enabled: bool = Field(
+    deterministic_enabled: StrictBool = Field(default=True, description="must be true: " + _ALWAYS_ON)
+    llm_judge_enabled: StrictBool = Field(
         default=True, description="false: no judge call; subjective hard rules then block (or are marked unverified)")
-    always_enforce_global: bool = Field(default=True, description="must be true: " + _ALWAYS_ON)
+    always_enforce_global: StrictBool = Field(default=True, description="must be true: " + _ALWAYS_ON)
     unverifiable_subjective: Literal["fail_closed", "mark_unverified"] = Field(
         default="fail_closed",
         description="a subjective hard rule nobody can judge (no judge model, a judge error or timeout): fail_closed "
@@ -377,7 +379,7 @@ class EnforcementConfig(Strict):
         if value is not True:
             raise PydanticCustomError("enforcement_always_on", _ALWAYS_ON)
         return value
-    relevance_check_enabled: bool = Field(
+    relevance_check_enabled: StrictBool = Field(
         default=False, description="relevance: does a model-written answer address the message (and the step it answers)?"
     )
     relevance_threshold: float = Field(
@@ -387,7 +389,7 @@ class EnforcementConfig(Strict):
         default=0.3, ge=0, le=1,
         description="the least MiniLM cosine between the answer and its best query (the default scorer, no model folder)",
     )
-    relevance_refusal_bypass: bool = Field(
+    relevance_refusal_bypass: StrictBool = Field(
         default=True, description="refusals, 'I don't know', hand-offs, clarifying questions and the agent's own fallback texts pass"
     )
     relevance_refusal_similarity: float = Field(
@@ -397,7 +399,7 @@ class EnforcementConfig(Strict):
         default=None,
         description="optional ONNX cross-encoder folder (model.onnx, tokenizer.json, config.json) used instead of the cosine",
     )
-    grounding_check_enabled: bool = Field(
+    grounding_check_enabled: StrictBool = Field(
         default=False, description="grounding: every amount, number, date, id and name in the answer must come from the context"
     )
     grounding_threshold: float = Field(
@@ -410,7 +412,7 @@ class EnforcementConfig(Strict):
     grounding_model_dir: str | None = Field(
         default=None, description="optional ONNX NLI folder (model.onnx, tokenizer.json, config.json with an entailment label)"
     )
-    grounding_judge_enabled: bool = Field(
+    grounding_judge_enabled: StrictBool = Field(
         default=True, description="with a model configured, one call re-checks only the claims the heuristic could not support"
     )
     fallback_message: str = Field(
@@ -462,14 +464,14 @@ class PreValidationConfig(Strict):
                     "dangerous_content, prompt_injection; {max_length}, {min_length} and {kinds} are filled in); "
                     "never the message itself. Keys given here replace those defaults one by one",
     )
-    check_length: bool = Field(default=True, description="length_bounds: min_length ≤ characters ≤ max_length")
-    check_dangerous_content: bool = Field(
+    check_length: StrictBool = Field(default=True, description="length_bounds: min_length ≤ characters ≤ max_length")
+    check_dangerous_content: StrictBool = Field(
         default=True, description="dangerous_content: shell, SQL, script, template and path-traversal payloads"
     )
-    check_injection: bool = Field(
+    check_injection: StrictBool = Field(
         default=True, description="prompt_injection: heuristics, exemplar similarity and the optional classifier"
     )
-    check_context_completeness: bool = Field(
+    check_context_completeness: StrictBool = Field(
         default=True, description="context_completeness (non-blocking): a message that needs history the session lacks"
     )
     injection_similarity_threshold: float = Field(
@@ -510,11 +512,11 @@ class PreValidationConfig(Strict):
 
 
 class FeatureFlags(Strict):
-    enabled: bool = Field(default=True, description="master switch of the features below")
-    pre_validation: bool = Field(default=True, description="run pre_validation on each message")
-    graded_confidence: bool = Field(default=True, description="compute the graded confidence of each turn")
-    approval_gates: bool = Field(default=True, description="gate side-effecting tools by confidence (approval)")
-    clarification: bool = Field(default=True, description="ask a clarifying question when the message is ambiguous")
+    enabled: StrictBool = Field(default=True, description="master switch of the features below")
+    pre_validation: StrictBool = Field(default=True, description="run pre_validation on each message")
+    graded_confidence: StrictBool = Field(default=True, description="compute the graded confidence of each turn")
+    approval_gates: StrictBool = Field(default=True, description="gate side-effecting tools by confidence (approval)")
+    clarification: StrictBool = Field(default=True, description="ask a clarifying question when the message is ambiguous")
 
 
 class ModelSettings(Strict):
@@ -526,7 +528,7 @@ class ModelSettings(Strict):
         default=20.0, gt=0, le=25,
         description="wall-clock seconds a turn may spend from the sensor on (API Gateway stops waiting at 29 s); "
                     "once spent, optional model calls are skipped and the turn answers degraded (model_budget)")
-    rephrase_fixed_texts: bool = Field(
+    rephrase_fixed_texts: StrictBool = Field(
         default=False,
         description="let the model reword answers the agent's own texts already give (a slot's prompt, a clarification, "
                     "the out-of-scope text, a hand-off, an approval notice); off: those are said as written, no generation call")
