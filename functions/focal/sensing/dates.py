@@ -14,6 +14,10 @@ With the turn's date (`today`, the caller's clock — never the wall clock here)
   "the day after tomorrow", and "last Tuesday" (the latest Tuesday before today). A weekday alone
   ("on Tuesday", "next Tuesday") may be either side of today or either week and is not read.
 
+A day without a year right next to a dated one takes its year ("from March 3 to March 5, 2026"; across the new
+year "December 28 until January 3, 2027" is 28 December 2026). `read_dates` gives every date of a message, first
+to last, for a flow with several date slots (`assign`); a number inside a written date is no count (`blank_dates`).
+
 The customer's own value (`strict`): several different dates, an impossible one ("February 30") or a
 numeric one whose day and month may be swapped leave the date unknown, and a date the message refuses ("not
 yesterday") is not theirs. A draft's mention (not strict) is the first date it states.
@@ -59,6 +63,7 @@ class _Found:
         self.text, self.strict = text, strict
         self.spans: list[tuple[int, int]] = []
         self.dates: list[date] = []
+        self.at: list[tuple[int, int, date]] = []  # each date read, with its span
         self.unreadable = False
 
     def taken(self, m: re.Match[str]) -> bool:
@@ -72,6 +77,7 @@ class _Found:
             self.unreadable = True
         else:
             self.dates.append(value)
+            self.at.append((m.start(), m.end(), value))
 
 
 def _month(name: str) -> int:
@@ -101,6 +107,31 @@ def _numeric(a: int, b: int, y: int) -> date | None:
     return None
 
 
+_RANGE_GAP = re.compile(r"\D{0,25}")  # " to ", " until ", " and out on ", " - "
+
+
+def _shared_year(before: str, rest: str, mo: int, d: int) -> int | None:
+    """A day without a year next to a dated one takes its year: "March 3 to March 5, 2026", "March 3, 2026
+    until March 5"; across the new year, "December 28 until January 3, 2027" is 28 December 2026."""
+    for pattern, day_group, month_group in ((_MONTH_FIRST, 2, 1), (_DAY_FIRST, 1, 2)):
+        n = pattern.search(rest)
+        if n is not None and n.group(3) and _RANGE_GAP.fullmatch(rest[:n.start()]):
+            year = int(n.group(3))
+            return year - 1 if (mo, d) > (_month(n.group(month_group)), int(n.group(day_group))) else year
+        p = next((p for p in reversed(list(pattern.finditer(before))) if p.group(3)), None)
+        if p is not None and _RANGE_GAP.fullmatch(before[p.end():]):
+            year = int(p.group(3))
+            return year + 1 if (mo, d) < (_month(p.group(month_group)), int(p.group(day_group))) else year
+    return None
+
+
+def blank_dates(text: str) -> str:
+    """`text` with the dates it writes out blanked: the figures of "December 1, 2026" are no count or amount."""
+    for pattern in (_ISO, _MONTH_FIRST, _DAY_FIRST, _NUMERIC):
+        text = pattern.sub(lambda m: " " * len(m.group(0)), text)
+    return text
+
+
 def _relative(text: str, today: date) -> list[tuple[re.Match[str], date | None]]:
     """The days `text` names relative to `today`, with their matches."""
     out: list[tuple[re.Match[str], date | None]] = []
@@ -118,6 +149,29 @@ def _relative(text: str, today: date) -> list[tuple[re.Match[str], date | None]]
 
 def read_date(text: str, today: date | None = None, answering: bool = False, strict: bool = False) -> str | None:
     """The date `text` states, as an ISO string, or None (see the module)."""
+    found = _read(text, today, answering, strict)
+    if not strict:
+        return found.dates[0].isoformat() if found.dates else None
+    if found.unreadable or len(set(found.dates)) != 1:
+        return None
+    return found.dates[0].isoformat()
+
+
+def read_dates(text: str, today: date | None = None, answering: bool = False) -> list[tuple[int, int, str]] | None:
+    """Every date the customer's `text` states, first to last, as (start, end, ISO string) — "from
+    March 3 to March 5" gives two; a date repeated is one. None when one of them cannot be read (strict, as
+    the customer's own value: an impossible date, a year unclear, a day and month that may be swapped)."""
+    found = _read(text, today, answering, strict=True)
+    if found.unreadable:
+        return None
+    out: list[tuple[int, int, str]] = []
+    for start, end, value in sorted(found.at, key=lambda a: a[0]):
+        if all(value.isoformat() != v for _, _, v in out):
+            out.append((start, end, value.isoformat()))
+    return out
+
+
+def _read(text: str, today: date | None, answering: bool, strict: bool) -> _Found:
     found = _Found(text, strict)
     for m in _ISO.finditer(text):
         found.add(m, _make(int(m.group(1)), int(m.group(2)), int(m.group(3))))
@@ -128,6 +182,8 @@ def read_date(text: str, today: date | None = None, answering: bool = False, str
             mo, d = _month(m.group(month_group)), int(m.group(day_group))
             if m.group(3):
                 found.add(m, _make(int(m.group(3)), mo, d))
+            elif (year := _shared_year(text[:m.start()], text[m.end():], mo, d)) is not None:
+                found.add(m, _make(year, mo, d))  # "from March 3 to March 5, 2026": the range's year
             elif (near := _nearest(mo, d, today)) is not None or _make(2000, mo, d) is None:
                 found.add(m, near)  # "February 30" is no date
             elif strict:
@@ -145,8 +201,4 @@ def read_date(text: str, today: date | None = None, answering: bool = False, str
                 found.add(m, value)
             elif strict:
                 found.unreadable = True  # "yesterday" without the turn's date: unknown, never the wall clock
-    if not strict:
-        return found.dates[0].isoformat() if found.dates else None
-    if found.unreadable or len(set(found.dates)) != 1:
-        return None
-    return found.dates[0].isoformat()
+    return found

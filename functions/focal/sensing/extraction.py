@@ -113,6 +113,16 @@ def _figure(kind: str, text: str, hints: list[str]) -> Any:
     return None
 
 
+def yes_or_no(text: str) -> bool | None:
+    """The yes (True) or no (False) a message says ("yes", "sure", "nope", "no thanks"), else None."""
+    words = set(re.findall(r"[a-z]+", text.lower()))
+    if words & _TRUE_WORDS:
+        return True
+    if words & _FALSE_WORDS:
+        return False
+    return True if lexicon.AFFIRM.search(text) else False if lexicon.is_deny(text) else None
+
+
 def _word_in(word: str, text: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.IGNORECASE) is not None
 
@@ -141,7 +151,9 @@ def read_value(field: ProfileFieldDefinition, text: str, whole_message_for_strin
     mention is a mention whatever surrounds it. `answering`: the text answers this field's own prompt
     (the flow waits for exactly this slot), so the field's extraction hints only narrow the reading
     and are not needed, a bare figure is an amount and a day may be named relative to `today` (the
-    turn's date, from the caller's clock; without it a date without a year is not read)."""
+    turn's date, from the caller's clock; without it a date without a year is not read). A yes or a no is a
+    boolean customer value only `answering` (the flow asked exactly this slot): otherwise it answers
+    whatever else was asked (a confirmation, another prompt), so only the field's hints name it."""
     message = text
     named = _named if choosing else _word_in
     kind = field.field_type
@@ -159,6 +171,8 @@ def read_value(field: ProfileFieldDefinition, text: str, whole_message_for_strin
             return m.group(0).upper() if m and kind == "id" else (m.group(0) if m else None)
     if kind == "money" and choosing:
         return message_amount(message, hints, answering)
+    if kind in ("integer", "number"):
+        text = dates.blank_dates(text)  # "December 1, 2026" states no count of 1
     if kind in ("money", "percentage", "integer", "number"):
         value = _figure(kind, text, hints)
         if value is None and answering and hints:
@@ -169,14 +183,13 @@ def read_value(field: ProfileFieldDefinition, text: str, whole_message_for_strin
     if kind == "entity_list":
         return [v for v in field.allowed_values if any(named(w, text) for w in _words_for(field, v))]
     if kind == "boolean":
-        words = set(re.findall(r"[a-z]+", text.lower()))
+        said = yes_or_no(text)
+        if choosing and not answering:
+            said = None  # a bare yes/no answers the question asked: a confirmation, another slot's prompt
         if hints:
-            return True if any(h.lower() in text.lower() for h in hints) else None
-        if words & _TRUE_WORDS:
-            return True
-        if words & _FALSE_WORDS:
-            return False
-        return None
+            named_hint = any(h.lower() in text.lower() for h in hints)
+            return said if said is not None and answering else True if named_hint else None
+        return said
     if kind == "date":
         return dates.read_date(text, today, answering, strict=choosing)
     if kind == "id":

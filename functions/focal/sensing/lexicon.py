@@ -84,7 +84,7 @@ confirm confirmed confirming i confirm please pls plz go ahead proceed do it tha
 sounds looks good great perfect fine ideal absolutely of course definitely certainly totally agreed agree i'd id
 would like love want that'll work works working for me thanks thank you so much very lets let's let us cool awesome
 nice lovely brilliant wonderful excellent the same with now asap right away please do go on true be it done
-should will can could insist really just to
+should will can could insist really just to and
 """.split())
 def _straight(text: str) -> str:
     """Curly apostrophes as straight ones: "don’t" is "don't"."""
@@ -101,6 +101,18 @@ def plain_affirm(text: str, echo: str = "") -> bool:
         return False
     allowed = _PLAIN_YES | set(_TOKEN.findall(_straight(echo).lower()))
     return all(word in allowed for word in _TOKEN.findall(said))
+
+
+def affirm_in_its_words(text: str, question: str) -> bool:
+    """A plain yes in the words of the question it answers: "sure, cancel it" to "Shall I cancel it?", "yes
+    stop it" to "Shall I stop your subscription?" — a yes, though its verb would otherwise cancel or hold it
+    back. Only words of the question may follow the yes ("no, cancel it" and "yes, but cancel it" are no yes)."""
+    if "?" not in question or not AFFIRM.search(text) or DENY.search(text) or is_unsure(text):
+        return False
+    if not plain_affirm(text, question):
+        return False
+    verbs = {w for w in _TOKEN.findall(_straight(question).lower()) if CANCEL.fullmatch(w)}  # what the question does
+    return not has_reservation(" ".join(w for w in _TOKEN.findall(_straight(text).lower()) if w not in verbs))
 
 
 def is_affirm(text: str) -> bool:

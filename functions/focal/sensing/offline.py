@@ -9,11 +9,12 @@ from typing import Any
 
 from focal.dialogue.clarify import MAX_OPTIONS
 from focal.dialogue.flow import current_step, missing_slot, slot_value_valid, value_valid
+from focal.dialogue.resolution import PENDING
 from focal.dialogue.variables import known_variables
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Scenario, Slot
 from focal.models.context import Command, Context, IntentScore
 from focal.models.session import Offer, Session
-from focal.sensing import digression, language, lexicon, offers, tone
+from focal.sensing import assign, counts, digression, language, lexicon, offers, tone
 from focal.sensing.acts import detect_acts
 from focal.sensing.extraction import coerce, extract
 
@@ -25,12 +26,14 @@ def slot_field(agent: AgentConfig, slot: Slot) -> ProfileFieldDefinition:
     return agent.field(slot.name) or ProfileFieldDefinition(field_name=slot.name, field_type=slot.type)
 
 
-def message_entities(agent: AgentConfig, text: str, today: date | None = None) -> dict[str, Any]:
+def message_entities(agent: AgentConfig, text: str, today: date | None = None, asked: str | None = None) -> dict[str, Any]:
+    """The values the message states for the fields a customer may give; `asked`: the variable the last turn
+    asked for outside a flow, which the message answers (a bare "yes" is a value only for it)."""
     out = {}
     for f in agent.profile_field_definitions:
         if "message" not in f.sources or f.privileged or f.field_type == "string" and not f.pattern:
             continue
-        value = extract(f, text, choosing=True, today=today)
+        value = extract(f, text, choosing=True, answering=f.field_name == asked, today=today)
         if value in (None, [], ""):
             continue
         value = coerce(f.field_type, value)
@@ -76,6 +79,38 @@ def _mentions(agent: AgentConfig, slot: Slot, text: str) -> bool:
     return any(re.search(rf"\b{re.escape(n)}\b", text, re.IGNORECASE) for n in names)
 
 
+def _unique(slots: list[Slot]) -> list[Slot]:
+    """A slot asked at several steps (again after a failed check) is one slot, read once."""
+    return list({slot.name: slot for slot in reversed(slots)}.values())[::-1]
+
+
+def _readings(agent: AgentConfig, session: Session, text: str, entities: dict[str, Any], scenario: Scenario,
+              notes: list[str], today: date | None) -> dict[str, Any]:
+    """The value the message gives each slot of `scenario`, one value to one slot (`assign`)."""
+    active = scenario.id == session.active_scenario_id
+    awaited = awaited_slot(agent, session) if active else None
+    held = session.slots if active else {}
+    slots = _unique(_slots_of(scenario))
+    values: dict[str, Any] = {}
+    for slot in slots:
+        value = entities.get(slot.name)
+        answering = awaited is not None and slot.name == awaited.name
+        if answering and slot.type == "integer" and counts.asks_how_many(slot.prompt) and (n := counts.people(text)):
+            value = n  # "two adults and a child", "me and my wife" (a message that only lists people)
+        elif value is None:
+            value = coerce(slot.type, extract(slot_field(agent, slot), text, choosing=True, answering=answering, today=today))
+        if value not in (None, "", []):
+            values[slot.name] = value
+    dated = assign.date_slots(agent, slots, held, awaited, text, today, notes)
+    if dated is not None:
+        values = {s.name: values[s.name] for s in slots if s.type != "date" and s.name in values} | dated
+    values = assign.one_slot_each(agent, slots, values, held, awaited, text, notes)
+    for slot in slots:  # a value the message gives another slot is not this one's, for the rest of the turn either
+        if slot.name in entities and values.get(slot.name) != entities[slot.name]:
+            del entities[slot.name]
+    return values
+
+
 def _slot_commands(
     agent: AgentConfig, session: Session, text: str, entities: dict[str, Any], scenarios: list[Scenario], notes: list[str],
     today: date | None = None,
@@ -86,16 +121,13 @@ def _slot_commands(
     commands: list[Command] = []
     correcting = lexicon.is_correction(text)
     step = current_step(agent, session)
-    awaited = awaited_slot(agent, session)
     for scenario in scenarios:
         active = scenario.id == session.active_scenario_id
-        for slot in _slots_of(scenario):
-            value = entities.get(slot.name)
-            answering = active and awaited is not None and slot.name == awaited.name
-            if value is None:
-                value = coerce(slot.type, extract(slot_field(agent, slot), text, choosing=True, answering=answering, today=today))
+        values = _readings(agent, session, text, entities, scenario, notes, today)
+        for slot in _unique(_slots_of(scenario)):
+            value = values.get(slot.name)
             held = session.slots.get(slot.name) if active else None
-            if value not in (None, "", []):
+            if value is not None:
                 if held not in (None, "") and held != value:
                     if not (digression.is_correction(text) or digression.correction_frame(session, step, slot, text, value)):
                         notes.append(f"{slot.name} {value!r} is not a correction of {held!r} (no correction language or frame)")
@@ -208,9 +240,14 @@ def offline_context(
         notes.append(f"{language.NOTE_PREFIX}{lang}")
         return Context(message=text, embedding=embedding, intent_scores=scores[:5], source="offline", notes=notes,
                        intent_confidence=best.score if best else 0.0)
-    entities = message_entities(agent, text, today)
+    pending = session.variables.get(PENDING)
+    entities = message_entities(agent, text, today, pending.get("variable") if isinstance(pending, dict) else None)
     acts = detect_acts(text, act_similarities, agent.sensor.act_similarity)
     asked = next((h.text for h in reversed(session.history) if h.role == "assistant"), "")
+    if "affirm" not in acts and lexicon.affirm_in_its_words(text, asked):
+        for act in ("cancel", "deny"):  # "sure, cancel it" to "Shall I cancel it?" answers yes; it stops nothing
+            acts.pop(act, None)
+        acts["affirm"] = "lexicon (a yes in the words of the question)"
     if "affirm" in acts and not lexicon.plain_affirm(text, asked):
         acts.pop("affirm")  # "yes lol nvm", "yes, on Monday": more than a yes, so no confirmation
         notes.append("act affirm set aside: the message says more than yes")
