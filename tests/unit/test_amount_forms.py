@@ -53,7 +53,8 @@ def test_a_bare_m_is_no_million_without_a_currency():
 @pytest.mark.parametrize(("text", "form"), [
     ("half price on the next bill", "50% off"), ("a third off", "33.33% off"), ("3/10 off", "30% off"),
     ("a 30-percent saving", "30%"), ("30 pc off", "30%"), ("30 percentage points off", "30%"),
-    ("you pay only 70% of the list price", "30% off"), ("two months free", "100% off"),
+    ("you pay only 70% of the list price", "30% off"), ("two months free", "100% off"), ("a fifth off", "20% off"),
+    ("a tenth off your stay", "10% off"),
 ])
 def test_normalise_percent_reads_shares_written_other_ways(text, form):
     assert form in normalise_percent(text)

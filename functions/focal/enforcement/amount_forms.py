@@ -89,10 +89,10 @@ def normalise(text: str) -> str:
 
 
 _SHARE_WORDS = {"half": 50, "a half": 50, "a quarter": 25, "quarter": 25, "a third": 33.33, "two thirds": 66.67,
-                "three quarters": 75}
-_SHARE_OFF = re.compile(r"\b(?P<w>a\s+half|half|a\s+quarter|quarter|a\s+third|two\s+thirds|three\s+quarters)[\s-]+"
-                        r"(?P<t>off|price|the\s+price)\b", _I)
-_SHARE_OF = re.compile(r"\b(?P<w>a\s+half|half|a\s+quarter|a\s+third|two\s+thirds|three\s+quarters)\s+of\b", _I)
+                "three quarters": 75, "a fifth": 20, "two fifths": 40, "three fifths": 60, "a tenth": 10}
+_SHARE = r"a\s+half|half|a\s+quarter|a\s+third|two\s+thirds|three\s+quarters|a\s+fifth|two\s+fifths|three\s+fifths|a\s+tenth"
+_SHARE_OFF = re.compile(rf"\b(?P<w>{_SHARE}|quarter)[\s-]+(?P<t>off|price|the\s+price)\b", _I)
+_SHARE_OF = re.compile(rf"\b(?P<w>{_SHARE})\s+of\b", _I)
 _FRACTION_OF = re.compile(r"(?<![\d/])(?P<a>\d{1,2})\s?/\s?(?P<b>\d{1,2})(?![\d/])\s+of\b", _I)
 _GIVEN_AWAY = re.compile(r"\bcosts?\s+(?:you\s+)?nothing\b|\bcomp(?:s|ed|ing)?\b"
                          r"|\bwon'?t\s+cost\s+(?:you\s+)?(?:a\s+(?:thing|penny|cent|dime)|anything)\b"
@@ -104,7 +104,7 @@ _FRACTION_OFF = re.compile(r"(?<![\d/])(?P<a>\d{1,2})\s?/\s?(?P<b>\d{1,2})(?![\d
 _PERCENT_WORDS = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)\s*[-‐]?\s*(?:percentage\s+points?|percent|per\s?cent|pct|pc)\b", _I)
 _PAY_SHARE = re.compile(r"\b(?:pay(?:s|ing)?|(?:charge|bill)\s+you)\s+(?:only\s+|just\s+)?(?P<n>\d+(?:\.\d+)?)%(?:\s+of\b)?", _I)
 _PAY_SHARE_WORDS = re.compile(r"\b(?P<v>pay(?:s|ing)?|(?:charge|bill)\s+you)\s+(?:only\s+|just\s+)?"
-                              r"(?P<w>a\s+half|half|a\s+quarter|a\s+third|two\s+thirds|three\s+quarters)\b(?!\s+of\b)", _I)
+                              rf"(?P<w>{_SHARE})\b(?!\s+of\b)", _I)
 # "your next bill will be 70% of the usual amount": paying a share is the rest off.
 _SHARE_OF_PRICE = re.compile(
     r"\b(?:will\s+be|would\s+be|is|be|costs?|comes?\s+to|at)\s+(?:only\s+|just\s+)?(?P<n>\d+(?:\.\d+)?)%\s+of\s+(?:the\s+|your\s+)?"
