@@ -26,8 +26,8 @@ from focal import ast_parse, expressions
 from focal.adapters.python_tools import PythonToolRunner, read_regular_file
 from focal.cli.main import main
 from focal.config.loader import AgentConfigInvalid, load_agent, load_agent_file, parse_agent_text
+from focal.enforcement.deterministic import deterministic
 from focal.enforcement.grounding import extract_claims, id_patterns
-from focal.enforcement.lanes import deterministic
 from focal.errors import ExpressionError, ToolError
 from focal.models.agent import ProfileFieldDefinition, Tool
 from focal.sensing.extraction import PATTERN_TEXT_LIMIT, FieldPattern, PatternUnread, extract
@@ -205,7 +205,8 @@ def test_a_pattern_that_runs_out_of_time_reads_nothing_not_even_absent(field_typ
 
 
 def test_a_response_check_whose_pattern_runs_out_of_time_is_cannot_verify_not_passed():
-    from focal.enforcement.variables import apply_reading, draft_variables
+    from focal.enforcement.reading import apply_reading
+    from focal.enforcement.variables import draft_variables
     from focal.models.agent import AgentConfig, Rule
 
     echoed = ProfileFieldDefinition(field_name="echoed", field_type="boolean", pattern=CATASTROPHIC,

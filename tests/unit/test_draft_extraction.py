@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from focal.config.loader import load_agent
-from focal.enforcement.lanes import deterministic
-from focal.enforcement.variables import apply_reading, draft_variables
+from focal.enforcement.deterministic import deterministic
+from focal.enforcement.reading import apply_reading
+from focal.enforcement.variables import draft_variables
 from focal.errors import ModelError
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
 from focal.ports import ModelReply

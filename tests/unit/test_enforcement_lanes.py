@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from focal.enforcement.lanes import deterministic
-from focal.enforcement.variables import draft_variables, expression_names
+from focal.enforcement.deterministic import deterministic
+from focal.enforcement.reading import expression_names
+from focal.enforcement.variables import draft_variables
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
 
 CAP = Rule(id="cap", condition_text="c", action_text="a", is_hard_constraint=True,

@@ -3,7 +3,7 @@
 - A hard constraint switched off (`enabled: false`): never checked. The author may switch off their own rule,
   but nothing else turns enforcement off, so `focal validate` says so plainly (a warning).
 - A rule's own `fallback_text` or `response_template` that the rule rejects: the text is read by the engine's
-  draft reader (enforcement.variables `draft_variables`, offline) and checked by the deterministic lane, as an
+  draft reader (enforcement.reading `offline_reading`, no model) and checked by the deterministic lane, as an
   answer is. When the rule blocks an answer, its template is composed instead (and blocked again), then its
   fallback_text is said, unchecked: a text the rule rejects is said anyway, or a compliant one is misread, and so
   is every draft in the same words (a warning: the reader may misread what the author meant).
@@ -25,8 +25,8 @@ from focal.config.collector import Collector, agent_expressions
 from focal.config.hints import quoted
 from focal.config.validate_guards import reply_only_fields
 from focal.dialogue.variables import render
-from focal.enforcement.lanes import deterministic
-from focal.enforcement.variables import PROBES, DraftReading, apply_reading, draft_variables
+from focal.enforcement.deterministic import deterministic
+from focal.enforcement.reading import PROBES, DraftReading, apply_reading, offline_reading
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
 from focal.models.turn import Violation
@@ -147,7 +147,7 @@ def own_text_warnings(c: Collector, agent: AgentConfig) -> None:
             for variables in situations:
                 if _violations(agent, rule, variables, DraftReading()):
                     continue  # the rule fails whatever the answer says here (a default breaking it is its own error)
-                reading = draft_variables(agent, text, replies, known=variables)
+                reading, _ = offline_reading(agent, text, replies, variables)
                 if not _violations(agent, rule, variables, reading):
                     continue
                 others = {n: variables[n] for n in sorted(names - replies) if n in variables}

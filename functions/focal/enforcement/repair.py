@@ -22,8 +22,8 @@ from typing import Any
 
 from focal import expressions
 from focal.enforcement.guards import is_guard
+from focal.enforcement.reading import PROBES
 from focal.enforcement.scope import hard_constraints_in_scope, turn_scope
-from focal.enforcement.variables import PROBES
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, Rule
 from focal.models.turn import TurnState, Violation

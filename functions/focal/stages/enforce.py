@@ -31,20 +31,14 @@ from typing import Any
 from focal.dialogue.flow import end_flow
 from focal.dialogue.variables import known_variables, render
 from focal.enforcement.conditions import rules_to_judge, still_to_judge
+from focal.enforcement.deterministic import deterministic
 from focal.enforcement.grounding import check_grounding
-from focal.enforcement.lanes import deterministic, judge, judge_and_read
+from focal.enforcement.lanes import judge, judge_and_read
+from focal.enforcement.reading import apply_reading, expression_names, offline_reading, resolve
 from focal.enforcement.relevance import check_relevance
 from focal.enforcement.repair import hopeless, rules_to_enforce, unrepairable
 from focal.enforcement.variables import PURPOSE as READ_PURPOSE
-from focal.enforcement.variables import (
-    apply_reading,
-    coerced_values,
-    draft_variables,
-    expression_names,
-    field_listing,
-    offline_reading,
-    resolve,
-)
+from focal.enforcement.variables import coerced_values, draft_variables, field_listing
 from focal.models.agent import AgentConfig, Rule
 from focal.models.turn import CheckVerdict, TurnState, Violation
 from focal.pipeline.budget import SPENT, budget_spent, start_budget

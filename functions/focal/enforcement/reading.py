@@ -1,0 +1,168 @@
+"""The variables an enforcement expression reads, read from a draft without any model.
+
+Only the names the expressions use are read (from each expression's syntax tree), and only for fields
+whose `sources` include `response` (an amount the answer promises, competitors it names, a card
+number it echoes). Money, percentage and number fields are read by focal.enforcement.draft_reading,
+which fails closed: an amount it cannot attribute makes the field *uncertain*, and a rule that reads an
+uncertain field is "cannot verify" rather than evaluated on the default. Other types use the typed
+patterns of focal.sensing.extraction. `offline_reading` also names the fields a model should read
+(focal.enforcement.variables asks it); nothing here calls a model, so validation can use it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from focal import expressions
+from focal.enforcement.amount_cues import EXCEPTION, NEGATION, REFUSED_AFTER
+from focal.enforcement.amount_forms import may_state_amount
+from focal.enforcement.draft_reading import (
+    NUMERIC,
+    known_values,
+    policy_figures,
+    read_amount,
+)
+from focal.errors import ExpressionError
+from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
+from focal.models.turn import Violation
+from focal.sensing.extraction import PatternUnread, coerce, read_value
+
+PROBES = {"money": (0.0, -1e12, 1e12), "percentage": (0.0, -1e12, 1e12), "number": (0.0, -1e12, 1e12),
+           "integer": (0, -10**12, 10**12), "boolean": (True, False)}
+
+
+def expression_names(rules: list[Rule]) -> set[str]:
+    out: set[str] = set()
+    for rule in rules:
+        if rule.enforcement_expression:
+            try:
+                out |= expressions.names(rule.enforcement_expression)
+            except ExpressionError:
+                continue  # reported as a violation when evaluated
+    return out
+
+
+@dataclass
+class DraftReading:
+    values: dict[str, Any] = field(default_factory=dict)     # what the draft states, field by field
+    uncertain: dict[str, str] = field(default_factory=dict)  # field → why its value cannot be read reliably
+    unexplained: dict[str, list[float]] = field(default_factory=dict)  # the amounts behind an uncertainty
+
+
+def _worth_asking(field: ProfileFieldDefinition, draft: str) -> bool:
+    """For other types: the draft talks about the field (one of its hints appears) without a value the
+    patterns can read, or the field has no default to fall back on."""
+    lowered = draft.lower()
+    return field.default is None or any(h.lower() in lowered for h in field.extraction_hints)
+
+
+def offline_reading(
+    agent: AgentConfig, draft: str, names: set[str], known: dict[str, Any] | None = None,
+) -> tuple[DraftReading, list[ProfileFieldDefinition]]:
+    """The reading without a model, and the fields a model should read (`draft_variables` asks it)."""
+    known = known or {}
+    fields = [f for n in sorted(names) if (f := agent.field(n)) is not None and "response" in f.sources
+              and not f.privileged]
+    reading, ask = DraftReading(), []
+    read = {f.field_name for f in fields}
+    for f in fields:
+        if f.field_type in NUMERIC:
+            amount = read_amount(f, draft, known_values(agent, f.field_type, known, read), policy_figures(agent, f.field_type))
+            if amount.value is not None:
+                reading.values[f.field_name] = coerce(f.field_type, amount.value)
+            if amount.uncertain:
+                reading.uncertain[f.field_name] = amount.uncertain
+                reading.unexplained[f.field_name] = amount.unexplained
+            if amount.uncertain or (amount.cue and amount.value is None and may_state_amount(draft, f.field_type)):
+                ask.append(f)
+            continue
+        try:
+            value = read_value(f, draft)
+        except PatternUnread as unread:  # unknown, never the default (a card number echoed or not)
+            reading.uncertain[f.field_name] = f"the answer could not be read for {f.field_name}: {unread}"
+            ask.append(f)
+            continue
+        if value is True and f.field_type == "boolean" and _only_refused(f, draft):
+            value = False  # "I can't promise an upgrade": every mention of the field is refused
+        if value is not None:
+            reading.values[f.field_name] = coerce(f.field_type, value)
+        elif _worth_asking(f, draft):
+            ask.append(f)
+    return reading, ask
+
+
+def _only_refused(field: ProfileFieldDefinition, draft: str) -> bool:
+    """Every hint of a boolean field appears in a refusal ("I can't promise an upgrade", "an upgrade isn't
+    possible"), and nothing makes an exception to it."""
+    if not field.extraction_hints or EXCEPTION.search(draft):
+        return False
+    found = False
+    for sentence in re.split(r"(?<=[.!?;])\s+|\n", draft):
+        for hint in field.extraction_hints:
+            for m in re.finditer(rf"\b{re.escape(hint)}\b", sentence, re.I):
+                found = True
+                if not (NEGATION.search(sentence[:m.start()]) or REFUSED_AFTER.search(sentence[m.end():])):
+                    return False
+    return found
+
+
+def resolve(reading: DraftReading, asked: list[ProfileFieldDefinition], answered: dict[str, Any]) -> None:
+    """The model's reading settles an uncertainty; it never lowers an amount read offline from a promise."""
+    for f in asked:
+        name, value = f.field_name, answered.get(f.field_name)
+        reading.uncertain.pop(name, None)
+        reading.unexplained.pop(name, None)
+        if value is None:
+            continue
+        offline = reading.values.get(name)
+        if f.field_type in NUMERIC and isinstance(offline, int | float) and isinstance(value, int | float):
+            value = max(value, offline)
+        reading.values[name] = value
+
+
+def apply_reading(
+    agent: AgentConfig, rules: list[Rule], variables: dict[str, Any], reading: DraftReading,
+) -> tuple[list[Rule], list[Violation]]:
+    """Merge the reading into `variables` (uncertain names removed) and split off the hard rules that
+    read an uncertain name: each is "cannot verify" unless it holds whatever that value is (e.g.
+    `refund_amount <= 50 or is_premium` for a Premium customer). Returns (rules to evaluate, violations)."""
+    variables.update(reading.values)
+    for name in reading.uncertain:
+        variables.pop(name, None)
+    keep, out = [], []
+    for rule in rules:
+        doubtful = _doubtful(rule, reading)
+        if not doubtful:
+            keep.append(rule)
+        elif not _holds_whatever(agent, rule, doubtful, variables, reading):
+            why = "; ".join(reading.uncertain[n] for n in doubtful)
+            out.append(Violation(rule_id=rule.id, lane="deterministic", reason=f"cannot verify: {why}"))
+    return keep, out
+
+
+def _doubtful(rule: Rule, reading: DraftReading) -> list[str]:
+    if rule.subjective or not rule.is_hard_constraint or not rule.enforcement_expression or not reading.uncertain:
+        return []
+    try:
+        return sorted(expressions.names(rule.enforcement_expression) & reading.uncertain.keys())
+    except ExpressionError:
+        return []  # evaluated (and failed closed) by lane 1
+
+
+def _holds_whatever(agent: AgentConfig, rule: Rule, names: list[str], variables: dict[str, Any], reading: DraftReading) -> bool:
+    """True when the expression holds for every probe of the uncertain names: extremes, zero, and the
+    amounts the draft states but could not attribute."""
+    combos: list[dict[str, Any]] = [{}]
+    for name in names:
+        f = agent.field(name)
+        probes = PROBES.get(f.field_type if f else "", ())
+        probes = (*probes, *reading.unexplained.get(name, []), *([reading.values[name]] if name in reading.values else []))
+        if not probes:
+            return False
+        combos = [{**c, name: p} for c in combos for p in probes]
+    try:
+        return all(expressions.evaluate(rule.enforcement_expression or "", {**variables, **c}) is True for c in combos)
+    except ExpressionError:
+        return False
