@@ -191,3 +191,15 @@ def test_focal_validate_exits_0_on_warnings_alone_and_still_prints_them(tmp_path
     assert out[1] == f"{path}: 1 warning(s)"
     assert out[2].startswith("  scenarios[0].steps[3].requires_confirmation: step 'confirm_payout' asks the customer")
     assert out[2].endswith(f"(line {line(text, '- id: confirm_payout') + 1})")
+
+
+def test_a_required_slot_whose_field_has_a_default_is_never_asked(tmp_path):
+    field = "  - {field_name: incident_date, field_type: date, sources: [message]}\n"
+    defaulted = "  - {field_name: incident_date, field_type: date, sources: [message], default: '2024-01-01'}\n"
+    result, _, _ = run(tmp_path, (field, defaulted))
+    [(message, _)] = [(w.message, w.line) for w in result.warnings if w.path.endswith("slots[0].name")
+                      and "never asked" in w.message]
+    assert "slot 'incident_date' is never asked: its field has default '2024-01-01'" in message
+    optional = "          - {name: incident_date, type: date, prompt: 'On what date did it happen?'}\n"
+    result, _, _ = run(tmp_path, (field, defaulted), (optional, optional.replace("}\n", ", required: false}\n")))
+    assert not [w for w in result.warnings if "never asked" in w.message]

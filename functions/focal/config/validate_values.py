@@ -156,6 +156,13 @@ def slot_warnings(c: Collector, agent: AgentConfig) -> None:
     for i, s in enumerate(agent.scenarios):
         for j, st in enumerate(s.steps):
             for k, slot in enumerate(st.slots):
+                field = agent.field(slot.name)
+                if slot.required and field is not None and field.default is not None:
+                    c.add(("scenarios", i, "steps", j, "slots", k, "name"),
+                          f"slot '{slot.name}' is never asked: its field has default {field.default!r}, which counts as "
+                          f"a value, so step '{st.id}' moves on without the customer's answer (and a confirmation shows "
+                          f"the default as if chosen); remove the field's default, or mark the slot required: false if "
+                          f"the default is meant", "warning")
                 if slot.name in fields or slot.name in read:
                     continue
                 hint = did_you_mean(slot.name, fields)
