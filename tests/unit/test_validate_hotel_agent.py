@@ -95,7 +95,7 @@ scenarios:
       - id: ask_booking
         slots:
           - {name: booking_id, type: id, prompt: 'What is your booking reference?'}
-          - {name: waive_fee, type: boolean, prompt: 'Would you like to ask for the fee to be dropped?'}
+          - {name: waive_fee, type: boolean, required: false, prompt: 'Would you like to ask for the fee to be dropped?'}
         action: [lookup_booking]
         transitions:
           - target: confirm_cancel

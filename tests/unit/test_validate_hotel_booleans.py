@@ -34,7 +34,7 @@ def test_a_quoted_yes_is_refused_too_with_true_as_the_fix(tmp_path):
 @pytest.mark.parametrize(("old", "new", "path"), [
     ("    output: {reference: cancel_reference}\n    side_effect: true\n",
      "    output: {reference: cancel_reference}\n    side_effect: 'true'\n", "tools[2].side_effect"),
-    ("type: boolean, prompt:", "type: boolean, required: 'no', prompt:", "scenarios[1].steps[0].slots[1].required"),
+    ("type: boolean, required: false, prompt:", "type: boolean, required: 'no', prompt:", "scenarios[1].steps[0].slots[1].required"),
     ("      - id: confirm_cancel\n        requires_confirmation: true\n",
      "      - id: confirm_cancel\n        requires_confirmation: \"true\"\n", "scenarios[1].steps[1].requires_confirmation"),
     ("sources: [profile], privileged: true,", "sources: [profile], privileged: 'on',", "profile_field_definitions[0].privileged"),
