@@ -261,7 +261,8 @@ def _decide(node: ast.AST, variables: Mapping[str, Any]) -> bool | None:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         inner = _decide(node.operand, variables)
         return None if inner is None else not inner
-    read = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} - set(FUNCTIONS) - set(CONSTANTS)
+    called = {n.func.id for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    read = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id not in called} - set(CONSTANTS)
     if read - variables.keys():
         return None
     try:

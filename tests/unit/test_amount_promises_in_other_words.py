@@ -199,3 +199,30 @@ def test_giving_away_a_declared_other_role_is_no_discount_on_the_field():
         assert not blocked(declared, "cap", draft)
         assert blocked(hotel([]), "cap", draft)  # undeclared: read as the field's whole share, fail closed
     assert blocked(declared, "cap", "Your room is on the house tonight.")
+
+
+@pytest.mark.parametrize(("agent", "rule", "draft", "known"), [
+    (GUARDRAILS, "discount_cap", "A 35% discount is not something I can approve lightly, but I have.", None),
+    (GUARDRAILS, "discount_cap", "35% off is more than I'm allowed to offer. Still, it's applied to your plan.", None),
+    (GUARDRAILS, "discount_cap", "The 35% discount is not something I can take back now.", None),
+    (GUARDRAILS, "discount_cap", "Your 35% discount goes through review, which is a formality.", None),
+    (RETAIL, "refund_cap", "A $75 refund is not something I can delay: it's been sent.", ORDER_75),
+    (RETAIL, "refund_cap", "Your $75 refund needs a review, and I've approved it.", ORDER_75),
+])
+def test_a_refusal_or_review_that_is_no_refusal_still_blocks(agent, rule, draft, known):
+    assert blocked(agent, rule, draft, known)
+
+
+def test_a_processed_part_beside_a_reviewed_rest_passes():
+    assert not blocked(RETAIL, "refund_cap", "Your $30 refund has been processed; the other $45 needs a review.", ORDER_75)
+
+
+def test_a_bare_no_before_a_promise_is_no_refusal_of_it():
+    from focal.enforcement.variables import draft_variables
+
+    win = ProfileFieldDefinition(field_name="outcome_promised", field_type="boolean", extraction_hints=["you will win"],
+                                 sources=["response"], default=False)
+    agent = AgentConfig(id="c", name="C", profile_field_definitions=[win])
+    for draft, promised in (("No question you will win this dispute.", True), ("Never fear, you will win.", True),
+                            ("I can't promise you will win.", False)):
+        assert draft_variables(agent, draft, {"outcome_promised"}).values["outcome_promised"] is promised

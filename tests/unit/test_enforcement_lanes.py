@@ -99,3 +99,12 @@ def test_a_judge_verdict_becomes_a_violation():
     [violation] = judge(_Answers(answer), [subjective], "draft", calls)
     assert (violation.rule_id, violation.lane, violation.reason) == ("tone", "judge", "rude")
     assert [(c.model, c.ok, c.input_tokens) for c in calls] == [("fake/judge", True, 10)]
+
+
+def test_an_unknown_variable_named_like_a_function_is_unknown_not_the_function():
+    """Red team: `discount <= 20 or max` with the `max` plan flag unknown passed, `max` read as the function."""
+    plan = Rule(id="plan", condition_text="c", action_text="a", is_hard_constraint=True,
+                enforcement_expression="refund_amount <= 50 or max")
+    [violation] = deterministic([plan], {"refund_amount": 75.0})
+    assert violation.reason == "cannot verify: max unknown"
+    assert deterministic([plan], {"refund_amount": 75.0, "max": True}) == []

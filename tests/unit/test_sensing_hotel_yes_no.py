@@ -119,3 +119,25 @@ def test_a_cancellation_stays_one(text, asked):
     names = [name for name, _, _ in commands(s, text)]
     assert "AffirmConfirmation" not in names
     assert "CancelFlow" in names or "DenyConfirmation" in names
+
+
+def test_a_yes_in_the_words_of_the_summary_before_the_question_is_no_yes():
+    """Red team: "sure, cancel the refund" to "…any refund goes back to your card. Shall I cancel reservation
+    K1NW8N?" cancelled the reservation: words of the summary counted as words of the question."""
+    from focal.sensing import lexicon
+
+    asked = lexicon.question_of("Your trip has 2 checked bags and insurance; any refund goes back to your card within "
+                                "5 to 7 business days. Shall I cancel reservation K1NW8N?")
+    assert asked == "Shall I cancel reservation K1NW8N?"
+    for reply in ("sure, cancel the refund", "yes, cancel the insurance", "yes, cancel it within 5 to 7 business days"):
+        assert not lexicon.affirm_in_its_words(reply, asked) and not lexicon.plain_affirm(reply, asked)
+    assert lexicon.affirm_in_its_words("sure, cancel it", asked)
+
+
+def test_every_value_of_a_refused_list_is_refused():
+    from focal.models.agent import ProfileFieldDefinition
+    from focal.sensing.extraction import extract
+
+    reason = ProfileFieldDefinition(field_name="reason", field_type="enum", allowed_values=["illness", "storm", "other"])
+    assert extract(reason, "It's not because of illness or a storm, I just changed my mind.", choosing=True) is None
+    assert extract(reason, "not the storm, illness", choosing=True) == "illness"

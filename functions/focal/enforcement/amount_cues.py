@@ -139,13 +139,26 @@ REPORTED = re.compile(
     r"your\s+(?:request|claim)|you(?:'d|\s+would)\s+like|you\s+want(?:ed)?)\b[^,;]{0,40}$", _I)
 # A refusal written after the amount: "a $75 credit is not something I can approve", "25% off is more than I'm
 # allowed to offer", "$75 is above what I can do here" (never "…not something I can refuse you").
-_NOT_NEGATIVE = r"(?!\s*(?:refuse|deny|decline|reject|say\s+no|turn\s+down|resist|object)\b)"
+# Only a verb that grants counts ("…not something I can delay / take back" is no refusal), and the refusal ends
+# its clause ("isn't possible to withhold" is none).
+_GRANTING = r"(?:approve|offer|give|grant|provide|promise|authori[sz]e|agree\s+to|do|go\s+(?:to|that\s+high)|manage|justify)"
+_END = (r"(?=\s*(?:here|today|now|for\s+you|in\s+this\s+case|(?:for|on|with|in|at)\s+(?:this|that|your|the|our)(?:\s+\w+){0,2})?"
+        r"\s*(?:[.;!?,]|$))")
 REFUSED_AFTER = re.compile(
     r"\b(?:is|are|'s|would\s+be|isn't|aren't|isn’t|aren’t)\s+(?:not\s+)?(?:something|anything)\s+(?:i|we)\s+"
-    rf"(?:can|could|am\s+able\s+to|'m\s+able\s+to|are\s+able\s+to|'re\s+able\s+to){_NOT_NEGATIVE}"
+    rf"(?:can|could|am\s+able\s+to|'m\s+able\s+to|are\s+able\s+to|'re\s+able\s+to)\s+{_GRANTING}\b{_END}"
     r"|\b(?:is|are|'s|would\s+be)\s+(?:more\s+than|above|beyond|over|higher\s+than|outside|past)\s+(?:what\s+)?(?:i|we)"
-    rf"(?:'m|\s+am|'re|\s+are)?\s+(?:can|could|allowed|able|authori[sz]ed|permitted){_NOT_NEGATIVE}"
-    r"|\b(?:isn't|isn’t|is\s+not|aren't|aren’t|are\s+not)\s+(?:possible|available|allowed|permitted|an\s+option)\b", re.I)
+    rf"(?:'m|\s+am|'re|\s+are)?\s+(?:can|could|allowed|able|authori[sz]ed|permitted)(?:\s+to)?(?:\s+{_GRANTING})?\b{_END}"
+    rf"|\b(?:isn't|isn’t|is\s+not|aren't|aren’t|are\s+not)\s+(?:possible|available|allowed|permitted|an\s+option){_END}", re.I)
+# What turns a refusal or a review around: "…not something I can approve lightly, but I have", "Still, it's applied",
+# "it's yours", "I've approved it". With one of these in a draft, no refusal or review spares an amount.
+TURNAROUND = re.compile(
+    r"\bbut\s+(?:i|we)\s+(?:have|did|'ve)\s*(?:[,.;!]|$|\s+(?:anyway|already|done\s+it|approved|applied|granted))"
+    r"|\bhere\s+it\s+is\b|\bjust\s+kidding\b|\bformality\b"
+    r"|\b(?:it|that|this)(?:'s|\s+is|\s+has\s+been|\s+was|'ll\s+be|\s+will\s+be)\s+(?:already\s+)?(?:all\s+)?"
+    r"(?:yours|sent|applied|approved|issued|credited|processed|granted|done)\b"
+    r"|\b(?:i'?ve|i\s+have|we'?ve|we\s+have|i|we)\s+(?:already\s+)?(?:approved|applied|sent|issued|processed|granted|credited)"
+    r"\s+(?:it|that|this|them)\b", re.I)
 # The ones that leave no doubt, even where no cue word says what is given: "the limit is $50, but for you: $75".
 STRONG_EXCEPTION = re.compile(
     r"\b(?:(?:make|making|made)\s+an\s+exception|just\s+this\s+once|bend\s+the\s+rules|off\s+the\s+record|"

@@ -49,6 +49,7 @@ from focal.enforcement.amount_cues import (
     STRONG_EXCEPTION,
     THRESHOLD_AFTER,
     THRESHOLD_BEFORE,
+    TURNAROUND,
     Lexicon,
     lexicon,
 )
@@ -131,6 +132,7 @@ def _cues(kind: str, hints: list[str], lex: Lexicon) -> list[re.Pattern[str]]:
 
 def _clauses(text: str, cues: list[re.Pattern[str]]) -> list[list[_Clause]]:
     out = []
+    turned = TURNAROUND.search(text) is not None  # "…needs a review, and I've approved it": no review spares it
     for sentence in (s.strip() for s in _SENTENCE.findall(text)):
         if not sentence:
             continue
@@ -146,8 +148,8 @@ def _clauses(text: str, cues: list[re.Pattern[str]]) -> list[list[_Clause]]:
                        or (_NOUN_USE.match(part, m.end()) and not _GRANTED.search(part, m.end()))]
             # refused, reported, sent to review, or refused after the amount — with a cue or without one ("the
             # remaining $25 needs a review"): its amounts promise nothing
-            neutral = (bool(starts) and len(refused) == len(starts)) or REVIEW.search(part) is not None \
-                or REFUSED_AFTER.search(part) is not None
+            neutral = (bool(starts) and len(refused) == len(starts)) or not turned and (
+                REVIEW.search(part) is not None or REFUSED_AFTER.search(part) is not None)
             clauses.append(_Clause(part, bool(starts) and not neutral, neutral))
         out.append(clauses)
     return out

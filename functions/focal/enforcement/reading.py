@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from focal import expressions
-from focal.enforcement.amount_cues import EXCEPTION, NEGATION, REFUSED_AFTER
+from focal.enforcement.amount_cues import EXCEPTION, REFUSED_AFTER, TURNAROUND
 from focal.enforcement.amount_forms import may_state_amount
 from focal.enforcement.draft_reading import (
     NUMERIC,
@@ -93,17 +93,26 @@ def offline_reading(
     return reading, ask
 
 
+# A refusal of the promise itself: a negated verb of promising or being able, just before the hint ("I can't
+# promise an upgrade", "we don't offer upgrades"); a bare "no" or "never" is not one ("no question you'll win").
+_REFUSING = re.compile(
+    r"\b(?:can't|can’t|cannot|can\s+not|won't|won’t|will\s+not|unable\s+to|not\s+able\s+to|don't|don’t|do\s+not|"
+    r"doesn't|does\s+not|isn't|is\s+not|aren't|are\s+not|not\s+allowed\s+to|not\s+in\s+a\s+position\s+to)\s+"
+    r"(?:promise|guarantee|offer|give|provide|commit\s+to|say|confirm|arrange|do|be|get|see)?\s*"
+    r"(?:you\s+)?(?:a|an|any|the|that|this|your|for\s+an?)?\s*$", re.I)
+
+
 def _only_refused(field: ProfileFieldDefinition, draft: str) -> bool:
     """Every hint of a boolean field appears in a refusal ("I can't promise an upgrade", "an upgrade isn't
     possible"), and nothing makes an exception to it."""
-    if not field.extraction_hints or EXCEPTION.search(draft):
+    if not field.extraction_hints or EXCEPTION.search(draft) or TURNAROUND.search(draft):
         return False
     found = False
     for sentence in re.split(r"(?<=[.!?;])\s+|\n", draft):
         for hint in field.extraction_hints:
             for m in re.finditer(rf"\b{re.escape(hint)}\b", sentence, re.I):
                 found = True
-                if not (NEGATION.search(sentence[:m.start()]) or REFUSED_AFTER.search(sentence[m.end():])):
+                if not (_REFUSING.search(sentence[:m.start()]) or REFUSED_AFTER.search(sentence[m.end():])):
                     return False
     return found
 

@@ -62,8 +62,10 @@ QUESTION = re.compile(
 
 
 # Words before a value that refuse it ("plus, not basic", "not $1,000 but $1,200", "rather than Monday").
-REFUSED_BEFORE = re.compile(r"(?:\bnot|\bno|n't\s+want|instead\s+of|rather\s+than|\bnor|\bexcept|\bwithout)"
-                            r"(?:\s+(?:the|a|an|that|this|want|need|choose|pick|take|get))*\s*$", re.IGNORECASE)
+# "plus, not basic", "it's not for health or weather reasons": every value of a refused list is refused.
+REFUSED_BEFORE = re.compile(r"(?:\bnot|\bno|n't\s+want|instead\s+of|rather\s+than|\bnor|\bexcept|\bwithout|\bneither)"
+                            r"(?:\s+(?:the|a|an|that|this|want|need|choose|pick|take|get|for|because\s+of|due\s+to|about|"
+                            r"any|my|your))*(?:\s+[\w-]+\s*,?\s+(?:or|nor|and)(?:\s+(?:a|an|the|any|my))?)*\s*$", re.IGNORECASE)
 
 
 def refused(before: str) -> bool:
@@ -92,6 +94,15 @@ def _straight(text: str) -> str:
 
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+
+_SENTENCES = re.compile(r"(?:\d\.\d|[^.!?\n])+[.!?]?")
+
+
+def question_of(message: str) -> str:
+    """The last sentence of `message` that asks a question (the whole message when none does)."""
+    asking = [s for s in _SENTENCES.findall(message) if s.strip().endswith("?")]
+    return asking[-1].strip() if asking else message
 
 
 def plain_affirm(text: str, echo: str = "") -> bool:

@@ -243,7 +243,9 @@ def offline_context(
     pending = session.variables.get(PENDING)
     entities = message_entities(agent, text, today, pending.get("variable") if isinstance(pending, dict) else None)
     acts = detect_acts(text, act_similarities, agent.sensor.act_similarity)
-    asked = next((h.text for h in reversed(session.history) if h.role == "assistant"), "")
+    # the question the customer answers: the last sentence of the agent's last message that asks one, not the
+    # summary before it ("…the money goes back to your card. Shall I cancel booking K1NW8N?")
+    asked = lexicon.question_of(next((h.text for h in reversed(session.history) if h.role == "assistant"), ""))
     if "affirm" not in acts and lexicon.affirm_in_its_words(text, asked):
         for act in ("cancel", "deny"):  # "sure, cancel it" to "Shall I cancel it?" answers yes; it stops nothing
             acts.pop(act, None)
