@@ -1,5 +1,5 @@
 """The airline agent's conversation suite (examples/airline/tests.yaml), built from τ-bench airline tasks:
-every conversation passes, at least 30 benchmark tasks are covered, every policy-violating attempt is
+every conversation passes, at least 41 of the 50 benchmark tasks are covered, every policy-violating attempt is
 stopped by an action guard before its tool runs, and the data files are never written."""
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ def test_airline_suite_passes(fresh_tools) -> None:
     report = run_suite(AGENT, SUITE)
     print(format_report(report))
     assert report.passed, "\n" + format_report(report)
-    assert len(report.tasks_covered) >= 30
+    assert len(report.tasks_covered) >= 41
     blocked, attempts = report.guard_attempts
-    assert attempts >= 30 and blocked == attempts
+    assert attempts >= 48 and blocked == attempts
     assert _digests() == before, "the tools wrote the data files"
     assert {"users.json", "reservations.json", "flights.json"} <= set(before)

@@ -2,7 +2,8 @@
 
 Each conversation runs in its own session as the suite's `customer_id` with the suite's `profile`
 stored first (as focal.cli.conversation_tests does), so tools find the customer's records; the tools'
-own state is reset before every pass over the suite when the agent's tools.py defines `reset_state`.
+own state is reset before every pass over the suite when the agent's tools.py defines `reset_state`, and
+a conversation's own `setup` function is called before its first turn.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from focal.cli.conversation_tests import Conversation
+from focal.cli.conversation_tests import Conversation, run_setup
 from focal.models.agent import AgentConfig, Tool
 from focal.models.session import CustomerProfile
 from focal.models.turn import TurnRequest, TurnResult
@@ -82,6 +83,7 @@ def run_turns(deps: Any, agent: AgentConfig, conversations: list[Conversation], 
     for _ in range(repeat):
         reset_tools(agent)
         for conv in conversations:
+            run_setup(conv, agent)  # the conversation's own `setup`, as `focal test` calls it
             deps.profiles.save(CustomerProfile(
                 tenant_id=TENANT, agent_id=agent.id, customer_id=conv.customer_id,
                 schema_version=agent.profile_schema_version, fields=dict(conv.profile),

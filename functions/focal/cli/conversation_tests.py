@@ -6,6 +6,7 @@ A suite is a YAML file::
       - name: credit happy path            # unique within the suite
         customer_id: c-100                 # optional (default "test-customer")
         task: 12                           # optional: the benchmark task this conversation covers (an int ≥ 0)
+        setup: tools.py:reset_state        # optional: a function of the agent's folder called before the first turn
         profile: {is_premium: true}        # optional: stored profile facts, declared fields only
         turns:
           - user: I want a credit for my booking
@@ -42,7 +43,11 @@ cleared after every turn, so it never leaks into the next one). A turn whose pip
 
 Tools run for real and keep whatever process state they keep: the runner is agent-agnostic and does
 not reset them. Write a suite so its conversations do not depend on each other's side effects (use
-different records per conversation), or reset the tools' state before running the suite.
+different records per conversation), or reset the tools' state before running the suite. A conversation
+that needs a known state names a `setup` function ('file.py:function', under the same rules as a python
+tool's entrypoint, checked when the suite loads): it is called once, with no arguments, before the
+conversation's first turn, and must return a mapping like a tool; if it fails, the conversation fails
+before any turn runs.
 """
 
 from __future__ import annotations
@@ -74,7 +79,7 @@ EXPECT_KEYS = (
     "suggested_questions", "commands", "model_calls", "fast_path", "unverified", "approval_state", "blocked_tools",
 )
 SUITE_KEYS = ("conversations", "tasks_total")
-CONVERSATION_KEYS = ("name", "customer_id", "profile", "turns", "task")
+CONVERSATION_KEYS = ("name", "customer_id", "profile", "turns", "task", "setup")
 OUTPUT_CHECKS = ("relevance", "grounding")  # violation ids of the output checks, beside the agent's rule ids
 TURN_KEYS = ("user", "model", "expect")
 SHOWN_RESPONSE = 300  # characters of the actual response quoted under a failing turn
@@ -109,6 +114,7 @@ class Conversation:
     customer_id: str = DEFAULT_CUSTOMER
     profile: dict[str, Any] = field(default_factory=dict)
     task: int | None = None  # the benchmark task it covers, counted in the report
+    setup: str | None = None  # 'file.py:function' called before the first turn (e.g. the tools' state reset)
 
 
 def _is_str_list(value: Any) -> bool:
@@ -262,6 +268,16 @@ def load_suite(suite_path: str | Path, agent: AgentConfig) -> list[Conversation]
         if task is not None and (not isinstance(task, int) or isinstance(task, bool) or task < 0):
             problems.append(f"{where}: task must be a whole number ≥ 0 (the benchmark task index), got {task!r}")
             task = None
+        setup = conv.get("setup")
+        if setup is not None:
+            from focal.adapters.python_tools import entrypoint_problem
+            from focal.settings import get_settings
+
+            problem = (f"must be a 'file.py:function' string, got {setup!r}" if not isinstance(setup, str) else
+                       entrypoint_problem(setup, agent.base_dir, get_settings().tool_modules))
+            if problem:
+                problems.append(f"{where}: setup {problem}")
+                setup = None
         turns_raw = conv.get("turns")
         if not isinstance(turns_raw, list) or not turns_raw:
             problems.append(f"{where}: needs a non-empty list 'turns'")
@@ -288,7 +304,8 @@ def load_suite(suite_path: str | Path, agent: AgentConfig) -> list[Conversation]
             problems += _check_expect(agent, twhere, expect)
             model = _model_outputs(twhere, turn.get("model"), problems)
             turns.append(Turn(user=turn["user"], model=model, expect=expect))
-        conversations.append(Conversation(name=name, turns=turns, customer_id=customer, profile=dict(profile), task=task))
+        conversations.append(Conversation(name=name, turns=turns, customer_id=customer, profile=dict(profile), task=task,
+                                          setup=setup))
     if problems:
         raise SuiteError(source, problems)
     return conversations
@@ -487,6 +504,20 @@ def _fresh_deps(agent_path: str | Path, shared: Any | None) -> Any:
     return deps
 
 
+def run_setup(conv: Conversation, agent: AgentConfig) -> None:
+    """Call the conversation's `setup` function (if any) through the python tool runner, which loads the
+    agent's own tool modules: a reset there is seen by the tools. Raises `ToolError` when it fails."""
+    if conv.setup:
+        from focal.adapters.python_tools import PythonToolRunner
+        from focal.errors import ToolError
+        from focal.models.agent import Tool
+
+        try:
+            PythonToolRunner().run(agent, Tool(id="setup", entrypoint=conv.setup), {})
+        except ToolError as exc:
+            raise ToolError(f"setup {conv.setup!r} failed before the first turn: {exc}") from exc
+
+
 def run_conversation(conv: Conversation, agent: AgentConfig, deps: Any, session_id: str) -> ConversationReport:
     from focal.pipeline.runner import LocalRunner
 
@@ -494,6 +525,7 @@ def run_conversation(conv: Conversation, agent: AgentConfig, deps: Any, session_
     started = time.perf_counter()
     model = deps.model
     try:
+        run_setup(conv, agent)
         if conv.profile:
             deps.profiles.save(CustomerProfile(
                 tenant_id=TENANT_ID, agent_id=agent.id, customer_id=conv.customer_id,
