@@ -158,7 +158,7 @@ def test_first_turn_of_a_suite_names_the_model_load_when_not_loaded(monkeypatch,
 
     monkeypatch.setattr(onnx_embedder, "_shared", {})
     cli._loading_model()
-    assert capsys.readouterr().err == "loading the MiniLM model (first time only)…\n"
+    assert capsys.readouterr().err == "loading the MiniLM model…\n"
     monkeypatch.setattr(onnx_embedder, "_shared", {"loaded": object()})
     cli._loading_model()
     assert capsys.readouterr().err == ""

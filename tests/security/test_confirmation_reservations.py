@@ -38,3 +38,43 @@ def test_a_model_reading_a_hedged_yes_as_a_confirmation_runs_nothing(tmp_path, m
     suite.write_text(SUITE.format(message=message), encoding="utf-8")
     report = run_suite(RETAIL, suite)
     assert report.conversations and report.passed, "\n" + format_report(report)
+
+
+@pytest.mark.parametrize("message", ["Before that, how long do returns usually take?",
+                                     "what happens to my loyalty points", "hmm, I'm not sure about this",
+                                     "what if I changed my mind next week"])
+def test_a_model_yes_the_message_contradicts_runs_nothing(tmp_path, message):
+    """A question, an unsure message, or one heard offline as a no, a stop or a hypothetical is no yes,
+    whatever the model reads."""
+    suite = tmp_path / "tests.yaml"
+    suite.write_text(SUITE.format(message=message), encoding="utf-8")
+    report = run_suite(RETAIL, suite)
+    assert report.conversations and report.passed, "\n" + format_report(report)
+
+
+ONLY_THE_MODEL = """
+conversations:
+  - name: a yes only the model hears
+    customer_id: c-100
+    turns:
+      - user: Please refund order A1001
+        expect: {step: confirm_refund}
+      - user: "{message}"
+        model:
+          sensor:
+            detected_intent: refund
+            intent_confidence: 0.99
+            commands:
+              - {name: AffirmConfirmation, flow: refund}
+        expect: {tool_calls: [], approval_state: awaiting_approval}
+"""
+
+
+def test_a_yes_only_the_model_hears_waits_for_approval(tmp_path):
+    """Words no offline reading takes for a yes: the model is the only witness, so the side effect waits for
+    a person instead of running on the model's word."""
+    suite = tmp_path / "tests.yaml"
+    suite.write_text(ONLY_THE_MODEL.replace("{message}", "let the machine roll, friend"), encoding="utf-8")
+    report = run_suite(RETAIL, suite)
+    assert report.conversations and report.passed, "\n" + format_report(report)
+

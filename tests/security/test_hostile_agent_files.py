@@ -356,3 +356,23 @@ def test_a_tool_file_nested_too_deeply_cannot_be_parsed_and_says_so(tmp_path, ca
     with pytest.raises(SyntaxError, match="nested too deeply"):
         ast_parse.parse("x=" + "-" * 200_000 + "1")
     assert ast_parse.parse("x = 1").body  # the parser still works afterwards
+
+
+@pytest.mark.parametrize("text", ["Too long: {max_length:>900000000}", "{kinds.__class__.__init__}",
+                                  "{max_length!r} characters", "{0}", "{ max_length }", "at most {max_length} {"])
+def test_a_refusal_message_with_anything_but_plain_placeholders_is_refused_at_load(text):
+    """Refusal messages are filled as plain text; a format spec, attribute or index could make one turn allocate
+    gigabytes or show the customer Python internals, so the file is refused, naming the field."""
+    body = f"id: a\nname: a\npre_validation:\n  refusal_messages:\n    too_long: {json.dumps(text)}\n"
+    loaded = parse_agent_text(body, "agent.yaml")
+    assert loaded.config is None
+    assert any("refusal_messages.too_long" in str(p) for p in loaded.problems), loaded.problems
+
+
+def test_plain_placeholders_in_a_refusal_message_are_filled_as_text():
+    from focal.models.agent import AgentConfig
+    from focal.sensing.prevalidation import blocking_failures, prevalidate, refusal_text
+
+    agent = AgentConfig(id="a", name="a", pre_validation={
+        "max_length": 40, "refusal_messages": {"too_long": "{max_length} at most ({max_length})"}})
+    assert refusal_text(agent, blocking_failures(prevalidate(agent, "word " * 20))) == "40 at most (40)"

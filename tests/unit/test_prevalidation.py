@@ -460,3 +460,12 @@ def test_the_onnx_classifier_folder_must_hold_model_and_tokenizer(tmp_path):
 
     with pytest.raises(FileNotFoundError, match="model.onnx and tokenizer.json"):
         OnnxInjectionClassifier(tmp_path)
+
+
+def test_short_codes_and_numbers_are_never_refused_as_attacks(minilm):
+    """A PIN, a reference or a one-word answer carries no instruction (a four-digit PIN once sat near an
+    attack exemplar); every four-digit PIN and a few codes pass."""
+    a = agent()
+    messages = [f"{n:04d}" for n in range(0, 10000, 101)] + ["9999", "XK-2291", "#4471", "0.5", "ok 1234", "N0P3"]
+    refused = [m for m in messages if blocking_failures(prevalidate(a, m, minilm.embed([m])[0], minilm))]
+    assert refused == []

@@ -26,7 +26,7 @@ def _loading_model() -> None:
     from focal.adapters import onnx_embedder
 
     if not getattr(onnx_embedder, "_shared", None):
-        progress("loading the MiniLM model (first time only)…")
+        progress("loading the MiniLM model…")
 
 
 def _runner(agent: str, db: str, model: str | None, tenant: str = "local"):

@@ -11,7 +11,8 @@ is all move the decision:
   confirmation on screen) 1.0; an act recognised by exemplar similarity 0.5 at
   `sensor.act_similarity`, rising to 1.0 at `ACT_SPAN` above it; a slot value read by its type 1.0,
   free text taken whole 0.9; a started flow its intent score, cut when the runner-up intent is
-  close (margin < 2 × `navigation.ambiguity_margin`); a model reading the model's own confidence.
+  close (margin < 2 × `navigation.ambiguity_margin`); a model reading the model's own confidence, and
+  a yes only the model heard (no offline reading of it) at most `MODEL_ONLY_YES_CERTAINTY`.
   With no command: the best matched soft rule's score, else the intent score.
 - tool_availability — argument provenance: for each required argument of the tools to run, who
   vouches for its value. Typed by the customer in this conversation (`STATED`) or returned by a
@@ -60,11 +61,13 @@ from focal.enforcement.scope import turn_scope
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, Tool
 from focal.models.turn import TurnState
+from focal.sensing.acts import MODEL_ONLY_YES
 
 FACTORS = ("goal_understanding", "tool_availability", "context_richness", "tool_determinism")
 FREE_TEXT_SLOT = 0.9  # a string slot that took the whole message: probably, not certainly, the value
 NO_READING = 0.9  # an executed act with no recorded reading (e.g. a command added by code)
 ACT_SPAN = 0.2  # an exemplar similarity this far above the act threshold is as sure as the lexicon
+MODEL_ONLY_YES_CERTAINTY = 0.6  # a yes only the model heard: at most approval, never execution on its own
 # Argument provenance (tool_availability) and how established a dependency is (context_richness).
 STATED, TOOL, READ, PROFILE, DEFAULT = 0.8, 0.8, 0.5, 0.4, 0.2
 ESTABLISHED = {"session": 1.0, "profile": 0.6, "default": 0.3, "missing": 0.0}
@@ -133,7 +136,11 @@ def _readings(state: TurnState, agent: AgentConfig) -> list[tuple[str, float, st
     executed = set(state.decision.executed)
     if executed and ctx.source == "model":
         c = _clip(ctx.intent_confidence)
-        return [(name, c, f"read by the model ({c:.2f})") for name in state.decision.executed]
+        read = [(name, c, f"read by the model ({c:.2f})") for name in state.decision.executed]
+        if MODEL_ONLY_YES in ctx.notes:  # a yes no offline reading heard: never sure enough to run on its own
+            read = [(n, min(v, MODEL_ONLY_YES_CERTAINTY), f"{how}; {MODEL_ONLY_YES}") if n == "AffirmConfirmation"
+                    else (n, v, how) for n, v, how in read]
+        return read
     acts = _act_readings(ctx.notes, agent.sensor.act_similarity)
     out: list[tuple[str, float, str]] = []
     for cmd in state.commands:

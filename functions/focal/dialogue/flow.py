@@ -116,8 +116,25 @@ def rewind_to_slot(agent: AgentConfig, session: Session, slot_name: str) -> Step
     owner = next((st for st in (scenario.steps if scenario else []) if any(s.name == slot_name for s in st.slots)), None)
     if scenario is None or owner is None or owner.id == session.active_step_id:
         return None
+    if session.active_step_id and not _reachable(scenario, owner.id, session.active_step_id):
+        return None  # a value for a later step, given early and changed before the flow got there: no jump ahead
     _enter(session, scenario.id, owner.id)
     return owner
+
+
+def _reachable(scenario: Scenario, start: str, goal: str) -> bool:
+    """`goal` can follow `start` along the scenario's transitions: `start` comes before it."""
+    steps = {st.id: st for st in scenario.steps}
+    seen, todo = {start}, [start]
+    while todo:
+        step = steps.get(todo.pop())
+        for t in step.transitions if step else []:
+            if t.target == goal:
+                return True
+            if t.target not in seen:
+                seen.add(t.target)
+                todo.append(t.target)
+    return False
 
 
 def missing_slot(step: Step, variables: dict[str, Any]) -> Slot | None:

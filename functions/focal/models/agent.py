@@ -7,6 +7,7 @@ Cross-field checks (references, expressions) live in `focal.config.validate`, so
 
 from __future__ import annotations
 
+import re
 from enum import Enum
 from typing import Any, Literal
 
@@ -440,6 +441,9 @@ class ApprovalConfig(Strict):
     )
 
 
+REFUSAL_PLACEHOLDER = re.compile(r"\{(max_length|min_length|kinds)\}")
+
+
 class PreValidationConfig(Strict):
     """Seed 004 pre-validation. The master switches are `features.enabled` and `features.pre_validation`;
     `non_empty` always runs under them, every other check has its own flag here."""
@@ -464,6 +468,19 @@ class PreValidationConfig(Strict):
                     "dangerous_content, prompt_injection; {max_length}, {min_length} and {kinds} are filled in); "
                     "never the message itself. Keys given here replace those defaults one by one",
     )
+
+    @field_validator("refusal_messages", mode="after")
+    @classmethod
+    def _plain_placeholders(cls, texts: dict[str, str]) -> dict[str, str]:
+        """Only `{max_length}`, `{min_length}` and `{kinds}`, filled as plain text: a brace anywhere else (a
+        format spec such as `{max_length:>9999}`, an attribute `{kinds.__class__}`) is refused at load."""
+        for key, text in texts.items():
+            rest = REFUSAL_PLACEHOLDER.sub("", text)
+            if "{" in rest or "}" in rest:
+                raise ValueError(f"refusal_messages.{key}: only the placeholders {{max_length}}, {{min_length}} and "
+                                 f"{{kinds}} may appear in braces, got {text!r}")
+        return texts
+
     check_length: StrictBool = Field(default=True, description="length_bounds: min_length ≤ characters ≤ max_length")
     check_dangerous_content: StrictBool = Field(
         default=True, description="dangerous_content: shell, SQL, script, template and path-traversal payloads"

@@ -102,3 +102,27 @@ def detect_acts(text: str, similarities: dict[str, float] | None, threshold: flo
     if "affirm" in found and "deny" in found:  # "yes... no" — the lexicon reading wins
         found.pop("affirm" if found["deny"] == "lexicon" else "deny")
     return found
+
+
+MODEL_ONLY_YES = "the model's yes, not read offline"  # a note: the yes rests on the model's reading alone
+_CONTRARY = ("deny", "cancel", "hypothetical")
+
+
+def model_yes_doubt(text: str, offline_notes: list[str]) -> str | None:
+    """Why a model's reading of the message as a yes must be set aside (None: it may stand).
+
+    The model is one witness of a yes that runs side effects; the message itself must not contradict it:
+    a yes taken back or under a condition, a question ("what is your policy on …?" answers nothing), an
+    unsure message, or one the offline reading heard as a no, a stop or a hypothetical."""
+    if lexicon.has_reservation(text):
+        return "the message takes it back or puts a condition on it"
+    if lexicon.is_question(text):
+        return "the message asks a question"
+    if lexicon.is_unsure(text):
+        return "the message is unsure"
+    heard = next((act for act in _CONTRARY if any(n.startswith(f"act {act} (") for n in offline_notes)), None)
+    return f"the offline reading heard {heard}" if heard else None
+
+
+def offline_heard_yes(offline_notes: list[str]) -> bool:
+    return any(n.startswith("act affirm (") for n in offline_notes)

@@ -341,6 +341,12 @@ class InjectionVerdict:
     reasons: list[str]
 
 
+# A message of fewer words carries no instruction ("9999", "B-1042", "ok"): its vector says nothing about
+# an attack, and short codes land anywhere in the embedding space (a PIN once sat near an attack exemplar).
+MIN_WORDS_FOR_SIMILARITY = 2
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
 def detect_injection(
     text: str,
     vector: np.ndarray | None = None,
@@ -359,7 +365,7 @@ def detect_injection(
         kinds = signal_kinds(normalise(text))
         if len(kinds) >= signal_count:
             reasons.append(f"jailbreak vocabulary: {len(kinds)} kinds ({', '.join(kinds)})")
-    if vector is not None and embedder is not None:
+    if vector is not None and embedder is not None and len(_WORD.findall(text)) >= MIN_WORDS_FOR_SIMILARITY:
         index = exemplar_index(embedder, extra_attacks, extra_ordinary)
         best, attack_sim, ordinary_sim = index.nearest(np.asarray(vector, dtype=np.float32))
         margin = attack_sim - ordinary_sim

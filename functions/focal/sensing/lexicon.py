@@ -39,7 +39,7 @@ CORRECTION = re.compile(
     r"\b(actually|i meant|i mean|wrong|mistake|correct(ion)?|change|fix|update|instead|typo)\b", re.IGNORECASE
 )
 HYPOTHETICAL = re.compile(
-    r"\b(what if|hypothetical(ly)?|would i be able|could i (theoretically|in theory)|suppose|in case i|"
+    r"\b(what if|hypothetical(ly)?|would i be able|could i (theoretically|in theory)|suppose(?!\s+so\b)|in case i|"
     r"what (would|will) happen|what happens (if|when)|just (asking|curious|wondering)|out of curiosity|"
     r"in theory|theoretically|imagine (if|that))\b",
     re.IGNORECASE,
@@ -71,6 +71,11 @@ REFUSED_BEFORE = re.compile(r"(?:\bnot|\bno|n't\s+want|instead\s+of|rather\s+tha
 def refused(before: str) -> bool:
     """The text before a value refuses it."""
     return REFUSED_BEFORE.search(before) is not None
+
+
+def is_reply_word(text: str) -> bool:
+    """The message opens with a yes or a no: an answer to a yes/no question, not a value."""
+    return bool(AFFIRM.search(text) or DENY.search(text))
 
 
 def is_question(text: str) -> bool:

@@ -39,7 +39,22 @@ def message_entities(agent: AgentConfig, text: str, today: date | None = None, a
         value = coerce(f.field_type, value)
         if value_valid(f.validation_rules, value):  # a value failing the field's validation_rules is not taken
             out[f.field_name] = value
-    return out
+    return _without_parts(out, text)
+
+
+def _within(part: str, whole: str, text: str) -> bool:
+    """Every place `part` is written in `text` lies inside a place `whole` is written."""
+    spans = [(m.start(), m.end()) for m in re.finditer(re.escape(whole), text)]
+    starts = [m.start() for m in re.finditer(re.escape(part), text)]
+    return bool(starts) and all(any(a <= s and s + len(part) <= b for a, b in spans) for s in starts)
+
+
+def _without_parts(values: dict[str, Any], text: str) -> dict[str, Any]:
+    """One value, one field: a text value that is only ever a piece of another field's value ("1001" of the
+    phone number "555-010-1001" read by a four-digit pattern) is no value of its own."""
+    texts = {name: v for name, v in values.items() if isinstance(v, str) and v}
+    return {name: v for name, v in values.items()
+            if not (name in texts and any(o != name and len(w) > len(v) and _within(v, w, text) for o, w in texts.items()))}
 
 
 def awaited_slot(agent: AgentConfig, session: Session) -> Slot | None:
@@ -298,9 +313,10 @@ def offline_context(
         if starting is None and active is not None:
             commands += _fill_rest(agent, session, text, commands)
     # A free-text slot takes the whole message when nothing else claims it — not a question ("how much
-    # does it cost?" asked while the flow waits for a destination is answered, and the slot asked again).
+    # does it cost?" asked while the flow waits for a destination is answered, and the slot asked again),
+    # nor an answer to a yes/no question ("yes if it's under $20" is no destination).
     if (step is not None and session.flow_state == "waiting_for_slot" and not commands and not acts and text.strip()
-            and not lexicon.is_question(text)):
+            and not lexicon.is_question(text) and not lexicon.is_reply_word(text)):
         waiting = next((s for s in step.slots if s.type == "string" and session.slots.get(s.name) in (None, "")), None)
         if waiting is not None:
             commands.append(Command(name="SetSlot", flow=active.id if active else None, slot=waiting.name, value=text.strip()))

@@ -23,7 +23,7 @@ import re
 
 import numpy as np
 
-from focal.models.agent import AgentConfig
+from focal.models.agent import REFUSAL_PLACEHOLDER, AgentConfig
 from focal.models.context import PreValidationCheck
 from focal.models.session import Session
 from focal.ports import Embedder, InjectionClassifier
@@ -160,6 +160,11 @@ def suggested_questions(agent: AgentConfig, checks: list[PreValidationCheck]) ->
     return questions
 
 
+def _fill(template: str, values: dict[str, str]) -> str:
+    """Plain-text placeholders, never str.format (an agent file must not control a format spec)."""
+    return REFUSAL_PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
+
+
 def refusal_text(agent: AgentConfig, failed: list[PreValidationCheck]) -> str:
     """What the customer is told when blocking checks fail: what was wrong and what to do, from the
     first failed check (`pre_validation.refusal_messages`, its defaults filling any key left out).
@@ -172,10 +177,5 @@ def refusal_text(agent: AgentConfig, failed: list[PreValidationCheck]) -> str:
             key = "too_short" if check.reason.startswith("shorter") else "too_long"
         kinds = check.reason.removeprefix("found: ") if key == "dangerous_content" else ""
         if template := texts.get(key):
-            return template.format_map(_Fill(max_length=cfg.max_length, min_length=cfg.min_length, kinds=kinds))
+            return _fill(template, {"max_length": str(cfg.max_length), "min_length": str(cfg.min_length), "kinds": kinds})
     return cfg.refusal_message
-
-
-class _Fill(dict):
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"

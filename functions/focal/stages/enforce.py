@@ -87,7 +87,8 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
             state.enforcement.unverified += [r.id for r in subjective if r.id not in state.enforcement.unverified]
         else:
             why = ("cannot verify: the judge gave no valid verdict" if judging
-                   else SPENT if budget_spent(llm) else "cannot verify: no judge model")
+                   else SPENT if budget_spent(llm)
+                   else "cannot verify: no judge model available (none configured, or a test script's verdicts ran out)")
             violations += [Violation(rule_id=r.id, lane="judge", reason=why) for r in subjective]
         _lap(state, "judge", started)
     return violations

@@ -30,8 +30,7 @@ from focal.pipeline.budget import budget_spent, start_budget
 from focal.pipeline.deps import Deps
 from focal.pipeline.idempotency import begin_turn
 from focal.ports import InjectionClassifier
-from focal.sensing import lexicon
-from focal.sensing.acts import act_index
+from focal.sensing.acts import MODEL_ONLY_YES, act_index, model_yes_doubt, offline_heard_yes
 from focal.sensing.fast_path import fast_path
 from focal.sensing.intents import intent_index
 from focal.sensing.model_sensor import model_sensor
@@ -86,10 +85,13 @@ def _understand(state: TurnState, deps: Deps, agent: AgentConfig, text: str, vec
                                      "source": "model", "conditions": readings})
     if output.detected_intent:
         merged.detected_intent = next((s.intent_label or s.id for s in agent.scenarios if s.id == output.detected_intent), None)
-    if lexicon.has_reservation(text) and any(c.name == "AffirmConfirmation" for c in merged.commands):
-        # "yes please, don't do it yet": whatever the model read, a yes taken back or under a condition runs nothing
-        merged.commands = [c for c in merged.commands if c.name != "AffirmConfirmation"]
-        merged.notes.append("the model's yes set aside: the message takes it back or puts a condition on it")
+    if any(c.name == "AffirmConfirmation" for c in merged.commands):
+        doubt = model_yes_doubt(text, context.notes)
+        if doubt:  # "yes please, don't do it yet", "what is your policy on …?": whatever the model read, no yes
+            merged.commands = [c for c in merged.commands if c.name != "AffirmConfirmation"]
+            merged.notes.append(f"the model's yes set aside: {doubt}")
+        elif not offline_heard_yes(context.notes):
+            merged.notes.append(MODEL_ONLY_YES)  # the gate weighs it as less certain (focal.dialogue.confidence)
     return merged
 
 
