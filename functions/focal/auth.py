@@ -113,6 +113,24 @@ def authenticate(lookup: KeyLookup, api_key: str | None) -> Principal | None:
     return lookup.principal_for(api_key)
 
 
+class ConflictingCredentials(Exception):
+    """The request carries two API keys (x-api-key and Authorization: Bearer) that are not the same principal."""
+
+    code = "conflicting_credentials"
+
+
+def authenticate_keys(lookup: KeyLookup, api_keys: list[str]) -> Principal | None:
+    """The principal of the request's API keys (`keys_from_headers`), or None (401). Two keys must name the same
+    principal (tenant, scopes, trusted backend): else ConflictingCredentials (401), never the first one's tenant."""
+    if not api_keys:
+        return None
+    principals = [lookup.principal_for(key) for key in api_keys]
+    if len(principals) > 1 and (None in principals or len(set(principals)) > 1):
+        raise ConflictingCredentials("x-api-key and Authorization: Bearer carry different API keys that are not the "
+                                     "same principal; send one key")
+    return principals[0]
+
+
 def chat_customer(principal: Principal, body_customer_id: str | None) -> str:
     """The customer a chat turn is for: asserted by a trusted backend key, else the principal's own
     (a verified customer token), else anonymous. A body's claim from any other caller is ignored."""

@@ -1,15 +1,27 @@
-"""Masking at rest: what a store writes never holds a payment card number or a `pii: true` field's value.
+"""Masking at rest: what a store writes holds no payment card number, e-mail address, phone number or SSN
+typed in text, and no `pii: true` field's value.
 
-Two rules, applied by every store adapter to the JSON document it is about to write (sessions, turn
+Three rules, applied by every store adapter to the JSON document it is about to write (sessions, turn
 records, episodes — `focal.adapters.sqlite_store`, `focal.adapters.dynamodb_store`); the live turn
 keeps the clear values, only the stored copy is masked:
 
-- **Card-like strings, always** (no agent needed): 13 to 19 digits, optionally grouped by a space, two
-  spaces, a dot, a dash or a slash (the separators of the retail agent's `card_number_echoed`
-  pattern), that pass the Luhn check → ``**** **** **** 4242`` (the last four digits kept). A long
-  number that fails Luhn (a tracking number, a booking reference) is left as it is. In a run of groups that
-  is longer than a card (a reference number typed just before a card), the Luhn-valid card-sized
-  window of whole groups is masked.
+- **Card-like strings, always** (no agent needed; `focal.pii_text`): 13 to 19 digits, in groups joined
+  by any short separator (one to three characters that are no letter, digit or line break: spaces of
+  any width, dots, dashes of any width, slashes, underscores; invisible characters such as a zero-width
+  space count as none), that pass the Luhn check → ``**** **** **** 4242`` (the last four digits kept).
+  A long number that fails Luhn (a tracking number, a booking reference) is left as it is, and so are
+  numbers written one after another with different separators (a list of amounts or dates). In a run
+  of groups that is longer than a card (a reference number typed just before a card), the Luhn-valid
+  card-sized window of whole groups is masked.
+- **Contacts in text, always** (`focal.pii_text`): an e-mail address → ``[email]`` (nothing kept, not
+  even the domain), an SSN written ``ddd-dd-dddd`` → ``[ssn]``, a number written like a phone number
+  (``+`` and a country code with 10 to 15 digits, ``(ddd) ddd-dddd``, ``ddd-ddd-dddd``,
+  ``ddd.ddd.dddd``) → ``[phone]``; bare digit runs are references, not phone numbers. A contact that
+  is a whole value in a dict of named values (a slot, variable, extracted entity, tool argument or
+  output, a SetSlot/CorrectSlot value) is kept — there, and where the same document's text repeats it
+  (the history that asked and confirmed it): a later turn needs it (a tool run after the customer
+  confirms, the approval gate's "in the customer's own words"). A contact inside a longer value is
+  masked. To mask a collected contact too, mark its field `pii: true`.
 - **`pii: true` fields** (the agent's `profile_field_definitions`): the value → ``[redacted:<field>]``
   wherever the document holds it under the field's name (slots, variables, extracted entities,
   tool arguments, draft and guard variables, a SetSlot/CorrectSlot command's value, an interrupted
@@ -18,21 +30,21 @@ keeps the clear values, only the stored copy is masked:
   separators the customer typed between them, other values of four or more characters match
   case-insensitively. The field's `pattern` is not used: a broad one would mangle other values (a
   booking reference, another slot). Once stored masked, a value is no longer known: if the customer types it
-  again and nothing reads it into the field, that later text keeps it (the card rule still applies).
+  again and nothing reads it into the field, that later text keeps it (the text rules still apply).
 
-A masked value is not a usable one: ``[redacted:phone]`` has no digit and ``**** **** **** 4242`` only
-four, so neither matches an id pattern nor the card pattern again (masking is idempotent). On the next
-turn a pii slot reads ``[redacted:<field>]``: it is filled (the flow goes on), but its value is gone —
-mark `pii: true` only the values the agent needs in the turn that collects them.
+A masked value is not a usable one: ``[redacted:phone]``, ``[email]`` and ``[phone]`` have no digit and
+``**** **** **** 4242`` only four, so none matches an id pattern nor a rule again (masking is idempotent).
+On the next turn a pii slot reads ``[redacted:<field>]``: it is filled (the flow goes on), but its value is
+gone — mark `pii: true` only the values the agent needs in the turn that collects them.
 Ids that key the stores (tenant, agent, session, customer, turn, approval, idempotency key) are never
-rewritten. The lookup of the agent failing leaves the card rule only.
+rewritten. The lookup of the agent failing leaves the text rules only.
 
 Two texts are stored beside documents that do not hold the turn's values, so they are masked with the
 turn before they reach a store (`mask_turn_text`): the history entries persist appends (on a session
 conflict or in the fallback stage they go onto the stored session, which lacks this turn's slots) and
-an episode's `asked`. Not masked: customer profiles (the business's record, read back by tools on
-every turn), approval requests (they must run exactly the arguments that were approved) and the
-idempotency store's copy of a result (24 h).
+an episode's `asked` (an episode holds no slots, so its store masks every contact in it). Not masked:
+customer profiles (the business's record, read back by tools on every turn), approval requests (they
+must run exactly the arguments that were approved) and the idempotency store's copy of a result (24 h).
 """
 
 from __future__ import annotations
@@ -46,13 +58,13 @@ from typing import Any, cast
 
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
 from focal.models.turn import TurnState
+from focal.pii_text import card_mask, contact_key, contact_kind, is_card, luhn_valid, mask_text
+
+__all__ = ["KEEP_KEYS", "NAMED_VALUES", "agent_lookup", "card_mask", "luhn_valid", "mask_record", "mask_text",
+           "mask_turn_text", "mask_value", "masked_json", "pii_fields"]
 
 AgentLookup = Callable[[str, str], AgentConfig | None]
 
-CARD_MIN_DIGITS, CARD_MAX_DIGITS = 13, 19
-# Digit groups joined by one separator (space, dot, dash, slash) or two spaces; maximal runs.
-_DIGIT_RUN = re.compile(r"(?<!\d)\d+(?:(?:[ ./-]|  )\d+)*(?!\d)")
-_GROUP = re.compile(r"\d+")
 # Never rewritten: they key the stores and carry no customer text.
 KEEP_KEYS = frozenset({"tenant_id", "agent_id", "session_id", "customer_id", "turn_id", "approval_id", "request_id",
                        "idempotency_key", "embedding"})
@@ -60,57 +72,7 @@ KEEP_KEYS = frozenset({"tenant_id", "agent_id", "session_id", "customer_id", "tu
 NAMED_VALUES = frozenset({"slots", "variables", "extracted_entities", "arguments", "outputs", "fields"})
 SLOT_COMMANDS = frozenset({"SetSlot", "CorrectSlot"})
 MIN_DIGITS_IN_TEXT, MIN_CHARS_IN_TEXT = 5, 4
-
-
-def luhn_valid(digits: str) -> bool:
-    total = 0
-    for i, ch in enumerate(reversed(digits)):
-        d = int(ch)
-        if i % 2 == 1:
-            d = d * 2 - 9 if d > 4 else d * 2
-        total += d
-    return total % 10 == 0
-
-
-def card_mask(digits: str) -> str:
-    return "**** **** **** " + digits[-4:]
-
-
-def _is_card(digits: str) -> bool:
-    return CARD_MIN_DIGITS <= len(digits) <= CARD_MAX_DIGITS and luhn_valid(digits)
-
-
-def _mask_run(run: re.Match[str]) -> str:
-    text = run.group(0)
-    groups = list(_GROUP.finditer(text))
-    digits = "".join(g.group(0) for g in groups)
-    if _is_card(digits):
-        return card_mask(digits)
-    if len(groups) < 2 or len(digits) < CARD_MIN_DIGITS:
-        return text
-    # Not a card as a whole (a number typed next to one): mask each card-sized, Luhn-valid window of whole
-    # groups (the longest from each group, left to right).
-    out, cursor, i = [], 0, 0
-    while i < len(groups):
-        best, count = None, 0
-        for j in range(i, len(groups)):
-            count += len(groups[j].group(0))
-            if count > CARD_MAX_DIGITS:
-                break
-            if _is_card("".join(g.group(0) for g in groups[i:j + 1])):
-                best = j
-        if best is None:
-            i += 1
-            continue
-        out += [text[cursor:groups[i].start()], card_mask("".join(g.group(0) for g in groups[i:best + 1]))]
-        cursor, i = groups[best].end(), best + 1
-    out.append(text[cursor:])
-    return "".join(out)
-
-
-def mask_text(text: str) -> str:
-    """Every card-like (13–19 digits, Luhn-valid) number in `text` → ``**** **** **** <last 4>``."""
-    return _DIGIT_RUN.sub(_mask_run, text) if any(ch.isdigit() for ch in text) else text
+_VALUE_SEPARATOR = r"(?:[^\w\n\r]|_){0,4}"  # between the digits of a pii value found in text (any, invisible too)
 
 
 def mask_value(field: str, value: Any) -> Any:
@@ -129,7 +91,7 @@ def _value_pattern(value: Any) -> re.Pattern[str] | None:
     text = str(value).strip()
     digits = re.sub(r"\D", "", text)
     if len(digits) >= MIN_DIGITS_IN_TEXT and len(digits) * 2 >= len(re.sub(r"\s", "", text)):
-        return re.compile(r"(?<![\d+])\+?\(?" + r"[\s().+/-]{0,3}".join(digits) + r"(?!\d)")
+        return re.compile(r"(?<![\d+])\+?\(?" + _VALUE_SEPARATOR.join(digits) + r"(?!\d)")
     if len(text) >= MIN_CHARS_IN_TEXT:
         return re.compile(r"\s+".join(re.escape(word) for word in text.split()), re.IGNORECASE)
     return None
@@ -139,21 +101,27 @@ class _Masker:
     def __init__(self, agent: AgentConfig | None) -> None:
         self.fields = pii_fields(agent)
         self.text_rules: list[tuple[re.Pattern[str], str]] = []  # a pii value found in the document → its field
+        self.kept: set[str] = set()  # contact values (e-mail, phone, SSN) held whole as a named value: left in text
 
-    def collect(self, obj: Any, key: str | None = None) -> None:
-        """Find the pii values the document holds under a field's name; their occurrences in text are masked too."""
+    def collect(self, obj: Any, key: str | None = None, named: bool = False) -> None:
+        """Find the values the document holds under a field's name: a pii field's are masked in text too; an
+        e-mail, phone number or SSN that is a whole value (not a pii field's) is kept, in text too."""
         if isinstance(obj, dict):
             if key in NAMED_VALUES:
                 for name, value in obj.items():
                     if name in self.fields:
                         self._add(name, value)
-            if obj.get("name") in SLOT_COMMANDS and obj.get("slot") in self.fields:
+            command = obj.get("name") in SLOT_COMMANDS
+            if command and obj.get("slot") in self.fields:
                 self._add(obj["slot"], obj.get("value"))
             for k, v in obj.items():
-                self.collect(v, k)
+                if k not in KEEP_KEYS and not (key in NAMED_VALUES and k in self.fields):
+                    self.collect(v, k, named or key in NAMED_VALUES or (command and k == "value"))
         elif isinstance(obj, list):
             for item in obj:
-                self.collect(item, key)
+                self.collect(item, key, named)
+        elif named and isinstance(obj, str) and contact_kind(obj):
+            self.kept.add(contact_key(obj))
 
     def _add(self, name: str, value: Any) -> None:
         for item in value if isinstance(value, list) else [value]:
@@ -163,49 +131,51 @@ class _Masker:
             if pattern is not None:
                 self.text_rules.append((pattern, name))
 
-    def text(self, value: str) -> str:
+    def text(self, value: str, named: bool = False) -> str:
         for pattern, name in self.text_rules:
             value = pattern.sub(f"[redacted:{name}]", value)
-        return mask_text(value)
+        if named and contact_kind(value):
+            return value  # a slot, variable or argument that is an e-mail, phone number or SSN: a later turn needs it
+        return mask_text(value, keep=self.kept)
 
-    def walk(self, obj: Any, key: str | None = None) -> Any:
+    def walk(self, obj: Any, key: str | None = None, named: bool = False) -> Any:
         if isinstance(obj, dict):
-            named = key in NAMED_VALUES
-            command_slot = obj.get("slot") if obj.get("name") in SLOT_COMMANDS and obj.get("slot") in self.fields else None
+            values = key in NAMED_VALUES
+            command = obj.get("name") in SLOT_COMMANDS
+            command_slot = obj.get("slot") if command and obj.get("slot") in self.fields else None
             out = {}
             for k, v in obj.items():
                 if k in KEEP_KEYS:
                     out[k] = v
-                elif (named and k in self.fields) or (command_slot and k == "value"):
-                    out[k] = mask_value(k if named else cast(str, command_slot), v)  # not named: command_slot is set
+                elif (values and k in self.fields) or (command_slot and k == "value"):
+                    out[k] = mask_value(k if values else cast(str, command_slot), v)  # not values: command_slot is set
                 else:
-                    out[k] = self.walk(v, k)
+                    out[k] = self.walk(v, k, named or values or (command and k == "value"))
             return out
         if isinstance(obj, list):
-            return [self.walk(item, key) for item in obj]
+            return [self.walk(item, key, named) for item in obj]
         if isinstance(obj, str):
-            return self.text(obj)
-        if isinstance(obj, int) and not isinstance(obj, bool) and _is_card(str(abs(obj))):
+            return self.text(obj, named)
+        if isinstance(obj, int) and not isinstance(obj, bool) and is_card(str(abs(obj))):
             return card_mask(str(abs(obj)))
         return obj
 
 
 def mask_record(obj: Any, agent: AgentConfig | None, context: Any = None) -> Any:
-    """A masked copy of a JSON-like document (dicts, lists, scalars); `agent` None: the card rule only.
-    `context`: another document whose pii values are masked in `obj` too (e.g. the turn that wrote a text)."""
+    """A masked copy of a JSON-like document (dicts, lists, scalars); `agent` None: no pii field, the text rules
+    only. `context`: another document whose pii and contact values count as the document's own (e.g. the turn
+    that wrote a text)."""
     masker = _Masker(agent)
-    if masker.fields:
-        masker.collect(obj)
-        if context is not None:
-            masker.collect(context)
+    masker.collect(obj)
+    if context is not None:
+        masker.collect(context)
     return masker.walk(obj)
 
 
 def mask_turn_text(text: str, state: TurnState, agent: AgentConfig | None) -> str:
     """`text` (the message, the answer) as stored beside a document that may not hold this turn's values
-    (an episode, the history of a session another turn saved): the turn's pii values and card numbers masked."""
-    if not pii_fields(agent):
-        return mask_text(text)
+    (an episode, the history of a session another turn saved): the turn's pii values, card numbers and the
+    contacts the turn does not hold as a value masked."""
     ctx = state.context
     values = {
         "session": state.session.model_dump(mode="json", include={"slots", "variables", "flow_stack"}) if state.session else {},

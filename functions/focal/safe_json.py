@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from typing import Any
 
 
@@ -26,6 +27,10 @@ class BodyTooLarge(BodyRejected):
 class BodyTooDeep(BodyRejected):
     status = 400
     code = "body_too_deep"
+
+
+class NumberTooLong(BodyRejected):
+    """A number Python will not convert (more digits than `sys.get_int_max_str_digits()`, 4300 by default)."""
 
 
 # The only characters that matter to nesting: brackets, and the quotes and escapes that delimit strings.
@@ -60,7 +65,8 @@ def nesting_depth_exceeds(text: str, max_depth: int) -> bool:
 def loads_bounded(text: str | bytes, *, max_bytes: int, max_depth: int = 64) -> Any:
     """`json.loads` after refusing a body over `max_bytes` (BodyTooLarge) or nested over `max_depth` (BodyTooDeep).
 
-    Other malformed JSON raises `json.JSONDecodeError` as usual (also a ValueError).
+    Other malformed JSON raises `json.JSONDecodeError` as usual (also a ValueError); an integer too long for
+    Python to convert (a plain ValueError from `json.loads`) raises NumberTooLong, a BodyRejected (400).
     """
     # a str has at least as many UTF-8 bytes as characters, so a long one is refused without encoding it
     size = len(text) if isinstance(text, bytes) or len(text) > max_bytes else len(text.encode("utf-8", "surrogatepass"))
@@ -73,4 +79,10 @@ def loads_bounded(text: str | bytes, *, max_bytes: int, max_depth: int = 64) -> 
             raise BodyRejected(f"the body is not valid UTF-8: {exc}") from exc
     if nesting_depth_exceeds(text, max_depth):
         raise BodyTooDeep(f"the body nests arrays/objects more than {max_depth} levels deep")
-    return json.loads(text)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # the int-string conversion limit: not a JSONDecodeError
+        raise NumberTooLong(f"number too long: a number in the body has more than {sys.get_int_max_str_digits()} "
+                            "digits") from None

@@ -2,7 +2,9 @@
 
 - `{argument}` in `url` is replaced by the URL-encoded argument; in `body` a value that is exactly
   `{argument}` becomes the argument's typed value, other text is filled as a string.
-- `${secret:NAME}` in `headers` is replaced by the secret NAME from the secret source.
+- `${secret:NAME}` in `headers` is replaced by the secret NAME from the secret source; nowhere else
+  (`focal validate` refuses it in the url and the body, where it would go out as literal text), and
+  never `customer_token_secret`, which signs customer tokens.
 
 Pure functions over plain data: no I/O, no SDKs.
 """
@@ -20,6 +22,7 @@ SECRET = re.compile(r"\$\{secret:(" + SECRET_NAME + r")\}")
 # Anything that looks like a `${...}` reference, valid or not, for validation messages.
 SECRET_LIKE = re.compile(r"\$\{[^}]*\}?")
 BODY_METHODS = ("POST", "PUT", "PATCH")
+RESERVED_SECRETS = frozenset({"customer_token_secret"})  # focal.auth.CUSTOMER_TOKEN_SECRET: never a tool's
 
 
 def placeholders(text: str) -> list[str]:
@@ -34,6 +37,21 @@ def secret_names(text: str) -> list[str]:
 def bad_secret_references(text: str) -> list[str]:
     """`${…}` fragments that are not a well-formed `${secret:NAME}`."""
     return [m.group(0) for m in SECRET_LIKE.finditer(text) if not SECRET.fullmatch(m.group(0))]
+
+
+def body_secret_references(body: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], str]]:
+    """Every (path inside the body, `${…}` text) in the body's keys and strings: never filled there."""
+    out: list[tuple[tuple[Any, ...], str]] = []
+    if isinstance(body, dict):
+        for key, value in body.items():
+            out += [((*path, key), m.group(0)) for m in SECRET_LIKE.finditer(str(key))]
+            out += body_secret_references(value, (*path, key))
+    elif isinstance(body, list):
+        for index, value in enumerate(body):
+            out += body_secret_references(value, (*path, index))
+    elif isinstance(body, str):
+        out += [(path, m.group(0)) for m in SECRET_LIKE.finditer(body)]
+    return out
 
 
 def body_placeholders(body: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], str]]:

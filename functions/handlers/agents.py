@@ -29,10 +29,14 @@ def put_agent(agent_id: str) -> Response | dict[str, Any]:
     tenant_id = tenant_of(app)
     if not tenant_id:
         return _error(*NO_TENANT)
-    body = app.current_event.decoded_body or ""
+    try:
+        body = app.current_event.decoded_body or ""
+        size = len(body.encode("utf-8"))
+    except UnicodeError:  # a base64 body that is not UTF-8, or a lone surrogate: a 400, not an unhandled error
+        return _error(400, "bad_body", "the agent file must be UTF-8 text")
     if not body.strip():
         return _error(400, "empty_body", "send the agent YAML file as the request body")
-    if len(body.encode()) > MAX_BODY_BYTES:
+    if size > MAX_BODY_BYTES:
         return _error(413, "body_too_large", f"an agent file may have at most {MAX_BODY_BYTES} bytes")
     deps = deps_from_env()
     # Tool files are checked where turns will load them from: the code asset's agents/<agent_id>/.

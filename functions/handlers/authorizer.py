@@ -1,6 +1,8 @@
 """API Gateway REQUEST authorizer: API key (x-api-key or Authorization: Bearer) → principal, per route.
 
-- No key, an unknown or a disabled key: `Unauthorized` (401).
+- No key, an unknown or a disabled key: `Unauthorized` (401). Both headers with keys that are not the
+  same principal (another tenant, other scopes, an unknown key beside a known one): 401 too, never the
+  first header's tenant.
 - The called route (method and path from `methodArn`, checked against the event's `httpMethod` and
   `resource`) is unknown, or needs a scope the key lacks (`focal.auth.ROUTE_SCOPES`; `admin` holds
   every scope): a Deny policy (403).
@@ -23,12 +25,14 @@ import logging
 import os
 from typing import Any
 
-from focal.adapters.api_keys import DynamoApiKeyStore, key_from_headers
+from focal.adapters.api_keys import DynamoApiKeyStore, keys_from_headers
 from focal.adapters.secrets import SecretsManagerSource
 from focal.auth import (
     CUSTOMER_TOKEN_SECRET,
+    ConflictingCredentials,
     CustomerTokenRefused,
     Principal,
+    authenticate_keys,
     required_scope,
     route_of,
     with_customer_token,
@@ -102,11 +106,15 @@ def principal_context(principal: Principal) -> dict[str, str]:
 
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     headers = event.get("headers")
-    api_key = key_from_headers(headers)
-    if api_key is None:
+    api_keys = keys_from_headers(headers)
+    if not api_keys:
         logger.info("authorizer: no API key in the request")
         raise Exception("Unauthorized")  # API Gateway answers 401
-    principal = _get_store().principal_for(api_key)
+    try:
+        principal = authenticate_keys(_get_store(), api_keys)
+    except ConflictingCredentials:
+        logger.info("authorizer: x-api-key and Authorization: Bearer carry keys of different principals")
+        raise Exception("Unauthorized") from None
     if principal is None:
         logger.info("authorizer: unknown or disabled API key")
         raise Exception("Unauthorized")

@@ -65,6 +65,19 @@ def key_from_headers(headers: Mapping[str, Any] | None) -> str | None:
     return candidate
 
 
+def keys_from_headers(headers: Mapping[str, Any] | None) -> list[str]:
+    """Every API key the request carries: `x-api-key` first, then `Authorization: Bearer <key>` (header names
+    any case), the same key once. Empty when there is none or one is longer than a key can be (401)."""
+    if not headers:
+        return []
+    lowered = {str(k).lower(): v for k, v in headers.items() if isinstance(v, str)}
+    match = _BEARER.match(lowered.get("authorization", ""))
+    found = [c for c in (lowered.get("x-api-key", "").strip(), match.group(1) if match else "") if c]
+    if any(len(c) > _MAX_KEY_LENGTH for c in found):
+        return []
+    return list(dict.fromkeys(found))
+
+
 class DynamoApiKeyStore:
     def __init__(self, table_name: str, client: Any | None = None):
         self.table_name = table_name

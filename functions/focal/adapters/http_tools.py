@@ -12,7 +12,9 @@ result; it replaces a header of that name in the tool definition and, like secre
 Every call with a context sends the authenticated customer id (`ToolCallContext.customer_id`,
 "anonymous" when the request had none) as `X-Focal-Customer-Id`, replacing any header of that name in
 the tool definition, so the service can check the customer owns what the call names. The secret that
-signs customer tokens (`customer_token_secret`) is never available to a tool header.
+signs customer tokens (`customer_token_secret`) is never available to a tool header. Secrets are filled
+in headers only (a `${secret:NAME}` in a url or body is refused by `focal validate`), and a secret value
+that the service echoes back is replaced by ``[secret]`` in the answer before it becomes outputs.
 """
 
 from __future__ import annotations
@@ -34,7 +36,15 @@ from focal.errors import ToolError
 from focal.models.agent import AgentConfig, Tool, ToolKind
 from focal.models.turn import ToolCallContext
 from focal.ports import SecretSource
-from focal.tool_templates import BODY_METHODS, SECRET, MissingArgument, fill_body, fill_url, query_value
+from focal.tool_templates import (
+    BODY_METHODS,
+    RESERVED_SECRETS,
+    SECRET,
+    MissingArgument,
+    fill_body,
+    fill_url,
+    query_value,
+)
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +52,7 @@ MAX_RESPONSE_BYTES = 1_000_000
 USER_AGENT = "focal-tools/1"
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 CUSTOMER_HEADER = "X-Focal-Customer-Id"
-RESERVED_SECRETS = frozenset({"customer_token_secret"})  # focal.auth.CUSTOMER_TOKEN_SECRET
+MIN_SCRUBBED_SECRET = 4  # shorter secret values are not searched for in answers (they would mangle ordinary text)
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -152,4 +162,22 @@ class HttpToolRunner:
         request = self.build_request(tool, arguments, context.idempotency_key if context else None,
                                      context.customer_id if context else None)
         self._check_host(tool, request.full_url)
-        return with_retries(tool, lambda: self._attempt(tool, request), sleep=self.sleep, base_s=self.backoff_base_s)
+        result = with_retries(tool, lambda: self._attempt(tool, request), sleep=self.sleep, base_s=self.backoff_base_s)
+        sent = [self._secret(tool, name) for value in tool.headers.values() for name in SECRET.findall(value)]
+        return scrub_secrets(result, [s for s in sent if len(s) >= MIN_SCRUBBED_SECRET])
+
+
+def scrub_secrets(value: Any, secrets: list[str]) -> Any:
+    """`value` (an answer) with every secret the call sent replaced by ``[secret]``: a service that echoes its
+    request headers must not put a secret into outputs, which reach turn records, prompts and replies."""
+    if not secrets:
+        return value
+    if isinstance(value, str):
+        for secret in secrets:
+            value = value.replace(secret, "[secret]")
+        return value
+    if isinstance(value, dict):
+        return {scrub_secrets(k, secrets): scrub_secrets(v, secrets) for k, v in value.items()}
+    if isinstance(value, list):
+        return [scrub_secrets(v, secrets) for v in value]
+    return value

@@ -26,7 +26,7 @@ def _invalid(tool: Tool, name: str, why: str) -> ToolInputInvalid:
     return ToolInputInvalid(f"tool {tool.id!r}: argument {name!r} {why}", argument=name)
 
 
-def coerce_argument(tool: Tool, name: str, spec: ToolParameter, value: Any) -> Any:
+def coerce_argument(tool: Tool, name: str, spec: ToolParameter, value: Any, allowed: list[str] | None = None) -> Any:
     kind = spec.type
     if kind in _NUMERIC:
         out = None if isinstance(value, bool) else coerce(kind, value)
@@ -56,11 +56,21 @@ def coerce_argument(tool: Tool, name: str, spec: ToolParameter, value: Any) -> A
     # string, id, enum, date: one scalar value, sent as text.
     if isinstance(value, bool) or not isinstance(value, _SCALAR):
         raise _invalid(tool, name, f"must be a single {kind} value")
-    return value if isinstance(value, str) else str(value)
+    text = value if isinstance(value, str) else str(value)
+    if kind == "enum" and allowed is not None and text.casefold() not in {a.casefold() for a in allowed}:
+        raise _invalid(tool, name, "is not one of the allowed values of its field")
+    return text
 
 
-def validate_arguments(tool: Tool, arguments: dict[str, Any]) -> dict[str, Any]:
-    """The arguments brought to the tool's input schema, or ToolInputInvalid naming the first bad one."""
+def enum_values(agent: AgentConfig, tool: Tool) -> dict[str, list[str]]:
+    """An enum argument's allowed values: those of the field of the same name."""
+    return {name: f.allowed_values for name, spec in tool.input.items()
+            if spec.type == "enum" and (f := agent.field(name)) is not None and f.allowed_values}
+
+
+def validate_arguments(tool: Tool, arguments: dict[str, Any], enums: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    """The arguments brought to the tool's input schema, or ToolInputInvalid naming the first bad one.
+    `enums`: an enum argument's allowed values (`enum_values`)."""
     for name in arguments:
         if name not in tool.input:
             raise _invalid(tool, name, "is not an input of this tool")
@@ -71,7 +81,7 @@ def validate_arguments(tool: Tool, arguments: dict[str, Any]) -> dict[str, Any]:
             if spec.required:
                 raise _invalid(tool, name, "is required")
             continue
-        out[name] = coerce_argument(tool, name, spec, value)
+        out[name] = coerce_argument(tool, name, spec, value, (enums or {}).get(name))
     return out
 
 
@@ -108,7 +118,7 @@ class KindToolRunner:
 
     def run(self, agent: AgentConfig, tool: Tool, arguments: dict[str, Any],
             context: ToolCallContext | None = None) -> dict[str, Any]:
-        checked = validate_arguments(tool, arguments)
+        checked = validate_arguments(tool, arguments, enum_values(agent, tool))
         result = self.runner(tool.kind).run(agent, tool, checked, context)
         if not isinstance(result, dict):
             raise ToolError(f"tool {tool.id!r} returned {type(result).__name__}, expected a mapping")

@@ -28,8 +28,8 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Match, Route
 
-from focal.adapters.api_keys import key_from_headers, key_hash
-from focal.auth import Principal, authenticate, required_scope
+from focal.adapters.api_keys import key_hash, keys_from_headers
+from focal.auth import ConflictingCredentials, Principal, authenticate_keys, required_scope
 from focal.cli.serve_api import (
     AGENT_ROUTE,
     APPROVAL_ROUTE,
@@ -181,12 +181,16 @@ class Endpoints:
         return await anyio.to_thread.run_sync(functools.partial(fn, *args), limiter=self.pool)
 
     async def authorize(self, request: Request, route: str) -> Principal:
-        api_key = key_from_headers(request.headers)
+        api_keys = keys_from_headers(request.headers)
+        api_key = api_keys[0] if api_keys else None
         keys = self.api.keys
-        if api_key is None or isinstance(keys, LocalApiKeyStore):  # in memory: no thread needed
-            principal = authenticate(keys, api_key)
-        else:
-            principal = await anyio.to_thread.run_sync(authenticate, keys, api_key, limiter=self.key_pool)
+        try:
+            if api_key is None or isinstance(keys, LocalApiKeyStore):  # in memory: no thread needed
+                principal = authenticate_keys(keys, api_keys)
+            else:
+                principal = await anyio.to_thread.run_sync(authenticate_keys, keys, api_keys, limiter=self.key_pool)
+        except ConflictingCredentials as exc:
+            raise ApiError(401, exc.code, str(exc)) from None
         if principal is None or api_key is None:
             raise ApiError(401, "unauthorized", "Unauthorized")  # the gateway's messageString
         request.state.tenant = principal.tenant_id

@@ -20,6 +20,7 @@ from focal.config.flow_warnings import flow_warnings
 from focal.config.hints import did_you_mean, quoted
 from focal.config.problems import Problem
 from focal.config.validate_guards import guard_problems
+from focal.config.validate_privileges import privilege_warnings
 from focal.config.validate_rules import default_problems, disabled_warnings, fraction_warnings, own_text_warnings
 from focal.config.validate_tools import tool_problems
 from focal.config.validate_values import placeholder_problems, slot_type_problems, slot_warnings
@@ -76,6 +77,7 @@ def semantic_warnings(agent: AgentConfig, raw: Any = None, *, model: str | None 
     disabled_warnings(c, agent)
     fraction_warnings(c, agent)
     own_text_warnings(c, agent)
+    privilege_warnings(c, agent)
     if not agent.enforcement.llm_judge_enabled:
         why = "the judge is off (enforcement.llm_judge_enabled: false)"
     elif not (agent.models.model or model):

@@ -47,9 +47,15 @@ def tool_problems(c: Collector, agent: AgentConfig, path: tuple[Any, ...], t: To
             for where, name in tool_templates.body_placeholders(t.body):
                 if name not in t.input:
                     c.add((*path, "body", *where), f"placeholder '{{{name}}}' is not an input of this tool")
+            for where, ref in tool_templates.body_secret_references(t.body):
+                c.add((*path, "body", *where), f"'{ref}': secrets are only filled in headers; in a body it would be "
+                      "sent as this literal text (write '${secret:NAME}' in a header value)")
         for header, value in t.headers.items():
             for bad in tool_templates.bad_secret_references(value):
                 c.add((*path, "headers", header), f"invalid secret reference '{bad}'; write '${{secret:NAME}}' (letters, digits, _ . / -)")
+            for name in tool_templates.secret_names(value):
+                if name.strip().lower() in tool_templates.RESERVED_SECRETS:
+                    c.add((*path, "headers", header), f"secret '{name}' signs customer tokens and is never sent to a tool")
             if tool_templates.placeholders(value):
                 c.add((*path, "headers", header), "header values take constants and '${secret:NAME}' only, not '{argument}'")
     if t.kind == ToolKind.lambda_ and t.function and not _LAMBDA_FUNCTION.match(t.function):
