@@ -45,3 +45,24 @@ def test_only_enum_arguments_whose_field_lists_values_are_checked_against_them()
     assert enum_values(AGENT, TOOL) == {"freeze_length": ["week", "month"]}
     assert validate_arguments(TOOL, {"freeze_length": "week", "note": "anything"}, enum_values(AGENT, TOOL)) == {
         "freeze_length": "week", "note": "anything"}
+
+
+def test_validate_warns_about_an_enum_argument_whose_field_lists_no_values(tmp_path):
+    from focal.config.gate import validate_file
+
+    (tmp_path / "tools.py").write_text("def freeze(freeze_length, note=None):\n    return {}\n", encoding="utf-8")
+    (tmp_path / "agent.yaml").write_text("""\
+id: gym
+name: Gym
+profile_field_definitions:
+  - {field_name: freeze_length, field_type: enum, allowed_values: [week, month], sources: [message]}
+  - {field_name: note, field_type: string, sources: [message]}
+tools:
+  - id: freeze
+    entrypoint: 'tools.py:freeze'
+    side_effect: true
+    input: {freeze_length: {type: enum}, note: {type: enum, required: false}}
+""", encoding="utf-8")
+    result = validate_file(tmp_path / "agent.yaml")
+    enum = [(w.path, w.message) for w in result.warnings if "is an enum" in w.message]
+    assert len(enum) == 1 and enum[0][0] == "tools[0].input.note", result.warnings

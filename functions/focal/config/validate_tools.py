@@ -22,10 +22,13 @@ _LAMBDA_FUNCTION = re.compile(
 
 def tool_problems(c: Collector, agent: AgentConfig, path: tuple[Any, ...], t: Tool, names: set[str]) -> None:
     """Kind-specific checks of one tool (the model already ensured each kind has its own fields)."""
-    for name in t.input:
+    for name, spec in t.input.items():
         if name not in names:
             c.add((*path, "input", name), f"argument '{name}' is not a declared variable, so it can never be filled"
                   + did_you_mean(name, names))
+        elif spec.type == "enum" and not ((f := agent.field(name)) is not None and f.allowed_values):
+            c.add((*path, "input", name), f"argument '{name}' is an enum, but field '{name}' lists no allowed_values, so "
+                  "any text passes; list the values on the field", "warning")
     _output_problems(c, agent, path, t)
     if t.kind == ToolKind.python and t.entrypoint:
         # The rules live with the runner, which checks them again before loading anything.
