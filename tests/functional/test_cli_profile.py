@@ -24,7 +24,7 @@ def test_set_writes_typed_facts_the_profile_store_returns(tmp_path, capsys):
 def test_an_undeclared_field_or_a_malformed_pair_is_refused_naming_it(tmp_path, capsys):
     db = str(tmp_path / "focal.db")
     assert main(["profile", "set", CARDS, "--customer", "c-9", "--db", db, "is_verifed=true"]) == 2
-    assert "is_verifed" in capsys.readouterr().out
+    assert "did you mean 'is_verified'" in capsys.readouterr().out
     assert main(["profile", "set", CARDS, "--customer", "c-9", "--db", db, "is_verified"]) == 2
     assert open_sqlite_stores(db).profiles.get("local", "cards", "c-9") is None
 

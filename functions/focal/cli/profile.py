@@ -79,8 +79,11 @@ def parse_facts(agent: Any, pairs: list[str]) -> dict[str, Any]:
         name, sep, raw = pair.partition("=")
         field = agent.field(name.strip())
         if not sep or field is None:
-            known = ", ".join(f.field_name for f in agent.profile_field_definitions)
-            raise ValueError(f"{pair!r}: give FIELD=VALUE with a declared field ({known})")
+            from focal.config.hints import did_you_mean
+
+            names = [f.field_name for f in agent.profile_field_definitions]
+            hint = did_you_mean(name.strip(), names) if sep else ""
+            raise ValueError(f"{pair!r}: give FIELD=VALUE with a declared field{hint} ({', '.join(names)})")
         facts[field.field_name] = _value(field, raw.strip())
     return facts
 
