@@ -15,7 +15,6 @@ from focal.errors import ExpressionError
 from focal.expressions import names as expression_names
 from focal.models.agent import AgentConfig
 
-
 STATUS_TYPES = ("boolean", "enum")  # what a status or a tier is written as
 
 

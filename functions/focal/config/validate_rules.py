@@ -147,7 +147,7 @@ def own_text_warnings(c: Collector, agent: AgentConfig) -> None:
             for variables in situations:
                 if _violations(agent, rule, variables, DraftReading()):
                     continue  # the rule fails whatever the answer says here (a default breaking it is its own error)
-                reading, _ = offline_reading(agent, text, replies, variables)
+                reading, _ = offline_reading(agent, text, replies, variables, model_written=False)
                 if not _violations(agent, rule, variables, reading):
                     continue
                 others = {n: variables[n] for n in sorted(names - replies) if n in variables}

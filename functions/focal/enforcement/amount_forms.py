@@ -1,6 +1,8 @@
 """The many ways a draft can write an amount, brought to the forms the reader knows, and the figures it left.
 
-`normalise` rewrites before reading: full-width digits and odd spaces (NFKC), "$1.5k" / "2 grand" /
+`normalise` rewrites before reading: the draft folded (focal.enforcement.normalise: NFKC, invisible and
+look-alike characters), other countries' grouping styles and currency signs or names
+(focal.enforcement.amount_styles: "€1.000,00", "CHF 1'000", "₹1,00,000", "75 francs"), "$1.5k" / "2 grand" /
 "1.5 million dollars" as the whole figure, "15000 cents" as "$150", a currency sign or code after
 the figure ("150$", "150 CAD") or a code before it ("CAD 150") as "$150". A cap is written in the
 agent's own currency; an amount in another one is read as its figure (the strict reading: Focal does
@@ -19,14 +21,14 @@ cannot settle it: the reader never turns an amount it failed to read into the fi
 from __future__ import annotations
 
 import re
-import unicodedata
 
+from focal.enforcement.amount_styles import CODES, restyle
+from focal.enforcement.normalise import fold
 from focal.number_words import TENS, UNITS, roman_value, words_value
 
 _I = re.IGNORECASE
 _FIGURE = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
-_CODES = ("usd|us\\$|eur|gbp|cad|aud|nzd|chf|jpy|inr|sgd|hkd|mxn|sek|nok|dkk|zar|brl|cny|rmb|krw|pln|czk|huf|"
-          "try|ils|aed|sar|php|thb|myr|idr")
+_CODES = CODES
 _SCALE = {"k": 1e3, "thousand": 1e3, "grand": 1e3, "m": 1e6, "mn": 1e6, "mil": 1e6, "million": 1e6,
           "b": 1e9, "bn": 1e9, "billion": 1e9}
 # "$1.5k", "$2m", "1.5K dollars", "2 grand", "1.5 million dollars": a scale after the figure.
@@ -52,12 +54,6 @@ def _figure(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def _visible(text: str) -> str:
-    """NFKC (full-width digits, odd spaces) without the invisible format characters ("2\u200b5%")."""
-    text = unicodedata.normalize("NFKC", text).replace("\u2044", "/")  # "¾" becomes "3⁄4"
-    return "".join(c for c in text if unicodedata.category(c) != "Cf")
-
-
 _DECIMAL_COMMA = re.compile(r"(?<![\d.,])(?P<i>\d{1,3}(?:\.\d{3})*),(?P<d>\d{2})(?!\d)(?=\s?(?:[$€£]|eur|euros?))", _I)
 
 
@@ -66,8 +62,11 @@ def _arabic(m: re.Match[str]) -> str:
     return m.group(0) if value is None else m.group(0).replace(m.group("a") or m.group("b"), str(value))
 
 
-def normalise(text: str) -> str:
-    text = _MARKUP.sub("", _visible(text))
+def normalise(text: str, styles: bool = True) -> str:
+    """The amounts of `text` in the reader's forms. `styles`: other countries' grouping styles and currency names
+    too (a customer's "$1,20" or "$1.200" is no exact sum and stays as written: focal.sensing.money asks again)."""
+    text = _MARKUP.sub("", fold(text))  # invisible and look-alike characters
+    text = restyle(text) if styles else text
     text = _ROMAN.sub(_arabic, text)
     text = _DECIMAL_COMMA.sub(lambda m: f"{m.group('i').replace('.', '')}.{m.group('d')}", text)  # "75,00 €"
     text = _FRACTION_OF.sub(_fraction_of, text)  # "3/4 of your purchase": a share of it
@@ -109,6 +108,7 @@ _PAY_SHARE_WORDS = re.compile(r"\b(?P<v>pay(?:s|ing)?|(?:charge|bill)\s+you)\s+(
 _SHARE_OF_PRICE = re.compile(
     r"\b(?:will\s+be|would\s+be|is|be|costs?|comes?\s+to|at)\s+(?:only\s+|just\s+)?(?P<n>\d+(?:\.\d+)?)%\s+of\s+(?:the\s+|your\s+)?"
     r"(?:usual|normal|regular|standard|current|full|monthly|list|original)?\s*(?:amount|bill|price|fee|rate|cost|charge|total)\b", _I)
+_PERCENT_COMMA = re.compile(r"(?<![\d.,])(?P<i>\d+),(?P<d>\d{1,2})(?=\s?(?:%|percent\b|per\s?cent\b|pct\b))", _I)
 _SPACED_DIGITS = re.compile(r"(?<![\d.])\d(?:[ ]\d)+(?=\s?%)")  # "3 0 % off"
 # Time given away: "your next two months are free", "free for the first month" (a free plan is a
 # price, not a discount on the customer's bill).
@@ -138,6 +138,7 @@ def normalise_percent(text: str) -> str:
     """Shares written other ways, as "N% off": "half price", "a quarter off", "1/4 off", "25 pc",
     "pay only 60% of" (40% off), "two months free" (100% off)."""
     text = _SPACED_DIGITS.sub(lambda m: m.group(0).replace(" ", ""), normalise(text))
+    text = _PERCENT_COMMA.sub(lambda m: f"{m.group('i')}.{m.group('d')}", text)  # "12,5 %"
     text = _PAY_SHARE_WORDS.sub(lambda m: f"{m.group('v')} {_SHARE_WORDS[' '.join(m.group('w').lower().split())]:g}%", text)
     text = _SHARE_OFF.sub(lambda m: _share(m, "off"), text)
     text = _FRACTION_OFF.sub(lambda m: _fraction(m, "off"), text)
@@ -243,6 +244,38 @@ def repeated(text: str, hints: list[str], kind: str = "money") -> str | None:
     return None
 
 
+# Words that put an amount on top of another one, said beside it: "I'll also credit you $40", "$45 next month as
+# well", "a second credit of $40", "an extra 10%", "15% now and 15% next month too". Beside an amount that
+# restates one ("…you'll also see the $40 on your statement") or apart from it ("I've credited $30 and also
+# emailed you") they add nothing.
+_MORE = re.compile(
+    r"\b(?:also|as\s+well|too(?=\s*(?:[.,;:!?)]|$))|additional(?:ly)?|besides|extra|(?:one|yet)\s+more|"
+    r"(?<!\bin\s)(?<!\bjust\s)a\s+(?:second|further)\b(?!\s+(?:or\s+two|ago|later|thought|look|opinion)))\b", _I)
+# …and, after an amount already promised in the draft, another occasion: "$40 today and $40 next month".
+_LATER = re.compile(r"\b(?:next|following|coming)\s+(?:month|week|year|time|bill|billing|invoice|statement|cycle|"
+                    r"period|renewal|visit|stay|purchase|booking)s?\b|\blater\s+(?:on|this|next)\b", _I)
+_DEFINITE = re.compile(r"\b(?:the|that|this|those|these|your|same)\s+(?:\w+\s+)?$", _I)
+_APART = re.compile(r"\s+and\s+|\s*[,;:]\s*|\s+[-]+\s+", _I)
+
+
+def added_on_top(text: str, amounts: list[tuple[int, int]], hints: list[str], earlier: bool) -> str | None:
+    """The words of `text` that add an amount at `amounts` (their spans) to another one: an additive word in the
+    same stretch (between commas or "and"), or — `earlier`: the draft already promised one — a later occasion.
+    A restated amount ("the $40") adds nothing, nor do the field's own hints."""
+    cuts = [0, *(p for m in _APART.finditer(text) for p in (m.start(), m.end())), len(text)]
+    stretches = [(cuts[i], cuts[i + 1]) for i in range(0, len(cuts) - 1, 2)]
+    lowered = [h.lower() for h in hints]
+    for a, _ in amounts:
+        if _DEFINITE.search(text[:a]):
+            continue
+        start, end = next(((s, e) for s, e in stretches if s <= a <= e), (0, len(text)))
+        found = [*_MORE.finditer(text, start, end), *(_LATER.finditer(text, start, end) if earlier else ())]
+        for m in found:
+            if not any(" ".join(m.group(0).lower().split()) in h for h in lowered):
+                return m.group(0)
+    return None
+
+
 # Anything a draft could state an amount with: a figure, a number or currency word, a share, a quantity
 # ("what you paid", "the price", "the whole thing"). A draft with none of these states no amount at all.
 _AMOUNT_WORDS = "|".join([*UNITS, *TENS, "hundred", "thousand", "million", "dozen", "half", "halves", "quarter",
@@ -272,6 +305,24 @@ def may_state_amount(draft: str, field_type: str = "number") -> bool:
     if field_type == "money":
         text = _PERCENTAGES.sub(" ", text)
     return _AMOUNT.search(text) is not None
+
+
+# In an answer in another language: what an amount or a share may be written with — a figure that is no reference,
+# duration, time or date (English or the other languages' units of time), a currency or percent sign, a currency
+# or percent word.
+_FOREIGN_SPAN = re.compile(
+    r"\b\d+(?:[.,]\d+)?(?:\s*(?:-|a|à|bis|al|tot|to)\s*\d+)?\s*(?:d[ií]as?|jours?|tagen?|giorni|dagen|semanas?|semaines?|"
+    r"wochen?|settimane|weken|horas?|heures?|stunden?|ore|uur|minut[oia]s?|minuten|mes(?:es)?|mois|monate?n?|mesi|"
+    r"maanden?|a[nñ]os?|ans?|jahre?n?|anni|jaren?)\b", _I)
+_AMOUNT_ANYWHERE = re.compile(
+    r"\d|[%$\u00a2-\u00a5\u20a0-\u20cf]|\b(?:d[oó]lar\w*|dollar\w*|euros?|pesos?|francs?|francos?|franken|pfund|libras?|"
+    r"sterlin\w*|reais|real|rupias?|yen|yuan|rubl\w*|rubel\w*|zlot\w*|koron\w*|kron\w*|prozent|procent|percent\w*|"
+    r"por\s+ciento|pour\s+cent|per\s+cento|por\s+cento)\b", _I)
+
+
+def states_figure(text: str) -> bool:
+    """Whether an answer the cues cannot read (another language) may state an amount or a share at all."""
+    return _AMOUNT_ANYWHERE.search(_FOREIGN_SPAN.sub(" ", _NOT_AMOUNTS.sub(" ", text))) is not None
 
 
 # In a clause that promises the field: words that name an amount without a figure the reader can place.

@@ -29,7 +29,6 @@ type stated: no value, the field keeps its default.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -57,12 +56,15 @@ from focal.enforcement.amount_forms import (
     GIVEN_AWAY_MARK,
     NUMBER_WORDS,
     STATISTIC,
+    added_on_top,
     names_quantity,
     normalise,
     normalise_percent,
     repeated,
     stray_figures,
 )
+from focal.enforcement.amount_styles import ambiguous_amounts
+from focal.enforcement.normalise import fold
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
 from focal.number_words import words_value
 
@@ -184,7 +186,7 @@ def _normalised(kind: str, text: str) -> str:
         return spell_out(normalise(text))
     if kind == "percentage":
         return spell_out(normalise_percent(text))
-    return unicodedata.normalize("NFKC", text)
+    return fold(text)
 
 
 def policy_figures(agent: AgentConfig, kind: str) -> frozenset[float]:
@@ -275,6 +277,9 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
             elif (len(promised) + len(shares) > before or len(reading.unexplained) > unexplained_before
                   or _restates(kind, clause.text, promised)) and (again := repeated(clause.text, field_def.extraction_hints, kind)):
                 repeats.append(again)  # "I'll credit $40. Another $40 comes with your next bill."
+            elif (len(promised) > promised_before or len(reading.unexplained) > unexplained_before) and (more := added_on_top(
+                    clause.text, [m.span() for m in _tokens(kind, clause.text)], field_def.extraction_hints, before > 0)):
+                repeats.append(more)  # "I'll also credit you $40", "…and $40 next month"
             elif cue and len(promised) + len(shares) == before and (
                     names_quantity(clause.text) or (kind == "percentage" and _MONEY.search(clause.text))):
                 unread.append(clause.text)  # "…the cost of it", "$6 instead of $12": an amount in other words
@@ -302,6 +307,9 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
     if kind == "percentage":  # "a discount of 25": a figure without its sign, in a clause about the field
         accounted = [*promised, *stated, *known, *policy, *reading.unexplained]
         reading.unexplained += stray_figures(" . ".join(cue_texts), accounted, lex.purchases)
+    if kind == "money" and reading.cue and (doubtful := ambiguous_amounts(fold(draft))):
+        # "€1.000": a thousand, or one with three decimals — never the smaller reading
+        reading.uncertain = f"the answer writes \"{doubtful[0]}\", a figure whose grouping reads two ways"
     if reading.unexplained and reading.cue:
         shown = ", ".join(_show(kind, v) for v in reading.unexplained)
         reading.uncertain = f"the answer states {shown}, which no known value explains"

@@ -17,17 +17,19 @@ from typing import Any
 
 from focal import expressions
 from focal.enforcement.amount_cues import EXCEPTION, REFUSED_AFTER, TURNAROUND
-from focal.enforcement.amount_forms import may_state_amount
+from focal.enforcement.amount_forms import may_state_amount, states_figure
 from focal.enforcement.draft_reading import (
     NUMERIC,
     known_values,
     policy_figures,
     read_amount,
 )
+from focal.enforcement.normalise import fold, plain, term_pattern
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
 from focal.models.turn import Violation
 from focal.sensing.extraction import PatternUnread, coerce, read_value
+from focal.sensing.language import written_in
 
 PROBES = {"money": (0.0, -1e12, 1e12), "percentage": (0.0, -1e12, 1e12), "number": (0.0, -1e12, 1e12),
            "integer": (0, -10**12, 10**12), "boolean": (True, False)}
@@ -59,38 +61,65 @@ def _worth_asking(field: ProfileFieldDefinition, draft: str) -> bool:
 
 
 def offline_reading(
-    agent: AgentConfig, draft: str, names: set[str], known: dict[str, Any] | None = None,
+    agent: AgentConfig, draft: str, names: set[str], known: dict[str, Any] | None = None, model_written: bool = True,
 ) -> tuple[DraftReading, list[ProfileFieldDefinition]]:
-    """The reading without a model, and the fields a model should read (`draft_variables` asks it)."""
+    """The reading without a model, and the fields a model should read (`draft_variables` asks it). Every check
+    reads the folded draft (focal.enforcement.normalise). `model_written`: not one of the agent's own texts —
+    then a draft in another language than the cues' (English) states no amount the reading can place."""
     known = known or {}
     fields = [f for n in sorted(names) if (f := agent.field(n)) is not None and "response" in f.sources
               and not f.privileged]
     reading, ask = DraftReading(), []
     read = {f.field_name for f in fields}
-    for f in fields:
+    text = fold(draft)
+    language = written_in(plain(draft)) if model_written and any(f.field_type in ("money", "percentage") for f in fields) else None
+    for f in (_folded(f) for f in fields):
         if f.field_type in NUMERIC:
-            amount = read_amount(f, draft, known_values(agent, f.field_type, known, read), policy_figures(agent, f.field_type))
+            if language and f.field_type in ("money", "percentage") and states_figure(text):
+                # "Le reembolsamos $75": the cue words are English, so its promises cannot be read offline
+                reading.uncertain[f.field_name] = (f"the answer is not in English ({language}): the offline reading "
+                                                   f"cannot tell what it promises for {f.field_name}")
+                ask.append(f)
+                continue
+            amount = read_amount(f, text, known_values(agent, f.field_type, known, read), policy_figures(agent, f.field_type))
             if amount.value is not None:
                 reading.values[f.field_name] = coerce(f.field_type, amount.value)
             if amount.uncertain:
                 reading.uncertain[f.field_name] = amount.uncertain
                 reading.unexplained[f.field_name] = amount.unexplained
-            if amount.uncertain or (amount.cue and amount.value is None and may_state_amount(draft, f.field_type)):
+            if amount.uncertain or (amount.cue and amount.value is None and may_state_amount(text, f.field_type)):
                 ask.append(f)
             continue
         try:
-            value = read_value(f, draft)
+            value = read_value(f, text)
         except PatternUnread as unread:  # unknown, never the default (a card number echoed or not)
             reading.uncertain[f.field_name] = f"the answer could not be read for {f.field_name}: {unread}"
             ask.append(f)
             continue
-        if value is True and f.field_type == "boolean" and _only_refused(f, draft):
+        if f.field_type == "entity_list" and isinstance(value, list):
+            value = [v for v in f.allowed_values if v in value or _named(f, v, text)]  # "Acme-Co" for "Acme Co"
+        if value is True and f.field_type == "boolean" and _only_refused(f, text):
             value = False  # "I can't promise an upgrade": every mention of the field is refused
         if value is not None:
             reading.values[f.field_name] = coerce(f.field_type, value)
-        elif _worth_asking(f, draft):
+        elif _worth_asking(f, text):
             ask.append(f)
     return reading, ask
+
+
+def _folded(field: ProfileFieldDefinition) -> ProfileFieldDefinition:
+    """The field with its hints and amount words folded as the draft is (an accented hint reads an accented draft)."""
+    w = field.amount_words
+    words = [*field.extraction_hints, *w.verbs, *w.purchases, *w.other_roles]
+    if all(word.isascii() for word in words):
+        return field
+    amount_words = w.model_copy(update={k: [fold(x) for x in getattr(w, k)] for k in ("verbs", "purchases", "other_roles")})
+    return field.model_copy(update={"extraction_hints": [fold(h) for h in field.extraction_hints], "amount_words": amount_words})
+
+
+def _named(field: ProfileFieldDefinition, value: str, text: str) -> bool:
+    """A listed value (or a synonym of it) named in the folded draft, however its parts are joined or split."""
+    return any(term_pattern(w).search(text) for w in [value, *field.value_synonyms.get(value, [])])
 
 
 # A refusal of the promise itself: a negated verb of promising or being able, just before the hint ("I can't

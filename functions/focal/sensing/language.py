@@ -5,6 +5,7 @@ a product name or a message mixing languages is taken as the agent's own languag
 from __future__ import annotations
 
 import re
+import unicodedata
 
 STOPWORDS: dict[str, frozenset[str]] = {
     "en": frozenset("the a an and or but is are was were be been i you he she it we they my your our me "
@@ -65,3 +66,48 @@ def notice(lang: str, languages: list[str]) -> str:
     spoken = " or ".join(NAMES.get(code, code) for code in languages) or "English"
     return (f"I'm sorry, I can only help in {spoken}. Could you write your message in {spoken}? "
             "If you prefer, I can connect you with a member of our team.")
+
+
+# More frequent words of each language, beside its stopwords, for telling which language an *answer* is in
+# (`written_in`); the customer's message is read with the stopwords alone. None of them is an English word.
+_ANSWER_WORDS: dict[str, frozenset[str]] = {
+    "es": frozenset("al le les lo hoy ya más este esta esto eso ese usted ustedes nos claro mismo misma todo todos "
+                    "hay ha han hemos tiene tenemos será serán podemos ahora sí cuando aquí entonces porque pues".split()),
+    "fr": frozenset("au aux ce cette ces votre vos nous notre leur leurs sont sera avons avez déjà bien tout tous "
+                    "toute ici alors donc en ne pas rembourser".split()),
+    "de": frozenset("ihnen ihr ihre sie wir uns unser unsere dem den des im zum zur sofort heute gerne schon noch "
+                    "mehr alles hier auch dann denn wird werden haben ist sind bei nach über".split()),
+    "it": frozenset("vi ci ti lo gli del della dei delle al alla ai alle nel nella oggi già più questo questa tutto "
+                    "tutti qui anche allora subito sarà abbiamo ha hanno".split()),
+    "pt": frozenset("do da dos das no na nos nas ao aos à às seu sua seus suas você vocês hoje já mais isso isto "
+                    "este esta esse essa vamos claro temos tem será agora aqui também então porque".split()),
+    "nl": frozenset("u uw ons onze het wordt worden heeft hebben vandaag meer dit deze alles hier ook omdat terug "
+                    "krijgt krijgen geven graag meteen zullen zal".split()),
+}
+# Words of other languages' lists that are English words too: they count for English only.
+_ENGLISH_TOO = frozenset("per come son con die also will war hat am plus car dan".split())
+# Whole words (not the letters of a reference such as B1005), with an English contraction kept whole ("I'll").
+_WHOLE_WORDS = re.compile(r"(?<![\w'’])[^\W\d_]+(?:['’](?:ll|ve|re|m|d|s|t)\b)?(?![\w'’])", re.I)
+_CONTRACTION = re.compile(r"['’](?:ll|ve|re|m|d|s|t)$")
+
+
+def written_in(text: str, lang: str = "en") -> str | None:
+    """The language an answer reads as when that is not `lang` ("other script" when most of its letters are
+    not Latin: Cyrillic, Greek, Arabic, Chinese…); None when it reads as `lang` or too little to tell. Looser
+    than `foreign`: an answer's words lean to one language or the other, with no lead required."""
+    letters = [c for c in text if c.isalpha()]
+    if len(letters) >= 3 and sum(not _latin(c) for c in letters) * 2 > len(letters):
+        return "other script"
+    words = [w.lower() for w in _WHOLE_WORDS.findall(text)]
+    if len(words) < 2:
+        return None
+    mine = STOPWORDS.get(lang, frozenset()) | (_ENGLISH_TOO if lang == "en" else frozenset())
+    own = sum(w in mine or (lang == "en" and _CONTRACTION.search(w) is not None) for w in words)
+    counts = {code: sum(w not in mine and (w in stop or w in _ANSWER_WORDS.get(code, frozenset())) for w in words)
+              for code, stop in STOPWORDS.items() if code != lang}
+    best = max(counts, key=lambda k: counts[k])
+    return best if counts[best] > own else None
+
+
+def _latin(c: str) -> bool:
+    return c.isascii() or unicodedata.name(c, "").startswith("LATIN")

@@ -123,7 +123,7 @@ def _bare_amount(text: str) -> float | None:
 
 def message_amount(text: str, hints: list[str], answering: bool = False) -> float | None:
     """The amount the customer's `text` gives, or None when it gives none exactly (see the module)."""
-    text = normalise(spelled_numbers(text))
+    text = normalise(spelled_numbers(text), styles=False)  # "$1,20", "$1.200": no exact sum, asked again
     sentences = [s.strip() for s in _SENTENCE.findall(text) if s.strip()] or [text]
     lowered = [h.lower() for h in hints]
     hinted = [s for s in sentences if any(h in s.lower() for h in lowered)] if hints else sentences

@@ -29,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from focal.dialogue.flow import end_flow
+from focal.dialogue.offer_shown import offer_shown
 from focal.dialogue.variables import known_variables, render
 from focal.enforcement.conditions import rules_to_judge, still_to_judge
 from focal.enforcement.deterministic import deterministic
@@ -52,6 +53,7 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
     started = time.perf_counter()  # lane 1 timing includes reading the draft's values
     variables = known_variables(agent, state.session, state.profile)
     names = expression_names(rules)
+    written = state.drafts[-1].source == "model"  # the agent's own texts are read as English whatever their words
     if (blocked := _blocked_whatever_it_says(agent, state, rules, names, text, dict(variables))) is not None:
         _lap(state, "deterministic", started)
         return blocked
@@ -62,7 +64,7 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
     batch_s = 0.0
     if judging and llm.available(READ_PURPOSE):
         # Both calls wanted on this draft: the verdicts and the uncertain fields' values in ONE call.
-        reading, ask = offline_reading(agent, text, names, known=variables)
+        reading, ask = offline_reading(agent, text, names, known=variables, model_written=written)
         if ask:
             call_started = time.perf_counter()
             batched = judge_and_read(llm, subjective, field_listing(ask), text, state.model_calls)
@@ -70,7 +72,7 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
             if batched[1] is not None:  # a failed call leaves the uncertain fields uncertain
                 resolve(reading, ask, coerced_values(ask, batched[1]))
     else:
-        reading = draft_variables(agent, text, names, llm, state.model_calls, known=variables)
+        reading = draft_variables(agent, text, names, llm, state.model_calls, known=variables, model_written=written)
     checkable, unverifiable = apply_reading(agent, rules, variables, reading)  # uncertain values: "cannot verify"
     _keep_values(state, names, variables)
     violations = unverifiable + deterministic([r for r in checkable if not r.subjective], variables)
@@ -101,7 +103,7 @@ def _blocked_whatever_it_says(agent: AgentConfig, state: TurnState, rules: list[
     blocker = hopeless(agent, rules, variables)
     if blocker is None:
         return None
-    reading = draft_variables(agent, text, names, None, known=variables)
+    reading = draft_variables(agent, text, names, None, known=variables, model_written=state.drafts[-1].source == "model")
     checkable, unverifiable = apply_reading(agent, rules, variables, reading)
     violations = unverifiable + deterministic([r for r in checkable if not r.subjective], variables)
     if blocker.id not in {v.rule_id for v in violations}:
@@ -192,6 +194,14 @@ def _calls_may_overlap(agent: AgentConfig, state: TurnState, deps: Deps, rules: 
     return judged or (bool(expression_names(rules)) and llm.available(READ_PURPOSE))
 
 
+def _offer_still_shown(agent: AgentConfig, state: TurnState, text: str) -> bool:
+    session = state.session
+    if session is None or state.decision.action != "confirm":
+        return False
+    step = agent.step(session.active_scenario_id, session.active_step_id)
+    return offer_shown(step, known_variables(agent, session, state.profile), text)
+
+
 def _withdraw_confirmation(state: TurnState) -> None:
     """The customer never saw the offer, so there is nothing for them to confirm; the result says so."""
     session = state.session
@@ -223,9 +233,9 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     if not draft.violations:
         state.response = draft.text
         state.feedback = []
-        if any(v.lane not in CHECK_LANES for v in report.violations):
-            # An earlier draft of this turn broke a hard constraint: whatever the compliant draft
-            # says, the step's side effect must not run on a "yes" to an offer that was blocked.
+        if any(v.lane not in CHECK_LANES for v in report.violations) and not _offer_still_shown(agent, state, draft.text):
+            # An earlier draft of this turn broke a hard constraint: unless the compliant draft puts the same
+            # offer to the customer, the step's side effect must not run on a "yes" to an offer that was blocked.
             _withdraw_confirmation(state)
         return state
 

@@ -1,0 +1,38 @@
+"""Whether a draft still puts the step's offer to the customer: it asks a question and shows every value the
+confirmation prompt shows (what the action will run with).
+
+After an earlier draft of the turn was blocked, the confirmation stays open only when the compliant draft
+shows the offer itself — a blocked apology or tone (a judge's verdict, a competitor named) is repaired by a
+draft that asks the same question with the same values, and the customer's "yes" then answers that question.
+A draft that shows another amount ("$50" for a $75 offer), leaves a value out, or asks nothing withdraws the
+confirmation as before: no "yes" may run an action the customer was not shown. Values are compared as written:
+numbers by value ("$35", "35.00"), text case-insensitively as whole words; a yes/no or a date is never taken as
+shown (it may be worded in too many ways), so such an offer is withdrawn.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from focal.dialogue.variables import placeholders
+from focal.models.agent import Step
+
+_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.,])\d+(?:\.\d+)?")
+
+
+def _shown(value: Any, text: str) -> bool:
+    if isinstance(value, bool) or value in (None, ""):
+        return False
+    if isinstance(value, int | float):
+        return any(abs(float(n.replace(",", "")) - float(value)) < 0.005 for n in _NUMBER.findall(text))
+    needle = str(value).strip()
+    return re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", text, re.IGNORECASE) is not None
+
+
+def offer_shown(step: Step | None, variables: dict[str, Any], draft: str) -> bool:
+    """The draft asks the customer and shows each value of the step's confirmation prompt."""
+    if step is None or not step.requires_confirmation or "?" not in draft:
+        return False
+    names = placeholders(step.confirmation_prompt or "")
+    return all(_shown(variables.get(name), draft) for name in names)

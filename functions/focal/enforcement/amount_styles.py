@@ -1,0 +1,81 @@
+"""Amounts written in another country's style, brought to the one form the reader knows ("$1000.50").
+
+Run by focal.enforcement.amount_forms.normalise on folded text (focal.enforcement.normalise: a no-break
+or narrow space is already a space). Only a figure beside a currency — a sign, an ISO code, a currency
+name — is rewritten, so counts, dates and references keep their digits:
+
+- a currency sign the reader does not otherwise know (¥, ₹, ₩, ₽, ₺, ₪, R$ …) or a currency name
+  ("75 francs", "Rs 500", "300 kronor") is read as "$": the figure is what is compared with a cap, as
+  for any other currency (Focal does not convert);
+- digit groups split by spaces or apostrophes ("$1 000", "CHF 1'000"), Indian grouping ("₹1,00,000"),
+  dots with a decimal comma ("€1.000,00"), several dot groups ("1.000.000 €") and a decimal comma
+  ("€75,00") are the whole figure;
+- a single dot group ("€1.000": a thousand, or one with three decimals) cannot be told apart: it is
+  rewritten as the larger figure, and `ambiguous_amounts` names it so the reader can answer "cannot
+  verify" instead of picking one; so does a figure that goes on in a way no style writes ("$7 5",
+  "$7·5", "$1e3": the reader would read the part before the break).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_I = re.IGNORECASE
+CODES = ("usd|us\\$|eur|gbp|cad|aud|nzd|chf|jpy|inr|sgd|hkd|mxn|sek|nok|dkk|zar|brl|cny|rmb|krw|pln|czk|huf|"
+         "try|ils|aed|sar|php|thb|myr|idr|rub|uah|ngn|kes|egp|cop|clp|pen|ars|vnd|pkr|bdt|qar|kwd|btc|eth")
+# Currency names the cues do not name: read as the figure, like a sign.
+_NAMES = (r"francs?|franken|yen|yuan|renminbi|rupees?|rupiahs?|pesos?|reais|rand|kronor|kronur|kronas?|krone|kroner|"
+          r"korunas?|zlotys?|zloties|zloty|forints?|lira|lire|liras|dirhams?|dinars?|riyals?|rials?|ringgits?|baht|rubles?|"
+          r"roubles?|hryvnias?|shekels?|lei|leva|dong|nairas?|cedis?|shillings?|kwachas?|takas?|tenge|lari|manats?|"
+          r"bitcoins?|satoshis?|dollares|d[oó]lar(?:es)?|dollari|dollaro|euro|sterling|zl|zł|kr|sfr|chf")
+_BEFORE_NAMES = r"rs\.?|rp\.?|kr\.?|sfr\.?|fr\.|zł|r\$"
+_MARK = rf"[$€£]|\b(?:{CODES})\b"
+# A figure in a style other than "1,000.50" or "1000.50" (each alternative needs a non-standard separator).
+_STYLED = (r"\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?"       # Indian: 1,00,000
+           r"|\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?"             # dots: 1.000,00 / 1.000.000 / 1.000
+           r"|\d{1,3}(?:[ '’]\d{3})+(?:[.,]\d{1,2})?"       # spaces or apostrophes: 1 000 / 1'000.50
+           r"|\d+,\d{1,2}")                                 # a decimal comma: 75,00
+_END = r"(?![\d%]|[.,'’]\d)"
+_NAME_AFTER = re.compile(rf"(?<![\w.,'’])(?P<f>\d[\d,.'’ ]*?\d|\d)\s?(?:{_NAMES})\b", _I)
+_NAME_BEFORE = re.compile(rf"(?<!\w)(?:{_BEFORE_NAMES})\s?(?=\d)", _I)
+# A figure after a currency that goes on in a way no style writes: "$7 5", "$7·5", "$1-000", "$1e3".
+_GOES_ON = re.compile(rf"(?:{_MARK})\s?\d+(?:[.,]\d+)*(?=[ \t]+\d|[^\w\s.,;:!?%)\]'\"]\d|[^\W\d_]+\d)", _I)
+_BEFORE = re.compile(rf"(?P<m>{_MARK})\s?(?P<f>{_STYLED}){_END}", _I)
+_AFTER = re.compile(rf"(?<![\d.,'’])(?P<f>{_STYLED})\s?(?P<m>{_MARK})", _I)
+
+
+def _signs(text: str) -> str:
+    """Any currency sign but $, €, £ and ¢ as "$"."""
+    if text.isascii():
+        return text
+    return "".join("$" if c not in "$€£¢" and unicodedata.category(c) == "Sc" else c for c in text)
+
+
+def figure_value(raw: str) -> tuple[str, bool]:
+    """(a figure written in one of the styles above as a plain one, "1000.50"; whether its style leaves it in doubt)."""
+    raw = raw.replace("’", "'")
+    if re.fullmatch(r"\d{1,3}\.\d{3}", raw):
+        return raw.replace(".", ""), True  # a thousand, or one with three decimals
+    if re.fullmatch(r"\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?", raw):
+        return raw.replace(".", "").replace(",", "."), False
+    if re.fullmatch(r"\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?", raw):
+        return raw.replace(",", ""), False
+    return re.sub(r"[ ']", "", raw).replace(",", "."), False  # 1 000 / 1'000.50 / 75,00
+
+
+def _marked(text: str) -> str:
+    return _NAME_AFTER.sub(lambda m: f"{m.group('f')} $", _NAME_BEFORE.sub("$", _signs(text)))
+
+
+def restyle(text: str) -> str:
+    """Currency signs and names as "$", and figures of other grouping styles beside a currency as plain figures."""
+    text = _BEFORE.sub(lambda m: f"{m.group('m')}{figure_value(m.group('f'))[0]}", _marked(text))
+    return _AFTER.sub(lambda m: f"{figure_value(m.group('f'))[0]} {m.group('m')}", text)
+
+
+def ambiguous_amounts(text: str) -> list[str]:
+    """The figures beside a currency (in folded text) whose grouping leaves their value in doubt ("€1.000")."""
+    text = _marked(text)
+    doubtful = [m.group(0) for p in (_BEFORE, _AFTER) for m in p.finditer(text) if figure_value(m.group("f"))[1]]
+    return doubtful + [m.group(0) for m in _GOES_ON.finditer(restyle(text))]
