@@ -124,15 +124,17 @@ def test_a_relevant_grounded_model_answer_passes_untouched(checked):
     answer = "Your order A1004 (Phone case) is still processing, so it hasn't shipped yet."
     result = say(checked, "A1004", 1, ScriptedGenerator(answer), customer="c-200")
     assert result.response == answer
-    assert [c["passed"] for c in result.enforcement["checks"]] == [True, True]
+    assert [(c["name"], c["passed"]) for c in result.enforcement["checks"]] == [
+        ("internals", True), ("relevance", True), ("grounding", True)]
     assert result.enforcement["regenerations"] == 0
 
 
-def test_with_the_flags_off_no_check_runs(tmp_path):
+def test_with_the_flags_off_only_the_internal_names_check_runs(tmp_path):
     path = agent_copy(tmp_path, relevance_check_enabled=False, grounding_check_enabled=False)
     runner = LocalRunner(local_deps(path, tmp_path / "off.db"))
     result = say(runner, "Where is my order A1004?", 0, ScriptedGenerator("The capital of France is Paris, $95."), customer="c-200")
-    assert result.enforcement["checks"] == [] and result.enforcement["violations"] == []
+    assert [c["name"] for c in result.enforcement["checks"]] == ["internals"]
+    assert result.enforcement["violations"] == []
     assert result.response == "The capital of France is Paris, $95."
 
 

@@ -269,7 +269,20 @@ def test_flags_off_means_no_check_and_no_verdict(retail):
     state = turn("Where is my order?")
     state.drafts.append(Draft(text="It came to $95.", source="model"))
     assert enforce._output_checks(agent, state, stage_deps(agent, NoEmbedder())) == []
-    assert state.enforcement.checks == []
+    assert [(c.name, c.passed) for c in state.enforcement.checks] == [("internals", True)]  # no switch; names only
+
+
+def test_a_model_draft_writing_internal_names_is_a_violation_with_the_flags_off(retail):
+    from focal.models.turn import Draft
+
+    agent = with_enforcement(retail, relevance_check_enabled=False, grounding_check_enabled=False)
+    state = turn("Where is my order?")
+    state.drafts.append(Draft(text="Since is_premium is false, refund_cap applies.", source="model"))
+    violations = enforce._output_checks(agent, state, stage_deps(agent, NoEmbedder()))
+    assert [(v.rule_id, v.lane) for v in violations] == [("internals", "internals")]
+    assert "is_premium" in violations[0].reason and "refund_cap" in violations[0].reason
+    state.drafts.append(Draft(text="Since is_premium is false, refund_cap applies.", source="template"))
+    assert enforce._output_checks(agent, state, stage_deps(agent, NoEmbedder())) == []  # the business's own text
 
 
 def test_each_check_leaves_a_verdict_with_its_threshold(retail, minilm):
@@ -280,7 +293,8 @@ def test_each_check_leaves_a_verdict_with_its_threshold(retail, minilm):
     state.drafts.append(Draft(text="The capital of France is Paris and it costs $95.", source="model"))
     violations = enforce._output_checks(agent, state, stage_deps(agent, minilm))
     assert [(v.rule_id, v.lane) for v in violations] == [("relevance", "relevance"), ("grounding", "grounding")]
-    rel, grd = state.enforcement.checks
+    names, rel, grd = state.enforcement.checks
+    assert (names.name, names.passed) == ("internals", True)
     assert (rel.name, rel.passed, rel.threshold, rel.draft) == ("relevance", False, 0.3, 0)
     assert (grd.name, grd.passed, grd.threshold, grd.unsupported) == ("grounding", False, 0.75, ["$95"])
     assert rel.ms > 0 and grd.ms > 0
@@ -375,7 +389,7 @@ def test_the_stage_loads_both_folders_relative_to_the_agent_file(tmp_path, retai
     enforce._output_checks(agent, state, stage_deps(agent, minilm, relevance_model=rel, grounding_model=nli))
     assert loaded == [str(tmp_path / "models" / "rel"), str(tmp_path / "models" / "nli")]
     methods = {c.name: c.method for c in state.enforcement.checks}
-    assert methods == {"relevance": "cross_encoder", "grounding": "claims+nli"}
+    assert methods == {"internals": "names", "relevance": "cross_encoder", "grounding": "claims+nli"}
     assert next(c for c in state.enforcement.checks if c.name == "relevance").threshold == 0.5
 
 

@@ -68,7 +68,7 @@ from focal.errors import ConfigError
 from focal.models.agent import AgentConfig
 from focal.models.context import CommandName
 from focal.models.session import CustomerProfile
-from focal.models.turn import ApprovalStateName, ExecutionPath, TurnRequest, TurnResult
+from focal.models.turn import OUTPUT_CHECKS, ApprovalStateName, ExecutionPath, TurnRequest, TurnResult
 
 TENANT_ID = "local"
 DEFAULT_CUSTOMER = "test-customer"
@@ -80,7 +80,6 @@ EXPECT_KEYS = (
 )
 SUITE_KEYS = ("conversations", "tasks_total")
 CONVERSATION_KEYS = ("name", "customer_id", "profile", "turns", "task", "setup")
-OUTPUT_CHECKS = ("relevance", "grounding")  # violation ids of the output checks, beside the agent's rule ids
 TURN_KEYS = ("user", "model", "expect")
 SHOWN_RESPONSE = 300  # characters of the actual response quoted under a failing turn
 

@@ -51,6 +51,14 @@ _MONEY_CUES_HEAD = (
 )
 # The negation is part of these promises ("you won't lose a penny"), so a refusal check never sees it before them.
 _NEVER = r"\b(?:won't|will\s+not|don't|do\s+not|doesn't|never|not|no\s+need\s+to)\s+(?:\w+\s+){0,2}?"
+# What the customer owes, taken to nothing: "I'll wipe your bill clean", "you won't pay a cent for it", "we'll
+# write the balance off", "zero out the charge" (a promise of the whole, in no cue word of the field's own).
+ZEROED = (
+    r"\bwip(?:e|es|ed|ing)\s+(?:[\w'’]+\s+){0,3}?(?:clean|off|out)\b",
+    rf"{_NEVER}(?:have\s+to\s+)?pay\s+(?:a\s+(?:single\s+)?(?:penny|cent|dime|thing)|anything)\b(?!\s+(?:more|extra|else))",
+    r"\bwrit(?:e|es|ing|ten)\s+(?:[\w'’]+\s+){0,3}?off\b|\bwrote\s+(?:[\w'’]+\s+){0,3}?off\b",
+    r"\bzero(?:s|ed|ing)?\s+(?:[\w'’]+\s+){0,3}?out\b",
+)
 _MONEY_CUES_TAIL = (
     r"(?:[$€£]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:dollars?|bucks|usd|euros?|pounds))\s*,?\s+back\b",
     r"\b(?:com(?:e|es|ing)|go(?:es|ing)?|head(?:s|ed|ing)?|flow(?:s|ing)?|sent|send(?:ing)?)\s+back\s+to\s+you\b",
@@ -65,7 +73,7 @@ _MONEY_CUES_TAIL = (
     # money that stays with or comes back to the customer, said without moving it: "you won't lose a penny",
     # "you'll be made whole", "I'll void the $75 charge", "consider the charge gone", "its cost will come back"
     rf"{_NEVER}(?:lose|losing)\s+(?:a\s+(?:single\s+)?(?:penny|cent|dime|thing)|anything)\b", rf"{_NEVER}(?:be\s+)?out\s+of\s+pocket\b",
-    r"\bmade\s+whole\b", r"\bmake\s+you\s+whole\b", r"\bvoid(?:s|ed|ing)?\b",
+    r"\bmade\s+whole\b", r"\bmake\s+you\s+whole\b", r"\bvoid(?:s|ed|ing)?\b", *ZEROED,
     r"\b(?:i|we)\s+(?:can|could|'ll|will)\s+(?:do|go\s+(?:to|as\s+high\s+as)|stretch\s+to|manage)\s+[$€£\d]",
     r"\b(?:cancel|drop|remov|revers)\w*\s+(?:the|your|that|this)\s+(?:[$€£]\s?\d[\d,.]*\s+)?(?:charge|payment)s?\b",
     r"\bcharges?\s+(?:is\s+|are\s+|as\s+)?gone\b",
@@ -99,7 +107,7 @@ def _whole(v: str, p: str) -> re.Pattern[str]:
         r"\bthe\s+total\b", r"\b(?:dollar|penny|cent)\s+for\s+(?:dollar|penny|cent)\b", r"\bin\s+its\s+entirety\b",
         r"\b\w+(?:'s|’s)\s+(?:price|cost|value|amount)\b", r"\b(?:its|their)\s+(?:price|cost|value)\b",
         r"\b(?:lose|losing)\s+(?:a\s+(?:single\s+)?(?:penny|cent|dime|thing)|anything)\b", r"\bout\s+of\s+pocket\b",
-        r"\bmade\s+whole\b", r"\bmake\s+you\s+whole\b",
+        r"\bmade\s+whole\b", r"\bmake\s+you\s+whole\b", *ZEROED,
     )
 
 

@@ -207,8 +207,8 @@ def known_values(agent: AgentConfig, kind: str, known: dict[str, Any], skip: set
     out = []
     for name, value in known.items():
         f = agent.field(name)
-        if name in skip or f is None or f.field_type not in kinds or isinstance(value, bool):
-            continue
+        if name in skip or f is None or f.field_type not in kinds or isinstance(value, bool) or value == f.default:
+            continue  # a field's default is no known amount ("your whole bill" is not the $0 a bill defaults to)
         try:
             out.append(float(str(value).replace("$", "").replace(",", "").replace("%", "")))
         except ValueError:

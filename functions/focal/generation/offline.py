@@ -15,7 +15,7 @@ from focal.dialogue.clarify import clarify_question, confirmation_question, like
 from focal.dialogue.resolution import ask_prompt
 from focal.dialogue.variables import render, unknown
 from focal.models.agent import AgentConfig, Step
-from focal.models.turn import TurnState
+from focal.models.turn import OUTPUT_CHECKS, TurnState
 from focal.sensing import language, tone
 
 MAX_RULE_PARTS = 2
@@ -70,12 +70,12 @@ def _stopped(agent: AgentConfig, scenario_id: str | None) -> str:
 def _compliant_texts(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> list[str]:
     """What the violated rules say instead (their template, else their fallback, else the agent's).
 
-    Output-check violations (relevance, grounding) name no rule: they add nothing here, and a draft
+    Output-check violations (relevance, grounding, internals) name no rule: they add nothing here, and a draft
     that failed only those is replaced by the ordinary offline answer below — the route's own
     templates, relevant and grounded by construction."""
     texts: list[str] = []
     for violation in state.drafts[-1].violations:
-        if violation.lane in ("relevance", "grounding"):
+        if violation.lane in OUTPUT_CHECKS:
             continue
         rule = agent.rule(violation.rule_id)
         text = (rule.response_template or rule.fallback_text) if rule else None

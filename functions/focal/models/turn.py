@@ -6,7 +6,7 @@ Step Functions execution alike. `TurnResult` is the one answer contract for CLI 
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, Field
 
@@ -92,9 +92,14 @@ class ToolCall(BaseModel):
     idempotency_key: str | None = Field(default=None, description="side-effecting calls: tenant, session, turn, tool, arguments")
 
 
+# Output checks: a violation of one names the check (lane == rule_id), not a rule of the agent.
+OutputCheck = Literal["relevance", "grounding", "internals"]
+OUTPUT_CHECKS: tuple[str, ...] = get_args(OutputCheck)
+
+
 class Violation(BaseModel):
     rule_id: str
-    lane: Literal["deterministic", "judge", "relevance", "grounding"]
+    lane: Literal["deterministic", "judge"] | OutputCheck
     reason: str
 
 
@@ -106,9 +111,9 @@ class Draft(BaseModel):
 
 
 class CheckVerdict(BaseModel):
-    """One output check (relevance, grounding) on one draft: its score against its threshold."""
+    """One output check (relevance, grounding, internals) on one draft: its score against its threshold."""
 
-    name: Literal["relevance", "grounding"]
+    name: OutputCheck
     draft: int = Field(description="index of the checked draft in the turn's drafts")
     passed: bool
     score: float | None = Field(default=None, description="None when the check was bypassed")

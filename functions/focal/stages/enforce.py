@@ -34,6 +34,7 @@ from focal.dialogue.variables import known_variables, render
 from focal.enforcement.conditions import rules_to_judge, still_to_judge
 from focal.enforcement.deterministic import deterministic
 from focal.enforcement.grounding import check_grounding
+from focal.enforcement.internals import leaked_names
 from focal.enforcement.lanes import judge, judge_and_read
 from focal.enforcement.reading import apply_reading, expression_names, offline_reading, resolve
 from focal.enforcement.relevance import check_relevance
@@ -41,11 +42,11 @@ from focal.enforcement.repair import hopeless, rules_to_enforce, unrepairable
 from focal.enforcement.variables import PURPOSE as READ_PURPOSE
 from focal.enforcement.variables import coerced_values, draft_variables, field_listing
 from focal.models.agent import AgentConfig, Rule
-from focal.models.turn import CheckVerdict, TurnState, Violation
+from focal.models.turn import OUTPUT_CHECKS, CheckVerdict, TurnState, Violation
 from focal.pipeline.budget import SPENT, budget_spent, start_budget
 from focal.pipeline.deps import Deps
 
-CHECK_LANES = ("relevance", "grounding")  # output checks: their violations name the check, not a rule
+CHECK_LANES = OUTPUT_CHECKS  # output checks: their violations name the check, not a rule
 
 
 def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], text: str) -> list[Violation]:
@@ -130,15 +131,30 @@ def _model_folder(agent: AgentConfig, folder: str | None) -> str | None:
     return folder
 
 
+def _internal_names(agent: AgentConfig, state: TurnState, index: int) -> list[Violation]:
+    draft = state.drafts[index]
+    if draft.source != "model":
+        return []  # the business's own texts say what they say
+    started = time.perf_counter()
+    leaks = leaked_names(agent, draft.text)
+    reason = ("the answer writes the agent's internal names " + ", ".join(leaks) + "; say it in the customer's words"
+              if leaks else "no internal names")
+    state.enforcement.checks.append(CheckVerdict(
+        name="internals", draft=index, passed=not leaks, score=float(len(leaks)), threshold=0.0, reason=reason,
+        method="names", ms=round((time.perf_counter() - started) * 1000, 3)))
+    return [Violation(rule_id="internals", lane="internals", reason=reason)] if leaks else []
+
+
 def _output_checks(agent: AgentConfig, state: TurnState, deps: Deps) -> list[Violation]:
-    """Relevance and grounding of the latest draft, each behind its flag; every verdict goes to the trace."""
+    """Internal names (always, on model drafts), relevance and grounding (each behind its flag) of the latest draft;
+    every verdict goes to the trace."""
     cfg = agent.enforcement
-    if not (cfg.relevance_check_enabled or cfg.grounding_check_enabled):
-        return []
     index = len(state.drafts) - 1
     draft = state.drafts[index]
+    violations = _internal_names(agent, state, index)
+    if not (cfg.relevance_check_enabled or cfg.grounding_check_enabled):
+        return violations
     variables = known_variables(agent, state.session, state.profile)
-    violations: list[Violation] = []
     if cfg.relevance_check_enabled:
         started = time.perf_counter()
         folder = _model_folder(agent, cfg.relevance_model_dir)

@@ -1,0 +1,58 @@
+"""Internal names in an answer: the agent's own identifiers — rule, field, tool, scenario and step ids written in
+snake_case (`refund_cap`, `is_premium`) — are how the configuration talks, never how the agent talks to a
+customer. A model that writes one is reciting its instructions or its data block (a red team's draft quoted
+`refund_cap` and `is_premium` and passed). Only model drafts are read (the business's own texts say what they
+say), and an identifier the business itself writes in a customer-facing text (outside a `{placeholder}`) is
+its vocabulary, not a leak.
+"""
+
+from __future__ import annotations
+
+import re
+
+from focal.models.agent import AgentConfig
+
+_PLACEHOLDER = re.compile(r"\{\w+\}")
+_SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$", re.IGNORECASE)
+
+
+def _customer_texts(agent: AgentConfig) -> list[str]:
+    texts = [agent.greeting, agent.out_of_scope_message, agent.enforcement.fallback_message,
+             agent.pre_validation.refusal_message, *agent.pre_validation.refusal_messages.values()]
+    for rule in agent.rules:
+        texts += [rule.response_template or "", rule.fallback_text or ""]
+    for scenario in agent.scenarios:
+        for step in scenario.steps:
+            texts += [step.confirmation_prompt or "", step.response_template or "", step.clarification_hint or ""]
+            texts += [s.prompt for s in step.slots if s.prompt]
+    return [_PLACEHOLDER.sub(" ", t) for t in texts if t]
+
+
+_CACHE: dict[int, tuple[AgentConfig, re.Pattern[str] | None, tuple[str, ...]]] = {}
+_CACHE_SIZE = 32  # agents are long-lived objects of the config store; the entry holds the agent it was built for
+
+
+def _compiled(agent: AgentConfig) -> tuple[re.Pattern[str] | None, tuple[str, ...]]:
+    hit = _CACHE.get(id(agent))
+    if hit is None or hit[0] is not agent:
+        names = internal_names(agent)
+        pattern = re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, names))})(?!\w)", re.IGNORECASE) if names else None
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        hit = _CACHE[id(agent)] = (agent, pattern, names)
+    return hit[1], hit[2]
+
+
+def internal_names(agent: AgentConfig) -> tuple[str, ...]:
+    """The agent's snake_case identifiers that none of its customer-facing texts uses."""
+    ids = [r.id for r in agent.rules] + [f.field_name for f in agent.profile_field_definitions]
+    ids += [t.id for t in agent.tools] + [s.id for s in agent.scenarios]
+    ids += [st.id for s in agent.scenarios for st in s.steps]
+    said = " ".join(_customer_texts(agent)).lower()
+    return tuple(sorted({i for i in ids if _SNAKE.match(i) and not re.search(rf"(?<!\w){re.escape(i.lower())}(?!\w)", said)}))
+
+
+def leaked_names(agent: AgentConfig, draft: str) -> list[str]:
+    """The internal names the draft writes as whole words (case-insensitively)."""
+    pattern, _ = _compiled(agent)
+    return list(dict.fromkeys(m.group(0).lower() for m in pattern.finditer(draft))) if pattern else []
