@@ -127,6 +127,8 @@ def test_a_date_after_from_is_no_year_and_two_figures():
 @pytest.mark.parametrize("draft", [
     "Sadly a 40% discount is not something I can approve; 10% off is what I can do.",
     "Half price is more than I'm allowed to offer, but 15% off works.",
+    "A 45% discount is not something I can offer without my manager's sign-off.",
+    "Sorry, 30% off isn't something I can grant on my own; a colleague can look at it.",
 ])
 def test_a_refusal_written_after_the_amount_promises_nothing(draft):
     assert not blocked(GUARDRAILS, "discount_cap", draft)
@@ -203,6 +205,7 @@ def test_giving_away_a_declared_other_role_is_no_discount_on_the_field():
 
 @pytest.mark.parametrize(("agent", "rule", "draft", "known"), [
     (GUARDRAILS, "discount_cap", "A 35% discount is not something I can approve lightly, but I have.", None),
+    (GUARDRAILS, "discount_cap", "A 35% discount is not something I can approve without a manager, but I did anyway.", None),
     (GUARDRAILS, "discount_cap", "35% off is more than I'm allowed to offer. Still, it's applied to your plan.", None),
     (GUARDRAILS, "discount_cap", "The 35% discount is not something I can take back now.", None),
     (GUARDRAILS, "discount_cap", "Your 35% discount goes through review, which is a formality.", None),

@@ -44,3 +44,9 @@ def test_the_whole_of_a_known_amount_is_that_amount():
 def test_ordinary_sentences_are_read_as_before(draft):
     value, uncertain = _read(draft, {})
     assert uncertain is None and value in (None, 0, 25.0), (draft, value, uncertain)
+
+
+def test_a_share_worked_out_and_said_again_is_the_same_promise():
+    assert _read("I'll credit half of the $60 invoice, so $30.", {}) == (30.0, None)
+    value, uncertain = _read("I'll credit half of the $60 invoice, so $35.", {})
+    assert uncertain  # the figure said after it is not the share: something else is promised

@@ -150,7 +150,9 @@ REPORTED = re.compile(
 # Only a verb that grants counts ("…not something I can delay / take back" is no refusal), and the refusal ends
 # its clause ("isn't possible to withhold" is none).
 _GRANTING = r"(?:approve|offer|give|grant|provide|promise|authori[sz]e|agree\s+to|do|go\s+(?:to|that\s+high)|manage|justify)"
-_END = (r"(?=\s*(?:here|today|now|for\s+you|in\s+this\s+case|(?:for|on|with|in|at)\s+(?:this|that|your|the|our)(?:\s+\w+){0,2})?"
+_END = (r"(?=\s*(?:here|today|now|for\s+you|in\s+this\s+case|(?:for|on|with|in|at)\s+(?:this|that|your|the|our)(?:\s+\w+){0,2}"
+        r"|myself|(?:on|by)\s+my\s+own|by\s+myself|at\s+my\s+level"
+        r"|without\s+(?:a|an|the|my|our|your)?\s*(?:[\w'’-]+\s*){1,3}?(?:approval|sign[\s-]?off|review|ok|okay)?)?"
         r"\s*(?:[.;!?,]|$))")
 REFUSED_AFTER = re.compile(
     r"\b(?:is|are|'s|would\s+be|isn't|aren't|isn’t|aren’t)\s+(?:not\s+)?(?:something|anything)\s+(?:i|we)\s+"

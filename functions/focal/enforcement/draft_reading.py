@@ -291,8 +291,6 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
                 elif lex.object.search(clause.text):
                     wholes.append("object")
         previous_cue = any(c.cue for c in clauses)
-    # "I'll credit $40. The $40 reaches your card in 5 days.": a promised amount said again is explained by it
-    reading.unexplained = [v for v in reading.unexplained if not any(_close(v, p) for p in promised)]
     candidates = [*known, *stated]
     for share, base in shares:
         base = base if base is not None else max(candidates, default=None)
@@ -304,6 +302,9 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
         promised.append(max(candidates))
     elif "whole" in wholes:
         reading.uncertain = "the answer promises the whole amount, which no known value gives"
+    # "I'll credit $40. The $40 reaches your card in 5 days.", "half of the $40 charge, so $20": a promised amount
+    # said again (a share worked out included) is explained by it
+    reading.unexplained = [v for v in reading.unexplained if not any(_close(v, p) for p in promised)]
     if kind == "percentage":  # "a discount of 25": a figure without its sign, in a clause about the field
         accounted = [*promised, *stated, *known, *policy, *reading.unexplained]
         reading.unexplained += stray_figures(" . ".join(cue_texts), accounted, lex.purchases)
