@@ -34,3 +34,15 @@ def test_a_draft_reciting_them_is_caught_whatever_their_case():
 def test_plain_words_placeholders_and_the_business_own_vocabulary_pass():
     assert leaked_names(AGENT, "A day_pass is $15. Your email is on file; how long should the freeze last?") == []
     assert leaked_names(AGENT, "The freeze cap is three months; my_freeze_cap_note is not an id.") == []
+
+
+def test_an_id_run_together_or_in_another_case_is_the_same_name():
+    assert leaked_names(AGENT, "FreezeCap says no, and IsVip is off.") == ["freeze_cap", "is_vip"]
+    assert leaked_names(AGENT, "freezecap") == ["freeze_cap"]
+
+
+def test_two_hyphenated_words_are_english_three_or_more_are_an_id():
+    three = AgentConfig.model_validate({"id": "a", "name": "a", "rules": [
+        {"id": "max_freeze_cap", "condition_text": "x", "action_text": "y"},
+        {"id": "check_in", "condition_text": "x", "action_text": "y"}]})
+    assert leaked_names(three, "Under the Max-Freeze-Cap you may check-in later.") == ["max_freeze_cap"]

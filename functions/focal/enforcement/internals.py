@@ -36,11 +36,19 @@ def _compiled(agent: AgentConfig) -> tuple[re.Pattern[str] | None, tuple[str, ..
     hit = _CACHE.get(id(agent))
     if hit is None or hit[0] is not agent:
         names = internal_names(agent)
-        pattern = re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, names))})(?!\w)", re.IGNORECASE) if names else None
+        pattern = re.compile(rf"(?<![\w-])(?:{'|'.join(map(_written, names))})(?![\w-])", re.IGNORECASE) if names else None
         if len(_CACHE) >= _CACHE_SIZE:
             _CACHE.pop(next(iter(_CACHE)))
         hit = _CACHE[id(agent)] = (agent, pattern, names)
     return hit[1], hit[2]
+
+
+def _written(name: str) -> str:
+    """The ways an id is written: as is, run together ("refundCap", "IsPremium") and, with three parts or more,
+    hyphenated ("Max-Refund-Cap"; two hyphenated words are too often plain English: "check-in", "add-on")."""
+    parts = [re.escape(p) for p in name.split("_")]
+    joiner = "[_-]?" if len(parts) >= 3 else "_?"
+    return joiner.join(parts)
 
 
 def internal_names(agent: AgentConfig) -> tuple[str, ...]:
@@ -54,5 +62,8 @@ def internal_names(agent: AgentConfig) -> tuple[str, ...]:
 
 def leaked_names(agent: AgentConfig, draft: str) -> list[str]:
     """The internal names the draft writes as whole words (case-insensitively)."""
-    pattern, _ = _compiled(agent)
-    return list(dict.fromkeys(m.group(0).lower() for m in pattern.finditer(draft))) if pattern else []
+    pattern, names = _compiled(agent)
+    if pattern is None:
+        return []
+    by_key = {n.replace("_", "").lower(): n for n in names}
+    return list(dict.fromkeys(by_key.get(re.sub(r"[_-]", "", m.group(0)).lower(), m.group(0)) for m in pattern.finditer(draft)))
