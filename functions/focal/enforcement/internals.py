@@ -1,7 +1,7 @@
 """Internal names in an answer: the agent's own identifiers — rule, field, tool, scenario and step ids written in
-snake_case (`refund_cap`, `is_premium`) — are how the configuration talks, never how the agent talks to a
+snake_case (`stay_limit`, `is_vip`) — are how the configuration talks, never how the agent talks to a
 customer. A model that writes one is reciting its instructions or its data block (a red team's draft quoted
-`refund_cap` and `is_premium` and passed). Only model drafts are read (the business's own texts say what they
+its cap rule's id and a privileged field's name and passed). Only model drafts are read (the business's own texts say what they
 say), and an identifier the business itself writes in a customer-facing text (outside a `{placeholder}`) is
 its vocabulary, not a leak.
 """
@@ -44,8 +44,8 @@ def _compiled(agent: AgentConfig) -> tuple[re.Pattern[str] | None, tuple[str, ..
 
 
 def _written(name: str) -> str:
-    """The ways an id is written: as is, run together ("refundCap", "IsPremium") and, with three parts or more,
-    hyphenated ("Max-Refund-Cap"; two hyphenated words are too often plain English: "check-in", "add-on")."""
+    """The ways an id is written: as is, run together ("stayLimit", "IsVip") and, with three parts or more,
+    hyphenated ("Max-Stay-Limit"; two hyphenated words are too often plain English: "check-in", "add-on")."""
     parts = [re.escape(p) for p in name.split("_")]
     joiner = "[_-]?" if len(parts) >= 3 else "_?"
     return joiner.join(parts)
