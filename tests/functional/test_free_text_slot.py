@@ -47,3 +47,45 @@ def test_a_question_never_fills_a_free_text_slot(tmp_path: Path) -> None:
     (tmp_path / "tests.yaml").write_text(SUITE)
     report = run_suite(tmp_path / "agent.yaml", tmp_path / "tests.yaml")
     assert report.conversations and report.passed, "\n" + format_report(report)
+
+
+TWO_SLOTS = """
+id: library
+name: Library desk
+profile_field_definitions:
+  - {field_name: birth_date, field_type: date, sources: [message]}
+  - {field_name: surname, field_type: string, sources: [message]}
+scenarios:
+  - id: card
+    name: Renew a card
+    intent_label: card
+    entry_examples: [I want to renew my library card, renew my card please]
+    entry_step_id: identify
+    steps:
+      - id: identify
+        slots:
+          - {name: birth_date, type: date, prompt: "What is your date of birth?"}
+          - {name: surname, type: string, prompt: "And your surname?"}
+        transitions: [{target: done}]
+      - id: done
+        response_template: Thanks {surname}, your card is renewed.
+"""
+
+
+def test_a_date_read_from_its_words_leaves_nothing_for_the_free_text_slot(tmp_path: Path) -> None:
+    """One value, one slot: "3 March 1990" is the date of birth, not also the surname."""
+    (tmp_path / "agent.yaml").write_text(TWO_SLOTS, encoding="utf-8")
+    suite = tmp_path / "tests.yaml"
+    suite.write_text("""
+conversations:
+  - name: date then surname
+    turns:
+      - user: I want to renew my library card
+        expect: {step: identify}
+      - user: 3 March 1990
+        expect: {step: identify, response_contains: surname}
+      - user: Okafor
+        expect: {step: done, response_contains: Thanks Okafor}
+""", encoding="utf-8")
+    report = run_suite(tmp_path / "agent.yaml", suite)
+    assert report.conversations and report.passed, "\n" + format_report(report)

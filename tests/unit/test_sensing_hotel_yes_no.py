@@ -76,6 +76,14 @@ def test_the_answer_to_the_boolean_slots_own_prompt_fills_it(text, value):
     assert all(slot != "add_breakfast" for _, slot, _ in commands(s, text))  # the next slot was not asked
 
 
+def test_a_yes_after_an_answer_that_asked_nothing_fills_no_boolean():
+    """The question was blocked and a fallback text said instead: the customer never saw it, so a yes is no answer."""
+    s = session("ask_extras", "waiting_for_slot", "Our front desk can go through the options with you.",
+                reservation_id="R-123")
+    assert commands(s, "yes") == []
+    assert commands(s, "no thanks") == []
+
+
 def test_a_yes_to_another_prompt_is_no_boolean_value():
     s = session("ask_ref", "waiting_for_slot", "Which reservation?")
     assert commands(s, "yes") == []

@@ -53,6 +53,9 @@ def test_a_date_without_a_year_far_from_today_is_not_read():
     ("yesterday", "2025-03-09"), ("last night", "2025-03-09"), ("today", "2025-03-10"), ("this morning", "2025-03-10"),
     ("the day before yesterday", "2025-03-08"), ("3 days ago", "2025-03-07"), ("two days ago", "2025-03-08"),
     ("tomorrow", "2025-03-11"), ("last Tuesday", "2025-03-04"), ("last Monday", "2025-03-03"),
+    ("this Friday", "2025-03-14"), ("this coming Wednesday", "2025-03-12"), ("this Monday", "2025-03-10"),
+    ("next Monday at 3pm", "2025-03-17"), ("in 3 days", "2025-03-13"), ("in two weeks", "2025-03-24"),
+    ("a week from today", "2025-03-17"), ("two weeks from now", "2025-03-24"), ("in a week's time", "2025-03-17"),
 ])
 def test_relative_days_answering_the_date_prompt(text, iso):
     assert read(text) == iso
@@ -69,6 +72,13 @@ def test_a_relative_day_and_a_date_that_agree_are_one_date():
                                   "March 3 or March 4", "a few days ago", "last week"])
 def test_what_may_be_either_day_is_not_read(text):
     assert read(text) is None
+
+
+def test_next_weekday_is_read_only_when_both_readings_fall_on_one_day():
+    thursday = date(2025, 3, 13)
+    assert read("next Monday", today=thursday) == "2025-03-17"  # the coming Monday is in next week anyway
+    assert read("next Thursday", today=thursday) == "2025-03-20"
+    assert read("next Friday", today=thursday) is None  # tomorrow, or the Friday of next week
 
 
 def test_a_drafts_mention_is_its_first_date():

@@ -11,8 +11,11 @@ With the turn's date (`today`, the caller's clock — never the wall clock here)
   within NEAREST_DAYS; further away, which year is meant is not clear and the date is not read;
 - answering the date's own prompt, a day named relative to today: "today", "this morning",
   "tonight", "yesterday", "last night", "the day before yesterday", "3 days ago", "tomorrow",
-  "the day after tomorrow", and "last Tuesday" (the latest Tuesday before today). A weekday alone
-  ("on Tuesday", "next Tuesday") may be either side of today or either week and is not read.
+  "the day after tomorrow", "in 3 days", "in two weeks", "a week from today", "last Tuesday" (the latest
+  Tuesday before today), "this Friday" / "this coming Friday" (the coming one, today included) and "next
+  Monday" when that Monday is in the coming week either way (said on a Thursday; said on a Monday, a week
+  on). A weekday alone ("on Tuesday") may be either side of today, and "next Friday" said on a Tuesday may be
+  this week's or the next: neither is read, and the customer is asked again.
 
 A day without a year right next to a dated one takes its year ("from March 3 to March 5, 2026"; across the new
 year "December 28 until January 3, 2027" is 28 December 2026). `read_dates` gives every date of a message, first
@@ -54,6 +57,10 @@ _RELATIVE = [
 ]
 _DAYS_AGO = re.compile(rf"(?<![\w.])(\d{{1,2}}|an?|{WORD_RUN.pattern})\s+days?\s+ago\b", _I)
 _LAST_WEEKDAY = re.compile(rf"\b(?:last|this\s+past|past)\s+({'|'.join(_WEEKDAYS)})\b", _I)
+_THIS_WEEKDAY = re.compile(rf"\b(?:this|this\s+coming|coming)\s+({'|'.join(_WEEKDAYS)})\b", _I)
+_NEXT_WEEKDAY = re.compile(rf"\bnext\s+({'|'.join(_WEEKDAYS)})\b", _I)
+_IN_DAYS = re.compile(rf"\bin\s+(\d{{1,2}}|an?|{WORD_RUN.pattern})\s+(days?|weeks?)(?:'?\s+time)?\b"
+                      rf"|\b(\d{{1,2}}|an?|{WORD_RUN.pattern})\s+(days?|weeks?)\s+from\s+(?:today|now)\b", _I)
 
 
 class _Found:
@@ -132,18 +139,37 @@ def blank_dates(text: str) -> str:
     return text
 
 
+def _count(words: str) -> int | None:
+    """"3", "a", "two" → 3, 1, 2."""
+    if words.isdigit():
+        return int(words)
+    value = 1 if words.lower() in ("a", "an", "one") else number_value(words)
+    return int(value) if value is not None and float(value).is_integer() else None
+
+
 def _relative(text: str, today: date) -> list[tuple[re.Match[str], date | None]]:
     """The days `text` names relative to `today`, with their matches."""
     out: list[tuple[re.Match[str], date | None]] = []
-    for pattern, offset in _RELATIVE:
+    for m in _IN_DAYS.finditer(text):
+        words, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        n = _count(words)
+        out.append((m, None if n is None else today + timedelta(days=n * (7 if unit.lower().startswith("week") else 1))))
+    for pattern, offset in _RELATIVE:  # after "a week from today", which holds a "today" of its own
         out += [(m, today + timedelta(days=offset)) for m in pattern.finditer(text)]
     for m in _DAYS_AGO.finditer(text):
-        words = m.group(1)
-        n = int(words) if words.isdigit() else 1 if words.lower() in ("a", "an", "one") else number_value(words)
+        n = _count(m.group(1))
         out.append((m, None if n is None else today - timedelta(days=n)))
     for m in _LAST_WEEKDAY.finditer(text):
         back = (today.weekday() - _WEEKDAYS.index(m.group(1).lower())) % 7 or 7
         out.append((m, today - timedelta(days=back)))
+    for m in _THIS_WEEKDAY.finditer(text):  # the coming one, today included
+        out.append((m, today + timedelta(days=(_WEEKDAYS.index(m.group(1).lower()) - today.weekday()) % 7)))
+    for m in _NEXT_WEEKDAY.finditer(text):
+        ahead = (_WEEKDAYS.index(m.group(1).lower()) - today.weekday()) % 7
+        # said on a Thursday, "next Monday" is the coming one (next week either way); "next Friday" may be
+        # tomorrow or the week after, so it is not read
+        out.append((m, today + timedelta(days=ahead or 7) if ahead == 0 or _WEEKDAYS.index(m.group(1).lower()) < today.weekday()
+                    else None))
     return out
 
 

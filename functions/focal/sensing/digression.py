@@ -50,10 +50,14 @@ def is_digression(text: str) -> bool:
 
 def remainder(text: str, used: list[Any]) -> str | None:
     """What is left of a short message once the typed values it gave and filler words are removed
-    ("a large margherita" → "margherita" after `size` took "large"); None when nothing of substance is left."""
+    ("a large margherita" → "margherita" after `size` took "large"); None when nothing of substance is left, or
+    when a value is not written as such in the text (a date, an amount in words), so its words cannot be taken out."""
     rest = text
     for value in used:
-        rest = re.sub(re.escape(str(value)), " ", rest, flags=re.IGNORECASE)
+        written = re.compile(re.escape(str(value)), re.IGNORECASE)
+        if not written.search(rest):
+            return None  # read from other words ("12 April 1985" as a date): what is left of the text is unknown
+        rest = written.sub(" ", rest)
     words = [w for w in _WORD.findall(rest) if w.lower() not in FILLER]
     if not words or len(words) > MAX_REMAINDER_WORDS:
         return None

@@ -107,9 +107,12 @@ def _readings(agent: AgentConfig, session: Session, text: str, entities: dict[st
     held = session.slots if active else {}
     slots = _unique(_slots_of(scenario))
     values: dict[str, Any] = {}
+    # a yes or a no answers a yes/no slot only when the agent's last message asked something (a fallback text
+    # that replaced the blocked question did not: the customer never saw it)
+    asked = "?" in next((h.text for h in reversed(session.history) if h.role == "assistant"), "")
     for slot in slots:
         value = entities.get(slot.name)
-        answering = awaited is not None and slot.name == awaited.name
+        answering = awaited is not None and slot.name == awaited.name and (slot.type != "boolean" or asked)
         if answering and slot.type == "integer" and counts.asks_how_many(slot.prompt) and (n := counts.people(text)):
             value = n  # "two adults and a child", "me and my wife" (a message that only lists people)
         elif value is None:
