@@ -328,6 +328,10 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args))
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `focal validate … | head`: the reader left; say nothing more
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # Python's own flush at exit would raise again
+        return 141
     except Exception as exc:  # a clear message, not a stack trace, for the operator
         from focal.config.loader import AgentConfigInvalid
 
