@@ -84,14 +84,15 @@ def semantic_warnings(agent: AgentConfig, raw: Any = None, *, model: str | None 
         why = "no judge model is configured (models.model or FOCAL_MODEL)"
     else:
         return c.problems
-    if agent.enforcement.unverifiable_subjective == "fail_closed":
-        effect = "this rule blocks every answer it applies to (enforcement.unverifiable_subjective is fail_closed)"
-    else:
-        effect = ("this rule is never checked, answers it applies to are only marked unverified "
-                  "(enforcement.unverifiable_subjective is mark_unverified)")
     for i, r in enumerate(agent.rules):
-        if r.subjective and r.is_hard_constraint and r.enabled:
-            c.add(("rules", i, "subjective"), f"{why}: {effect}", "warning")
+        if not (r.subjective and r.is_hard_constraint and r.enabled):
+            continue
+        setting = ("its unverifiable" if r.unverifiable else "enforcement.unverifiable_subjective")
+        if (r.unverifiable or agent.enforcement.unverifiable_subjective) == "fail_closed":
+            effect = f"this rule blocks every answer it applies to ({setting} is fail_closed)"
+        else:
+            effect = f"this rule is never checked, answers it applies to are only marked unverified ({setting} is mark_unverified)"
+        c.add(("rules", i, "subjective"), f"{why}: {effect}", "warning")
     return c.problems
 
 
@@ -173,6 +174,9 @@ def _step_hint(agent: AgentConfig, scope_id: str) -> str:
 def _subjective_problems(c: Collector, path: tuple[Any, ...], r: Rule) -> None:
     """A hard constraint both subjective and with an expression: one of the two is silently ignored
     (stages/enforce.py judges subjective rules only; enforcement/guards.py evaluates a guard's expression)."""
+    if r.unverifiable and not (r.is_hard_constraint and r.subjective):
+        c.add((*path, "unverifiable"), "unverifiable only applies to a subjective hard constraint (what happens when "
+                                       "nobody can judge it); set subjective: true and is_hard_constraint: true, or remove it")
     if not (r.is_hard_constraint and r.subjective and r.enforcement_expression):
         return
     if r.guarded_tool_ids:

@@ -127,6 +127,12 @@ class Rule(Strict):
         description="simpleeval expression over declared variables that must hold (e.g. refund_amount <= 50)",
     )
     subjective: StrictBool = Field(default=False, description="a hard constraint judged by the model instead of an expression")
+    unverifiable: Literal["fail_closed", "mark_unverified"] | None = Field(
+        default=None,
+        description="subjective rules: what happens when nobody can judge it (no judge model, an error, a timeout), "
+        "overriding enforcement.unverifiable_subjective for this rule — e.g. fail_closed for medical advice while a "
+        "tone rule is only marked unverified",
+    )
     attached_tool_ids: list[str] = Field(default_factory=list, description="tools run when the rule matches")
     guarded_tool_ids: list[str] = Field(
         default_factory=list,

@@ -86,13 +86,13 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
             verdicts = judge(llm, subjective, text, state.model_calls) if judging else None
         if verdicts is not None:
             violations += verdicts
-        elif cfg.unverifiable_subjective == "mark_unverified":
-            state.enforcement.unverified += [r.id for r in subjective if r.id not in state.enforcement.unverified]
         else:
+            marked = [r for r in subjective if (r.unverifiable or cfg.unverifiable_subjective) == "mark_unverified"]
+            state.enforcement.unverified += [r.id for r in marked if r.id not in state.enforcement.unverified]
             why = ("cannot verify: the judge gave no valid verdict" if judging
                    else SPENT if budget_spent(llm)
                    else "cannot verify: no judge model available (none configured, or a test script's verdicts ran out)")
-            violations += [Violation(rule_id=r.id, lane="judge", reason=why) for r in subjective]
+            violations += [Violation(rule_id=r.id, lane="judge", reason=why) for r in subjective if r not in marked]
         _lap(state, "judge", started)
     return violations
 
