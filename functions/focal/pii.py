@@ -6,31 +6,36 @@ records, episodes — `focal.adapters.sqlite_store`, `focal.adapters.dynamodb_st
 keeps the clear values, only the stored copy is masked:
 
 - **Card-like strings, always** (no agent needed; `focal.pii_text`): 13 to 19 digits, in groups joined
-  by any short separator (one to three characters that are no letter, digit or line break: spaces of
-  any width, dots, dashes of any width, slashes, underscores; invisible characters such as a zero-width
-  space count as none), that pass the Luhn check → ``**** **** **** 4242`` (the last four digits kept).
+  by any short separator (one to three characters that are no letter or digit: spaces of any width,
+  line breaks, dots, dashes of any width, slashes, underscores, a bracket around a group; or an ``x``),
+  that pass the Luhn check → ``**** **** **** 4242`` (the last four digits kept, in ASCII).
   A long number that fails Luhn (a tracking number, a booking reference) is left as it is, and so are
   numbers written one after another with different separators (a list of amounts or dates). In a run
   of groups that is longer than a card (a reference number typed just before a card), the Luhn-valid
   card-sized window of whole groups is masked.
 - **Contacts in text, always** (`focal.pii_text`): an e-mail address → ``[email]`` (nothing kept, not
-  even the domain), an SSN written ``ddd-dd-dddd`` → ``[ssn]``, a number written like a phone number
-  (``+`` and a country code with 10 to 15 digits, ``(ddd) ddd-dddd``, ``ddd-ddd-dddd``,
-  ``ddd.ddd.dddd``) → ``[phone]``; bare digit runs are references, not phone numbers. A contact that
-  is a whole value in a dict of named values (a slot, variable, extracted entity, tool argument or
-  output, a SetSlot/CorrectSlot value) is kept — there, and where the same document's text repeats it
-  (the history that asked and confirmed it): a later turn needs it (a tool run after the customer
-  confirms, the approval gate's "in the customer's own words"). A contact inside a longer value is
-  masked. To mask a collected contact too, mark its field `pii: true`.
+  even the domain), an SSN written ``ddd-dd-dddd``, ``ddd dd dddd`` or ``ddd.dd.dddd`` → ``[ssn]``, a
+  number written like a phone number (``+`` and a country code with 10 to 15 digits, ``(ddd) ddd-dddd``,
+  ``ddd-ddd-dddd``, ``ddd.ddd.dddd``) → ``[phone]``; bare digit runs are references, not phone numbers.
+  A contact that is a whole value in a dict of named values (a slot, variable, extracted entity, tool
+  argument or output, a SetSlot/CorrectSlot value) is kept — there, and where the same document's text repeats it,
+  however it is written (the same folded address, the same digits): a later turn needs it (a tool run
+  after the customer confirms, the approval gate's "in the customer's own words"). A contact inside a
+  longer value is masked. To mask a collected contact too, mark its field `pii: true`.
 - **`pii: true` fields** (the agent's `profile_field_definitions`): the value → ``[redacted:<field>]``
   wherever the document holds it under the field's name (slots, variables, extracted entities,
   tool arguments, draft and guard variables, a SetSlot/CorrectSlot command's value, an interrupted
   flow's slots); the same value where it occurs inside any text of the same document (the message,
-  the history, drafts, the response, tool outputs) — values with five or more digits match whatever
-  separators the customer typed between them, other values of four or more characters match
-  case-insensitively. The field's `pattern` is not used: a broad one would mangle other values (a
+  the history, drafts, the response, tool outputs), read folded like the text rules — values with five or
+  more digits match whatever separators and digits (``５``, ``٥``) the customer typed, other values of four
+  or more characters match case-insensitively. The field's `pattern` is not used: a broad one would mangle other values (a
   booking reference, another slot). Once stored masked, a value is no longer known: if the customer types it
   again and nothing reads it into the field, that later text keeps it (the text rules still apply).
+
+The text rules read each string folded (`focal.pii_view`: NFKC, invisible characters and combining marks
+dropped, every decimal digit of any script as its ASCII digit), so a card in full-width, superscript,
+Arabic-Indic or Devanagari digits or an address with a full-width ``＠`` is found; the mask replaces the
+characters the value was typed in, and the rest of the text (a Russian or Arabic sentence) is stored as typed.
 
 A masked value is not a usable one: ``[redacted:phone]``, ``[email]`` and ``[phone]`` have no digit and
 ``**** **** **** 4242`` only four, so none matches an id pattern nor a rule again (masking is idempotent).
@@ -59,6 +64,7 @@ from typing import Any, cast
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
 from focal.models.turn import TurnState
 from focal.pii_text import card_mask, contact_key, contact_kind, is_card, luhn_valid, mask_text
+from focal.pii_view import fold
 
 __all__ = ["KEEP_KEYS", "NAMED_VALUES", "agent_lookup", "card_mask", "luhn_valid", "mask_record", "mask_text",
            "mask_turn_text", "mask_value", "masked_json", "pii_fields"]
@@ -88,7 +94,7 @@ def pii_fields(agent: AgentConfig | None) -> dict[str, ProfileFieldDefinition]:
 
 def _value_pattern(value: Any) -> re.Pattern[str] | None:
     """How a pii value is found inside text: its digits with any separators, or its words case-insensitively."""
-    text = str(value).strip()
+    text = fold(str(value)).strip()  # found in the folded text: "４１５…" typed for "415…" too
     digits = re.sub(r"\D", "", text)
     if len(digits) >= MIN_DIGITS_IN_TEXT and len(digits) * 2 >= len(re.sub(r"\s", "", text)):
         return re.compile(r"(?<![\d+])\+?\(?" + _VALUE_SEPARATOR.join(digits) + r"(?!\d)")
@@ -100,7 +106,7 @@ def _value_pattern(value: Any) -> re.Pattern[str] | None:
 class _Masker:
     def __init__(self, agent: AgentConfig | None) -> None:
         self.fields = pii_fields(agent)
-        self.text_rules: list[tuple[re.Pattern[str], str]] = []  # a pii value found in the document → its field
+        self.text_rules: list[tuple[re.Pattern[str], str]] = []  # a pii value found in the document → its mask
         self.kept: set[str] = set()  # contact values (e-mail, phone, SSN) held whole as a named value: left in text
 
     def collect(self, obj: Any, key: str | None = None, named: bool = False) -> None:
@@ -129,14 +135,12 @@ class _Masker:
                 continue
             pattern = _value_pattern(item)
             if pattern is not None:
-                self.text_rules.append((pattern, name))
+                self.text_rules.append((pattern, f"[redacted:{name}]"))
 
     def text(self, value: str, named: bool = False) -> str:
-        for pattern, name in self.text_rules:
-            value = pattern.sub(f"[redacted:{name}]", value)
-        if named and contact_kind(value):
+        if named and contact_kind(value) and not any(p.search(fold(value)) for p, _ in self.text_rules):
             return value  # a slot, variable or argument that is an e-mail, phone number or SSN: a later turn needs it
-        return mask_text(value, keep=self.kept)
+        return mask_text(value, keep=self.kept, values=self.text_rules)
 
     def walk(self, obj: Any, key: str | None = None, named: bool = False) -> Any:
         if isinstance(obj, dict):

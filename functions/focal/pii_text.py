@@ -1,52 +1,61 @@
 """The always-on text rules of masking at rest (`focal.pii` applies them to every string a store writes).
 
+The rules read the text folded (`focal.pii_view`: NFKC, invisible characters and combining marks dropped,
+every decimal digit of any script as its ASCII digit), so ``４１１１``, ``⁴¹¹¹``, ``٤١١١`` and
+``jane＠example.com`` are read as what they look like; the masks replace the characters as typed and the
+rest of the text is stored exactly as written (a sentence in Russian or Arabic is not rewritten).
+
 - **Card-like numbers**: 13 to 19 digits in groups, Luhn-valid → ``**** **** **** 4242``. Groups may be
-  joined by any short separator: one to three characters that are neither letters, digits nor line
-  breaks (a space, a no-break or narrow no-break space, a dot, a dash of any width, a slash, an
-  underscore, ``" - "``), with any invisible format character (zero-width space or joiner, soft hyphen,
-  variation selector, combining grapheme joiner, …) around or instead of it. The groups of one number are
-  joined by the same kind of separator (spaces and dashes of any width are one kind, an invisible-only
-  separator fits any), so a list of amounts or dates written one after another is not
-  read as one long number. A long number that fails Luhn (a tracking or booking reference) is left as it is.
+  joined by any short separator: one to three characters that are neither letters nor digits (a space of
+  any width, a line break, a dot, a dash of any width, a slash, an underscore, ``" - "``, a bracket around
+  a group as in ``(4111) 1111-…``) or an ``x``; invisible characters between them count as none. The
+  groups of one number are joined by the same kind of separator (spaces, line breaks and dashes of any
+  width, with or without a bracket, are one kind), so a list of amounts or dates written one after
+  another is not read as one long number. A long number that fails Luhn (a tracking or booking
+  reference) is left as it is. A bracket around the first or last group goes with the mask.
 - **E-mail addresses** → ``[email]`` (nothing kept: a personal domain names its owner too).
-- **US social security numbers** written ``ddd-dd-dddd`` (any dash) → ``[ssn]``.
+- **US social security numbers** → ``[ssn]``: ``ddd-dd-dddd`` (any dash), and exactly three, two and four
+  digits joined by single spaces or by dots (``ddd dd dddd`` not inside a longer run of groups).
 - **Phone numbers, when written like one** → ``[phone]``: a leading ``+`` and country code with 10 to 15
   digits in all (``+1 415 555 0199``, ``+44 20 7946 0958``, ``+14155550199``), ``(ddd) ddd-dddd``,
   ``ddd-ddd-dddd`` and ``ddd.ddd.dddd`` (optionally after ``1-``). A bare run of digits, or digits grouped
   by spaces only, is not a phone number: it may be a booking reference, a tracking number or an amount.
 
-Every mask holds at most four digits and no ``@``, so masking is idempotent and a mask matches no rule again.
+Every mask is ASCII, holds at most four digits and no ``@``, so masking is idempotent and a mask matches no
+rule again.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
-from collections.abc import Callable, Collection
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Collection, Sequence
+
+from focal.pii_view import View, fold
 
 CARD_MIN_DIGITS, CARD_MAX_DIGITS = 13, 19
-MAX_SEPARATOR_CHARS = 3  # visible characters between two digit groups of one number
-_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
-# Invisible characters a separator may hold (format characters, variation selectors, the combining
-# grapheme joiner, Hangul and Khmer fillers); they are not counted and fit any separator kind.
-_INVISIBLE = "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0"
-_INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]|[\U000e0000-\U000e0fff]")
-# Digit groups joined by separators of at most 8 characters (neither letters nor digits nor line breaks);
-# the run is split where the kind of separator changes or a separator is too long.
-_DIGIT_RUN = re.compile(rf"(?<!\d)\d+(?:(?:[^\w{_LINE_BREAKS}]|_){{1,8}}\d+)*(?!\d)")
+MAX_SEPARATOR_CHARS = 3  # characters between two digit groups of one number
+# Digit groups joined by separators of at most 8 characters (neither letters nor digits, but an "x"); the
+# run is split where the kind of separator changes or a separator is too long.
+_DIGIT_RUN = re.compile(r"(?<!\d)\d+(?:(?:\W|[_xX]){1,8}\d+)*(?!\d)")
 _GROUP = re.compile(r"\d+")
+_ANY_DIGIT = re.compile(r"\d")
 _DASH_CHARS = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
 _DASHES = "\\" + _DASH_CHARS  # inside a character class: the ASCII hyphen escaped
 _DASH = f"[{_DASHES}]"
-_INV = f"[{_INVISIBLE}]*"
+_BRACKETS = str.maketrans("", "", "()[]{}")
+_PAIRS = (("(", ")"), ("[", "]"), ("{", "}"))
 
 EMAIL = re.compile(r"(?<![\w.+-])[\w!#$%&'*+/=?^`{|}~-]+(?:\.[\w!#$%&'*+/=?^`{|}~-]+)*@[^\W_](?:[\w-]*[^\W_])?"
                    r"(?:\.[^\W_](?:[\w-]*[^\W_])?)+(?![\w@-])")
-SSN = re.compile(rf"(?<![\w{_DASHES}.])\d{{3}}{_INV}{_DASH}{_INV}\d{{2}}{_INV}{_DASH}{_INV}\d{{4}}(?![\w{_DASHES}]|\.\d)")
-_PHONE_SEPARATORS = " \t().\\-\u00a0\u2009\u202f\u2010-\u2015"
+_NOT_BEFORE_SSN = rf"(?<![\w{_DASHES}.])"
+SSN = re.compile(rf"{_NOT_BEFORE_SSN}\d{{3}}{_DASH}\d{{2}}{_DASH}\d{{4}}(?![\w{_DASHES}]|\.\d)"
+                 rf"|{_NOT_BEFORE_SSN}(?<!\d )\d{{3}} \d{{2}} \d{{4}}(?![\w{_DASHES}]|[ .]\d)"
+                 rf"|{_NOT_BEFORE_SSN}\d{{3}}\.\d{{2}}\.\d{{4}}(?![\w{_DASHES}]|\.\d)")
+_PHONE_SEPARATORS = " \t().\\-\u2010-\u2015"
 _PHONE_PLUS = re.compile(rf"(?<![\w+])\+\(?\d[\d{_PHONE_SEPARATORS}]{{7,24}}\d(?!\w)")
 _PHONE_NANP = re.compile(
-    rf"(?<![\w.{_DASHES}+])(?:1{_DASH})?(?:\(\d{{3}}\)[ \u00a0]?\d{{3}}[{_DASHES} .\u00a0]\d{{4}}"
+    rf"(?<![\w.{_DASHES}+])(?:1{_DASH})?(?:\(\d{{3}}\) ?\d{{3}}[{_DASHES} .]\d{{4}}"
     rf"|\d{{3}}({_DASH})\d{{3}}\1\d{{4}}|\d{{3}}\.\d{{3}}\.\d{{4}})(?![\w{_DASHES}]|\.\d)")
 MASKS = {"email": "[email]", "ssn": "[ssn]", "phone": "[phone]"}
 
@@ -70,14 +79,14 @@ def is_card(digits: str) -> bool:
 
 
 def _kind(separator: str) -> str:
-    """The kind of a separator: spaces and dashes of any width are one kind, any other text its own; ""
-    (invisible only) fits any kind; "!" a separator too long to join one number."""
-    visible = _INVISIBLE_RE.sub("", separator)
-    if len(visible) > MAX_SEPARATOR_CHARS:
+    """The kind of a separator: spaces, line breaks and dashes of any width are one kind, with or without
+    brackets around a group ("(4111) 1111-…"); any other text is its own kind; "!" a separator too long to
+    join one number."""
+    if len(separator) > MAX_SEPARATOR_CHARS:
         return "!"
-    if visible and all(ch.isspace() or ch in _DASH_CHARS for ch in visible):
-        return " "  # spaces and dashes of any width, mixed or not ("4242 4242-4242 4242", " - ")
-    return visible
+    if all(ch.isspace() or ch in _DASH_CHARS for ch in separator.translate(_BRACKETS)):
+        return " "  # "4242 4242-4242 4242", " - ", "4242\n4242", "(4242) 4242"
+    return separator
 
 
 def _chains(text: str, groups: list[re.Match[str]]) -> list[list[re.Match[str]]]:
@@ -124,39 +133,37 @@ def _card_windows(groups: list[re.Match[str]]) -> list[tuple[int, int]]:
         offsets.append(offsets[-1] + len(g.group(0)))
     out, i = [], 0
     while i < len(groups):
-        best = None
-        for j in range(i, len(groups)):
-            a, b = offsets[i], offsets[j + 1]
-            if b - a > CARD_MAX_DIGITS:
-                break
-            if b - a >= CARD_MIN_DIGITS and (sums[b % 2][b] - sums[b % 2][a]) % 10 == 0:
-                best = j
-        if best is None:
+        a = offsets[i]  # the window of groups i..k-1 holds digits a..offsets[k]: try the longest first
+        shortest = max(bisect_left(offsets, a + CARD_MIN_DIGITS), i + 1)
+        longest = bisect_right(offsets, a + CARD_MAX_DIGITS) - 1
+        end = next((k for k in range(longest, shortest - 1, -1)
+                    if (sums[offsets[k] % 2][offsets[k]] - sums[offsets[k] % 2][a]) % 10 == 0), None)
+        if end is None:
             i += 1
             continue
-        out.append((i, best))
-        i = best + 1
+        out.append((i, end - 1))
+        i = end
     return out
 
 
-def _mask_run(run: re.Match[str]) -> str:
-    text = run.group(0)
-    groups = list(_GROUP.finditer(text))
-    spans: list[tuple[int, int, str]] = []  # (start, end, mask) in `text`
+def _card_masks(text: str, run: re.Match[str]) -> list[tuple[int, int, str]]:
+    """(start, end, mask) in `text` of the cards in one run of digit groups, each widened over the bracket
+    around its first or last group."""
+    groups = list(_GROUP.finditer(text, run.start(), run.end()))
+    spans: list[tuple[int, int, str]] = []
     for chain in _chains(text, groups):
         for i, j in _card_windows(chain):
             start, end = chain[i].start(), chain[j].end()
             if spans and start < spans[-1][1]:
                 continue  # the chain's first group was the end of a card already masked
+            for opening, closing in _PAIRS:
+                inside = text[start:end]
+                if inside.count(closing) > inside.count(opening) and text[start - 1:start] == opening:
+                    start -= 1
+                elif inside.count(opening) > inside.count(closing) and text[end:end + 1] == closing:
+                    end += 1
             spans.append((start, end, card_mask("".join(g.group(0) for g in chain[i:j + 1]))))
-    if not spans:
-        return text
-    out, cursor = [], 0
-    for start, end, mask in spans:
-        out += [text[cursor:start], mask]
-        cursor = end
-    out.append(text[cursor:])
-    return "".join(out)
+    return spans
 
 
 def _phone_plus(match: re.Match[str]) -> str:
@@ -167,36 +174,57 @@ def _phone_plus(match: re.Match[str]) -> str:
     return MASKS["phone"]
 
 
-def mask_contacts(text: str, keep: Collection[str] = ()) -> str:
-    """E-mail addresses, SSN-shaped and phone-shaped numbers in `text` → their masks, except those whose
-    `contact_key` is in `keep`."""
+def _contact_masks(text: str, keep: Collection[str], values: Sequence[tuple[re.Pattern[str], str]]
+                   ) -> tuple[str, list[tuple[int, int, str]]]:
+    """(start, end, mask) of the `values` (pattern, mask), then of the e-mail addresses, SSN-shaped and
+    phone-shaped numbers in `text` (but those whose `contact_key` is in `keep`), and `text` with each written
+    over by a placeholder of its length that the later rules read as they would its mask (a bracket,
+    letters, a bracket)."""
+    masks: list[tuple[int, int, str]] = []
 
-    def sub(kind: str) -> Callable[[re.Match[str]], str]:
-        def masked(match: re.Match[str]) -> str:
-            found = match.group(0)
-            return found if keep and contact_key(found) in keep else MASKS[kind]
-        return masked
+    def rule(pattern: re.Pattern[str], mask: str, check: Callable[[re.Match[str]], bool] = lambda m: True,
+             kept: Collection[str] = keep) -> None:
+        nonlocal text
+        found = [m for m in pattern.finditer(text)
+                 if m.end() - m.start() > 1 and check(m) and not (kept and contact_key(m.group(0)) in kept)]
+        if not found:
+            return
+        out, cursor = [], 0
+        for m in found:
+            out += [text[cursor:m.start()], "[" + "q" * (m.end() - m.start() - 2) + "]"]
+            cursor = m.end()
+            masks.append((m.start(), m.end(), mask))
+        out.append(text[cursor:])
+        text = "".join(out)
 
+    for pattern, mask in values:
+        rule(pattern, mask, kept=())
     if "@" in text:
-        text = EMAIL.sub(sub("email"), text)
-    if any(ch.isdigit() for ch in text):
-        text = SSN.sub(sub("ssn"), text)
+        rule(EMAIL, MASKS["email"])
+    if _ANY_DIGIT.search(text):
+        rule(SSN, MASKS["ssn"])
         if "+" in text:
-            text = _PHONE_PLUS.sub(lambda m: m.group(0) if _phone_plus(m) == m.group(0) else sub("phone")(m), text)
-        text = _PHONE_NANP.sub(sub("phone"), text)
-    return text
+            rule(_PHONE_PLUS, MASKS["phone"], lambda m: _phone_plus(m) != m.group(0))
+        rule(_PHONE_NANP, MASKS["phone"])
+    return text, masks
 
 
-def mask_text(text: str, keep: Collection[str] = ()) -> str:
+def mask_text(text: str, keep: Collection[str] = (), values: Sequence[tuple[re.Pattern[str], str]] = ()) -> str:
     """Every e-mail, SSN, phone number (but those in `keep`, by `contact_key`) and card-like number in `text`
-    masked (see the module docstring)."""
-    text = mask_contacts(text, keep)
-    return _DIGIT_RUN.sub(_mask_run, text) if any(ch.isdigit() for ch in text) else text
+    masked (see the module docstring), read on the folded view (`focal.pii_view`) and masked in the text as
+    typed; `values` (pattern, mask) first (`focal.pii`: a pii field's value found in text, on the view too)."""
+    view = View(text)
+    scanned, masks = _contact_masks(view.text, keep, values)
+    if _ANY_DIGIT.search(scanned):
+        for run in _DIGIT_RUN.finditer(scanned):
+            if run.end() - run.start() >= CARD_MIN_DIGITS:
+                masks += _card_masks(scanned, run)
+    return view.restore(sorted(masks))
 
 
 def contact_kind(value: str) -> str | None:
     """"email" | "ssn" | "phone" when `value` is, as a whole, one e-mail address, SSN or phone number."""
-    value = value.strip()
+    value = fold(value).strip()
     if not value or len(value) > 320:
         return None
     for kind, rule in (("email", EMAIL), ("ssn", SSN), ("phone", _PHONE_NANP)):
@@ -208,5 +236,5 @@ def contact_kind(value: str) -> str | None:
 
 def contact_key(value: str) -> str:
     """What identifies a contact value however it is written: an e-mail case-folded, a number's (last ten) digits."""
-    value = unicodedata.normalize("NFKC", value).strip()
+    value = fold(value).strip()
     return value.casefold() if "@" in value else re.sub(r"\D", "", value)[-10:]  # a phone with or without +1

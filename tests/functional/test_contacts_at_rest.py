@@ -2,6 +2,8 @@
 
 - A card typed with no-break spaces, en dashes, underscores or zero-width spaces is stored with its last
   four digits only, in the session and the turn record alike (red team 6, finding 6).
+- A card pasted one group per line, or with a bracket around its first group, and an e-mail address with a
+  full-width at sign are stored masked too (red team 7, finding 5).
 - An e-mail address, a phone number and an SSN typed in a message are stored as `[email]`, `[phone]`,
   `[ssn]` in sessions, turn records and episodes (finding 9), while a bare reference number stays.
 - The contact agent (tests/functional/contact_agent) collects a new e-mail address as a slot and changes it
@@ -51,6 +53,25 @@ def test_a_card_with_an_odd_separator_is_stored_masked_in_sessions_and_turns(tmp
     assert separator.join(CARD) not in text and "".join(CARD) not in text
     assert stored["sessions"][0]["history"][0]["text"] == "My card **** **** **** 4444 was charged twice"
     assert stored["turns"][0]["state"]["request"]["message"] == "My card **** **** **** 4444 was charged twice"
+
+
+@pytest.mark.parametrize(("typed", "masked"), [
+    ("4111\n1111\n1111\n1111", "**** **** **** 1111"),
+    ("(4111) 1111-1111-1111", "**** **** **** 1111"),
+    ("\u0664\u0661\u0661\u0661 \u0661\u0661\u0661\u0661 \u0661\u0661\u0661\u0661 \u0661\u0661\u0661\u0661", "**** **** **** 1111"),
+    ("jane.roe\uff20example.com", "[email]"),
+], ids=["lines", "bracket", "arabic-indic", "full-width-at"])
+def test_a_value_pasted_across_lines_or_in_look_alike_characters_is_stored_masked(
+        tmp_path: Path, typed: str, masked: str) -> None:
+    db = tmp_path / "focal.db"
+    runner = LocalRunner(local_deps(RETAIL, db))
+    _turn(runner, "retail", "s", 1, f"My details: {typed}, please look at booking 4155550123")
+    stored = _stored(db)
+    assert typed not in json.dumps(stored, ensure_ascii=False)
+    expected = f"My details: {masked}, please look at booking 4155550123"
+    assert stored["sessions"][0]["history"][0]["text"] == expected
+    assert stored["turns"][0]["state"]["request"]["message"] == expected
+    assert stored["episodes"] and all(e["asked"].startswith(expected[:60]) for e in stored["episodes"])
 
 
 def test_contacts_typed_in_a_message_are_masked_everywhere_but_a_reference_stays(tmp_path: Path) -> None:

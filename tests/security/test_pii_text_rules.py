@@ -47,7 +47,8 @@ def test_a_long_number_that_fails_luhn_is_left_as_typed_with_any_separator(typed
 @pytest.mark.parametrize("text", [
     "$41.11, $11.11, $11.11 and $11.11 today",  # 4111111111111111 is Luhn-valid; amounts one after another
     "from 2024-01-15, 2024-02-15 to 2024-03-16",
-    "4111\n1111\n1111\n1111",  # one group per line: not typed as one number
+    "4111\n\n\n\n1111\n\n\n\n1111\n\n\n\n1111",  # four line breaks between groups (one per line is a card)
+    "4111\n1111,1111\n1111",  # line breaks and a comma: two kinds
     "4111 :: 1111 :: 1111 :: 1111",  # separators of four characters
 ])
 def test_numbers_written_one_after_another_are_not_one_card(text: str) -> None:

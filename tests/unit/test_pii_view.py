@@ -1,0 +1,52 @@
+"""The folded view the masking rules read (`focal.pii_view`) and the way back to the text as typed."""
+
+from __future__ import annotations
+
+import pytest
+
+from focal import pii_view
+from focal.pii_view import View, fold, fold_char
+
+
+@pytest.mark.parametrize(("typed", "folded"), [
+    ("\uff14\u00b9\u0662\u06f3\u096a\U0001d7d3\u2464", "4123455"),  # full-width, superscript, Arabic-Indic, …
+    ("a\uff20b\ufe6bc\u3002d\uff0ee", "a@b@c.d.e"),
+    ("x\u200by\u00adz\u2060w\ufeff\u200f\u034f\ufe0fv", "xyzwv"),  # invisible characters dropped
+    ("jose\u0301 \u0928\u092e\u0938\u094d\u0924\u0947", "jose \u0928\u092e\u0938\u0924"),  # marks dropped
+    ("\u00a0\u2009\u202f\u3000", "    "),
+    ("\u2474\u00bd\ufb01", "(1)1\u20442fi"),
+    ("\u041f\u0440\u0438\u0432\u0435\u0442 \u0645\u0631\u062d\u0628\u0627",) * 2,
+])
+def test_the_view_reads_look_alike_characters_as_what_they_look_like(typed: str, folded: str) -> None:
+    assert fold(typed) == folded
+    assert fold(folded) == folded
+
+
+def test_restore_puts_each_mask_over_the_whole_characters_it_came_from() -> None:
+    typed = "\u2474 a\u200b\uff14\uff12\u0301 b\u00bd c"  # "(1) a42 b1⁄2 c" in the view
+    view = View(typed)
+    assert view.text == "(1) a42 b1\u20442 c"
+    four = view.text.index("4")
+    assert view.restore([(four, four + 2, "##")]) == "\u2474 a\u200b## b\u00bd c"  # the accent on ２ goes too
+    one = view.text.index("1")
+    assert view.restore([(one, one + 1, "#")]) == "# a\u200b\uff14\uff12\u0301 b\u00bd c"  # the whole ⑴
+    half = view.text.index("\u2044")
+    assert view.restore([(half - 1, half, "<"), (half, half + 2, ">")]) == "\u2474 a\u200b\uff14\uff12\u0301 b< c"
+    assert view.restore([]) is typed
+
+
+def test_the_same_positions_need_no_map_and_ascii_is_not_copied() -> None:
+    view = View("\uff14\uff11 \u0645")
+    assert view.text == "41 \u0645" and view._src is None
+    assert view.restore([(0, 2, "##")]) == "## \u0645"
+    ascii_text = "plain 4111"
+    assert View(ascii_text).text is ascii_text
+
+
+def test_the_table_of_folded_characters_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pii_view, "_TABLE_LIMIT", 10)
+    text = "".join(chr(0x4E00 + i) for i in range(50)) + "\uff14\u200b"
+    assert fold(text) == text[:50] + "4"
+    fold("\u0645")
+    assert len(pii_view._tables[0]) <= 60
+    assert fold_char("\u200b") == "" and fold_char("\u00bd") == "1\u20442"
