@@ -70,6 +70,10 @@ _MONEY_CUES_TAIL = (
     r"(?:\w+\s+){0,2}?(?:statement|card|account|bank|balance|wallet|paypal|visa|mastercard|amex|payment\s+method)\b",
     r"\breturn(?:s|ed|ing)?\s+(?:you\s+)?(?:your|the|all|every)\s+(?:\w+\s+)?(?:money|payment|funds|cash|[$€£\d])",
     r"\ban?\s+(?:cheque|check)\s+(?:for|of)\b",
+    r"\b(?:give|gives|giving|gave|given|pay|pays|paying|paid|hand|hands|handing|handed)\s+back\b",
+    r"(?:[$€£]\s?\d[\d,.]*|\b\d[\d,.]*\s?dollars)\s+(?:is|are|will\s+be)\s+(?:all\s+|now\s+)?yours\b",
+    r"\byour\s+(?:card|account|bank|wallet|balance|statement)\s+(?:gets|will\s+get|receives|will\s+receive)\b",
+    r"\b(?:return|give|send|hand)\w*\s+(?:you\s+)?(?:back\s+)?(?:every\s+(?:single\s+)?(?:cent|penny|dollar)|all\s+(?:of\s+)?(?:your|the)\s+money)\b",
     # money that stays with or comes back to the customer, said without moving it: "you won't lose a penny",
     # "you'll be made whole", "I'll void the $75 charge", "consider the charge gone", "its cost will come back"
     rf"{_NEVER}(?:lose|losing)\s+(?:a\s+(?:single\s+)?(?:penny|cent|dime|thing)|anything)\b", rf"{_NEVER}(?:be\s+)?out\s+of\s+pocket\b",
@@ -84,16 +88,21 @@ _MONEY_CUES_TAIL = (
 DESTINATION = re.compile(r"\b(?:in|on|to|into|onto)\s+your\s+(?:\w+\s+){0,2}?"
                           r"(?:bank|card|account|statement|balance|wallet|paypal|visa|mastercard|amex|payment\s+method)\b", _I)
 CHARGE = re.compile(r"\b(?:charg\w*|bill(?:s|ed|ing)?|debit\w*|paid|pay\s+with|spent|on\s+file|saved)\b", _I)
-PERCENT_CUES = _any(
+# Percentage cues that only say money comes back ("$30 back on your card", "a $30 credit"): a currency amount beside
+# them is no share of a price (`DISCOUNT_CUES` are the others).
+_MONEY_BACK_CUES = (r"\bcredit\w*", r"\bback\b", r"\bcash\s?back\b", r"\brebates?\b")
+_DISCOUNT_CUES = (
     r"\boff\b", r"\bdiscount\w*", r"\bsav(?:e|es|ed|ing|ings)\b", r"\breduc\w*", r"\bcut\b", r"\bmark(?:ed)?\s*down\b",
     r"\bknock\w*",
     r"\b(?:lower|drop|slash|trim|bring\s+down|brought\s+down)\w*\s+(?:\w+\s+){0,3}?by\b", r"\bdrop(?:s|ped)?\s+(?:from|to)\b",
-    r"\bpromo\w*", r"\bcoupons?\b", r"\brebates?\b", r"\bcash\s?back\b",
+    r"\bpromo\w*", r"\bcoupons?\b",
     r"\b(?:i|we)\s+(?:can|could|'ll|will)\s+(?:do|go\s+(?:to|as\s+(?:high|far)\s+as)|stretch\s+to|manage)\b",
-    r"\bcheaper\b", r"\bless\b", r"\d\s?%\s+lower\b", r"\bcredit\w*", r"\bback\b",
+    r"\bcheaper\b", r"\bless\b", r"\d\s?%\s+lower\b",
     r"\binstead\s+of\b", r"\brather\s+than\b", r"\bdown\s+from\b",
     r"\b(?:usually|normally|regularly|originally)\b",
 )
+PERCENT_CUES = _any(*_DISCOUNT_CUES, *_MONEY_BACK_CUES)
+DISCOUNT_CUES = _any(*_DISCOUNT_CUES)
 # Phrases that promise an unstated whole, or the purchase's own amount (the field's verbs and purchases added).
 def _whole(v: str, p: str) -> re.Pattern[str]:
     return _any(
@@ -101,7 +110,8 @@ def _whole(v: str, p: str) -> re.Pattern[str]:
         rf"\b(?:{_or(v)}reimburs|credit)\w*\s+fully\b",
         rf"\b(?:whole|entire|full|complete|total)\s+(?:amount|sum|price|cost|payment|purchase|{_or(p)}balance|value|charge|bill|invoice|"
         rf"{_or(v)}thing)\b",
-        r"\beverything\b", r"\bevery\s+(?:cent|penny|dollar)\b", r"\ball\s+(?:of\s+)?(?:your|the)\s+money\b", r"\ball\s+of\s+it\b",
+        r"\beverything\b", r"\bevery\s+(?:single\s+)?(?:cent|penny|dollar)\b",
+        r"\ball\s+(?:of\s+)?(?:your|the)\s+money\b", r"\ball\s+of\s+it\b",
         r"\bit\s+all\b", r"\bwhat\s+you\s+(?:paid|spent)\b", r"\bthe\s+(?:amount|price|sum)\s+you\s+paid\b",
         r"\b(?:that|this|the\s+same)\s+(?:amount|sum|much|figure)\b", r"\bthat(?:'s|\s+is)\s+(?:what|how\s+much)\b",
         r"\bthe\s+total\b", r"\b(?:dollar|penny|cent)\s+for\s+(?:dollar|penny|cent)\b", r"\bin\s+its\s+entirety\b",
@@ -124,6 +134,44 @@ def _object(v: str, p: str, r: str) -> re.Pattern[str]:
         rf"remaining|remainder|{_or(r)}fee|postage|tax)[a-z]+)(?:\s+will|'ll|\s+is\s+going\s+to|\s+has\s+been|\s+have\s+been|"
         rf"\s+was|\s+is\s+being|\s+is|\s+are|\s+gets?|\s+got)\s+(?:be\s+)?(?:fully\s+)?(?:{verbed}reimbursed|credited)\b",
     )
+
+
+# Words that give a purchase's money back whatever else the clause says (not "approved", "you'll receive"): with the
+# field's own hints and verbs, a clause with one of these that names a known purchase ("…for B-123", "the Oak
+# suite will be reimbursed") promises that purchase's whole amount.
+_GIVES_BACK = (
+    r"\breimburs\w*", r"\bcredit(?:s|ed|ing)?\b(?!\s+cards?\b)", r"\bcompensat\w*", r"\brevers(?:e|es|ed|ing|al)\b",
+    r"\bvoid(?:s|ed|ing)?\b", r"\bchargebacks?\b", r"\b(?:money|funds|cash|payment)\b(?:\s+[^\s.;!?]+){0,6}?\s+back\b",
+    r"\bpa(?:y|ys|id|ying)\s+(?:you\s+)?back\b", r"\bwr(?:ite|ites|iting|itten|ote)\s+(?:\w+\s+){0,3}?off\b",
+    r"\b(?:return|give|send|hand)\w*\s+(?:you\s+)?(?:back\s+)?(?:every\s+(?:cent|penny|dollar)|all\s+(?:of\s+)?(?:your|the)\s+money|"
+    r"your\s+money|the\s+money)\b",
+)
+
+
+def _gives_back(v: str) -> re.Pattern[str]:
+    return _any(*([rf"\b(?:{v})\w*"] if v else []), *_GIVES_BACK)
+
+
+# A charge or a payment taken back: "I'll reverse the charge", "the payment will be voided" — the purchase's whole.
+def _charge_back(v: str, r: str) -> re.Pattern[str]:
+    verb = rf"(?:{_or(v)}revers|void|cancel|reimburs|credit|undo|undid|undoing|annul)\w*"
+    what = (rf"(?:the|your|that|this)\s+(?:(?!{_or(r)}fee|tax|postage)[\w-]+\s+)?(?:charge|payment|transaction|debit)s?\b"
+            r"(?!\s+(?:plans?|methods?|schedules?|cards?|details|info\w*|links?|reminders?|options?|date|due)\b)")
+    return _any(rf"\b{verb}\s+(?:back\s+)?{what}",
+                rf"\b{what}(?:\s+[^\s.;!?]+){{0,4}}?\s+(?:will\s+be|has\s+been|have\s+been|is\s+being|was|were|is|are|gets?|got)"
+                rf"\s+(?:fully\s+|completely\s+|now\s+)?{verb}")
+
+
+# Cue words a draft may write with separators inside ("re-imburse", "c r e d i t"): rejoined before reading
+# (focal.enforcement.normalise.joined), with the words of the field's own hints and verbs.
+_CUE_WORDS = frozenset("reimburse reimbursement credit compensate compensation reverse reversal voucher discount rebate "
+                       "coupon waive void deposit transfer approve money back off percent chargeback".split())
+
+
+def cue_words(field_def: ProfileFieldDefinition) -> frozenset[str]:
+    own = [w.lower() for h in (*field_def.extraction_hints, *field_def.amount_words.verbs)
+           for w in re.findall(r"[^\W\d_]+", h) if len(w) >= 3]
+    return _CUE_WORDS | frozenset(own)
 
 
 def _or(alternatives: str) -> str:
@@ -224,12 +272,15 @@ class Lexicon:
     role: re.Pattern[str]
     purchases: str  # the field's purchase words as one alternation ("" without any)
     other_roles: str = ""  # the field's declared other roles as one alternation ("" without any)
+    gives_back: re.Pattern[str] = re.compile(r"(?!)")  # a cue that names a purchase gives its whole back (`_GIVES_BACK`)
+    charge_back: re.Pattern[str] = re.compile(r"(?!)")  # a charge or payment taken back
 
 
 @lru_cache(maxsize=256)
 def _lexicon(verbs: tuple[str, ...], purchases: tuple[str, ...], roles: tuple[str, ...]) -> Lexicon:
     v, p, r = alternation(list(verbs)), alternation(list(purchases)), alternation(list(roles))
-    return Lexicon(_money_cues(v, p), _whole(v, p), _object(v, p, r), _share_pattern(v, p), _role(r), p, r)
+    return Lexicon(_money_cues(v, p), _whole(v, p), _object(v, p, r), _share_pattern(v, p), _role(r), p, r,
+                   _gives_back(v), _charge_back(v, r))
 
 
 def lexicon(field_def: ProfileFieldDefinition) -> Lexicon:

@@ -190,6 +190,17 @@ _NO_AMOUNT = re.compile(
 _SMALL_WORDS = {w for w, v in UNITS.items() if v < 10}
 
 
+_SPELLED = re.compile(NUMBER_WORDS + r"(?=\s+(?:dollars?|bucks|usd|euros?|pounds|quid|percent|per\s?cent)\b)", _I)
+
+
+def spell_out(text: str) -> str:
+    """"seventy five dollars" → "75 dollars", "one hundred and twenty dollars" → "120 dollars"."""
+    def replace(m: re.Match[str]) -> str:
+        value = words_value(m.group(0))
+        return m.group(0) if value is None else str(value)
+    return _SPELLED.sub(replace, text)
+
+
 def stray_figures(text: str, accounted: list[float], references: str = "") -> list[float]:
     """Figures of `text` (already normalised) written without a currency, that are no duration, date,
     time or reference (`references`: the field's purchase words, "booking 1234") and equal no value in
@@ -294,6 +305,7 @@ _NOT_AMOUNTS = re.compile(
 # For a money field a bare percentage states no money: "10% off your first purchase" (a share of a known
 # base, "half of your $120 purchase", still has the base's figure in it).
 _PERCENTAGES = re.compile(r"\d+(?:\.\d+)?\s?(?:%|percent\b|per\s?cent\b|pct\b)", _I)
+_CURRENCY_AMOUNTS = re.compile(rf"[$€£]\s?(?:{_FIGURE})|\b(?:{_FIGURE})\s?(?:dollars?|bucks|euros?|pounds|quid)\b", _I)
 
 
 def may_state_amount(draft: str, field_type: str = "number") -> bool:
@@ -304,6 +316,8 @@ def may_state_amount(draft: str, field_type: str = "number") -> bool:
     text = _NOT_AMOUNTS.sub(" ", draft)
     if field_type == "money":
         text = _PERCENTAGES.sub(" ", text)
+    elif field_type == "percentage":  # …and a currency amount no share: "you'll get $30 back"
+        text = _CURRENCY_AMOUNTS.sub(" ", text)
     return _AMOUNT.search(text) is not None
 
 

@@ -13,7 +13,8 @@ name — is rewritten, so counts, dates and references keep their digits:
 - a single dot group ("€1.000": a thousand, or one with three decimals) cannot be told apart: it is
   rewritten as the larger figure, and `ambiguous_amounts` names it so the reader can answer "cannot
   verify" instead of picking one; so does a figure that goes on in a way no style writes ("$7 5",
-  "$7·5", "$1e3": the reader would read the part before the break).
+  "$7·5", "$1e3": the reader would read the part before the break), and so does a figure with letters drawn like
+  digits after a currency ("$5O", "$l00").
 """
 
 from __future__ import annotations
@@ -74,8 +75,14 @@ def restyle(text: str) -> str:
     return _AFTER.sub(lambda m: f"{figure_value(m.group('f'))[0]} {m.group('m')}", text)
 
 
+# A currency sign before letters drawn like digits, with or without digits: "$5O", "$l00", "$1OO", "$lOO" (O, o, I, l, |).
+_LETTER_DIGITS = re.compile(r"(?:[$€£]|\b(?:usd|eur|gbp)\b)\s?(?:[\dOoIl|]*\d[\dOoIl|.,]*[OoIl|]|[OoIl|][\dOoIl|.,]*\d"
+                            r"|[OoIl|][OoIl|.,]*[OoIl|])(?![^\W\d_])", _I)
+
+
 def ambiguous_amounts(text: str) -> list[str]:
-    """The figures beside a currency (in folded text) whose grouping leaves their value in doubt ("€1.000")."""
+    """The figures beside a currency (in folded text) whose grouping leaves their value in doubt ("€1.000"), or written
+    with letters for digits ("$5O")."""
     text = _marked(text)
     doubtful = [m.group(0) for p in (_BEFORE, _AFTER) for m in p.finditer(text) if figure_value(m.group("f"))[1]]
-    return doubtful + [m.group(0) for m in _GOES_ON.finditer(restyle(text))]
+    return doubtful + [m.group(0) for m in (*_GOES_ON.finditer(restyle(text)), *_LETTER_DIGITS.finditer(text))]

@@ -31,12 +31,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
 from focal.enforcement.amount_cues import (
     BASE_OF,
     CHARGE,
     DESTINATION,
+    DISCOUNT_CUES,
     EXCEPTION,
     NEGATION,
     NUM,
@@ -50,23 +50,25 @@ from focal.enforcement.amount_cues import (
     THRESHOLD_BEFORE,
     TURNAROUND,
     Lexicon,
+    cue_words,
     lexicon,
 )
 from focal.enforcement.amount_forms import (
     GIVEN_AWAY_MARK,
-    NUMBER_WORDS,
     STATISTIC,
     added_on_top,
     names_quantity,
     normalise,
     normalise_percent,
     repeated,
+    spell_out,
     stray_figures,
 )
+from focal.enforcement.amount_known import names_in
+from focal.enforcement.amount_repeats import Site, said_again, site
 from focal.enforcement.amount_styles import ambiguous_amounts
-from focal.enforcement.normalise import fold
+from focal.enforcement.normalise import fold, joined
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
-from focal.number_words import words_value
 
 NUMERIC = ("money", "percentage", "number", "integer")
 _I = re.IGNORECASE
@@ -76,18 +78,6 @@ _MONEY = re.compile(
     r"|(?<![\w.$€£,/-])(?P<c>\d+\.\d{2})(?![\w.%/-])(?!\s?percent)", _I)
 _PERCENT = re.compile(r"(?<![\w.])(?P<p>\d+(?:\.\d+)?)\s?(?:%|percent\b|per\s?cent\b|pct\b)", _I)
 _BARE = re.compile(r"(?<![\w.$€£/-])(?P<n>\d+(?:\.\d+)?)(?![\w./-])")
-
-# ----------------------------------------------------------------------------- amounts written out
-_WORDS = re.compile(NUMBER_WORDS + r"(?=\s+(?:dollars?|bucks|usd|euros?|pounds|quid|percent|per\s?cent)\b)", _I)
-
-
-def spell_out(text: str) -> str:
-    """"seventy five dollars" → "75 dollars", "one hundred and twenty dollars" → "120 dollars"."""
-    def replace(m: re.Match[str]) -> str:
-        value = words_value(m.group(0))
-        return m.group(0) if value is None else str(value)
-    return _WORDS.sub(replace, text)
-
 
 _DISCOUNT = re.compile(r"\s*(?:off|discount|savings?|reduction|markdown|cheaper|lower)\b", _I)
 _PRONOUN_START = re.compile(r"^\s*(?:it|that|this|which|(?:the\s+)?(?:amount|sum|figure))(?:'s|\s+is|\s+will|'ll|\s+comes|\s+should|"
@@ -201,21 +191,6 @@ def policy_figures(agent: AgentConfig, kind: str) -> frozenset[float]:
     return _figures(tuple(t for t in texts if t), kind)
 
 
-def known_values(agent: AgentConfig, kind: str, known: dict[str, Any], skip: set[str]) -> list[float]:
-    """The turn's known values of the same kind (a booking total from a tool), not the fields being read."""
-    kinds = {"money": ("money", "number"), "percentage": ("percentage",)}.get(kind, ("number", "integer", "money"))
-    out = []
-    for name, value in known.items():
-        f = agent.field(name)
-        if name in skip or f is None or f.field_type not in kinds or isinstance(value, bool) or value == f.default:
-            continue  # a field's default is no known amount ("your whole bill" is not the $0 a bill defaults to)
-        try:
-            out.append(float(str(value).replace("$", "").replace(",", "").replace("%", "")))
-        except ValueError:
-            continue
-    return out
-
-
 def _given_away_roles(text: str, lex: Lexicon) -> str:
     """A sentence that gives away one of the field's declared other roles ("the cancellation fee is waived",
     "Fee charged: $0.00" for a discount on the room rate) gives away that role, not the field's share."""
@@ -249,17 +224,21 @@ def _show(kind: str, value: float) -> str:
     return f"${shown}" if kind == "money" else f"{shown}%" if kind == "percentage" else shown
 
 
-def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float], policy: frozenset[float]) -> AmountReading:
+def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float], policy: frozenset[float],
+                names: tuple[str, ...] = ()) -> AmountReading:
+    """`known`: the turn's amounts of the field's kind; `names`: its names of a purchase (focal.enforcement.amount_known)."""
     kind = field_def.field_type
     lex = lexicon(field_def)
-    text = _given_away_roles(_normalised(kind, draft), lex)
-    sentences = _clauses(text, _cues(kind, field_def.extraction_hints, lex))
+    text = _given_away_roles(joined(_normalised(kind, draft), cue_words(field_def)), lex)  # "re-imburse", "c r e d i t"
+    hints = _cues(kind, field_def.extraction_hints, lex)
+    sentences = _clauses(text, hints)
     reading = AmountReading(cue=any(c.cue or c.neutral for s in sentences for c in s))
     promised: list[float] = []
     stated: list[float] = []  # attributed to a known value or another role: what "the whole amount" can be
-    wholes: list[str] = []    # "whole" (in full) or "object" (reimburse the purchase) in clauses without an amount
+    wholes: list[str] = []    # "whole" (in full), "named" (a known purchase given back) or "object" (reimburse the purchase)
+    sites: list[Site] = []    # where each amount was promised: the same amount said again may be a second promise
     shares: list[tuple[float, float | None]] = []
-    previous_cue, repeats, unread, cue_texts, bare_promise = False, [], [], [], False
+    previous_cue, repeats, unread, cue_texts, bare_promise, whole_of = False, [], [], [], False, ""
     for clauses in sentences:
         for i, clause in enumerate(clauses):
             # "Your reimbursement is approved. It's $75." — the second sentence goes on about the first one's cue
@@ -272,6 +251,8 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
                 cue_texts.append(clause.text)
             limit = _read_clause(kind, lex, clause, cue, known, policy, promised, stated, shares, reading.unexplained)
             added = promised[promised_before:]
+            tokens = _tokens(kind, clause.text)
+            restates = [(_number(m), m.start()) for m in tokens if any(_close(_number(m), p) for p in promised[:promised_before])]
             if len(added) > len({round(v, 2) for v in added}):
                 repeats.append(f"{_show(kind, added[0])} twice in one sentence")  # "$50 on AC100 and $50 on AC200"
             elif (len(promised) + len(shares) > before or len(reading.unexplained) > unexplained_before
@@ -280,14 +261,24 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
             elif (len(promised) > promised_before or len(reading.unexplained) > unexplained_before) and (more := added_on_top(
                     clause.text, [m.span() for m in _tokens(kind, clause.text)], field_def.extraction_hints, before > 0)):
                 repeats.append(more)  # "I'll also credit you $40", "…and $40 next month"
+            elif not clause.neutral and (again := said_again(clause.text, restates, sites)):
+                repeats.append(again)  # "$40 for the lamp, and $40 for the desk", "15% off today. Additionally, 15% off…"
             elif cue and len(promised) + len(shares) == before and (
-                    names_quantity(clause.text) or (kind == "percentage" and _MONEY.search(clause.text))):
-                unread.append(clause.text)  # "…the cost of it", "$6 instead of $12": an amount in other words
+                    names_quantity(clause.text) or (kind == "percentage" and _MONEY.search(clause.text) and (
+                        DISCOUNT_CUES.search(clause.text) or any(h.search(clause.text) for h in hints[:len(field_def.extraction_hints)])))):
+                unread.append(clause.text)  # "…the cost of it", "$6 instead of $12" (not "$30 back": no share of a price)
             if cue and len(promised) + len(shares) == before and not clause.text.rstrip().endswith("?") and not limit:
                 bare_promise = True  # "Credit approved." — its amount may be stated elsewhere ("capped at $X" is a limit)
+            sites += [site(v, clause.text) for v in added]
             if cue and kind == "money" and len(promised) + len(shares) == before:
-                if lex.whole.search(clause.text):
-                    wholes.append("whole")
+                if lex.whole.search(clause.text) or lex.charge_back.search(clause.text):
+                    wholes.append("whole")  # "in full", "I'll reverse the charge": the whole, or cannot verify
+                elif (named := names_in(names, " ".join(c.text for c in clauses))) and (
+                        lex.gives_back.search(clause.text) or any(h.search(clause.text) for h in hints[:len(field_def.extraction_hints)])):
+                    # "I'll reimburse B-123", "the Oak suite will be credited", "B-123 qualifies, and the credit is
+                    # underway": a known purchase named in the sentence of a cue that gives money back — its whole
+                    wholes.append("named")
+                    whole_of = whole_of or named[0]
                 elif lex.object.search(clause.text):
                     wholes.append("object")
         previous_cue = any(c.cue for c in clauses)
@@ -302,6 +293,8 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
         promised.append(max(candidates))
     elif "whole" in wholes:
         reading.uncertain = "the answer promises the whole amount, which no known value gives"
+    elif "named" in wholes:
+        reading.uncertain = f"the answer promises the whole of {whole_of}, whose amount no known value gives"
     # "I'll credit $40. The $40 reaches your card in 5 days.", "half of the $40 charge, so $20": a promised amount
     # said again (a share worked out included) is explained by it
     reading.unexplained = [v for v in reading.unexplained if not any(_close(v, p) for p in promised)]
@@ -310,7 +303,7 @@ def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float
         reading.unexplained += stray_figures(" . ".join(cue_texts), accounted, lex.purchases)
     if kind == "money" and reading.cue and (doubtful := ambiguous_amounts(fold(draft))):
         # "€1.000": a thousand, or one with three decimals — never the smaller reading
-        reading.uncertain = f"the answer writes \"{doubtful[0]}\", a figure whose grouping reads two ways"
+        reading.uncertain = f"the answer writes \"{doubtful[0]}\", a figure that reads two ways"
     if reading.unexplained and reading.cue:
         shown = ", ".join(_show(kind, v) for v in reading.unexplained)
         reading.uncertain = f"the answer states {shown}, which no known value explains"

@@ -15,12 +15,14 @@ raw text, so a character the customer cannot see or tell apart changes nothing t
   combining mark on a digit dropped; the Arabic decimal and thousands separators as "." and ",";
   emphasis markup (**, __, `, <b>, <em>…) dropped;
 - in a word that has a Latin letter, or whose every letter looks like one, the Cyrillic, Greek and other
-  look-alikes of Latin letters as those letters, and accents dropped ("rеfund" with a Cyrillic е, "réfund").
+  look-alikes of Latin letters as those letters (focal.enforcement.confusables: small capitals "ʀᴇꜰ", hooked
+  and stroked letters "ƒ", "ɾ"), and accents dropped ("rеfund" with a Cyrillic е, "réfund").
   A word of another script stays as written: a reply in Russian is still read as Russian.
 
 The answer sent is never changed: only what the checks read. `plain` is the same without the
 look-alike folding (for telling which language a draft is in); `term_pattern` matches a listed name
-however it is split ("Acme-Co", "Acme Co", "AcmeCo" for "Acme Co").
+however it is split ("Acme-Co", "Acme Co", "AcmeCo" for "Acme Co"); `joined` rejoins a listed word written
+with separators inside it ("re-imburse", "c r e d i t", "c.r.e.d.i.t").
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from focal.enforcement.confusables import LOOKALIKES
+
 # Default_Ignorable_Code_Point (Unicode DerivedCoreProperties) outside category Cf, which is dropped whole.
 _IGNORABLE_RANGES = (
     (0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x3164, 0x3164),
@@ -36,25 +40,9 @@ _IGNORABLE_RANGES = (
     (0xE0000, 0xE0FFF),
 )
 _DASHES = "\u2212\u2043\u2796\ufe63\uff0d"  # minus sign, hyphen bullet, heavy minus, small and full-width hyphen-minus
-# Letters that look like Latin ones (Cyrillic, Greek, Armenian, IPA and other Latin forms).
-_LOOKALIKES = {
-    # Cyrillic
-    "А": "A", "В": "B", "Е": "E", "Ё": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T",
-    "У": "Y", "Х": "X", "Ѕ": "S", "І": "I", "Ї": "I", "Ј": "J", "Ԛ": "Q", "Ԝ": "W", "Ү": "Y", "Ӏ": "I", "Һ": "H",
-    "Ԁ": "D", "Ɛ": "E", "Ꮃ": "W",
-    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c", "т": "t",
-    "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i", "ј": "j", "ԛ": "q", "ԝ": "w", "ү": "y", "ӏ": "l", "һ": "h",
-    "ԁ": "d", "ɡ": "g",
-    # Greek
-    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P",
-    "Τ": "T", "Υ": "Y", "Χ": "X", "Ϲ": "C", "Ϳ": "J",
-    "α": "a", "ο": "o", "ν": "v", "ι": "i", "κ": "k", "ρ": "p", "υ": "u", "χ": "x", "ϲ": "c", "ϳ": "j", "τ": "t",
-    # Armenian, and Latin letters of other alphabets
-    "օ": "o", "ս": "u", "ո": "n", "հ": "h", "ց": "g", "ք": "f", "զ": "q",
-    "ı": "i", "ȷ": "j", "ɑ": "a", "ɩ": "i", "ʏ": "y", "ɪ": "i", "ʟ": "l", "ɴ": "n", "ʀ": "r", "ᴅ": "d", "ᴇ": "e",
-    "ᴋ": "k", "ᴍ": "m", "ᴏ": "o", "ᴘ": "p", "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ᴢ": "z", "ꜱ": "s", "ʜ": "h",
-    "ɢ": "g", "ʙ": "b", "ᴄ": "c",
-}
+# Letters that look like Latin ones: focal.enforcement.confusables (Cyrillic, Greek, Armenian, Cherokee, Lisu, and
+# every extended Latin letter whose name says its letter: small capitals, hooks, strokes, dotless and script forms).
+_LOOKALIKES = LOOKALIKES
 # Weaker look-alikes, folded only in a word that already has a Latin letter ("Acmе" with a Cyrillic е is "Acme";
 # the Russian "по" stays Russian).
 _IN_LATIN = {"п": "n", "г": "r", "ь": "b", "ε": "e", "η": "n", "γ": "y", "ω": "w", "ł": "l", "ø": "o", "đ": "d",
@@ -135,3 +123,37 @@ def term_pattern(term: str) -> re.Pattern[str]:
     inner = _SEPARATOR if letters >= 4 else ""
     body = _SEPARATOR.join(inner.join(re.escape(c) for c in part) for part in parts)
     return re.compile(rf"(?<!\w){body}(?!\w)", re.IGNORECASE)
+
+
+_PIECE = re.compile(r"[^\W\d_]+")
+# What may split a word the customer still reads whole (not an apostrophe: "money's" is no "moneys").
+_INNER_GAP = re.compile(r"[ \t]{1,2}|[ \t]?[-.·_*/~+|]{1,2}[ \t]?")
+_ENDINGS = ("", "s", "es", "ed", "d", "ing", "ment", "ments", "al")
+
+
+def joined(text: str, words: frozenset[str]) -> str:
+    """`text` with every run of letter groups split only by spaces or punctuation ("re-imburse", "r e i m b u r s e",
+    "r.e.i.m.b.u.r.s.e") written as one word when, joined, it is exactly one of `words` (lower case) or one with an
+    inflection ("credit" → "c-r-e-d-i-t-e-d"). Only the whole joined run counts, never part of a word: "pre-paid"
+    joins to "prepaid", which is no listed "repaid", and "a void" to "avoid", not "void"."""
+    pieces = list(_PIECE.finditer(text))
+    if len(pieces) < 2 or not words:
+        return text
+    gaps = [_INNER_GAP.fullmatch(text, a.end(), b.start()) is not None for a, b in zip(pieces, pieces[1:], strict=False)]
+    out, last, i = [], 0, 0
+    while i < len(pieces):
+        reach = i
+        while reach < len(gaps) and reach - i < 15 and gaps[reach]:
+            reach += 1
+        match = None
+        for j in range(reach, i, -1):
+            word = "".join(p.group(0) for p in pieces[i:j + 1]).lower()
+            if len(word) <= 24 and any(word.endswith(e) and word[:len(word) - len(e)] in words for e in _ENDINGS):
+                match = j
+                break
+        if match is None:
+            i += 1
+            continue
+        out += [text[last:pieces[i].start()], "".join(p.group(0) for p in pieces[i:match + 1])]
+        last, i = pieces[match].end(), match + 1
+    return "".join(out) + text[last:]

@@ -18,18 +18,14 @@ from typing import Any
 from focal import expressions
 from focal.enforcement.amount_cues import EXCEPTION, REFUSED_AFTER, TURNAROUND
 from focal.enforcement.amount_forms import may_state_amount, states_figure
-from focal.enforcement.draft_reading import (
-    NUMERIC,
-    known_values,
-    policy_figures,
-    read_amount,
-)
+from focal.enforcement.amount_known import known_names, known_values, names_in
+from focal.enforcement.draft_reading import NUMERIC, policy_figures, read_amount
 from focal.enforcement.normalise import fold, plain, term_pattern
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
 from focal.models.turn import Violation
 from focal.sensing.extraction import PatternUnread, coerce, read_value
-from focal.sensing.language import written_in
+from focal.sensing.language import foreign_parts
 
 PROBES = {"money": (0.0, -1e12, 1e12), "percentage": (0.0, -1e12, 1e12), "number": (0.0, -1e12, 1e12),
            "integer": (0, -10**12, 10**12), "boolean": (True, False)}
@@ -65,23 +61,29 @@ def offline_reading(
 ) -> tuple[DraftReading, list[ProfileFieldDefinition]]:
     """The reading without a model, and the fields a model should read (`draft_variables` asks it). Every check
     reads the folded draft (focal.enforcement.normalise). `model_written`: not one of the agent's own texts —
-    then a draft in another language than the cues' (English) states no amount the reading can place."""
+    then a draft with a sentence or a clause in another language than the cues' (English) states no amount the
+    reading can place, once it states a figure or names one of the turn's known purchases."""
     known = known or {}
     fields = [f for n in sorted(names) if (f := agent.field(n)) is not None and "response" in f.sources
               and not f.privileged]
     reading, ask = DraftReading(), []
     read = {f.field_name for f in fields}
     text = fold(draft)
-    language = written_in(plain(draft)) if model_written and any(f.field_type in ("money", "percentage") for f in fields) else None
+    foreign = foreign_parts(plain(draft)) if model_written and any(f.field_type in ("money", "percentage") for f in fields) else []
     for f in (_folded(f) for f in fields):
         if f.field_type in NUMERIC:
-            if language and f.field_type in ("money", "percentage") and states_figure(text):
-                # "Le reembolsamos $75": the cue words are English, so its promises cannot be read offline
-                reading.uncertain[f.field_name] = (f"the answer is not in English ({language}): the offline reading "
-                                                   f"cannot tell what it promises for {f.field_name}")
+            purchases = known_names(agent, f, known, read)
+            if foreign and f.field_type in ("money", "percentage") and (states_figure(text) or names_in(purchases, text)):
+                # "Le reembolsamos $75", "…un reembolso completo del pedido B-123": the cue words are English, so what a
+                # sentence in another language promises cannot be read offline once the answer states a figure or
+                # names a known purchase anywhere (a model reads it)
+                language, part = foreign[0]
+                reading.uncertain[f.field_name] = (f"the answer is not all in English ({language}: \"{part[:60]}\"): the "
+                                                   f"offline reading cannot tell what it promises for {f.field_name}")
                 ask.append(f)
                 continue
-            amount = read_amount(f, text, known_values(agent, f.field_type, known, read), policy_figures(agent, f.field_type))
+            amount = read_amount(f, text, known_values(agent, f.field_type, known, read), policy_figures(agent, f.field_type),
+                                 purchases if f.field_type == "money" else ())
             if amount.value is not None:
                 reading.values[f.field_name] = coerce(f.field_type, amount.value)
             if amount.uncertain:

@@ -91,10 +91,11 @@ _WHOLE_WORDS = re.compile(r"(?<![\w'’])[^\W\d_]+(?:['’](?:ll|ve|re|m|d|s|t)\
 _CONTRACTION = re.compile(r"['’](?:ll|ve|re|m|d|s|t)$")
 
 
-def written_in(text: str, lang: str = "en") -> str | None:
+def written_in(text: str, lang: str = "en", least: int = 1) -> str | None:
     """The language an answer reads as when that is not `lang` ("other script" when most of its letters are
     not Latin: Cyrillic, Greek, Arabic, Chinese…); None when it reads as `lang` or too little to tell. Looser
-    than `foreign`: an answer's words lean to one language or the other, with no lead required."""
+    than `foreign`: an answer's words lean to one language or the other, with no lead required (`least`: the other
+    language's words needed at the fewest)."""
     letters = [c for c in text if c.isalpha()]
     if len(letters) >= 3 and sum(not _latin(c) for c in letters) * 2 > len(letters):
         return "other script"
@@ -106,8 +107,40 @@ def written_in(text: str, lang: str = "en") -> str | None:
     counts = {code: sum(w not in mine and (w in stop or w in _ANSWER_WORDS.get(code, frozenset())) for w in words)
               for code, stop in STOPWORDS.items() if code != lang}
     best = max(counts, key=lambda k: counts[k])
-    return best if counts[best] > own else None
+    return best if counts[best] > own and counts[best] >= least else None
 
 
 def _latin(c: str) -> bool:
     return c.isascii() or unicodedata.name(c, "").startswith("LATIN")
+
+
+# Where an answer may change language: between sentences, and between the parts of one (commas, colons, dashes,
+# brackets, quotes) — "Sure, happy to help! Le reembolsamos $75 hoy mismo."
+_SENTENCES = re.compile(r"(?<=[.!?。！？])\s+|\n+")
+_PARTS = re.compile(r"[^.!?;:,()\[\]{}\"“”«»—–\n。！？；：，、]+")
+_OTHER_SCRIPT_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def _other_script(text: str) -> bool:
+    """A word of two letters or more in another script than Latin, not capitalised (a name such as "Дмитрий" is no
+    sentence): "全额退款", "возврат"."""
+    return any(not any(_latin(c) for c in w) and not w[0].isupper() for w in _OTHER_SCRIPT_WORD.findall(text))
+
+
+def foreign_parts(text: str, lang: str = "en") -> list[tuple[str, str]]:
+    """(language, text) of each sentence of an answer, or part of a sentence, that reads as another language than
+    `lang` (two of its words, or one beside a figure) or has words of another script: an answer in English with one
+    sentence or clause in Spanish has one."""
+    out = []
+    for sentence in filter(None, (s.strip() for s in _SENTENCES.split(text.replace(" - ", " — ")))):
+        for part in [sentence, *_PARTS.findall(sentence)]:
+            # one word of another language is enough beside a figure ("remboursement de $75"), not in a greeting
+            # ("…have a great day, à bientôt!")
+            figure = any(c.isdigit() or c == "%" or unicodedata.category(c) == "Sc" for c in part)
+            found = written_in(part, lang, 1 if figure else 2)
+            found = found if found != "other script" or _other_script(part) else None  # "Hi Дмитрий" greets by name
+            found = found or ("other script" if _other_script(part) else None)
+            if found:
+                out.append((NAMES.get(found, found), part.strip()))
+                break
+    return out
