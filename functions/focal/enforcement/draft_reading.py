@@ -152,7 +152,8 @@ def _tokens(kind: str, text: str) -> list[re.Match[str]]:
         return list(_MONEY.finditer(text))
     if kind == "percentage":
         return list(_PERCENT.finditer(text))
-    return list(_BARE.finditer(text))
+    money = [m.span() for m in _MONEY.finditer(text)]  # "$1,500.00" is no count of 1 or 500
+    return [m for m in _BARE.finditer(text) if not any(a < m.end() and m.start() < b for a, b in money)]
 
 
 def _number(m: re.Match[str]) -> float:
@@ -191,13 +192,24 @@ def policy_figures(agent: AgentConfig, kind: str) -> frozenset[float]:
     return _figures(tuple(t for t in texts if t), kind)
 
 
+_ROLE_PRONOUN = re.compile(r"^\s*(?:it|this|that|this\s+fee|that\s+fee)\b", _I)
+
+
 def _given_away_roles(text: str, lex: Lexicon) -> str:
     """A sentence that gives away one of the field's declared other roles ("the cancellation fee is waived",
     "Fee charged: $0.00" for a discount on the room rate) gives away that role, not the field's share."""
     if not lex.other_roles or GIVEN_AWAY_MARK not in text:
         return text
     role = re.compile(rf"\b(?:{lex.other_roles})s?\b", _I)
-    return _SENTENCE.sub(lambda m: m.group(0).replace(GIVEN_AWAY_MARK, "") if role.search(m.group(0)) else m.group(0), text)
+    named = [False]  # "A $25 fee applies. It can be waived.": the pronoun is the role the sentence before named
+
+    def unmark(m: re.Match[str]) -> str:
+        sentence = m.group(0)
+        mine = role.search(sentence) is not None or (named[0] and _ROLE_PRONOUN.match(sentence) is not None)
+        named[0] = role.search(sentence) is not None
+        return sentence.replace(GIVEN_AWAY_MARK, "") if mine else sentence
+
+    return _SENTENCE.sub(unmark, text)
 
 
 def _names_purchase(lex: Lexicon, after: str) -> bool:
