@@ -38,3 +38,10 @@ def test_what_the_pronoun_cannot_refer_to_stays_the_fields():
     assert value == 100.0
     value, _ = _read("It can be waived this month.", "discount_given")  # no role named before it
     assert value == 100.0
+
+
+def test_how_often_something_happened_is_no_amount_but_a_doubled_offer_is():
+    assert _read("Your booking has already been moved twice, which is the most we can do online.",
+                 "discount_given") == (None, None)
+    value, uncertain = _read("You were charged twice, so we can do double off your next month.", "discount_given")
+    assert uncertain  # "double off": an amount in words the reader cannot place

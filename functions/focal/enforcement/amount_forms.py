@@ -350,6 +350,10 @@ _QUANTITY = re.compile(
     r"|\b(?:double|twice|triple|thrice|the\s+same\s+(?:amount|again))\b", _I)
 
 
+# "has already been rescheduled twice", "you were charged twice": how often something happened, no amount.
+_TIMES_DONE = re.compile(r"\b(?:has|have|had|been|was|were|already)\s+(?:\w+\s+){0,2}?\w+ed\s+(?:twice|thrice)\b", _I)
+
+
 def names_quantity(clause: str) -> bool:
     """"…send you the cost of the purchase", "…credit you double": an amount is promised in words."""
-    return _QUANTITY.search(_NO_AMOUNT.sub(" ", clause)) is not None
+    return _QUANTITY.search(_TIMES_DONE.sub(" ", _NO_AMOUNT.sub(" ", clause))) is not None
