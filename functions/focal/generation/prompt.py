@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from focal.dialogue.clarify import confirmation_question
+from focal.dialogue.clarify import clarify_question, confirmation_question, likely_scenarios
 from focal.dialogue.resolution import ask_prompt
 from focal.dialogue.variables import render
 from focal.models.agent import AgentConfig, Rule
@@ -45,6 +45,8 @@ def _task(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> st
         return "Say you cannot do that: a policy stops it; nothing has been done."
     if d.action == "action_rejected":
         return "Say you cannot do that here; nothing has been done. Offer a member of the team."
+    if d.action == "clarify":  # the options on offer: a "yes" or "the second one" next turn takes one of them up
+        return f"Ask the customer, in one short question: {clarify_question(likely_scenarios(agent, state.context))}"
     if d.action == "out_of_scope":
         return f"Say what you can help with: {agent.out_of_scope_message}"
     return "Answer the customer following the rules."

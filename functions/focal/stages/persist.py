@@ -102,6 +102,10 @@ def _count(state: TurnState, deps: Deps, session: Session) -> None:
         session.remember("user", mask_turn_text(state.request.message, state, agent)[:2000])
     session.remember("assistant", mask_turn_text(state.response or "", state, agent))
     session.expires_at = int(deps.clock() + deps.session_ttl_s)
+    if session.offer is not None and session.offer.kind != "resume" and "?" not in (state.response or ""):
+        # the answer the customer got asks nothing (a model's direct answer, a fallback text): no "yes" may take up
+        # an offer they never saw. An interrupted flow's resume offer stays: taking it up runs nothing by itself.
+        session.offer = None
 
 
 def _reconcile(state: TurnState, deps: Deps, agent: AgentConfig) -> bool:
