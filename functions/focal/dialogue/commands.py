@@ -155,7 +155,7 @@ def _affirm(run: CommandRun, cmd: Command) -> None:
         choices = offer.choices()
         index = cmd.value if isinstance(cmd.value, int) and 0 <= cmd.value < len(choices) else 0
         if offer.kind == "resume":
-            frame = resume_flow(run.session)
+            frame = resume_flow(run.session, run.agent)
             run.decision.notes.append(f"resumed {frame.scenario_id if frame else '?'} at the customer's yes")
         elif (scenario := run.agent.scenario(choices[index])) is not None:
             start_flow(run.agent, run.session, scenario)

@@ -89,14 +89,24 @@ def end_flow(session: Session, finished: bool = False) -> FlowFrame | None:
     return None
 
 
-def resume_flow(session: Session) -> FlowFrame | None:
-    """The customer agreed to continue: the interrupted flow comes back with its slot values."""
+def resume_flow(session: Session, agent: AgentConfig | None = None) -> FlowFrame | None:
+    """The customer agreed to continue: the interrupted flow comes back with its slot values. When a side effect
+    ran since it was paused (`frame.stale`), what its tools read then may no longer be true: every tool's output is
+    forgotten and the flow starts again from its entry step with its values, so its lookups run again and any
+    confirmation is asked again with fresh facts."""
     if not session.flow_stack:
         return None
     frame = session.flow_stack.pop()
     session.slots.update(frame.slots)
-    session.variables.update(frame.variables)
-    _enter(session, frame.scenario_id, frame.step_id)
+    step_id = frame.step_id
+    if frame.stale:
+        for name in {v for t in (agent.tools if agent else []) for v in t.output.values()}:
+            session.variables.pop(name, None)
+        scenario = agent.scenario(frame.scenario_id) if agent else None
+        step_id = scenario.entry_step_id if scenario else frame.step_id
+    else:
+        session.variables.update(frame.variables)
+    _enter(session, frame.scenario_id, step_id)
     session.effects_done = list(frame.effects_done)  # what the flow already did comes back with it
     session.offer = None
     return frame

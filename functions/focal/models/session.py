@@ -16,6 +16,8 @@ class FlowFrame(BaseModel):
     slots: dict[str, Any] = Field(default_factory=dict, description="the interrupted flow's slot values, restored on resume")
     variables: dict[str, Any] = Field(default_factory=dict, description="tool outputs as they were, restored on resume")
     effects_done: list[str] = Field(default_factory=list, description="its steps whose side effects ran, restored on resume")
+    stale: bool = Field(default=False, description="a side effect ran since it was interrupted: what its tools read "
+                                                   "is not restored, its lookups run again")
 
 
 class Offer(BaseModel):

@@ -139,9 +139,13 @@ def _run_resume(state: TurnState, agent: AgentConfig, deps: Deps) -> TurnState:
 
 
 def _note_effects(agent: AgentConfig, session: Session, step_id: str | None, tool_ids: list[str]) -> None:
-    """A step whose side-effecting tools ran: a later correction of their inputs must not run them again."""
-    if step_id and step_id not in session.effects_done and any(
-            (t := agent.tool(tool_id)) is not None and t.side_effect for tool_id in tool_ids):
+    """A step whose side-effecting tools ran: a later correction of their inputs must not run them again. Any side
+    effect also makes what the interrupted flows' tools read stale (a trip changed under a paused cancellation)."""
+    if not any((t := agent.tool(tool_id)) is not None and t.side_effect for tool_id in tool_ids):
+        return
+    for frame in session.flow_stack:
+        frame.stale = True
+    if step_id and step_id not in session.effects_done:
         session.effects_done = [*session.effects_done, step_id]
 
 
