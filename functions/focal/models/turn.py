@@ -250,6 +250,16 @@ class TurnState(BaseModel):
         # The enforcement loop can run generate/enforce more than once: add up.
         self.timings_ms[stage] = round(self.timings_ms.get(stage, 0.0) + ms, 3)
 
+    def refuse_early(self, code: str, message: str) -> None:
+        """Answered by the sensor before anything runs (a repeated turn id, another customer's session): a
+        structured error the customer reads as the answer, then straight to persist."""
+        self.error = TurnError(code=code, message=message, stage="sensor")
+        self.response = message
+        self.execution_path = "rejected"
+        self.confidence = 0.0
+        self.result = self.to_result()
+        self.control.next = "persist"
+
     def to_result(self) -> TurnResult:
         ctx = self.context
         scenario = (

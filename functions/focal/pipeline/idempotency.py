@@ -42,7 +42,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
-from focal.models.turn import TurnError, TurnRequest, TurnResult, TurnState
+from focal.models.turn import TurnRequest, TurnResult, TurnState
 
 if TYPE_CHECKING:  # Powertools' idempotency package imports boto3: only the adapters' wiring loads it
     from aws_lambda_powertools.utilities.idempotency.persistence.base import BasePersistenceLayer
@@ -132,14 +132,9 @@ def begin_turn(state: TurnState, idempotency: TurnIdempotency | None) -> bool:
     state.idempotency = outcome
     if outcome == "replayed":
         state.result = result
+        state.control.next = "persist"
     else:
-        code, text = ANSWERS[outcome]
-        state.error = TurnError(code=code, message=text, stage="sensor")
-        state.response = text
-        state.execution_path = "rejected"
-        state.confidence = 0.0
-        state.result = state.to_result()
-    state.control.next = "persist"
+        state.refuse_early(*ANSWERS[outcome])
     return True
 
 

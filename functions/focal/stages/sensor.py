@@ -25,7 +25,7 @@ from focal.enforcement.conditions import sensor_rules
 from focal.models.agent import AgentConfig
 from focal.models.context import Context
 from focal.models.session import CustomerProfile, Offer, Session
-from focal.models.turn import TurnError, TurnState
+from focal.models.turn import TurnState
 from focal.pipeline.budget import budget_spent, start_budget
 from focal.pipeline.deps import Deps
 from focal.pipeline.idempotency import begin_turn
@@ -118,12 +118,7 @@ def _clarify(state: TurnState, agent: AgentConfig, context: Context) -> None:
 def _refuse_foreign(state: TurnState) -> None:
     """Early exit: another customer's session. Nothing of it is loaded, run or written."""
     state.foreign_session = True
-    state.error = TurnError(code=FOREIGN_SESSION, message=FOREIGN_MESSAGE, stage="sensor")
-    state.response = FOREIGN_MESSAGE
-    state.execution_path = "rejected"
-    state.confidence = 0.0
-    state.result = state.to_result()
-    state.control.next = "persist"
+    state.refuse_early(FOREIGN_SESSION, FOREIGN_MESSAGE)
 
 
 def run(state: TurnState, deps: Deps) -> TurnState:
