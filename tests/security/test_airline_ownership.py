@@ -17,13 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from example_tools import ExampleTools
 
-from focal.adapters.python_tools import PythonToolRunner
 from focal.cli.conversation_tests import format_report, run_suite
-from focal.config.loader import load_agent
 from focal.errors import ToolError
-from focal.models.agent import Tool
-from focal.models.turn import ToolCallContext, TurnRequest, TurnResult
+from focal.models.turn import TurnRequest, TurnResult
 from focal.pipeline.runner import LocalRunner
 from focal.wiring import local_deps
 
@@ -37,9 +35,8 @@ OLIVIA_SECRETS = ("1988-06-13", "Olivia", "gift_card_2200803", "credit_card_9969
 ANONYMOUS = ("anonymous", "")
 
 
-def state(function: str) -> Any:
-    """Call a function of the tools module the engine itself loaded (one module per resolved file)."""
-    return PythonToolRunner().run(load_agent(AGENT), Tool(id=function, entrypoint=f"tools.py:{function}"), {})
+TOOLS = ExampleTools(AGENT)
+state, run, refusal = TOOLS.state, TOOLS.run, TOOLS.refusal
 
 
 @pytest.fixture()
@@ -47,18 +44,6 @@ def fresh_tools():
     state("reset_state")
     yield
     state("reset_state")
-
-
-def run(tool_id: str, arguments: dict[str, Any], customer: str, key: str | None = None) -> dict[str, Any]:
-    agent = load_agent(AGENT)
-    context = ToolCallContext(tenant_id="local", session_id="s1", turn_id="t1", customer_id=customer, idempotency_key=key)
-    return PythonToolRunner().run(agent, agent.tool(tool_id), arguments, context)
-
-
-def refusal(tool_id: str, arguments: dict[str, Any], customer: str, key: str) -> str:
-    with pytest.raises(ToolError) as caught:
-        run(tool_id, arguments, customer, key)
-    return str(caught.value)
 
 
 def shows_nothing_of_olivia(result: Any) -> None:

@@ -11,16 +11,13 @@ unless the lookup just found that very card or transaction on the customer's acc
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
+from example_tools import ExampleTools
 
-from focal.adapters.python_tools import PythonToolRunner
-from focal.config.loader import load_agent
 from focal.errors import ToolError
-from focal.models.agent import Tool
 from focal.models.session import CustomerProfile
-from focal.models.turn import ToolCallContext, TurnRequest, TurnResult
+from focal.models.turn import TurnRequest, TurnResult
 from focal.pipeline.runner import LocalRunner
 from focal.wiring import local_deps
 
@@ -28,9 +25,8 @@ AGENT = Path(__file__).resolve().parents[2] / "examples" / "cards" / "agent.yaml
 OWNER, OTHER = "c-verified", "c-unverified"  # 1234, TX-1001 and TX-1003 are OWNER's; 5678 and TX-1002 are OTHER's
 
 
-def state(function: str) -> Any:
-    """Call a function of the tools module the engine itself loaded (one module per resolved file)."""
-    return PythonToolRunner().run(load_agent(AGENT), Tool(id=function, entrypoint=f"tools.py:{function}"), {})
+TOOLS = ExampleTools(AGENT)
+state, run, refusal = TOOLS.state, TOOLS.run, TOOLS.refusal
 
 
 @pytest.fixture()
@@ -38,18 +34,6 @@ def fresh_tools():
     state("reset_state")
     yield
     state("reset_state")
-
-
-def run(tool_id: str, arguments: dict[str, Any], customer: str, key: str | None = None) -> dict[str, Any]:
-    agent = load_agent(AGENT)
-    context = ToolCallContext(tenant_id="local", session_id="s1", turn_id="t1", customer_id=customer, idempotency_key=key)
-    return PythonToolRunner().run(agent, agent.tool(tool_id), arguments, context)
-
-
-def refusal(tool_id: str, arguments: dict[str, Any], customer: str, key: str) -> str:
-    with pytest.raises(ToolError) as caught:
-        run(tool_id, arguments, customer, key)
-    return str(caught.value)
 
 
 def test_the_read_tools_answer_another_customers_card_or_transaction_like_an_unknown_one(fresh_tools) -> None:
