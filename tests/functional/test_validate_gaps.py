@@ -7,8 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from agent_variants import line, validate_variant
 
-from focal.config.gate import GateResult, validate_file
+from focal.config.gate import GateResult
 
 TOOLS = """\
 def lookup_account(account_number):
@@ -136,18 +137,8 @@ rules:
 
 def run(tmp_path: Path, *replacements: tuple[str, str]) -> tuple[GateResult, str]:
     """Validate AGENT with each (old, new) replaced exactly once; the result and the text written."""
-    text = AGENT
-    for old, new in replacements:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    (tmp_path / "tools.py").write_text(TOOLS, encoding="utf-8")
-    path = tmp_path / "agent.yaml"
-    path.write_text(text, encoding="utf-8")
-    return validate_file(path), text
-
-
-def line(text: str, fragment: str) -> int:
-    return next(i for i, row in enumerate(text.splitlines(), start=1) if fragment in row)
+    result, text, _ = validate_variant(tmp_path, AGENT, TOOLS, *replacements)
+    return result, text
 
 
 def found(problems: list, path: str) -> list[tuple[str, int | None]]:

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from focal.config.gate import GateResult, validate_file
-from test_validate_newcomer_agent import found, line, shown
+from agent_variants import line, validate_variant
+
+from focal.config.gate import GateResult
+from test_validate_newcomer_agent import found, shown
 
 __all__ = ["AGENT", "TOOLS", "found", "line", "run", "shown"]
 
@@ -146,14 +148,7 @@ rules:
 
 def run(tmp_path: Path, *replacements: tuple[str, str]) -> tuple[GateResult, str, Path]:
     """Validate AGENT with each (old, new) replaced exactly once: the result, the text written, its path."""
-    text = AGENT
-    for old, new in replacements:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    (tmp_path / "tools.py").write_text(TOOLS, encoding="utf-8")
-    path = tmp_path / "agent.yaml"
-    path.write_text(text, encoding="utf-8")
-    return validate_file(path), text, path
+    return validate_variant(tmp_path, AGENT, TOOLS, *replacements)
 
 
 def test_the_base_hotel_agent_is_clean(tmp_path):

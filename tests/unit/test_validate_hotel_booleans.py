@@ -7,8 +7,9 @@ warning that says it is never checked."""
 from __future__ import annotations
 
 import pytest
+from agent_variants import line
 
-from test_validate_hotel_agent import found, line, run, shown
+from test_validate_hotel_agent import found, run, shown
 
 CAP = "    enforcement_expression: discount_promised <= 15\n"
 HARD = "    is_hard_constraint: true\n    enforcement_expression: discount_promised <= 15\n"

@@ -8,8 +8,9 @@ correct is not."""
 from __future__ import annotations
 
 import pytest
+from agent_variants import line
 
-from test_validate_hotel_agent import found, line, run, shown
+from test_validate_hotel_agent import found, run, shown
 
 CAP_FALLBACK = "    fallback_text: Our best member rate is the one I quoted.\n"
 UPGRADE_FALLBACK = "    fallback_text: Room changes depend on availability at check-in.\n"

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from focal.config.gate import GateResult, validate_file
+from agent_variants import validate_variant
+
+from focal.config.gate import GateResult
 
 TOOLS = """\
 def lookup_policy(policy_number):
@@ -128,18 +130,7 @@ rules:
 
 def run(tmp_path: Path, *replacements: tuple[str, str]) -> tuple[GateResult, str, Path]:
     """Validate AGENT with each (old, new) replaced exactly once: the result, the text written, its path."""
-    text = AGENT
-    for old, new in replacements:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    (tmp_path / "tools.py").write_text(TOOLS, encoding="utf-8")
-    path = tmp_path / "agent.yaml"
-    path.write_text(text, encoding="utf-8")
-    return validate_file(path), text, path
-
-
-def line(text: str, fragment: str) -> int:
-    return next(i for i, row in enumerate(text.splitlines(), start=1) if fragment in row)
+    return validate_variant(tmp_path, AGENT, TOOLS, *replacements)
 
 
 def found(problems: list, path: str) -> list[tuple[str, int | None]]:

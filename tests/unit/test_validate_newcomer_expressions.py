@@ -6,8 +6,9 @@ Each broken form is reported with its path and line; a look-alike that is correc
 from __future__ import annotations
 
 import pytest
+from agent_variants import line
 
-from test_validate_newcomer_agent import found, line, run, shown
+from test_validate_newcomer_agent import found, run, shown
 
 # --- j. a guard reading a field only the agent's replies set ---------------------------------------
 

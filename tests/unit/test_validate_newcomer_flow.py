@@ -6,9 +6,10 @@ and line; a look-alike that is correct is not. Last, the command itself: the fil
 from __future__ import annotations
 
 import pytest
+from agent_variants import line
 
 from focal.cli.main import main
-from test_validate_newcomer_agent import found, line, run, shown
+from test_validate_newcomer_agent import found, run, shown
 
 PAYOUT_PROMPT = "        confirmation_prompt: Your claim {claim_reference} is filed. Shall I pay out ${payout_amount} now?\n"
 PAYOUT_STEP = "      - id: confirm_payout\n        requires_confirmation: true\n"
