@@ -220,7 +220,7 @@ def last_shown(state: TurnState, messages: int = SHOWN_WINDOW) -> str:
     return "\n".join(said[-messages:])
 
 
-def _in(value: Any, texts: list[str]) -> bool:
+def written_in(value: Any, texts: list[str]) -> bool:
     """The value written out as a whole word (or phrase) in one of the texts, case-insensitively."""
     needle = _text(value).strip()
     if not needle:
@@ -256,7 +256,7 @@ def provenance(agent: AgentConfig, state: TurnState, name: str, value: Any) -> t
     assert state.session is not None
     if name not in state.session.slots and name in _tool_outputs(agent):
         return TOOL, "tool output"
-    return (STATED, "stated") if _in(value, _customer_texts(state)) else (READ, "read, not in the customer's words")
+    return (STATED, "stated") if written_in(value, _customer_texts(state)) else (READ, "read, not in the customer's words")
 
 
 def tool_availability(state: TurnState, agent: AgentConfig, tool_ids: list[str],
@@ -278,7 +278,7 @@ def tool_availability(state: TurnState, agent: AgentConfig, tool_ids: list[str],
             if not spec.required:
                 continue
             score, label = provenance(agent, state, name, known.get(name))
-            if certainty is not None and score > 0 and _in(known.get(name), [shown]):
+            if certainty is not None and score > 0 and written_in(known.get(name), [shown]):
                 score, label = score + (1 - score) * certainty, f"{label}, confirmed ({certainty:.2f})"
             scores.append(score)
             parts.append(f"{name}: {label}")
@@ -335,7 +335,7 @@ def context_richness(state: TurnState, agent: AgentConfig, tool_ids: list[str],
         where = origin(agent, state, name)
         value = ESTABLISHED[where]
         if certainty is not None and name in confirmed and value > 0:
-            value *= certainty if _in(known.get(name), [shown]) else certainty / 2
+            value *= certainty if written_in(known.get(name), [shown]) else certainty / 2
         total += value
         if where != "session":
             weak.append(f"{name} {where}")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from focal.dialogue.confidence import written_in
 from focal.dialogue.variables import placeholders
 from focal.models.agent import Step
 
@@ -26,8 +27,7 @@ def _shown(value: Any, text: str) -> bool:
         return False
     if isinstance(value, int | float):
         return any(abs(float(n.replace(",", "")) - float(value)) < 0.005 for n in _NUMBER.findall(text))
-    needle = str(value).strip()
-    return re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", text, re.IGNORECASE) is not None
+    return written_in(value, [text])
 
 
 def offer_shown(step: Step | None, variables: dict[str, Any], draft: str) -> bool:
