@@ -75,9 +75,9 @@ def _compliant_texts(agent: AgentConfig, state: TurnState, variables: dict[str, 
     templates, relevant and grounded by construction."""
     texts: list[str] = []
     for violation in state.drafts[-1].violations:
-        if violation.lane in OUTPUT_CHECKS:
-            continue
         rule = agent.rule(violation.rule_id)
+        if violation.lane in OUTPUT_CHECKS or rule is None:
+            continue  # an output check or a default check: the ordinary offline answer below
         text = (rule.response_template or rule.fallback_text) if rule else None
         text = render(text or agent.enforcement.fallback_message, variables)
         if text not in texts:

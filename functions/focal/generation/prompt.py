@@ -14,6 +14,7 @@ from typing import Any
 from focal.dialogue.clarify import clarify_question, confirmation_question, likely_scenarios
 from focal.dialogue.resolution import ask_prompt
 from focal.dialogue.variables import render
+from focal.generation.structured import instructions
 from focal.models.agent import AgentConfig, Rule
 from focal.models.turn import TurnState
 from focal.prompt_data import DATA_RULE, data_message
@@ -65,7 +66,10 @@ def _definitions(agent: AgentConfig, rules: list[Rule]) -> list[str]:
     return out
 
 
-def generation_messages(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> list[dict[str, str]]:
+def generation_messages(agent: AgentConfig, state: TurnState, variables: dict[str, Any],
+                        commitments: list[str] | None = None) -> list[dict[str, str]]:
+    """The messages of the generation call; `commitments`: the response fields the answer may commit to (the
+    structured answer's form is then asked for)."""
     rules = [agent.rule(m.rule_id) for m in state.matched_rules]
     step = agent.step(state.decision.scenario_id, state.decision.step_id)
     lines = [agent.persona, "Always follow these rules:"]
@@ -91,6 +95,8 @@ def generation_messages(agent: AgentConfig, state: TurnState, variables: dict[st
         lines.append("Your previous draft broke these rules; write a compliant answer: "
                      + " ".join(f"[{r.id}] {r.action_text}" for r in broken) + " (details in `draft_feedback`).")
     lines.append(DATA_RULE)
+    if commitments is not None:
+        lines.append(instructions(agent, commitments))
     turn: dict[str, Any] = {"task": _task(agent, state, variables), "known_facts": variables}
     if state.episodes:
         turn["earlier_conversations"] = [

@@ -93,7 +93,7 @@ class ToolCall(BaseModel):
 
 
 # Output checks: a violation of one names the check (lane == rule_id), not a rule of the agent.
-OutputCheck = Literal["relevance", "grounding", "internals"]
+OutputCheck = Literal["relevance", "grounding", "internals", "unbound"]
 OUTPUT_CHECKS: tuple[str, ...] = get_args(OutputCheck)
 
 
@@ -108,6 +108,12 @@ class Draft(BaseModel):
     source: Literal["model", "offline", "template", "fallback"]
     violations: list[Violation] = Field(default_factory=list)
     variables: dict[str, Any] = Field(default_factory=dict)
+    commitments: dict[str, Any] | None = Field(
+        default=None, description="a structured model draft: the response fields it commits to (None: plain text)")
+    spans: list[tuple[int, int]] = Field(default_factory=list, description="where the text shows rendered placeholders")
+    bindings: dict[str, Any] = Field(default_factory=dict, description="placeholder → the known value it showed")
+    unbound_placeholders: list[str] = Field(default_factory=list, description="placeholders that named nothing known")
+    agent_text: bool = Field(default=False, description="the agent's own words (a guard's or rule's template): said as written")
 
 
 class CheckVerdict(BaseModel):
@@ -134,6 +140,8 @@ class EnforcementReport(BaseModel):
     not_regenerated: str | None = Field(
         default=None, description="why a blocked draft went straight to the fallback: a rule no draft can satisfy")
     fallback_used: bool = False
+    own_words: bool = Field(
+        default=False, description="the model's drafts failed on no rule of the agent's: the agent's own words were tried")
     checks: list[CheckVerdict] = Field(default_factory=list, description="every output check of every draft")
     timings: dict[str, float] = Field(
         default_factory=dict, description="milliseconds per lane (deterministic, judge), added up over the drafts")

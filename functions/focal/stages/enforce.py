@@ -31,14 +31,17 @@ from typing import Any
 from focal.dialogue.flow import end_flow
 from focal.dialogue.offer_shown import offer_shown
 from focal.dialogue.variables import known_variables, render
+from focal.enforcement.assess import assess, settle
 from focal.enforcement.conditions import rules_to_judge, still_to_judge
 from focal.enforcement.deterministic import deterministic
+from focal.enforcement.facts import agent_declared_texts, build_sources, unbound_facts
 from focal.enforcement.grounding import check_grounding
 from focal.enforcement.internals import leaked_names
-from focal.enforcement.lanes import judge, judge_and_read
-from focal.enforcement.reading import apply_reading, expression_names, offline_reading, resolve
+from focal.enforcement.lanes import judge, judge_and_read, verify_values
+from focal.enforcement.reading import apply_reading, expression_names
 from focal.enforcement.relevance import check_relevance
 from focal.enforcement.repair import hopeless, rules_to_enforce, unrepairable
+from focal.enforcement.tripwires import DEFAULT_RULES
 from focal.enforcement.variables import PURPOSE as READ_PURPOSE
 from focal.enforcement.variables import coerced_values, draft_variables, field_listing
 from focal.models.agent import AgentConfig, Rule
@@ -51,50 +54,64 @@ CHECK_LANES = OUTPUT_CHECKS  # output checks: their violations name the check, n
 
 def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], text: str) -> list[Violation]:
     cfg = agent.enforcement
+    draft = state.drafts[-1]
+    if draft.agent_text:
+        return []  # a guard's or a rule's own template: the business's words, said as written
     started = time.perf_counter()  # lane 1 timing includes reading the draft's values
     variables = known_variables(agent, state.session, state.profile)
     names = expression_names(rules)
-    written = state.drafts[-1].source == "model"  # the agent's own texts are read as English whatever their words
     if (blocked := _blocked_whatever_it_says(agent, state, rules, names, text, dict(variables))) is not None:
         _lap(state, "deterministic", started)
         return blocked
-    subjective = rules_to_judge(state, [r for r in rules if r.subjective])
+    acted = any(c.status == "ok" and (t := agent.tool(c.tool_id)) is not None and t.side_effect for c in state.tool_calls)
+    in_flow = state.decision.scenario_id is not None  # an action asked for inside a flow is that flow's to guard
+    found = assess(agent, rules, names, draft, variables, state.request.message, acted or in_flow)
+    defaults = found.defaults
+    subjective = rules_to_judge(state, [r for r in rules if r.subjective]) + defaults
     llm = deps.llm(agent, state)
     judging = bool(subjective) and cfg.llm_judge_enabled and llm.available("judge")
-    batched: tuple[list[Violation] | None, dict[str, Any] | None] | None = None
+    batched: list[Violation] | None = None
     batch_s = 0.0
-    if judging and llm.available(READ_PURPOSE):
-        # Both calls wanted on this draft: the verdicts and the uncertain fields' values in ONE call.
-        reading, ask = offline_reading(agent, text, names, known=variables, model_written=written)
-        if ask:
-            call_started = time.perf_counter()
-            batched = judge_and_read(llm, subjective, field_listing(ask), text, state.model_calls)
-            batch_s = time.perf_counter() - call_started
-            if batched[1] is not None:  # a failed call leaves the uncertain fields uncertain
-                resolve(reading, ask, coerced_values(ask, batched[1]))
-    else:
-        reading = draft_variables(agent, text, names, llm, state.model_calls, known=variables, model_written=written)
-    checkable, unverifiable = apply_reading(agent, rules, variables, reading)  # uncertain values: "cannot verify"
+    if found.verify and (judging or llm.available(READ_PURPOSE)):
+        # The verification call: the fields the reader raised, read by a model that did not write the draft —
+        # with the subjective rules' verdicts in the same call when there are any.
+        call_started = time.perf_counter()
+        message = state.request.message
+        if judging:
+            batched, values = judge_and_read(llm, subjective, field_listing(found.verify), text, state.model_calls, message)
+        else:
+            values = verify_values(llm, field_listing(found.verify), text, state.model_calls, message)
+        batch_s = time.perf_counter() - call_started
+        if values is not None:  # a failed call leaves the raised fields uncertain: cannot verify
+            settle(found.reading, found.verify, coerced_values(found.verify, values))
+    checkable, unverifiable = apply_reading(agent, rules, variables, found.reading)  # uncertain values: "cannot verify"
     _keep_values(state, names, variables)
     violations = unverifiable + deterministic([r for r in checkable if not r.subjective], variables)
     _lap(state, "deterministic", started + batch_s)
     if subjective:
         started = time.perf_counter() - batch_s
-        if batched is not None:
-            verdicts = batched[0]
-        else:
-            verdicts = judge(llm, subjective, text, state.model_calls) if judging else None
+        verdicts = batched if found.verify and judging else (
+            judge(llm, subjective, text, state.model_calls, state.request.message) if judging else None)
         if verdicts is not None:
             violations += verdicts
         else:
-            marked = [r for r in subjective if (r.unverifiable or cfg.unverifiable_subjective) == "mark_unverified"]
-            state.enforcement.unverified += [r.id for r in marked if r.id not in state.enforcement.unverified]
-            why = ("cannot verify: the judge gave no valid verdict" if judging
-                   else SPENT if budget_spent(llm)
-                   else "cannot verify: no judge model available (none configured, or a test script's verdicts ran out)")
-            violations += [Violation(rule_id=r.id, lane="judge", reason=why) for r in subjective if r not in marked]
+            violations += _unjudged(agent, state, llm, subjective, judging, defaults)
         _lap(state, "judge", started)
     return violations
+
+
+def _unjudged(agent: AgentConfig, state: TurnState, llm: Any, subjective: list[Rule], judging: bool,
+              defaults: list[Rule]) -> list[Violation]:
+    """Subjective rules nobody could judge: blocked, unless the agent (or the rule) marks them unverified; the
+    default checks always block."""
+    cfg = agent.enforcement
+    marked = [r for r in subjective
+              if r not in defaults and (r.unverifiable or cfg.unverifiable_subjective) == "mark_unverified"]
+    state.enforcement.unverified += [r.id for r in marked if r.id not in state.enforcement.unverified]
+    why = ("cannot verify: the judge gave no valid verdict" if judging
+           else SPENT if budget_spent(llm)
+           else "cannot verify: no judge model available (none configured, or a test script's verdicts ran out)")
+    return [Violation(rule_id=r.id, lane="judge", reason=why) for r in subjective if r not in marked]
 
 
 def _blocked_whatever_it_says(agent: AgentConfig, state: TurnState, rules: list[Rule], names: set[str], text: str,
@@ -145,9 +162,28 @@ def _internal_names(agent: AgentConfig, state: TurnState, index: int) -> list[Vi
     return [Violation(rule_id="internals", lane="internals", reason=reason)] if leaks else []
 
 
+def _unbound(agent: AgentConfig, state: TurnState, index: int) -> list[Violation]:
+    """Facts nothing supports (focal.enforcement.facts), always: all kinds on a model's draft, links, e-mails and
+    phones on every draft (a tool's text reaches the customer through the agent's templates too)."""
+    draft = state.drafts[index]
+    started = time.perf_counter()
+    history = state.session.history if state.session is not None else []
+    # the values the rule lanes settled for this draft (a promise the reader read and the rules allow) are its own
+    known = {**known_variables(agent, state.session, state.profile), **draft.variables}
+    src = build_sources(agent_declared_texts(agent), known, [state.request.message, *(h.text for h in history)])
+    found = unbound_facts(draft.text, src, draft.spans, contacts_only=draft.source != "model")
+    problems = [f"{{{name}}} names no known value" for name in draft.unbound_placeholders]
+    problems += [f"{u.kind} {u.text!r} comes from no known value, the customer or the agent's texts" for u in found]
+    reason = "; ".join(problems) or "every figure, id, link and phone is bound"
+    state.enforcement.checks.append(CheckVerdict(
+        name="unbound", draft=index, passed=not problems, score=float(len(problems)), threshold=0.0, reason=reason,
+        method="bindings", ms=round((time.perf_counter() - started) * 1000, 3)))
+    return [Violation(rule_id="unbound", lane="unbound", reason=reason)] if problems else []
+
+
 def _output_checks(agent: AgentConfig, state: TurnState, deps: Deps) -> list[Violation]:
-    """Internal names (always, on model drafts), relevance and grounding (each behind its flag) of the latest draft;
-    every verdict goes to the trace."""
+    """Unbound facts and internal names (always), relevance and grounding (each behind its flag) of the latest
+    draft; every verdict goes to the trace."""
     cfg = agent.enforcement
     index = len(state.drafts) - 1
     draft = state.drafts[index]
@@ -246,6 +282,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     else:
         draft.violations = _check(agent, state, deps, rules, draft.text)
         draft.violations += _output_checks(agent, state, deps)
+    draft.violations += _unbound(agent, state, len(state.drafts) - 1)  # after the rule lanes: it reads their values
     if not draft.violations:
         state.response = draft.text
         state.feedback = []
@@ -266,7 +303,15 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         state.control.next = "generate"
         return state
 
-    first = next((agent.rule(v.rule_id) for v in draft.violations if v.lane not in CHECK_LANES), None)
+    first = next((agent.rule(v.rule_id) for v in draft.violations if agent.rule(v.rule_id) is not None), None)
+    if first is None and draft.source == "model" and not report.own_words:
+        # No rule of the agent's says what to say instead: the agent's own words for this turn (the step's template,
+        # its question), checked like any draft, before the generic fallback.
+        report.own_words = True
+        state.feedback = [f"{v.rule_id}: {v.reason}" for v in draft.violations]
+        state.control.next = "generate"
+        return state
+    first = first or next((DEFAULT_RULES.get(v.rule_id) for v in draft.violations if v.rule_id in DEFAULT_RULES), None)
     state.response = render((first.fallback_text if first else None) or agent.enforcement.fallback_message, variables)
     report.fallback_used = True
     state.execution_path = "fallback"

@@ -6,11 +6,15 @@ from typing import Literal
 
 from focal.dialogue.clarify import MAX_OPTIONS, likely_scenarios, step_suggestions, suggestions
 from focal.dialogue.variables import known_variables
+from focal.enforcement.bindings import render_draft
+from focal.enforcement.reading import expression_names
 from focal.enforcement.repair import hopeless, rules_to_enforce
 from focal.generation.offline import blocked_text, compose, fixed_text
 from focal.generation.prompt import generation_messages
+from focal.generation.structured import commitment_schema, parse_draft
 from focal.model_calls import call_model
-from focal.models.turn import Draft, TurnState
+from focal.models.agent import AgentConfig
+from focal.models.turn import OUTPUT_CHECKS, Draft, TurnState
 from focal.pipeline.budget import budget_spent
 from focal.pipeline.deps import Deps
 
@@ -19,6 +23,12 @@ EXECUTION_PATHS = {
     "awaiting_approval": "approval", "clarify_action": "clarify", "action_rejected": "rejected",  # the approval gate
     "action_blocked": "rejected", "already_done": "rejected",
 }
+
+
+def commitment_names(agent: AgentConfig, state: TurnState) -> list[str]:
+    """The response fields the hard rules in scope read: what a structured answer declares it commits to."""
+    names = expression_names(rules_to_enforce(agent, state))
+    return sorted(n for n in names if (f := agent.field(n)) is not None and "response" in f.sources and not f.privileged)
 
 
 def run(state: TurnState, deps: Deps) -> TurnState:
@@ -35,11 +45,15 @@ def run(state: TurnState, deps: Deps) -> TurnState:
 
     if state.decision.action == "action_blocked":
         # The customer hears the guard's own words, never a model's paraphrase that might say "done".
-        state.drafts.append(Draft(text=blocked_text(agent, state, variables), source="template"))
+        state.drafts.append(Draft(text=blocked_text(agent, state, variables), source="template", agent_text=True))
         return state
     if (fixed := fixed_text(agent, state)) is not None:
         # Said as written: no model call, checked by enforce like any other draft (models.rephrase_fixed_texts).
         state.decision.notes.append(f"no generation call ({fixed})")
+        state.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
+        return state
+    if state.enforcement.own_words:
+        state.decision.notes.append("the model's drafts failed: the agent's own words")
         state.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
         return state
     llm = deps.llm(agent, state)
@@ -49,15 +63,25 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         state.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
         return state
     if llm.available("generate"):
-        reply, call = call_model(llm, "generate", generation_messages(agent, state, variables), state.model_calls)
-        if reply is not None and reply.text.strip():
-            state.drafts.append(Draft(text=reply.text.strip(), source="model"))
+        names = commitment_names(agent, state)
+        messages = generation_messages(agent, state, variables, names)
+        reply, call = call_model(llm, "generate", messages, state.model_calls, json_schema=commitment_schema(agent, names))
+        parsed = parse_draft(reply.text) if reply is not None else None
+        if parsed is not None and parsed.problem is None:
+            shown = render_draft(parsed.text, variables, parsed.commitments)
+            state.drafts.append(Draft(text=shown.text, source="model", commitments=parsed.commitments, spans=shown.spans,
+                                      bindings=shown.bound, unbound_placeholders=shown.unbound))
+            state.decision.notes += parsed.notes
             return state
-        if reply is not None:
-            call.ok, call.note = False, "empty answer"
-        state.decision.notes.append("generation model gave no answer; offline composer used")
+        if parsed is not None:
+            call.ok, call.note = False, parsed.problem or "unusable answer"
+        state.decision.notes.append(f"generation model gave no usable answer ({call.note or 'no reply'}); "
+                                    "the agent's own words used")
     elif budget_spent(llm):
         state.decision.notes.append("time budget spent: offline composer used")
     source: Literal["template", "offline"] = "template" if state.feedback else "offline"
-    state.drafts.append(Draft(text=compose(agent, state, variables), source=source))
+    # After a rule's violation the composer says the violated rules' own texts: the agent's words, said as written.
+    own = bool(state.feedback) and any(v.lane not in OUTPUT_CHECKS and agent.rule(v.rule_id) is not None
+                                       for v in state.drafts[-1].violations)
+    state.drafts.append(Draft(text=compose(agent, state, variables), source=source, agent_text=own))
     return state

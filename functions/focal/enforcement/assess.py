@@ -1,0 +1,173 @@
+"""What a draft commits to, decided on structure; the prose reader only raises "needs verification".
+
+- The agent's own words (a guard's or a rule's template) are said as written: nothing here reads them.
+- A draft the engine composed offline (the agent's steps and templates filled with known values) is read by
+  the offline reader, whose values decide, as they always did: no model wrote it.
+- A model's **structured** draft declares `commitments`; the hard rules are evaluated on them. The offline
+  reader reads the rendered text as a tripwire: where it reads a value the draft did not declare, a larger
+  one, another one, or cannot place an amount, the field needs verification.
+- A model's **plain-text** draft declares nothing: a value the reader reads decides only when every rule
+  holds for it (a $30 refund under a $50 cap); a value that would break a rule, or one it cannot place,
+  needs verification — the reader never blocks on its own.
+
+"Needs verification" is settled by one call independent of the generator (focal.enforcement.verify), batched
+with the subjective rules; without it (no model, an error, a missing verdict) the rule is "cannot verify" and
+blocks. Two default checks apply to every model draft, raised by tripwires (focal.enforcement.tripwires):
+never ask for card numbers, CVV, passwords or PINs; never agree to what a rule forbids or what only a guarded
+action may do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from focal.enforcement.draft_reading import NUMERIC as NUMERIC_TYPES
+from focal.enforcement.facts import marked_figures
+from focal.enforcement.reading import DraftReading, offline_reading
+from focal.enforcement.tripwires import DEFAULT_RULES, asks_for_credentials, demands_forbidden, holds_for
+from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
+from focal.models.turn import Draft
+from focal.sensing.extraction import coerce
+
+
+@dataclass
+class Assessment:
+    reading: DraftReading
+    verify: list[ProfileFieldDefinition] = field(default_factory=list)  # fields the verification call reads
+    defaults: list[Rule] = field(default_factory=list)  # default checks a tripwire raised (judged)
+
+    @property
+    def needs_verification(self) -> bool:
+        return bool(self.verify or self.defaults)
+
+
+def _more(field_type: str, read: Any, declared: Any) -> bool:
+    """The text states more than, or other than, what the draft declares."""
+    if field_type in NUMERIC_TYPES and isinstance(read, int | float) and isinstance(declared, int | float):
+        return float(read) > float(declared) + 1e-9
+    if isinstance(read, list) and isinstance(declared, list):
+        return not set(map(str, read)) <= set(map(str, declared))
+    return bool(read != declared)
+
+
+def _declared(agent: AgentConfig, commitments: dict[str, Any], names: set[str]) -> dict[str, Any]:
+    out = {}
+    for name, value in commitments.items():
+        f = agent.field(name)
+        if name in names and f is not None:
+            coerced = coerce(f.field_type, value)
+            if coerced not in (None, "", []):
+                out[name] = coerced
+    return out
+
+
+def _needs(reading: DraftReading, verify: list[ProfileFieldDefinition], f: ProfileFieldDefinition, why: str,
+           seen: Any = None) -> None:
+    reading.values.pop(f.field_name, None)
+    reading.uncertain[f.field_name] = why
+    if isinstance(seen, int | float) and not isinstance(seen, bool):
+        reading.unexplained.setdefault(f.field_name, []).append(float(seen))
+    if f not in verify:
+        verify.append(f)
+
+
+def _amounts_of(agent: AgentConfig, kind: str, values: dict[str, Any]) -> set[float]:
+    return {float(v) for n, v in values.items() if (g := agent.field(n)) is not None and g.field_type == kind
+            and isinstance(v, int | float) and not isinstance(v, bool)}
+
+
+def _candidates(agent: AgentConfig, f: ProfileFieldDefinition, draft: Draft, reading: DraftReading,
+                known: dict[str, Any], declared: dict[str, Any]) -> set[float]:
+    """Every amount a promise of `f` in this draft could be, in any language, less what a declaration explains.
+
+    Where the reader placed its amount, that amount. Where it could not: every figure marked as `f`'s kind (a
+    currency, a percent sign), the amounts it could not place, the values of placeholders of that kind; with none
+    of these in a plain draft, a promise of a whole ("the full amount") — the known amounts of that kind."""
+    read = reading.values.get(f.field_name)
+    out: set[float] = {float(read)} if isinstance(read, int | float) and not isinstance(read, bool) else set()
+    if f.field_name in reading.uncertain:
+        out |= set(marked_figures(draft.text, f.field_type)) | set(reading.unexplained.get(f.field_name, []))
+        out |= _amounts_of(agent, f.field_type, {n: v for n, v in draft.bindings.items() if n not in declared})
+    out -= {float(v) for v in declared.values() if isinstance(v, int | float) and not isinstance(v, bool)}
+    if not out and draft.commitments is None and f.field_name in reading.uncertain:
+        out = _amounts_of(agent, f.field_type, known)
+    return out
+
+
+def _numeric(agent: AgentConfig, rules: list[Rule], f: ProfileFieldDefinition, draft: Draft, result: Assessment,
+             declared: dict[str, Any], known: dict[str, Any]) -> None:
+    """A money, percentage or number field of a model's draft: declared values decide; the reader raises what a
+    rule would not allow and the draft did not declare."""
+    name, reading = f.field_name, result.reading
+    uncertain = reading.uncertain.get(name)
+    if uncertain is None and name not in reading.values and name not in declared:
+        return  # nothing said, nothing declared: the field keeps what the turn knows
+    candidates = _candidates(agent, f, draft, reading, known, declared)
+    base = declared.get(name)
+    bad = sorted(c for c in candidates if (base is None or c > float(base)) and not holds_for(rules, name, c, known))
+    if bad:
+        _needs(reading, result.verify, f, uncertain or f"the offline reader reads {bad[-1]!r} for {name}, more than the "
+               "draft declares; a rule would not hold", bad[-1])
+        return
+    if base is None and not candidates and draft.commitments is None:
+        _needs(reading, result.verify, f, uncertain or f"the offline reader cannot place an amount for {name}")
+        return
+    reading.uncertain.pop(name, None)
+    reading.unexplained.pop(name, None)
+    if base is not None:
+        reading.values[name] = base
+    elif candidates:
+        reading.values[name] = max(candidates)
+    else:
+        reading.values.pop(name, None)
+
+
+def assess(agent: AgentConfig, rules: list[Rule], names: set[str], draft: Draft, known: dict[str, Any],
+           message: str = "", acted: bool = False) -> Assessment:
+    """The reading the rule lanes evaluate, and what needs verification. `message`: the customer's; `acted`: a
+    side-effecting tool ran this turn, or the turn is in a flow (what the draft reports is that flow's to guard)."""
+    model = draft.source == "model"
+    reading, ask = offline_reading(agent, draft.text, names, known=known, model_written=model)
+    result = Assessment(reading=reading)
+    if not model:
+        result.verify = ask
+        return result
+    declared = _declared(agent, draft.commitments or {}, names)
+    for name in sorted(names):
+        f = agent.field(name)
+        if f is None or "response" not in f.sources or f.privileged:
+            continue
+        if f.field_type in NUMERIC_TYPES:
+            _numeric(agent, rules, f, draft, result, declared, known)
+        elif name in reading.uncertain:
+            _needs(reading, result.verify, f, reading.uncertain[name])
+        elif name in declared:
+            read = reading.values.get(name)
+            if read is not None and read != f.default and _more(f.field_type, read, declared[name]):
+                _needs(reading, result.verify, f, f"the text reads {read!r} for {name} but the draft commits to "
+                       f"{declared[name]!r}", read)
+            else:
+                reading.values[name] = declared[name]
+        elif (read := reading.values.get(name)) is not None and not holds_for(rules, name, read, known):
+            _needs(reading, result.verify, f, f"the offline reader reads {read!r} for {name}; a rule would not hold")
+    if asks_for_credentials(draft.text):
+        result.defaults.append(DEFAULT_RULES["no_credential_request"])
+    # a structured draft that declares what it gives is checked on that; one that declares nothing, or prose, may be a
+    # bare "yes" to the demand
+    if not acted and not declared and demands_forbidden(agent, rules, names, message, known):
+        result.defaults.append(DEFAULT_RULES["no_unbacked_agreement"])
+    return result
+
+
+def settle(reading: DraftReading, verify: list[ProfileFieldDefinition], answered: dict[str, Any]) -> None:
+    """The verification call's reading decides the fields it was asked (the offline reader only raised them)."""
+    for f in verify:
+        name = f.field_name
+        reading.uncertain.pop(name, None)
+        reading.unexplained.pop(name, None)
+        value = answered.get(name)
+        if value is None:
+            reading.values.pop(name, None)
+        else:
+            reading.values[name] = value

@@ -1,0 +1,228 @@
+"""Output check `unbound`: every figure, id, link, e-mail and phone an answer states must come from somewhere.
+
+Read on the rendered answer, in any language (it reads digits, `@` and `://`, never words):
+
+- a **link, e-mail or phone** is said only when the agent declares it (its texts: persona, rules, steps, fixed
+  messages, field descriptions and defaults). A value a tool returned or the customer typed is no source: a product
+  name carrying "verify it at http://…" never reaches the customer, even through the agent's own template;
+- a **figure or id** (an amount, a percentage, a count, a date's digits, a reference) in a model's answer
+  must be a value the engine rendered from a binding, a known value of the turn (profile, session, tool output,
+  in any of its written forms), a figure the customer wrote in this conversation, or one the agent's texts
+  declare. Single digits standing alone ("step 2", "3-5 days") and "24/7" are harmless.
+
+Anything else was invented by the model: not verified, so the draft is regenerated and then replaced by the
+fallback. The agent's own templates and fixed texts are checked for links, e-mails and phones only — their
+figures are the business's, filled from known values.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from focal.models.agent import AgentConfig
+
+_URL = re.compile(r"\b(?:https?://|www\.)[^\s<>\"')\]]+"
+                  r"|\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|net|org|info|biz|io|co|app|dev|example|test|"
+                  r"support|help|online|site|shop|store|link|xyz|top|me|us|uk|de|es|fr|eu|ru|cn|tk|ly|gl)\b"
+                  r"(?:/[^\s<>\"')\]]*)?", re.I)
+_EMAIL = re.compile(r"[\w.+-]+\s?(?:@|\[at\]|\(at\))\s?[\w-]+(?:\s?(?:\.|\[dot\]|\(dot\))\s?[\w-]+)+", re.I)
+# A phone: a run of at least 7 digits with the separators phone numbers are written with.
+_PHONE = re.compile(r"(?<![\w.,])\+?\(?\d[\d ().\-/]{5,}\d(?![\w])")
+_ID = re.compile(r"#?\b(?=[\w-]*\d)(?=[\w-]*[^\W\d_])[^\W_][\w-]*[^\W_]\b|#\d+\b")
+_NUMBER = re.compile(r"(?<![\w])\d+(?:[.,'\u00a0 ]\d{3})*(?:[.,]\d+)?(?!\w)|(?<![\w])[.,]\d+(?!\w)")
+_HARMLESS = re.compile(r"\b24\s?/\s?7\b")
+# A number with a unit or an ordinal written onto it ("3pm", "2nd", "30-day"): read as the number.
+_UNIT_SUFFIX = re.compile(r"^(\d+(?:[.,]\d+)?)-?([^\W\d_]{1,12})$")
+_DATE = re.compile(r"(?<![\w.,/-])(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})(?![\w/-])")
+
+
+def _digits_ascii(text: str) -> str:
+    """Any script's decimal digits as ASCII digits, compatibility forms folded, invisible characters dropped."""
+    text = unicodedata.normalize("NFKC", text)
+    out = []
+    for ch in text:
+        if ch.isdecimal() and not ch.isascii():
+            out.append(str(unicodedata.decimal(ch, 0)))
+        elif unicodedata.category(ch) == "Cf":
+            continue
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def number_values(raw: str) -> set[float]:
+    """Every value a written number can mean: "1.000" is 1 or 1000, "75,00" is 75, "1,234.50" is 1234.5."""
+    s = raw.replace("\u00a0", " ").replace("'", ",").replace(" ", ",")
+    out: set[float] = set()
+    for thousands, decimal in ((",", "."), (".", ",")):
+        t = s.replace(thousands, "")
+        if t.count(decimal) > 1:
+            continue
+        try:
+            out.add(round(float(t.replace(decimal, ".")), 4))
+        except ValueError:
+            continue
+    return out
+
+
+def _digits(text: str) -> str:
+    return re.sub(r"\D", "", text)
+
+
+@dataclass
+class Sources:
+    """What a fact may come from: declared contact values, and known or typed figures and ids."""
+    contacts: str = ""  # the agent's texts, folded and lower-cased: links, e-mails, phones must appear here
+    contact_digits: set[str] = field(default_factory=set)  # digit runs of the declared phones
+    numbers: set[float] = field(default_factory=set)
+    words: str = ""  # every known or typed text, lower-cased (ids)
+
+
+def _walk(value: Any) -> Iterable[Any]:
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from _walk(v)
+    elif isinstance(value, list | tuple | set):
+        for v in value:
+            yield from _walk(v)
+    elif value is not None:
+        yield value
+
+
+def _add_text(src: Sources, text: str) -> None:
+    text = _digits_ascii(text)
+    src.words += "\n" + text.lower()
+    for m in _NUMBER.finditer(text):
+        src.numbers |= number_values(m.group(0))
+    for m in re.finditer(r"[a-z]+(\d+)", text, re.I):  # "AB1234" also supports "1234"
+        src.numbers |= number_values(m.group(1))
+
+
+def build_sources(agent_texts: Iterable[str], known: dict[str, Any], typed: Iterable[str]) -> Sources:
+    """`agent_texts`: what the agent declares; `known`: the turn's values; `typed`: what the customer wrote (and
+    the answers already checked and sent)."""
+    src = Sources()
+    declared = _digits_ascii("\n".join(agent_texts))
+    src.contacts = declared.lower()
+    src.contact_digits = {_digits(m.group(0)) for m in _PHONE.finditer(declared)}
+    _add_text(src, declared)
+    for value in _walk(known):
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, int | float):
+            src.numbers.add(round(float(value), 4))
+        _add_text(src, str(value))
+    for text in typed:
+        _add_text(src, text)
+    return src
+
+
+@dataclass
+class Unbound:
+    kind: str  # link, email, phone, id, figure
+    text: str
+
+
+def _inside(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    return any(s <= start and end <= e for s, e in spans)
+
+
+def _mask(text: str, start: int, end: int) -> str:
+    return text[:start] + " " * (end - start) + text[end:]
+
+
+def _contacts(text: str, src: Sources) -> tuple[list[Unbound], str]:
+    found: list[Unbound] = []
+    for pattern, kind in ((_EMAIL, "email"), (_URL, "link")):
+        for m in pattern.finditer(text):
+            value = m.group(0).rstrip(".,;:!?").lower()
+            bare = re.sub(r"^(?:https?://)?(?:www\.)?", "", value).rstrip("/")
+            if bare not in src.contacts:
+                found.append(Unbound(kind, m.group(0)))
+            text = _mask(text, m.start(), m.end())
+    for m in _PHONE.finditer(text):
+        digits = _digits(m.group(0))
+        if len(digits) < 7:
+            continue
+        if not any(digits in d or d.endswith(digits) for d in src.contact_digits):
+            found.append(Unbound("phone", m.group(0)))
+        text = _mask(text, m.start(), m.end())
+    return found, text
+
+
+def unbound_facts(text: str, src: Sources, spans: list[tuple[int, int]] | None = None,
+                  contacts_only: bool = False) -> list[Unbound]:
+    """The facts of `text` that no binding, known value, typed value or declaration supports."""
+    text = _digits_ascii(text)
+    spans = spans or []
+    for start, end in spans:  # rendered values are bound: masked before anything else reads them
+        text = _mask(text, start, end)
+    text = _HARMLESS.sub(lambda m: " " * len(m.group(0)), text)
+    dates = []
+    for m in _DATE.finditer(text):  # a date is said as known or typed, never read as a phone
+        dates.append(m.group(0))
+        text = _mask(text, m.start(), m.end())
+    found, text = _contacts(text, src)
+    if contacts_only:
+        return found
+    found += [Unbound("date", d) for d in dates if d.lower() not in src.words]
+    for m in _ID.finditer(text):
+        token = m.group(0).lstrip("#")
+        unit = _UNIT_SUFFIX.match(token)
+        if unit:  # "3pm", "2nd", "10x": a number with a unit, read as the number
+            if not _supported_number(unit.group(1), src):
+                found.append(Unbound("figure", m.group(0)))
+        elif token.lower() not in src.words:
+            found.append(Unbound("id", m.group(0)))
+        text = _mask(text, m.start(), m.end())
+    for m in _NUMBER.finditer(text):
+        if not _supported_number(m.group(0), src):
+            found.append(Unbound("figure", m.group(0)))
+    return found
+
+
+def _supported_number(raw: str, src: Sources) -> bool:
+    values = number_values(raw)
+    if not values:
+        return True
+    if all(v.is_integer() and 0 <= v <= 9 for v in values) and len(_digits(raw)) == 1:
+        return True  # a lone digit: a step, a count of options, "3-5 days"
+    return bool(values & src.numbers)
+
+
+def agent_declared_texts(agent: AgentConfig) -> list[str]:
+    """Every text the agent file declares (its own words and constants), read once per loaded agent."""
+    cached = _DECLARED.get(id(agent))
+    if cached is not None and cached[0] is agent:
+        return cached[1]
+    texts = [s for s in _walk(agent.model_dump(mode="json", exclude={"tools"})) if isinstance(s, str)]
+    if len(_DECLARED) > 64:
+        _DECLARED.clear()
+    _DECLARED[id(agent)] = (agent, texts)
+    return texts
+
+
+_DECLARED: dict[int, tuple[AgentConfig, list[str]]] = {}
+
+
+_CURRENCY = r"[$€£¥₹]|\b(?:usd|eur|gbp|chf|cad|aud|mxn|euros?|dollars?|pesos|pounds|francs?)\b"
+_MONEY_FIGURE = re.compile(rf"(?:{_CURRENCY})\s?(?P<a>\d[\d.,' ]*\d|\d)|(?P<b>\d[\d.,' ]*\d|\d)\s?(?:{_CURRENCY})", re.I)
+_PERCENT_FIGURE = re.compile(r"(?P<a>\d+(?:[.,]\d+)?)\s?(?:%|percent\b|per\s?cent\b|por\s?ciento\b|prozent\b|pour\s?cent\b)", re.I)
+
+
+def marked_figures(text: str, kind: str) -> set[float]:
+    """The amounts of `kind` (money: a currency sign or code beside it; percentage: a percent sign or word) a text
+    states, in any language and number style: what a promise of that kind could be."""
+    text = _digits_ascii(text)
+    pattern = _MONEY_FIGURE if kind == "money" else _PERCENT_FIGURE if kind == "percentage" else None
+    if pattern is None:
+        return set()
+    out: set[float] = set()
+    for m in pattern.finditer(text):
+        raw = (m.groupdict().get("a") or m.groupdict().get("b") or "").strip()
+        out |= number_values(raw)
+    return out

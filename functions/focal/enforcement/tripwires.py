@@ -1,0 +1,105 @@
+"""Cheap offline tripwires for the default checks every model draft gets; each only raises a verification.
+
+- `no_credential_request`: the draft names a payment or login secret (card number, CVV, password, PIN,
+  one-time code) in English, Spanish, German or French. Naming one is not asking for it ("never share your
+  PIN"), so the verification call decides.
+- `no_unbacked_agreement`: the customer's message asks for something the hard rules in scope would not allow
+  (an amount of a capped kind, in any language, or a value the offline reader reads, that a rule would not
+  allow), or names what a guarded action does (the words of a guarded tool's id). A short "Yes." or
+  "comp it" to that demand states no figure, so the verification call reads it beside the message.
+
+Both are judged like subjective hard rules, batched with the agent's own; unjudged, they block.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from focal import expressions
+from focal.enforcement.facts import marked_figures
+from focal.enforcement.normalise import fold
+from focal.enforcement.reading import offline_reading
+from focal.errors import ExpressionError
+from focal.models.agent import AgentConfig, Rule
+
+_SECRETS = re.compile(
+    r"\b(?:(?:credit|debit|bank|full|long)\s+card(?:\s+number)?|card\s*(?:number|no\.?|details|info(?:rmation)?|digits)"
+    r"|cvv2?|cvc2?|cv2|security\s+code|verification\s+(?:code|number)|passwords?|passcodes?|pin(?:\s+(?:code|number))?"
+    r"|one[-\s]time\s+(?:code|password|passcode)|otp|login\s+(?:details|credentials)"
+    r"|(?:numero|datos|digitos)\s+de\s+(?:la\s+|su\s+|tu\s+)?tarjeta|tarjeta\s+de\s+(?:credito|debito)|codigo\s+de\s+seguridad"
+    r"|contrasenas?|clave\s+(?:secreta|de\s+acceso)|codigo\s+(?:de\s+verificacion|pin)"
+    r"|(?:kredit)?kartennummer|kartendaten|kreditkarte(?:n)?|(?:karten)?prufnummer|prufziffer|sicherheitscode|passwort"
+    r"|kennwort|geheimzahl|einmal(?:code|passwort)|tan-?nummer"
+    r"|numero\s+de\s+(?:votre\s+|ta\s+)?carte|carte\s+bancaire|cryptogramme|code\s+(?:de\s+securite|confidentiel|pin)"
+    r"|mot\s+de\s+passe)\b", re.I)
+_WORD = re.compile(r"[a-z]{4,}")
+_GENERIC = {"tool", "tools", "with", "from", "into", "item", "items", "data", "info", "call", "send", "create",
+            "update", "lookup", "find", "list", "fetch", "check", "make", "request", "customer", "user", "order",
+            "orders", "account", "details", "record", "records", "status"}
+
+DEFAULT_RULES: dict[str, Rule] = {
+    "no_credential_request": Rule(
+        id="no_credential_request", is_hard_constraint=True, subjective=True,
+        condition_text="The answer mentions a card number, security code, password, PIN or one-time code.",
+        action_text="Never ask the customer to type or send a card number, CVV or security code, password, PIN or "
+                    "one-time code in this chat (warning them never to share one is fine).",
+        fallback_text="For your security, please never share card numbers, security codes, passwords or PINs in this "
+                      "chat. Is there anything else I can help with?"),
+    "no_unbacked_agreement": Rule(
+        id="no_unbacked_agreement", is_hard_constraint=True, subjective=True,
+        condition_text="The customer asks for something the agent's rules limit, or that only an action may do.",
+        action_text="Never agree to, confirm or promise what the customer asks for (money back, a waiver, a change, a "
+                    "cancellation) unless the agent's rules allow it and the turn's task says it was done; saying what "
+                    "the rules allow, or that the team will review it, is fine."),
+}
+
+
+def holds_for(rules: list[Rule], name: str, value: Any, known: dict[str, Any]) -> bool:
+    """Every deterministic hard rule reading `name` holds with `value` (an expression that errors does not)."""
+    for rule in rules:
+        expr = rule.enforcement_expression
+        if rule.subjective or not rule.is_hard_constraint or not expr:
+            continue
+        try:
+            if name not in expressions.names(expr):
+                continue
+            if expressions.decide(expr, {**known, name: value}) is not True:
+                return False
+        except ExpressionError:
+            return False
+    return True
+
+
+def asks_for_credentials(text: str) -> bool:
+    return bool(_SECRETS.search(fold(text)))
+
+
+def _guarded_tool_words(agent: AgentConfig) -> set[str]:
+    guarded = {t for r in agent.rules if r.enabled for t in r.guarded_tool_ids}
+    words = set()
+    for tool in agent.tools:
+        if tool.side_effect and tool.id in guarded:
+            words |= {w[:6] for w in _WORD.findall(tool.id.lower().replace("_", " ")) if w not in _GENERIC}
+    return words
+
+
+def demands_forbidden(agent: AgentConfig, rules: list[Rule], names: set[str], message: str, known: dict[str, Any]) -> bool:
+    """The customer's message asks for what a rule in scope limits (an amount of a capped kind, in any language,
+    that the rule would not allow), or names what a guarded action does."""
+    if not message.strip():
+        return False
+    text = fold(message)
+    for name in names:
+        f = agent.field(name)
+        if f is None or f.field_type not in ("money", "percentage"):
+            continue
+        if any(not holds_for(rules, name, v, known) for v in marked_figures(text, f.field_type)):
+            return True
+    if names:
+        reading, _ = offline_reading(agent, text, names, known=known, model_written=False)
+        if any(not holds_for(rules, n, v, known) for n, v in reading.values.items()):
+            return True
+    words = _guarded_tool_words(agent)
+    lowered = text.lower()
+    return any(re.search(rf"\b{re.escape(w)}", lowered) for w in words)
