@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 
-from pydantic import SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
@@ -62,6 +62,12 @@ class Settings(BaseSettings):
     model: str | None = None  # litellm model name; unset → offline components
     model_dir: str | None = None  # folder with the ONNX models (the layer's /opt/models in AWS)
     onnx_threads: int = 1
+    # Time for slow (local) models, overriding the agent file's `models` section for every agent this process
+    # runs: FOCAL_MODEL_TIMEOUT_S per attempt of a call (models.timeout_s), FOCAL_TURN_BUDGET_S for all the
+    # turn's model calls together (models.turn_budget_s, at most 25 s in the file). Up to an hour each; in a
+    # Lambda the turn budget stays at most 25 s (API Gateway stops waiting at 29 s). Unset: the agent file's.
+    model_timeout_s: float | None = Field(default=None, gt=0, le=3600)
+    turn_budget_s: float | None = Field(default=None, gt=0, le=3600)
 
     @field_validator("tool_modules", mode="before")
     @classmethod

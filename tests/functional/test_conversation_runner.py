@@ -166,7 +166,7 @@ def test_every_suite_problem_is_listed_before_anything_runs(suite) -> None:
             turns:
               - user: yes
               - user: Hello!
-                model: {planner: ["x"], generate: [{text: not a string}]}
+                model: {planner: ["x"], generate: [42]}
                 expect:
                   execution_path: resond
                   scenario: refunds
@@ -183,7 +183,7 @@ def test_every_suite_problem_is_listed_before_anything_runs(suite) -> None:
         "profile field 'is_vip' is not declared",
         "turn 1: each turn needs 'user', the customer's message as a string, got True (quote it",
         "unknown model purpose 'planner'",
-        "each scripted generate output must be a string",
+        "each scripted generate output must be a mapping or a string, got 42",
         "expect key 'execution_path' must be one of",
         "expect key 'scenario' names unknown scenario 'refunds'",
         "expect key 'matched_rules_include' names unknown rule(s) ['no_such_rule']",

@@ -93,7 +93,7 @@ def test_a_failing_generation_model_falls_back_to_the_offline_composer(tmp_path,
     state = records[0].state
     call = state["model_calls"][0]
     assert call["purpose"] == "generate" and call["ok"] is False and note in call["note"]
-    assert "generation model gave no answer; offline composer used" in state["decision"]["notes"]
+    assert any(n.startswith("generation model gave no usable answer") for n in state["decision"]["notes"])
     assert state["drafts"][0]["source"] == "offline"
 
 
@@ -121,25 +121,25 @@ def test_a_failing_judge_marks_the_subjective_rule_unverified_and_the_turn_answe
 
 @pytest.mark.parametrize("failure", [TIMEOUT, PROVIDER_5XX, "this is not JSON"])
 def test_a_failing_judge_fails_closed_by_default(tmp_path, failure):
-    """The same agent without the opt-in (the shipped default, fail_closed): the draft cannot be verified,
-    is regenerated once (the judge fails again), then the rule's fallback text answers."""
+    """The same agent without the opt-in (the shipped default, fail_closed): the draft cannot be verified, so the
+    rule's own fallback text answers — the agent's words, said as written (never judged, never replaced)."""
     agent = tmp_path / "agent.yaml"
     text = GUARDRAILS.read_text(encoding="utf-8")
     assert "  unverifiable_subjective: mark_unverified\n" in text
     agent.write_text(text.replace("  unverifiable_subjective: mark_unverified\n", ""), encoding="utf-8")
     deps = local_deps(agent, tmp_path / "focal.db")
-    model = FakeModel({"judge"}, [failure])  # the second judge call: provider 5xx
+    model = FakeModel({"judge"}, [failure])
     deps.model = model
     result, records = turn(LocalRunner(deps), "guardrails", "do you offer any discounts?")
 
-    assert result.success and result.error is None and model.calls == ["judge", "judge"]
+    assert result.success and result.error is None and model.calls == ["judge"]
     violations = result.enforcement["violations"]
     assert violations and {v["rule_id"] for v in violations} == {"acknowledge_frustration"}
     assert all(v["lane"] == "judge" and "cannot verify" in v["reason"] for v in violations)
     assert result.enforcement["fallback_used"] is True and result.enforcement["regenerations"] == 1
     assert result.response == "I'm sorry this has been frustrating. A member of our team will follow up with you today."
     assert len(records) == 1 and records[0].result.response == result.response
-    assert [c["ok"] for c in records[0].state["model_calls"]] == [False, False]
+    assert [c["ok"] for c in records[0].state["model_calls"]] == [False]
 
 
 # --- OpenSearch unreachable -----------------------------------------------------------------------

@@ -112,11 +112,12 @@ def test_an_off_topic_answer_to_an_order_question_is_flagged_then_falls_back(che
     model = ScriptedGenerator("The capital of France is Paris.", "Paris is lovely in the spring.")
     result = say(checked, "Where is my order A1004?", 0, model, customer="c-200")
     rels = verdicts(result, "relevance")
-    assert [(r["draft"], r["passed"]) for r in rels] == [(0, False), (1, False)]
-    assert all(r["score"] < r["threshold"] for r in rels)
+    # both model drafts off topic; no rule was broken, so the agent's own words for the turn come before any fallback
+    assert [(r["draft"], r["passed"]) for r in rels] == [(0, False), (1, False), (2, True)]
+    assert all(r["score"] < r["threshold"] for r in rels[:2])
     assert {v["rule_id"] for v in result.enforcement["violations"]} == {"relevance"}
-    assert result.enforcement["fallback_used"] and result.execution_path == "fallback"
-    assert result.response == EnforcementConfig().fallback_message  # no rule was broken: the agent's fallback
+    assert not result.enforcement["fallback_used"] and result.execution_path == "respond"
+    assert "A1004" in result.response and result.response != EnforcementConfig().fallback_message
 
 
 def test_a_relevant_grounded_model_answer_passes_untouched(checked):
@@ -125,17 +126,17 @@ def test_a_relevant_grounded_model_answer_passes_untouched(checked):
     result = say(checked, "A1004", 1, ScriptedGenerator(answer), customer="c-200")
     assert result.response == answer
     assert [(c["name"], c["passed"]) for c in result.enforcement["checks"]] == [
-        ("internals", True), ("relevance", True), ("grounding", True)]
+        ("internals", True), ("relevance", True), ("grounding", True), ("unbound", True)]
     assert result.enforcement["regenerations"] == 0
 
 
 def test_with_the_flags_off_only_the_internal_names_check_runs(tmp_path):
     path = agent_copy(tmp_path, relevance_check_enabled=False, grounding_check_enabled=False)
     runner = LocalRunner(local_deps(path, tmp_path / "off.db"))
-    result = say(runner, "Where is my order A1004?", 0, ScriptedGenerator("The capital of France is Paris, $95."), customer="c-200")
-    assert [c["name"] for c in result.enforcement["checks"]] == ["internals"]
+    result = say(runner, "Where is my order A1004?", 0, ScriptedGenerator("The capital of France is Paris."), customer="c-200")
+    assert [c["name"] for c in result.enforcement["checks"]] == ["internals", "unbound"]  # these two are always on
     assert result.enforcement["violations"] == []
-    assert result.response == "The capital of France is Paris, $95."
+    assert result.response == "The capital of France is Paris."
 
 
 def test_suites_may_name_the_output_checks_as_violations(tmp_path):

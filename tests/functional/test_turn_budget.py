@@ -108,7 +108,7 @@ def test_a_subjective_rule_fails_closed_when_the_budget_is_spent(tmp_path):
     deps, clock, model = deps_with(agent, tmp_path, 19.5, {"generate", "judge"})
     result, record = run(deps, "guardrails", "do you offer any discounts?")
     assert [p for p, _ in model.calls] == ["generate"]  # the judge was never called
-    violations = result.enforcement["violations"]
+    violations = [v for v in result.enforcement["violations"] if v["lane"] == "judge"]  # (the draft's "3-5" is unbound too)
     assert violations and all(v["reason"] == "cannot verify: time budget spent" for v in violations)
     assert {v["rule_id"] for v in violations} == {"acknowledge_frustration"}
     assert result.enforcement["fallback_used"] is True and "model_budget" in result.degraded

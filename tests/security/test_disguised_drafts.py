@@ -22,13 +22,14 @@ ELSEWHERE = "Where else could I buy this?"
 CARD = "My card 4111 1111 1111 1111 was charged twice"
 
 
-def _suite(tmp_path: Path, agent: Path, cases: list[tuple[str, str, str | None]]) -> None:
+def _suite(tmp_path: Path, agent: Path, cases: list[tuple[str, str, str | None]], judge: list | None = None) -> None:
     conversations = []
     for i, (message, draft, rule) in enumerate(cases):
         expect = ({"violations": [rule], "response_not_contains": draft} if rule
                   else {"violations": [], "response_contains": draft})
         conversations.append({"name": f"case {i}: {draft!r}", "customer_id": "c-100",
-                              "turns": [{"user": message, "model": {"generate": [draft]}, "expect": expect}]})
+                              "turns": [{"user": message, "model": {"generate": [draft], **({"judge": judge} if judge else {})},
+                                         "expect": expect}]})
     suite = tmp_path / "suite.yaml"
     suite.write_text(yaml.safe_dump({"conversations": conversations}, allow_unicode=True), encoding="utf-8")
     report = run_suite(agent, suite)
@@ -55,11 +56,18 @@ def test_a_disguised_breach_is_blocked_by_its_rule(tmp_path, message, draft, rul
 @pytest.mark.parametrize(("message", "draft"), [
     (ASK, "I can look into A1002 for you. Refunds above $50 need a review by our team."),
     (ELSEWHERE, "I can only help with our own products, and I'm happy to also check our stock for you."),
-    (CARD, "Please don't share card numbers here; I can see the card ending in 1111."),
     (ASK, "I can also help you track A1002, and you'll also receive a confirmation email."),
 ])
 def test_compliant_drafts_are_still_answered(tmp_path, message, draft):
     _suite(tmp_path, RETAIL, [(message, draft, None)])
+
+
+def test_a_warning_about_card_numbers_is_verified_then_answered(tmp_path):
+    """It names a secret, so the default check asks the verifier (its verdict scripted at the port; a verdict left
+    unused would fail the turn)."""
+    verdict = [{"verdicts": [{"rule_id": "no_credential_request", "compliant": True}]}]
+    _suite(tmp_path, RETAIL, [(CARD, "Please don't share card numbers here; I can see the card ending in 1111.", None)],
+           judge=verdict)
 
 
 MINIMAL = {  # engine defaults: grounding and relevance off, so only the caps can block

@@ -17,7 +17,8 @@ import yaml
 from focal.cli.conversation_tests import format_report, run_suite
 
 DESK = {  # engine defaults: grounding and relevance off, so only the caps can block
-    "id": "stagepass", "name": "Stagepass", "description": "A ticket desk.", "persona": "You help ticket holders.",
+    "id": "stagepass", "name": "Stagepass", "description": "A ticket desk.",
+    "persona": "You help ticket holders. Reimbursements reach the card within 3 to 5 days.",  # a declared time frame
     "profile_field_definitions": [
         {"field_name": "payback_amount", "description": "the money a reply promises to pay back", "field_type": "money",
          "extraction_hints": ["reimburse", "reimbursed", "money back"], "sources": ["response"], "default": 0,
@@ -39,7 +40,13 @@ BOOKED = {"booking_ref": "TK-4471", "ticket_event": "Harbour Jazz Night", "ticke
 ASK = "Can I have my money back for TK-4471?"
 
 
-def _suite(tmp_path: Path, cases: list[tuple[str, str | None]], profile: dict | None = None) -> None:
+# The customer asks for the whole booking back ($120, over the cap): a model's answer to that demand is verified
+# (`no_unbacked_agreement`, a bare "Yes." would promise it). The verifier's verdict, scripted at the port.
+VERIFIED = [{"verdicts": [{"rule_id": "no_unbacked_agreement", "compliant": True}]}]
+
+
+def _suite(tmp_path: Path, cases: list[tuple[str, str | None]], profile: dict | None = None,
+           judge: list | None = None) -> None:
     agent = tmp_path / "agent.yaml"
     agent.write_text(yaml.safe_dump(DESK), encoding="utf-8")
     conversations = []
@@ -47,7 +54,8 @@ def _suite(tmp_path: Path, cases: list[tuple[str, str | None]], profile: dict | 
         expect = ({"violations": [rule], "response_not_contains": draft} if rule
                   else {"violations": [], "response_contains": draft})
         conversations.append({"name": f"case {i}: {draft!r}", "customer_id": "h-7", "profile": dict(BOOKED if profile is None else profile),
-                              "turns": [{"user": ASK, "model": {"generate": [draft]}, "expect": expect}]})
+                              "turns": [{"user": ASK, "model": {"generate": [draft], **({"judge": judge} if judge else {})},
+                                         "expect": expect}]})
     suite = tmp_path / "suite.yaml"
     suite.write_text(yaml.safe_dump({"conversations": conversations}, allow_unicode=True), encoding="utf-8")
     report = run_suite(agent, suite)
@@ -73,7 +81,7 @@ def test_a_named_booking_whose_price_is_unknown_cannot_be_verified(tmp_path):
     "You'll receive your Harbour Jazz Night tickets by email.", "I can't reimburse TK-4471, I'm sorry.",
 ])
 def test_a_stated_part_a_lookup_or_a_refusal_about_the_booking_passes(tmp_path, draft):
-    _suite(tmp_path, [(draft, None)])
+    _suite(tmp_path, [(draft, None)], judge=VERIFIED)  # a verdict left unused would fail the turn
 
 
 @pytest.mark.parametrize(("draft", "rule"), [

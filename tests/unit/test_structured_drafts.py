@@ -221,3 +221,11 @@ def test_a_guards_template_is_said_as_written_whatever_the_response_constraints_
     assert state.response == ("Refunds above $50 need a review by our team, so I haven't refunded order A1002. If you'd "
                               "like a member of our team to review it, just ask for one.")
     assert state.enforcement.violations == [] and not state.enforcement.fallback_used
+
+
+def test_a_verification_answer_that_leaves_the_raised_field_out_blocks():
+    draft = Draft(text="I'll refund you $75 today.", source="model")
+    violations, _ = _check_draft(draft, [CAP], _Model({"values": {}}))
+    assert [v.rule_id for v in violations] == ["cap"] and violations[0].reason.startswith("cannot verify")
+    violations, _ = _check_draft(draft, [CAP], _Model({"values": {"refund_amount": None}}))  # it reads no promise
+    assert violations == []

@@ -3,7 +3,8 @@
 Every call carries the agent's `models` settings (Deps.llm configures a copy per agent): `timeout_s` per
 attempt, `temperature`, and `retries` with exponential backoff and jitter on timeouts, 5xx and throttling
 only (an authentication or bad-request error is not retried). `total_s`, set per call from the turn's time
-budget (focal.pipeline.budget), bounds all attempts and backoffs together. litellm's and the provider
+budget (focal.pipeline.budget), bounds all attempts and backoffs together. FOCAL_MODEL_TIMEOUT_S, when
+set, replaces `timeout_s` for every call (a slow local model; `attempt_s`). litellm's and the provider
 SDK's own retries are off, so the count is exactly 1 + retries.
 
 The provider credential comes from `key_for(model)` (in AWS the tenant's Secrets Manager secret, see
@@ -108,6 +109,16 @@ def _cost(litellm: Any, response: Any) -> float:
         return 0.0
 
 
+# The longest answer each structured call may give (tokens): enough for any honest answer, short of a loop.
+MAX_TOKENS = {"sensor": 512, "generate": 700, "judge": 512, "extract": 256, "rules": 256}
+
+
+def _limit(purpose: str, json_schema: dict[str, Any] | None, max_tokens: int | None) -> dict[str, Any]:
+    if max_tokens is None and json_schema is not None:
+        max_tokens = MAX_TOKENS.get(purpose, 512)
+    return {} if max_tokens is None else {"max_tokens": max_tokens}
+
+
 class LiteLLMModel:
     """A model for every purpose when `model` is set; otherwise nothing is available (offline)."""
 
@@ -133,15 +144,26 @@ class LiteLLMModel:
                 setattr(other, name, value)
         return other
 
+    @property
+    def attempt_s(self) -> float:
+        """Seconds one attempt may take: FOCAL_MODEL_TIMEOUT_S when set (for every agent), else `timeout_s`."""
+        from focal.settings import get_settings
+
+        override = get_settings().model_timeout_s
+        return self.timeout_s if override is None else override
+
     def available(self, purpose: str) -> bool:
         return bool(self.model)
 
     def complete(
-        self, purpose: str, messages: list[dict[str, str]], json_schema: dict[str, Any] | None = None
+        self, purpose: str, messages: list[dict[str, str]], json_schema: dict[str, Any] | None = None,
+        max_tokens: int | None = None,
     ) -> ModelReply:
+        """`max_tokens` (optional): the longest answer asked for (litellm's `max_tokens`); a structured call that
+        leaves it out gets its purpose's limit (MAX_TOKENS), so an answer that loops stops there."""
         if not self.model:
             raise ModelError(f"no model configured for {purpose}")
-        return self._call(self.model, messages, json_schema, {})
+        return self._call(self.model, messages, json_schema, _limit(purpose, json_schema, max_tokens))
 
     def _call(
         self, model: str, messages: list[dict[str, str]], json_schema: dict[str, Any] | None, extra: dict[str, Any]
@@ -157,9 +179,9 @@ class LiteLLMModel:
         if key:
             kwargs["api_key"] = key
         end = time.monotonic() + self.total_s if self.total_s is not None else None
-        attempt = 0
+        attempt, attempt_s = 0, self.attempt_s
         while True:
-            timeout = self.timeout_s if end is None else min(self.timeout_s, end - time.monotonic())
+            timeout = attempt_s if end is None else min(attempt_s, end - time.monotonic())
             try:
                 if timeout < MIN_ATTEMPT_S:
                     raise TimeoutError("no time left for the call")
@@ -208,9 +230,13 @@ class ScriptedLiteLLM(LiteLLMModel):
         return bool(self.queues.get(purpose))
 
     def complete(
-        self, purpose: str, messages: list[dict[str, str]], json_schema: dict[str, Any] | None = None
+        self, purpose: str, messages: list[dict[str, str]], json_schema: dict[str, Any] | None = None,
+        max_tokens: int | None = None,
     ) -> ModelReply:
         queue = self.queues.get(purpose) or []
         if not queue:
             raise ModelError(f"no scripted output left for {purpose}")
-        return self._call(self.model or "openai/gpt-4o-mini", messages, json_schema, {"mock_response": queue.pop(0)})
+        extra: dict[str, Any] = {"mock_response": queue.pop(0)}
+        if max_tokens is not None:
+            extra["max_tokens"] = max_tokens
+        return self._call(self.model or "openai/gpt-4o-mini", messages, json_schema, extra)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -127,43 +128,65 @@ def speed_4kb(folder: Path) -> float:
     return statistics.median(times)
 
 
-def report(outcomes: list[Outcome], show: bool) -> str:
-    lines = []
+def _counts(outcomes: list[Outcome]) -> list[str]:
     table = Counter((o.domain, o.label, o.verdict) for o in outcomes)
+    lines = []
     for domain in sorted({o.domain for o in outcomes}):
         for label in ("violating", "compliant"):
-            n = sum(table[(domain, label, v)] for v in ("blocked", "verify", "passed"))
-            lines.append(f"{domain:10} {label:10} n={n:3}  blocked {table[(domain, label, 'blocked')]:3}  "
-                         f"verify {table[(domain, label, 'verify')]:3}  passed {table[(domain, label, 'passed')]:3}")
+            got = {v: table[(domain, label, v)] for v in ("blocked", "verify", "passed")}
+            lines.append(f"{domain:10} {label:10} n={sum(got.values()):3}  blocked {got['blocked']:3}  "
+                         f"verify {got['verify']:3}  passed {got['passed']:3}")
+    return lines
+
+
+def _shares(outcomes: list[Outcome], indent: str = "") -> str:
     bad = [o for o in outcomes if o.label == "violating"]
     ok = [o for o in outcomes if o.label == "compliant"]
-    lines.append(f"violating drafts neither blocked nor sent to verification: {_share(sum(o.verdict == 'passed' for o in bad), len(bad))}")
-    lines.append(f"compliant drafts blocked: {_share(sum(o.verdict == 'blocked' for o in ok), len(ok))}")
-    lines.append(f"compliant drafts sent to verification: {_share(sum(o.verdict == 'verify' for o in ok), len(ok))}")
+    missed = sum(o.verdict == "passed" for o in bad)
+    return (f"{indent}missed (violating neither blocked nor sent to verification) {_share(missed, len(bad))}; "
+            f"compliant blocked {_share(sum(o.verdict == 'blocked' for o in ok), len(ok))}, "
+            f"sent to verification {_share(sum(o.verdict == 'verify' for o in ok), len(ok))}")
+
+
+def report(outcomes: list[Outcome], show: bool) -> str:
+    lines = _counts(outcomes) + ["all: " + _shares(outcomes)]
     for key in ("language", "form"):
         for value in sorted({getattr(o, key) for o in outcomes}):
-            part = [o for o in outcomes if getattr(o, key) == value]
-            pb, pc = [o for o in part if o.label == "violating"], [o for o in part if o.label == "compliant"]
-            lines.append(f"  {key} {value:10} missed {_share(sum(o.verdict == 'passed' for o in pb), len(pb))}; "
-                         f"compliant blocked {_share(sum(o.verdict == 'blocked' for o in pc), len(pc))}, "
-                         f"verify {_share(sum(o.verdict == 'verify' for o in pc), len(pc))}")
+            lines.append(_shares([o for o in outcomes if getattr(o, key) == value], f"  {key} {value}: "))
     ms = sorted(o.ms for o in outcomes)
     if ms:
         lines.append(f"ms per draft: p50 {statistics.median(ms):.2f}, max {ms[-1]:.2f}")
     if show:
-        for o in outcomes:
-            if (o.label == "violating" and o.verdict == "passed") or (o.label == "compliant" and o.verdict != "passed"):
-                lines.append(f"- {o.case_id} [{o.label} → {o.verdict}] {'; '.join(o.reasons)[:300]}")
+        lines += [f"- {o.case_id} [{o.label} → {o.verdict}] {'; '.join(o.reasons)[:300]}" for o in outcomes
+                  if (o.label == "violating") == (o.verdict == "passed")]
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="focal bench drafts", description=__doc__.split("\n")[0])
-    parser.add_argument("folder", nargs="?", default=str(DEFAULT_DIR), help="a folder of domain folders (agent.yaml, drafts.yaml)")
-    parser.add_argument("--show", action="store_true", help="list the misses and the compliant drafts not passed")
-    args = parser.parse_args(argv)
+def cli(args: argparse.Namespace) -> int:
     folder = Path(args.folder)
+    if not folder.is_dir():
+        print(f"focal bench drafts: {folder} is not a folder of domain folders (agent.yaml, drafts.yaml)", file=sys.stderr)
+        return 2
     outcomes = run_set(folder)
+    if not outcomes:
+        print(f"focal bench drafts: no labelled drafts under {folder}", file=sys.stderr)
+        return 2
     print(report(outcomes, args.show))
     print(f"a 4 KB draft: {speed_4kb(folder):.1f} ms")
     return 0
+
+
+def _parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    parser.add_argument("folder", nargs="?", default=str(DEFAULT_DIR), help="a folder of domain folders (agent.yaml, drafts.yaml)")
+    parser.add_argument("--show", action="store_true", help="list the misses and the compliant drafts not passed")
+    return parser
+
+
+def add_parser(bsub) -> None:  # noqa: ANN001 - argparse sub-parsers
+    """Register `focal bench drafts` on the bench subparsers."""
+    s = _parser(bsub.add_parser("drafts", help="the answer checks on labelled drafts written blind, no verification call"))
+    s.set_defaults(func=cli)
+
+
+def main(argv: list[str] | None = None) -> int:
+    return cli(_parser(argparse.ArgumentParser(prog="focal bench drafts")).parse_args(argv))

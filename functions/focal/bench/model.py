@@ -143,11 +143,11 @@ def capturing(model: InstantModel) -> Iterator[None]:
         model.capture_cpu += time.process_time() - started
         return context
 
-    def prompt(agent: Any, state: Any, variables: dict[str, Any]) -> Any:
+    def prompt(agent: Any, state: Any, variables: dict[str, Any], commitments: list[str] | None = None) -> Any:
         started = time.process_time()
         model.generation = (agent, state.model_copy(deep=True), dict(variables))
         model.capture_cpu += time.process_time() - started
-        return generation_messages(agent, state, variables)
+        return generation_messages(agent, state, variables, commitments)
 
     sensor.offline_context, generate.generation_messages = reading, prompt
     try:

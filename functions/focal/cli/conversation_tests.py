@@ -24,8 +24,9 @@ Expectation keys (all optional): execution_path, intent (label or null), scenari
 matched_rules (exactly these, in any sequence; `[]` means none matched), matched_rules_include,
 matched_rules_exclude, violations (rule ids, or the output checks `relevance` and `grounding`, that must
 appear in enforcement.violations; `[]` means none at all), fallback_used, regenerations, response_contains,
-response_not_contains (a string or a list, case-insensitive), tool_calls (tool ids that must have run with status ok; `[]` means no tool
-call at all), suggested_questions (true: some, false: none, or a list that must be among them),
+response_not_contains (a string or a list, case-insensitive), tool_calls (tool ids that must have run with status ok, an
+entry `{tool: {argument: value}}` also with these arguments, see focal.cli.tool_expect; `[]` means no tool call at all),
+suggested_questions (true: some, false: none, or a list that must be among them),
 commands (the names of the commands the sensor read, exactly these in any sequence), model_calls (how
 many model calls the turn made), fast_path (whether the offline sensor was sure enough to skip the
 model), unverified (the subjective rules nobody could judge, exactly these), blocked_tools (tool ids an
@@ -62,6 +63,7 @@ from typing import Any, get_args
 
 import yaml
 
+from focal.cli.tool_expect import tool_calls_failures, tool_calls_problems
 from focal.cli.turn_why import turn_why
 from focal.config.loader import load_agent
 from focal.errors import ConfigError
@@ -168,7 +170,9 @@ def _check_expect(agent: AgentConfig, where: str, expect: dict[str, Any]) -> lis
         elif key == "suggested_questions":
             if not (isinstance(value, bool) or _is_str_list(value)):
                 bad(key, f"must be true, false or a list of questions, got {value!r}")
-        elif key in ("tool_calls", "blocked_tools"):
+        elif key == "tool_calls":
+            problems += [f"{where}: expect key {key!r} {p}" for p in tool_calls_problems(agent, value)]
+        elif key == "blocked_tools":
             ids(key, value, tool_ids, "tool")
         elif key == "commands":
             known_commands = set(get_args(CommandName))
@@ -209,10 +213,10 @@ def _model_outputs(where: str, model: Any, problems: list[str]) -> dict[str, lis
         for output in _as_list(outputs):
             if isinstance(output, str):
                 texts.append(output)  # raw model text (a draft, or deliberately invalid JSON)
-            elif isinstance(output, dict) and purpose != "generate":
+            elif isinstance(output, dict):
                 texts.append(json.dumps(output))  # the structured answer, as the model would send it
             else:
-                kind = "a string" if purpose == "generate" else "a mapping or a string"
+                kind = "a mapping or a string"
                 problems.append(f"{where}: each scripted {purpose} output must be {kind}, got {output!r}")
         if not texts:
             problems.append(f"{where}: model.{purpose} scripts no output")
@@ -322,7 +326,6 @@ def check_turn(expect: dict[str, Any], result: TurnResult) -> list[str]:
     failures: list[str] = []
     scenario = result.scenario or {}
     violated = list(dict.fromkeys(v["rule_id"] for v in result.enforcement.get("violations", [])))
-    ok_tools = [t["tool_id"] for t in result.tool_calls if t.get("status") == "ok"]
     response = result.response.lower()
 
     if "execution_path" in expect and result.execution_path != expect["execution_path"]:
@@ -387,15 +390,7 @@ def check_turn(expect: dict[str, Any], result: TurnResult) -> list[str]:
     if "fast_path" in expect and result.intent.get("fast_path") != expect["fast_path"]:
         failures.append(f"expected fast_path {expect['fast_path']}, got {result.intent.get('fast_path')}")
     if "tool_calls" in expect:
-        wanted = expect["tool_calls"]
-        ran = [f"{t['tool_id']} ({t.get('status')}{': ' + t['error'] if t.get('error') else ''})"
-               for t in result.tool_calls]
-        if not wanted and result.tool_calls:
-            failures.append(f"expected no tool calls, got {_quote(ran)}")
-        missing = [t for t in wanted if t not in ok_tools]
-        if missing:
-            got = _quote(ran) if ran else "none"
-            failures.append(f"expected tool calls {_quote(missing)} with status ok, got {got}")
+        failures += tool_calls_failures(expect["tool_calls"], result.tool_calls)
     if "blocked_tools" in expect:
         blocked = [t["tool_id"] for t in result.tool_calls if t.get("status") == "blocked"]
         if sorted(set(blocked)) != sorted(set(expect["blocked_tools"])):
@@ -560,11 +555,19 @@ def run_conversation(conv: Conversation, agent: AgentConfig, deps: Any, session_
     return report
 
 
-def run_suite(agent_path: str | Path, suite_path: str | Path) -> Report:
-    """Run every conversation of the suite against the agent; raise `SuiteError` for an invalid suite."""
+def selected(conversations: list[Conversation], patterns: list[str] | None) -> list[Conversation]:
+    """`focal test -k TEXT`: the conversations whose name contains any of `patterns` (case-insensitive); all without."""
+    if not patterns:
+        return conversations
+    return [c for c in conversations if any(p.casefold() in c.name.casefold() for p in patterns)]
+
+
+def run_suite(agent_path: str | Path, suite_path: str | Path, select: list[str] | None = None) -> Report:
+    """Run every conversation of the suite (those `select` names, see `selected`) against the agent; raise
+    `SuiteError` for an invalid suite."""
     started = time.perf_counter()
     agent = load_agent(agent_path)  # raises AgentConfigInvalid listing every problem
-    conversations = load_suite(suite_path, agent)
+    conversations = selected(load_suite(suite_path, agent), select)
     raw = yaml.safe_load(Path(suite_path).read_text(encoding="utf-8"))  # valid: load_suite checked it
     report = Report(agent_path=str(agent_path), suite_path=str(suite_path), tasks_total=raw.get("tasks_total"))
     shared = None

@@ -22,7 +22,8 @@ EXAMPLES: dict[str, str] = {
     "keys list": "focal keys list --tenant acme",
     "keys revoke": "focal keys revoke 1a2b3c4d5e6f",
     "demo": "focal demo examples/retail/agent.yaml",
-    "test": "focal test examples/retail/agent.yaml examples/retail/tests.yaml --junit reports/focal.xml",
+    "test": "focal test examples/retail/agent.yaml examples/retail/tests.yaml --junit reports/focal.xml\n"
+            "  focal test examples/retail/agent.yaml examples/retail/tests.yaml --live --model openai/gpt-4o-mini -k approval",
     "index": "focal index examples/retail/agent.yaml --db .focal/focal.db",
     "bench": "focal bench overhead examples/retail/agent.yaml --repeat 3",
     "bench overhead": "focal bench overhead examples/retail/agent.yaml --repeat 3",
@@ -32,6 +33,8 @@ EXAMPLES: dict[str, str] = {
     "bench load": "focal bench load examples/retail/agent.yaml --conversations 20 --turns 4",
     "bench coldstart": "focal bench coldstart examples/retail/agent.yaml --repeat 1",
     "bench bands": "focal bench bands examples/retail/tests.yaml --show",
+    "bench drafts": "focal bench drafts tests/data/drafts_held_out --show",
+    "bench draftspeed": "focal bench draftspeed examples/retail/agent.yaml --repeat 3",
     "bench prevalidation": "focal bench prevalidation tests/data/prevalidation_messages.yaml --show",
     "bench retrieval": "focal bench retrieval examples/retail/agent.yaml --k 1,3,5",
 }

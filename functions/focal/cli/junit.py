@@ -3,7 +3,8 @@
 One <testsuite> per suite file, one <testcase> per conversation (classname: the suite's file name,
 time in seconds). A failing conversation carries one <failure> whose message is its first failure
 and whose text lists every failing turn: the customer's message, each expectation it missed, the
-answer. A conversation that could not run to its end carries an <error>.
+answer. A conversation that could not run to its end carries an <error>. In a live run
+(`focal test --live`), a conversation none of whose expectations could be checked live is <skipped>.
 """
 
 from __future__ import annotations
@@ -36,13 +37,15 @@ def _failing_turns(report_conv) -> str:  # noqa: ANN001 - a ConversationReport
 def junit_xml(reports: list[Report]) -> str:
     """The reports (one per suite file) as a JUnit XML document."""
     root = ET.Element("testsuites", name="focal test")
-    totals = {"tests": 0, "failures": 0, "errors": 0}
+    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     total_time = 0.0
     for report in reports:
         failures = sum(1 for c in report.conversations if c.error is None and not c.passed)
         errors = sum(1 for c in report.conversations if c.error is not None)
+        skipped = sum(1 for c in report.conversations if c.passed and not getattr(c, "checked", True))
         suite = ET.SubElement(root, "testsuite", name=_text(report.suite_path), tests=str(len(report.conversations)),
-                              failures=str(failures), errors=str(errors), skipped="0", time=f"{report.ms / 1000:.3f}")
+                              failures=str(failures), errors=str(errors), skipped=str(skipped),
+                              time=f"{report.ms / 1000:.3f}")
         props = ET.SubElement(suite, "properties")
         ET.SubElement(props, "property", name="agent", value=_text(report.agent_path))
         if report.tasks_total:
@@ -57,9 +60,12 @@ def junit_xml(reports: list[Report]) -> str:
             elif not conv.passed:
                 failure = ET.SubElement(case, "failure", message=_text(conv.failures[0]), type="ExpectationFailed")
                 failure.text = _text(_failing_turns(conv))
+            elif not getattr(conv, "checked", True):
+                ET.SubElement(case, "skipped", message="no expectation of this conversation is checkable live")
         totals["tests"] += len(report.conversations)
         totals["failures"] += failures
         totals["errors"] += errors
+        totals["skipped"] += skipped
         total_time += report.ms / 1000
     for key, value in totals.items():
         root.set(key, str(value))

@@ -136,13 +136,15 @@ def cmd_chat(args) -> int:
 
 
 def cmd_demo(args) -> int:
-    with tempfile.TemporaryDirectory() as tmp:
-        runner = _runner(args.agent, str(Path(tmp) / "demo.db"), None, args.tenant)
-        from focal.config.loader import load_agent
+    from focal.config.loader import load_agent
 
-        agent = load_agent(args.agent)
+    agent = load_agent(args.agent)
+    model = args.model or agent.models.model  # FOCAL_MODEL / --model first, as `focal chat` does
+    with tempfile.TemporaryDirectory() as tmp:
+        runner = _runner(args.agent, str(Path(tmp) / "demo.db"), args.model, args.tenant)
         agent_id = agent.id
-        print(f"Focal demo: agent {agent_id!r} on the embedded defaults (MiniLM ONNX, SQLite, no model, no network)\n")
+        how = f"model {model}" if model else "no model, no network"
+        print(f"Focal demo: agent {agent_id!r} on the embedded defaults (MiniLM ONNX, SQLite, {how})\n")
         for message in agent.demo_messages:
             print(f"you>   {message}")
             _show(_turn(runner, args, agent_id, "demo", message, DEMO_CUSTOMER), args.json)
@@ -151,14 +153,32 @@ def cmd_demo(args) -> int:
 
 
 def cmd_test(args) -> int:
-    from focal.cli.conversation_tests import SuiteError, format_report, run_suite
+    from focal.cli.conversation_tests import Report, SuiteError, format_report, run_suite
     from focal.cli.junit import write_junit
 
+    if args.live:
+        from focal.cli.live_tests import NoModel, live_model, resolve_model
+        from focal.config.loader import load_agent
+
+        try:
+            name = resolve_model(args.model, load_agent(args.agent))
+        except NoModel as exc:
+            print(f"focal test: {exc}", file=sys.stderr)
+            return 2
+        from focal.adapters.litellm_model import warm_up_if_configured
+
+        warm_up_if_configured(name)
+        model = live_model(name)
     _loading_model()
-    reports = []
+    reports: list[Report] = []
     for suite in args.tests:
         try:
-            reports.append(run_suite(args.agent, suite))
+            if args.live:
+                from focal.cli.live_tests import run_live_suite
+
+                reports.append(run_live_suite(args.agent, suite, model, name, args.select, progress))
+            else:
+                reports.append(run_suite(args.agent, suite, args.select))
         except SuiteError as exc:
             print(str(exc), file=sys.stderr)
             return 1
@@ -168,8 +188,11 @@ def cmd_test(args) -> int:
         dicts = [r.to_dict() for r in reports]
         print(json.dumps(dicts[0] if len(dicts) == 1 else dicts, indent=2))
     else:
+        from focal.cli.live_report import LiveReport, format_live_report
+
         colour = colour_for(sys.stdout)
-        print("\n\n".join(format_report(r, verbose=args.verbose, colour=colour) for r in reports))
+        print("\n\n".join(format_live_report(r, verbose=args.verbose, colour=colour) if isinstance(r, LiveReport)
+                          else format_report(r, verbose=args.verbose, colour=colour) for r in reports))
     if args.junit:
         print(f"JUnit XML: {args.junit}", file=sys.stderr)
     return 0 if all(r.passed for r in reports) else 1
@@ -246,6 +269,8 @@ def parser() -> argparse.ArgumentParser:
 
     s = with_agent("demo", "a scripted conversation on the embedded defaults")
     s.add_argument("--json", action="store_true", help="print each turn result as JSON instead of the answer and trace")
+    s.add_argument("--model", default=os.environ.get("FOCAL_MODEL"),
+                   help="litellm model name (default: FOCAL_MODEL, else models.model of the agent file, else offline)")
     s.set_defaults(func=cmd_demo)
 
     s = with_agent("test", "run YAML suites of conversations; exit 1 on any failure")
@@ -253,6 +278,14 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("-v", "--verbose", action="store_true", help="show every turn, not only the failing ones")
     s.add_argument("--junit", metavar="FILE", help="also write JUnit XML to FILE: a testsuite per suite, a testcase per conversation")
     s.add_argument("--json", action="store_true", help="print the report as JSON (per suite) instead of text")
+    s.add_argument("-k", dest="select", action="append", metavar="TEXT",
+                   help="run only the conversations whose name contains TEXT (case-insensitive; repeat for more)")
+    s.add_argument("--live", action="store_true",
+                   help="run against the configured model, ignoring the scripted outputs, and check only what holds "
+                        "whatever a competent model says (tool calls, blocked tools, response texts, hard rules kept, "
+                        "rejected/approval paths); the rest is reported as skipped, with the model's figures")
+    s.add_argument("--model", default=os.environ.get("FOCAL_MODEL"),
+                   help="with --live: litellm model name (default: FOCAL_MODEL, else models.model of the agent file)")
     s.set_defaults(func=cmd_test)
 
     s = with_agent("index", "embed and upsert the agent's rules and scenario examples (only what changed)")
@@ -281,6 +314,12 @@ def parser() -> argparse.ArgumentParser:
     from focal.bench.bands import add_parser as add_bands_parser
 
     add_bands_parser(bsub)  # `focal bench bands`: the approval gate's decisions over the example suites
+    from focal.bench.drafts import add_parser as add_drafts_parser
+
+    add_drafts_parser(bsub)  # `focal bench drafts`: the answer checks on labelled drafts written blind
+    from focal.bench.draft_speed import add_parser as add_draft_speed_parser
+
+    add_draft_speed_parser(bsub)  # `focal bench draftspeed`: ms to read one draft offline, by size (1-8 KB)
 
     def bench_prevalidation(args) -> int:
         from focal.bench.prevalidation import cli

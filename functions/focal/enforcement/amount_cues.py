@@ -248,7 +248,8 @@ THRESHOLD_BEFORE = re.compile(
     r"in\s+excess\s+of|up\s+to|under|below|less\s+than|at\s+most|no\s+more\s+than|maximum(?:\s+of)?|max|"
     r"limit(?:ed)?\s+(?:of|to|is)|cap(?:ped)?\s+(?:of|at|is)|at\s+least|threshold\s+(?:of|is)|ceiling\s+(?:of|is))"
     r"\s+(?:a\s+|the\s+|of\s+)?$", _I)
-THRESHOLD_AFTER = re.compile(r"^\s*(?:or\s+(?:more|less|above|below|under|over)|and\s+(?:above|over|up|under|below)|"
+# Matched where the amount ends (`THRESHOLD_AFTER.match(text, end)`): "$50 or more", "$50 limit".
+THRESHOLD_AFTER = re.compile(r"\s*(?:or\s+(?:more|less|above|below|under|over)|and\s+(?:above|over|up|under|below)|"
                               r"limit|cap|maximum|threshold|ceiling)\b", _I)
 BASE_OF = re.compile(r"(?:\d\S*\s*(?:dollars?|bucks|%|percent)?|half|part|some|portion|most|rest|share)\s+(?:out\s+)?of\s+"
                       r"(?:your|the|this|that)?\s*$", _I)
@@ -262,6 +263,14 @@ def _share_pattern(v: str, p: str) -> re.Pattern[str]:
         r"money|bill)", _I)
 
 
+_NEVER_MATCHES = re.compile(r"(?!)")
+
+
+def _after(alternatives: str) -> re.Pattern[str]:
+    """One of the words right after an amount ("$75 booking", "a $25 resort fee"), matched where the amount ends."""
+    return re.compile(rf"\s*(?:{alternatives})s?\b", _I) if alternatives else _NEVER_MATCHES
+
+
 @dataclass(frozen=True)
 class Lexicon:
     """A field's patterns: the built-in generic ones with its `amount_words` added."""
@@ -272,15 +281,18 @@ class Lexicon:
     role: re.Pattern[str]
     purchases: str  # the field's purchase words as one alternation ("" without any)
     other_roles: str = ""  # the field's declared other roles as one alternation ("" without any)
-    gives_back: re.Pattern[str] = re.compile(r"(?!)")  # a cue that names a purchase gives its whole back (`_GIVES_BACK`)
-    charge_back: re.Pattern[str] = re.compile(r"(?!)")  # a charge or payment taken back
+    gives_back: re.Pattern[str] = _NEVER_MATCHES  # a cue that names a purchase gives its whole back (`_GIVES_BACK`)
+    charge_back: re.Pattern[str] = _NEVER_MATCHES  # a charge or payment taken back
+    # matched where an amount ends: one of the purchase words or declared roles right after it ("$75 booking")
+    purchase_after: re.Pattern[str] = _NEVER_MATCHES
+    role_after: re.Pattern[str] = _NEVER_MATCHES
 
 
 @lru_cache(maxsize=256)
 def _lexicon(verbs: tuple[str, ...], purchases: tuple[str, ...], roles: tuple[str, ...]) -> Lexicon:
     v, p, r = alternation(list(verbs)), alternation(list(purchases)), alternation(list(roles))
     return Lexicon(_money_cues(v, p), _whole(v, p), _object(v, p, r), _share_pattern(v, p), _role(r), p, r,
-                   _gives_back(v), _charge_back(v, r))
+                   _gives_back(v), _charge_back(v, r), _after(p), _after(r))
 
 
 def lexicon(field_def: ProfileFieldDefinition) -> Lexicon:

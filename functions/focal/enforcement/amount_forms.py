@@ -20,9 +20,12 @@ cannot settle it: the reader never turns an amount it failed to read into the fi
 
 from __future__ import annotations
 
+import math
 import re
+from bisect import bisect_right
 
 from focal.enforcement.amount_styles import CODES, restyle
+from focal.enforcement.linear_scan import CloseValues, Suffixes
 from focal.enforcement.normalise import fold
 from focal.number_words import TENS, UNITS, roman_value, words_value
 
@@ -193,12 +196,22 @@ _SMALL_WORDS = {w for w, v in UNITS.items() if v < 10}
 _SPELLED = re.compile(NUMBER_WORDS + r"(?=\s+(?:dollars?|bucks|usd|euros?|pounds|quid|percent|per\s?cent)\b)", _I)
 
 
+_UNIT_AFTER = re.compile(r"\s+(?:dollars?|bucks|usd|euros?|pounds|quid|percent|per\s?cent)\b", _I)
+
+
 def spell_out(text: str) -> str:
-    """"seventy five dollars" → "75 dollars", "one hundred and twenty dollars" → "120 dollars"."""
-    def replace(m: re.Match[str]) -> str:
-        value = words_value(m.group(0))
-        return m.group(0) if value is None else str(value)
-    return _SPELLED.sub(replace, text)
+    """"seventy five dollars" → "75 dollars", "one hundred and twenty dollars" → "120 dollars".
+
+    What `_SPELLED.sub` replaces, read run by run: from any of its words a run of number words extends to the same
+    end (the next word is no number word), so `_SPELLED` matches a whole run followed by a unit or nothing of it —
+    and tried from each word of a long run it re-reads the rest of the run each time (quadratic in the run)."""
+    out, last = [], 0
+    for m in _WORD_RUN.finditer(text):
+        if _UNIT_AFTER.match(text, m.end()):
+            value = words_value(m.group(0))
+            out += [text[last:m.start()], m.group(0) if value is None else str(value)]
+            last = m.end()
+    return "".join(out) + text[last:] if out else text
 
 
 def stray_figures(text: str, accounted: list[float], references: str = "") -> list[float]:
@@ -220,7 +233,8 @@ def stray_figures(text: str, accounted: list[float], references: str = "") -> li
     text = _WORD_RUN.sub(" ", text)
     found += [_plain(m.group(0)) for m in _DIGITS.finditer(text)]
     # below 1, a share written as a decimal: "a discount of 0.25"
-    return [v for v in found if (v >= 10 or 0 < v < 1) and not any(abs(v - a) < 0.005 for a in accounted)]
+    index = CloseValues(accounted)
+    return [v for v in found if (v >= 10 or 0 < v < 1) and not index.has_close(v)]
 
 
 _COUNT = r"(?:two|three|four|five|six|seven|eight|nine|ten|twelve|several|multiple|\d+)"
@@ -273,18 +287,32 @@ def added_on_top(text: str, amounts: list[tuple[int, int]], hints: list[str], ea
     """The words of `text` that add an amount at `amounts` (their spans) to another one: an additive word in the
     same stretch (between commas or "and"), or — `earlier`: the draft already promised one — a later occasion.
     A restated amount ("the $40") adds nothing, nor do the field's own hints."""
+    if not amounts:
+        return None
     cuts = [0, *(p for m in _APART.finditer(text) for p in (m.start(), m.end())), len(text)]
     stretches = [(cuts[i], cuts[i + 1]) for i in range(0, len(cuts) - 1, 2)]
+    before = Suffixes(text)
     lowered = [h.lower() for h in hints]
+    read: set[tuple[int, int]] = set()  # stretches already read: what they add is the same for every amount in them
     for a, _ in amounts:
-        if _DEFINITE.search(text[:a]):
+        if before.ends_with(_DEFINITE, a):
             continue
-        start, end = next(((s, e) for s, e in stretches if s <= a <= e), (0, len(text)))
+        stretch = _stretch(stretches, a) or (0, len(text))
+        if stretch in read:
+            continue
+        read.add(stretch)
+        start, end = stretch
         found = [*_MORE.finditer(text, start, end), *(_LATER.finditer(text, start, end) if earlier else ())]
         for m in found:
             if not any(" ".join(m.group(0).lower().split()) in h for h in lowered):
                 return m.group(0)
     return None
+
+
+def _stretch(stretches: list[tuple[int, int]], position: int) -> tuple[int, int] | None:
+    """The stretch (in order, apart from one another) that holds `position`, ends included."""
+    at = bisect_right(stretches, (position, math.inf)) - 1
+    return stretches[at] if at >= 0 and position <= stretches[at][1] else None
 
 
 # Anything a draft could state an amount with: a figure, a number or currency word, a share, a quantity

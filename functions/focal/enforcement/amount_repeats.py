@@ -15,7 +15,10 @@ another occasion nor another object ("I'll credit $30. You'll receive $30 within
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from focal.enforcement.linear_scan import Suffixes
 
 _I = re.IGNORECASE
 _DAYS = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
@@ -66,16 +69,36 @@ def site(value: float, text: str) -> Site:
     return Site(value, *_markers(text))
 
 
+def sites_of(values: list[float], text: str) -> list[Site]:
+    """A site for each of the amounts promised in one clause (its occasions and objects read once)."""
+    if not values:
+        return []
+    markers = _markers(text)
+    return [Site(value, *markers) for value in values]
+
+
 def said_again(text: str, amounts: list[tuple[float, int]], sites: list[Site]) -> str | None:
     """Why an amount of `text` (value, position) that equals one promised in an earlier clause (`sites`) is a second
     promise of it; None when it restates it."""
+    return said_again_of(text, amounts, lambda value: [s for s in sites if abs(s.value - value) < 0.005])
+
+
+def said_again_of(text: str, amounts: list[tuple[float, int]], earlier_of: Callable[[float], list[Site]]) -> str | None:
+    """`said_again`, with the earlier sites of a value (in the order they were promised) given by `earlier_of`."""
+    if not amounts:
+        return None
     occasions, objects = _markers(text)
+    before = Suffixes(text)
+    again: list[str | None] = []  # the additive word of the clause, read once when an amount asks
     for value, start in amounts:
-        earlier = [s for s in sites if abs(s.value - value) < 0.005]
-        if not earlier or _DEFINITE.search(text[:start]):
+        earlier = earlier_of(value)
+        if not earlier or before.ends_with(_DEFINITE, start):
             continue
-        if (m := _REPEAT.search(text)) or (m := LEADING_MORE.match(text)):
-            return m.group(0).strip(" ,")
+        if not again:
+            m = _REPEAT.search(text) or LEADING_MORE.match(text)
+            again.append(m.group(0).strip(" ,") if m else None)
+        if again[0] is not None:
+            return again[0]
         for s in earlier:
             if occasions and s.occasions and occasions != s.occasions and not _ARRIVAL.search(text):
                 return sorted(occasions - s.occasions or occasions)[0]

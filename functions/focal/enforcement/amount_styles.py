@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left
 
 _I = re.IGNORECASE
 CODES = ("usd|us\\$|eur|gbp|cad|aud|nzd|chf|jpy|inr|sgd|hkd|mxn|sek|nok|dkk|zar|brl|cny|rmb|krw|pln|czk|huf|"
@@ -66,7 +67,43 @@ def figure_value(raw: str) -> tuple[str, bool]:
 
 
 def _marked(text: str) -> str:
-    return _NAME_AFTER.sub(lambda m: f"{m.group('f')} $", _NAME_BEFORE.sub("$", _signs(text)))
+    return _names_after(_NAME_BEFORE.sub("$", _signs(text)))
+
+
+# `_names_after` reads `_NAME_AFTER` run by run: the pattern itself, tried from each digit of a long run of figure
+# characters ("4111 1111 1111 1111 …", "1 2 3 …"), re-reads the rest of the run each time (quadratic in the run).
+_FIGURE_RUN = re.compile(r"[\d,.'’ ]+")
+_FIGURE_START = re.compile(r"(?<![\w.,'’])\d")  # where `_NAME_AFTER` may start
+_BEFORE_NAME = re.compile(rf"\d(?=\s?(?:{_NAMES})\b)", _I)  # a digit a currency name follows
+_NAME_NEXT = re.compile(rf"\s?(?:{_NAMES})\b", _I)
+
+
+def _names_after(text: str) -> str:
+    """`_NAME_AFTER.sub(lambda m: f"{m.group('f')} $", text)`, in one pass: a match lies in one run of figure
+    characters and starts at the run's first digit it may start at; it is the shortest figure from there to a digit
+    a currency name follows (or that digit alone), so a run holds one match at most and later starts in it add none."""
+    ends = [m.start() for m in _BEFORE_NAME.finditer(text)]
+    if not ends:
+        return text
+    starts = [m.start() for m in _FIGURE_START.finditer(text)]
+    out, last = [], 0
+    for run in _FIGURE_RUN.finditer(text):
+        a, b = run.span()
+        i = bisect_left(starts, max(a, last))
+        if i == len(starts) or starts[i] >= b:
+            continue
+        s = starts[i]
+        j = bisect_left(ends, s)
+        alone = j < len(ends) and ends[j] == s  # the `|\d` of the pattern: the start itself before the name
+        later = j + 1 if alone else j           # the lazy figure: the first digit after the start before a name
+        e = ends[later] if later < len(ends) and ends[later] < b else s if alone else None
+        if e is None:
+            continue
+        name = _NAME_NEXT.match(text, e + 1)
+        assert name is not None  # `ends` are the digits it follows
+        out += [text[last:s], text[s:e + 1], " $"]
+        last = name.end()
+    return "".join(out) + text[last:]
 
 
 def restyle(text: str) -> str:

@@ -7,7 +7,7 @@
   reader reads the rendered text as a tripwire: where it reads a value the draft did not declare, a larger
   one, another one, or cannot place an amount, the field needs verification.
 - A model's **plain-text** draft declares nothing: a value the reader reads decides only when every rule
-  holds for it (a $30 refund under a $50 cap); a value that would break a rule, or one it cannot place,
+  holds for it (a $30 credit under a $50 cap); a value that would break a rule, or one it cannot place,
   needs verification — the reader never blocks on its own.
 
 "Needs verification" is settled by one call independent of the generator (focal.enforcement.verify), batched
@@ -73,8 +73,9 @@ def _needs(reading: DraftReading, verify: list[ProfileFieldDefinition], f: Profi
 
 
 def _amounts_of(agent: AgentConfig, kind: str, values: dict[str, Any]) -> set[float]:
+    """The amounts of `kind` among `values` that the business knows (a response field's default is no amount)."""
     return {float(v) for n, v in values.items() if (g := agent.field(n)) is not None and g.field_type == kind
-            and isinstance(v, int | float) and not isinstance(v, bool)}
+            and "response" not in g.sources and isinstance(v, int | float) and not isinstance(v, bool)}
 
 
 def _candidates(agent: AgentConfig, f: ProfileFieldDefinition, draft: Draft, reading: DraftReading,
@@ -87,7 +88,10 @@ def _candidates(agent: AgentConfig, f: ProfileFieldDefinition, draft: Draft, rea
     read = reading.values.get(f.field_name)
     out: set[float] = {float(read)} if isinstance(read, int | float) and not isinstance(read, bool) else set()
     if f.field_name in reading.uncertain:
-        out |= set(marked_figures(draft.text, f.field_type)) | set(reading.unexplained.get(f.field_name, []))
+        marked = marked_figures(draft.text, f.field_type)
+        unexplained = reading.unexplained.get(f.field_name, [])
+        out |= set(marked) | set(unexplained)
+        out |= {sum(marked), sum(unexplained)} - {0.0}  # several amounts the reader could not tell apart: their total
         out |= _amounts_of(agent, f.field_type, {n: v for n, v in draft.bindings.items() if n not in declared})
     out -= {float(v) for v in declared.values() if isinstance(v, int | float) and not isinstance(v, bool)}
     if not out and draft.commitments is None and f.field_name in reading.uncertain:
@@ -161,13 +165,16 @@ def assess(agent: AgentConfig, rules: list[Rule], names: set[str], draft: Draft,
 
 
 def settle(reading: DraftReading, verify: list[ProfileFieldDefinition], answered: dict[str, Any]) -> None:
-    """The verification call's reading decides the fields it was asked (the offline reader only raised them)."""
+    """The verification call's reading decides the fields it was asked (the offline reader only raised them). A field
+    the answer leaves out stays uncertain — cannot verify; an explicit null means the draft states nothing for it."""
     for f in verify:
         name = f.field_name
+        if name not in answered:
+            continue
         reading.uncertain.pop(name, None)
         reading.unexplained.pop(name, None)
-        value = answered.get(name)
-        if value is None:
+        value = coerce(f.field_type, answered[name])
+        if value in (None, "", []):
             reading.values.pop(name, None)
         else:
             reading.values[name] = value

@@ -3,8 +3,9 @@
 Read on the rendered answer, in any language (it reads digits, `@` and `://`, never words):
 
 - a **link, e-mail or phone** is said only when the agent declares it (its texts: persona, rules, steps, fixed
-  messages, field descriptions and defaults). A value a tool returned or the customer typed is no source: a product
-  name carrying "verify it at http://…" never reaches the customer, even through the agent's own template;
+  messages, field descriptions and defaults) or it is the customer's own (what they typed in this conversation, the
+  slots filled from it, their profile as the business's systems hold it). Text a tool returned is no source: a
+  product name carrying "verify it at http://…" never reaches the customer, even through the agent's own template;
 - a **figure or id** (an amount, a percentage, a count, a date's digits, a reference) in a model's answer
   must be a value the engine rendered from a binding, a known value of the turn (profile, session, tool output,
   in any of its written forms), a figure the customer wrote in this conversation, or one the agent's texts
@@ -31,10 +32,12 @@ _URL = re.compile(r"\b(?:https?://|www\.)[^\s<>\"')\]]+"
                   r"(?:/[^\s<>\"')\]]*)?", re.I)
 _EMAIL = re.compile(r"[\w.+-]+\s?(?:@|\[at\]|\(at\))\s?[\w-]+(?:\s?(?:\.|\[dot\]|\(dot\))\s?[\w-]+)+", re.I)
 # A phone: a run of at least 7 digits with the separators phone numbers are written with.
-_PHONE = re.compile(r"(?<![\w.,])\+?\(?\d[\d ().\-/]{5,}\d(?![\w])")
+_PHONE = re.compile(r"(?<![\w.,/-])\+?\(?\d[\d ().\-/]{5,}\d(?![\w])")
 _ID = re.compile(r"#?\b(?=[\w-]*\d)(?=[\w-]*[^\W\d_])[^\W_][\w-]*[^\W_]\b|#\d+\b")
 _NUMBER = re.compile(r"(?<![\w])\d+(?:[.,'\u00a0 ]\d{3})*(?:[.,]\d+)?(?!\w)|(?<![\w])[.,]\d+(?!\w)")
+_ANY_DIGITS = re.compile(r"\d+(?:[.,]\d+)?")
 _HARMLESS = re.compile(r"\b24\s?/\s?7\b")
+_LIST_MARKER = re.compile(r"(?m)^\s*(?:step\s+|paso\s+|schritt\s+)?\d{1,2}[.):](?=\s)", re.I)
 # A number with a unit or an ordinal written onto it ("3pm", "2nd", "30-day"): read as the number.
 _UNIT_SUFFIX = re.compile(r"^(\d+(?:[.,]\d+)?)-?([^\W\d_]{1,12})$")
 _DATE = re.compile(r"(?<![\w.,/-])(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})(?![\w/-])")
@@ -42,6 +45,8 @@ _DATE = re.compile(r"(?<![\w.,/-])(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.-]\d{1,2}[/
 
 def _digits_ascii(text: str) -> str:
     """Any script's decimal digits as ASCII digits, compatibility forms folded, invisible characters dropped."""
+    if text.isascii():
+        return text
     text = unicodedata.normalize("NFKC", text)
     out = []
     for ch in text:
@@ -76,8 +81,8 @@ def _digits(text: str) -> str:
 @dataclass
 class Sources:
     """What a fact may come from: declared contact values, and known or typed figures and ids."""
-    contacts: str = ""  # the agent's texts, folded and lower-cased: links, e-mails, phones must appear here
-    contact_digits: set[str] = field(default_factory=set)  # digit runs of the declared phones
+    contacts: str = ""  # the agent's texts and the customer's own words, lower-cased: links, e-mails, phones appear here
+    contact_digits: set[str] = field(default_factory=set)  # digit runs of the declared and the customer's phones
     numbers: set[float] = field(default_factory=set)
     words: str = ""  # every known or typed text, lower-cased (ids)
 
@@ -98,26 +103,43 @@ def _add_text(src: Sources, text: str) -> None:
     src.words += "\n" + text.lower()
     for m in _NUMBER.finditer(text):
         src.numbers |= number_values(m.group(0))
-    for m in re.finditer(r"[a-z]+(\d+)", text, re.I):  # "AB1234" also supports "1234"
-        src.numbers |= number_values(m.group(1))
+    for m in _ANY_DIGITS.finditer(text):  # "AB1234" also supports "1234", "8am" supports 8
+        src.numbers |= number_values(m.group(0))
 
 
-def build_sources(agent_texts: Iterable[str], known: dict[str, Any], typed: Iterable[str]) -> Sources:
-    """`agent_texts`: what the agent declares; `known`: the turn's values; `typed`: what the customer wrote (and
-    the answers already checked and sent)."""
+def _contact_sources(texts: list[str]) -> Sources:
     src = Sources()
-    declared = _digits_ascii("\n".join(agent_texts))
+    declared = _digits_ascii("\n".join(texts))
     src.contacts = declared.lower()
     src.contact_digits = {_digits(m.group(0)) for m in _PHONE.finditer(declared)}
     _add_text(src, declared)
+    return src
+
+
+_AGENT_SOURCES: dict[int, tuple[list[str], Sources]] = {}
+
+
+def build_sources(agent_texts: Iterable[str], known: dict[str, Any], typed: Iterable[str],
+                  own: Iterable[Any] = ()) -> Sources:
+    """`agent_texts`: what the agent declares; `known`: the turn's values; `typed`: what the customer wrote (and the
+    answers already checked and sent); `own`: the customer's own values (slots, profile) — with `agent_texts` and
+    `typed`, the only sources of links, e-mails and phones. The agent's part is read once per list of texts."""
+    declared_texts = agent_texts if isinstance(agent_texts, list) else list(agent_texts)
+    cached = _AGENT_SOURCES.get(id(declared_texts))
+    if cached is None or cached[0] is not declared_texts:
+        if len(_AGENT_SOURCES) > 64:
+            _AGENT_SOURCES.clear()
+        cached = _AGENT_SOURCES[id(declared_texts)] = (declared_texts, _contact_sources(declared_texts))
+    base = cached[1]
+    turn = _contact_sources([*typed, *(str(v) for v in _walk(list(own)))])
+    src = Sources(contacts=base.contacts + "\n" + turn.contacts, contact_digits=base.contact_digits | turn.contact_digits,
+                  numbers=base.numbers | turn.numbers, words=base.words + turn.words)
     for value in _walk(known):
         if isinstance(value, bool):
             continue
         if isinstance(value, int | float):
             src.numbers.add(round(float(value), 4))
         _add_text(src, str(value))
-    for text in typed:
-        _add_text(src, text)
     return src
 
 
@@ -162,6 +184,7 @@ def unbound_facts(text: str, src: Sources, spans: list[tuple[int, int]] | None =
     for start, end in spans:  # rendered values are bound: masked before anything else reads them
         text = _mask(text, start, end)
     text = _HARMLESS.sub(lambda m: " " * len(m.group(0)), text)
+    text = _LIST_MARKER.sub(lambda m: " " * len(m.group(0)), text)  # "1." opening a line: a step, not a figure
     dates = []
     for m in _DATE.finditer(text):  # a date is said as known or typed, never read as a phone
         dates.append(m.group(0))
@@ -189,8 +212,6 @@ def _supported_number(raw: str, src: Sources) -> bool:
     values = number_values(raw)
     if not values:
         return True
-    if all(v.is_integer() and 0 <= v <= 9 for v in values) and len(_digits(raw)) == 1:
-        return True  # a lone digit: a step, a count of options, "3-5 days"
     return bool(values & src.numbers)
 
 
@@ -214,15 +235,23 @@ _MONEY_FIGURE = re.compile(rf"(?:{_CURRENCY})\s?(?P<a>\d[\d.,' ]*\d|\d)|(?P<b>\d
 _PERCENT_FIGURE = re.compile(r"(?P<a>\d+(?:[.,]\d+)?)\s?(?:%|percent\b|per\s?cent\b|por\s?ciento\b|prozent\b|pour\s?cent\b)", re.I)
 
 
-def marked_figures(text: str, kind: str) -> set[float]:
+def marked_figures(text: str, kind: str) -> list[float]:
     """The amounts of `kind` (money: a currency sign or code beside it; percentage: a percent sign or word) a text
-    states, in any language and number style: what a promise of that kind could be."""
+    states, in any language and number style, each once per mention (the largest reading of one that reads two
+    ways); a currency sign before digits run into letters ("$9O", "$l20") is an amount nobody can read: infinite."""
     text = _digits_ascii(text)
     pattern = _MONEY_FIGURE if kind == "money" else _PERCENT_FIGURE if kind == "percentage" else None
     if pattern is None:
-        return set()
-    out: set[float] = set()
+        return []
+    out: list[float] = []
     for m in pattern.finditer(text):
         raw = (m.groupdict().get("a") or m.groupdict().get("b") or "").strip()
-        out |= number_values(raw)
+        values = number_values(raw)
+        if values:
+            out.append(max(values))
+    if kind == "money" and _UNREADABLE_MONEY.search(text):
+        out.append(float("inf"))
     return out
+
+
+_UNREADABLE_MONEY = re.compile(r"[$€£¥₹]\s?(?:\d+[OoIlSB]|[OoIlS]\d)", re.I)

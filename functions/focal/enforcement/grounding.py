@@ -342,12 +342,10 @@ def check_grounding(
     llm: LanguageModel | None = None,
 ) -> GroundingResult:
     cfg = agent.enforcement
-    threshold = cfg.grounding_threshold
     claims = extract_claims(text, id_patterns(agent), declared_entities(agent))
     src = build_sources(agent, state, variables)
     unsupported = [c for c in claims if not supported(c, src)]
-    method = "claims"
-    judged = ""
+    method, judged = "claims", ""
     if unsupported and llm is not None and cfg.grounding_judge_enabled and llm.available("grounding"):
         cleared = _judge(llm, state, text, src, unsupported)
         if cleared is not None:
@@ -357,15 +355,29 @@ def check_grounding(
             judged = f"; the judge supported {before - len(unsupported)} of {before} flagged"
     share = 1.0 if not claims else (len(claims) - len(unsupported)) / len(claims)
     score = share
-    if nli is not None:
-        sentences = [s for s in SENTENCE.split(text.strip()) if s.strip()]
-        hypotheses = [s for s in sentences if extract_claims(s, id_patterns(agent), declared_entities(agent))]
-        hypotheses = hypotheses or [s for s in sentences if len(s.split()) >= 4]
-        if hypotheses:
-            entailment = nli.entailment(src.text, hypotheses)
-            score = min(share, sum(entailment) / len(entailment))
-            method += "+nli"
-    score = round(score, 4)
+    if nli is not None and (entailment := _entailment(agent, nli, text, src)) is not None:
+        score = min(share, entailment)
+        method += "+nli"
+    return _verdict(agent, round(score, 4), method, judged, claims, unsupported)
+
+
+def _entailment(agent: AgentConfig, nli: EntailmentModel, text: str, src: Sources) -> float | None:
+    """The mean entailment, by the sources, of the answer's sentences that carry claims (or, with none, of its
+    sentences of four words or more); None with no sentence to score."""
+    sentences = [s for s in SENTENCE.split(text.strip()) if s.strip()]
+    hypotheses = [s for s in sentences if extract_claims(s, id_patterns(agent), declared_entities(agent))]
+    hypotheses = hypotheses or [s for s in sentences if len(s.split()) >= 4]
+    if not hypotheses:
+        return None
+    entailment = nli.entailment(src.text, hypotheses)
+    return sum(entailment) / len(entailment)
+
+
+def _verdict(agent: AgentConfig, score: float, method: str, judged: str, claims: list[Claim],
+             unsupported: list[Claim]) -> GroundingResult:
+    """Passes when the score reaches the threshold and no claim of a strict kind is unsupported."""
+    cfg = agent.enforcement
+    threshold = cfg.grounding_threshold
     strict = [c for c in unsupported if c.kind in cfg.grounding_strict_kinds]
     listed = ", ".join(f"{c.text!r} ({c.kind})" for c in unsupported)
     if strict or score < threshold:

@@ -140,20 +140,49 @@ def joined(text: str, words: frozenset[str]) -> str:
     if len(pieces) < 2 or not words:
         return text
     gaps = [_INNER_GAP.fullmatch(text, a.end(), b.start()) is not None for a, b in zip(pieces, pieces[1:], strict=False)]
+    longest = _longest_ascii if text.isascii() else _longest
+    parts = [p.group(0).lower() for p in pieces] if text.isascii() else [p.group(0) for p in pieces]
     out, last, i = [], 0, 0
     while i < len(pieces):
         reach = i
         while reach < len(gaps) and reach - i < 15 and gaps[reach]:
             reach += 1
-        match = None
-        for j in range(reach, i, -1):
-            word = "".join(p.group(0) for p in pieces[i:j + 1]).lower()
-            if len(word) <= 24 and any(word.endswith(e) and word[:len(word) - len(e)] in words for e in _ENDINGS):
-                match = j
-                break
+        match = longest(parts, i, reach, words) if reach > i else None
         if match is None:
             i += 1
             continue
         out += [text[last:pieces[i].start()], "".join(p.group(0) for p in pieces[i:match + 1])]
         last, i = pieces[match].end(), match + 1
     return "".join(out) + text[last:]
+
+
+def _longest(pieces: list[str], i: int, reach: int, words: frozenset[str]) -> int | None:
+    """The last piece up to `reach` that, joined from piece `i` (two pieces at least), makes a listed word."""
+    for j in range(reach, i, -1):
+        word = "".join(pieces[i:j + 1]).lower()
+        if len(word) <= 24 and any(word.endswith(e) and word[:len(word) - len(e)] in words for e in _ENDINGS):
+            return j
+    return None
+
+
+def _longest_ascii(lowered: list[str], i: int, reach: int, words: frozenset[str]) -> int | None:
+    """`_longest` on ASCII pieces (already lower case, so a joined word is the pieces joined): grown piece by piece
+    while it still begins a listed word with an ending (a longer join of a word that begins none begins none)."""
+    inflected, beginnings = _inflected(words)
+    word, match = lowered[i], None
+    for j in range(i + 1, reach + 1):
+        if word not in beginnings:
+            break
+        word += lowered[j]
+        if len(word) > 24:
+            break
+        if word in inflected:
+            match = j
+    return match
+
+
+@lru_cache(maxsize=64)
+def _inflected(words: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """Every listed word with each ending, and every beginning of those."""
+    inflected = frozenset(w + e for w in words for e in _ENDINGS)
+    return inflected, frozenset(x[:k] for x in inflected for k in range(1, len(x) + 1))

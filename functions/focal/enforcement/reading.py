@@ -20,6 +20,7 @@ from focal.enforcement.amount_cues import EXCEPTION, REFUSED_AFTER, TURNAROUND
 from focal.enforcement.amount_forms import may_state_amount, states_figure
 from focal.enforcement.amount_known import known_names, known_values, names_in
 from focal.enforcement.draft_reading import NUMERIC, policy_figures, read_amount
+from focal.enforcement.linear_scan import Suffixes
 from focal.enforcement.normalise import fold, plain, term_pattern
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
@@ -67,46 +68,62 @@ def offline_reading(
     fields = [f for n in sorted(names) if (f := agent.field(n)) is not None and "response" in f.sources
               and not f.privileged]
     reading, ask = DraftReading(), []
-    read = {f.field_name for f in fields}
     text = fold(draft)
     foreign = foreign_parts(plain(draft)) if model_written and any(f.field_type in ("money", "percentage") for f in fields) else []
+    draft_read = _Draft(agent, text, known, {f.field_name for f in fields}, foreign)
     for f in (_folded(f) for f in fields):
-        if f.field_type in NUMERIC:
-            purchases = known_names(agent, f, known, read)
-            if foreign and f.field_type in ("money", "percentage") and (states_figure(text) or names_in(purchases, text)):
-                # "Le reembolsamos $75", "…un reembolso completo del pedido B-123": the cue words are English, so what a
-                # sentence in another language promises cannot be read offline once the answer states a figure or
-                # names a known purchase anywhere (a model reads it)
-                language, part = foreign[0]
-                reading.uncertain[f.field_name] = (f"the answer is not all in English ({language}: \"{part[:60]}\"): the "
-                                                   f"offline reading cannot tell what it promises for {f.field_name}")
-                ask.append(f)
-                continue
-            amount = read_amount(f, text, known_values(agent, f.field_type, known, read), policy_figures(agent, f.field_type),
-                                 purchases if f.field_type == "money" else ())
-            if amount.value is not None:
-                reading.values[f.field_name] = coerce(f.field_type, amount.value)
-            if amount.uncertain:
-                reading.uncertain[f.field_name] = amount.uncertain
-                reading.unexplained[f.field_name] = amount.unexplained
-            if amount.uncertain or (amount.cue and amount.value is None and may_state_amount(text, f.field_type)):
-                ask.append(f)
-            continue
-        try:
-            value = read_value(f, text)
-        except PatternUnread as unread:  # unknown, never the default (a card number echoed or not)
-            reading.uncertain[f.field_name] = f"the answer could not be read for {f.field_name}: {unread}"
-            ask.append(f)
-            continue
-        if f.field_type == "entity_list" and isinstance(value, list):
-            value = [v for v in f.allowed_values if v in value or _named(f, v, text)]  # "Acme-Co" for "Acme Co"
-        if value is True and f.field_type == "boolean" and _only_refused(f, text):
-            value = False  # "I can't promise an upgrade": every mention of the field is refused
-        if value is not None:
-            reading.values[f.field_name] = coerce(f.field_type, value)
-        elif _worth_asking(f, text):
+        asked = draft_read.amount(f, reading) if f.field_type in NUMERIC else _read_other(f, text, reading)
+        if asked:
             ask.append(f)
     return reading, ask
+
+
+@dataclass
+class _Draft:
+    """What every numeric field of one draft is read against."""
+    agent: AgentConfig
+    text: str                       # the folded draft
+    known: dict[str, Any]
+    read: set[str]                  # the fields read from the draft: no known value
+    foreign: list[tuple[str, str]]  # its parts in another language (language, text)
+
+    def amount(self, f: ProfileFieldDefinition, reading: DraftReading) -> bool:
+        """Read a money, percentage or number field into `reading`; True when a model should read it."""
+        agent, text, kind = self.agent, self.text, f.field_type
+        purchases = known_names(agent, f, self.known, self.read)
+        if self.foreign and kind in ("money", "percentage") and (states_figure(text) or names_in(purchases, text)):
+            # "Le reembolsamos $75", "…un reembolso completo del pedido B-123": the cue words are English, so what a
+            # sentence in another language promises cannot be read offline once the answer states a figure or
+            # names a known purchase anywhere (a model reads it)
+            language, part = self.foreign[0]
+            reading.uncertain[f.field_name] = (f"the answer is not all in English ({language}: \"{part[:60]}\"): the "
+                                               f"offline reading cannot tell what it promises for {f.field_name}")
+            return True
+        amount = read_amount(f, text, known_values(agent, kind, self.known, self.read), policy_figures(agent, kind),
+                             purchases if kind == "money" else ())
+        if amount.value is not None:
+            reading.values[f.field_name] = coerce(kind, amount.value)
+        if amount.uncertain:
+            reading.uncertain[f.field_name] = amount.uncertain
+            reading.unexplained[f.field_name] = amount.unexplained
+        return bool(amount.uncertain or (amount.cue and amount.value is None and may_state_amount(text, kind)))
+
+
+def _read_other(f: ProfileFieldDefinition, text: str, reading: DraftReading) -> bool:
+    """Read a field of another type with its typed pattern into `reading`; True when a model should read it."""
+    try:
+        value = read_value(f, text)
+    except PatternUnread as unread:  # unknown, never the default (a card number echoed or not)
+        reading.uncertain[f.field_name] = f"the answer could not be read for {f.field_name}: {unread}"
+        return True
+    if f.field_type == "entity_list" and isinstance(value, list):
+        value = [v for v in f.allowed_values if v in value or _named(f, v, text)]  # "Acme-Co" for "Acme Co"
+    if value is True and f.field_type == "boolean" and _only_refused(f, text):
+        value = False  # "I can't promise an upgrade": every mention of the field is refused
+    if value is not None:
+        reading.values[f.field_name] = coerce(f.field_type, value)
+        return False
+    return _worth_asking(f, text)
 
 
 def _folded(field: ProfileFieldDefinition) -> ProfileFieldDefinition:
@@ -139,13 +156,48 @@ def _only_refused(field: ProfileFieldDefinition, draft: str) -> bool:
     if not field.extraction_hints or EXCEPTION.search(draft) or TURNAROUND.search(draft):
         return False
     found = False
-    for sentence in re.split(r"(?<=[.!?;])\s+|\n", draft):
-        for hint in field.extraction_hints:
-            for m in re.finditer(rf"\b{re.escape(hint)}\b", sentence, re.I):
+    hints = [re.compile(rf"\b{re.escape(hint)}\b", re.I) for hint in field.extraction_hints]
+    for sentence in _HINT_SENTENCE.split(draft):
+        refused = _Refusals(sentence)
+        for hint in hints:
+            for m in hint.finditer(sentence):
                 found = True
-                if not (_REFUSING.search(sentence[:m.start()]) or REFUSED_AFTER.search(sentence[m.end():])):
+                if not refused.around(m.start(), m.end()):
                     return False
     return found
+
+
+_HINT_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n")
+
+
+class _Refusals:
+    """Where one sentence refuses: before a point (`_REFUSING` ends there) or after it (`REFUSED_AFTER` follows it),
+    each read without re-reading the whole sentence for every mention."""
+
+    def __init__(self, sentence: str):
+        self.sentence, self.before = sentence, Suffixes(sentence)
+        self._last_after: int | None = None
+
+    def around(self, start: int, end: int) -> bool:
+        """`_REFUSING.search(sentence[:start]) or REFUSED_AFTER.search(sentence[end:])`."""
+        return self.before.ends_with(_REFUSING, start) or self._refused_after(end)
+
+    def _refused_after(self, end: int) -> bool:
+        # at `end` itself the pattern sees the start of the rest ("'s" right after a word is no "'s" there); further
+        # on it sees what the whole sentence has, so a match there is one that starts at or before the last start
+        if REFUSED_AFTER.match(self.sentence[end:]):
+            return True
+        return self._last_start() > end
+
+    def _last_start(self) -> int:
+        """The last position of the sentence where `REFUSED_AFTER` matches (-1: none)."""
+        if self._last_after is None:
+            found = list(REFUSED_AFTER.finditer(self.sentence))
+            last = found[-1] if found else None
+            # a match may also start inside the last one found (finditer skips what a match covers)
+            inner = [p for p in range(last.start() + 1, last.end()) if REFUSED_AFTER.match(self.sentence, p)] if last else []
+            self._last_after = max([last.start(), *inner]) if last else -1
+        return self._last_after
 
 
 def resolve(reading: DraftReading, asked: list[ProfileFieldDefinition], answered: dict[str, Any]) -> None:

@@ -24,7 +24,7 @@ from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, Rule
 
 _SECRETS = re.compile(
-    r"\b(?:(?:credit|debit|bank|full|long)\s+card(?:\s+number)?|card\s*(?:number|no\.?|details|info(?:rmation)?|digits)"
+    r"\b(?:(?:credit|debit|bank|full|long)\s+card(?:\s+number)?|card\s*(?:numbers?|no\.?|details|info(?:rmation)?|digits)"
     r"|cvv2?|cvc2?|cv2|security\s+code|verification\s+(?:code|number)|passwords?|passcodes?|pin(?:\s+(?:code|number))?"
     r"|one[-\s]time\s+(?:code|password|passcode)|otp|login\s+(?:details|credentials)"
     r"|(?:numero|datos|digitos)\s+de\s+(?:la\s+|su\s+|tu\s+)?tarjeta|tarjeta\s+de\s+(?:credito|debito)|codigo\s+de\s+seguridad"
@@ -34,9 +34,10 @@ _SECRETS = re.compile(
     r"|numero\s+de\s+(?:votre\s+|ta\s+)?carte|carte\s+bancaire|cryptogramme|code\s+(?:de\s+securite|confidentiel|pin)"
     r"|mot\s+de\s+passe)\b", re.I)
 _WORD = re.compile(r"[a-z]{4,}")
-_GENERIC = {"tool", "tools", "with", "from", "into", "item", "items", "data", "info", "call", "send", "create",
-            "update", "lookup", "find", "list", "fetch", "check", "make", "request", "customer", "user", "order",
-            "orders", "account", "details", "record", "records", "status"}
+# Words of a tool id that say how a tool works, not what it does for the customer.
+_GENERIC = {"issue", "tool", "tools", "with", "from", "into", "data", "info", "call", "send", "create", "update",
+            "lookup", "find", "list", "fetch", "check", "make", "request", "customer", "user", "account", "details",
+            "record", "records", "status"}
 
 DEFAULT_RULES: dict[str, Rule] = {
     "no_credential_request": Rule(
@@ -96,8 +97,9 @@ def demands_forbidden(agent: AgentConfig, rules: list[Rule], names: set[str], me
             continue
         if any(not holds_for(rules, name, v, known) for v in marked_figures(text, f.field_type)):
             return True
-    if names:
-        reading, _ = offline_reading(agent, text, names, known=known, model_written=False)
+    amounts = {n for n in names if (f := agent.field(n)) is not None and f.field_type in ("money", "percentage", "number")}
+    if amounts:  # an amount asked for in words the reader places ("pay me back the whole booking")
+        reading, _ = offline_reading(agent, text, amounts, known=known, model_written=False)
         if any(not holds_for(rules, n, v, known) for n, v in reading.values.items()):
             return True
     words = _guarded_tool_words(agent)

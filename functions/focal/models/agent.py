@@ -545,12 +545,14 @@ class FeatureFlags(Strict):
 class ModelSettings(Strict):
     model: str | None = Field(default=None, description="litellm model name; FOCAL_MODEL overrides")
     temperature: float = Field(default=0.0, ge=0, le=2, description="sampling temperature of every model call")
-    timeout_s: float = Field(default=20.0, gt=0, le=60, description="per attempt; never more than the turn's time left")
+    timeout_s: float = Field(default=20.0, gt=0, le=60,
+        description="seconds per attempt; never more than the turn's time left (FOCAL_MODEL_TIMEOUT_S overrides, for slow local models)")
     retries: int = Field(default=1, ge=0, le=3, description="retries with backoff on timeouts, 5xx and throttling only")
     turn_budget_s: float = Field(
         default=20.0, gt=0, le=25,
         description="wall-clock seconds a turn may spend from the sensor on (API Gateway stops waiting at 29 s); "
-                    "once spent, optional model calls are skipped and the turn answers degraded (model_budget)")
+                    "once spent, optional model calls are skipped and the turn answers degraded (model_budget); "
+                    "FOCAL_TURN_BUDGET_S overrides it (up to an hour for slow local models; at most 25 s in a Lambda)")
     rephrase_fixed_texts: StrictBool = Field(
         default=False,
         description="let the model reword answers the agent's own texts already give (a slot's prompt, a clarification, "

@@ -1,7 +1,9 @@
 """The per-turn time budget: the slowest path must answer before API Gateway stops waiting (29 s).
 
 The first stage sets `TurnState.deadline` (epoch seconds, so every Lambda of the turn reads the same
-instant) to now + `models.turn_budget_s`. Every model call of the turn goes through `BudgetedModel`:
+instant) to now + `turn_budget_s(agent)`: `models.turn_budget_s`, or FOCAL_TURN_BUDGET_S when set (a slow
+local model needs minutes; in a Lambda it is held to `LAMBDA_MAX_BUDGET_S`). Every model call of the turn
+goes through `BudgetedModel`:
 
 - a call is started only with at least `MIN_CALL_S` left, and gets `min(timeout_s, time left)` for all
   its attempts together (a model that supports `configured(total_s=…)`, i.e. the litellm adapter);
@@ -16,6 +18,7 @@ which stages import it, and every stage imports the Deps that use this module).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -27,12 +30,23 @@ from focal.ports import LanguageModel, ModelReply
 MODEL_BUDGET = "model_budget"
 MIN_CALL_S = 1.0  # no model call is started with less time left than this
 SPENT = "cannot verify: time budget spent"
+LAMBDA_MAX_BUDGET_S = 25.0  # the stage Lambdas time out at 25 s and API Gateway stops waiting at 29 s
+
+
+def turn_budget_s(agent: AgentConfig) -> float:
+    """The turn's model budget: FOCAL_TURN_BUDGET_S when set (at most 25 s in a Lambda), else the agent's."""
+    from focal.settings import get_settings
+
+    override = get_settings().turn_budget_s
+    if override is None:
+        return agent.models.turn_budget_s
+    return min(override, LAMBDA_MAX_BUDGET_S) if os.environ.get("AWS_LAMBDA_FUNCTION_NAME") else override
 
 
 def start_budget(state: TurnState, agent: AgentConfig, clock: Callable[[], float]) -> None:
     """Set the turn's deadline once (the first stage that runs; a resumed approval on its first stage)."""
     if state.deadline is None:
-        state.deadline = clock() + agent.models.turn_budget_s
+        state.deadline = clock() + turn_budget_s(agent)
 
 
 def time_left(state: TurnState, clock: Callable[[], float]) -> float | None:

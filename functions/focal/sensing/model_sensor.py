@@ -1,24 +1,33 @@
-"""The model path of the sensor: one structured call whose answer is validated into `Context`.
+"""The model path of the sensor: one structured call whose answer is checked, then validated into `SensorOutput`.
 
-An answer that does not validate gets one repair try with the validation error; after that the
-caller falls back to the offline sensor and the trace says why.
+The prompt is small and its fixed part comes first (`focal.sensing.sensor_prompt`); the call asks for at
+most `MAX_TOKENS` when the model takes a limit. An answer that echoes the prompt or loops to its limit is
+no reading (`focal.sensing.sensor_answer`) and is never retried; an answer that does not validate gets one
+repair try with a prompt no longer than the first (never the rejected answer). Whatever fails — the
+provider, a timeout, an echo, a loop, invalid JSON twice — the caller keeps the offline reading and the
+trace says why. What a valid answer may add to the offline reading is `focal.sensing.sensor_merge`'s call.
 """
 
 from __future__ import annotations
 
+import inspect
+import json
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
+from focal.errors import ModelError
 from focal.model_calls import call_model, json_schema_of
 from focal.models.agent import AgentConfig, Rule
-from focal.models.context import Command, ConditionReading
+from focal.models.context import Command, ConditionReading, Context
 from focal.models.session import Session
 from focal.models.turn import ModelCall
-from focal.ports import LanguageModel
-from focal.prompt_data import DATA_RULE, data_block, data_message
+from focal.ports import LanguageModel, ModelReply
+from focal.sensing.sensor_answer import echo_reason, loop_reason
+from focal.sensing.sensor_prompt import repair_prompt, sensor_prompt
 
-HISTORY_TURNS = 6  # the recent turns the sensor sees (a "yes" means something only after the question)
+MAX_TOKENS = 512  # the longest answer asked for: a reading with a dozen commands and its conditions fits
 
 
 class ConditionAnswer(BaseModel):
@@ -37,69 +46,86 @@ class SensorOutput(BaseModel):
     conditions: list[ConditionAnswer] = Field(default_factory=list, description="one reading per entry of `conditions`")
 
 
-def _prompt(agent: AgentConfig, session: Session, text: str, rules: list[Rule]) -> list[dict[str, str]]:
-    step = agent.step(session.active_scenario_id, session.active_step_id)
-    waiting = [s.name for s in step.slots if session.slots.get(s.name) in (None, "")] if step else []
-    brief = {
-        "active_flow": session.active_scenario_id,
-        "active_step": session.active_step_id,
-        "flow_state": session.flow_state,
-        "asking_for_slots": waiting,
-        "scenarios": [{"id": s.id, "label": s.intent_label, "examples": s.entry_examples[:3]} for s in agent.scenarios],
-        "fields": [
-            {"name": f.field_name, "type": f.field_type, "description": f.description,
-             **({"allowed_values": f.allowed_values} if f.allowed_values else {}),
-             **({"value_synonyms": f.value_synonyms} if f.value_synonyms else {})}
-            for f in agent.profile_field_definitions
-            if "message" in f.sources and not f.privileged
-        ],
-        "commands": list(Command.model_fields["name"].annotation.__args__),  # type: ignore[union-attr]
-        **({"conditions": [{"rule_id": r.id, "condition": r.condition_text} for r in rules]} if rules else {}),
-    }
-    system = (
-        "You read one customer message for a customer-service agent and answer only with JSON matching the schema. "
-        "Pick detected_intent from the scenario ids or null; list the dialogue commands the message expresses. "
-        "The earlier turns of the conversation come first; the message to read is `customer_message` in the last "
-        "data block. "
-        + ("For each entry of `conditions`, read whether it holds for this message and the conversation so far: "
-           "holds, does_not_hold, or depends_on_reply when it is about the agent's answer or you cannot tell. "
-           if rules else "")
-        + DATA_RULE
-    )
-    history = [{"role": h.role, "content": data_block("earlier_turn", h.text)} for h in session.history[-HISTORY_TURNS:]]
-    return [
-        {"role": "system", "content": system},
-        *history,
-        data_message("turn", {"context": brief, "customer_message": text}),
-    ]
+@cache
+def _takes_max_tokens(kind: type) -> bool:
+    try:
+        params = inspect.signature(kind.complete).parameters  # type: ignore[attr-defined]
+    except (AttributeError, TypeError, ValueError):
+        return False
+    return "max_tokens" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+
+
+class _Limited:
+    """The model, asked for at most `max_tokens` when its `complete` takes a limit (the litellm adapter does)."""
+
+    def __init__(self, inner: LanguageModel, max_tokens: int):
+        self.inner, self.max_tokens = inner, max_tokens
+        self.limited = _takes_max_tokens(type(inner))
+
+    def available(self, purpose: str) -> bool:
+        return self.inner.available(purpose)
+
+    def complete(self, purpose: str, messages: list[dict[str, str]],
+                 json_schema: dict[str, Any] | None = None) -> ModelReply:
+        if self.limited:
+            return self.inner.complete(purpose, messages, json_schema=json_schema,  # type: ignore[call-arg]
+                                       max_tokens=self.max_tokens)
+        return self.inner.complete(purpose, messages, json_schema=json_schema)
+
+
+def _problem(exc: ValidationError | ValueError) -> str:
+    if isinstance(exc, ValidationError):
+        errors = exc.errors()
+        if not errors:
+            return "invalid"
+        return f"{'.'.join(str(p) for p in errors[0]['loc']) or 'answer'}: {errors[0]['msg']}"
+    return str(exc)[:80]
+
+
+def _parse(reply: ModelReply, messages: list[dict[str, str]], text: str, limit: int | None) -> tuple[SensorOutput | None, str, bool]:
+    """(the answer, why it is none, whether a repair may help)."""
+    for check in (lambda: echo_reason(reply.text, messages, text), lambda: loop_reason(reply.text, reply.output_tokens, limit)):
+        why = check()
+        if why:
+            return None, why, False
+    try:
+        raw = json.loads(reply.text)
+        if not isinstance(raw, dict):
+            raise ValueError("the answer is not one JSON object")
+        return SensorOutput.model_validate(raw), "", True
+    except (ValidationError, ValueError) as exc:
+        return None, _problem(exc), True
 
 
 def model_sensor(
     model: LanguageModel, agent: AgentConfig, session: Session, text: str, calls: list[ModelCall],
-    rules: list[Rule] | None = None,
+    rules: list[Rule] | None = None, context: Context | None = None,
 ) -> tuple[SensorOutput | None, str]:
-    """The validated answer (or None) and a note for the trace. `rules`: the subjective hard constraints
-    whose conditions the call also reads (focal.enforcement.conditions)."""
-    messages = _prompt(agent, session, text, rules or [])
+    """The checked, validated answer (or None) and a note for the trace. `rules`: the subjective hard
+    constraints whose conditions the call also reads (focal.enforcement.conditions); `context`: the offline
+    reading, whose scores choose the scenarios the prompt shows."""
+    messages = sensor_prompt(agent, session, text, rules or [], context)
     schema = json_schema_of(SensorOutput)
+    limited = _Limited(model, MAX_TOKENS)
+    limit = MAX_TOKENS if limited.limited else None
     for attempt in (1, 2):
-        reply, call = call_model(model, "sensor", messages, calls, json_schema=schema)
+        reply, call = call_model(limited, "sensor", messages, calls, json_schema=schema)
         if reply is None:
-            return None, f"sensor model failed ({call.note}); offline sensor used"
-        try:
-            output = SensorOutput.model_validate_json(reply.text)
-        except ValidationError as exc:
+            return None, f"sensor model failed ({call.note}); offline reading kept"
+        output, why, repairable = _parse(reply, messages, text, limit)
+        if output is None:
             call.ok = False
-            call.note = "invalid answer"
+            call.note = f"invalid answer: {why}" if repairable else f"no reading: {why}"
+            if not repairable:
+                return None, f"sensor model answer is no reading ({why}); offline reading kept, not retried"
             if attempt == 1 and model.available("sensor"):
-                messages = [*messages, {"role": "assistant", "content": reply.text},
-                            {"role": "user", "content": f"That answer is invalid: {exc.errors()[:3]}. Answer again with valid JSON."}]
+                messages = repair_prompt(agent, session, text, rules or [], context, why)
                 continue
-            return None, "sensor model answer invalid after one repair; offline sensor used"
+            return None, f"sensor model answer invalid after one repair ({why}); offline reading kept"
         known = {s.id for s in agent.scenarios}
         if output.detected_intent is not None and output.detected_intent not in known:
             output.detected_intent = None
         asked = {r.id for r in rules or []}
         output.conditions = [c for c in output.conditions if c.rule_id in asked]
         return output, "model sensor" if attempt == 1 else "model sensor after one repair"
-    return None, "unreachable"
+    raise ModelError("unreachable")  # pragma: no cover - the loop returns on its second attempt

@@ -43,7 +43,7 @@ from focal.enforcement.relevance import check_relevance
 from focal.enforcement.repair import hopeless, rules_to_enforce, unrepairable
 from focal.enforcement.tripwires import DEFAULT_RULES
 from focal.enforcement.variables import PURPOSE as READ_PURPOSE
-from focal.enforcement.variables import coerced_values, draft_variables, field_listing
+from focal.enforcement.variables import draft_variables, field_listing
 from focal.models.agent import AgentConfig, Rule
 from focal.models.turn import OUTPUT_CHECKS, CheckVerdict, TurnState, Violation
 from focal.pipeline.budget import SPENT, budget_spent, start_budget
@@ -83,7 +83,7 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
             values = verify_values(llm, field_listing(found.verify), text, state.model_calls, message)
         batch_s = time.perf_counter() - call_started
         if values is not None:  # a failed call leaves the raised fields uncertain: cannot verify
-            settle(found.reading, found.verify, coerced_values(found.verify, values))
+            settle(found.reading, found.verify, values)
     checkable, unverifiable = apply_reading(agent, rules, variables, found.reading)  # uncertain values: "cannot verify"
     _keep_values(state, names, variables)
     violations = unverifiable + deterministic([r for r in checkable if not r.subjective], variables)
@@ -170,7 +170,10 @@ def _unbound(agent: AgentConfig, state: TurnState, index: int) -> list[Violation
     history = state.session.history if state.session is not None else []
     # the values the rule lanes settled for this draft (a promise the reader read and the rules allow) are its own
     known = {**known_variables(agent, state.session, state.profile), **draft.variables}
-    src = build_sources(agent_declared_texts(agent), known, [state.request.message, *(h.text for h in history)])
+    typed = [state.request.message, *(h.text for h in history if h.role == "user")]
+    own = [*(state.session.slots.values() if state.session else []), *(state.profile.fields.values() if state.profile else [])]
+    checked = [h.text for h in history if h.role != "user"]  # answers already checked and sent
+    src = build_sources(agent_declared_texts(agent), known, typed + checked, own)
     found = unbound_facts(draft.text, src, draft.spans, contacts_only=draft.source != "model")
     problems = [f"{{{name}}} names no known value" for name in draft.unbound_placeholders]
     problems += [f"{u.kind} {u.text!r} comes from no known value, the customer or the agent's texts" for u in found]
@@ -246,6 +249,13 @@ def _calls_may_overlap(agent: AgentConfig, state: TurnState, deps: Deps, rules: 
     return judged or (bool(expression_names(rules)) and llm.available(READ_PURPOSE))
 
 
+def _is_fallback_text(agent: AgentConfig, state: TurnState, text: str) -> bool:
+    variables = known_variables(agent, state.session, state.profile)
+    texts = {render(r.fallback_text, variables) for v in state.enforcement.violations
+             if (r := agent.rule(v.rule_id)) is not None and r.fallback_text and not r.response_template}
+    return text in texts
+
+
 def _offer_still_shown(agent: AgentConfig, state: TurnState, text: str) -> bool:
     session = state.session
     if session is None or state.decision.action != "confirm":
@@ -286,6 +296,9 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     if not draft.violations:
         state.response = draft.text
         state.feedback = []
+        if draft.agent_text and _is_fallback_text(agent, state, draft.text):
+            report.fallback_used = True  # the violated rule's own fallback text is what the customer hears
+            state.execution_path = "fallback"
         if any(v.lane not in CHECK_LANES for v in report.violations) and not _offer_still_shown(agent, state, draft.text):
             # An earlier draft of this turn broke a hard constraint: unless the compliant draft puts the same
             # offer to the customer, the step's side effect must not run on a "yes" to an offer that was blocked.

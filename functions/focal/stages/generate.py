@@ -76,7 +76,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         if parsed is not None:
             call.ok, call.note = False, parsed.problem or "unusable answer"
         state.decision.notes.append(f"generation model gave no usable answer ({call.note or 'no reply'}); "
-                                    "the agent's own words used")
+                                    "offline composer used")
     elif budget_spent(llm):
         state.decision.notes.append("time budget spent: offline composer used")
     source: Literal["template", "offline"] = "template" if state.feedback else "offline"

@@ -31,12 +31,13 @@ from focal.pipeline.deps import Deps
 from focal.pipeline.idempotency import begin_turn
 from focal.ports import InjectionClassifier
 from focal.sensing.acts import MODEL_ONLY_YES, act_index, model_yes_doubt, offline_heard_yes
-from focal.sensing.fast_path import fast_path
+from focal.sensing.fast_path import ACT_COMMANDS, fast_path
 from focal.sensing.intents import intent_index
 from focal.sensing.model_sensor import model_sensor
 from focal.sensing.offline import offline_context
 from focal.sensing.prevalidation import blocking_failures, prevalidate, refusal_text, suggested_questions
 from focal.sensing.provenance import from_customer
+from focal.sensing.sensor_merge import merge_readings
 
 
 def _load(state: TurnState, deps: Deps, agent: AgentConfig) -> tuple[Session, CustomerProfile] | None:
@@ -61,7 +62,7 @@ def _load(state: TurnState, deps: Deps, agent: AgentConfig) -> tuple[Session, Cu
 
 
 def _understand(state: TurnState, deps: Deps, agent: AgentConfig, text: str, vector: np.ndarray) -> Context:
-    """The offline reading always; the model's only when the offline one is not sure enough."""
+    """The offline reading always; the model's, merged into it, only when the offline one is not sure enough."""
     assert state.session is not None
     scores = intent_index(state.request.tenant_id, agent, deps.embedder).scores(vector)
     acts = act_index(deps.embedder).similarities(vector) if text else None
@@ -75,16 +76,18 @@ def _understand(state: TurnState, deps: Deps, agent: AgentConfig, text: str, vec
     if context.fast_path:
         context.notes.append(f"model call skipped (fast path: {context.fast_path_reason})")
         return context
+    in_flow = decent_in_flow(agent, context, state.session)
+    if in_flow:
+        context.notes.append(f"model call skipped (in {state.session.active_scenario_id}: {in_flow})")
+        return context
     context.notes.append(f"model called: {context.fast_path_reason}")
-    output, note = model_sensor(llm, agent, state.session, text, state.model_calls, sensor_rules(agent, state.session))
+    output, note = model_sensor(llm, agent, state.session, text, state.model_calls, sensor_rules(agent, state.session),
+                                context)
     context.notes.append(note)
     if output is None:
         return context
-    readings = {c.rule_id: c.reading for c in output.conditions}
-    merged = Context.model_validate({**context.model_dump(), **output.model_dump(exclude={"conditions"}),
-                                     "source": "model", "conditions": readings})
-    if output.detected_intent:
-        merged.detected_intent = next((s.intent_label or s.id for s in agent.scenarios if s.id == output.detected_intent), None)
+    merged = merge_readings(agent, state.session, text, context, output, today)
+    merged.conditions = {c.rule_id: c.reading for c in output.conditions}
     if any(c.name == "AffirmConfirmation" for c in merged.commands):
         doubt = model_yes_doubt(text, context.notes)
         if doubt:  # "yes please, don't do it yet", "what is your policy on …?": whatever the model read, no yes
@@ -93,6 +96,23 @@ def _understand(state: TurnState, deps: Deps, agent: AgentConfig, text: str, vec
         elif not offline_heard_yes(context.notes):
             merged.notes.append(MODEL_ONLY_YES)  # the gate weighs it as less certain (focal.dialogue.confidence)
     return merged
+
+
+def decent_in_flow(agent: AgentConfig, context: Context, session: Session) -> str | None:
+    """Why a model call would add nothing in the active flow (None: it may): the offline reading filled a
+    slot, heard a dialogue act, or placed an intent at or above the fast path."""
+    if not session.active_scenario_id or context.is_ambiguous:
+        return None
+    names = {c.name for c in context.commands}
+    acts = sorted(names & set(ACT_COMMANDS))
+    if acts:
+        return f"dialogue act {acts[0]}"
+    filled = sorted({c.slot or "" for c in context.commands if c.name in ("SetSlot", "CorrectSlot")})
+    if filled:
+        return f"slot {', '.join(filled)} filled"
+    if context.intent_confidence >= agent.sensor.fast_path_confidence:
+        return f"intent scored {context.intent_confidence:.2f}"
+    return None
 
 
 def _clarify(state: TurnState, agent: AgentConfig, context: Context) -> None:
