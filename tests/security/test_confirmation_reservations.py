@@ -15,6 +15,7 @@ SUITE = """
 conversations:
   - name: a hedged yes
     customer_id: c-100
+    setup: tools.py:reset_state   # A1001 not yet refunded, whatever ran before
     turns:
       - user: Please refund order A1001
         expect: {{step: confirm_refund}}
@@ -56,6 +57,7 @@ ONLY_THE_MODEL = """
 conversations:
   - name: a yes only the model hears
     customer_id: c-100
+    setup: tools.py:reset_state
     turns:
       - user: Please refund order A1001
         expect: {step: confirm_refund}

@@ -229,3 +229,20 @@ def test_a_verification_answer_that_leaves_the_raised_field_out_blocks():
     assert [v.rule_id for v in violations] == ["cap"] and violations[0].reason.startswith("cannot verify")
     violations, _ = _check_draft(draft, [CAP], _Model({"values": {"refund_amount": None}}))  # it reads no promise
     assert violations == []
+
+
+def test_the_words_of_a_guarded_action_count_only_for_a_message_read_as_asking_for_its_flow():
+    from focal.enforcement.tripwires import demands_forbidden
+    from focal.models.agent import Scenario, Step, Tool
+
+    tool = Tool(id="cancel_membership", kind="python", entrypoint="tools.py:cancel", side_effect=True)
+    guard = Rule(id="verified_only", condition_text="c", action_text="a", is_hard_constraint=True,
+                 guarded_tool_ids=["cancel_membership"], enforcement_expression="True")
+    flow = Scenario(id="cancel", name="Cancel", entry_step_id="go",
+                    steps=[Step(id="go", instructions="Cancel it.", action=["cancel_membership"])])
+    agent = AgentConfig(id="a", name="a", profile_field_definitions=FIELDS, rules=[CAP, guard], tools=[tool],
+                        scenarios=[flow])
+    message = "Cancel my membership today"
+    assert demands_forbidden(agent, [CAP], {"refund_amount"}, message, {}, requested="cancel")
+    assert not demands_forbidden(agent, [CAP], {"refund_amount"}, message, {}, requested=None)
+    assert not demands_forbidden(agent, [CAP], {"refund_amount"}, "What are your opening hours?", {}, requested="cancel")

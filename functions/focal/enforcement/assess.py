@@ -128,14 +128,15 @@ def _numeric(agent: AgentConfig, rules: list[Rule], f: ProfileFieldDefinition, d
 
 
 def assess(agent: AgentConfig, rules: list[Rule], names: set[str], draft: Draft, known: dict[str, Any],
-           message: str = "", acted: bool = False) -> Assessment:
+           message: str = "", acted: bool = False, requested: str | None = None) -> Assessment:
     """The reading the rule lanes evaluate, and what needs verification. `message`: the customer's; `acted`: a
-    side-effecting tool ran this turn, or the turn is in a flow (what the draft reports is that flow's to guard)."""
+    side-effecting tool ran this turn, or the turn is in a flow (what the draft reports is that flow's to guard);
+    `requested`: the scenario the message was read as asking for, outside the turn's flow."""
     model = draft.source == "model"
     reading, ask = offline_reading(agent, draft.text, names, known=known, model_written=model)
     result = Assessment(reading=reading)
-    if not model:
-        result.verify = ask
+    if not model:  # the agent's texts filled with known values: only what the reader cannot place is asked about
+        result.verify = [f for f in ask if f.field_name in reading.uncertain]
         return result
     declared = _declared(agent, draft.commitments or {}, names)
     for name in sorted(names):
@@ -159,7 +160,7 @@ def assess(agent: AgentConfig, rules: list[Rule], names: set[str], draft: Draft,
         result.defaults.append(DEFAULT_RULES["no_credential_request"])
     # a structured draft that declares what it gives is checked on that; one that declares nothing, or prose, may be a
     # bare "yes" to the demand
-    if not acted and not declared and demands_forbidden(agent, rules, names, message, known):
+    if not acted and not declared and demands_forbidden(agent, rules, names, message, known, requested):
         result.defaults.append(DEFAULT_RULES["no_unbacked_agreement"])
     return result
 

@@ -5,7 +5,8 @@
   PIN"), so the verification call decides.
 - `no_unbacked_agreement`: the customer's message asks for something the hard rules in scope would not allow
   (an amount of a capped kind, in any language, or a value the offline reader reads, that a rule would not
-  allow), or names what a guarded action does (the words of a guarded tool's id). A short "Yes." or
+  allow), or, read as asking for a flow that runs a guarded action, names what that action does (the words of the
+  tool's id) while the turn is outside that flow. A short "Yes." or
   "comp it" to that demand states no figure, so the verification call reads it beside the message.
 
 Both are judged like subjective hard rules, batched with the agent's own; unjudged, they block.
@@ -76,8 +77,13 @@ def asks_for_credentials(text: str) -> bool:
     return bool(_SECRETS.search(fold(text)))
 
 
-def _guarded_tool_words(agent: AgentConfig) -> set[str]:
-    guarded = {t for r in agent.rules if r.enabled for t in r.guarded_tool_ids}
+def _guarded_tool_words(agent: AgentConfig, requested: str | None) -> set[str]:
+    """The words of the guarded side-effecting tools the `requested` scenario's steps run."""
+    scenario = agent.scenario(requested) if requested else None
+    if scenario is None:
+        return set()
+    used = {t for step in scenario.steps for t in step.action}
+    guarded = {t for r in agent.rules if r.enabled for t in r.guarded_tool_ids} & used
     words = set()
     for tool in agent.tools:
         if tool.side_effect and tool.id in guarded:
@@ -85,9 +91,11 @@ def _guarded_tool_words(agent: AgentConfig) -> set[str]:
     return words
 
 
-def demands_forbidden(agent: AgentConfig, rules: list[Rule], names: set[str], message: str, known: dict[str, Any]) -> bool:
+def demands_forbidden(agent: AgentConfig, rules: list[Rule], names: set[str], message: str, known: dict[str, Any],
+                      requested: str | None = None) -> bool:
     """The customer's message asks for what a rule in scope limits (an amount of a capped kind, in any language,
-    that the rule would not allow), or names what a guarded action does."""
+    that the rule would not allow), or — read as asking for `requested`, a flow with a guarded action — names what
+    that action does."""
     if not message.strip():
         return False
     text = fold(message)
@@ -102,6 +110,6 @@ def demands_forbidden(agent: AgentConfig, rules: list[Rule], names: set[str], me
         reading, _ = offline_reading(agent, text, amounts, known=known, model_written=False)
         if any(not holds_for(rules, n, v, known) for n, v in reading.values.items()):
             return True
-    words = _guarded_tool_words(agent)
+    words = _guarded_tool_words(agent, requested)
     lowered = text.lower()
     return any(re.search(rf"\b{re.escape(w)}", lowered) for w in words)

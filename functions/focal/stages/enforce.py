@@ -1,24 +1,25 @@
-"""Stage 6 — enforce: check the draft before the customer sees it.
+"""Stage 6 — enforce: check the draft before the customer sees it, on what it commits to.
 
 Rules to enforce = every enabled response constraint (a hard constraint that guards no tool) whose
 scope is active this turn — GLOBAL, the active scenario and step, a scenario entered or left — taken
 from the config, whatever retrieval scored (`enforcement/scope.py`). Action guards are checked
-before their tools run (stages/tools.py), not here. No switch turns this off. On a violation:
-regenerate with the violations as feedback (jump back to generate) up to `max_retries`, then the
-rule's or agent's fallback text — at once when a violated rule fails for every value a draft could
-state (focal.enforcement.repair: no wording can pass it, so the model is not asked again).
+before their tools run (stages/tools.py), not here. No switch turns this off.
 
-A subjective rule needs the judge: with no judge model, when the judge errs or times out, or when the
-turn's time budget is spent (focal.pipeline.budget), it blocks (`cannot verify`) unless the agent opts
-into `unverifiable_subjective: mark_unverified`; then
-the trace says UNVERIFIED, never passed.
+The agent's own words (a guard's template, a violated rule's own text) are said as written. Any other draft
+is assessed (focal.enforcement.assess): a structured draft's commitments decide; the offline reader and the
+default checks' tripwires only raise "needs verification", settled by one model call independent of the
+generator, batched with the subjective rules (focal.enforcement.lanes). Whatever nobody could verify — no
+model, an error, a timeout, the turn's budget spent, a verdict or a value left out — blocks (`cannot verify`),
+unless a subjective rule of the agent's is marked `mark_unverified` (then the trace says UNVERIFIED).
 
-Output checks (`enforcement.relevance_check_enabled`, `grounding_check_enabled`; see
-focal.enforcement.relevance and .grounding) run on every draft after the rule lanes. Each verdict,
-passed or not, goes to `enforcement.checks` with its draft index, score and threshold; a failing
-check is a Violation named after the check (lane relevance / grounding) and takes the same
-regenerate → fallback repair. Only a rule violation withdraws a pending confirmation when a later
-draft passes: a draft repaired for relevance or grounding still makes the step's offer.
+Output checks run on every draft after the rule lanes: unbound facts and internal names always
+(focal.enforcement.facts, .internals), relevance and grounding behind their flags. Each verdict goes to
+`enforcement.checks` with its draft index, score and threshold; a failing check is a Violation named after
+the check. On a violation: regenerate with the violations as feedback (jump back to generate) up to
+`max_retries`; then the violated rule's own text, or — when no rule of the agent's was broken — the agent's
+own words for the turn (the offline composer), checked like any draft, before the agent's fallback. At once
+when a violated rule fails for every value a draft could state (focal.enforcement.repair). Only a rule
+violation withdraws a pending confirmation when a later draft passes.
 """
 
 from __future__ import annotations
@@ -65,7 +66,8 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
         return blocked
     acted = any(c.status == "ok" and (t := agent.tool(c.tool_id)) is not None and t.side_effect for c in state.tool_calls)
     in_flow = state.decision.scenario_id is not None  # an action asked for inside a flow is that flow's to guard
-    found = assess(agent, rules, names, draft, variables, state.request.message, acted or in_flow)
+    requested = _scenario_of(agent, state.context.detected_intent if state.context else None)
+    found = assess(agent, rules, names, draft, variables, state.request.message, acted or in_flow, requested)
     defaults = found.defaults
     subjective = rules_to_judge(state, [r for r in rules if r.subjective]) + defaults
     llm = deps.llm(agent, state)
@@ -98,6 +100,10 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
             violations += _unjudged(agent, state, llm, subjective, judging, defaults)
         _lap(state, "judge", started)
     return violations
+
+
+def _scenario_of(agent: AgentConfig, intent: str | None) -> str | None:
+    return next((s.id for s in agent.scenarios if intent in (s.id, s.intent_label)), None) if intent else None
 
 
 def _unjudged(agent: AgentConfig, state: TurnState, llm: Any, subjective: list[Rule], judging: bool,
