@@ -5,7 +5,6 @@ no network). And `focal demo` uses FOCAL_MODEL / --model, as `focal chat` does."
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -16,13 +15,14 @@ import focal.adapters.litellm_model as lm
 import focal.cli.main as cli_main
 from focal.adapters.litellm_model import LiteLLMModel
 from focal.config.loader import load_agent
-from focal.errors import ModelError
 from focal.models.turn import TurnRequest
 from focal.pipeline.budget import LAMBDA_MAX_BUDGET_S, turn_budget_s
 from focal.pipeline.runner import LocalRunner
-from focal.ports import ModelReply
 from focal.settings import Settings, get_settings
 from focal.wiring import local_deps
+from test_turn_budget import Clock, SlowModel  # a model that takes fake time per call, and its clock
+
+LOCAL_ANSWER = "Standard shipping takes 3-5 business days, from the local model."
 
 RETAIL = Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yaml"
 
@@ -42,36 +42,6 @@ def env(monkeypatch):
     get_settings.cache_clear()
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = time.time()
-
-    def __call__(self) -> float:
-        return self.now
-
-
-class SlowModel:
-    """Takes `seconds` of fake time per call; fails as a timeout when the budget gives it less."""
-
-    def __init__(self, clock: Clock, seconds: float):
-        self.clock, self.seconds, self.allowed = clock, seconds, None
-        self.calls: list[tuple[str, float | None]] = []
-
-    def available(self, purpose: str) -> bool:
-        return purpose == "generate"
-
-    def configured(self, *, total_s: float | None = None, **_: object) -> SlowModel:
-        view = SlowModel(self.clock, self.seconds)
-        view.calls, view.allowed = self.calls, total_s
-        return view
-
-    def complete(self, purpose, messages, json_schema=None) -> ModelReply:
-        self.calls.append((purpose, self.allowed))
-        if self.allowed is not None and self.seconds > self.allowed:
-            self.clock.now += self.allowed
-            raise ModelError("Timeout from model provider")
-        self.clock.now += self.seconds
-        return ModelReply(text="Standard shipping takes 3-5 business days, from the local model.", model="local")
 
 
 def run(deps, message: str):
@@ -84,7 +54,7 @@ def test_the_turn_budget_override_lets_a_slow_local_call_finish(env, tmp_path):
     env(FOCAL_TURN_BUDGET_S="300")
     deps = local_deps(RETAIL, tmp_path / "focal.db")
     deps.clock = clock = Clock()
-    deps.model = model = SlowModel(clock, 90.0)  # far beyond the file's 20 s (and its 25 s maximum)
+    deps.model = model = SlowModel(clock, {"generate"}, 90.0, LOCAL_ANSWER)  # far beyond the file's 20 s limit
     start = clock.now
     result, record = run(deps, "how long does shipping take?")
     assert record.state["deadline"] == start + 300.0
@@ -96,7 +66,7 @@ def test_without_the_override_the_same_call_is_cut_and_the_turn_answers_offline(
     env()
     deps = local_deps(RETAIL, tmp_path / "focal.db")
     deps.clock = clock = Clock()
-    deps.model = SlowModel(clock, 90.0)
+    deps.model = SlowModel(clock, {"generate"}, 90.0, LOCAL_ANSWER)
     result, record = run(deps, "how long does shipping take?")
     assert result.degraded == ["model_budget"] and "from the local model" not in result.response
     assert record.state["model_calls"][0]["ok"] is False and record.state["drafts"][0]["source"] == "offline"

@@ -498,6 +498,19 @@ def _fresh_deps(agent_path: str | Path, shared: Any | None) -> Any:
     return deps
 
 
+def start_conversation(conv: Conversation, agent: AgentConfig, deps: Any) -> Any:
+    """Run the conversation's setup, store the profile it gives, and return the runner its turns go through."""
+    from focal.pipeline.runner import LocalRunner
+
+    run_setup(conv, agent)
+    if conv.profile:
+        deps.profiles.save(CustomerProfile(
+            tenant_id=TENANT_ID, agent_id=agent.id, customer_id=conv.customer_id,
+            schema_version=agent.profile_schema_version, fields=dict(conv.profile),
+        ))
+    return LocalRunner(deps)
+
+
 def run_setup(conv: Conversation, agent: AgentConfig) -> None:
     """Call the conversation's `setup` function (if any) through the python tool runner, which loads the
     agent's own tool modules: a reset there is seen by the tools. Raises `ToolError` when it fails."""
@@ -513,19 +526,11 @@ def run_setup(conv: Conversation, agent: AgentConfig) -> None:
 
 
 def run_conversation(conv: Conversation, agent: AgentConfig, deps: Any, session_id: str) -> ConversationReport:
-    from focal.pipeline.runner import LocalRunner
-
     report = ConversationReport(name=conv.name, task=conv.task)
     started = time.perf_counter()
     model = deps.model
     try:
-        run_setup(conv, agent)
-        if conv.profile:
-            deps.profiles.save(CustomerProfile(
-                tenant_id=TENANT_ID, agent_id=agent.id, customer_id=conv.customer_id,
-                schema_version=agent.profile_schema_version, fields=dict(conv.profile),
-            ))
-        runner = LocalRunner(deps)
+        runner = start_conversation(conv, agent, deps)
         for index, turn in enumerate(conv.turns, start=1):
             model.clear()
             for purpose, outputs in turn.model.items():
@@ -580,6 +585,14 @@ def run_suite(agent_path: str | Path, suite_path: str | Path, select: list[str] 
     return report
 
 
+def turn_lines(turn: Any, head: str, colour: bool) -> list[str]:
+    """A reported turn: its head line, its failures, the answer it got and why (each draft, each guard)."""
+    from focal.cli.style import paint
+
+    return [head, *(f"        {paint('✗', 'blocked', colour)} {failure}" for failure in turn.failures),
+            f"        < [{turn.execution_path}] {_shown(turn.response)}", *(f"          · {line}" for line in turn.why)]
+
+
 def format_report(report: Report, verbose: bool = False, colour: bool = False) -> str:
     """One line per conversation; under a failing one, each failing turn with its failures and response.
     `colour`: PASS in green, FAIL and each failure in red (`focal.cli.style`; the CLI sets it on a TTY only)."""
@@ -592,11 +605,7 @@ def format_report(report: Report, verbose: bool = False, colour: bool = False) -
         for turn in conv.turns:
             if turn.passed and not verbose:
                 continue
-            lines.append(f"      turn {turn.index} > {turn.user}")
-            for failure in turn.failures:
-                lines.append(f"        {paint('✗', 'blocked', colour)} {failure}")
-            lines.append(f"        < [{turn.execution_path}] {_shown(turn.response)}")
-            lines += [f"          · {line}" for line in turn.why]
+            lines += turn_lines(turn, f"      turn {turn.index} > {turn.user}", colour)
         if conv.error:
             lines.append(f"        {paint('✗', 'blocked', colour)} error after {len(conv.turns)} turn(s): {conv.error}")
     failed = len(report.failed)

@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from focal.cli.conversation_tests import ConversationReport, Report, TurnReport, _shown
+from focal.cli.conversation_tests import ConversationReport, Report, TurnReport, turn_lines
 
 PURPOSE_ORDER = ("sensor", "rules", "extract", "generate", "judge", "grounding")
 
@@ -127,11 +127,7 @@ def format_live_report(report: LiveReport, verbose: bool = False, colour: bool =
         for turn in conv.turns:
             if turn.passed and not verbose:
                 continue
-            lines.append(f"      turn {turn.index} > {turn.user}  [{turn.status}, {turn.ms / 1000:.1f}s]")
-            for failure in turn.failures:
-                lines.append(f"        {paint('✗', 'blocked', colour)} {failure}")
-            lines.append(f"        < [{turn.execution_path}] {_shown(turn.response)}")
-            lines += [f"          · {line}" for line in turn.why]
+            lines += turn_lines(turn, f"      turn {turn.index} > {turn.user}  [{turn.status}, {turn.ms / 1000:.1f}s]", colour)
             lines.append(f"          · {_calls_line(turn)}")
             if turn.checked:
                 lines.append(f"          · checked: {', '.join(turn.checked)}")

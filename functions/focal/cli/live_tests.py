@@ -39,14 +39,13 @@ from focal.cli.conversation_tests import (
     Turn,
     check_turn,
     load_suite,
-    run_setup,
     selected,
+    start_conversation,
 )
 from focal.cli.live_report import LiveConversationReport, LiveReport, LiveTurnReport
 from focal.cli.turn_why import turn_why
 from focal.config.loader import load_agent
 from focal.models.agent import AgentConfig
-from focal.models.session import CustomerProfile
 from focal.models.turn import TurnRequest, TurnResult
 
 LIVE_KEYS = ("tool_calls", "blocked_tools", "response_contains", "response_not_contains")
@@ -145,18 +144,11 @@ def run_turn_live(runner: Any, deps: Any, agent: AgentConfig, conv: Conversation
 
 def run_conversation_live(conv: Conversation, agent: AgentConfig, deps: Any, session_id: str,
                           progress: Callable[[str], None] | None = None) -> LiveConversationReport:
-    from focal.pipeline.runner import LocalRunner
 
     report = LiveConversationReport(name=conv.name, task=conv.task)
     started = time.perf_counter()
     try:
-        run_setup(conv, agent)
-        if conv.profile:
-            deps.profiles.save(CustomerProfile(
-                tenant_id=TENANT_ID, agent_id=agent.id, customer_id=conv.customer_id,
-                schema_version=agent.profile_schema_version, fields=dict(conv.profile),
-            ))
-        runner = LocalRunner(deps)
+        runner = start_conversation(conv, agent, deps)
         for index, turn in enumerate(conv.turns, start=1):
             tr = run_turn_live(runner, deps, agent, conv, turn, index, session_id)
             report.turns.append(tr)
