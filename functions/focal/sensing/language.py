@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 STOPWORDS: dict[str, frozenset[str]] = {
     "en": frozenset("the a an and or but is are was were be been i you he she it we they my your our me "
@@ -102,12 +103,28 @@ def written_in(text: str, lang: str = "en", least: int = 1) -> str | None:
     words = [w.lower() for w in _WHOLE_WORDS.findall(text)]
     if len(words) < 2:
         return None
-    mine = STOPWORDS.get(lang, frozenset()) | (_ENGLISH_TOO if lang == "en" else frozenset())
+    mine, others = _word_index(lang)
     own = sum(w in mine or (lang == "en" and _CONTRACTION.search(w) is not None) for w in words)
-    counts = {code: sum(w not in mine and (w in stop or w in _ANSWER_WORDS.get(code, frozenset())) for w in words)
-              for code, stop in STOPWORDS.items() if code != lang}
+    counts = dict.fromkeys((code for code in STOPWORDS if code != lang), 0)
+    for w in words:
+        for code in others.get(w, ()):
+            counts[code] += 1
     best = max(counts, key=lambda k: counts[k])
     return best if counts[best] > own and counts[best] >= least else None
+
+
+@lru_cache(maxsize=16)
+def _word_index(lang: str) -> tuple[frozenset[str], dict[str, tuple[str, ...]]]:
+    """`lang`'s own words, and for every other language's word that is not one of them, the languages it counts for
+    (built once: an answer's words are then looked up once each, not once per language)."""
+    mine = STOPWORDS.get(lang, frozenset()) | (_ENGLISH_TOO if lang == "en" else frozenset())
+    index: dict[str, list[str]] = {}
+    for code, stop in STOPWORDS.items():
+        if code != lang:
+            for w in stop | _ANSWER_WORDS.get(code, frozenset()):
+                if w not in mine:
+                    index.setdefault(w, []).append(code)
+    return mine, {w: tuple(codes) for w, codes in index.items()}
 
 
 def _latin(c: str) -> bool:
