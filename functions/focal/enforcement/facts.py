@@ -36,6 +36,8 @@ _PHONE = re.compile(r"(?<![\w.,/-])\+?\(?\d[\d ().\-/]{5,}\d(?![\w])")
 _ID = re.compile(r"#?\b(?=[\w-]*\d)(?=[\w-]*[^\W\d_])[^\W_][\w-]*[^\W_]\b|#\d+\b")
 _NUMBER = re.compile(r"(?<![\w])\d+(?:[.,'\u00a0 ]\d{3})*(?:[.,]\d+)?(?!\w)|(?<![\w])[.,]\d+(?!\w)")
 _ANY_DIGITS = re.compile(r"\d+(?:[.,]\d+)?")
+# A range ("3-5 business days"): said only as a range something gives, not pieced together from two figures.
+_RANGE = re.compile(r"(?<![\w.,/-])(\d+(?:[.,]\d+)?)\s?[-\u2013]\s?(\d+(?:[.,]\d+)?)(?![\w/-]|[.,]\d)")
 _HARMLESS = re.compile(r"\b24\s?/\s?7\b")
 _LIST_MARKER = re.compile(r"(?m)^\s*(?:step\s+|paso\s+|schritt\s+)?\d{1,2}[.):](?=\s)", re.I)
 # A number with a unit or an ordinal written onto it ("3pm", "2nd", "30-day"): read as the number.
@@ -43,34 +45,41 @@ _UNIT_SUFFIX = re.compile(r"^(\d+(?:[.,]\d+)?)-?([^\W\d_]{1,12})$")
 _DATE = re.compile(r"(?<![\w.,/-])(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})(?![\w/-])")
 
 
+_SEPARATORS = {"\u066b": ".", "\u066c": ",", "\u2013": "-", "\u2212": "-"}  # Arabic decimal and thousands signs, dashes
+
+
+def _fold_char(m: re.Match[str]) -> str:
+    ch = m.group(0)
+    if ch.isdecimal():
+        return str(unicodedata.decimal(ch, 0))
+    if ch in _SEPARATORS:
+        return _SEPARATORS[ch]
+    return "" if unicodedata.category(ch) == "Cf" else ch
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
 def _digits_ascii(text: str) -> str:
     """Any script's decimal digits as ASCII digits, compatibility forms folded, invisible characters dropped."""
     if text.isascii():
         return text
-    text = unicodedata.normalize("NFKC", text)
-    out = []
-    for ch in text:
-        if ch.isdecimal() and not ch.isascii():
-            out.append(str(unicodedata.decimal(ch, 0)))
-        elif unicodedata.category(ch) == "Cf":
-            continue
-        else:
-            out.append(ch)
-    return "".join(out)
+    return _NON_ASCII.sub(_fold_char, unicodedata.normalize("NFKC", text))
 
 
 def number_values(raw: str) -> set[float]:
     """Every value a written number can mean: "1.000" is 1 or 1000, "75,00" is 75, "1,234.50" is 1234.5."""
-    s = raw.replace("\u00a0", " ").replace("'", ",").replace(" ", ",")
+    s = raw.strip().replace("\u00a0", " ").replace("'", ",").replace(" ", ",")
     out: set[float] = set()
     for thousands, decimal in ((",", "."), (".", ",")):
-        t = s.replace(thousands, "")
-        if t.count(decimal) > 1:
+        whole, _, fraction = s.partition(decimal)
+        groups = whole.split(thousands)
+        if decimal in fraction or thousands in fraction or not all(g.isdigit() for g in groups) or (
+                len(groups) > 1 and any(len(g) != 3 for g in groups[1:])):
+            continue  # "75,00" has no thousands group; "1.2.3" is no number
+        if fraction and not fraction.isdigit():
             continue
-        try:
-            out.add(round(float(t.replace(decimal, ".")), 4))
-        except ValueError:
-            continue
+        out.add(round(float("".join(groups) + ("." + fraction if fraction else "")), 4))
     return out
 
 
@@ -84,6 +93,7 @@ class Sources:
     contacts: str = ""  # the agent's texts and the customer's own words, lower-cased: links, e-mails, phones appear here
     contact_digits: set[str] = field(default_factory=set)  # digit runs of the declared and the customer's phones
     numbers: set[float] = field(default_factory=set)
+    ranges: set[str] = field(default_factory=set)  # "3-5": the ranges the sources write
     words: str = ""  # every known or typed text, lower-cased (ids)
 
 
@@ -105,6 +115,7 @@ def _add_text(src: Sources, text: str) -> None:
         src.numbers |= number_values(m.group(0))
     for m in _ANY_DIGITS.finditer(text):  # "AB1234" also supports "1234", "8am" supports 8
         src.numbers |= number_values(m.group(0))
+    src.ranges |= {f"{m.group(1)}-{m.group(2)}" for m in _RANGE.finditer(text)}
 
 
 def _contact_sources(texts: list[str]) -> Sources:
@@ -133,7 +144,7 @@ def build_sources(agent_texts: Iterable[str], known: dict[str, Any], typed: Iter
     base = cached[1]
     turn = _contact_sources([*typed, *(str(v) for v in _walk(list(own)))])
     src = Sources(contacts=base.contacts + "\n" + turn.contacts, contact_digits=base.contact_digits | turn.contact_digits,
-                  numbers=base.numbers | turn.numbers, words=base.words + turn.words)
+                  numbers=base.numbers | turn.numbers, ranges=base.ranges | turn.ranges, words=base.words + turn.words)
     for value in _walk(known):
         if isinstance(value, bool):
             continue
@@ -193,6 +204,10 @@ def unbound_facts(text: str, src: Sources, spans: list[tuple[int, int]] | None =
     if contacts_only:
         return found
     found += [Unbound("date", d) for d in dates if d.lower() not in src.words]
+    for m in _RANGE.finditer(text):
+        if f"{m.group(1)}-{m.group(2)}" not in src.ranges:
+            found.append(Unbound("figure", m.group(0)))
+        text = _mask(text, m.start(), m.end())
     for m in _ID.finditer(text):
         token = m.group(0).lstrip("#")
         unit = _UNIT_SUFFIX.match(token)
