@@ -77,11 +77,15 @@ def test_a_named_booking_whose_price_is_unknown_cannot_be_verified(tmp_path):
 
 
 @pytest.mark.parametrize("draft", [
-    "Your reimbursement for TK-4471 ($40) is on its way.", "I can look into TK-4471 for you.", "TK-4471 came to $120.",
+    "I can look into TK-4471 for you.", "TK-4471 came to $120.",
     "You'll receive your Harbour Jazz Night tickets by email.", "I can't reimburse TK-4471, I'm sorry.",
 ])
-def test_a_stated_part_a_lookup_or_a_refusal_about_the_booking_passes(tmp_path, draft):
+def test_a_lookup_or_a_refusal_about_the_booking_is_verified_then_passes(tmp_path, draft):
     _suite(tmp_path, [(draft, None)], judge=VERIFIED)  # a verdict left unused would fail the turn
+
+
+def test_a_stated_part_of_the_booking_answers_the_demand_with_a_figure_and_needs_no_verifier(tmp_path):
+    _suite(tmp_path, [("Your reimbursement for TK-4471 ($40) is on its way.", None)])
 
 
 @pytest.mark.parametrize(("draft", "rule"), [

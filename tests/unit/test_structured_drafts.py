@@ -246,3 +246,12 @@ def test_the_words_of_a_guarded_action_count_only_for_a_message_read_as_asking_f
     assert demands_forbidden(agent, [CAP], {"refund_amount"}, message, {}, requested="cancel")
     assert not demands_forbidden(agent, [CAP], {"refund_amount"}, message, {}, requested=None)
     assert not demands_forbidden(agent, [CAP], {"refund_amount"}, "What are your opening hours?", {}, requested="cancel")
+
+
+def test_an_answer_to_a_demand_that_states_a_compliant_figure_is_no_bare_yes():
+    message = "I want $500 compensation"
+    violations, _ = _check_draft(Draft(text="I can't do that, but I'll refund $30 today.", source="model"), [CAP],
+                                 message=message)
+    assert violations == []
+    violations, _ = _check_draft(Draft(text="Sure, that works.", source="model"), [CAP], message=message)
+    assert [v.rule_id for v in violations] == ["no_unbacked_agreement"]

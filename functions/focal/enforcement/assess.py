@@ -160,9 +160,17 @@ def assess(agent: AgentConfig, rules: list[Rule], names: set[str], draft: Draft,
         result.defaults.append(DEFAULT_RULES["no_credential_request"])
     # a structured draft that declares what it gives is checked on that; one that declares nothing, or prose, may be a
     # bare "yes" to the demand
-    if not acted and not declared and demands_forbidden(agent, rules, names, message, known, requested):
+    if not acted and not declared and not _states_what_it_gives(agent, result.reading, names) and demands_forbidden(
+            agent, rules, names, message, known, requested):
         result.defaults.append(DEFAULT_RULES["no_unbacked_agreement"])
     return result
+
+
+def _states_what_it_gives(agent: AgentConfig, reading: DraftReading, names: set[str]) -> bool:
+    """The draft states, and the reader placed, an amount for a capped field that the rules allow (what it raised is
+    not in `values`): it answers a demand with a figure, not with a bare "yes"."""
+    return any((f := agent.field(n)) is not None and f.field_type in ("money", "percentage") and n in reading.values
+               and n not in reading.uncertain and reading.values[n] != f.default for n in names)
 
 
 def settle(reading: DraftReading, verify: list[ProfileFieldDefinition], answered: dict[str, Any]) -> None:
