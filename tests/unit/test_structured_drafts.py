@@ -65,8 +65,8 @@ def _check_draft(draft: Draft, rules: list[Rule], model=None, message: str = "wh
 
 
 def _structured(text: str, commitments: dict, known: dict | None = None) -> Draft:
-    shown = render_draft(text, known or {"order_total": 75.0, "order_id": "A1002"}, commitments)
-    return Draft(text=shown.text, source="model", commitments=commitments, spans=shown.spans,
+    shown = render_draft(text, known or {"order_total": 75.0, "order_id": "A1002"}, commitments, {"refund_amount"})
+    return Draft(text=shown.text, source="model", commitments=shown.commitments, spans=shown.spans,
                  unbound_placeholders=shown.unbound)
 
 

@@ -69,15 +69,17 @@ def judge_offline(agent: AgentConfig, raw: Any, known: dict[str, Any], message: 
     rules = response_rules(agent)
     names = expression_names(rules)
     text, commitments = (raw.get("text", ""), raw.get("commitments") or {}) if isinstance(raw, dict) else (str(raw), None)
-    shown = render_draft(text, known, commitments)
-    draft = Draft(text=shown.text, source="model", commitments=commitments, spans=shown.spans, bindings=shown.bound,
+    shown = render_draft(text, known, commitments, names)
+    committed = shown.commitments if commitments is not None else None
+    draft = Draft(text=shown.text, source="model", commitments=committed, spans=shown.spans, bindings=shown.bound,
                   unbound_placeholders=shown.unbound)
     variables = dict(known)
     found = assess(agent, rules, names, draft, variables, message, acted=False)
     checkable, unverifiable = apply_reading(agent, rules, variables, found.reading)
     certain = [v for v in deterministic([r for r in checkable if not r.subjective], variables)
                if not v.reason.startswith("cannot verify")]
-    src = build_sources(agent_declared_texts(agent), known, [message])
+    settled = {n: variables[n] for n in names if n in variables}  # as the enforce stage: the values the lanes settled
+    src = build_sources(agent_declared_texts(agent), {**known, **settled}, [message])
     blocked = [f"{v.rule_id}: {v.reason}" for v in certain]
     blocked += [f"unbound {u.kind} {u.text!r}" for u in unbound_facts(draft.text, src, draft.spans)]
     blocked += [f"unbound placeholder {{{n}}}" for n in draft.unbound_placeholders]

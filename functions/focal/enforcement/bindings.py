@@ -11,6 +11,7 @@ binding.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +23,8 @@ _PLACEHOLDER = re.compile(r"\{\{?\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}?\}")
 @dataclass
 class Rendered:
     text: str
-    spans: list[tuple[int, int]] = field(default_factory=list)  # [start, end) of each rendered value
+    spans: list[tuple[int, int]] = field(default_factory=list)  # [start, end) of each rendered known value
+    commitments: dict[str, Any] = field(default_factory=dict)  # the commitments a draft may make: the allowed names
     bound: dict[str, Any] = field(default_factory=dict)  # placeholder → the value it showed
     unbound: list[str] = field(default_factory=list)  # placeholders naming nothing known
 
@@ -36,12 +38,16 @@ def _lookup(name: str, values: dict[str, Any]) -> Any:
     return value
 
 
-def render_draft(text: str, variables: dict[str, Any], commitments: dict[str, Any] | None) -> Rendered:
-    """The draft as the customer reads it. Commitments are shown by their own values (the answer says what it
-    commits to); everything else by the turn's known values."""
-    values = {**variables, **(commitments or {})}
+def render_draft(text: str, variables: dict[str, Any], commitments: dict[str, Any] | None,
+                 allowed: Iterable[str] = ()) -> Rendered:
+    """The draft as the customer reads it. A commitment to one of the `allowed` response fields is shown by its own
+    value (the answer says what it commits to); every other placeholder by the turn's known values. A commitment never
+    overrides a known value, and what it shows is the model's: not masked as bound, so the check on unbound facts
+    reads it like any text the model wrote (the rule lanes settle its figure)."""
+    allowed = set(allowed)
+    result = Rendered(text="", commitments={k: v for k, v in (commitments or {}).items() if k in allowed})
+    values = {**variables, **result.commitments}
     out: list[str] = []
-    result = Rendered(text="")
     last = 0
     length = 0
     for m in _PLACEHOLDER.finditer(text):
@@ -55,7 +61,8 @@ def render_draft(text: str, variables: dict[str, Any], commitments: dict[str, An
             result.unbound.append(name)
         else:
             shown = render("{v}", {"v": value})
-            result.spans.append((length, length + len(shown)))
+            if name.partition(".")[0] not in result.commitments:
+                result.spans.append((length, length + len(shown)))
             result.bound[name] = value
         out.append(shown)
         length += len(shown)

@@ -187,22 +187,28 @@ def _contacts(text: str, src: Sources) -> tuple[list[Unbound], str]:
     return found, text
 
 
-def unbound_facts(text: str, src: Sources, spans: list[tuple[int, int]] | None = None,
-                  contacts_only: bool = False) -> list[Unbound]:
-    """The facts of `text` that no binding, known value, typed value or declaration supports."""
-    text = _digits_ascii(text)
-    spans = spans or []
-    for start, end in spans:  # rendered values are bound: masked before anything else reads them
-        text = _mask(text, start, end)
+def _without_steps_and_dates(text: str) -> tuple[str, list[str]]:
     text = _HARMLESS.sub(lambda m: " " * len(m.group(0)), text)
     text = _LIST_MARKER.sub(lambda m: " " * len(m.group(0)), text)  # "1." opening a line: a step, not a figure
     dates = []
     for m in _DATE.finditer(text):  # a date is said as known or typed, never read as a phone
         dates.append(m.group(0))
         text = _mask(text, m.start(), m.end())
-    found, text = _contacts(text, src)
+    return text, dates
+
+
+def unbound_facts(text: str, src: Sources, spans: list[tuple[int, int]] | None = None,
+                  contacts_only: bool = False) -> list[Unbound]:
+    """The facts of `text` that no binding, known value, typed value or declaration supports. Links, e-mails and
+    phones are read in the whole text, rendered values included (a placeholder may show a tool's text); figures and
+    ids only outside the rendered values (`spans`, where the renderer put them: masked before folding)."""
+    found, _ = _contacts(_without_steps_and_dates(_digits_ascii(text))[0], src)
     if contacts_only:
         return found
+    for start, end in spans or []:
+        text = _mask(text, start, end)
+    text, dates = _without_steps_and_dates(_digits_ascii(text))
+    _, text = _contacts(text, src)  # read above: masked here so their digits are no figures
     found += [Unbound("date", d) for d in dates if d.lower() not in src.words]
     for m in _RANGE.finditer(text):
         if f"{m.group(1)}-{m.group(2)}" not in src.ranges:

@@ -68,8 +68,9 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         reply, call = call_model(llm, "generate", messages, state.model_calls, json_schema=commitment_schema(agent, names))
         parsed = parse_draft(reply.text) if reply is not None else None
         if parsed is not None and parsed.problem is None:
-            shown = render_draft(parsed.text, variables, parsed.commitments)
-            state.drafts.append(Draft(text=shown.text, source="model", commitments=parsed.commitments, spans=shown.spans,
+            shown = render_draft(parsed.text, variables, parsed.commitments, names)
+            committed = shown.commitments if parsed.structured else None
+            state.drafts.append(Draft(text=shown.text, source="model", commitments=committed, spans=shown.spans,
                                       bindings=shown.bound, unbound_placeholders=shown.unbound))
             state.decision.notes += parsed.notes
             return state
