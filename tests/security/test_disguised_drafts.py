@@ -63,9 +63,10 @@ def test_compliant_drafts_are_still_answered(tmp_path, message, draft):
 
 
 def test_a_warning_about_card_numbers_is_verified_then_answered(tmp_path):
-    """It names a secret, so the default check asks the verifier (its verdict scripted at the port; a verdict left
-    unused would fail the turn)."""
-    verdict = [{"verdicts": [{"rule_id": "no_credential_request", "compliant": True}]}]
+    """It names a secret, and the message reads as asking for the refund flow outside it, so both default checks ask
+    the verifier in one call (its verdicts scripted at the port; a verdict left unused would fail the turn)."""
+    verdict = [{"verdicts": [{"rule_id": "no_credential_request", "compliant": True},
+                             {"rule_id": "no_unbacked_agreement", "compliant": True}]}]
     _suite(tmp_path, RETAIL, [(CARD, "Please don't share card numbers here; I can see the card ending in 1111.", None)],
            judge=verdict)
 

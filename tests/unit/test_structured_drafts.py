@@ -231,21 +231,22 @@ def test_a_verification_answer_that_leaves_the_raised_field_out_blocks():
     assert violations == []
 
 
-def test_the_words_of_a_guarded_action_count_only_for_a_message_read_as_asking_for_its_flow():
+def test_a_message_read_as_asking_for_a_flow_with_a_guarded_action_raises_the_check_whatever_its_words():
     from focal.enforcement.tripwires import demands_forbidden
     from focal.models.agent import Scenario, Step, Tool
 
-    tool = Tool(id="cancel_membership", kind="python", entrypoint="tools.py:cancel", side_effect=True)
+    tool = Tool(id="end_membership", kind="python", entrypoint="tools.py:end", side_effect=True)
     guard = Rule(id="verified_only", condition_text="c", action_text="a", is_hard_constraint=True,
-                 guarded_tool_ids=["cancel_membership"], enforcement_expression="True")
-    flow = Scenario(id="cancel", name="Cancel", entry_step_id="go",
-                    steps=[Step(id="go", instructions="Cancel it.", action=["cancel_membership"])])
+                 guarded_tool_ids=["end_membership"], enforcement_expression="True")
+    flow = Scenario(id="leave", name="Leave", entry_step_id="go",
+                    steps=[Step(id="go", instructions="End it.", action=["end_membership"])])
+    info = Scenario(id="hours", name="Hours", entry_step_id="say", steps=[Step(id="say", instructions="Say the hours.")])
     agent = AgentConfig(id="a", name="a", profile_field_definitions=FIELDS, rules=[CAP, guard], tools=[tool],
-                        scenarios=[flow])
-    message = "Cancel my membership today"
-    assert demands_forbidden(agent, [CAP], {"refund_amount"}, message, {}, requested="cancel")
-    assert not demands_forbidden(agent, [CAP], {"refund_amount"}, message, {}, requested=None)
-    assert not demands_forbidden(agent, [CAP], {"refund_amount"}, "What are your opening hours?", {}, requested="cancel")
+                        scenarios=[flow, info])
+    for message in ("Cancel my membership today", "Je veux partir", "I'm done with you people"):
+        assert demands_forbidden(agent, [CAP], {"refund_amount"}, message, {}, requested="leave")
+        assert not demands_forbidden(agent, [CAP], {"refund_amount"}, message, {}, requested=None)
+        assert not demands_forbidden(agent, [CAP], {"refund_amount"}, message, {}, requested="hours")
 
 
 def test_an_answer_to_a_demand_that_states_a_compliant_figure_is_no_bare_yes():

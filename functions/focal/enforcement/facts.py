@@ -39,7 +39,7 @@ _ANY_DIGITS = re.compile(r"\d+(?:[.,]\d+)?")
 # A range ("3-5 business days"): said only as a range something gives, not pieced together from two figures.
 _RANGE = re.compile(r"(?<![\w.,/-])(\d+(?:[.,]\d+)?)\s?[-\u2013]\s?(\d+(?:[.,]\d+)?)(?![\w/-]|[.,]\d)")
 _HARMLESS = re.compile(r"\b24\s?/\s?7\b")
-_LIST_MARKER = re.compile(r"(?m)^\s*(?:step\s+|paso\s+|schritt\s+)?\d{1,2}[.):](?=\s)", re.I)
+_LIST_MARKER = re.compile(r"(?m)^\s*\d{1,2}[.):](?=\s)")
 # A number with a unit or an ordinal written onto it ("3pm", "2nd", "30-day"): read as the number.
 _UNIT_SUFFIX = re.compile(r"^(\d+(?:[.,]\d+)?)-?([^\W\d_]{1,12})$")
 _DATE = re.compile(r"(?<![\w.,/-])(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})(?![\w/-])")

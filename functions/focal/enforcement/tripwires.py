@@ -5,8 +5,7 @@
   PIN"), so the verification call decides.
 - `no_unbacked_agreement`: the customer's message asks for something the hard rules in scope would not allow
   (an amount of a capped kind, in any language, or a value the offline reader reads, that a rule would not
-  allow), or, read as asking for a flow that runs a guarded action, names what that action does (the words of the
-  tool's id) while the turn is outside that flow. A short "Yes." or
+  allow), or it was read as asking for a flow that runs a guarded action while the turn is outside that flow. A short "Yes." or
   "comp it" to that demand states no figure, so the verification call reads it beside the message.
 
 Both are judged like subjective hard rules, batched with the agent's own; unjudged, they block.
@@ -34,12 +33,6 @@ _SECRETS = re.compile(
     r"|kennwort|geheimzahl|einmal(?:code|passwort)|tan-?nummer"
     r"|numero\s+de\s+(?:votre\s+|ta\s+)?carte|carte\s+bancaire|cryptogramme|code\s+(?:de\s+securite|confidentiel|pin)"
     r"|mot\s+de\s+passe)\b", re.I)
-_WORD = re.compile(r"[a-z]{4,}")
-# Words of a tool id that say how a tool works, not what it does for the customer.
-_GENERIC = {"issue", "tool", "tools", "with", "from", "into", "data", "info", "call", "send", "create", "update",
-            "lookup", "find", "list", "fetch", "check", "make", "request", "customer", "user", "account", "details",
-            "record", "records", "status"}
-
 DEFAULT_RULES: dict[str, Rule] = {
     "no_credential_request": Rule(
         id="no_credential_request", is_hard_constraint=True, subjective=True,
@@ -77,25 +70,21 @@ def asks_for_credentials(text: str) -> bool:
     return bool(_SECRETS.search(fold(text)))
 
 
-def _guarded_tool_words(agent: AgentConfig, requested: str | None) -> set[str]:
-    """The words of the guarded side-effecting tools the `requested` scenario's steps run."""
-    scenario = agent.scenario(requested) if requested else None
+def runs_guarded_action(agent: AgentConfig, scenario_id: str | None) -> bool:
+    """The scenario's steps run a side-effecting tool that a hard rule guards."""
+    scenario = agent.scenario(scenario_id) if scenario_id else None
     if scenario is None:
-        return set()
+        return False
     used = {t for step in scenario.steps for t in step.action}
     guarded = {t for r in agent.rules if r.enabled for t in r.guarded_tool_ids} & used
-    words = set()
-    for tool in agent.tools:
-        if tool.side_effect and tool.id in guarded:
-            words |= {w[:6] for w in _WORD.findall(tool.id.lower().replace("_", " ")) if w not in _GENERIC}
-    return words
+    return any(tool.side_effect and tool.id in guarded for tool in agent.tools)
 
 
 def demands_forbidden(agent: AgentConfig, rules: list[Rule], names: set[str], message: str, known: dict[str, Any],
                       requested: str | None = None) -> bool:
     """The customer's message asks for what a rule in scope limits (an amount of a capped kind, in any language,
-    that the rule would not allow), or — read as asking for `requested`, a flow with a guarded action — names what
-    that action does."""
+    that the rule would not allow), or it was read as asking for `requested`, a flow that runs a guarded action (the
+    caller passes it only when the turn is outside that flow)."""
     if not message.strip():
         return False
     text = fold(message)
@@ -110,6 +99,4 @@ def demands_forbidden(agent: AgentConfig, rules: list[Rule], names: set[str], me
         reading, _ = offline_reading(agent, text, amounts, known=known, model_written=False)
         if any(not holds_for(rules, n, v, known) for n, v in reading.values.items()):
             return True
-    words = _guarded_tool_words(agent, requested)
-    lowered = text.lower()
-    return any(re.search(rf"\b{re.escape(w)}", lowered) for w in words)
+    return runs_guarded_action(agent, requested)
