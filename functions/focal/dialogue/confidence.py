@@ -176,13 +176,11 @@ def goal_understanding(state: TurnState, agent: AgentConfig) -> tuple[float, str
     if soft:
         best = max(soft, key=lambda m: m.score)
         return _clip(best.score), f"rule {best.rule_id} ({best.score:.2f})"
-    flow = _flow_of(agent, ctx.detected_intent) if ctx.detected_intent else None
+    flow = agent.flow_of_intent(ctx.detected_intent) if ctx.detected_intent else None
     value, how = _intent_certainty(state, agent, flow, ctx.intent_confidence)
     return value, f"intent score ({how})"
 
 
-def _flow_of(agent: AgentConfig, label: str) -> str | None:
-    return next((s.id for s in agent.scenarios if s.intent_label == label or s.id == label), None)
 
 
 def confirmation_certainty(state: TurnState, agent: AgentConfig) -> float | None:

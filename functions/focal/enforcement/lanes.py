@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from focal.enforcement.variables import PURPOSE, Extracted
 from focal.model_calls import call_structured
 from focal.models.agent import Rule
 from focal.models.turn import ModelCall, Violation
@@ -34,10 +35,6 @@ _READ = (" Also report, for each field, the value the answer states, promises or
 _VERIFY = ("Read an answer a support agent is about to send, in reply to the customer's message, and report for each "
            "field the value the answer states, promises or implies (in any language, in words or figures, a \"yes\" to "
            "the customer's demand included); null when it does not. JSON only. ")
-
-
-class Values(BaseModel):
-    values: dict[str, Any] = Field(default_factory=dict, description="field name → value stated in the answer, or null")
 
 
 def _rules_listed(rules: list[Rule]) -> list[dict[str, str]]:
@@ -95,5 +92,5 @@ def verify_values(model: LanguageModel, fields: list[dict[str, Any]], draft: str
         {"role": "system", "content": _VERIFY + DATA_RULE},
         data_message("verification", _material(draft, message, fields=fields)),
     ]
-    answer, _ = call_structured(model, "extract", messages, calls, Values)
+    answer, _ = call_structured(model, PURPOSE, messages, calls, Extracted)
     return None if answer is None else answer.values

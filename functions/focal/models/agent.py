@@ -624,6 +624,10 @@ class AgentConfig(Strict):
     def scenario(self, scenario_id: str | None) -> Scenario | None:
         return next((s for s in self.scenarios if s.id == scenario_id), None)
 
+    def flow_of_intent(self, label: str | None) -> str | None:
+        """The id of the scenario an intent label names (its `intent_label`, or its id)."""
+        return next((s.id for s in self.scenarios if s.intent_label == label or s.id == label), None) if label else None
+
     def step(self, scenario_id: str | None, step_id: str | None) -> Step | None:
         scenario = self.scenario(scenario_id)
         if scenario is None:

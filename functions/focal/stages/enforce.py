@@ -66,7 +66,7 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
         return blocked
     acted = any(c.status == "ok" and (t := agent.tool(c.tool_id)) is not None and t.side_effect for c in state.tool_calls)
     in_flow = state.decision.scenario_id is not None  # an action asked for inside a flow is that flow's to guard
-    requested = _scenario_of(agent, state.context.detected_intent if state.context else None)
+    requested = agent.flow_of_intent(state.context.detected_intent if state.context else None)
     found = assess(agent, rules, names, draft, variables, state.request.message, acted or in_flow, requested)
     defaults = found.defaults
     subjective = rules_to_judge(state, [r for r in rules if r.subjective]) + defaults
@@ -100,10 +100,6 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
             violations += _unjudged(agent, state, llm, subjective, judging, defaults)
         _lap(state, "judge", started)
     return violations
-
-
-def _scenario_of(agent: AgentConfig, intent: str | None) -> str | None:
-    return next((s.id for s in agent.scenarios if intent in (s.id, s.intent_label)), None) if intent else None
 
 
 def _unjudged(agent: AgentConfig, state: TurnState, llm: Any, subjective: list[Rule], judging: bool,
