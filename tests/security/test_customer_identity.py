@@ -44,6 +44,14 @@ def forge(header: dict, claims: dict, secret: str = SECRET, signature: str | Non
 
 
 NOW = int(time.time())
+
+
+@pytest.fixture(autouse=True)
+def held_clock(monkeypatch):
+    """Every token here is judged at NOW, however long the suite took to reach this module."""
+    monkeypatch.setattr(customer_tokens, "clock", lambda: NOW)
+
+
 GOOD = {"sub": "c-100", "aud": "acme", "exp": NOW + 600, "iat": NOW}
 HS256 = {"alg": "HS256", "typ": "JWT"}
 BAD_TOKENS = {
