@@ -242,6 +242,30 @@ def _scenario_problems(c: Collector, agent: AgentConfig, names: set[str]) -> Non
             for k, slot in enumerate(st.slots):
                 if slot.validation:
                     _validation(c, (*spath, "slots", k, "validation"), slot.validation, "a slot's validation", slot.name)
+            if st.call is not None:
+                _call_problems(c, agent, s.id, (*spath, "call"), st.call)
+
+
+def _call_problems(c: Collector, agent: AgentConfig, caller: str, path: tuple, called: str) -> None:
+    """A step's `call` names another scenario, and no chain of calls comes back to the caller (it would never end)."""
+    scenario_ids = [s.id for s in agent.scenarios]
+    if called == caller:
+        c.add(path, "a step cannot call its own scenario (it would never finish)")
+        return
+    if called not in scenario_ids:
+        c.add(path, f"scenario '{called}' does not exist" + did_you_mean(called, scenario_ids))
+        return
+    calls = {s.id: [st.call for st in s.steps if st.call] for s in agent.scenarios}
+    chain, todo = {called: [caller, called]}, [called]
+    while todo:
+        current = todo.pop()
+        for nxt in calls.get(current, []):
+            if nxt == caller:
+                c.add(path, "calls come back to this scenario: " + " → ".join([*chain[current], caller]))
+                return
+            if nxt not in chain and nxt in calls:
+                chain[nxt] = [*chain[current], nxt]
+                todo.append(nxt)
 
 
 def _approval_problems(c: Collector, agent: AgentConfig) -> None:

@@ -1,4 +1,4 @@
-"""The flow stack: starting, progressing, finishing and resuming scenarios (seed 003).
+"""The flow stack: starting, progressing, finishing, calling and resuming scenarios.
 
 `progress` walks the active scenario forward as far as the known variables allow and says what
 the turn must do next: ask for a slot, ask for confirmation, run the step's tools, or report the
@@ -44,11 +44,12 @@ def scenario_slot_names(scenario: Scenario | None) -> list[str]:
     return [slot.name for step in (scenario.steps if scenario else []) for slot in step.slots]
 
 
-def start_flow(agent: AgentConfig, session: Session, scenario: Scenario) -> None:
+def start_flow(agent: AgentConfig, session: Session, scenario: Scenario, call: bool = False) -> None:
     """Enter `scenario` at its entry step; an interrupted flow is kept on the stack to resume later.
 
     Flows share slot and variable names ("order_id", "order_total"), so the interrupted flow's
-    values travel with its frame and come back with it.
+    values travel with its frame and come back with it. A flow entered by a step's `call` keeps the
+    values already known (an identity verified earlier is not asked again) and hands back what it collects.
     """
     if session.active_scenario_id and session.active_scenario_id != scenario.id:
         interrupted = agent.scenario(session.active_scenario_id)
@@ -56,10 +57,11 @@ def start_flow(agent: AgentConfig, session: Session, scenario: Scenario) -> None
         session.flow_stack.append(
             FlowFrame(scenario_id=session.active_scenario_id, step_id=session.active_step_id or "",
                       state=session.flow_state, slots=saved, variables=dict(session.variables),
-                      effects_done=list(session.effects_done))
+                      effects_done=list(session.effects_done), call=call)
         )
-    for name in scenario_slot_names(scenario):  # a fresh start: forget this scenario's old slot values
-        session.slots.pop(name, None)
+    if not call:
+        for name in scenario_slot_names(scenario):  # a fresh start: forget this scenario's old slot values
+            session.slots.pop(name, None)
     session.offer = None
     session.effects_done = []  # a fresh start of this flow, even when it was the active one
     _enter(session, scenario.id, scenario.entry_step_id)
@@ -73,15 +75,40 @@ def _enter(session: Session, scenario_id: str | None, step_id: str | None) -> No
     session.flow_state = "waiting_for_slot" if scenario_id else "idle"
     session.confirmed_step = None
     session.actions_done_step = None
+    session.call_done_step = None
     session.clarification_counts.clear()
+
+
+def _drop_callers(session: Session) -> None:
+    """Flows paused on a call to a flow that will not finish are abandoned with it."""
+    while session.flow_stack and session.flow_stack[-1].call:
+        session.flow_stack.pop()
+
+
+def return_from_call(session: Session) -> FlowFrame | None:
+    """The active flow finished and a step called it: that flow resumes at the calling step, at once, with the
+    values the called flow collected (they win over the ones it had; what its tools read before is kept unless a
+    side effect made it stale)."""
+    if not session.flow_stack or not session.flow_stack[-1].call:
+        return None
+    frame = session.flow_stack.pop()
+    session.slots = {**frame.slots, **session.slots}
+    if not frame.stale:
+        session.variables = {**frame.variables, **session.variables}
+    _enter(session, frame.scenario_id, frame.step_id)
+    session.effects_done = list(frame.effects_done)
+    session.call_done_step = frame.step_id
+    return frame
 
 
 def end_flow(session: Session, finished: bool = False) -> FlowFrame | None:
     """Leave the active flow. An interrupted flow under it is offered back, not resumed unasked:
-    the frame is returned and `session.offer` asks "shall we continue?" on the next turn."""
+    the frame is returned and `session.offer` asks "shall we continue?" on the next turn. A flow
+    that called this one cannot go on without it and ends too."""
     _enter(session, None, None)
     if finished:
         session.flow_state = "completed"
+    _drop_callers(session)
     if session.flow_stack:
         frame = session.flow_stack[-1]
         session.offer = Offer(kind="resume", scenario_id=frame.scenario_id)
@@ -116,6 +143,7 @@ def drop_offer(session: Session) -> None:
     """The customer declined (or ignored) the offer: a declined resume forgets the interrupted flow."""
     if session.offer and session.offer.kind == "resume" and session.flow_stack:
         session.flow_stack.pop()
+        _drop_callers(session)
     session.offer = None
 
 
@@ -180,20 +208,26 @@ def next_step_id(step: Step, variables: dict[str, Any]) -> str | None:
 
 
 def progress(agent: AgentConfig, session: Session, variables: dict[str, Any]) -> Progress:
+    notes: list[str] = []
     for _ in range(MAX_STEPS_PER_TURN):
         step = current_step(agent, session)
         if step is None:
-            return Progress("idle")
+            return Progress("idle", notes=notes)
+        called = agent.scenario(step.call) if step.call and session.call_done_step != step.id else None
+        if called is not None:
+            notes.append(f"step {step.id} calls {called.id}")
+            start_flow(agent, session, called, call=True)
+            continue
         slot = missing_slot(step, variables)
         if slot is not None:
             session.flow_state = "waiting_for_slot"
-            return Progress("ask_slot", step=step, slot=slot)
+            return Progress("ask_slot", step=step, slot=slot, notes=notes)
         if step.requires_confirmation and session.confirmed_step != step.id:
             session.flow_state = "confirming"
-            return Progress("confirm", step=step)
+            return Progress("confirm", step=step, notes=notes)
         if step.action and session.actions_done_step != step.id:
             session.flow_state = "executing_action"
-            return Progress("run_tools", step=step, tools=list(step.action))
+            return Progress("run_tools", step=step, tools=list(step.action), notes=notes)
         target = next_step_id(step, variables)
         if target is not None:
             _enter(session, session.active_scenario_id, target)
@@ -201,9 +235,12 @@ def progress(agent: AgentConfig, session: Session, variables: dict[str, Any]) ->
         if step.transitions:
             # Transitions exist but none holds: wait here, the customer has to tell us more.
             session.flow_state = "waiting_for_slot"
-            return Progress("complete", step=step, notes=[f"no transition of step {step.id} holds"])
+            return Progress("complete", step=step, notes=[*notes, f"no transition of step {step.id} holds"])
         scenario = agent.scenario(session.active_scenario_id)
+        if (caller := return_from_call(session)) is not None:
+            notes.append(f"{scenario.id if scenario else '?'} finished: back to {caller.scenario_id}")
+            continue
         offered = end_flow(session, finished=True)
-        return Progress("complete", step=step, completed_scenario=scenario, offered=offered)
+        return Progress("complete", step=step, completed_scenario=scenario, offered=offered, notes=notes)
     session.flow_state = "error"
-    return Progress("idle", notes=["transition cycle stopped"])
+    return Progress("idle", notes=[*notes, "transition cycle stopped"])

@@ -182,6 +182,12 @@ class Step(Strict):
     confirmation_prompt: str = Field(default="", description="the confirmation question ({name} reads a variable)")
     response_template: str = Field(default="", description="what the offline composer says at this step; {name} reads a variable")
     action: list[str] = Field(default_factory=list, description="tool ids run when the step completes")
+    call: str | None = Field(
+        default=None,
+        description="a scenario run as this step's first part (e.g. verify_identity), written once and called from any "
+                    "flow: the flow resumes here when it finishes, with the values it collected; cancelling it cancels "
+                    "this flow too",
+    )
 
 
 class Scenario(Strict):

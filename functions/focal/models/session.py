@@ -18,6 +18,8 @@ class FlowFrame(BaseModel):
     effects_done: list[str] = Field(default_factory=list, description="its steps whose side effects ran, restored on resume")
     stale: bool = Field(default=False, description="a side effect ran since it was interrupted: what its tools read "
                                                    "is not restored, its lookups run again")
+    call: bool = Field(default=False, description="paused by its step's `call`: resumed as soon as the called flow "
+                                                  "finishes, and cancelled with it")
 
 
 class Offer(BaseModel):
@@ -51,6 +53,7 @@ class Session(BaseModel):
     flow_stack: list[FlowFrame] = Field(default_factory=list, description="interrupted flows, resumed last-in first-out")
     confirmed_step: str | None = Field(default=None, description="the step whose confirmation the customer gave")
     actions_done_step: str | None = Field(default=None, description="the step whose action tools already ran")
+    call_done_step: str | None = Field(default=None, description="the step whose called flow already finished")
     effects_done: list[str] = Field(
         default_factory=list, description="steps of the active flow whose side-effecting actions ran: never run twice by a correction")
     slots: dict[str, Any] = Field(default_factory=dict)
