@@ -101,7 +101,8 @@ def test_the_schema_names_the_field_a_kind_needs_or_does_not_take(tool, expected
     ("{id: t, kind: http, method: POST, url: 'https://x.io', side_effect: true, retries: 2}",
      "tools[0].retries: a side_effect tool is never retried unless it is declared idempotent: true"),
     ("{id: t, kind: http, url: 'https://x.io/{ghost}', input: {ghost: {}}}",
-     "tools[0].input.ghost: argument 'ghost' is not a declared variable, so it can never be filled"),
+     "tools[0].input.ghost: argument 'ghost' is not a declared variable, so it can never be filled; "
+     "map it to one with arguments: {ghost: <variable>}"),
     ("{id: t, entrypoint: 'no_colon'}",
      "tools[0].entrypoint: expected 'file.py:function' (a file in the agent's folder)"),
 ])

@@ -23,6 +23,7 @@ from focal.config.hints import quoted
 from focal.dialogue.clarify import confirmation_question, confirmation_tool
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, Step
+from focal.tool_inputs import read_variables
 
 CONFIRMED = "customer_confirmed"  # enforcement/guards.py
 _IGNORED_WHEN_PRIVILEGED = {
@@ -36,7 +37,7 @@ def flow_warnings(c: Collector, agent: AgentConfig) -> None:
         for j, st in enumerate(s.steps):
             path = ("scenarios", i, "steps", j)
             if st.requires_confirmation and not st.confirmation_prompt.strip():
-                inputs = list(dict.fromkeys(n for t in st.action if (tool := agent.tool(t)) for n in tool.input))
+                inputs = list(dict.fromkeys(n for t in st.action if (tool := agent.tool(t)) for n in read_variables(tool)))
                 reads = f" (it may read variables: {', '.join('{' + n + '}' for n in inputs)})" if inputs else ""
                 question, source = asked_instead(agent, st)
                 c.add((*path, "requires_confirmation"),

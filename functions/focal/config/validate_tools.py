@@ -22,10 +22,17 @@ _LAMBDA_FUNCTION = re.compile(
 
 def tool_problems(c: Collector, agent: AgentConfig, path: tuple[Any, ...], t: Tool, names: set[str]) -> None:
     """Kind-specific checks of one tool (the model already ensured each kind has its own fields)."""
+    for name in t.arguments:
+        if name not in t.input:
+            c.add((*path, "arguments", name), f"'{name}' is not an input of this tool" + did_you_mean(name, set(t.input)))
+        else:
+            c.expression((*path, "arguments", name), t.arguments[name], names)
     for name, spec in t.input.items():
+        if name in t.arguments:
+            continue
         if name not in names:
-            c.add((*path, "input", name), f"argument '{name}' is not a declared variable, so it can never be filled"
-                  + did_you_mean(name, names))
+            c.add((*path, "input", name), f"argument '{name}' is not a declared variable, so it can never be filled; "
+                  f"map it to one with arguments: {{{name}: <variable>}}" + did_you_mean(name, names))
         elif spec.type == "enum" and not ((f := agent.field(name)) is not None and f.allowed_values):
             c.add((*path, "input", name), f"argument '{name}' is an enum, but field '{name}' lists no allowed_values, so "
                   "any text passes; list the values on the field", "warning")

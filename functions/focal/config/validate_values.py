@@ -17,6 +17,7 @@ from focal.config.hints import closest, did_you_mean
 from focal.dialogue.variables import placeholders
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Scenario
+from focal.tool_inputs import read_variables
 
 # Wording of the findings that hold only of the whole document (the gate drops them from a repaired one).
 NEVER_FILLED = "can never be filled"
@@ -119,7 +120,7 @@ def _is_number(value: str) -> bool:
 def read_names(agent: AgentConfig) -> set[str]:
     """Every name a template, an expression, a tool argument or a rule's variable lists reads."""
     out = {n for _, text in templates(agent) for n in placeholders(text)}
-    out |= {n for t in agent.tools for n in t.input}
+    out |= {n for t in agent.tools for n in read_variables(t)}
     for r in agent.rules:
         out |= set(r.required_variables) | set(r.depends_on_definitions)
     for _, expr in agent_expressions(agent):
@@ -134,7 +135,7 @@ def _uncollected(agent: AgentConfig, scenario: Scenario) -> list[str]:
     for st in scenario.steps:
         read |= placeholders(st.confirmation_prompt) | placeholders(st.response_template)
         read |= {n for t in st.transitions if t.when for n in _names(t.when)}
-        read |= {n for tool_id in st.action if (tool := agent.tool(tool_id)) for n in tool.input}
+        read |= {n for tool_id in st.action if (tool := agent.tool(tool_id)) for n in read_variables(tool)}
     collected = {slot.name for st in scenario.steps for slot in st.slots}
     filled = {v for t in agent.tools for v in t.output.values()}
     return sorted(read - collected - filled - GUARD_BUILTINS)

@@ -26,6 +26,7 @@ from focal.models.approval import ApprovalRequest, EngineEvent, EventType
 from focal.models.session import Session
 from focal.models.turn import ToolCall, TurnState
 from focal.pipeline.deps import Deps
+from focal.tool_inputs import read_variables
 
 Path_ = Literal["execute", "approval", "clarify", "rejected"]
 MAX_SAVE_TRIES = 3
@@ -99,8 +100,8 @@ def _questions(state: TurnState, agent: AgentConfig, tool_ids: list[str]) -> lis
     questions: list[str] = []
     for tool_id in tool_ids:
         tool = agent.tool(tool_id)
-        for name, spec in (tool.input.items() if tool else []):
-            if spec.required and known.get(name) in (None, ""):
+        for name in read_variables(tool, required_only=True) if tool else []:
+            if known.get(name) is None:
                 fld = agent.field(name)
                 questions.append(slots[name].prompt if name in slots else
                                  f"What is the {(fld.display_name if fld and fld.display_name else name.replace('_', ' ')).lower()}?")

@@ -12,6 +12,7 @@ from focal.models.context import Command, Context
 from focal.models.session import Session
 from focal.models.turn import RouteDecision
 from focal.sensing.extraction import allowed_value, coerce
+from focal.tool_inputs import read_variables
 
 
 @dataclass
@@ -121,7 +122,7 @@ def _spent_by(run: CommandRun, name: str) -> str | None:
     scenario = run.agent.scenario(run.session.active_scenario_id)
     for step in scenario.steps if scenario else []:
         if step.id in run.session.effects_done and any(
-                (t := run.agent.tool(a)) is not None and t.side_effect and name in t.input for a in step.action):
+                (t := run.agent.tool(a)) is not None and t.side_effect and name in read_variables(t) for a in step.action):
             return step.id
     return None
 

@@ -62,6 +62,7 @@ from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, Tool
 from focal.models.turn import TurnState
 from focal.sensing.acts import MODEL_ONLY_YES
+from focal.tool_inputs import read_variables, tool_arguments
 
 FACTORS = ("goal_understanding", "tool_availability", "context_richness", "tool_determinism")
 FREE_TEXT_SLOT = 0.9  # a string slot that took the whole message: probably, not certainly, the value
@@ -272,9 +273,7 @@ def tool_availability(state: TurnState, agent: AgentConfig, tool_ids: list[str],
             scores.append(0.0)
             parts.append(f"{tool_id}: unknown tool")
             continue
-        for name, spec in tool.input.items():
-            if not spec.required:
-                continue
+        for name in read_variables(tool, required_only=True):
             score, label = provenance(agent, state, name, known.get(name))
             if certainty is not None and score > 0 and written_in(known.get(name), [shown]):
                 score, label = score + (1 - score) * certainty, f"{label}, confirmed ({certainty:.2f})"
@@ -293,7 +292,7 @@ def arguments_present(agent: AgentConfig, tool_ids: list[str], known: dict) -> t
         if tool is None:
             missing.append(f"{tool_id} (unknown tool)")
             continue
-        missing += [f"{tool_id}.{n}" for n, spec in tool.input.items() if spec.required and known.get(n) in (None, "")]
+        missing += [f"{tool_id}.{n}" for n in read_variables(tool, required_only=True) if known.get(n) is None]
     return (0.0, "missing " + ", ".join(missing)) if missing else (1.0, "all tools and arguments present")
 
 
@@ -317,7 +316,7 @@ def needed_variables(state: TurnState, agent: AgentConfig, tool_ids: list[str]) 
                 names += sorted(placeholders(rule.response_template))
     for tool_id in tool_ids:
         tool = agent.tool(tool_id)
-        names += [n for n, spec in (tool.input.items() if tool else []) if spec.required]
+        names += read_variables(tool, required_only=True) if tool else []
     return list(dict.fromkeys(names)), confirmed
 
 
@@ -364,7 +363,7 @@ def tool_determinism(state: TurnState, agent: AgentConfig, tool_ids: list[str]) 
     scores, parts = [], []
     for tool in tools:
         score, why = _base_risk(tool)
-        args = {n: known[n] for n in tool.input if known.get(n) is not None}
+        args = tool_arguments(tool, known)
         scale = 1.0  # the tightest guard decides
         for rule in guards_for(agent, tool.id, scope):
             try:

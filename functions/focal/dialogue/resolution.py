@@ -33,6 +33,7 @@ from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, Rule, Tool
 from focal.models.turn import ScoredRule, ToolCall, TurnState
 from focal.sensing.extraction import coerce
+from focal.tool_inputs import read_variables
 
 MAX_ROUNDS = 3
 PENDING = "_resolving"  # session variable: {"variable": name, "rules": [rule ids waiting for it]}
@@ -95,7 +96,7 @@ def providers(agent: AgentConfig, name: str) -> list[Tool]:
 
 
 def _missing_inputs(tool: Tool, variables: dict[str, Any]) -> list[str]:
-    return [n for n, spec in tool.input.items() if spec.required and _missing(variables, n)]
+    return [n for n in read_variables(tool, required_only=True) if _missing(variables, n)]
 
 
 def _closure(agent: AgentConfig, names: list[str], inputs: Callable[[Tool], list[str]]) -> list[str]:
@@ -119,7 +120,7 @@ def _wanted(agent: AgentConfig, names: list[str], variables: dict[str, Any]) -> 
 
 def _inputs_closure(agent: AgentConfig, names: list[str]) -> list[str]:
     """`names` and, transitively, every input of a tool that could provide one of them."""
-    return _closure(agent, names, lambda t: list(t.input))
+    return _closure(agent, names, read_variables)
 
 
 def _replace_from_message(agent: AgentConfig, state: TurnState, needed: list[str], known: dict[str, Any]) -> list[str]:
@@ -143,7 +144,7 @@ def _replace_from_message(agent: AgentConfig, state: TurnState, needed: list[str
             session.variables[name] = value
             replaced.append(name)
     for tool in {t.id: t for n in relevant for t in providers(agent, n)}.values():
-        if set(tool.input) & set(replaced):
+        if set(read_variables(tool)) & set(replaced):
             for output in tool.output.values():
                 if output not in replaced:
                     session.variables.pop(output, None)

@@ -21,13 +21,14 @@ from focal.models.agent import AgentConfig
 from focal.models.turn import ToolCall, ToolCallContext, TurnState
 from focal.pipeline.deps import Deps
 from focal.sensing.extraction import coerce
+from focal.tool_inputs import tool_arguments
 from focal.tool_keys import idempotency_key
 
 
 def arguments_for(agent: AgentConfig, state: TurnState, tool_id: str) -> dict[str, Any]:
     tool = agent.tool(tool_id)
     variables = known_variables(agent, state.session, state.profile)
-    return {name: variables[name] for name in (tool.input if tool else {}) if variables.get(name) is not None}
+    return tool_arguments(tool, variables) if tool else {}
 
 
 def prepare(

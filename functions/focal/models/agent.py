@@ -264,7 +264,12 @@ class Tool(Strict):
     idempotent: StrictBool = Field(default=False, description="a side-effecting call that is safe to repeat (allows retries)")
     description: str = Field(default="", description="what the tool does (given to the model)")
     input: dict[str, ToolParameter] = Field(
-        default_factory=dict, description="argument name → schema; values come from variables of the same name")
+        default_factory=dict,
+        description="argument name → schema; values come from the variable of the same name unless `arguments` maps it")
+    arguments: dict[str, str] = Field(
+        default_factory=dict,
+        description="argument name → the variable, or simpleeval expression over variables, it takes its value from "
+                    "(e.g. {zip: new_zip}); unmapped arguments read the variable of their own name")
     output: dict[str, str] = Field(default_factory=dict, description="tool output key → session variable name")
     side_effect: StrictBool = Field(
         default=False,
