@@ -81,6 +81,11 @@ def test_an_argument_must_be_taken_by_every_guarded_tool():
     assert "which tools 'issue_refund' (inputs: order_id) and 'cancel_order' (inputs: order_id) do not take" in both
 
 
+def test_a_read_tool_may_be_guarded():
+    """Reading someone's order is an action too: "authenticate before any lookup" is a guard on the lookup."""
+    assert errors(guard("[lookup_order]", "order_id != ''")) == []
+
+
 def test_customer_confirmed_is_only_for_guards():
     rule = "- {id: r, condition_text: c, action_text: a, is_hard_constraint: true, enforcement_expression: customer_confirmed}\n"
     assert errors(rule) == ["rules[0].enforcement_expression: name 'customer_confirmed' is not a declared variable"]
@@ -88,8 +93,6 @@ def test_customer_confirmed_is_only_for_guards():
 
 @pytest.mark.parametrize(("rule", "expected"), [
     (guard("[issue_refnd]"), "rules[0].guarded_tool_ids[0]: tool 'issue_refnd' does not exist; did you mean 'issue_refund'?"),
-    (guard("[lookup_order]"), ("rules[0].guarded_tool_ids[0]: tool 'lookup_order' has side_effect: false; "
-                               "guards run before side-effecting tools only")),
     (guard("[issue_refund]", is_hard_constraint="false"),
      "rules[0].guarded_tool_ids: only a hard constraint can guard a tool; set is_hard_constraint: true"),
     (guard("[issue_refund]", expression=None),

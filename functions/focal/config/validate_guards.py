@@ -59,7 +59,7 @@ def _reply_only(c: Collector, agent: AgentConfig, parts: tuple[Any, ...], r: Rul
 
 
 def guard_problems(c: Collector, agent: AgentConfig, path: tuple[Any, ...], r: Rule, names: set[str]) -> None:
-    """An action guard: a hard constraint with an expression, before side-effecting tools that exist,
+    """An action guard: a hard constraint with an expression, before tools that exist (reads included),
     reading only declared names, `customer_confirmed` and arguments that every tool it guards takes,
     and no field only the agent's replies set."""
     if not r.is_hard_constraint:
@@ -74,9 +74,6 @@ def guard_problems(c: Collector, agent: AgentConfig, path: tuple[Any, ...], r: R
         if tool is None:
             c.add((*path, "guarded_tool_ids", j), f"tool '{tool_id}' does not exist" + did_you_mean(tool_id, tool_ids))
             continue
-        if not tool.side_effect:
-            c.add((*path, "guarded_tool_ids", j),
-                  f"tool '{tool_id}' has side_effect: false; guards run before side-effecting tools only")
         guarded.append(tool)
     if not r.enforcement_expression:
         return

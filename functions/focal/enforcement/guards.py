@@ -1,13 +1,15 @@
-"""Action guards: hard constraints that name the side-effecting tools they guard (`guarded_tool_ids`).
+"""Action guards: hard constraints that name the tools they guard (`guarded_tool_ids`), reads included
+(reading a customer's data is an action too).
 
 A guard is about the action, not the answer's text. Before a guarded tool runs — a step action, a
-rule-attached tool, an approved request being resumed — every guard in scope is evaluated on the
+rule-attached tool, a lookup, an approved request being resumed — every guard in scope is evaluated on the
 call's exact arguments: the expression reads the turn's variables (field defaults < profile <
 session < slots) overridden by the call's arguments by their input names, plus the built-in
 `customer_confirmed` (the customer said yes to the confirmation that leads to this call).
 
 Fail closed: a false expression, a name with no value, or an expression that raises (a type error at
-run time) blocks the call. Nothing here runs the tool; the caller stops it.
+run time) blocks the call; an agent with `tools_without_guard: deny` also blocks every call no guard in
+scope permits. Nothing here runs the tool; the caller stops it.
 """
 
 from __future__ import annotations
@@ -62,7 +64,11 @@ def check_call(
 ) -> list[GuardVerdict]:
     """Every guard in scope of one call, evaluated on its exact arguments (empty: the tool has no guard)."""
     values = guard_variables(variables, arguments, confirmed)
-    return [evaluate(rule, values) for rule in guards_for(agent, tool_id, scope)]
+    rules = guards_for(agent, tool_id, scope)
+    if not rules and agent.tools_without_guard == "deny":
+        return [GuardVerdict(rule_id="tools_without_guard", passed=False,
+                             reason=f"no guard in scope permits {tool_id} (the agent's tools are deny-by-default)")]
+    return [evaluate(rule, values) for rule in rules]
 
 
 def blocked(verdicts: list[GuardVerdict]) -> list[GuardVerdict]:

@@ -590,6 +590,11 @@ class AgentConfig(Strict):
         description="multi-step flows (rebook, change address, ...) entered by intent",
     )
     tools: list[Tool] = Field(default_factory=list, description="tools steps and rules may run (python, http or lambda)")
+    tools_without_guard: Literal["allow", "deny"] = Field(
+        default="allow",
+        description="deny: a tool, reads included, runs only where a guard in scope permits it (every call of a tool "
+                    "with no guard in scope is blocked); allow: a tool with no guard runs when its step or rule calls it",
+    )
     navigation: NavigationConfig = Field(default_factory=NavigationConfig, description="how scenarios are entered, kept and left")
     sensor: SensorConfig = Field(default_factory=SensorConfig,
         description="the offline reading of a message and when the model is skipped",
