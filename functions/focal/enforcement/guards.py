@@ -7,8 +7,8 @@ call's exact arguments: the expression reads the turn's variables (field default
 session < slots) overridden by the call's arguments by their input names, plus the built-in
 `customer_confirmed` (the customer said yes to the confirmation that leads to this call).
 
-Fail closed: a false expression, a name with no value, or an expression that raises (a type error at
-run time) blocks the call; an agent with `tools_without_guard: deny` also blocks every call no guard in
+Fail closed: a false expression, a name with no value that the result depends on, or an expression that
+raises (a type error at run time) blocks the call; an agent with `tools_without_guard: deny` also blocks every call no guard in
 scope permits. Nothing here runs the tool; the caller stops it.
 """
 
@@ -45,10 +45,17 @@ def evaluate(rule: Rule, values: dict[str, Any]) -> GuardVerdict:
     try:
         names = expressions.names(expression)
         shown = {n: values[n] for n in sorted(names) if n in values}
-        unknown = sorted(names - values.keys())
+        unknown = sorted(names - {n for n in values if values[n] is not None})
         if unknown:
-            return GuardVerdict(rule_id=rule.id, passed=False, variables=shown,
-                                reason=f"cannot verify: {', '.join(unknown)} unknown")
+            # `not is_gift_card or balance >= diff` holds when is_gift_card is false, whatever balance is: the logic
+            # decides without the unknown names, or nothing does and the call is blocked
+            decided = expressions.decide(expression, {k: v for k, v in values.items() if v is not None})
+            if decided is None:
+                return GuardVerdict(rule_id=rule.id, passed=False, variables=shown,
+                                    reason=f"cannot verify: {', '.join(unknown)} unknown")
+            whatever = f"whatever {', '.join(unknown)} {'is' if len(unknown) == 1 else 'are'}"
+            return GuardVerdict(rule_id=rule.id, passed=decided, variables=shown,
+                                reason=f"holds {whatever}" if decided else f"{expression} is false for {shown}, {whatever}")
         holds = expressions.evaluate(expression, values)
     except ExpressionError as exc:
         return GuardVerdict(rule_id=rule.id, passed=False, reason=f"cannot verify: {exc}")
