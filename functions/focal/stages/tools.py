@@ -73,7 +73,9 @@ def block(state: TurnState, agent: AgentConfig, deps: Deps, calls: list[ToolCall
     assert session is not None
     step = current_step(agent, session)
     if step is not None and step.requires_confirmation and session.active_step_id == step.id:
-        session.confirmed_step, session.flow_state = None, "confirming"  # asking again is a new decision
+        # the yes given is spent: the answer says only why the action cannot happen (the guard's one text), a
+        # "no" ends the flow, a changed value asks again, and a repeated yes meets the same guards again
+        session.confirmed_step, session.flow_state = None, "confirming"
     d.scenario_id, d.step_id = session.active_scenario_id, session.active_step_id
 
 
