@@ -11,12 +11,9 @@ from __future__ import annotations
 
 import datetime
 import ipaddress
-import json
 import socket
 import ssl
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +22,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
+from recording_http_server import RecordingServer
 
 from focal.adapters.http_tools import HttpToolRunner
 from focal.adapters.secrets import EnvSecretSource
@@ -36,39 +34,9 @@ PUBLIC = "93.184.216.34"  # a global address: the check passes it; the recording
 HOSTILE = "rebind.attacker.test"
 
 
-class Server:
-    def __init__(self, tls: ssl.SSLContext | None = None):
-        self.paths: list[str] = []
-        paths = self.paths
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 - the http.server interface
-                paths.append(self.path)
-                body = json.dumps({"status": "internal"}).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        if tls is not None:
-            self.httpd.socket = tls.wrap_socket(self.httpd.socket, server_side=True)
-        self.port = self.httpd.server_address[1]
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
 @pytest.fixture
-def local_server() -> Iterator[Server]:
-    server = Server()
+def local_server() -> Iterator[RecordingServer]:
+    server = RecordingServer()
     yield server
     server.close()
 
@@ -172,11 +140,11 @@ def certificate(tmp_path: Path, name: str) -> tuple[Path, Path]:
 
 
 @pytest.fixture
-def tls_server(tmp_path) -> Iterator[tuple[Server, Path]]:
+def tls_server(tmp_path) -> Iterator[tuple[RecordingServer, Path]]:
     cert_file, key_file = certificate(tmp_path, "orders.internal.test")
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert_file, key_file)
-    server = Server(context)
+    server = RecordingServer(tls=context)
     yield server, cert_file
     server.close()
 

@@ -37,7 +37,7 @@ from urllib.parse import urlencode, urlsplit
 
 from focal.adapters.pinned_http import BadURL, HostRefused, exchange
 from focal.adapters.tool_retry import BACKOFF_BASE_S, TransientToolError, json_object, with_retries
-from focal.errors import ToolError
+from focal.errors import ToolError, ToolInputInvalid
 from focal.models.agent import AgentConfig, Tool, ToolKind
 from focal.models.turn import ToolCallContext
 from focal.ports import SecretSource
@@ -46,6 +46,7 @@ from focal.tool_templates import (
     RESERVED_SECRETS,
     SECRET,
     MissingArgument,
+    UnsafePathValue,
     fill_body,
     fill_url,
     query_value,
@@ -92,6 +93,8 @@ class HttpToolRunner:
                     url += ("&" if urlsplit(url).query else "?") + urlencode(rest)
         except MissingArgument as exc:
             raise ToolError(f"tool {tool.id!r}: argument {exc.args[0]!r} is needed by its url or body") from None
+        except UnsafePathValue as exc:  # names the argument, never its value
+            raise ToolInputInvalid(f"tool {tool.id!r}: argument {exc.name!r} {exc.why}", argument=exc.name) from None
         headers = {"Accept": "application/json", "User-Agent": USER_AGENT}
         if data is not None:
             headers["Content-Type"] = "application/json"
