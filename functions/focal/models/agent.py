@@ -259,7 +259,10 @@ class Tool(Strict):
     description: str = Field(default="", description="what the tool does (given to the model)")
     input: dict[str, ToolParameter] = Field(
         default_factory=dict, description="argument name → schema; values come from variables of the same name")
-    output: dict[str, str] = Field(default_factory=dict, description="tool output key → session variable name")
+    output: dict[str, str] = Field(
+        default_factory=dict,
+        description="tool output key → session variable name; a value that does not fit the variable's declared type "
+                    "fails the call and none of the answer is kept")
     side_effect: StrictBool = Field(
         default=False,
         description="the call changes something (a payment, a booking): approval gates and guards apply, no retries unless idempotent",
