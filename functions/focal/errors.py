@@ -53,5 +53,16 @@ class ToolInputInvalid(ToolError):
         self.argument = argument
 
 
+class ToolOutputInvalid(ToolError):
+    """A tool answered a value that does not fit the declared type of the variable it fills; nothing of
+    the answer was kept. Names the output and the variable, never the value."""
+
+    code = "tool_output_invalid"
+
+    def __init__(self, message: str, output: str, variable: str):
+        super().__init__(message)
+        self.output, self.variable = output, variable
+
+
 class ExpressionError(FocalError):
     code = "expression_error"

@@ -323,12 +323,12 @@ def test_a_turn_uses_the_http_tool_and_never_shows_the_secret(server, tmp_path, 
     base, script = server
     monkeypatch.setenv("FOCAL_SECRET_STORE_API", SECRET)
     caplog.set_level(logging.DEBUG)
-    script.on("/orders/A1003", (200, {"found": True, "status": "in transit", "total": 12.5, "item": "Desk lamp"}))
+    script.on("/orders/A1003", (200, {"found": True, "status": "shipped", "total": 12.5, "item": "Desk lamp"}))
     runner = retail_with_http_lookup(tmp_path, base)
     result = order_status_turn(runner)
     assert script.received[0].headers["Authorization"] == f"Bearer {SECRET}"
     assert [(t["tool_id"], t["status"]) for t in result.tool_calls] == [("lookup_order", "ok")]
-    assert "Desk lamp" in result.response and "in transit" in result.response
+    assert "Desk lamp" in result.response and "shipped" in result.response
     record = runner.deps.turns.list_for_session("t", "retail", "s")[0]
     for text in (result.model_dump_json(), record.model_dump_json(), caplog.text):
         assert SECRET not in text

@@ -55,7 +55,7 @@ def orders_server() -> Iterator[tuple[str, list[dict[str, str]]]]:
         def do_GET(self) -> None:  # noqa: N802
             seen.append(dict(self.headers.items()))
             # A1001's real total: issue_refund checks the amount it was given
-            body = json.dumps({"found": True, "status": "in transit", "total": 30.0, "item": "Desk lamp"}).encode()
+            body = json.dumps({"found": True, "status": "shipped", "total": 30.0, "item": "Desk lamp"}).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body)))

@@ -5,6 +5,11 @@ Every failure is a `ToolError` with a short message that names the tool and what
 status, timeout, invalid JSON, missing secret) — never a secret, a URL with customer values in it,
 or the response text. Redirects are not followed (they would carry secret headers elsewhere).
 
+Each attempt resolves the host once and connects to an address it checked (`pinned_http`): with
+`allow_private_hosts=False` a name that later resolves elsewhere (DNS rebinding) still cannot reach a
+private address. Proxy settings from the environment are not used (a proxy would resolve the name
+after the check).
+
 A call whose context carries an idempotency key (the side-effecting ones) sends it as the
 `Idempotency-Key` header, the same on every attempt, so the service can answer a repeat with its first
 result; it replaces a header of that name in the tool definition and, like secrets, is never logged.
@@ -20,19 +25,19 @@ that the service echoes back is replaced by ``[secret]`` in the answer before it
 from __future__ import annotations
 
 import http.client
-import ipaddress
 import json
 import logging
 import socket
+import ssl
 import time
-import urllib.error
 import urllib.request
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
+from focal.adapters.pinned_http import BadURL, HostRefused, exchange
 from focal.adapters.tool_retry import BACKOFF_BASE_S, TransientToolError, json_object, with_retries
-from focal.errors import ToolError
+from focal.errors import ToolError, ToolInputInvalid
 from focal.models.agent import AgentConfig, Tool, ToolKind
 from focal.models.turn import ToolCallContext
 from focal.ports import SecretSource
@@ -41,6 +46,7 @@ from focal.tool_templates import (
     RESERVED_SECRETS,
     SECRET,
     MissingArgument,
+    UnsafePathValue,
     fill_body,
     fill_url,
     query_value,
@@ -55,26 +61,19 @@ CUSTOMER_HEADER = "X-Focal-Customer-Id"
 MIN_SCRUBBED_SECRET = 4  # shorter secret values are not searched for in answers (they would mangle ordinary text)
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: ANN001, ARG002
-        return None  # the 3xx surfaces as an HTTPError
-
-
-def _opener() -> urllib.request.OpenerDirector:
-    return urllib.request.build_opener(_NoRedirect())
-
-
 class HttpToolRunner:
     """`allow_private_hosts=False` (AWS) refuses hosts that resolve to loopback, private, link-local
-    or reserved addresses, so an agent file cannot reach the function's own network neighbours."""
+    or reserved addresses, so an agent file cannot reach the function's own network neighbours.
+    `tls`: how HTTPS certificates are verified (the system's trust store by default)."""
 
     def __init__(self, secrets: SecretSource, *, allow_private_hosts: bool = True,
-                 sleep: Callable[[float], None] = time.sleep, backoff_base_s: float = BACKOFF_BASE_S):
+                 sleep: Callable[[float], None] = time.sleep, backoff_base_s: float = BACKOFF_BASE_S,
+                 tls: ssl.SSLContext | None = None):
         self.secrets = secrets
         self.allow_private_hosts = allow_private_hosts
         self.sleep = sleep
         self.backoff_base_s = backoff_base_s
-        self._opener = _opener()
+        self.tls = tls or ssl.create_default_context()
 
     # --- the request -------------------------------------------------------------------------
     def build_request(self, tool: Tool, arguments: dict[str, Any],
@@ -94,6 +93,8 @@ class HttpToolRunner:
                     url += ("&" if urlsplit(url).query else "?") + urlencode(rest)
         except MissingArgument as exc:
             raise ToolError(f"tool {tool.id!r}: argument {exc.args[0]!r} is needed by its url or body") from None
+        except UnsafePathValue as exc:  # names the argument, never its value
+            raise ToolInputInvalid(f"tool {tool.id!r}: argument {exc.name!r} {exc.why}", argument=exc.name) from None
         headers = {"Accept": "application/json", "User-Agent": USER_AGENT}
         if data is not None:
             headers["Content-Type"] = "application/json"
@@ -113,47 +114,36 @@ class HttpToolRunner:
             raise ToolError(f"tool {tool.id!r}: secret {name!r} is not available")
         return value
 
-    def _check_host(self, tool: Tool, url: str) -> None:
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ToolError(f"tool {tool.id!r}: url must be http(s) with a host")
-        if self.allow_private_hosts:
-            return
-        try:
-            infos = socket.getaddrinfo(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80))
-        except OSError:
-            raise TransientToolError(f"tool {tool.id!r}: host could not be resolved") from None
-        for info in infos:
-            address = ipaddress.ip_address(info[4][0])
-            if not address.is_global:
-                raise ToolError(f"tool {tool.id!r}: host resolves to a non-public address, which is not allowed")
-
     # --- one attempt -------------------------------------------------------------------------
     def _attempt(self, tool: Tool, request: urllib.request.Request) -> dict[str, Any]:
         started = time.perf_counter()
         try:
-            with self._opener.open(request, timeout=tool.timeout_s) as response:
-                status = response.status
-                raw = response.read(MAX_RESPONSE_BYTES + 1)
-        except urllib.error.HTTPError as exc:
-            exc.close()
-            log.info("tool %s: HTTP %s in %.0f ms", tool.id, exc.code, (time.perf_counter() - started) * 1000)
-            message = f"tool {tool.id!r}: HTTP {exc.code}"
-            if exc.code >= 500 or exc.code == 429:
-                raise TransientToolError(message) from None
-            if 300 <= exc.code < 400:
-                raise ToolError(f"{message} (redirects are not followed)") from None
-            raise ToolError(message) from None
+            headers = {name.title(): value for name, value in request.header_items()}  # as urllib sends them
+            answer = exchange(request.get_method(), request.full_url, headers, request.data,  # type: ignore[arg-type]
+                              timeout=tool.timeout_s, allow_private=self.allow_private_hosts, tls=self.tls,
+                              max_bytes=MAX_RESPONSE_BYTES)
+        except BadURL:
+            raise ToolError(f"tool {tool.id!r}: url must be http(s) with a host and a valid port") from None
+        except HostRefused:
+            raise ToolError(f"tool {tool.id!r}: host resolves to a non-public address, which is not allowed") from None
+        except ssl.SSLCertVerificationError:
+            raise ToolError(f"tool {tool.id!r}: the server's certificate is not valid for its host") from None
+        except socket.gaierror:
+            raise TransientToolError(f"tool {tool.id!r}: host could not be resolved") from None
         except TimeoutError:
             raise TransientToolError(f"tool {tool.id!r} timed out after {tool.timeout_s}s") from None
-        except urllib.error.URLError as exc:
-            if isinstance(exc.reason, TimeoutError | socket.timeout):
-                raise TransientToolError(f"tool {tool.id!r} timed out after {tool.timeout_s}s") from None
-            raise TransientToolError(f"tool {tool.id!r}: connection failed ({type(exc.reason).__name__})") from None
         except (OSError, http.client.HTTPException) as exc:
             raise TransientToolError(f"tool {tool.id!r}: connection failed ({type(exc).__name__})") from None
+        status = answer.status
         log.info("tool %s: HTTP %s in %.0f ms", tool.id, status, (time.perf_counter() - started) * 1000)
-        return json_object(tool.id, raw, MAX_RESPONSE_BYTES)
+        if not 200 <= status < 300:
+            message = f"tool {tool.id!r}: HTTP {status}"
+            if status >= 500 or status == 429:
+                raise TransientToolError(message)
+            if 300 <= status < 400:
+                raise ToolError(f"{message} (redirects are not followed)")
+            raise ToolError(message)
+        return json_object(tool.id, answer.body, MAX_RESPONSE_BYTES)
 
     def run(self, agent: AgentConfig, tool: Tool, arguments: dict[str, Any],  # noqa: ARG002
             context: ToolCallContext | None = None) -> dict[str, Any]:
@@ -161,7 +151,6 @@ class HttpToolRunner:
             raise ToolError(f"tool {tool.id!r} is not an http tool")
         request = self.build_request(tool, arguments, context.idempotency_key if context else None,
                                      context.customer_id if context else None)
-        self._check_host(tool, request.full_url)
         result = with_retries(tool, lambda: self._attempt(tool, request), sleep=self.sleep, base_s=self.backoff_base_s)
         sent = [self._secret(tool, name) for value in tool.headers.values() for name in SECRET.findall(value)]
         return scrub_secrets(result, [s for s in sent if len(s) >= MIN_SCRUBBED_SECRET])

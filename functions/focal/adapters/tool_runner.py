@@ -4,8 +4,9 @@ idempotency key each kind delivers its own way: see those runners).
 
 Validation happens before any call: an undeclared argument, a missing required one, or a value that
 does not fit its declared type is a `ToolInputInvalid` naming the argument (never its value).
-Values are brought to their type the way the tools stage brings outputs to theirs
-(`focal.sensing.extraction.coerce`), but strictly: '12abc' is not an integer, 'maybe' is not a boolean.
+Values are brought to their type with `focal.sensing.extraction.coerce`, but strictly: '12abc' is
+not an integer, 'maybe' is not a boolean. (What a tool answers is checked against the types of the
+variables it fills by the engine, for every runner: `focal.dialogue.tool_outputs`.)
 """
 
 from __future__ import annotations

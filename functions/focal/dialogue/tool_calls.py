@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from focal.dialogue.tool_outputs import checked_outputs
 from focal.dialogue.variables import known_variables
 from focal.enforcement import guards
 from focal.enforcement.scope import ActiveScope, turn_scope
@@ -20,7 +21,6 @@ from focal.errors import ToolError
 from focal.models.agent import AgentConfig
 from focal.models.turn import ToolCall, ToolCallContext, TurnState
 from focal.pipeline.deps import Deps
-from focal.sensing.extraction import coerce
 from focal.tool_inputs import tool_arguments
 from focal.tool_keys import idempotency_key
 
@@ -52,7 +52,8 @@ def prepare(
 
 
 def execute(state: TurnState, agent: AgentConfig, deps: Deps, call: ToolCall) -> ToolCall:
-    """Run a prepared call (never one a guard blocked); outputs become session variables."""
+    """Run a prepared call (never one a guard blocked); outputs become session variables, only when every
+    one fits its variable's declared type (`tool_outputs`): otherwise the call failed and none is kept."""
     tool = agent.tool(call.tool_id)
     if tool is None or call.status in ("blocked", "error"):
         return call
@@ -67,20 +68,16 @@ def execute(state: TurnState, agent: AgentConfig, deps: Deps, call: ToolCall) ->
                               customer_id=r.customer_id, idempotency_key=call.idempotency_key)
     started = time.perf_counter()
     try:
-        result = deps.tools.run(agent, tool, dict(call.arguments), context)
+        values = checked_outputs(agent, tool, deps.tools.run(agent, tool, dict(call.arguments), context))
     except ToolError as exc:
-        call.status, call.error = "error", str(exc)
+        call.status, call.error, call.error_code = "error", str(exc), exc.code
         return call
     finally:
         call.ms = round((time.perf_counter() - started) * 1000, 3)
     call.status = "ok"
     assert state.session is not None
-    for key, var in tool.output.items():
-        if key in result:
-            field = agent.field(var)
-            value = coerce(field.field_type, result[key]) if field else result[key]
-            state.session.variables[var] = value
-            call.outputs[var] = value
+    state.session.variables.update(values)
+    call.outputs.update(values)
     return call
 
 

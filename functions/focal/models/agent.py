@@ -270,7 +270,10 @@ class Tool(Strict):
         default_factory=dict,
         description="argument name → the variable, or simpleeval expression over variables, it takes its value from "
                     "(e.g. {zip: new_zip}); unmapped arguments read the variable of their own name")
-    output: dict[str, str] = Field(default_factory=dict, description="tool output key → session variable name")
+    output: dict[str, str] = Field(
+        default_factory=dict,
+        description="tool output key → session variable name; a value that does not fit the variable's declared type "
+                    "fails the call and none of the answer is kept")
     side_effect: StrictBool = Field(
         default=False,
         description="the call changes something (a payment, a booking): approval gates and guards apply, no retries unless idempotent",

@@ -86,6 +86,8 @@ class ToolCall(BaseModel):
     status: Literal["ok", "error", "skipped", "blocked"] = Field(
         default="ok", description="blocked: an action guard stopped the call before the tool ran")
     error: str | None = None
+    error_code: str | None = Field(
+        default=None, description="why a call failed: tool_error, tool_input_invalid, tool_output_invalid (FocalError.code)")
     ms: float = 0.0
     trigger: str = ""
     guards: list[GuardVerdict] = Field(default_factory=list, description="the action guards evaluated before the call")
