@@ -12,7 +12,7 @@ from focal.config.expr_types import literal_problems
 from focal.config.hints import did_you_mean, expression_hint, quoted
 from focal.config.problems import Problem, format_path, line_of
 from focal.errors import ExpressionError
-from focal.models.agent import AgentConfig
+from focal.models.agent import HANDOFF_SUMMARY, AgentConfig
 
 # The built-in name a guard may read besides its variables: the customer said yes to the action.
 GUARD_BUILTINS = frozenset({"customer_confirmed"})
@@ -26,6 +26,8 @@ def declared_names(agent: AgentConfig) -> set[str]:
             out.update(slot.name for slot in step.slots)
     for tool in agent.tools:
         out.update(tool.output.values() or ())
+    if agent.handoff_tool:
+        out.add(HANDOFF_SUMMARY)
     return out
 
 

@@ -289,6 +289,9 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
     c = Collector(raw, agent)
     names = declared_names(agent)
 
+    if agent.handoff_tool is not None and agent.tool(agent.handoff_tool) is None:
+        c.add(("handoff_tool",), f"tool '{agent.handoff_tool}' does not exist"
+              + did_you_mean(agent.handoff_tool, [t.id for t in agent.tools]))
     _duplicates(c, agent.rules, "id", ("rules",))
     _duplicates(c, agent.scenarios, "id", ("scenarios",))
     _duplicates(c, agent.tools, "id", ("tools",))

@@ -72,7 +72,7 @@ def _scalar(value: Any) -> bool:
 
 
 def _plain(value: Any) -> bool:
-    """A text or a number: what a text-like type, an enum or a list item may hold (a yes/no is not one)."""
+    """A text or a number: what a text-like type, an enum or a list element may hold (a yes/no is not one)."""
     return _scalar(value) and not isinstance(value, bool)
 
 

@@ -213,6 +213,7 @@ class ToolParameter(Strict):
 
 
 HttpMethod = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
+HANDOFF_SUMMARY = "conversation_summary"  # built-in variable a handoff tool receives (dialogue.handoff)
 ClaimKind = Literal["money", "percentage", "date", "id", "number", "entity"]
 
 
@@ -593,6 +594,11 @@ class AgentConfig(Strict):
         description="multi-step flows (rebook, change address, ...) entered by intent",
     )
     tools: list[Tool] = Field(default_factory=list, description="tools steps and rules may run (python, http or lambda)")
+    handoff_tool: str | None = Field(
+        default=None,
+        description="the tool that hands the conversation to a person: run whenever the agent escalates (the customer "
+                    "asks for a human, or a step gives up), with the built-in variable conversation_summary",
+    )
     tools_without_guard: Literal["allow", "deny"] = Field(
         default="allow",
         description="deny: a tool, reads included, runs only where a guard in scope permits it (every call of a tool "

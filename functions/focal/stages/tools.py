@@ -25,6 +25,7 @@ from focal.dialogue import approvals, resolution
 from focal.dialogue.confidence import assess
 from focal.dialogue.decision import apply_progress
 from focal.dialogue.flow import current_step, customer_confirmed, progress
+from focal.dialogue.handoff import SUMMARY, conversation_summary
 from focal.dialogue.tool_calls import execute, prepare
 from focal.dialogue.variables import known_variables
 from focal.enforcement.scope import turn_scope
@@ -180,6 +181,27 @@ def _run_action(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list
     return True
 
 
+def _hand_off(state: TurnState, agent: AgentConfig, deps: Deps, tool_id: str) -> None:
+    """The customer is handed to a person through the agent's own tool, with a summary. Asking for a person needs
+    no approval, but the tool's guards still apply; a handoff that fails is said, never claimed."""
+    session = state.session
+    assert session is not None
+    session.variables[SUMMARY] = conversation_summary(agent, session, state.request.message)
+    call = prepare(state, agent, tool_id, "escalation", confirmed=True)
+    if call.status == "blocked":
+        block(state, agent, deps, [call])
+        return
+    tool = agent.tool(tool_id)
+    if tool is not None and tool.side_effect and not claim(state, deps, None):
+        _conflict(state, f"{tool_id} not run: another turn of this session claimed it first")
+        return
+    call = execute(state, agent, deps, call)
+    _record(state, deps, agent, [call])
+    if call.status != "ok":
+        state.decision.action = "tool_error"
+        state.decision.notes.append(f"the handoff through {tool_id} failed: {call.error}")
+
+
 def run(state: TurnState, deps: Deps) -> TurnState:
     r = state.request
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
@@ -189,6 +211,9 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         return _run_resume(state, agent, deps)
     if any(t != r.turn_id for t in _live_claims(state, deps)):
         return _conflict(state, "another turn of this session is running its actions")
+    if state.decision.action == "escalate" and agent.handoff_tool:
+        _hand_off(state, agent, deps, agent.handoff_tool)
+        return state
     rule_tools = [(m.rule_id, tool_id) for m in state.matched_rules for tool_id in _attached(agent, m.rule_id)]
     if agent.feature_on("graded_confidence"):
         # The turn's confidence: for what it is about to run (a gate below may re-assess its own action).
