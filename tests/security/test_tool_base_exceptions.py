@@ -10,6 +10,7 @@ turn id answers with the recorded result. Any exception escaping a stage ends in
 from __future__ import annotations
 
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -150,3 +151,50 @@ def test_any_exception_escaping_a_stage_ends_in_a_recorded_fallback_and_a_comple
     assert record.result.error == first.error
     again = runner.turn(request)
     assert same(again.model_dump(mode="json"), first.model_dump(mode="json"))
+
+
+class InProcessRunnerThatRaises:
+    """A tool runner of the deployment's own that runs tool code in the engine's process (the ToolRunner port)."""
+
+    def run(self, agent, tool, arguments, context=None):
+        raise Interrupted("the tool gave up")
+
+
+def test_a_tool_runner_raising_a_base_exception_is_that_calls_failure_not_the_turns(tmp_path):
+    deps = local_deps(RETAIL / "agent.yaml", tmp_path / "focal.db")
+    deps.tools = InProcessRunnerThatRaises()
+    runner = LocalRunner(deps)
+    first = whole_turn(runner, "turn-1")
+    [call] = first.tool_calls
+    assert call["status"] == "error" and call["error"] == "tool 'lookup_order' failed: Interrupted"
+    assert "fallback" not in runner.visited and first.response
+    [record] = deps.turns.list_for_session("acme", "retail", "s1")
+    assert record.result.tool_calls == first.tool_calls
+    assert same(whole_turn(runner, "turn-1").model_dump(mode="json"), first.model_dump(mode="json"))
+
+
+class InProcessRunnerInterrupted:
+    def run(self, agent, tool, arguments, context=None):
+        raise KeyboardInterrupt  # as Ctrl-C arrives while the main thread is inside a tool
+
+
+def test_ctrl_c_in_the_main_thread_still_ends_the_process_after_the_turn_is_recorded(tmp_path):
+    deps = local_deps(RETAIL / "agent.yaml", tmp_path / "focal.db")
+    deps.tools = InProcessRunnerInterrupted()
+    runner = LocalRunner(deps)
+    with pytest.raises(KeyboardInterrupt):
+        runner.turn(TurnRequest(tenant_id="acme", agent_id="retail", session_id="s1", customer_id="c-100",
+                                turn_id="turn-1", message="Where is my order A1001?"))
+    [record] = deps.turns.list_for_session("acme", "retail", "s1")
+    assert record.result.error["code"] == "stage_failed:KeyboardInterrupt"
+    again = whole_turn(LocalRunner(deps), "turn-1")  # the claim was completed with the fallback's answer
+    assert same(again.model_dump(mode="json"), record.result.model_dump(mode="json"))
+
+
+def test_the_same_interrupt_in_a_request_thread_is_that_calls_failure(tmp_path):
+    deps = local_deps(RETAIL / "agent.yaml", tmp_path / "focal.db")
+    deps.tools = InProcessRunnerInterrupted()
+    with ThreadPoolExecutor(1) as pool:
+        result = pool.submit(whole_turn, LocalRunner(deps), "turn-1").result(timeout=120)
+    [call] = result.tool_calls
+    assert call["status"] == "error" and call["error"] == "tool 'lookup_order' failed: KeyboardInterrupt"
