@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 
 class FocalError(Exception):
     code = "internal_error"
@@ -66,3 +68,10 @@ class ToolOutputInvalid(ToolError):
 
 class ExpressionError(FocalError):
     code = "expression_error"
+
+
+def stops_process(exc: BaseException) -> bool:
+    """Whether `exc` must go on and end the process: Ctrl-C or sys.exit() in the process's main thread. Any
+    other exception — BaseException included, or one of these in another thread (a request, a tool) — is a
+    failure of the work it came from, to be answered as one."""
+    return isinstance(exc, KeyboardInterrupt | SystemExit) and threading.current_thread() is threading.main_thread()

@@ -35,6 +35,11 @@ class Settings(BaseSettings):
     # comma-separated; exact module names). Set by the deployment only: otherwise a tool is 'file.py:function'
     # in the agent's own folder (focal.adapters.python_tools).
     tool_modules: Annotated[list[str], NoDecode] = []
+    # Python tools run in worker processes, one per tenant and agent (focal.adapters.tool_workers): at most
+    # this many calls of one agent's tools at once (FOCAL_TOOL_CALLS_PER_AGENT), and this many idle workers
+    # kept (FOCAL_TOOL_IDLE_WORKERS; past it the least recently used is closed, its tools' state with it).
+    tool_calls_per_agent: int = Field(default=4, ge=1, le=64)
+    tool_idle_workers: int = Field(default=16, ge=0, le=1024)
     turn_ttl_days: int = 90
     session_ttl_hours: int = 24
     # Approvals in AWS (seed 004): EventBridge bus for engine events (unset: not published) and the

@@ -67,10 +67,10 @@ def _clear_caches() -> None:
 
 
 def _reset_tools(agent) -> None:
-    """Forget refunds issued by the retail tools module the handlers load (module-level state)."""
-    import focal.wiring
+    """Forget refunds issued by the retail tools (module-level state in the tool worker of TENANT's turns)."""
+    from focal.adapters.python_tools import PythonToolRunner
 
-    focal.wiring.deps_from_env().tools.run(agent, Tool(id="reset_state", entrypoint="tools.py:reset_state"), {})
+    PythonToolRunner().run_outside_turn(agent, Tool(id="reset_state", entrypoint="tools.py:reset_state"), TENANT)
 
 
 def same_result(stored: dict[str, Any], output: dict[str, Any]) -> bool:

@@ -8,11 +8,10 @@ import hashlib
 from pathlib import Path
 
 import pytest
+from example_tools import reset_state
 
-from focal.adapters.python_tools import PythonToolRunner
-from focal.cli.conversation_tests import format_report, run_suite
+from focal.cli.conversation_tests import TENANT_ID, format_report, run_suite
 from focal.config.loader import load_agent
-from focal.models.agent import Tool
 
 AIRLINE = Path(__file__).resolve().parents[2] / "examples" / "airline"
 AGENT = AIRLINE / "agent.yaml"
@@ -21,9 +20,8 @@ DATA = sorted((AIRLINE / "data").glob("*.json"))
 
 
 def _reset_airline_tools() -> None:
-    """Forget bookings, changes and certificates, in the tools module the engine itself loaded."""
-    agent = load_agent(AGENT)
-    PythonToolRunner().run(agent, Tool(id="reset_state", entrypoint="tools.py:reset_state"), {})
+    """Forget bookings, changes and certificates, in the tool worker the suite's turns use."""
+    reset_state(load_agent(AGENT), TENANT_ID)
 
 
 def _digests() -> dict[str, str]:

@@ -29,9 +29,9 @@ CUSTOMER = "c-verified"  # holds card 1234: the tools act only on the session cu
 
 
 def tools_call(entrypoint: str) -> Any:
-    """Call a function of the tools module the engine itself loaded (one module per resolved file)."""
+    """Call a function of the tools module in the tool worker the turns (tenant "local") use."""
     agent = load_agent(AGENT)
-    return PythonToolRunner().run(agent, Tool(id=entrypoint, entrypoint=f"tools.py:{entrypoint}"), {})
+    return PythonToolRunner().run_outside_turn(agent, Tool(id=entrypoint, entrypoint=f"tools.py:{entrypoint}"), "local")
 
 
 @pytest.fixture()

@@ -26,6 +26,7 @@ from store_fixtures import TABLES, mocked_dynamodb
 from store_fixtures import dynamo_deps as store_dynamo_deps
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the `fakes` package
+from example_tools import reset_state
 from fakes.opensearch import FakeOpenSearch  # noqa: E402
 
 from focal.errors import ModelError  # noqa: E402
@@ -62,9 +63,7 @@ class FakeModel:
 
 
 def _reset_tools(deps) -> None:
-    from focal.adapters.python_tools import _load
-
-    _load(deps.configs.get_agent("t1", "retail"), "tools.py:reset_state")()
+    reset_state(deps.configs.get_agent("t1", "retail"), "t1")
 
 
 def turn(runner: LocalRunner, agent_id: str, message: str, n: int = 0, session: str = "s1", customer: str = "anonymous"):

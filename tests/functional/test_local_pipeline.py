@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from example_tools import reset_state
 
 from focal.errors import PayloadTooLarge
 from focal.models.turn import TurnRequest
@@ -18,11 +19,9 @@ AGENT = Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yam
 
 @pytest.fixture
 def runner(tmp_path):
-    from focal.adapters.python_tools import _load
-
     deps = local_deps(AGENT, tmp_path / "focal.db")
     agent = deps.configs.get_agent("t1", "retail")
-    _load(agent, "tools.py:reset_state")()
+    reset_state(agent, "t1")
     return LocalRunner(deps)
 
 

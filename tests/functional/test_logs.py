@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 import yaml
+from example_tools import reset_state
 from handler_walk import run_turn as walk
 
 from focal.pipeline.definition import STAGE_NAMES
@@ -100,9 +101,7 @@ def handlers_env(tmp_path, monkeypatch, orders_server):
     settings_module.get_settings.cache_clear()
     wiring.deps_from_env.cache_clear()
     deps = wiring.deps_from_env()
-    from focal.adapters.python_tools import _load
-
-    _load(deps.configs.get_agent("acme", "retail"), "tools.py:reset_state")()
+    reset_state(deps.configs.get_agent("acme", "retail"), "acme")
     for name in (*STAGE_NAMES, "fallback"):  # the handlers' Powertools Logger exists before logs are captured
         importlib.import_module(f"handlers.{name}")
     yield deps, seen

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 import yaml
+from example_tools import reset_state
 
-from focal.adapters.python_tools import PythonToolRunner
-from focal.cli.conversation_tests import format_report, load_suite, run_suite
+from focal.cli.conversation_tests import TENANT_ID, format_report, load_suite, run_suite
 from focal.config.loader import load_agent
 from focal.errors import ConfigError
-from focal.models.agent import EnforcementConfig, Tool
+from focal.models.agent import EnforcementConfig
 from focal.models.turn import TurnRequest
 from focal.pipeline.runner import LocalRunner
 from focal.ports import ModelReply
@@ -155,6 +155,6 @@ def test_the_retail_suite_passes_with_both_checks_on(tmp_path):
     path = agent_copy(tmp_path, relevance_check_enabled=True, grounding_check_enabled=True)
     agent = load_agent(path)
     assert agent.enforcement.relevance_check_enabled and agent.enforcement.grounding_check_enabled
-    PythonToolRunner().run(agent, Tool(id="reset_state", entrypoint="tools.py:reset_state"), {})
+    reset_state(agent, TENANT_ID)
     report = run_suite(path, path.parent / "tests.yaml")
     assert report.passed, "\n" + format_report(report)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from example_tools import reset_state
 
 from focal.errors import VersionConflict
 from focal.models.session import CustomerProfile
@@ -35,15 +36,13 @@ class CountingTools:
 
 
 def _runner(tmp_path: Path, **agent_changes) -> LocalRunner:
-    from focal.adapters.python_tools import _load
-
     folder = tmp_path / "retail"
     shutil.copytree(RETAIL, folder)
     raw = yaml.safe_load((folder / "agent.yaml").read_text())
     raw.update(agent_changes)
     (folder / "agent.yaml").write_text(yaml.safe_dump(raw, sort_keys=False))
     deps = local_deps(folder / "agent.yaml", tmp_path / "focal.db")
-    _load(deps.configs.get_agent("t1", "retail"), "tools.py:reset_state")()
+    reset_state(deps.configs.get_agent("t1", "retail"), "t1")
     deps.tools = CountingTools(deps.tools)
     return LocalRunner(deps)
 

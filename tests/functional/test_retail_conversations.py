@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from example_tools import reset_state
 
-from focal.adapters.python_tools import PythonToolRunner
-from focal.cli.conversation_tests import format_report, run_suite
+from focal.cli.conversation_tests import TENANT_ID, format_report, run_suite
 from focal.config.loader import load_agent
-from focal.models.agent import Tool
 
 RETAIL = Path(__file__).resolve().parents[2] / "examples" / "retail"
 AGENT = RETAIL / "agent.yaml"
@@ -17,13 +16,12 @@ SUITE = RETAIL / "tests.yaml"
 
 
 def _reset_retail_tools() -> None:
-    """Forget refunds and address changes, in the tools module the engine itself loaded.
+    """Forget refunds and address changes, in the tool worker the suite's turns use.
 
-    The python tool runner keeps one module per tool file (keyed by its resolved path), so the
-    reset goes through the runner rather than a second import of tools.py.
+    Tool files run in a worker process per tenant and agent, so the reset goes to that worker rather than
+    to a second import of tools.py here.
     """
-    agent = load_agent(AGENT)
-    PythonToolRunner().run(agent, Tool(id="reset_state", entrypoint="tools.py:reset_state"), {})
+    reset_state(load_agent(AGENT), TENANT_ID)
 
 
 @pytest.fixture()

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from example_tools import reset_state
 
 from focal.errors import ModelError
 from focal.models.turn import TurnRequest
@@ -38,12 +39,10 @@ class FakeModel:
 
 @pytest.fixture
 def make_runner(tmp_path):
-    from focal.adapters.python_tools import _load
-
     def make(model: FakeModel) -> LocalRunner:
         deps = local_deps(AGENT, tmp_path / f"focal-{id(model)}.db")
         deps.model = model
-        _load(deps.configs.get_agent("t1", "retail"), "tools.py:reset_state")()
+        reset_state(deps.configs.get_agent("t1", "retail"), "t1")
         return LocalRunner(deps)
 
     return make

@@ -103,11 +103,11 @@ def test_a_card_number_in_a_message_is_stored_with_its_last_four_digits_only(bil
 
 
 def _reset_retail_tools() -> None:
-    from focal.adapters.python_tools import PythonToolRunner
-    from focal.config.loader import load_agent
-    from focal.models.agent import Tool
+    from example_tools import reset_state
 
-    PythonToolRunner().run(load_agent(RETAIL), Tool(id="reset_state", entrypoint="tools.py:reset_state"), {})
+    from focal.config.loader import load_agent
+
+    reset_state(load_agent(RETAIL), "acme")
 
 
 def test_the_retail_refund_goes_on_with_the_order_id_while_the_card_is_masked(tmp_path: Path) -> None:

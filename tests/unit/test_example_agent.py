@@ -39,7 +39,7 @@ def run(agent: AgentConfig):
     """Run a tool of the retail agent by id, with fresh tool state (refunds, address changes)."""
     runner = PythonToolRunner()
     reset = Tool(id="reset_state", entrypoint="tools.py:reset_state")
-    runner.run(agent, reset, {})
+    runner.run_outside_turn(agent, reset, "t")
 
     def _run(tool_id: str, **arguments):
         tool = agent.tool(tool_id)
@@ -47,7 +47,7 @@ def run(agent: AgentConfig):
         return runner.run(agent, tool, arguments, as_owner(arguments))
 
     yield _run
-    runner.run(agent, reset, {})
+    runner.run_outside_turn(agent, reset, "t")
 
 
 def all_problems(path: Path) -> list[Problem]:
@@ -214,7 +214,7 @@ def test_a_repeated_key_returns_the_first_refund_without_refunding_again(agent: 
     assert _keyed(agent, "issue_refund", "key-1", order_id="A1006") == first  # a replay, not "already refunded"
     with pytest.raises(ToolError, match="already refunded"):  # a new call (another key) is refused as before
         _keyed(agent, "issue_refund", "key-2", order_id="A1006")
-    PythonToolRunner().run(agent, Tool(id="reset_state", entrypoint="tools.py:reset_state"), {})
+    PythonToolRunner().run_outside_turn(agent, Tool(id="reset_state", entrypoint="tools.py:reset_state"), "t")
     assert _keyed(agent, "issue_refund", "key-1", order_id="A1001")["refund_reference"] == "RF-A1001"  # reset forgot key-1
 
 

@@ -86,7 +86,8 @@ def test_a_python_tool_that_declares_the_parameter_receives_the_key(agent):
     runner = KindToolRunner()
     key = idempotency_key("t", "s", "1", "with_key", {"order_id": "A1"})
     assert runner.run(agent, tool("with_key"), {"order_id": "A1"}, context(key)) == {"order_id": "A1", "key": key}
-    assert runner.run(agent, tool("with_kwargs"), {"order_id": "A1"}, context(key))["extra"] == [("idempotency_key", key)]
+    # the answer comes back as JSON: the (name, value) pair as a list
+    assert runner.run(agent, tool("with_kwargs"), {"order_id": "A1"}, context(key))["extra"] == [["idempotency_key", key]]
 
 
 def test_no_key_without_a_context_key_or_a_parameter_for_it(agent):

@@ -66,8 +66,9 @@ def default_suites(root: str | Path = "examples") -> list[Path]:
 
 
 def reset_tools(agent_path: str | Path) -> list[str]:
-    """Call `reset_state` of the agent's python tools files, through the runner that holds the module.
-    Returns what could not be reset (the suite still runs; its decisions may then depend on what ran before)."""
+    """Call `reset_state` of the agent's python tools files, in the worker the suite's turns use (tenant
+    TENANT_ID). Returns what could not be reset (the suite still runs; its decisions may then depend on what
+    ran before)."""
     from focal.adapters.python_tools import PythonToolRunner
     from focal.errors import ToolError
     from focal.models.agent import Tool
@@ -79,7 +80,8 @@ def reset_tools(agent_path: str | Path) -> list[str]:
         source = Path(agent_path).parent / name
         if source.exists() and "def reset_state(" in source.read_text(encoding="utf-8"):
             try:
-                PythonToolRunner().run(agent, Tool(id="reset_state", entrypoint=f"{name}:reset_state"), {})
+                PythonToolRunner().run_outside_turn(agent, Tool(id="reset_state", entrypoint=f"{name}:reset_state"),
+                                                    TENANT_ID)
             except ToolError as exc:  # e.g. a reset_state that returns None: it ran, the runner wants a mapping
                 if "expected a mapping" not in str(exc):
                     problems.append(f"{name}: {exc}")

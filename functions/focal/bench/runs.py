@@ -67,7 +67,7 @@ def reset_tools(agent: AgentConfig) -> None:
     if tools.is_file() and "def reset_state(" in tools.read_text(encoding="utf-8"):
         from focal.adapters.python_tools import PythonToolRunner
 
-        PythonToolRunner().run(agent, Tool(id="reset_state", entrypoint="tools.py:reset_state"), {})
+        PythonToolRunner().run_outside_turn(agent, Tool(id="reset_state", entrypoint="tools.py:reset_state"), TENANT)
 
 
 def _outcome(result: TurnResult) -> tuple[Any, ...]:

@@ -512,15 +512,15 @@ def start_conversation(conv: Conversation, agent: AgentConfig, deps: Any) -> Any
 
 
 def run_setup(conv: Conversation, agent: AgentConfig) -> None:
-    """Call the conversation's `setup` function (if any) through the python tool runner, which loads the
-    agent's own tool modules: a reset there is seen by the tools. Raises `ToolError` when it fails."""
+    """Call the conversation's `setup` function (if any) in the tool worker of the conversation's tenant and
+    agent: what it sets up is seen by the tools its turns run. Raises `ToolError` when it fails."""
     if conv.setup:
         from focal.adapters.python_tools import PythonToolRunner
         from focal.errors import ToolError
         from focal.models.agent import Tool
 
         try:
-            PythonToolRunner().run(agent, Tool(id="setup", entrypoint=conv.setup), {})
+            PythonToolRunner().run_outside_turn(agent, Tool(id="setup", entrypoint=conv.setup), TENANT_ID)
         except ToolError as exc:
             raise ToolError(f"setup {conv.setup!r} failed before the first turn: {exc}") from exc
 

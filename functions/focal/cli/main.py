@@ -320,6 +320,9 @@ def parser() -> argparse.ArgumentParser:
     from focal.bench.draft_speed import add_parser as add_draft_speed_parser
 
     add_draft_speed_parser(bsub)  # `focal bench draftspeed`: ms to read one draft offline, by size (1-8 KB)
+    from focal.bench.tool_calls import add_parser as add_tool_calls_parser
+
+    add_tool_calls_parser(bsub)  # `focal bench tools`: python tool workers: start, per-call overhead, replacement
 
     def bench_prevalidation(args) -> int:
         from focal.bench.prevalidation import cli

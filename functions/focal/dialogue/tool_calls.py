@@ -17,7 +17,7 @@ from focal.dialogue.tool_outputs import checked_outputs
 from focal.dialogue.variables import known_variables
 from focal.enforcement import guards
 from focal.enforcement.scope import ActiveScope, turn_scope
-from focal.errors import ToolError
+from focal.errors import ToolError, stops_process
 from focal.models.agent import AgentConfig
 from focal.models.turn import ToolCall, ToolCallContext, TurnState
 from focal.pipeline.deps import Deps
@@ -71,6 +71,11 @@ def execute(state: TurnState, agent: AgentConfig, deps: Deps, call: ToolCall) ->
         values = checked_outputs(agent, tool, deps.tools.run(agent, tool, dict(call.arguments), context))
     except ToolError as exc:
         call.status, call.error, call.error_code = "error", str(exc), exc.code
+        return call
+    except BaseException as exc:  # noqa: BLE001 - whatever a tool runner raises is this call's failure
+        if stops_process(exc):
+            raise
+        call.status, call.error = "error", f"tool {tool.id!r} failed: {type(exc).__name__}"
         return call
     finally:
         call.ms = round((time.perf_counter() - started) * 1000, 3)

@@ -2,7 +2,9 @@
 
 Every stage receives and returns the JSON event its Lambda would, so a turn that works here takes
 the same path through the deployed state machine. A stage that raises goes to the fallback stage,
-as the state machine's Catch does.
+as the state machine's Catch (States.ALL) does: whatever it raised, BaseException included, so the turn
+is recorded with a structured answer and its idempotency claim completed. Ctrl-C or sys.exit() in the
+process's main thread (`focal.errors.stops_process`) still ends the process, after the fallback.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from focal.errors import stops_process
 from focal.models.turn import TurnRequest, TurnResult
 from focal.pipeline.definition import STAGE_NAMES, next_stage
 from focal.pipeline.deps import Deps
@@ -31,10 +34,12 @@ def run_pipeline(event: dict[str, Any], deps: Deps, start: str = STAGE_NAMES[0],
                 raise RuntimeError("the pipeline did not finish within its stage budget")
             # run_stage returns the JSON document a Lambda would (and has serialised it to check its size).
             event = run_stage(stage, event, deps)
-        except Exception as exc:  # noqa: BLE001 - the Catch of every state-machine task
+        except BaseException as exc:  # noqa: BLE001 - the Catch of every state-machine task
             visited.append("fallback")
             caught = {"Error": type(exc).__name__, "Cause": json.dumps({"stage": stage})}
             event = fallback.handle({**event, "caught": caught}, deps)
+            if stops_process(exc):
+                raise
             break
         stage = next_stage(stage, (event.get("control") or {}).get("next"))
     return TurnResult.model_validate(event["result"])
