@@ -25,8 +25,10 @@ def sources(tool: Tool, name: str) -> list[str]:
 
 
 def read_variables(tool: Tool, required_only: bool = False) -> list[str]:
-    """Every variable the tool's (required) parameters read, each once, as declared."""
-    return list(dict.fromkeys(v for n, spec in tool.input.items() if spec.required or not required_only
+    """Every variable the tool's parameters read, each once, as declared; `required_only`: those of the parameters
+    a call waits for (required, with no default)."""
+    return list(dict.fromkeys(v for n, spec in tool.input.items()
+                              if not required_only or (spec.required and spec.default is None)
                               for v in sources(tool, n)))
 
 
@@ -44,10 +46,13 @@ def argument_value(tool: Tool, name: str, variables: Mapping[str, Any]) -> Any:
 
 
 def tool_arguments(tool: Tool, variables: Mapping[str, Any]) -> dict[str, Any]:
-    """The call's arguments on `variables`: every parameter with a known value (an empty string is a value)."""
+    """The call's arguments on `variables`: every parameter with a known value (an empty string is a value), else
+    its declared default."""
     out = {}
-    for name in tool.input:
+    for name, spec in tool.input.items():
         value = argument_value(tool, name, variables)
+        if value is None:
+            value = spec.default
         if value is not None:
             out[name] = value
     return out

@@ -96,7 +96,8 @@ def providers(agent: AgentConfig, name: str) -> list[Tool]:
 
 
 def _missing_inputs(tool: Tool, variables: dict[str, Any]) -> list[str]:
-    return [n for n in read_variables(tool, required_only=True) if _missing(variables, n)]
+    """What a call still waits for; an empty string is an argument's value (an address's blank second line)."""
+    return [n for n in read_variables(tool, required_only=True) if variables.get(n) is None]
 
 
 def _closure(agent: AgentConfig, names: list[str], inputs: Callable[[Tool], list[str]]) -> list[str]:

@@ -209,6 +209,8 @@ class ToolKind(str, Enum):
 class ToolParameter(Strict):
     type: FieldType = Field(default="string", description="the argument's type; checked before any call")
     required: StrictBool = Field(default=True, description="the call waits until this argument has a value")
+    default: str | int | float | bool | None = Field(
+        default=None, description="the value sent when the argument's variable is unknown (an empty string is a value)")
     description: str = Field(default="", description="what the argument means")
 
 
