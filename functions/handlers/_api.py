@@ -13,6 +13,13 @@ def error(status: int, code: str, message: str, **extra: Any) -> Response:
                     body={"success": False, "error": {"code": code, "message": message, **extra}})
 
 
+def path_param(app: APIGatewayRestResolver, name: str, matched: str) -> str:
+    """The path parameter as API Gateway decoded it (`pathParameters`; `focal serve` passes the same). The resolver's
+    own route match keeps percent-escapes and lets a trailing newline through, so its value is only the fallback."""
+    value = (app.current_event.path_parameters or {}).get(name)
+    return value if isinstance(value, str) else matched
+
+
 def tenant_of(app: APIGatewayRestResolver) -> str | None:
     return app.current_event.request_context.authorizer.get("tenant_id")
 
