@@ -146,7 +146,8 @@ def authenticate(lookup: KeyLookup, api_key: str | None) -> Principal | None:
 
 
 class ConflictingCredentials(Exception):
-    """The request carries two API keys (x-api-key and Authorization: Bearer) that are not the same principal."""
+    """The request's credentials have no single meaning: two API keys (x-api-key and Authorization: Bearer) that are
+    not the same principal, or a credential header given more than once (focal.credential_headers)."""
 
     code = "conflicting_credentials"
 

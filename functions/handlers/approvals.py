@@ -20,7 +20,7 @@ from focal.ids import ID
 from focal.pipeline.approval_workflow import decide
 from focal.safe_json import BodyRejected, loads_bounded
 from focal.wiring import deps_from_env
-from handlers._api import NO_TENANT, path_param, tenant_of
+from handlers._api import caller_tenant, path_param
 from handlers._api import error as _error
 
 MAX_BODY_BYTES = 16_384  # {"decision": "approve"} is 23 bytes
@@ -34,9 +34,9 @@ logger = Logger(service="focal")
 
 @app.post("/v1/approvals/<approval_id>")
 def post_approval(approval_id: str) -> Response | dict[str, Any]:
-    tenant_id = tenant_of(app)
-    if not tenant_id:
-        return _error(*NO_TENANT)
+    tenant_id = caller_tenant(app)
+    if isinstance(tenant_id, Response):
+        return tenant_id
     approval_id = path_param(app, "approval_id", approval_id)
     if not ID.matches(approval_id):
         return _error(400, "bad_request", f"approval_id: must be {ID.rule}")
