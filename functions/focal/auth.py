@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 from focal.customer_tokens import InvalidCustomerToken, verify
+from focal.ids import ID
 
 KeyScope = Literal["chat", "publish", "approve", "admin"]
 SCOPES: tuple[KeyScope, ...] = ("chat", "publish", "approve", "admin")
@@ -58,8 +59,9 @@ class KeyRecord:
     trusted_backend: bool = False  # may assert the customer of a chat request
 
     def principal(self) -> Principal | None:
-        """The key's principal; None for a disabled key. A record without scopes can do nothing."""
-        if self.disabled or not self.tenant_id:
+        """The key's principal; None for a disabled key, or one whose tenant cannot be an id (stored before ids were
+        checked whole): it can do nothing. A record without scopes can do nothing either."""
+        if self.disabled or not ID.matches(self.tenant_id):
             return None
         return Principal(tenant_id=self.tenant_id, scopes=frozenset(s for s in self.scopes if s in SCOPES),
                          may_assert_customer=self.trusted_backend)
@@ -73,6 +75,36 @@ def parse_scopes(values: Iterable[str]) -> frozenset[str]:
         raise ValueError(f"a key needs one or more scopes out of {', '.join(SCOPES)}"
                          + (f" (unknown: {', '.join(unknown)})" if unknown else ""))
     return scopes
+
+
+MAX_LABEL_CHARS = 200
+
+
+@dataclass(frozen=True)
+class KeyRequest:
+    """What a new key is created with (`focal keys create`, the key stores' `create`, `focal serve --api-key`)."""
+
+    tenant_id: str
+    scopes: frozenset[str]
+    label: str = ""
+    trusted_backend: bool = False
+
+    @classmethod
+    def checked(cls, tenant_id: Any, scopes: Any, label: Any = "", trusted_backend: Any = False) -> KeyRequest:
+        """The request, each field checked: ValueError naming the field that is wrong and why."""
+        if not ID.matches(tenant_id):
+            raise ValueError(f"tenant_id: must be {ID.rule}")
+        if isinstance(scopes, str | bytes) or not isinstance(scopes, Iterable):
+            raise ValueError(f"scopes: must be a list out of {', '.join(SCOPES)}")
+        try:
+            checked_scopes = parse_scopes(scopes)
+        except ValueError as exc:
+            raise ValueError(f"scopes: {exc}") from None
+        if not isinstance(label, str) or len(label) > MAX_LABEL_CHARS:
+            raise ValueError(f"label: must be text of at most {MAX_LABEL_CHARS} characters")
+        if not isinstance(trusted_backend, bool):
+            raise ValueError("trusted_backend: must be true or false")
+        return cls(tenant_id, checked_scopes, label, trusted_backend)
 
 
 class CustomerTokenRefused(Exception):
@@ -100,7 +132,7 @@ _PATTERNS = {route: _route_pattern(route) for _, route in ROUTE_SCOPES}
 def route_of(method: str, path: str) -> str | None:
     """The route template a concrete path belongs to for `method` (None: no such route)."""
     for (route_method, route), pattern in ((key, _PATTERNS[key[1]]) for key in ROUTE_SCOPES):
-        if route_method == method.upper() and pattern.match(path):
+        if route_method == method.upper() and pattern.fullmatch(path):
             return route
     return None
 
@@ -114,7 +146,8 @@ def authenticate(lookup: KeyLookup, api_key: str | None) -> Principal | None:
 
 
 class ConflictingCredentials(Exception):
-    """The request carries two API keys (x-api-key and Authorization: Bearer) that are not the same principal."""
+    """The request's credentials have no single meaning: two API keys (x-api-key and Authorization: Bearer) that are
+    not the same principal, or a credential header given more than once (focal.credential_headers)."""
 
     code = "conflicting_credentials"
 

@@ -15,7 +15,7 @@ from focal.errors import AgentTooLarge
 from focal.retrieval.publish import AgentIdMismatch, publish_agent
 from focal.settings import get_settings
 from focal.wiring import deps_from_env
-from handlers._api import NO_TENANT, tenant_of
+from handlers._api import caller_tenant, path_param
 from handlers._api import error as _error
 
 MAX_BODY_BYTES = MAX_AGENT_BYTES
@@ -26,9 +26,10 @@ logger = Logger(service="focal")
 
 @app.put("/v1/agents/<agent_id>")
 def put_agent(agent_id: str) -> Response | dict[str, Any]:
-    tenant_id = tenant_of(app)
-    if not tenant_id:
-        return _error(*NO_TENANT)
+    tenant_id = caller_tenant(app)
+    if isinstance(tenant_id, Response):
+        return tenant_id
+    agent_id = path_param(app, "agent_id", agent_id)  # checked whole by publish_agent (400 invalid_agent_id)
     try:
         body = app.current_event.decoded_body or ""
         size = len(body.encode("utf-8"))

@@ -3,8 +3,9 @@ of the caller's tenant (from the authorizer's context only, never the body).
 
 200 the decision was taken (approve: the action ran once, the follow-up answer is in `response`);
 404 no such request for this tenant (another tenant's id reads the same); 409 already decided;
-410 expired (no answer within the timeout, or the conversation moved on); 400 a bad body (also one nested
-too deeply); 413 a body over MAX_BODY_BYTES.
+410 expired (no answer within the timeout, or the conversation moved on); 400 a bad body (`bad_decision`
+naming the field and why; also one nested too deeply) or an approval id that cannot be one (`bad_request`); 413 a
+body over MAX_BODY_BYTES.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from typing import Any
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 
+from focal.api_bodies import ApprovalDecision, BodyInvalid, read_body
+from focal.ids import ID
 from focal.pipeline.approval_workflow import decide
 from focal.safe_json import BodyRejected, loads_bounded
 from focal.wiring import deps_from_env
-from handlers._api import NO_TENANT, tenant_of
+from handlers._api import caller_tenant, path_param
 from handlers._api import error as _error
 
 MAX_BODY_BYTES = 16_384  # {"decision": "approve"} is 23 bytes
@@ -31,20 +34,22 @@ logger = Logger(service="focal")
 
 @app.post("/v1/approvals/<approval_id>")
 def post_approval(approval_id: str) -> Response | dict[str, Any]:
-    tenant_id = tenant_of(app)
-    if not tenant_id:
-        return _error(*NO_TENANT)
+    tenant_id = caller_tenant(app)
+    if isinstance(tenant_id, Response):
+        return tenant_id
+    approval_id = path_param(app, "approval_id", approval_id)
+    if not ID.matches(approval_id):
+        return _error(400, "bad_request", f"approval_id: must be {ID.rule}")
     try:
-        body = loads_bounded(app.current_event.decoded_body or "{}", max_bytes=MAX_BODY_BYTES)
+        doc = loads_bounded(app.current_event.decoded_body or "{}", max_bytes=MAX_BODY_BYTES)
     except BodyRejected as exc:
         return _error(exc.status, exc.code, str(exc))
     except ValueError:
-        body = None
-    decision = body.get("decision") if isinstance(body, dict) else None
-    if decision not in DECISIONS:
-        return _error(400, "bad_decision", 'send {"decision": "approve"} or {"decision": "deny"}')
-    if not approval_id or "#" in approval_id or len(approval_id) > 128:
-        return _error(404, "not_found", f"There is no approval request {approval_id[:128]} for this tenant.")
+        return _error(400, "bad_decision", 'the body is not JSON: send {"decision": "approve"} or {"decision": "deny"}')
+    try:
+        decision = read_body(ApprovalDecision, doc).decision
+    except BodyInvalid as exc:
+        return _error(400, "bad_decision", f'{exc}; send {{"decision": "approve"}} or {{"decision": "deny"}}')
     result, decided = decide(deps_from_env(), tenant_id, approval_id, DECISIONS[decision])
     logger.info("approval answered", extra={"approval_id": approval_id, "decision": decision,
                                             "approval_state": result.state, "decided": decided})

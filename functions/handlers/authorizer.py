@@ -2,7 +2,8 @@
 
 - No key, an unknown or a disabled key: `Unauthorized` (401). Both headers with keys that are not the
   same principal (another tenant, other scopes, an unknown key beside a known one): 401 too, never the
-  first header's tenant.
+  first header's tenant. So is a credential header (API key, customer token) given more than once, in
+  `headers` or `multiValueHeaders`, or with comma-joined values (focal.credential_headers).
 - The called route (method and path from `methodArn`, checked against the event's `httpMethod` and
   `resource`) is unknown, or needs a scope the key lacks (`focal.auth.ROUTE_SCOPES`; `admin` holds
   every scope): a Deny policy (403).
@@ -37,6 +38,7 @@ from focal.auth import (
     route_of,
     with_customer_token,
 )
+from focal.credential_headers import event_credentials
 
 logger = logging.getLogger("focal.authorizer")
 logger.setLevel(logging.INFO)
@@ -105,7 +107,11 @@ def principal_context(principal: Principal) -> dict[str, str]:
 
 
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    headers = event.get("headers")
+    try:
+        headers = event_credentials(event)
+    except ConflictingCredentials:
+        logger.info("authorizer: a credential header is given more than once")
+        raise Exception("Unauthorized") from None
     api_keys = keys_from_headers(headers)
     if not api_keys:
         logger.info("authorizer: no API key in the request")

@@ -15,6 +15,7 @@ from aws_cdk import aws_logs as logs
 from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
+from focal.ids import CUSTOMER_ID
 from focal_infra import api_mapping
 
 APPROVAL_PATH = ("v1", "approvals", "{approval_id}")
@@ -90,7 +91,7 @@ def build_api(scope: Construct, *, tenant: str, state_machine: sfn.IStateMachine
             required=["message"],
             properties={
                 "message": apigw.JsonSchema(type=apigw.JsonSchemaType.STRING, max_length=100_000),
-                "customer_id": apigw.JsonSchema(type=apigw.JsonSchemaType.STRING, pattern="^[A-Za-z0-9_.:@-]{1,128}$"),
+                "customer_id": apigw.JsonSchema(type=apigw.JsonSchemaType.STRING, pattern=CUSTOMER_ID.pattern),
                 "turn_id": apigw.JsonSchema(type=apigw.JsonSchemaType.STRING, pattern=f"^{api_mapping.ID_PATTERN}$"),
             },
         ),

@@ -34,7 +34,9 @@ timed-out execution answers 500 with a structured error, never the cause. StartS
 
 from __future__ import annotations
 
-ID_PATTERN = "[A-Za-z0-9_.:-]{1,128}"
+from focal.ids import ID
+
+ID_PATTERN = ID.body  # the engine's id rule (focal.ids); VTL's String.matches matches it whole
 INVALID_ID_NAME = "invalid id"  # not a valid execution name (a space): StartSyncExecution → InvalidName
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 NOT_FOUND_CODES = ("agent_not_found", "stage_failed:AgentNotFound")

@@ -36,7 +36,7 @@ def flag(value: object, name: str) -> bool:
 
 def tenant_from_context(scope: Construct, default: str = "dev") -> str:
     tenant = scope.node.try_get_context("tenant") or default
-    if not isinstance(tenant, str) or not TENANT_PATTERN.match(tenant):
+    if not isinstance(tenant, str) or not TENANT_PATTERN.fullmatch(tenant):
         raise ValueError(f"tenant {tenant!r}: use 1-20 characters a-z, 0-9, '-', starting with a letter")
     return tenant
 
@@ -63,13 +63,13 @@ class Options:
 def options_from_context(scope: Construct, tenant: str) -> Options:
     ctx = scope.node.try_get_context
     model = ctx("model") or None
-    if model is not None and (not isinstance(model, str) or not MODEL_PATTERN.match(model)):
+    if model is not None and (not isinstance(model, str) or not MODEL_PATTERN.fullmatch(model)):
         raise ValueError(f"context model={model!r}: a litellm model name such as bedrock/<model id> or openai/gpt-4o-mini")
     domain = ctx("opensearchDomainName") or f"focal-{tenant}"[:28]
-    if not isinstance(domain, str) or not DOMAIN_PATTERN.match(domain):
+    if not isinstance(domain, str) or not DOMAIN_PATTERN.fullmatch(domain):
         raise ValueError(f"context opensearchDomainName={domain!r}: 3-28 characters a-z, 0-9, '-', starting with a letter")
     topic = ctx("alarmTopicArn") or None
-    if topic is not None and (not isinstance(topic, str) or not TOPIC_PATTERN.match(topic)):
+    if topic is not None and (not isinstance(topic, str) or not TOPIC_PATTERN.fullmatch(topic)):
         raise ValueError(f"context alarmTopicArn={topic!r}: an SNS topic ARN")
     return Options(
         tenant=tenant,

@@ -92,7 +92,7 @@ class FocalStack(Stack):
     def __init__(self, scope: Construct, construct_id: str, *, tenant: str, options: Options | None = None,
                  **kwargs) -> None:
         super().__init__(scope, construct_id, **kwargs)
-        if not TENANT_PATTERN.match(tenant):
+        if not TENANT_PATTERN.fullmatch(tenant):
             raise ValueError(f"invalid tenant {tenant!r}")
         self.tenant = tenant
         self.options = options or options_from_context(self, tenant)

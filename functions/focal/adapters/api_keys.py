@@ -18,7 +18,7 @@ from typing import Any
 
 import boto3
 
-from focal.auth import KeyRecord, Principal, parse_scopes
+from focal.auth import KeyRecord, KeyRequest, Principal
 
 KEY_PREFIX = "KEY#"
 KEY_ID_LENGTH = 12
@@ -46,7 +46,7 @@ def new_key() -> str:
 def check_key_id(value: str) -> str:
     """A key id as given to `revoke` (a hex prefix of the key's hash, at least 6 characters)."""
     normalised = (value or "").strip().lower()
-    if not _KEY_ID.match(normalised):
+    if not _KEY_ID.fullmatch(normalised):
         raise ValueError("a key id is the hex prefix `focal keys list` shows")
     return normalised
 
@@ -58,7 +58,7 @@ def key_from_headers(headers: Mapping[str, Any] | None) -> str | None:
     lowered = {str(k).lower(): v for k, v in headers.items() if isinstance(v, str)}
     candidate = lowered.get("x-api-key", "").strip()
     if not candidate:
-        match = _BEARER.match(lowered.get("authorization", ""))
+        match = _BEARER.fullmatch(lowered.get("authorization", ""))
         candidate = match.group(1) if match else ""
     if not candidate or len(candidate) > _MAX_KEY_LENGTH:
         return None
@@ -71,7 +71,7 @@ def keys_from_headers(headers: Mapping[str, Any] | None) -> list[str]:
     if not headers:
         return []
     lowered = {str(k).lower(): v for k, v in headers.items() if isinstance(v, str)}
-    match = _BEARER.match(lowered.get("authorization", ""))
+    match = _BEARER.fullmatch(lowered.get("authorization", ""))
     found = [c for c in (lowered.get("x-api-key", "").strip(), match.group(1) if match else "") if c]
     if any(len(c) > _MAX_KEY_LENGTH for c in found):
         return []
@@ -111,14 +111,14 @@ class DynamoApiKeyStore:
 
     def create(self, tenant_id: str, scopes: Any, label: str = "", trusted_backend: bool = False) -> tuple[str, KeyRecord]:
         """A new key and its record; the key is returned here only (the table keeps its hash)."""
-        checked = parse_scopes(scopes)
+        wanted = KeyRequest.checked(tenant_id, scopes, label, trusted_backend)
         api_key = new_key()
         item = {
             "pk": {"S": partition_key(api_key)},
-            "tenant_id": {"S": tenant_id},
-            "scopes": {"SS": sorted(checked)},
-            "trusted_backend": {"BOOL": bool(trusted_backend)},
-            "label": {"S": label},
+            "tenant_id": {"S": wanted.tenant_id},
+            "scopes": {"SS": sorted(wanted.scopes)},
+            "trusted_backend": {"BOOL": wanted.trusted_backend},
+            "label": {"S": wanted.label},
             "created_at": {"N": str(int(time.time()))},
         }
         self._client.put_item(TableName=self.table_name, Item=item, ConditionExpression="attribute_not_exists(pk)")

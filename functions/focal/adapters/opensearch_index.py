@@ -62,7 +62,7 @@ class RuleIndexError(RuntimeError):
 def index_name(environment: str, prefix: str = "focal") -> str:
     """The rule index of one tenant environment, e.g. 'focal-acme-rules-v1'."""
     for label, part in (("prefix", prefix), ("environment", environment)):
-        if not _NAME_PART.match(part):
+        if not _NAME_PART.fullmatch(part):
             raise ValueError(f"invalid index {label} {part!r}: lowercase letters, digits, '-' and '_' only")
     return f"{prefix}-{environment}-rules-v{MAPPING_VERSION}"
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from focal.adapters.api_keys import check_key_id, key_hash, key_id, new_key
 from focal.adapters.sqlite_store import SqliteDatabase
-from focal.auth import KeyRecord, Principal, parse_scopes
+from focal.auth import KeyRecord, KeyRequest, Principal
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS api_keys (
@@ -51,11 +51,10 @@ class SqliteApiKeyStore:
         return record.principal() if record else None
 
     def create(self, tenant_id: str, scopes: Any, label: str = "", trusted_backend: bool = False) -> tuple[str, KeyRecord]:
-        checked = parse_scopes(scopes)
-        if not tenant_id:
-            raise ValueError("a key needs a tenant")
+        wanted = KeyRequest.checked(tenant_id, scopes, label, trusted_backend)
         api_key = new_key()
-        row = (key_hash(api_key), tenant_id, " ".join(sorted(checked)), label, int(time.time()), 0, int(bool(trusted_backend)))
+        row = (key_hash(api_key), wanted.tenant_id, " ".join(sorted(wanted.scopes)), wanted.label, int(time.time()), 0,
+               int(wanted.trusted_backend))
         with self._db.connection() as conn:
             conn.execute(f"INSERT INTO api_keys ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)", row)
         return api_key, _record(row)

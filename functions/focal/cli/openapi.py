@@ -1,7 +1,7 @@
 """The OpenAPI 3.1 document of the turn API (served by `focal serve` at GET /openapi.json).
 
-Built from the pydantic models: the turn body mirrors API Gateway's TurnRequest model (stack.py),
-the answer is `TurnResult`; the publish and approval bodies are those the handlers read.
+Built from the pydantic models: the request bodies are those the API validates with (focal.api_bodies; the turn
+body mirrors API Gateway's TurnRequest model, stack.py), the answer is `TurnResult`.
 """
 
 from __future__ import annotations
@@ -10,26 +10,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from focal.api_bodies import ApprovalDecision, TurnRequestBody
+from focal.ids import ID
 from focal.models.turn import TurnResult
 
-PATH_ID = {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z0-9_.:-]+$"}
-
-
-class TurnRequestBody(BaseModel):
-    """The body of POST .../turns (API Gateway's TurnRequest model). tenant_id comes from the API key."""
-
-    message: str = Field(max_length=100_000, description="the customer's message")
-    customer_id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.:@-]{1,128}$",
-                                    description="honoured only for a trusted backend key; otherwise the customer comes "
-                                                "from the X-Focal-Customer-Token header, else anonymous")
-    turn_id: str | None = Field(default=None, min_length=1, max_length=128,
-                                description="idempotency key of the turn; default: the request id")
-
-
-class ApprovalDecision(BaseModel):
-    """The body of POST /v1/approvals/{approval_id}."""
-
-    decision: Literal["approve", "deny"]
+PATH_ID = {"type": "string", "minLength": 1, "maxLength": ID.max_length, "pattern": ID.pattern}
 
 
 class ErrorDetail(BaseModel):
@@ -164,7 +149,7 @@ def openapi_document(server_url: str | None = None) -> dict[str, Any]:
                 "post": {
                     "operationId": "decideApproval",
                     "summary": "Approve or deny a pending approval request of the caller's tenant",
-                    "parameters": [_param("approval_id", {"type": "string", "minLength": 1, "maxLength": 128})],
+                    "parameters": [_param("approval_id")],
                     "requestBody": {"required": True, "content": _json("ApprovalDecision")},
                     "responses": {"200": {"description": "decided", "content": _json("ApprovalAnswer")},
                                   **_errors("400", "401", "403", "404", "408", "409", "410", "411", "413", "429")},

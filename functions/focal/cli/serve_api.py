@@ -11,26 +11,30 @@ from __future__ import annotations
 
 import contextvars
 import json
-import re
 import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from focal.adapters.api_keys import key_hash
-from focal.auth import CUSTOMER_TOKEN_SECRET, SCOPES, CustomerTokenRefused, Principal, chat_customer, with_customer_token
+from focal.auth import (
+    CUSTOMER_TOKEN_SECRET,
+    SCOPES,
+    CustomerTokenRefused,
+    KeyRequest,
+    Principal,
+    chat_customer,
+    with_customer_token,
+)
+from focal.ids import ID
 from focal.safe_json import BodyRejected, loads_bounded
 
 MAX_BODY_BYTES = 10 * 1024 * 1024  # API Gateway's payload limit (publish)
 MAX_TURN_BODY_BYTES = 2 * 1024 * 1024  # 100,000 characters of up to 12 bytes each as JSON escapes
 MAX_APPROVAL_BODY_BYTES = 64 * 1024
 MAX_JSON_DEPTH = 64
-MAX_MESSAGE_CHARS = 100_000
-CUSTOMER_ID = re.compile(r"^[A-Za-z0-9_.:@-]{1,128}$")  # the API Gateway TurnRequest model
-PATH_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")  # TurnRequest's agent_id / session_id
-TENANT_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
 STAGE = "live"
 
 TURN_ROUTE = "/v1/agents/{agent_id}/sessions/{session_id}/turns"
@@ -99,13 +103,11 @@ class LocalApiKeyStore:
     def add(self, api_key: str, tenant_id: str, scopes: frozenset[str] | set[str] | None = None,
             trusted_backend: bool = False) -> None:
         """`scopes` None: every scope (admin). A trusted backend key may name the customer of a chat request."""
-        if not api_key or not TENANT_ID.match(tenant_id):
-            raise ValueError("an API key needs a non-empty key and a tenant id matching [A-Za-z0-9_.:-]{1,128}")
-        unknown = set(scopes or ()) - set(SCOPES)
-        if unknown or (scopes is not None and not scopes):
-            raise ValueError(f"key scopes are among {', '.join(SCOPES)}")
-        principal = Principal(tenant_id) if scopes is None else Principal(tenant_id, frozenset(scopes))
-        self._principals[key_hash(api_key)] = replace(principal, may_assert_customer=trusted_backend)
+        if not api_key:
+            raise ValueError("an API key needs a non-empty key")
+        wanted = KeyRequest.checked(tenant_id, ("admin",) if scopes is None else scopes, trusted_backend=trusted_backend)
+        self._principals[key_hash(api_key)] = Principal(wanted.tenant_id, wanted.scopes,
+                                                        may_assert_customer=wanted.trusted_backend)
 
     def issue(self, tenant_id: str, scopes: frozenset[str] | set[str] | None = None) -> str:
         api_key = "fk_" + secrets.token_urlsafe(32)
@@ -243,27 +245,14 @@ class FocalApi:
     def turn(self, params: dict[str, str], body: bytes, principal: Principal, headers: Mapping[str, str],
              request_id: str) -> Reply:
         for name in ("agent_id", "session_id"):
-            if not PATH_ID.match(params[name]):
-                raise ApiError(400, "bad_request", f"{name}: must match {PATH_ID.pattern}")
-        doc = json_body(body, MAX_TURN_BODY_BYTES)
-        if not isinstance(doc, dict):
-            raise ApiError(400, "bad_request", "body: must be a JSON object")
-        message = doc.get("message")
-        if "message" not in doc:
-            raise ApiError(400, "bad_request", "message: required string is missing")
-        if not isinstance(message, str):
-            raise ApiError(400, "bad_request", "message: must be a string")
-        if len(message) > MAX_MESSAGE_CHARS:
-            raise ApiError(400, "bad_request", f"message: longer than {MAX_MESSAGE_CHARS} characters")
-        body_customer = doc.get("customer_id")
-        if "customer_id" in doc and not (isinstance(body_customer, str) and CUSTOMER_ID.match(body_customer)):
-            raise ApiError(400, "bad_request", f"customer_id: must be a string matching {CUSTOMER_ID.pattern}")
-        turn_id = doc.get("turn_id")
-        if "turn_id" in doc and not (isinstance(turn_id, str) and 1 <= len(turn_id) <= 128):
-            raise ApiError(400, "bad_request", "turn_id: must be a string of 1 to 128 characters")
-        for name, value in (("message", message), ("turn_id", turn_id)):
-            if isinstance(value, str) and _has_lone_surrogate(value):
-                raise ApiError(400, "bad_request", f"{name}: contains an unpaired UTF-16 surrogate")
+            if not ID.matches(params[name]):
+                raise ApiError(400, "bad_request", f"{name}: must be {ID.rule}")
+        from focal.api_bodies import BodyInvalid, TurnRequestBody, read_body
+
+        try:
+            turn_body = read_body(TurnRequestBody, json_body(body, MAX_TURN_BODY_BYTES))
+        except BodyInvalid as exc:
+            raise ApiError(400, "bad_request", str(exc)) from None
         from focal.errors import AgentNotFound
         from focal.models.turn import TurnRequest
         from focal.pipeline.runner import LocalRunner
@@ -279,10 +268,10 @@ class FocalApi:
             raise ApiError(404, "agent_not_found", f"no agent {agent_id} for this tenant") from None
         except Exception:  # noqa: BLE001 - the config store failed: the same structured 500 as a failed turn
             return Reply(500, error_body("execution_failed", "The turn could not be completed.", request_id))
-        customer_id = chat_customer(principal, body_customer)
+        customer_id = chat_customer(principal, turn_body.customer_id)
         request = TurnRequest(  # tenant from the key, customer from the principal; the body decides neither
             tenant_id=principal.tenant_id, agent_id=agent_id, session_id=params["session_id"],
-            customer_id=customer_id, turn_id=turn_id or request_id, message=message,
+            customer_id=customer_id, turn_id=turn_body.turn_id or request_id, message=turn_body.message,
         )
         try:
             result = LocalRunner(self.deps).turn(request)
@@ -355,11 +344,3 @@ def json_body(body: bytes, max_bytes: int) -> Any:
         code = "payload_too_large" if exc.status == 413 else "bad_request"
         message = str(exc) if "UTF-8" not in str(exc) else "not valid UTF-8"
         raise ApiError(exc.status, code, f"body: {message}") from None
-
-
-def _has_lone_surrogate(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False

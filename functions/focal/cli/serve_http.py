@@ -45,6 +45,7 @@ from focal.cli.serve_api import (
     ServeSettings,
     error_body,
 )
+from focal.credential_headers import single_credentials
 
 log = logging.getLogger("focal.serve")
 AccessLog = Callable[[dict[str, Any]], None]
@@ -181,10 +182,13 @@ class Endpoints:
         return await anyio.to_thread.run_sync(functools.partial(fn, *args), limiter=self.pool)
 
     async def authorize(self, request: Request, route: str) -> Principal:
-        api_keys = keys_from_headers(request.headers)
-        api_key = api_keys[0] if api_keys else None
+        """The key's principal for `route`; the request's credential headers, each given once, are kept on
+        `request.state.credentials` (the customer token is read from there, never from the raw headers)."""
         keys = self.api.keys
         try:
+            request.state.credentials = single_credentials(request.headers.raw)
+            api_keys = keys_from_headers(request.state.credentials)
+            api_key = api_keys[0] if api_keys else None
             if api_key is None or isinstance(keys, LocalApiKeyStore):  # in memory: no thread needed
                 principal = authenticate_keys(keys, api_keys)
             else:
@@ -235,7 +239,7 @@ class Endpoints:
     async def turn(self, request: Request) -> Response:
         principal = await self.authorize(request, TURN_ROUTE)
         body = await self.read_body(request, MAX_TURN_BODY_BYTES)
-        reply = await self.run(self.api.turn, dict(request.path_params), body, principal, dict(request.headers),
+        reply = await self.run(self.api.turn, dict(request.path_params), body, principal, request.state.credentials,
                                request.state.request_id)
         return self.respond(reply, request)
 

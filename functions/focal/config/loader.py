@@ -13,7 +13,9 @@ from pydantic import ValidationError
 
 from focal.adapters.python_tools import read_regular_file
 from focal.config.hints import schema_hint
+from focal.config.limits import AGENT_FILE_LIMITS
 from focal.config.problems import Problem, format_path, line_of
+from focal.config.size_checks import size_problems
 from focal.config.validate import semantic_problems
 from focal.errors import ConfigError
 from focal.models.agent import AgentConfig
@@ -27,12 +29,15 @@ class AgentConfigInvalid(ConfigError):
         super().__init__(f"{source}: {len(problems)} problem(s)\n{lines}")
 
 
-# Limits checked before any value is constructed (agent files reach the publish route).
-MAX_AGENT_BYTES = 1_000_000
-MAX_YAML_DEPTH = 64
+# Limits checked before any value is constructed (agent files reach the publish route): focal.config.limits.
+MAX_AGENT_BYTES = AGENT_FILE_LIMITS.file_bytes
+MAX_YAML_DEPTH = AGENT_FILE_LIMITS.depth
 # Nodes that aliases may add beyond the ones written out: anchors for shared settings stay far below it,
 # while a few hundred bytes of nested aliases ("billion laughs") would otherwise expand to billions.
-ALIAS_EXPANSION_BUDGET = 20_000
+ALIAS_EXPANSION_BUDGET = AGENT_FILE_LIMITS.alias_nodes
+# Characters of the document once its aliases are expanded: one long text aliased a thousand times is few
+# nodes but gigabytes of text to embed and match.
+MAX_EXPANDED_CHARS = AGENT_FILE_LIMITS.expanded_chars
 
 
 class _YamlLimit(yaml.YAMLError):
@@ -66,11 +71,12 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
 
 
 def _check_expansion(root: yaml.Node) -> None:
-    """Refuse a node graph whose aliases expand it by more than ALIAS_EXPANSION_BUDGET nodes, nest it deeper
-    than MAX_YAML_DEPTH, or that refers to itself; measured on the composed graph (each distinct node once,
-    iteratively), before anything is constructed."""
+    """Refuse a node graph whose aliases expand it by more than ALIAS_EXPANSION_BUDGET nodes or to more than
+    MAX_EXPANDED_CHARS characters, nest it deeper than MAX_YAML_DEPTH, or that refers to itself; measured on the
+    composed graph (each distinct node once, iteratively), before anything is constructed."""
     cap = 10**15  # keeps the counts small integers whatever the document
     sizes: dict[int, int] = {}
+    chars: dict[int, int] = {}
     depths: dict[int, int] = {}
     open_nodes: set[int] = set()  # the current path from the root
     stack: list[tuple[yaml.Node, bool]] = [(root, False)]
@@ -81,6 +87,8 @@ def _check_expansion(root: yaml.Node) -> None:
             open_nodes.discard(key)
             children = _children(node)
             sizes[key] = min(cap, 1 + sum(sizes[id(child)] for child in children))
+            own = len(node.value) if isinstance(node, yaml.ScalarNode) else 0
+            chars[key] = min(cap, own + sum(chars[id(child)] for child in children))
             depths[key] = 1 + max((depths[id(child)] for child in children), default=0)
             if depths[key] > MAX_YAML_DEPTH:
                 raise _YamlLimit(f"the document nests more than {MAX_YAML_DEPTH} levels deep through aliases", node.start_mark.line + 1)
@@ -92,10 +100,13 @@ def _check_expansion(root: yaml.Node) -> None:
         open_nodes.add(key)
         stack.append((node, True))
         stack.extend((child, False) for child in _children(node) if id(child) not in sizes)
-    own = len(sizes)
-    if sizes[id(root)] > own + ALIAS_EXPANSION_BUDGET:
-        raise _YamlLimit(f"the document expands to more than {own + ALIAS_EXPANSION_BUDGET} nodes through aliases "
-                         f"({own} written out); use fewer or smaller aliases")
+    written = len(sizes)
+    if sizes[id(root)] > written + ALIAS_EXPANSION_BUDGET:
+        raise _YamlLimit(f"the document expands to more than {written + ALIAS_EXPANSION_BUDGET} nodes through aliases "
+                         f"({written} written out); use fewer or smaller aliases")
+    if chars[id(root)] > MAX_EXPANDED_CHARS:
+        raise _YamlLimit(f"the document expands to {chars[id(root)]} characters through aliases; the limit is "
+                         f"{MAX_EXPANDED_CHARS}: use fewer or smaller aliases")
 
 
 def safe_load_bounded(text: str) -> Any:
@@ -234,6 +245,9 @@ def parse_agent_text(text: str, source: str = "<agent>", base_dir: str | None = 
         return LoadedAgent(None, None, [Problem("<yaml>", message, line)])
     if not isinstance(raw, dict):
         return LoadedAgent(None, raw, [Problem("<root>", "the agent file must be a mapping (key: value) at the top")])
+    oversized = size_problems(raw, _ANNOTATIONS)
+    if oversized:  # nothing more is read from it: no schema, no repaired partial agent (focal validate)
+        return LoadedAgent(None, None, oversized, base_dir)
     unread = _reading_problems(raw)
     if unread:  # a value was lost or replaced: a schema check would judge a document nobody wrote
         return LoadedAgent(None, raw, unread, base_dir)

@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from focal.models.ids import IdStr
+
 ApprovalState = Literal["awaiting_approval", "approved", "denied", "expired"]
 EventType = Literal[
     "approval_requested", "clarification_requested", "execution_decision", "tool_result",
@@ -20,7 +22,7 @@ EventType = Literal[
 
 
 class ApprovalRequest(BaseModel):
-    approval_id: str = Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:-]+$")
+    approval_id: IdStr
     tenant_id: str
     agent_id: str
     session_id: str

@@ -11,6 +11,7 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, Field
 
 from focal.models.context import Command, Context, PreValidationCheck
+from focal.models.ids import CustomerIdStr, IdStr
 from focal.models.memory import RecalledEpisode
 from focal.models.session import CustomerProfile, Session
 
@@ -18,13 +19,16 @@ ExecutionPath = Literal["respond", "clarify", "approval", "rejected", "fallback"
 ApprovalStateName = Literal["none", "awaiting_approval", "approved", "denied", "expired"]
 
 
+MAX_MESSAGE_CHARS = 100_000
+
+
 class TurnRequest(BaseModel):
-    tenant_id: str = Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:-]+$")
-    agent_id: str = Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:-]+$")
-    session_id: str = Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:-]+$")
-    customer_id: str = Field(default="anonymous", min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:@-]+$")
-    turn_id: str = Field(min_length=1, max_length=128)
-    message: str = Field(max_length=100_000)
+    tenant_id: IdStr
+    agent_id: IdStr
+    session_id: IdStr
+    customer_id: CustomerIdStr = "anonymous"
+    turn_id: IdStr
+    message: str = Field(max_length=MAX_MESSAGE_CHARS)
 
 
 class ScoredRule(BaseModel):

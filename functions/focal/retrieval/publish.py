@@ -24,12 +24,13 @@ class AgentIdInvalid(AgentIdMismatch):
     code = "invalid_agent_id"
 
 
-# An agent id names its tool folder (agents/<id>/), so it may not be '..' or contain a path separator.
-_AGENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}\Z")
+# An agent id names its tool folder (agents/<id>/), so it may not be '..' or contain a path separator: an API id
+# (focal.ids.ID) that starts with a letter or digit and holds no ':', matched whole.
+_AGENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
 
 
 def _check_id(agent_id: str) -> None:
-    if not _AGENT_ID.match(agent_id):
+    if not (isinstance(agent_id, str) and _AGENT_ID.fullmatch(agent_id)):
         raise AgentIdInvalid(f"agent id {agent_id[:130]!r} must be 1-128 letters, digits, '_', '.' or '-', "
                              "starting with a letter or digit")
 

@@ -19,7 +19,8 @@ from typing import Any
 
 import yaml
 
-from focal.cli.serve_api import PATH_ID, ApiError
+from focal.cli.serve_api import ApiError
+from focal.ids import ID
 from focal.models.turn import TurnRecord
 
 MAX_SESSIONS = 200
@@ -44,8 +45,8 @@ def _db(store: Any) -> Any:
 
 def _check_ids(**ids: str) -> None:
     for name, value in ids.items():
-        if not PATH_ID.match(value):
-            raise ApiError(400, "bad_request", f"{name}: must match {PATH_ID.pattern}")
+        if not ID.matches(value):
+            raise ApiError(400, "bad_request", f"{name}: must be {ID.rule}")
 
 
 def _agent(deps: Any, tenant_id: str, agent_id: str) -> Any:
