@@ -11,7 +11,7 @@ import yaml
 
 from focal.cli.conversation_tests import format_report, run_suite
 from focal.config.loader import load_agent_file
-from focal.config.validate import semantic_problems
+from focal.config.validate import semantic_problems, semantic_warnings
 
 AGENT = """
 id: parcels
@@ -101,3 +101,20 @@ def test_validate_names_a_mapping_to_an_unknown_variable_or_parameter(tmp_path):
     assert any("'zipcode' is not an input of this tool" in e for e in stray), stray
     unmapped = _errors(tmp_path, AGENT.replace("    arguments: {zip: account_zip}\n", ""))
     assert any("argument 'zip' is not a declared variable" in e and "arguments:" in e for e in unmapped), unmapped
+
+
+def test_validate_warns_of_two_alternative_lookups_in_one_step(tmp_path):
+    alternatives = AGENT.replace("""  - id: change_delivery_zip""", """  - id: find_account_by_email
+    kind: python
+    entrypoint: tools.py:find_account
+    input: {zip: {type: string}}
+    arguments: {zip: new_zip}
+    output: {ref: account_ref}
+  - id: change_delivery_zip""").replace("action: [find_account]", "action: [find_account, find_account_by_email]")
+    loaded = load_agent_file(_write(tmp_path, alternatives))
+    assert loaded.config is not None
+    warnings = [p.message for p in semantic_warnings(loaded.config, loaded.raw)]
+    assert any("'find_account' and 'find_account_by_email' both fill account_ref" in w for w in warnings), warnings
+    loaded = load_agent_file(_write(tmp_path))
+    assert loaded.config is not None
+    assert not [p for p in semantic_warnings(loaded.config, loaded.raw) if "both fill" in p.message]

@@ -8,6 +8,8 @@ author most likely meant.
 - A side-effecting tool in a step's `action` at a step that does not ask first (`requires_confirmation`
   false): it runs as soon as the step completes, on the customer's last answer alone; and a guard of it
   reading `customer_confirmed` (true only after a yes at a step that asks, dialogue/flow.py) blocks it.
+- Two tools of one step's action filling the same variables from different inputs (alternative lookups): the
+  step runs both and waits for both tools' inputs.
 - A privileged field whose `sources` list `message` or `response`: privileged wins, so those sources
   are ignored (sensing/provenance.py, enforcement/variables.py): the declaration says two things.
   Only a `sources` the file writes is reported (left out, it defaults to every source).
@@ -45,6 +47,7 @@ def flow_warnings(c: Collector, agent: AgentConfig) -> None:
                       f"asked only {quoted(question)} ({source}, without the values the action will use) and a model "
                       f"is given no question to ask; add a confirmation_prompt that says what will be done{reads}",
                       "warning")
+            _alternatives(c, agent, path, st)
             if st.requires_confirmation:
                 continue
             for k, tool_id in enumerate(st.action):
@@ -61,6 +64,23 @@ def flow_warnings(c: Collector, agent: AgentConfig) -> None:
                       f"set only by tools or the profile store, never from {what}, so the sources say something the "
                       f"agent does not do; remove '{source}' from sources (or, if it may really come from there, remove "
                       "privileged: true)", "warning")
+
+
+def _alternatives(c: Collector, agent: AgentConfig, path: tuple, step: Step) -> None:
+    """Two tools of one step's action filling exactly the same variables from different inputs read as
+    alternatives ("look the customer up by e-mail or by name and zip"), but a step runs every tool it lists, each
+    needing all its inputs: the one whose inputs the customer did not give fails the step."""
+    tools = [t for tool_id in step.action if (t := agent.tool(tool_id)) is not None]
+    for k, first in enumerate(tools):
+        for second in tools[k + 1:]:
+            shared = sorted(set(first.output.values()))
+            if shared and set(second.output.values()) == set(shared) \
+                    and set(read_variables(first, True)) != set(read_variables(second, True)):
+                c.add((*path, "action"),
+                      f"tools '{first.id}' and '{second.id}' both fill {', '.join(shared)} from different inputs, as "
+                      f"alternatives would; a step runs every tool in its action and waits for all their inputs, so the "
+                      f"step fails when the customer gives only one tool's inputs; put each in its own step, chosen by "
+                      f"transitions on what the customer gave (when: ... != None)", "warning")
 
 
 def asked_instead(agent: AgentConfig, step: Step) -> tuple[str, str]:
