@@ -6,13 +6,11 @@
 cdk-nag 3 reports through CDK's policy validation (`Validations.of(app).add_plugins`) and suppresses
 through `Validations.of(construct).acknowledge(id, reason)`; one acknowledgment covers the construct
 and its children, one finding id at a time (`AwsSolutions-IAM5[Resource::…]` names the resource).
-Only infra/app.py (`make synth`) and tests/infra/test_infra_nag.py apply them: the template the
-other tests read is synthesized without cdk-nag.
+Only infra/app.py (`make synth`, through focal_infra/synth_gate.py) and tests/infra/test_infra_nag.py apply
+them: the template the other tests read is synthesized without cdk-nag.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from aws_cdk import Acknowledgment, App, Stack, Validations
 from aws_cdk import aws_lambda as lambda_
@@ -21,6 +19,7 @@ from cdk_nag import AwsSolutionsChecks
 from constructs import IConstruct
 
 from focal_infra import models_access
+from focal_infra.acknowledged import Acknowledged
 from focal_infra.assets import RUNTIME
 
 MIN_REASON = 60  # characters; tests/infra/test_infra_nag.py holds every reason to it
@@ -77,13 +76,6 @@ LOGS_ROLE = ("API Gateway's account-level CloudWatch role (-c createApiGatewayLo
              "assumable by apigateway.amazonaws.com only.")
 INDEX_PATHS = ("Index paths within this tenant's own domain (es:ESHttp* on domain/focal-<tenant>/*): the "
                "domain holds this tenant's rule index only; reads and writes are split by role.")
-
-
-@dataclass(frozen=True)
-class Acknowledged:
-    path: str  # the construct's path
-    id: str
-    reason: str
 
 
 def checks(app: App) -> AwsSolutionsChecks:

@@ -23,6 +23,7 @@ from constructs import Construct
 
 from focal.pipeline.definition import FALLBACK_HANDLER, STAGES
 from focal_infra import models_access, operations, outputs
+from focal_infra.acknowledged import acknowledge_warning
 from focal_infra.api import build_api
 from focal_infra.approval_workflow import ApprovalWorkflow
 from focal_infra.assets import ARCHITECTURE, RUNTIME, deps_layer, function_code, llm_layer, models_layer
@@ -38,6 +39,9 @@ APPROVALS_HANDLER = "handlers.approvals.handler"
 APPROVAL_WAIT_HANDLER = "handlers.approval_wait.handler"
 APPROVAL_TIMEOUT_HANDLER = "handlers.approval_timeout.handler"
 ALIAS = "live"  # the SnapStart-published version the state machine and the API invoke
+SNAPSTART_WARNING = "@aws-cdk/aws-lambda:snapStartRequirePublish"
+SNAPSTART_PUBLISHED = (f"Every SnapStart function publishes its version (`current_version`) behind the `{ALIAS}` alias, "
+                       "and the state machine and the API invoke only that alias, never $LATEST.")
 
 READ = ("dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query")
 WRITE = ("dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem")
@@ -334,6 +338,7 @@ class FocalStack(Stack):
             models_access.grant(self, fn, self.options)
         if profile.snap_start:
             self.aliases[name] = lambda_.Alias(self, f"{cid}Alias", alias_name=ALIAS, version=fn.current_version)
+            acknowledge_warning(fn, SNAPSTART_WARNING, SNAPSTART_PUBLISHED)
         return fn
 
     def _authorizer_function(self, code: lambda_.Code) -> lambda_.Function:
