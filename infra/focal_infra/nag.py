@@ -116,7 +116,7 @@ def acknowledge(stack: Stack) -> list[Acknowledged]:
     for fn in (stack.stage_functions["retrieve"], stack.publish_function):  # type: ignore[attr-defined]
         _ack(done, fn.role, f"AwsSolutions-IAM5[Resource::{arn.format(service='es', rest=f'domain/{domain_name}/*')}]",
              INDEX_PATHS)
-    for fn in (stack.stage_functions["tools"], stack.approvals_function):  # type: ignore[attr-defined]
+    for fn in stack.tool_runners:  # type: ignore[attr-defined] - derived from the code (roles.py)
         for service, rest in (("secretsmanager", f"secret:focal/{tenant}/*"), ("lambda", f"function:focal-{tenant}-tool-*")):
             _ack(done, fn.role, f"AwsSolutions-IAM5[Resource::{arn.format(service=service, rest=rest)}]", TOOL_REACH)
     options = stack.options  # type: ignore[attr-defined]
