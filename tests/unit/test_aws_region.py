@@ -82,3 +82,15 @@ def test_aws_errors_are_one_line_others_are_not_aws_problems():
                           "PutItem")
     assert aws.problem(refused) == "AWS refused PutItem: ResourceNotFoundException: Requested resource not found"
     assert aws.problem(ValueError("x")) is None
+
+
+def test_no_code_makes_boto3_clients_but_the_one_place():
+    """A client made elsewhere would again ignore AWS_REGION outside Lambda."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    pattern = re.compile(r"boto3\.(client|resource|Session|session\.Session)\(|DynamoDBPersistenceLayer\((?![^)]*boto3_client)")
+    offenders = [str(path.relative_to(root)) for folder in ("functions", "infra") for path in (root / folder).rglob("*.py")
+                 if path.name != "aws.py" and pattern.search(path.read_text(encoding="utf-8"))]
+    assert offenders == []
