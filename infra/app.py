@@ -9,7 +9,8 @@ Context (`-c key=value`, repeatable) is read the same way in both cases: the CLI
 CDK_CONTEXT_JSON, run directly it comes from the command line. Options: focal_infra/options.py.
 Run under the system python3 without the project's packages, it re-runs itself with .venv/bin/python
 (so `npx aws-cdk ...` works from a fresh clone after `make install`, venv activated or not).
-Run as a script it applies cdk-nag AwsSolutions (focal_infra/nag.py); build_app alone does not.
+Run as a script it prints CDK's warnings and a cdk-nag AwsSolutions summary and fails on any warning or
+finding left (focal_infra/synth_gate.py, focal_infra/nag.py); build_app alone does not.
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ def build_app(app=None):
 def main(argv: list[str]) -> int:
     import aws_cdk as cdk
 
-    from focal_infra import nag
+    from focal_infra import synth_gate
     from focal_infra.testing import cdk_json_context
 
     context, outdir = parse_args(argv)
@@ -99,13 +100,9 @@ def main(argv: list[str]) -> int:
         tenant = str(merged.get("tenant") or "dev")
         application = cdk.App(context=merged, outdir=outdir or str(HERE.parent / "cdk.out" / tenant))
     application, focal_stack = build_app(application)
-    # cdk-nag AwsSolutions (focal_infra/nag.py): synth fails on any finding not acknowledged there.
-    nag.checks(application)
-    nag.acknowledge(focal_stack)
-    assembly = application.synth()
-    if not os.environ.get("CDK_OUTDIR"):
-        print(f"{focal_stack.stack_name}: {Path(assembly.directory) / focal_stack.template_file}")
-    return 0
+    # CDK's warnings and cdk-nag AwsSolutions (focal_infra/nag.py), printed; any left fails the synth
+    # (and so `cdk deploy`, which runs this app first).
+    return synth_gate.run(application, focal_stack, out=sys.stdout)
 
 
 if __name__ == "__main__":

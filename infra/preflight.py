@@ -3,7 +3,8 @@
 
     python infra/preflight.py --tenant acme
 
-- credentials and a region are set (else: which variable to set);
+- credentials and a region are set (else: which variable to set); the region is found as every Focal
+  command finds it: AWS_REGION, AWS_DEFAULT_REGION, the profile's region (focal.adapters.aws);
 - the environment is bootstrapped (the CDKToolkit stack exists; else: `make bootstrap`);
 - API Gateway's account-level CloudWatch role is set; if not, prints `-c createApiGatewayLogsRole=true`
   on stdout, which `make deploy` adds to the deploy's context (the stack then creates the role).
@@ -16,7 +17,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
+
+FUNCTIONS = Path(__file__).resolve().parents[1] / "functions"
+if str(FUNCTIONS) not in sys.path:  # the engine's AWS helpers, also from a tree that was never installed
+    sys.path.insert(0, str(FUNCTIONS))
 
 TOOLKIT_STACK = "CDKToolkit"
 CDK = "npx --yes aws-cdk@2.1148.1"
@@ -30,13 +36,15 @@ def check(session: Any, tenant: str, qualifier_stack: str = TOOLKIT_STACK) -> li
     """Extra context arguments for the deploy; raises Stop with a message when the deploy cannot work."""
     from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError
 
+    from focal.adapters.aws import NO_CREDENTIALS, NO_REGION
+
     region = session.region_name
     if not region:
-        raise Stop("no AWS region: set AWS_REGION (or AWS_DEFAULT_REGION, or a profile's region)")
+        raise Stop(NO_REGION)
     try:
         account = session.client("sts").get_caller_identity()["Account"]
     except NoCredentialsError:
-        raise Stop("no AWS credentials: set AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY") from None
+        raise Stop(NO_CREDENTIALS) from None
     except (ClientError, BotoCoreError) as exc:
         raise Stop(f"the credentials do not work ({type(exc).__name__}: {exc})") from None
     print(f"preflight: account {account}, region {region}, stack Focal-{tenant}", file=sys.stderr)
@@ -62,14 +70,25 @@ def check(session: Any, tenant: str, qualifier_stack: str = TOOLKIT_STACK) -> li
     return extra
 
 
+def session() -> Any:
+    """A boto3 session in the region Focal's commands use (AWS_REGION first: focal.adapters.aws)."""
+    from focal.adapters import aws
+
+    try:
+        return aws.session()
+    except Exception as exc:  # noqa: BLE001 - no region, an unknown profile: one line, not a traceback
+        message = aws.problem(exc)
+        if message is None:
+            raise
+        raise Stop(message) from None
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tenant", required=True)
     args = parser.parse_args(argv)
-    import boto3
-
     try:
-        extra = check(boto3.session.Session(), args.tenant)
+        extra = check(session(), args.tenant)
     except Stop as stop:
         print(f"preflight: {stop}", file=sys.stderr)
         return 2

@@ -69,10 +69,13 @@ def dynamodb_idempotency(table_name: str, expires_after_s: int = 24 * 3600):  # 
     """Idempotent turns on the stack's IdempotencyTable (`pk`, TTL `expires_at`), Powertools' own layer."""
     from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
 
+    from focal.adapters.dynamodb_store import dynamodb_client
     from focal.pipeline.idempotency import TurnIdempotency
 
     return TurnIdempotency(
-        lambda: DynamoDBPersistenceLayer(table_name=table_name, key_attr="pk", expiry_attr="expires_at"), expires_after_s
+        lambda: DynamoDBPersistenceLayer(table_name=table_name, key_attr="pk", expiry_attr="expires_at",
+                                         boto3_client=dynamodb_client()),  # the region as every adapter finds it
+        expires_after_s,
     )
 
 

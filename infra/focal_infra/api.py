@@ -107,6 +107,8 @@ def build_api(scope: Construct, *, tenant: str, state_machine: sfn.IStateMachine
         request_parameters={"method.request.path.approval_id": True})
     integration = apigw.StepFunctionsIntegration.start_execution(
         state_machine,
+        # The method's responses are TURN_STATUSES below; CDK's defaults (200/400/500) would add each a second time.
+        use_default_method_responses=False,
         request_templates={"application/json": api_mapping.request_template(state_machine.state_machine_arn)},
         integration_responses=[
             apigw.IntegrationResponse(

@@ -6,13 +6,11 @@
 cdk-nag 3 reports through CDK's policy validation (`Validations.of(app).add_plugins`) and suppresses
 through `Validations.of(construct).acknowledge(id, reason)`; one acknowledgment covers the construct
 and its children, one finding id at a time (`AwsSolutions-IAM5[Resource::…]` names the resource).
-Only infra/app.py (`make synth`) and tests/infra/test_infra_nag.py apply them: the template the
-other tests read is synthesized without cdk-nag.
+Only infra/app.py (`make synth`, through focal_infra/synth_gate.py) and tests/infra/test_infra_nag.py apply
+them: the template the other tests read is synthesized without cdk-nag.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from aws_cdk import Acknowledgment, App, Stack, Validations
 from aws_cdk import aws_lambda as lambda_
@@ -21,6 +19,7 @@ from cdk_nag import AwsSolutionsChecks
 from constructs import IConstruct
 
 from focal_infra import models_access
+from focal_infra.acknowledged import Acknowledged
 from focal_infra.assets import RUNTIME
 
 MIN_REASON = 60  # characters; tests/infra/test_infra_nag.py holds every reason to it
@@ -79,13 +78,6 @@ INDEX_PATHS = ("Index paths within this tenant's own domain (es:ESHttp* on domai
                "domain holds this tenant's rule index only; reads and writes are split by role.")
 
 
-@dataclass(frozen=True)
-class Acknowledged:
-    path: str  # the construct's path
-    id: str
-    reason: str
-
-
 def checks(app: App) -> AwsSolutionsChecks:
     pack = AwsSolutionsChecks(app)
     Validations.of(app).add_plugins(pack)
@@ -124,7 +116,7 @@ def acknowledge(stack: Stack) -> list[Acknowledged]:
     for fn in (stack.stage_functions["retrieve"], stack.publish_function):  # type: ignore[attr-defined]
         _ack(done, fn.role, f"AwsSolutions-IAM5[Resource::{arn.format(service='es', rest=f'domain/{domain_name}/*')}]",
              INDEX_PATHS)
-    for fn in (stack.stage_functions["tools"], stack.approvals_function):  # type: ignore[attr-defined]
+    for fn in stack.tool_runners:  # type: ignore[attr-defined] - derived from the code (roles.py)
         for service, rest in (("secretsmanager", f"secret:focal/{tenant}/*"), ("lambda", f"function:focal-{tenant}-tool-*")):
             _ack(done, fn.role, f"AwsSolutions-IAM5[Resource::{arn.format(service=service, rest=rest)}]", TOOL_REACH)
     options = stack.options  # type: ignore[attr-defined]

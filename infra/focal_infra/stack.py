@@ -22,7 +22,8 @@ from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
 from focal.pipeline.definition import FALLBACK_HANDLER, STAGES
-from focal_infra import models_access, operations, outputs
+from focal_infra import models_access, operations, outputs, roles
+from focal_infra.acknowledged import acknowledge_warning
 from focal_infra.api import build_api
 from focal_infra.approval_workflow import ApprovalWorkflow
 from focal_infra.assets import ARCHITECTURE, RUNTIME, deps_layer, function_code, llm_layer, models_layer
@@ -33,14 +34,14 @@ __all__ = ["FocalStack", "tenant_from_context"]
 LOG_RETENTION = logs.RetentionDays.ONE_MONTH
 AUTHORIZER_HANDLER = "handlers.authorizer.handler"
 PUBLISH_HANDLER = "handlers.agents.handler"
-TOOL_FUNCTION_PREFIX = "focal-{tenant}-tool-"  # lambda tools an agent may call
 APPROVALS_HANDLER = "handlers.approvals.handler"
 APPROVAL_WAIT_HANDLER = "handlers.approval_wait.handler"
 APPROVAL_TIMEOUT_HANDLER = "handlers.approval_timeout.handler"
 ALIAS = "live"  # the SnapStart-published version the state machine and the API invoke
+SNAPSTART_WARNING = "@aws-cdk/aws-lambda:snapStartRequirePublish"
+SNAPSTART_PUBLISHED = (f"Every SnapStart function publishes its version (`current_version`) behind the `{ALIAS}` alias, "
+                       "and the state machine and the API invoke only that alias, never $LATEST.")
 
-READ = ("dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query")
-WRITE = ("dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem")
 OPENSEARCH_READ = ("es:ESHttpGet", "es:ESHttpHead", "es:ESHttpPost")
 # Publishing creates the index (PUT), bulk-upserts and deletes (POST _bulk), reads digests (GET/POST).
 OPENSEARCH_WRITE = ("es:ESHttpGet", "es:ESHttpHead", "es:ESHttpPost", "es:ESHttpPut")
@@ -53,35 +54,27 @@ class FunctionProfile:
     models: bool = False  # the ONNX models layer (the stages that embed)
     # The litellm layer, the model settings and permissions: derived from the code (models_access.py).
     snap_start: bool = False  # invoked through the `live` alias of a SnapStart-published version
-    # table → "r" | "w" | "rw"
-    tables: tuple[tuple[str, str], ...] = (("config", "r"),)
+    # Tables, event bus, approval workflow and tool reach: derived from the code too (focal_infra/roles.py).
 
 
 # Memory: CPU share is proportional to memory (1 vCPU at 1,769 MB), and a cold start's imports run on it.
 # Every stage that embeds or may call a model gets 1,024 MB at least (models_access.MIN_MODEL_MEMORY_MB).
 PROFILES: dict[str, FunctionProfile] = {
-    "sensor": FunctionProfile(1536, 20, models=True, snap_start=True,
-                              tables=(("sessions", "r"), ("profiles", "r"), ("config", "r"), ("idempotency", "rw"))),
-    "retrieve": FunctionProfile(1024, 10, models=True, snap_start=True, tables=(("turns", "r"), ("config", "r"))),
+    "sensor": FunctionProfile(1536, 20, models=True, snap_start=True),
+    "retrieve": FunctionProfile(1024, 10, models=True, snap_start=True),
     "route": FunctionProfile(1024, 10, snap_start=True),
     "tools": FunctionProfile(512, 20, snap_start=True),
     "generate": FunctionProfile(1024, 25, snap_start=True),
     "enforce": FunctionProfile(1536, 25, models=True, snap_start=True),
-    "persist": FunctionProfile(512, 10, snap_start=True, tables=(
-        ("sessions", "rw"), ("profiles", "rw"), ("turns", "rw"), ("config", "r"), ("idempotency", "w"))),
+    "persist": FunctionProfile(512, 10, snap_start=True),
 }
-FALLBACK_PROFILE = FunctionProfile(512, 10, snap_start=True, tables=(  # sessions: count the turn
-    ("sessions", "rw"), ("turns", "w"), ("config", "r"), ("idempotency", "w")))
-PUBLISH_PROFILE = FunctionProfile(1024, 29, models=True, tables=(("config", "rw"),))
+FALLBACK_PROFILE = FunctionProfile(512, 10, snap_start=True)
+PUBLISH_PROFILE = FunctionProfile(1024, 29, models=True)
 # POST /v1/approvals/{approval_id}: approving runs the tools, then generate and enforce, and saves the session.
-APPROVALS_PROFILE = FunctionProfile(1536, 29, models=True, snap_start=True, tables=(
-    ("sessions", "rw"), ("profiles", "r"), ("turns", "rw"), ("config", "r")))
-# The approval workflow's own functions touch approval requests only (see FocalStack._approval_items).
-# 1,024 MB: their init imports the engine (pydantic models, boto3) and stays far from Lambda's 10 s init limit.
-APPROVAL_STEP_PROFILE = FunctionProfile(1024, 10, tables=())
-APPROVAL_ITEM_ACTIONS = {"tools": ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"),
-                         "approval-wait": ("dynamodb:UpdateItem",),
-                         "approval-timeout": ("dynamodb:GetItem", "dynamodb:UpdateItem")}
+APPROVALS_PROFILE = FunctionProfile(1536, 29, models=True, snap_start=True)
+# 1,024 MB: the approval workflow's own functions import the engine (pydantic models, boto3) at init and stay
+# far from Lambda's 10 s init limit.
+APPROVAL_STEP_PROFILE = FunctionProfile(1024, 10)
 
 
 def _title(name: str) -> str:
@@ -97,6 +90,7 @@ class FocalStack(Stack):
         self.tenant = tenant
         self.options = options or options_from_context(self, tenant)
         self.aliases: dict[str, lambda_.Alias] = {}  # function name → its `live` alias (SnapStart)
+        self.handlers: dict[str, tuple[lambda_.Function, str]] = {}  # function name → (function, Lambda handler)
 
         # --- Tables (tenant data: retained) -------------------------------------------------
         self.tables: dict[str, dynamodb.Table] = {
@@ -164,9 +158,11 @@ class FocalStack(Stack):
         # Answering an approval (POST /v1/approvals/{approval_id}): runs the approved action once.
         self.approvals_function = self._function(
             "approvals", APPROVALS_HANDLER, APPROVALS_PROFILE, code, pipeline_environment)
-        self._approval_grants()
         # Publishing an agent (PUT /v1/agents/{agent_id}): validate, index into OpenSearch, store.
         self.publish_function = self._function("publish", PUBLISH_HANDLER, PUBLISH_PROFILE, code, environment)
+
+        # Each function's tables, event bus, approval workflow and tool reach, from the ports its code calls.
+        self.tool_runners = roles.grant_port_access(self)
 
         # --- Rule index: OpenSearch with k-NN (built into OpenSearch 2.x) -------------------
         retrieve = self.stage_functions["retrieve"]
@@ -221,43 +217,7 @@ class FocalStack(Stack):
                     "DependsOn", [self.get_logical_id(policy.node.default_child)])
 
     # ------------------------------------------------------------------------------------------
-    def _approval_grants(self) -> None:
-        """Who may start, resume and publish: tools starts executions, the endpoint resumes them."""
-        tools = self.stage_functions["tools"]
-        functions = {"tools": tools, "approval-wait": self.approval_wait_function,
-                     "approval-timeout": self.approval_timeout_function}
-        for name, fn in functions.items():
-            fn.add_to_role_policy(self._approval_items(APPROVAL_ITEM_ACTIONS[name]))
-        self.approval_state_machine.grant_start_execution(tools)
-        self.approvals_function.add_to_role_policy(iam.PolicyStatement(
-            actions=["states:SendTaskSuccess"], resources=[self.approval_state_machine.state_machine_arn]))
-        for fn in (tools, self.approvals_function, self.approval_timeout_function):
-            self.event_bus.grant_put_events_to(fn)
-        for fn in (tools, self.approvals_function):  # both run tools (the endpoint runs approved ones)
-            self._tool_grants(fn)
-
-    def _tool_grants(self, fn: lambda_.Function) -> None:
-        """Tool secrets live under `focal/<tenant>/` in Secrets Manager; lambda tools are functions
-        named `focal-<tenant>-tool-*`. Nothing else is reachable from an agent file."""
-        fn.add_to_role_policy(iam.PolicyStatement(
-            actions=["secretsmanager:GetSecretValue"],
-            resources=[self.format_arn(service="secretsmanager", resource="secret",
-                                       resource_name=f"focal/{self.tenant}/*", arn_format=ArnFormat.COLON_RESOURCE_NAME)]))
-        # ... except the secret that signs customer tokens: an agent file's `${secret:...}` must never
-        # reach it (it could mint any customer's identity).
-        fn.add_to_role_policy(iam.PolicyStatement(
-            effect=iam.Effect.DENY, actions=["secretsmanager:GetSecretValue"], resources=[self._customer_token_secret_arn("*")]))
-        fn.add_to_role_policy(iam.PolicyStatement(
-            actions=["lambda:InvokeFunction"],
-            resources=[self.format_arn(service="lambda", resource="function",
-                                       resource_name=f"{TOOL_FUNCTION_PREFIX.format(tenant=self.tenant)}*",
-                                       arn_format=ArnFormat.COLON_RESOURCE_NAME)]))
-
-    def _approval_items(self, actions: tuple[str, ...]) -> iam.PolicyStatement:
-        """DynamoDB actions on this tenant's approval requests only (`TENANT#<t>#APPROVAL#*` keys)."""
-        return self._tenant_items(self.tables["sessions"], actions, "APPROVAL#")
-
-    def _tenant_items(self, table: dynamodb.Table, actions: tuple[str, ...], below: str = "") -> iam.PolicyStatement:
+    def tenant_items(self, table: dynamodb.Table, actions: tuple[str, ...], below: str = "") -> iam.PolicyStatement:
         """DynamoDB actions on one table, on items whose partition key starts with `TENANT#<t>#<below>`
         (every key the stores write: adapters/dynamodb_store.py). The granted actions all address
         items by key (no Scan), so `dynamodb:LeadingKeys` is always present in the request."""
@@ -327,13 +287,12 @@ class FocalStack(Stack):
             # Snapshot after init (imports, models loaded): a cold start restores it instead of importing.
             snap_start=lambda_.SnapStartConf.ON_PUBLISHED_VERSIONS if profile.snap_start else None,
         )
-        for table_key, mode in profile.tables:
-            actions = (READ if "r" in mode else ()) + (WRITE if "w" in mode else ())
-            fn.add_to_role_policy(self._tenant_items(self.tables[table_key], actions))
+        self.handlers[name] = (fn, handler)
         if calls_models:
             models_access.grant(self, fn, self.options)
         if profile.snap_start:
             self.aliases[name] = lambda_.Alias(self, f"{cid}Alias", alias_name=ALIAS, version=fn.current_version)
+            acknowledge_warning(fn, SNAPSTART_WARNING, SNAPSTART_PUBLISHED)
         return fn
 
     def _authorizer_function(self, code: lambda_.Code) -> lambda_.Function:
@@ -358,10 +317,10 @@ class FocalStack(Stack):
         self.api_keys_table.grant(fn, "dynamodb:GetItem")
         # The tenant's customer token secret (verifies X-Focal-Customer-Token), and nothing else.
         fn.add_to_role_policy(iam.PolicyStatement(
-            actions=["secretsmanager:GetSecretValue"], resources=[self._customer_token_secret_arn()]))
+            actions=["secretsmanager:GetSecretValue"], resources=[self.customer_token_secret_arn()]))
         return fn
 
-    def _customer_token_secret_arn(self, suffix: str = "-??????") -> str:
+    def customer_token_secret_arn(self, suffix: str = "-??????") -> str:
         """`focal/<tenant>/customer_token_secret` (Secrets Manager appends a random 6-character suffix)."""
         return self.format_arn(service="secretsmanager", resource="secret",
                                resource_name=f"focal/{self.tenant}/customer_token_secret{suffix}",

@@ -37,3 +37,20 @@ def method(resources: dict[str, Any], http_method: str, path_part: str | None = 
                 and (path_part is None
                      or resources[m["Properties"]["ResourceId"]["Ref"]]["Properties"]["PathPart"] == path_part)]
     return found
+
+
+def resolve(value: Any, refs: dict[str, Any]) -> Any:
+    """A template value with its `Ref`s (pseudo parameters and logical ids, from `refs`) and `Fn::Join`s resolved;
+    any other intrinsic is an error."""
+    if isinstance(value, list):
+        return [resolve(v, refs) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if set(value) == {"Ref"}:
+        return refs[value["Ref"]]
+    if set(value) == {"Fn::Join"}:
+        sep, parts = value["Fn::Join"]
+        return sep.join(str(resolve(p, refs)) for p in parts)
+    if any(k.startswith("Fn::") for k in value):
+        raise AssertionError(f"unresolved intrinsic in {value}")
+    return {k: resolve(v, refs) for k, v in value.items()}

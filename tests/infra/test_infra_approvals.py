@@ -98,13 +98,18 @@ def test_approval_route_goes_through_the_authorizer_to_the_approvals_function(re
     assert post["RequestParameters"] == {"method.request.path.approval_id": True}
 
 
-def test_only_tools_starts_only_the_approval_machine(resources, machine_lid, function_by_handler):  # noqa: F811 - imported pytest fixture
+def test_the_functions_that_run_the_tools_stage_start_the_machine_and_only_the_endpoint_resumes_it(
+        resources, machine_lid, function_by_handler):  # noqa: F811 - imported pytest fixture
+    """The tools stage may ask for an approval: the tools function, and the approval endpoint, which runs the
+    tools stage again for the approved action. Only the endpoint answers a waiting execution."""
     for handler, (lid, _) in function_by_handler.items():
-        grants = actions_of(role_statements(resources, lid), "states:")
+        grants = sorted(actions_of(role_statements(resources, lid), "states:"), key=str)
         if handler == "handlers.tools.handler":
             assert grants == [({"states:StartExecution"}, {"Ref": machine_lid})]
         elif handler == API:
-            assert grants == [({"states:SendTaskSuccess"}, {"Ref": machine_lid})]
+            assert sorted(a for actions, resource in grants for a in actions if resource == {"Ref": machine_lid}) == [
+                "states:SendTaskSuccess", "states:StartExecution"]
+            assert all(resource == {"Ref": machine_lid} for _, resource in grants)
         else:
             assert grants == [], handler
 
@@ -124,15 +129,22 @@ def test_events_go_to_the_tenants_bus_from_the_publishing_functions_only(resourc
 
 
 def test_workflow_functions_reach_only_this_tenants_approval_items(resources, function_by_handler):  # noqa: F811 - imported pytest fixture
+    """The approval workflow's own functions touch approval requests only; the tools function also claims the
+    session (a put on the session's own keys) before a side effect runs."""
     sessions = logical_id_of(resources, "SessionsTable")
+    approval_items = {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["TENANT#acme#APPROVAL#*"]}}
     for handler in ("handlers.tools.handler", WAIT, TIMEOUT):
         lid = function_by_handler[handler][0]
         scoped = [st for st in role_statements(resources, lid) if any(
             a.startswith("dynamodb:") for a in (st["Action"] if isinstance(st["Action"], list) else [st["Action"]]))
             and sessions in json.dumps(st["Resource"])]
-        assert len(scoped) == 1, handler
-        assert scoped[0]["Condition"] == {
-            "ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["TENANT#acme#APPROVAL#*"]}}, handler
+        assert [st["Condition"] for st in scoped].count(approval_items) == 1, handler
+        others = [st for st in scoped if st["Condition"] != approval_items]
+        if handler == "handlers.tools.handler":
+            assert [(st["Action"], st["Condition"]) for st in others] == [
+                ("dynamodb:PutItem", {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["TENANT#acme#*"]}})]
+        else:
+            assert others == [], handler
 
 
 def test_the_state_machine_arn_reaches_the_pipeline_but_not_the_workflows_own_functions(resources, machine_lid,

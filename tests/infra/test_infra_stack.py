@@ -319,36 +319,37 @@ def test_opensearch_domain(resources, function_by_handler):
 
 # --- IAM -------------------------------------------------------------------------------------------
 READS = {"dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"}
-APPROVAL_ITEM_ACTIONS = {"tools": {"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"},
-                         "approval-wait": {"dynamodb:UpdateItem"},
-                         "approval-timeout": {"dynamodb:GetItem", "dynamodb:UpdateItem"}}
 WRITES = {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem"}
+GET, PUT, UPDATE, QUERY = "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"
 
 
+# Derived from the code (focal_infra/port_access.py, port_grants.py) and checked against the calls each function
+# really makes by tests/e2e/test_e2e_iam.py; spelled out here as the readable least-privilege picture.
 @pytest.mark.parametrize(
     "handler,expected",
     [
         # idempotency: the sensor marks a turn id in progress (conditional put) and reads a repeat's answer
-        ("handlers.sensor.handler", {"SessionsTable": READS, "ProfilesTable": READS, "AgentConfigTable": READS,
-                                     "IdempotencyTable": READS | WRITES}),
-        ("handlers.retrieve.handler", {"TurnsTable": READS, "AgentConfigTable": READS}),  # episodes
-        ("handlers.route.handler", {"AgentConfigTable": READS}),
-        # tools: approval requests only (keys TENANT#acme#APPROVAL#*, see the LeadingKeys test)
-        ("handlers.tools.handler", {"AgentConfigTable": READS, "SessionsTable": APPROVAL_ITEM_ACTIONS["tools"]}),
-        ("handlers.generate.handler", {"AgentConfigTable": READS}),
-        ("handlers.enforce.handler", {"AgentConfigTable": READS}),
+        ("handlers.sensor.handler", {"SessionsTable": {GET}, "ProfilesTable": {GET}, "AgentConfigTable": {GET},
+                                     "IdempotencyTable": {GET, PUT}}),
+        ("handlers.retrieve.handler", {"TurnsTable": {QUERY}, "AgentConfigTable": {GET}}),  # episodes
+        ("handlers.route.handler", {"AgentConfigTable": {GET}}),
+        # tools: claims the session before a side effect (put), and approval requests (keys TENANT#acme#APPROVAL#*)
+        ("handlers.tools.handler", {"AgentConfigTable": {GET}, "SessionsTable": {GET, PUT, UPDATE}}),
+        ("handlers.generate.handler", {"AgentConfigTable": {GET}}),
+        ("handlers.enforce.handler", {"AgentConfigTable": {GET}}),
         ("handlers.persist.handler",
-         {"SessionsTable": READS | WRITES, "ProfilesTable": READS | WRITES, "TurnsTable": READS | WRITES,
-          "AgentConfigTable": READS, "IdempotencyTable": WRITES}),
-        (FALLBACK_HANDLER, {"SessionsTable": READS | WRITES, "TurnsTable": WRITES, "AgentConfigTable": READS,
-                            "IdempotencyTable": WRITES}),
-        ("handlers.agents.handler", {"AgentConfigTable": READS | WRITES}),
-        ("handlers.authorizer.handler", {"ApiKeysTable": {"dynamodb:GetItem"}}),
+         {"SessionsTable": {GET, PUT}, "ProfilesTable": {PUT}, "TurnsTable": {PUT}, "AgentConfigTable": {GET},
+          "IdempotencyTable": {UPDATE}}),
+        (FALLBACK_HANDLER, {"SessionsTable": {GET, PUT}, "TurnsTable": {PUT}, "AgentConfigTable": {GET},
+                            "IdempotencyTable": {UPDATE}}),
+        ("handlers.agents.handler", {"AgentConfigTable": {PUT}}),
+        ("handlers.authorizer.handler", {"ApiKeysTable": {GET}}),
+        # the approval endpoint runs tools → generate → enforce → persist for the approved action
         ("handlers.approvals.handler",
-         {"SessionsTable": READS | WRITES, "ProfilesTable": READS, "TurnsTable": READS | WRITES,
-          "AgentConfigTable": READS}),
-        ("handlers.approval_wait.handler", {"SessionsTable": APPROVAL_ITEM_ACTIONS["approval-wait"]}),
-        ("handlers.approval_timeout.handler", {"SessionsTable": APPROVAL_ITEM_ACTIONS["approval-timeout"]}),
+         {"SessionsTable": {GET, PUT, UPDATE}, "ProfilesTable": {GET, PUT}, "TurnsTable": {PUT},
+          "AgentConfigTable": {GET}, "IdempotencyTable": {UPDATE}}),
+        ("handlers.approval_wait.handler", {"SessionsTable": {UPDATE}}),
+        ("handlers.approval_timeout.handler", {"SessionsTable": {GET, UPDATE}}),
     ],
 )
 def test_table_access_is_least_privilege(resources, function_by_handler, handler, expected):

@@ -16,8 +16,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-import boto3
-
+from focal.adapters import aws
 from focal.auth import KeyRecord, KeyRequest, Principal
 
 KEY_PREFIX = "KEY#"
@@ -81,7 +80,7 @@ def keys_from_headers(headers: Mapping[str, Any] | None) -> list[str]:
 class DynamoApiKeyStore:
     def __init__(self, table_name: str, client: Any | None = None):
         self.table_name = table_name
-        self._client = client or boto3.client("dynamodb")
+        self._client = client or aws.client("dynamodb")
 
     @staticmethod
     def _record(item: Mapping[str, Any]) -> KeyRecord:

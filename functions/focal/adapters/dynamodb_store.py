@@ -28,10 +28,10 @@ import threading
 import time
 from typing import Any
 
-import boto3
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
+from focal.adapters import aws
 from focal.config.loader import agent_from_text
 from focal.errors import AgentNotFound, AgentTooLarge, DuplicateTurn, VersionConflict
 from focal.models.agent import AgentConfig
@@ -91,7 +91,7 @@ DYNAMODB_CLIENT_CONFIG = Config(retries={"mode": "standard", "total_max_attempts
 
 def dynamodb_client(**kwargs: Any) -> Any:
     """The one place DynamoDB clients are made: botocore standard retries with jitter own throttling."""
-    return boto3.client("dynamodb", config=DYNAMODB_CLIENT_CONFIG, **kwargs)
+    return aws.client("dynamodb", config=DYNAMODB_CLIENT_CONFIG, **kwargs)
 
 
 def _client(client: Any | None) -> Any:

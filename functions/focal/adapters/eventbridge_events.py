@@ -10,8 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import boto3
-
+from focal.adapters import aws
 from focal.models.approval import EngineEvent
 
 log = logging.getLogger("focal.events")
@@ -21,7 +20,7 @@ SOURCE = "focal"
 class EventBridgeEventSink:
     def __init__(self, bus_name: str, client: Any | None = None, source: str = SOURCE) -> None:
         self.bus_name, self.source = bus_name, source
-        self._client = client or boto3.client("events")
+        self._client = client or aws.client("events")
 
     def entry(self, event: EngineEvent) -> dict[str, Any]:
         return {"Source": self.source, "DetailType": event.type, "Detail": event.model_dump_json(),

@@ -112,9 +112,10 @@ def client_context_of(idempotency_key: str | None, customer_id: str | None = Non
 
 def _boto3_client(timeout_s: float) -> Any:
     """botocore's own retries are off: `Tool.retries` decides, so a side effect is never repeated silently."""
-    import boto3
     from botocore.config import Config
 
-    return boto3.client("lambda", config=Config(
+    from focal.adapters import aws
+
+    return aws.client("lambda", config=Config(
         read_timeout=timeout_s, connect_timeout=min(timeout_s, 5.0), retries={"total_max_attempts": 1},
     ))

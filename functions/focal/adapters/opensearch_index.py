@@ -365,12 +365,12 @@ def opensearch_client(
         "retry_on_timeout": False,
     }
     if "://" not in endpoint_or_url:
-        import boto3
         from opensearchpy import AWSV4SignerAuth
 
-        session = boto3.Session()
-        credentials = session.get_credentials()
-        region = region or session.region_name
+        from focal.adapters import aws
+
+        region = region or aws.region()
+        credentials = aws.session(region).get_credentials() if region else None
         if credentials is None or not region:
             raise ValueError("SigV4 for the managed OpenSearch endpoint needs AWS credentials and a region")
         return OpenSearch(

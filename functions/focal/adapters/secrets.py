@@ -55,9 +55,9 @@ class _CachedAwsSource:
 
     def client(self) -> Any:
         if self._client is None:
-            import boto3
+            from focal.adapters import aws
 
-            self._client = boto3.client(self.service)
+            self._client = aws.client(self.service)
         return self._client
 
     def _fetch(self, key: str) -> str | None:

@@ -16,9 +16,9 @@ import logging
 from functools import cached_property
 from typing import Any
 
-import boto3
 from botocore.exceptions import ClientError
 
+from focal.adapters import aws
 from focal.adapters.dynamodb_store import approval_key
 from focal.models.approval import ApprovalRequest
 
@@ -43,11 +43,11 @@ class StepFunctionsApprovalWorkflow:
 
     @cached_property
     def _sfn(self) -> Any:
-        return self._sfn_client or boto3.client("stepfunctions")
+        return self._sfn_client or aws.client("stepfunctions")
 
     @cached_property
     def _ddb(self) -> Any:
-        return self._ddb_client or boto3.client("dynamodb")
+        return self._ddb_client or aws.client("dynamodb")
 
     def start(self, request: ApprovalRequest) -> None:
         if not self.state_machine_arn:

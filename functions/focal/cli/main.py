@@ -375,12 +375,23 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())  # Python's own flush at exit would raise again
         return 141
     except Exception as exc:  # a clear message, not a stack trace, for the operator
+        from focal.adapters.aws import problem
         from focal.config.loader import AgentConfigInvalid
 
         if isinstance(exc, AgentConfigInvalid):
             print(str(exc), file=sys.stderr)
             return 1
+        aws_problem = problem(exc)  # no region, no credentials, an error AWS answered: one line
+        if aws_problem:
+            print(f"{_command_name(args)}: {aws_problem}", file=sys.stderr)
+            return 2
         raise
+
+
+def _command_name(args: argparse.Namespace) -> str:
+    words = ["focal", args.command]
+    words += [getattr(args, f"{args.command}_command", None) or getattr(args, args.command, None) or ""]
+    return " ".join(w for w in words if isinstance(w, str) and w)
 
 
 if __name__ == "__main__":
