@@ -24,11 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from focal.bench.load_script import MAX_CONVERSATIONS, MAX_TURNS, conversation_script
 from focal.config.loader import load_agent
-
-# Turns that start no side effect on any agent, so conversations never depend on each other.
-MAX_CONVERSATIONS, MAX_TURNS = 1000, 20
-SCRIPT = ("Hello!", "What can you help me with?", "Do you have any discounts?", "thanks a lot, you're very helpful")
 
 
 def _post(url: str, key: str, body: dict[str, Any]) -> tuple[int, dict[str, Any], float]:
@@ -56,7 +53,7 @@ def load(agent_path: str, conversations: int = 20, turns: int = 4, workers: int 
     settings = ServeSettings(rate_per_key=0, **({"threads": threads} if threads else {}))
 
     agent_id = load_agent(agent_path).id
-    script = [SCRIPT[i % len(SCRIPT)] for i in range(turns)]
+    script = conversation_script(turns)
     keys = LocalApiKeyStore()
     key = keys.issue("bench")
     with tempfile.TemporaryDirectory() as tmp:

@@ -196,7 +196,7 @@ def _from_store(db: Path, agent_id: str, sent: dict[str, list[str]], answers: di
 
 def load_with_kill(agent_path: str, conversations: int, turns: int, threads: int | None = None,
                    kill_at: float = 0.4, turn_budget_s: float | None = None) -> str:
-    from focal.bench.load import SCRIPT
+    from focal.bench.load_script import conversation_script
     from focal.config.loader import load_agent
     from focal.pipeline.idempotency import CLAIM_GRACE_S
 
@@ -205,7 +205,7 @@ def load_with_kill(agent_path: str, conversations: int, turns: int, threads: int
     agent = load_agent(agent_path)
     budget = turn_budget_s or float(os.environ.get("FOCAL_TURN_BUDGET_S") or agent.models.turn_budget_s)
     total = conversations * turns
-    script = [SCRIPT[i % len(SCRIPT)] for i in range(turns)]
+    script = conversation_script(turns)
     tally, done = Tally(), threading.Event()
     timing: dict[str, float] = {}
     sent: dict[str, list[str]] = {}
