@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -234,4 +234,48 @@ class ApprovalWorkflow(Protocol):
 
     def resume(self, tenant_id: str, approval_id: str, output: dict[str, Any]) -> bool:
         """Hand the decision to the waiting workflow (SendTaskSuccess); False if nothing was waiting."""
+        ...
+
+
+ClaimStatus = Literal["in_progress", "completed"]
+
+
+@dataclass(frozen=True)
+class TurnClaim:
+    """One turn id's idempotency record: which execution runs it and until when (in progress), or its answer."""
+
+    tenant_id: str
+    key: str  # a hash of (tenant, agent, session, turn id); the store's key leads with the tenant
+    payload_hash: str  # a hash of (customer, message): the same turn id with another message is refused
+    owner: str  # the random token of the execution holding the claim
+    status: ClaimStatus
+    lease_until: float  # epoch seconds: an in-progress claim is not taken over before this
+    expires_at: float  # epoch seconds: afterwards the turn id is free again (the record's TTL)
+    result: str | None = None  # the TurnResult JSON, once completed
+
+    def yields_to(self, claim: TurnClaim, now: float) -> bool:
+        """Whether `claim` may replace this record at `now`: it has expired, or it is in progress for the same
+        message and its lease has ended (its owner is presumed dead; a live one renews before it writes)."""
+        if self.expires_at <= now:
+            return True
+        return self.status == "in_progress" and self.lease_until <= now and self.payload_hash == claim.payload_hash
+
+
+class TurnClaimStore(Protocol):
+    """Turn claims (focal.pipeline.idempotency), keyed by tenant and key. Every write is one conditional write."""
+
+    def acquire(self, claim: TurnClaim, now: float) -> tuple[bool, TurnClaim | None]:
+        """Write `claim` (in progress) if the key is absent or its record `yields_to` it at `now`.
+        (True, the record it replaced or None), else (False, the record holding the key, unchanged; None if
+        it vanished meanwhile)."""
+        ...
+
+    def extend(self, tenant_id: str, key: str, owner: str, lease_until: float) -> bool:
+        """Move the lease of the in-progress claim held by `owner`; False if another owner holds it now, it
+        is completed, or it is gone."""
+        ...
+
+    def complete(self, tenant_id: str, key: str, owner: str, result: str, expires_at: float) -> bool:
+        """Store the answer if the claim is in progress and still held by `owner` (compare-and-set on the
+        owner token); False otherwise, and nothing is written."""
         ...

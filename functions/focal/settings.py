@@ -26,8 +26,8 @@ class Settings(BaseSettings):
     profiles_table: str = "focal-profiles"
     turns_table: str = "focal-turns"
     config_table: str = "focal-agent-config"
-    # Idempotent turns (focal.pipeline.idempotency): the DynamoDB table of Powertools idempotency
-    # records (unset with FOCAL_STORE=dynamodb: off); records live this long.
+    # Idempotent turns (focal.pipeline.idempotency): the DynamoDB table of turn claims
+    # (unset with FOCAL_STORE=dynamodb: off); records live this long.
     idempotency_table: str | None = None
     idempotency_ttl_hours: int = 24
     agents_root: str = "agents"  # folder in the code asset holding agent tool modules

@@ -59,24 +59,18 @@ def local_deps(agent_path: str | Path, db_path: str | Path = ".focal/focal.db", 
 
 def sqlite_idempotency(db, expires_after_s: int = 24 * 3600):  # noqa: ANN001, ANN201 - SqliteDatabase → TurnIdempotency
     """Idempotent turns on the local SQLite file (the same file as the stores)."""
-    from focal.adapters.sqlite_idempotency import SqliteIdempotencyLayer
+    from focal.adapters.sqlite_idempotency import SqliteTurnClaims
     from focal.pipeline.idempotency import TurnIdempotency
 
-    return TurnIdempotency(lambda: SqliteIdempotencyLayer(db), expires_after_s)
+    return TurnIdempotency(SqliteTurnClaims(db), expires_after_s)
 
 
 def dynamodb_idempotency(table_name: str, expires_after_s: int = 24 * 3600):  # noqa: ANN201 - TurnIdempotency
-    """Idempotent turns on the stack's IdempotencyTable (`pk`, TTL `expires_at`), Powertools' own layer."""
-    from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
-
-    from focal.adapters.dynamodb_store import dynamodb_client
+    """Idempotent turns on the stack's IdempotencyTable (`pk`, TTL `expires_at`): conditional writes."""
+    from focal.adapters.dynamodb_idempotency import DynamoTurnClaims
     from focal.pipeline.idempotency import TurnIdempotency
 
-    return TurnIdempotency(
-        lambda: DynamoDBPersistenceLayer(table_name=table_name, key_attr="pk", expiry_attr="expires_at",
-                                         boto3_client=dynamodb_client()),  # the region as every adapter finds it
-        expires_after_s,
-    )
+    return TurnIdempotency(DynamoTurnClaims(table_name), expires_after_s)
 
 
 def local_event_sink(db_path: str | Path):  # noqa: ANN201 - an EventSink

@@ -98,7 +98,7 @@ class FocalStack(Stack):
             "profiles": self._table("ProfilesTable"),
             "turns": self._table("TurnsTable", sort_key=True, ttl=True),
             "config": self._table("AgentConfigTable"),
-            # Powertools idempotency records of turn ids (focal.pipeline.idempotency): `pk` =
+            # Turn claims of turn ids (focal.pipeline.idempotency, adapters/dynamodb_idempotency.py): `pk` =
             # TENANT#<t>#TURN#<hash>, TTL `expires_at`.
             "idempotency": self._table("IdempotencyTable", ttl=True),
         }

@@ -1,7 +1,8 @@
 """Issue 7, persistence: idempotent turn submission, profile migration on read, session conflicts.
 
 Through the local runner (SQLite, the same stage code as the Lambdas) and, for the idempotency
-store, Powertools' DynamoDB persistence layer under moto.
+store, the DynamoDB turn claims under moto. Time comes from a clock the tests move (Deps.clock).
+Stale claims left by a killed process: tests/security/test_stale_turn_claims.py.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from example_tools import reset_state
 from focal.errors import VersionConflict
 from focal.models.session import CustomerProfile
 from focal.models.turn import TurnRequest, TurnResult
-from focal.pipeline.idempotency import TurnIdempotency
+from focal.pipeline.idempotency import lease_s
 from focal.pipeline.runner import LocalRunner
 from focal.wiring import local_deps
 
@@ -44,7 +45,21 @@ def _runner(tmp_path: Path, **agent_changes) -> LocalRunner:
     deps = local_deps(folder / "agent.yaml", tmp_path / "focal.db")
     reset_state(deps.configs.get_agent("t1", "retail"), "t1")
     deps.tools = CountingTools(deps.tools)
+    deps.clock = Clock()
     return LocalRunner(deps)
+
+
+class Clock:
+    """Time the test moves: now, and later by `advance`."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
 
 
 def _same(a: TurnResult, b: TurnResult) -> bool:
@@ -103,18 +118,20 @@ def test_same_turn_id_with_another_message_is_refused(runner):
 
 def test_a_concurrent_duplicate_is_told_the_turn_is_in_progress(runner):
     request = TurnRequest(tenant_id="t1", agent_id="retail", session_id="s1", customer_id="c-100", turn_id="p", message="hello")
-    assert runner.deps.idempotency.begin(request) == ("new", None)  # the first request is still running
+    agent = runner.deps.configs.get_agent("t1", "retail")
+    begun = runner.deps.idempotency.begin(request, runner.deps.clock(), lease_s(agent))  # the first request is still running
+    assert begun.outcome == "new" and begun.owner
     duplicate = _turn(runner, "hello", "p")
     assert not duplicate.success and duplicate.error["code"] == "turn_in_progress"
+    assert duplicate.error["retry_after_s"] == round(lease_s(agent))
     assert runner.deps.turns.list_for_session("t1", "retail", "s1") == []  # the first one records, not this one
 
 
-def test_in_progress_expiry_lets_a_retry_run(tmp_path):
-    runner = _runner(tmp_path)
-    runner.deps.idempotency = TurnIdempotency(runner.deps.idempotency._factory, in_progress_ms=1)
+def test_the_lease_end_lets_a_retry_run(runner):
     request = TurnRequest(tenant_id="t1", agent_id="retail", session_id="s1", customer_id="c-100", turn_id="p", message="hello")
-    runner.deps.idempotency.begin(request)  # a turn whose Lambda died without reaching the fallback
-    time.sleep(0.01)
+    agent = runner.deps.configs.get_agent("t1", "retail")
+    runner.deps.idempotency.begin(request, runner.deps.clock(), lease_s(agent))  # a turn whose process died
+    runner.deps.clock.advance(lease_s(agent))
     assert _turn(runner, "hello", "p").success
 
 
@@ -196,7 +213,7 @@ def test_a_v1_profile_is_migrated_on_read_and_saved_at_persist(tmp_path):
     assert runner.deps.turns.list_for_session("t1", "retail", "s1")[1].state["profile_migration"] is None
 
 
-# --- the DynamoDB idempotency store (Powertools' own layer, moto) -------------------------------
+# --- the DynamoDB idempotency store (conditional writes, moto) -----------------------------------
 
 @pytest.fixture
 def dynamo_idempotency(monkeypatch):
@@ -225,27 +242,31 @@ def _result(turn_id: str, response: str) -> TurnResult:
     return state.to_result()
 
 
-def test_dynamodb_layer_begin_in_progress_complete_replay_and_reuse(dynamo_idempotency):
+NOW, LEASE = 1_800_000_000.0, 30.0
+
+
+def test_dynamodb_claims_begin_in_progress_complete_replay_and_reuse(dynamo_idempotency):
     idem, client = dynamo_idempotency
     request = TurnRequest(tenant_id="t1", agent_id="a", session_id="s", turn_id="1", message="m")
-    assert idem.begin(request) == ("new", None)
-    assert idem.begin(request) == ("in_progress", None)
-    idem.complete(request, _result("1", "first answer"))
-    outcome, result = idem.begin(request)
-    assert outcome == "replayed" and result.response == "first answer"
-    assert idem.begin(request.model_copy(update={"message": "other"}))[0] == "key_reused"
+    first = idem.begin(request, NOW, LEASE)
+    assert first.outcome == "new"
+    assert (idem.begin(request, NOW + 1, LEASE).outcome, idem.begin(request, NOW + 1, LEASE).retry_after_s) == ("in_progress", 29)
+    assert idem.complete(request, first.owner, _result("1", "first answer"), NOW + 2)
+    replay = idem.begin(request, NOW + 3, LEASE)
+    assert replay.outcome == "replayed" and replay.result.response == "first answer"
+    assert idem.begin(request.model_copy(update={"message": "other"}), NOW + 3, LEASE).outcome == "key_reused"
     other_tenant = request.model_copy(update={"tenant_id": "t2"})
-    assert idem.begin(other_tenant) == ("new", None)
+    assert idem.begin(other_tenant, NOW + 3, LEASE).outcome == "new"
     keys = sorted(item["pk"]["S"] for item in client.scan(TableName="t-idem")["Items"])
     assert keys[0].startswith("TENANT#t1#TURN#") and keys[1].startswith("TENANT#t2#TURN#")
     item = next(i for i in client.scan(TableName="t-idem")["Items"] if i["pk"]["S"].startswith("TENANT#t1#"))
-    assert "expires_at" in item and "m" not in item["validation"]["S"]  # TTL attribute; payload stored hashed
+    assert int(item["expires_at"]["N"]) == NOW + 2 + 24 * 3600  # the TTL attribute, from the completion
+    assert "m" not in item["payload_hash"]["S"] and len(item["payload_hash"]["S"]) == 64  # payload stored hashed
 
 
-def test_dynamodb_layer_lets_a_retry_run_after_the_in_progress_expiry(dynamo_idempotency):
+def test_dynamodb_claims_let_a_retry_run_after_the_lease(dynamo_idempotency):
     idem, _ = dynamo_idempotency
-    idem.in_progress_ms = 1
     request = TurnRequest(tenant_id="t1", agent_id="a", session_id="s", turn_id="1", message="m")
-    assert idem.begin(request)[0] == "new"
-    time.sleep(0.01)
-    assert idem.begin(request)[0] == "new"
+    assert idem.begin(request, NOW, LEASE).outcome == "new"
+    assert idem.begin(request, NOW + LEASE - 0.001, LEASE).outcome == "in_progress"
+    assert idem.begin(request, NOW + LEASE, LEASE).outcome == "taken_over"

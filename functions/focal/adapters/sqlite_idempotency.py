@@ -1,81 +1,70 @@
-"""A Powertools idempotency persistence layer on the local SQLite file (the DynamoDB layer's semantics).
+"""Turn claims (`focal.ports.TurnClaimStore`) on the local SQLite file, beside the stores.
 
-`_put_record` succeeds only when the key is absent, its record has expired, or it is INPROGRESS
-past its in-progress expiry — the same condition `DynamoDBPersistenceLayer` puts on its PutItem —
-checked and written in one statement under the database lock.
+`acquire` reads and writes under one `BEGIN IMMEDIATE` (SQLite's write lock, held across processes),
+so of two executions racing for a key exactly one writes its claim. `extend` and `complete` are one
+UPDATE each, conditional on the owner token. Inside a turn's persist transaction they commit with
+the turn's own writes (the same connection), so a turn is recorded and completed together or not at all.
+
+The table (`turn_claims`) is part of the database's schema (`sqlite_store`); rows past `expires_at` are
+replaced by the next claim of their key and deleted by `SqliteDatabase.prune_expired`.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-
-from aws_lambda_powertools.utilities.idempotency.exceptions import (
-    IdempotencyItemAlreadyExistsError,
-    IdempotencyItemNotFoundError,
-)
-from aws_lambda_powertools.utilities.idempotency.persistence.base import BasePersistenceLayer
-from aws_lambda_powertools.utilities.idempotency.persistence.datarecord import STATUS_CONSTANTS, DataRecord
+import sqlite3
+from typing import Any
 
 from focal.adapters.sqlite_store import SqliteDatabase
+from focal.ports import TurnClaim
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS idempotency (
-    id                     TEXT PRIMARY KEY,
-    status                 TEXT NOT NULL,
-    expiration             INTEGER,
-    in_progress_expiration INTEGER,
-    data                   TEXT,
-    validation             TEXT
-);
-"""
+_COLUMNS = "tenant_id, key, owner, status, payload_hash, lease_until, expires_at, result"
 
 
-class SqliteIdempotencyLayer(BasePersistenceLayer):
+def _claim(row: Any) -> TurnClaim | None:
+    if row is None:
+        return None
+    tenant_id, key, owner, status, payload_hash, lease_until, expires_at, result = row
+    return TurnClaim(tenant_id=tenant_id, key=key, owner=owner, status=status, payload_hash=payload_hash,
+                     lease_until=lease_until, expires_at=expires_at, result=result)
+
+
+class SqliteTurnClaims:
     def __init__(self, db: SqliteDatabase) -> None:
-        super().__init__()
         self._db = db
-        with self._db.connection() as conn:
-            conn.executescript(_SCHEMA)
 
-    def _get_record(self, idempotency_key: str) -> DataRecord:
-        with self._db.connection() as conn:
-            row = conn.execute(
-                "SELECT status, expiration, in_progress_expiration, data, validation FROM idempotency WHERE id=?",
-                (idempotency_key,),
-            ).fetchone()
-        if row is None:
-            raise IdempotencyItemNotFoundError
-        return DataRecord(idempotency_key=idempotency_key, status=row[0], expiry_timestamp=row[1],
-                          in_progress_expiry_timestamp=row[2], response_data=row[3], payload_hash=row[4])
+    def _read(self, conn: sqlite3.Connection, tenant_id: str, key: str) -> TurnClaim | None:
+        return _claim(conn.execute(f"SELECT {_COLUMNS} FROM turn_claims WHERE tenant_id=? AND key=?",
+                                   (tenant_id, key)).fetchone())
 
-    def _put_record(self, data_record: DataRecord) -> None:
-        now = dt.datetime.now().timestamp()
+    def get(self, tenant_id: str, key: str) -> TurnClaim | None:
+        with self._db.connection() as conn:
+            return self._read(conn, tenant_id, key)
+
+    def acquire(self, claim: TurnClaim, now: float) -> tuple[bool, TurnClaim | None]:
+        with self._db.transaction(), self._db.connection() as conn:
+            found = self._read(conn, claim.tenant_id, claim.key)
+            if found is not None and not found.yields_to(claim, now):
+                return False, found
+            conn.execute(
+                f"INSERT OR REPLACE INTO turn_claims ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
+                (claim.tenant_id, claim.key, claim.owner, "in_progress", claim.payload_hash, claim.lease_until,
+                 claim.expires_at),
+            )
+            return True, found
+
+    def extend(self, tenant_id: str, key: str, owner: str, lease_until: float) -> bool:
         with self._db.connection() as conn:
             cursor = conn.execute(
-                "INSERT INTO idempotency (id, status, expiration, in_progress_expiration, data, validation) "
-                "VALUES (:id, :status, :expiration, :in_progress, NULL, :validation) "
-                "ON CONFLICT (id) DO UPDATE SET status=excluded.status, expiration=excluded.expiration, "
-                "in_progress_expiration=excluded.in_progress_expiration, data=NULL, validation=excluded.validation "
-                "WHERE idempotency.expiration < :now OR (idempotency.status = :inprogress "
-                "AND idempotency.in_progress_expiration IS NOT NULL AND idempotency.in_progress_expiration < :now_ms)",
-                {"id": data_record.idempotency_key, "status": data_record.status,
-                 "expiration": data_record.expiry_timestamp, "in_progress": data_record.in_progress_expiry_timestamp,
-                 "validation": data_record.payload_hash, "now": int(now), "now_ms": int(now * 1000),
-                 "inprogress": STATUS_CONSTANTS["INPROGRESS"]},
+                "UPDATE turn_claims SET lease_until=? WHERE tenant_id=? AND key=? AND owner=? AND status='in_progress'",
+                (lease_until, tenant_id, key, owner),
             )
-        if cursor.rowcount != 1:
-            raise IdempotencyItemAlreadyExistsError
+        return cursor.rowcount == 1
 
-    def _update_record(self, data_record: DataRecord) -> None:
+    def complete(self, tenant_id: str, key: str, owner: str, result: str, expires_at: float) -> bool:
         with self._db.connection() as conn:
-            conn.execute(
-                "INSERT INTO idempotency (id, status, expiration, in_progress_expiration, data, validation) "
-                "VALUES (?, ?, ?, NULL, ?, ?) ON CONFLICT (id) DO UPDATE SET status=excluded.status, "
-                "expiration=excluded.expiration, data=excluded.data, validation=excluded.validation",
-                (data_record.idempotency_key, data_record.status, data_record.expiry_timestamp,
-                 data_record.response_data, data_record.payload_hash),
+            cursor = conn.execute(
+                "UPDATE turn_claims SET status='completed', result=?, expires_at=? "
+                "WHERE tenant_id=? AND key=? AND owner=? AND status='in_progress'",
+                (result, expires_at, tenant_id, key, owner),
             )
-
-    def _delete_record(self, data_record: DataRecord) -> None:
-        with self._db.connection() as conn:
-            conn.execute("DELETE FROM idempotency WHERE id=?", (data_record.idempotency_key,))
+        return cursor.rowcount == 1

@@ -73,11 +73,23 @@ CREATE TABLE IF NOT EXISTS approvals (
     doc         TEXT NOT NULL,
     PRIMARY KEY (tenant_id, approval_id)
 );
+CREATE TABLE IF NOT EXISTS turn_claims (
+    tenant_id    TEXT NOT NULL,
+    key          TEXT NOT NULL,
+    owner        TEXT NOT NULL,
+    status       TEXT NOT NULL,
+    payload_hash TEXT NOT NULL,
+    lease_until  REAL NOT NULL,
+    expires_at   REAL NOT NULL,
+    result       TEXT,
+    PRIMARY KEY (tenant_id, key)
+);
 CREATE INDEX IF NOT EXISTS sessions_expiry ON sessions (expires_at);
 CREATE INDEX IF NOT EXISTS turns_expiry ON turns (expires_at);
 CREATE INDEX IF NOT EXISTS episodes_expiry ON episodes (expires_at);
+CREATE INDEX IF NOT EXISTS turn_claims_expiry ON turn_claims (expires_at);
 """
-PRUNED_TABLES = ("sessions", "turns", "episodes")  # each with an `expires_at` (epoch seconds) column
+PRUNED_TABLES = ("sessions", "turns", "episodes", "turn_claims")  # each with an `expires_at` (epoch seconds) column
 PRUNE_EVERY_S = 60.0
 
 

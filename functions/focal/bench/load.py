@@ -24,11 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from focal.bench.load_script import MAX_CONVERSATIONS, MAX_TURNS, conversation_script
 from focal.config.loader import load_agent
-
-# Turns that start no side effect on any agent, so conversations never depend on each other.
-MAX_CONVERSATIONS, MAX_TURNS = 1000, 20
-SCRIPT = ("Hello!", "What can you help me with?", "Do you have any discounts?", "thanks a lot, you're very helpful")
 
 
 def _post(url: str, key: str, body: dict[str, Any]) -> tuple[int, dict[str, Any], float]:
@@ -56,7 +53,7 @@ def load(agent_path: str, conversations: int = 20, turns: int = 4, workers: int 
     settings = ServeSettings(rate_per_key=0, **({"threads": threads} if threads else {}))
 
     agent_id = load_agent(agent_path).id
-    script = [SCRIPT[i % len(SCRIPT)] for i in range(turns)]
+    script = conversation_script(turns)
     keys = LocalApiKeyStore()
     key = keys.issue("bench")
     with tempfile.TemporaryDirectory() as tmp:
@@ -113,4 +110,23 @@ def add_parser(bsub) -> None:
     s.add_argument("--conversations", type=int, default=20)
     s.add_argument("--turns", type=int, default=4)
     s.add_argument("--threads", type=int, default=None, help="the server's turn threads (default: focal serve's)")
-    s.set_defaults(func=lambda args: print(load(args.agent, args.conversations, args.turns, threads=args.threads)) or 0)
+    s.add_argument("--kill-once", action="store_true",
+                   help="run focal serve as a child process, SIGKILL it once mid-run and start it again; clients retry "
+                        "every failed turn with the same turn id (focal.bench.load_kill)")
+    s.add_argument("--kill-at", type=float, default=0.4, help="--kill-once: the share of turns answered before the kill")
+    s.add_argument("--turn-budget-s", type=float, default=None,
+                   help="--kill-once: FOCAL_TURN_BUDGET_S for the server (a claim's lease is the budget + a grace)")
+    s.set_defaults(func=_run)
+
+
+def _run(args) -> int:
+    if not (1 <= args.conversations <= MAX_CONVERSATIONS and 1 <= args.turns <= MAX_TURNS):
+        raise ValueError(f"focal bench load runs 1..{MAX_CONVERSATIONS} conversations of 1..{MAX_TURNS} turns")
+    if args.kill_once:
+        from focal.bench.load_kill import load_with_kill
+
+        print(load_with_kill(args.agent, args.conversations, args.turns, threads=args.threads, kill_at=args.kill_at,
+                             turn_budget_s=args.turn_budget_s))
+    else:
+        print(load(args.agent, args.conversations, args.turns, threads=args.threads))
+    return 0

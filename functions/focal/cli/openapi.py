@@ -67,7 +67,8 @@ TURN_ERRORS = {
            "and nothing of it is read or written (the body is the TurnResult plus error)",
     "404": "no such agent for this tenant",
     "409": "session_conflict (another turn of the session saved first: send it again), turn_id_reused (the turn id "
-           "came with another message) or turn_in_progress (Retry-After); the body is the TurnResult plus error",
+           "came with another message) or turn_in_progress (the turn id is being answered; Retry-After and "
+           "error.retry_after_s say when to ask again, with the same turn id); the body is the TurnResult plus error",
 }
 
 

@@ -329,8 +329,14 @@ def turn_reply(result: dict[str, Any], request_id: str) -> Reply:
     status = TURN_ERROR_STATUS.get(code, 200) if code is not None else 200
     if status != 200:
         result = {**result, "error": {**error, "request_id": request_id}}
-    headers = {"Retry-After": "1"} if code == "turn_in_progress" else {}
+    headers = {"Retry-After": str(retry_after(error))} if code == "turn_in_progress" else {}
     return Reply(status, result, headers)
+
+
+def retry_after(error: Mapping[str, Any]) -> int:
+    """Whole seconds until a turn in progress may be answered: its claim's remaining lease (at least 1)."""
+    seconds = error.get("retry_after_s")
+    return seconds if isinstance(seconds, int) and not isinstance(seconds, bool) and seconds >= 1 else 1
 
 
 def json_body(body: bytes, max_bytes: int) -> Any:

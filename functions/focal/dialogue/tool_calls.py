@@ -6,6 +6,12 @@ stored arguments of an approved request) and evaluates every action guard in sco
 key (tenant, session, turn, tool, arguments) that the tool receives, so a repeat can be recognised
 downstream. Nothing here decides *whether* an action should run (the tools stage and the approval
 gate do); it guarantees that no guarded call runs unchecked.
+
+A call an earlier execution of the same turn may already have made (it claimed the session for its
+side effects and never finished: a killed process, a taken-over claim, a retried stage) is repeated
+only when the tool is safe to repeat (`Tool.may_retry`: no side effect, or declared `idempotent`, so
+its own system answers the repeated idempotency key with the first result); any other is
+`not_repeated`: it does not run, and its outcome is reported as unknown.
 """
 
 from __future__ import annotations
@@ -83,6 +89,20 @@ def execute(state: TurnState, agent: AgentConfig, deps: Deps, call: ToolCall) ->
     assert state.session is not None
     state.session.variables.update(values)
     call.outputs.update(values)
+    return call
+
+
+NOT_REPEATED = "not run again: an earlier attempt of this turn may already have run it, so its outcome is unknown"
+
+
+def may_repeat(agent: AgentConfig, tool_id: str) -> bool:
+    tool = agent.tool(tool_id)
+    return tool is not None and tool.may_retry
+
+
+def not_repeated(call: ToolCall) -> ToolCall:
+    """A prepared call left unrun because an earlier attempt of the turn may have made it."""
+    call.status, call.error = "error", NOT_REPEATED
     return call
 
 

@@ -168,6 +168,7 @@ class TurnError(BaseModel):
     code: str
     message: str
     stage: str | None = None
+    retry_after_s: int | None = Field(default=None, description="turn_in_progress: seconds until a retry may be answered")
 
 
 class Control(BaseModel):
@@ -251,8 +252,12 @@ class TurnState(BaseModel):
     # Persistence (issue 7): what migrating the stored profile did (field names only), and whether
     # this execution answers a repeated turn id from the idempotency store instead of running.
     profile_migration: dict[str, Any] | None = Field(default=None, description="the profile's schema migration on read")
-    idempotency: Literal["replayed", "in_progress", "key_reused"] | None = Field(
-        default=None, description="set when the turn id was seen before: nothing runs, nothing is written")
+    idempotency: Literal["replayed", "in_progress", "key_reused", "superseded"] | None = Field(
+        default=None, description="set when the turn id was seen before (or its claim was taken over): nothing is written")
+    claim_owner: str | None = Field(
+        default=None, description="this execution's token on the turn id's claim (focal.pipeline.idempotency)")
+    actions_claimed: bool = Field(
+        default=False, description="this execution claimed the session for its side effects (stages/tools.py)")
     foreign_session: bool = Field(
         default=False, description="the session belongs to another customer: refused, nothing runs, nothing is written to it")
 
@@ -264,10 +269,10 @@ class TurnState(BaseModel):
         # The enforcement loop can run generate/enforce more than once: add up.
         self.timings_ms[stage] = round(self.timings_ms.get(stage, 0.0) + ms, 3)
 
-    def refuse_early(self, code: str, message: str) -> None:
+    def refuse_early(self, code: str, message: str, retry_after_s: int | None = None) -> None:
         """Answered by the sensor before anything runs (a repeated turn id, another customer's session): a
         structured error the customer reads as the answer, then straight to persist."""
-        self.error = TurnError(code=code, message=message, stage="sensor")
+        self.error = TurnError(code=code, message=message, stage="sensor", retry_after_s=retry_after_s)
         self.response = message
         self.execution_path = "rejected"
         self.confidence = 0.0
@@ -301,7 +306,8 @@ class TurnState(BaseModel):
             cost_usd=self.cost_usd,
             timings_ms=dict(self.timings_ms),
             suggested_questions=list(self.suggested_questions),
-            error=self.error.model_dump() if self.error else None,
+            error=self.error.model_dump(exclude={"retry_after_s"} if self.error.retry_after_s is None else None)
+            if self.error else None,
             approval_state=self.approval["state"] if self.approval else "none",
             approval=dict(self.approval) if self.approval else None,
             request_id=self.request_id,

@@ -11,7 +11,7 @@ from focal.errors import AgentNotFound, DuplicateTurn
 from focal.models.turn import TurnError, TurnRequest, TurnState
 from focal.pipeline.definition import STAGE_NAMES, next_stage
 from focal.pipeline.deps import Deps
-from focal.pipeline.idempotency import complete_turn
+from focal.pipeline.idempotency import complete_turn, hold_turn
 from focal.stages.persist import count_turn, turn_record
 
 # Errors a stage raises that describe the request, by exception name (the Catch's `Error`) → the turn's code.
@@ -46,6 +46,8 @@ def handle(event: dict[str, Any], deps: Deps) -> dict[str, Any]:
         state = TurnState.model_validate({k: v for k, v in event.items() if k != "caught"})
     except ValidationError:
         state = TurnState(request=TurnRequest.model_validate(event["request"]))
+        owner = event.get("claim_owner")
+        state.claim_owner = owner if isinstance(owner, str) else None
     state.error = _error(caught)
     state.error.stage = state.error.stage or failed_stage(state)
     state.execution_path = "fallback"
@@ -56,6 +58,12 @@ def handle(event: dict[str, Any], deps: Deps) -> dict[str, Any]:
     except Exception:  # noqa: BLE001 - the fallback answers whatever the config store raised
         state.response = MESSAGE
     state.result = state.to_result()
+    try:
+        held = hold_turn(state, deps.idempotency, deps.clock())
+    except Exception:  # noqa: BLE001 - the claim store is down: the writes below keep their own conditions
+        held = True
+    if not held:
+        return state.model_dump(mode="json")  # another execution took this turn over: it writes, not this one
     # The fallback must answer even when a store is down (throttling that outlasted the retries,
     # a network error): each write is attempted on its own and a failure only costs that write.
     try:
@@ -73,7 +81,7 @@ def handle(event: dict[str, Any], deps: Deps) -> dict[str, Any]:
     # A repeat of this turn id answers with this fallback result and re-runs nothing (a tool with a
     # side effect may have run before the failure); see focal.pipeline.idempotency.
     try:
-        complete_turn(state, deps.idempotency)
+        complete_turn(state, deps.idempotency, deps.clock())
     except Exception:  # noqa: BLE001
         pass
     return state.model_dump(mode="json")

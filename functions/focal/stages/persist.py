@@ -12,7 +12,8 @@ up to `COUNT_ATTEMPTS` times, and the turn record keeps the full trace. Throttli
 the store adapters, not here.
 
 A repeated turn id (`state.idempotency` set by the sensor) writes nothing: the answer came from
-the idempotency store. Every other turn's final result is stored there last (see
+the idempotency store. Every other turn first holds its claim on the turn id (an execution whose claim
+was taken over writes nothing), and its final result is stored there last (see
 `focal.pipeline.idempotency`).
 """
 
@@ -29,7 +30,7 @@ from focal.models.session import Session
 from focal.models.turn import TurnError, TurnRecord, TurnState
 from focal.pii import mask_turn_text
 from focal.pipeline.deps import Deps
-from focal.pipeline.idempotency import complete_turn
+from focal.pipeline.idempotency import complete_turn, hold_turn
 from focal.retrieval.memory import remember
 from focal.sensing.extraction import coerce
 from focal.sensing.provenance import customer_may_set
@@ -138,7 +139,7 @@ def _conflict(state: TurnState, deps: Deps) -> TurnState:
     turn_number = count_turn(state, deps)
     if not state.foreign_session:  # lost the race for a new session id to another customer: nothing lands in it
         deps.turns.put(turn_record(state, deps, turn_number))
-    complete_turn(state, deps.idempotency)
+    complete_turn(state, deps.idempotency, deps.clock())
     return state
 
 
@@ -157,8 +158,10 @@ def run(state: TurnState, deps: Deps) -> TurnState:
 def _run(state: TurnState, deps: Deps) -> TurnState:
     if state.idempotency is not None:
         return state  # a repeated turn id: the sensor answered from the idempotency store; write nothing
+    if not hold_turn(state, deps.idempotency, deps.clock()):
+        return state  # another execution took this turn over (this one outlived its lease): write nothing
     if state.foreign_session:
-        complete_turn(state, deps.idempotency)  # another customer's session: nothing is written to it
+        complete_turn(state, deps.idempotency, deps.clock())  # another customer's session: nothing is written to it
         return state
     if state.error is not None and state.error.code == VersionConflict.code:
         return _conflict(state, deps)  # the tools stage found the session claimed by a concurrent turn
@@ -181,5 +184,5 @@ def _run(state: TurnState, deps: Deps) -> TurnState:
     assert state.session is not None  # saved above, or replaced by the reconciled session
     deps.turns.put(turn_record(state, deps, state.session.turn_count))
     remember(state, deps, agent)
-    complete_turn(state, deps.idempotency)
+    complete_turn(state, deps.idempotency, deps.clock())
     return state

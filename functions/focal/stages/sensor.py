@@ -143,9 +143,9 @@ def _refuse_foreign(state: TurnState) -> None:
 
 def run(state: TurnState, deps: Deps) -> TurnState:
     r = state.request
-    if begin_turn(state, deps.idempotency):
+    agent = deps.configs.get_agent(r.tenant_id, r.agent_id)  # its turn budget sets the claim's lease
+    if begin_turn(state, deps.idempotency, agent, deps.clock()):
         return state  # a repeated turn id: answered from the idempotency store, nothing runs
-    agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
     start_budget(state, agent, deps.clock)  # the turn's model budget runs from here (focal.pipeline.budget)
     loaded = _load(state, deps, agent)
     if loaded is None:

@@ -12,8 +12,12 @@ approval request holding the exact arguments and guard verdicts, a clarification
 Actions happen once: before a turn runs its first side effect it claims the session (a conditional
 write that marks the step's action as taken). A concurrent turn that read the session before the
 claim loses that write, and one that read it after sees the claim: either way it runs nothing and
-answers `session_conflict`. An approved request resumes here too (`state.resume`): exactly its stored
-calls, after the guards are checked again on those arguments.
+answers `session_conflict`. A later execution of the same turn id that finds the turn's claim still
+there (the earlier one died, or lost its turn claim, before persist cleared it) runs an action again
+only if every call of it is safe to repeat (`tool_calls.may_repeat`), checked before any approval gate;
+otherwise the action's calls are `not_repeated` (outcome unknown, the flow waits in state error). The
+step whose action the claim marked as taken is not offered again at all. An approved request resumes
+here too (`state.resume`): exactly its stored calls, after the guards are checked again on those arguments.
 
 Seed 002: around the step's actions, `dialogue/resolution.py` resolves the variables the turn needs
 (session → profile → read-only tools, at most 3 rounds → ask the customer).
@@ -26,7 +30,7 @@ from focal.dialogue.confidence import assess
 from focal.dialogue.decision import apply_progress
 from focal.dialogue.flow import current_step, customer_confirmed, progress
 from focal.dialogue.handoff import SUMMARY, conversation_summary
-from focal.dialogue.tool_calls import execute, prepare
+from focal.dialogue.tool_calls import execute, may_repeat, not_repeated, prepare
 from focal.dialogue.variables import known_variables
 from focal.enforcement.scope import turn_scope
 from focal.errors import VersionConflict
@@ -106,7 +110,15 @@ def claim(state: TurnState, deps: Deps, step_id: str | None) -> bool:
         state.session = deps.sessions.save(session, expected_version=session.version)
     except VersionConflict:
         return False
+    state.actions_claimed = True
     return True
+
+
+def claimed_before(state: TurnState) -> bool:
+    """An earlier execution of this turn id claimed the session for side effects and never reached persist
+    (which clears the claim): what it started may have run."""
+    assert state.session is not None
+    return state.request.turn_id in state.session.action_claims and not state.actions_claimed
 
 
 def _run_resume(state: TurnState, agent: AgentConfig, deps: Deps) -> TurnState:
@@ -152,6 +164,20 @@ def _note_effects(agent: AgentConfig, session: Session, step_id: str | None, too
         session.effects_done = [*session.effects_done, step_id]
 
 
+def _not_repeated(state: TurnState, deps: Deps, agent: AgentConfig, checked: list[ToolCall]) -> bool:
+    """An earlier execution of this turn claimed the session for its side effects and never finished: none of
+    the action's calls runs. Those not safe to repeat are `not_repeated` (their outcome is unknown), the rest
+    are skipped with them (the action runs whole or not at all)."""
+    calls = []
+    for call in checked:
+        calls.append(not_repeated(call) if not may_repeat(agent, call.tool_id) else call.model_copy(
+            update={"status": "skipped", "error": "not run: another call of this action is not repeated"}))
+    _record(state, deps, agent, calls)
+    state.decision.notes.append(
+        f"{', '.join(c.tool_id for c in checked)} not run again: an earlier attempt of this turn claimed its side effects")
+    return True
+
+
 def _run_action(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[str], trigger: str,
                 step_id: str | None, confirmed: bool) -> bool:
     """Prepare, guard, gate, claim and run one action; True when its tools ran (whatever their status)."""
@@ -161,6 +187,8 @@ def _run_action(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list
         block(state, agent, deps, checked)
         return False
     side = _side_effects(agent, tool_ids)
+    if side and claimed_before(state) and not all(may_repeat(agent, t) for t in tool_ids):
+        return _not_repeated(state, deps, agent, checked)  # asked before any gate: an approval would repeat it too
     if gates and side and (
         (step_id is not None and approvals.held(state, agent, deps, tool_ids))
         or approvals.gate(state, agent, deps, tool_ids, trigger, checked, confirmed) != "execute"
