@@ -38,7 +38,7 @@ class Items:
 BUS, START_APPROVAL, RESUME_APPROVAL, TOOL_REACH = "events", "start-approval", "resume-approval", "tool-reach"
 
 # port (a Deps field) → method → what its AWS adapter does (focal/adapters/*: dynamodb_store, stepfunctions_approvals,
-# eventbridge_events, tool_runner with secrets and lambda_tools; Powertools' DynamoDB idempotency layer).
+# eventbridge_events, tool_runner with secrets and lambda_tools; dynamodb_idempotency's turn claims).
 PORTS: dict[str, dict[str, tuple[Items | str, ...]]] = {
     "configs": {"get_agent": (Items("config", (GET,)),), "put_agent": (Items("config", (PUT,)),), "check_fits": ()},
     "sessions": {"get": (Items("sessions", (GET,)),), "save": (Items("sessions", (PUT,)),),
@@ -53,8 +53,10 @@ PORTS: dict[str, dict[str, tuple[Items | str, ...]]] = {
     "approval_workflow": {"start": (START_APPROVAL,),
                           "hold": (Items("sessions", (UPDATE,), APPROVAL_ITEMS),),
                           "resume": (Items("sessions", (GET, UPDATE), APPROVAL_ITEMS), RESUME_APPROVAL)},
-    # Powertools: begin = save_inprogress (conditional put) and get_record; complete = save_success (update).
-    "idempotency": {"begin": (Items("idempotency", (PUT, GET)),), "complete": (Items("idempotency", (UPDATE,)),)},
+    # Turn claims (adapters/dynamodb_idempotency.py): begin = a conditional put (and a read of the record it
+    # met); hold and complete = updates conditional on the claim's owner.
+    "idempotency": {"begin": (Items("idempotency", (PUT, GET)),), "hold": (Items("idempotency", (UPDATE,)),),
+                    "complete": (Items("idempotency", (UPDATE,)),)},
     "events": {"publish": (BUS,)},
     "tools": {"run": (TOOL_REACH,)},  # secrets under focal/<tenant>/, functions focal-<tenant>-tool-*
 }

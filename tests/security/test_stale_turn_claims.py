@@ -159,7 +159,7 @@ def test_a_claim_store_answers_the_record_it_checked(idempotency):
 # --- the pipeline -----------------------------------------------------------------------------------
 
 def _runner(tmp_path: Path, tool_changes: dict | None = None, **agent_changes) -> LocalRunner:
-    from focal.adapters.python_tools import _load
+    from tests.example_tools import reset_state
 
     folder = tmp_path / "retail"
     shutil.copytree(RETAIL, folder)
@@ -169,7 +169,7 @@ def _runner(tmp_path: Path, tool_changes: dict | None = None, **agent_changes) -
     raw.update(agent_changes)
     (folder / "agent.yaml").write_text(yaml.safe_dump(raw, sort_keys=False))
     deps = local_deps(folder / "agent.yaml", tmp_path / "focal.db")
-    _load(deps.configs.get_agent("t1", "retail"), "tools.py:reset_state")()
+    reset_state(deps.configs.get_agent("t1", "retail"), "t1")
     deps.tools = CountingTools(deps.tools)
     deps.clock = Clock()
     return LocalRunner(deps)
