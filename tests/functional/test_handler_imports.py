@@ -1,6 +1,7 @@
 """A stage function's init imports only what its init needs: no handler imports litellm (seconds of CPU)
 at import or when it builds its ports, even with a model configured; litellm comes with the first model call.
-(SnapStart's snapshot init imports it on purpose: focal.pipeline.prime, with FOCAL_PRIME / snap-start.)"""
+Nor numpy, onnxruntime or tokenizers: they load with the first embedding or index search.
+(SnapStart's snapshot init imports them on purpose: focal.pipeline.prime, with FOCAL_PRIME / snap-start.)"""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ deps_from_env()  # what the first invocation builds
 for thread in threading.enumerate():  # a background import would land here
     if thread is not threading.current_thread():
         thread.join(timeout=600)
-print(json.dumps(sorted(m for m in ("litellm", "openai") if m in sys.modules)))
+print(json.dumps(sorted(m for m in ("litellm", "openai", "numpy", "onnxruntime", "tokenizers") if m in sys.modules)))
 """
 
 
@@ -38,4 +39,13 @@ def test_a_stage_handler_and_its_ports_do_not_import_litellm_with_a_model_config
     done = subprocess.run([sys.executable, "-c", PROBE.format(name=name)], env=env, capture_output=True, text=True,
                           timeout=900, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert json.loads(done.stdout.strip().splitlines()[-1]) == [], f"handlers.{name} imported litellm at init"
+    loaded = set(json.loads(done.stdout.strip().splitlines()[-1]))
+    assert not loaded & {"litellm", "openai"}, f"handlers.{name} imported litellm at init"
+    assert not loaded & {"numpy", "onnxruntime", "tokenizers"}, f"handlers.{name} imported {sorted(loaded)} at init"
+
+
+def test_the_lazy_embedder_states_minilm_dimension():
+    from focal.adapters.lazy import LazyEmbedder
+    from focal.adapters.onnx_embedder import OnnxEmbedder
+
+    assert LazyEmbedder.dimension == OnnxEmbedder.dimension
