@@ -8,15 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from focal.models.agent import AgentConfig, Tool
 from focal.models.approval import ApprovalRequest, ApprovalState, EngineEvent
 from focal.models.memory import Episode
 from focal.models.session import CustomerProfile, Session
 from focal.models.turn import ToolCallContext, TurnRecord
+
+if TYPE_CHECKING:  # numpy is imported by the adapters that embed, not by every function's init
+    import numpy as np
 
 
 @runtime_checkable

@@ -85,9 +85,9 @@ def local_event_sink(db_path: str | Path):  # noqa: ANN201 - an EventSink
 def rule_index_from_settings(settings: Settings, dimension: int) -> RuleIndex:
     """FOCAL_INDEX: the embedded numpy index (default) or OpenSearch k-NN, one index per tenant environment."""
     if settings.index == "numpy":
-        from focal.adapters.numpy_index import NumpyRuleIndex
+        from focal.adapters.lazy import LazyRuleIndex
 
-        return NumpyRuleIndex()
+        return LazyRuleIndex(_numpy_index)  # numpy loads with the first search or sync, not at init
     from focal.adapters.opensearch_index import OpenSearchRuleIndex, index_name, opensearch_client
 
     target = settings.opensearch_url or settings.opensearch_endpoint
@@ -99,6 +99,12 @@ def rule_index_from_settings(settings: Settings, dimension: int) -> RuleIndex:
         client, index_name(settings.tenant, settings.opensearch_index_prefix), dimension,
         engine=settings.opensearch_engine,
     )
+
+
+def _numpy_index() -> RuleIndex:
+    from focal.adapters.numpy_index import NumpyRuleIndex
+
+    return NumpyRuleIndex()
 
 
 def provider_key(settings: Settings, secrets: SecretSource, in_aws: bool) -> Callable[[str], str | None] | None:
@@ -117,8 +123,8 @@ def provider_key(settings: Settings, secrets: SecretSource, in_aws: bool) -> Cal
 
 def deps_from_settings(settings: Settings) -> Deps:
     """What a Lambda (or `focal serve`) runs with, chosen by FOCAL_* environment variables."""
+    from focal.adapters.lazy import LazyEmbedder
     from focal.adapters.litellm_model import LiteLLMModel
-    from focal.adapters.onnx_embedder import LazyEmbedder
     from focal.adapters.secrets import secret_source
     from focal.adapters.tool_runner import KindToolRunner
     from focal.pii import agent_lookup

@@ -1,4 +1,5 @@
-"""What every stage handler does: parse the event, call the stage, serialise. Nothing else."""
+"""What every stage handler does: parse the event, call the stage, serialise. Nothing else.
+(The fallback's handler is in handlers/fallback.py: the stages' functions do not import its module.)"""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from aws_lambda_powertools import Logger
 
 from focal.pipeline.prime import prime_quietly
 from focal.pipeline.stage_io import run_stage
-from focal.stages import fallback
 from focal.wiring import deps_from_env
 
 logger = Logger(service="focal")
@@ -25,9 +25,3 @@ def stage_handler(name: str) -> LambdaHandler:
         return run_stage(name, event, deps_from_env())
 
     return handler
-
-
-@logger.inject_lambda_context(log_event=False)
-def fallback_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    logger.warning("turn caught into the fallback", extra={"error": (event.get("caught") or {}).get("Error")})
-    return fallback.handle(event, deps_from_env())

@@ -159,7 +159,7 @@ def test_a_claim_store_answers_the_record_it_checked(idempotency):
 # --- the pipeline -----------------------------------------------------------------------------------
 
 def _runner(tmp_path: Path, tool_changes: dict | None = None, **agent_changes) -> LocalRunner:
-    from tests.example_tools import reset_state
+    from example_tools import reset_state
 
     folder = tmp_path / "retail"
     shutil.copytree(RETAIL, folder)

@@ -390,13 +390,15 @@ def test_a_url_uses_basic_credentials():
 
 
 def test_wiring_chooses_the_index(monkeypatch):
+    from focal.adapters.lazy import LazyRuleIndex
     from focal.adapters.numpy_index import NumpyRuleIndex
     from focal.settings import Settings
     from focal.wiring import rule_index_from_settings
 
     for name in [n for n in os.environ if n.startswith("FOCAL_")]:
         monkeypatch.delenv(name)
-    assert isinstance(rule_index_from_settings(Settings(), 384), NumpyRuleIndex)
+    embedded = rule_index_from_settings(Settings(), 384)
+    assert isinstance(embedded, LazyRuleIndex) and isinstance(embedded.resolve(), NumpyRuleIndex)  # built on first use
     monkeypatch.setenv("FOCAL_INDEX", "opensearch")
     with pytest.raises(ValueError, match="FOCAL_OPENSEARCH_URL or FOCAL_OPENSEARCH_ENDPOINT"):
         rule_index_from_settings(Settings(), 384)

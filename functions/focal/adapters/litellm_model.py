@@ -1,4 +1,4 @@
-"""The model provider adapter: litellm, imported lazily (it costs seconds and ~170 MB).
+"""The model provider adapter: litellm, imported at the first model call (it costs seconds and ~170 MB).
 
 Every call carries the agent's `models` settings (Deps.llm configures a copy per agent): `timeout_s` per
 attempt, `temperature`, and `retries` with exponential backoff and jitter on timeouts, 5xx and throttling
@@ -14,6 +14,7 @@ The provider credential comes from `key_for(model)` (in AWS the tenant's Secrets
 from __future__ import annotations
 
 import copy
+import importlib
 import logging
 import os
 import random
@@ -71,8 +72,14 @@ class ProviderKey:
         return value or None
 
 
+# litellm fetches these from the network at first use unless told to read its bundled copies: a cold
+# start would wait on (and a closed network would time out) a download it does not need.
+LOCAL_DATA = ("LITELLM_LOCAL_MODEL_COST_MAP", "LITELLM_LOCAL_ANTHROPIC_BETA_HEADERS")
+
+
 def _litellm():
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    for name in LOCAL_DATA:
+        os.environ.setdefault(name, "True")
     import litellm
 
     litellm.suppress_debug_info = True
@@ -80,21 +87,41 @@ def _litellm():
     return litellm
 
 
-def warm_up(background: bool = True) -> None:
-    """Import litellm now (seconds of CPU) instead of on the first model turn: in a daemon thread
-    locally, inline at a Lambda's init. A turn that arrives first waits only for the rest of the import."""
+# Providers litellm reaches through the OpenAI SDK, whose client imports its ~500 resource modules
+# (about a second of CPU without bytecode) on the first call.
+OPENAI_SDK_PROVIDERS = ("openai", "azure", "text-completion-openai")
+
+
+def _prepare(model: str | None) -> None:
+    """Import litellm and what the first call to `model` would import lazily; no call is made."""
+    litellm = _litellm()
+    if not model:
+        return
+    try:
+        provider = litellm.get_llm_provider(model)[1]
+    except Exception:  # noqa: BLE001 - an unknown name fails the same way at its first call, with its error
+        return
+    if provider in OPENAI_SDK_PROVIDERS or provider in getattr(litellm, "openai_compatible_providers", ()):
+        importlib.import_module("openai.resources")
+
+
+def warm_up(background: bool = True, model: str | None = None) -> None:
+    """Import litellm now (seconds of CPU) instead of on the first model turn, with what a first call to
+    `model` loads: in a daemon thread locally, inline at a SnapStart function's snapshot init. A turn that
+    arrives first waits only for the rest of the import."""
     if background:
-        threading.Thread(target=_litellm, name="focal-litellm-warm-up", daemon=True).start()
+        threading.Thread(target=_prepare, args=(model,), name="focal-litellm-warm-up", daemon=True).start()
     else:
-        _litellm()
+        _prepare(model)
 
 
 def warm_up_if_configured(*models: str | None) -> bool:
     """At a command's start (`focal serve`, `focal chat`, the overhead bench): import litellm inline when
     any of `models` (the deployment's model, the agents' `models.model`) is set, so no turn waits for it."""
-    if not any(models):
+    named = [m for m in models if m]
+    if not named:
         return False
-    warm_up(background=False)
+    warm_up(background=False, model=named[0])
     return True
 
 
@@ -120,9 +147,14 @@ def _limit(purpose: str, json_schema: dict[str, Any] | None, max_tokens: int | N
 
 
 class LiteLLMModel:
-    """A model for every purpose when `model` is set; otherwise nothing is available (offline)."""
+    """A model for every purpose when `model` is set; otherwise nothing is available (offline).
 
-    def __init__(self, model: str | None, timeout_s: float = 20.0, temperature: float = 0.0, warm: bool = True,
+    Building one imports nothing: litellm (seconds of CPU) is imported at the first call, so a function
+    that never calls the model this turn never pays for it. `warm=True` starts the import in the
+    background now; commands that will call the model (`focal serve`, `focal chat`) use
+    `warm_up_if_configured`, and a SnapStart function imports it before its snapshot (focal.pipeline.prime)."""
+
+    def __init__(self, model: str | None, timeout_s: float = 20.0, temperature: float = 0.0, warm: bool = False,
                  retries: int = 0, key_for: Callable[[str], str | None] | None = None, total_s: float | None = None):
         self.model = model
         self.timeout_s = timeout_s
@@ -132,7 +164,7 @@ class LiteLLMModel:
         self.total_s = total_s  # all attempts of one call together (the turn's time left); None: unbounded
         self.sleep: Callable[[float], None] = time.sleep
         if model and warm:
-            warm_up()
+            warm_up(model=model)
 
     def configured(self, *, timeout_s: float | None = None, temperature: float | None = None,
                    retries: int | None = None, total_s: float | None = None) -> LiteLLMModel:
@@ -217,7 +249,7 @@ class ScriptedLiteLLM(LiteLLMModel):
     """
 
     def __init__(self, model: str = "openai/gpt-4o-mini"):
-        super().__init__(model, warm=False)  # scripted suites import litellm only if a turn scripts a call
+        super().__init__(model)  # scripted suites import litellm only if a turn scripts a call
         self.queues: dict[str, list[str]] = {}
 
     def script(self, purpose: str, outputs: list[str]) -> None:

@@ -126,22 +126,3 @@ def shared_embedder(model_dir: str | None = None, threads: int | None = None) ->
         if key not in _shared:
             _shared[key] = OnnxEmbedder(model_dir, threads)
         return _shared[key]
-
-
-class LazyEmbedder:
-    """The shared model, loaded on the first `embed`: stage functions that never embed (route,
-    tools, generate, persist) run without the ONNX models layer and never pay for the model."""
-
-    dimension = OnnxEmbedder.dimension
-
-    def __init__(self, model_dir: str | None = None, threads: int | None = None):
-        self.model_dir, self.threads = model_dir, threads
-
-    def _model(self) -> OnnxEmbedder:
-        return shared_embedder(self.model_dir, self.threads)
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        return self._model().embed(texts)
-
-    def clear_cache(self) -> None:
-        self._model().clear_cache()

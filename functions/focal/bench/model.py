@@ -55,7 +55,7 @@ class InstantModel:
             from focal.adapters.litellm_model import ScriptedLiteLLM, warm_up
 
             self.litellm = ScriptedLiteLLM(BENCH_MODEL)
-            warm_up()  # as a deployment with a model does when it builds the model: litellm imported in the background
+            warm_up(model=BENCH_MODEL)  # as `focal serve` and `focal chat` do with a model: imported in the background
         self.calls: Counter[str] = Counter()
         self.answer_cpu = 0.0  # CPU making the scripted answers (the fake model's own work, not ours)
         self.inside_cpu = 0.0  # CPU inside complete(), answer making and litellm included

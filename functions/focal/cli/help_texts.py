@@ -31,7 +31,7 @@ EXAMPLES: dict[str, str] = {
     "bench floor": "focal bench floor --shots 5,20",
     "bench enforcement": "focal bench enforcement examples/retail/agent.yaml --show",
     "bench load": "focal bench load examples/retail/agent.yaml --conversations 20 --turns 4",
-    "bench coldstart": "focal bench coldstart examples/retail/agent.yaml --repeat 1",
+    "bench coldstart": "focal bench coldstart examples/retail/agent.yaml --assets .focal/lambda-assets",
     "bench bands": "focal bench bands examples/retail/tests.yaml --show",
     "bench drafts": "focal bench drafts tests/data/drafts_held_out --show",
     "bench draftspeed": "focal bench draftspeed examples/retail/agent.yaml --repeat 3",
@@ -43,7 +43,6 @@ EXAMPLES: dict[str, str] = {
 OPTION_HELP: dict[tuple[str, str], str] = {
     ("bench overhead", "--repeat"): "runs of the suite; the best per stage is kept",
     ("bench coldstart", "agent"): "the agent YAML file the handlers load",
-    ("bench coldstart", "--repeat"): "fresh interpreters per handler; the best is shown",
     ("bench intents", "--no-cache"): "embed again instead of reading the embedding cache",
     ("bench intents", "--shots"): "comma-separated examples per label of the few-shot runs",
     ("bench intents", "--seeds"): "comma-separated random seeds of the few-shot samples",

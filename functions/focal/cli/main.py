@@ -350,7 +350,8 @@ def parser() -> argparse.ArgumentParser:
     s.set_defaults(func=bench_retrieval)
     coldstart = bsub.choices["coldstart"]
     coldstart.set_defaults(func=_announced(coldstart.get_default("func"),
-                                           "measuring each stage handler in fresh interpreters (about a minute)…"))
+                                           "measuring each stage function in fresh interpreters, without and with SnapStart "
+                                           "(a few minutes; the first run also builds the Lambda layout)…"))
     explain(p)
     return p
 

@@ -2,8 +2,8 @@
 
 With Lambda SnapStart the init phase runs once, before the snapshot; everything done there is restored,
 not repeated, on a cold start. `prime(stage)` builds the ports (`deps_from_env`), imports the stage
-module, loads the embedding model with one embedding (the stages that embed) and imports litellm (where
-its layer is attached), so a restored function's first turn pays only the restore and per-agent work.
+module, loads the embedding model with one embedding (the stages that embed) and imports litellm (the
+stages that may call a model, where it is installed), so a restored function's first turn pays only the restore and per-agent work.
 A handler calls it at import when `should_prime()` (SnapStart's snapshot init, or FOCAL_PRIME=1); without
 SnapStart it changes nothing but where the same CPU is spent, and stays off.
 """
@@ -14,6 +14,7 @@ import importlib
 import importlib.util
 import os
 import resource
+import sys
 from typing import Any
 
 EMBEDDING_STAGES = frozenset({"sensor", "retrieve", "enforce"})  # the functions that carry the models layer
@@ -42,11 +43,13 @@ def prime(stage: str, *, embed: bool | None = None, llm: bool | None = None) -> 
         started = cpu_ms()
         deps.embedder.embed(["warm up"])
         spent["onnx"] = cpu_ms() - started
-    if importlib.util.find_spec("litellm") is not None if llm is None else llm:
+    if llm is None:  # a stage that may call a model imports focal.model_calls (as the infra derives it)
+        llm = "focal.model_calls" in sys.modules and importlib.util.find_spec("litellm") is not None
+    if llm:
         from focal.adapters.litellm_model import warm_up
 
         started = cpu_ms()
-        warm_up(background=False)
+        warm_up(background=False, model=getattr(deps.model, "model", None))  # with its provider's client modules
         spent["litellm"] = cpu_ms() - started
     return spent
 

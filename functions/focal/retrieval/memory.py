@@ -8,13 +8,16 @@ customers get no memory: "anonymous" is many people, and one must never be shown
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from focal.models.agent import AgentConfig
 from focal.models.memory import Episode, RecalledEpisode
 from focal.models.turn import TurnState
 from focal.pii import mask_turn_text
 from focal.pipeline.deps import Deps
+
+if TYPE_CHECKING:  # numpy loads with the stages that embed (retrieve), not with persist's init
+    import numpy as np
 
 ANONYMOUS = "anonymous"
 ASKED_CHARS = 200
@@ -69,6 +72,8 @@ def recall(state: TurnState, deps: Deps, agent: AgentConfig, vector: np.ndarray)
                if e.session_id != r.session_id and e.created_at >= oldest and e.embedding]
     if not earlier:
         return []
+    import numpy as np
+
     scores = np.asarray([e.embedding for e in earlier], dtype=np.float32) @ vector
     ranked = sorted(zip(scores.tolist(), earlier), key=lambda p: -p[0])
     return [RecalledEpisode(session_id=e.session_id, created_at=e.created_at, asked=e.asked, decided=e.decided,
