@@ -7,7 +7,6 @@ expansion) or end in RecursionError and an empty reply (nesting). The answer mus
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import pytest
@@ -60,14 +59,11 @@ def approve(monkeypatch: pytest.MonkeyPatch, body: str) -> tuple[int, dict[str, 
 
 def test_an_alias_bomb_is_refused_before_it_expands():
     assert len(ALIAS_BOMB) < 400
-    started = time.perf_counter()
-    loaded = parse_agent_text(ALIAS_BOMB, "bomb.yaml")
-    elapsed = time.perf_counter() - started
+    loaded = parse_agent_text(ALIAS_BOMB, "bomb.yaml")  # expanded, it would take minutes and gigabytes: it returns
     assert loaded.config is None and len(loaded.problems) == 1
     problem = loaded.problems[0]
     assert problem.path == "<yaml>"
     assert f"the document expands to more than {28 + ALIAS_EXPANSION_BUDGET} nodes through aliases" in problem.message
-    assert elapsed < 10, elapsed  # generous: the refusal itself is the point, expansion would take minutes
 
 
 def test_an_alias_bomb_on_the_publish_route_is_a_400_naming_the_problem(monkeypatch):
