@@ -37,6 +37,7 @@ EXAMPLES: dict[str, str] = {
     "bench draftspeed": "focal bench draftspeed examples/retail/agent.yaml --repeat 3",
     "bench prevalidation": "focal bench prevalidation tests/data/prevalidation_messages.yaml --show",
     "bench retrieval": "focal bench retrieval examples/retail/agent.yaml --k 1,3,5",
+    "bench tools": "focal bench tools --calls 300",
 }
 
 # Options declared without a help text by the modules that own them (filled in only while they have none).
