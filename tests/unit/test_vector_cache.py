@@ -28,9 +28,9 @@ class Counting:
 
     def embed(self, texts):
         self.embedded += list(texts)
-        rows = [np.frombuffer(hashlib.sha256(t.encode()).digest()[:32], dtype=np.float32)[:8] for t in texts]
-        out = np.nan_to_num(np.array(rows, dtype=np.float32).reshape(len(texts), 8))
-        return out / np.clip(np.linalg.norm(out, axis=1, keepdims=True), 1e-9, None)
+        rows = [np.frombuffer(hashlib.sha256(t.encode()).digest()[:8], dtype=np.uint8) for t in texts]
+        out = np.array(rows, dtype=np.float32).reshape(len(texts), 8) + 1.0
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
 
 
 def cached(folder: Path, model_id: str = "minilm-test") -> tuple[CachedEmbedder, Counting]:
