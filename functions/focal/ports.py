@@ -29,6 +29,13 @@ class Embedder(Protocol):
         ...
 
 
+def embed_fixed(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
+    """Vectors of fixed texts (the agent's own, the shipped exemplars; never a customer's message): an embedder
+    that keeps such vectors across processes (focal.adapters.vector_cache) reads them from its store."""
+    keep = getattr(embedder, "embed_fixed", None)
+    return keep(texts) if callable(keep) else embedder.embed(texts)
+
+
 @dataclass
 class ModelReply:
     text: str

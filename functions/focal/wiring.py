@@ -33,6 +33,7 @@ def local_deps(agent_path: str | Path, db_path: str | Path = ".focal/focal.db", 
     from focal.adapters.secrets import EnvSecretSource
     from focal.adapters.sqlite_store import open_sqlite_stores
     from focal.adapters.tool_runner import KindToolRunner
+    from focal.adapters.vector_cache import cached_embedder
     from focal.pii import agent_lookup
 
     configs = FileConfigStore(agent_path)
@@ -46,7 +47,7 @@ def local_deps(agent_path: str | Path, db_path: str | Path = ".focal/focal.db", 
         episodes=stores.episodes,
         approvals=stores.approvals,
         events=local_event_sink(db_path),
-        embedder=shared_embedder(),
+        embedder=cached_embedder(shared_embedder(), vector_folder(db_path)),
         rule_index=NumpyRuleIndex(None if str(db_path) == ":memory:" else Path(db_path).parent / "index"),
         model=LiteLLMModel(model),
         tools=KindToolRunner(EnvSecretSource()),
@@ -55,6 +56,13 @@ def local_deps(agent_path: str | Path, db_path: str | Path = ".focal/focal.db", 
         relevance_model=shared_relevance_model,
         grounding_model=shared_entailment_model,
     )
+
+
+def vector_folder(db_path: str | Path) -> Path:
+    """Where the agent's texts' vectors are kept (focal.adapters.vector_cache): beside the SQLite file, or beside
+    FOCAL_DB_PATH (`.focal/`) for an in-memory database."""
+    db = get_settings().db_path if str(db_path) == ":memory:" else str(db_path)
+    return Path(db).parent / "vectors"
 
 
 def sqlite_idempotency(db, expires_after_s: int = 24 * 3600):  # noqa: ANN001, ANN201 - SqliteDatabase → TurnIdempotency

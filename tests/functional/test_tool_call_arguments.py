@@ -55,18 +55,21 @@ def test_argument_expectations_are_checked_when_the_suite_loads(tmp_path):
     with pytest.raises(SuiteError) as caught:
         run_suite(AGENT, path)
     problems = caught.value.problems
-    assert problems == ["conversation 'order status' turn 1: expect key 'tool_calls' must be a list of tool ids "
+    assert problems == [f"{path}:6: expectation 'tool_calls' must be a list of tool ids "
                         "(or {tool: {argument: value}} for a call with these arguments), got "
-                        "[{'lookup_order': {'order': 'A1003'}}, {'lookup_order': ['A1003']}, {'no_tool': {}}, 5]"]
+                        "[{'lookup_order': {'order': 'A1003'}}, {'lookup_order': ['A1003']}, {'no_tool': {}}, 5], "
+                        "in conversation 'order status' turn 1"]
     path = status_suite(tmp_path, "[{lookup_order: {order: A1003}}, {lookup_order: [A1003]}, {no_tool: {}}]")
     with pytest.raises(SuiteError) as caught:
         run_suite(AGENT, path)
-    where = "conversation 'order status' turn 1: expect key 'tool_calls' "
+    where = ", in conversation 'order status' turn 1"
     assert caught.value.problems == [
-        where + "names argument(s) ['order'] that tool 'lookup_order' does not declare (its input: ['order_id'])",
-        where + "gives 'lookup_order' arguments ['A1003']: write a mapping of argument names to values",
-        where + "names unknown tool(s) ['no_tool'] (the agent has "
-        "['check_refund_eligibility', 'issue_refund', 'lookup_order', 'update_address'])",
+        f"{path}:6: tool 'lookup_order' has no argument 'order' (did you mean 'order_id'?; its input: ['order_id'])"
+        + where,
+        f"{path}:6: expectation 'tool_calls' gives 'lookup_order' arguments ['A1003']: write a mapping of argument "
+        "names to values" + where,
+        f"{path}:6: unknown tool 'no_tool' in 'tool_calls' (the agent has: check_refund_eligibility, issue_refund, "
+        "lookup_order, update_address)" + where,
     ]
 
 

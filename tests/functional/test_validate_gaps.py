@@ -201,9 +201,13 @@ def test_a_misspelt_slot_gets_the_field_it_meant(tmp_path):
 
 
 def test_a_plain_slot_that_a_template_reads_is_fine(tmp_path):
-    result, _ = run(tmp_path, ("          - name: roaming_country\n", "          - name: destination\n"),
-                    ("Add a roaming pass for {roaming_country}", "Add a roaming pass for {destination}"),
-                    ("roaming_country: {type: string}", "destination: {type: string}"))
+    # the tool's function takes the renamed argument too (focal.config.validate_signatures)
+    tools = TOOLS.replace("def add_roaming_pass(account_number, roaming_country):",
+                          "def add_roaming_pass(account_number, destination):")
+    result, _, _ = validate_variant(tmp_path, AGENT, tools,
+                                    ("          - name: roaming_country\n", "          - name: destination\n"),
+                                    ("Add a roaming pass for {roaming_country}", "Add a roaming pass for {destination}"),
+                                    ("roaming_country: {type: string}", "destination: {type: string}"))
     assert result.problems == [] and result.warnings == [], [str(p) for p in result.problems + result.warnings]
 
 

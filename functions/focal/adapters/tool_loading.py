@@ -160,6 +160,31 @@ def entrypoint_problem(entrypoint: str, base_dir: str | None, allowed_modules: C
     return problem or _definition_problem(path, target, func_name)  # type: ignore[arg-type]
 
 
+def function_definition(entrypoint: str, base_dir: str | None,
+                        allowed_modules: Collection[str] = ()) -> tuple[ast.FunctionDef, str] | None:
+    """The `def` an entrypoint names and the file it is in, read from the source, never run (None when
+    `entrypoint_problem` finds a problem, or the source cannot be had): what `focal validate` checks the
+    tool's declared input against."""
+    if entrypoint_problem(entrypoint, base_dir, allowed_modules):
+        return None
+    target, _, func_name = entrypoint.partition(":")
+    if target.endswith(".py"):
+        if base_dir is None:
+            return None
+        path, _ = _resolve_file(base_dir, target)
+    else:
+        spec = importlib.util.find_spec(target)
+        path = Path(spec.origin) if spec is not None and spec.origin else None
+    if path is None:
+        return None
+    try:
+        tree = parse_tool_file(path, target)
+    except ValueError:
+        return None
+    found = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == func_name]
+    return (found[-1], target) if found else None
+
+
 def _module_problem(module: str, func_name: str) -> str | None:
     """An allow-listed module's source, read for the function's definition (finding a dotted module imports
     its parent packages, which the deployment ships; the module itself is not run)."""

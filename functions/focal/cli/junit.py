@@ -3,20 +3,35 @@
 One <testsuite> per suite file, one <testcase> per conversation (classname: the suite's file name,
 time in seconds). A failing conversation carries one <failure> whose message is its first failure
 and whose text lists every failing turn: the customer's message, each expectation it missed, the
-answer. A conversation that could not run to its end carries an <error>. In a live run
-(`focal test --live`), a conversation none of whose expectations could be checked live is <skipped>.
+answer. A conversation that could not run to its end carries an <error>; its warnings (a scripted sensor
+output not used, and why) are its <system-out>. In a live run
+(`focal test --live`), a conversation none of whose expectations could be checked live is <skipped>, and so
+is one `-x` did not start after a failure. A suite that could not run at all (the suite file or the agent
+file is invalid) is a <testsuite> with one <testcase> ("suite file" or "agent file") carrying an <error>
+that lists every problem.
 """
 
 from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 from pathlib import Path
 
 from focal.cli.conversation_tests import Report
 
 # Characters XML 1.0 cannot carry, even escaped (model output or a customer message might contain them).
 _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+@dataclass
+class InvalidSuite:
+    """A suite that did not run: its file, or the agent's, has problems (`what` is "suite" or "agent")."""
+
+    suite_path: str
+    agent_path: str
+    what: str
+    problems: list[str]
 
 
 def _text(value: str) -> str:
@@ -34,16 +49,37 @@ def _failing_turns(report_conv) -> str:  # noqa: ANN001 - a ConversationReport
     return "\n".join(lines)
 
 
-def junit_xml(reports: list[Report]) -> str:
+def _invalid(root: ET.Element, invalid: InvalidSuite) -> None:
+    suite = ET.SubElement(root, "testsuite", name=_text(invalid.suite_path), tests="1", failures="0", errors="1",
+                          skipped="0", time="0.000")
+    props = ET.SubElement(suite, "properties")
+    ET.SubElement(props, "property", name="agent", value=_text(invalid.agent_path))
+    case = ET.SubElement(suite, "testcase", classname=_text(Path(invalid.suite_path).stem), name=f"{invalid.what} file",
+                         time="0.000")
+    first = invalid.problems[0] if invalid.problems else "invalid"
+    more = f" (and {len(invalid.problems) - 1} more problem(s))" if len(invalid.problems) > 1 else ""
+    error = ET.SubElement(case, "error", message=_text(first + more),
+                          type="InvalidSuite" if invalid.what == "suite" else "InvalidAgent")
+    error.text = _text("\n".join(invalid.problems))
+
+
+def junit_xml(reports: list[Report | InvalidSuite]) -> str:
     """The reports (one per suite file) as a JUnit XML document."""
     root = ET.Element("testsuites", name="focal test")
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     total_time = 0.0
     for report in reports:
+        if isinstance(report, InvalidSuite):
+            _invalid(root, report)
+            totals["tests"] += 1
+            totals["errors"] += 1
+            continue
         failures = sum(1 for c in report.conversations if c.error is None and not c.passed)
         errors = sum(1 for c in report.conversations if c.error is not None)
         skipped = sum(1 for c in report.conversations if c.passed and not getattr(c, "checked", True))
-        suite = ET.SubElement(root, "testsuite", name=_text(report.suite_path), tests=str(len(report.conversations)),
+        skipped += len(report.not_run)
+        tests = len(report.conversations) + len(report.not_run)
+        suite = ET.SubElement(root, "testsuite", name=_text(report.suite_path), tests=str(tests),
                               failures=str(failures), errors=str(errors), skipped=str(skipped),
                               time=f"{report.ms / 1000:.3f}")
         props = ET.SubElement(suite, "properties")
@@ -62,7 +98,12 @@ def junit_xml(reports: list[Report]) -> str:
                 failure.text = _text(_failing_turns(conv))
             elif not getattr(conv, "checked", True):
                 ET.SubElement(case, "skipped", message="no expectation of this conversation is checkable live")
-        totals["tests"] += len(report.conversations)
+            if getattr(conv, "warnings", None):
+                ET.SubElement(case, "system-out").text = _text("\n".join(conv.warnings))
+        for name in report.not_run:
+            case = ET.SubElement(suite, "testcase", classname=_text(classname), name=_text(name), time="0.000")
+            ET.SubElement(case, "skipped", message="not run: -x stopped at the first failure")
+        totals["tests"] += tests
         totals["failures"] += failures
         totals["errors"] += errors
         totals["skipped"] += skipped
@@ -74,7 +115,7 @@ def junit_xml(reports: list[Report]) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def write_junit(reports: list[Report], path: str | Path) -> None:
+def write_junit(reports: list[Report | InvalidSuite], path: str | Path) -> None:
     target = Path(path)
     if target.parent != Path(""):
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -154,4 +154,6 @@ def format_live_report(report: LiveReport, verbose: bool = False, colour: bool =
     lines.append(f"expectations checked: {checked}; skipped (not checkable live): {skipped}")
     if s["scripted_outputs_ignored"]:
         lines.append(f"scripted model outputs ignored on {s['scripted_outputs_ignored']} turn(s)")
+    if report.not_run:
+        lines.append(f"stopped at the first failure (-x): {len(report.not_run)} conversation(s) not run")
     return "\n".join(lines)

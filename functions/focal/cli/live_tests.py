@@ -36,15 +36,15 @@ from typing import Any
 from focal.cli.conversation_tests import (
     TENANT_ID,
     Conversation,
+    Suite,
     Turn,
     check_turn,
-    load_suite,
+    checked_suite,
     selected,
     start_conversation,
 )
 from focal.cli.live_report import LiveConversationReport, LiveReport, LiveTurnReport
 from focal.cli.turn_why import turn_why
-from focal.config.loader import load_agent
 from focal.models.agent import AgentConfig
 from focal.models.turn import TurnRequest, TurnResult
 
@@ -161,15 +161,20 @@ def run_conversation_live(conv: Conversation, agent: AgentConfig, deps: Any, ses
 
 
 def run_live_suite(agent_path: str | Path, suite_path: str | Path, model: Any, model_name: str,
-                   select: list[str] | None = None, progress: Callable[[str], None] | None = None) -> LiveReport:
-    """Run the suite's conversations (those `select` names) against `model`; `SuiteError` for an invalid suite."""
+                   select: list[str] | None = None, progress: Callable[[str], None] | None = None,
+                   stop_at_first_failure: bool = False, checked: tuple[AgentConfig, Suite] | None = None) -> LiveReport:
+    """Run the suite's conversations (those `select` names) against `model`; `SuiteError` for an invalid suite.
+    `checked`: the agent and the suite already read and checked; `stop_at_first_failure`: `-x`."""
     started = time.perf_counter()
-    agent = load_agent(agent_path)
-    conversations = selected(load_suite(suite_path, agent), select)
-    report = LiveReport(agent_path=str(agent_path), suite_path=str(suite_path), model=model_name)
+    agent, suite = checked or checked_suite(agent_path, suite_path)
+    conversations = selected(suite.conversations, select)
+    report = LiveReport(agent_path=str(agent_path), suite_path=suite.path, model=model_name)
     shared = None
     run_id = f"{int(time.time() * 1000):x}"
     for index, conv in enumerate(conversations, start=1):
+        if report.failed and stop_at_first_failure:
+            report.not_run = [c.name for c in conversations[index - 1:]]
+            break
         if progress:
             progress(f"live {index}/{len(conversations)}: {conv.name}")
         deps = _fresh_deps(agent_path, model, shared)

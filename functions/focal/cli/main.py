@@ -153,49 +153,9 @@ def cmd_demo(args) -> int:
 
 
 def cmd_test(args) -> int:
-    from focal.cli.conversation_tests import Report, SuiteError, format_report, run_suite
-    from focal.cli.junit import write_junit
+    from focal.cli.suite_command import run_tests
 
-    if args.live:
-        from focal.cli.live_tests import NoModel, live_model, resolve_model
-        from focal.config.loader import load_agent
-
-        try:
-            name = resolve_model(args.model, load_agent(args.agent))
-        except NoModel as exc:
-            print(f"focal test: {exc}", file=sys.stderr)
-            return 2
-        from focal.adapters.litellm_model import warm_up_if_configured
-
-        warm_up_if_configured(name)
-        model = live_model(name)
-    _loading_model()
-    reports: list[Report] = []
-    for suite in args.tests:
-        try:
-            if args.live:
-                from focal.cli.live_tests import run_live_suite
-
-                reports.append(run_live_suite(args.agent, suite, model, name, args.select, progress))
-            else:
-                reports.append(run_suite(args.agent, suite, args.select))
-        except SuiteError as exc:
-            print(str(exc), file=sys.stderr)
-            return 1
-    if args.junit:
-        write_junit(reports, args.junit)
-    if args.json:
-        dicts = [r.to_dict() for r in reports]
-        print(json.dumps(dicts[0] if len(dicts) == 1 else dicts, indent=2))
-    else:
-        from focal.cli.live_report import LiveReport, format_live_report
-
-        colour = colour_for(sys.stdout)
-        print("\n\n".join(format_live_report(r, verbose=args.verbose, colour=colour) if isinstance(r, LiveReport)
-                          else format_report(r, verbose=args.verbose, colour=colour) for r in reports))
-    if args.junit:
-        print(f"JUnit XML: {args.junit}", file=sys.stderr)
-    return 0 if all(r.passed for r in reports) else 1
+    return run_tests(args)
 
 
 def cmd_index(args) -> int:
@@ -216,7 +176,16 @@ def _version() -> str:
         return "unknown"
 
 
-def parser() -> argparse.ArgumentParser:
+LAZY_COMMANDS = ("approve", "deny", "serve", "keys", "profile", "bench")  # their modules import what they need
+
+
+def parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The `focal` parser; with `command` (one of LAZY_COMMANDS or another command), the lazily imported
+    commands other than it are left out: `focal test` does not import the server or the benchmarks."""
+
+    def want(*names: str) -> bool:
+        return command is None or command in names
+
     p = Parser(prog="focal", description="Focal: run, test and check customer-facing agents.",
                epilog="example:\n  focal validate examples/retail/agent.yaml\n  focal chat examples/retail/agent.yaml\n"
                       "Run `focal COMMAND --help` for a command's options.")
@@ -254,18 +223,22 @@ def parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_turn)
     conversing("chat", "talk to an agent (answer + compact trace)", session_required=False).set_defaults(func=cmd_chat)
 
-    from focal.cli.approve import add_parsers as add_approval_parsers
+    if want("approve", "deny"):
+        from focal.cli.approve import add_parsers as add_approval_parsers
 
-    add_approval_parsers(sub)  # `focal approve ID` / `focal deny ID`
-    from focal.cli.serve import add_parser as add_serve_parser
+        add_approval_parsers(sub)  # `focal approve ID` / `focal deny ID`
+    if want("serve"):
+        from focal.cli.serve import add_parser as add_serve_parser
 
-    add_serve_parser(sub)  # `focal serve`: the API Gateway routes on loopback
-    from focal.cli.keys import add_parser as add_keys_parser
+        add_serve_parser(sub)  # `focal serve`: the API Gateway routes on loopback
+    if want("keys"):
+        from focal.cli.keys import add_parser as add_keys_parser
 
-    add_keys_parser(sub)  # `focal keys create|list|revoke`: scoped API keys, stored hashed
-    from focal.cli.profile import add_parser as add_profile_parser
+        add_keys_parser(sub)  # `focal keys create|list|revoke`: scoped API keys, stored hashed
+    if want("profile"):
+        from focal.cli.profile import add_parser as add_profile_parser
 
-    add_profile_parser(sub)  # `focal profile set|show`: a customer's facts in the local store
+        add_profile_parser(sub)  # `focal profile set|show`: a customer's facts in the local store
 
     s = with_agent("demo", "a scripted conversation on the embedded defaults")
     s.add_argument("--json", action="store_true", help="print each turn result as JSON instead of the answer and trace")
@@ -275,11 +248,14 @@ def parser() -> argparse.ArgumentParser:
 
     s = with_agent("test", "run YAML suites of conversations; exit 1 on any failure")
     s.add_argument("tests", nargs="+", metavar="TESTS", help="one or more suite files (tests.yaml)")
-    s.add_argument("-v", "--verbose", action="store_true", help="show every turn, not only the failing ones")
+    s.add_argument("-v", "--verbose", action="store_true",
+                   help="show every turn, not only the failing ones, and (on stderr) the start-up time")
     s.add_argument("--junit", metavar="FILE", help="also write JUnit XML to FILE: a testsuite per suite, a testcase per conversation")
     s.add_argument("--json", action="store_true", help="print the report as JSON (per suite) instead of text")
     s.add_argument("-k", dest="select", action="append", metavar="TEXT",
                    help="run only the conversations whose name contains TEXT (case-insensitive; repeat for more)")
+    s.add_argument("-x", "--exitfirst", dest="stop_first", action="store_true",
+                   help="stop at the first failing conversation (the rest, and later suites, are reported as not run)")
     s.add_argument("--live", action="store_true",
                    help="run against the configured model, ignoring the scripted outputs, and check only what holds "
                         "whatever a competent model says (tool calls, blocked tools, response texts, hard rules kept, "
@@ -292,6 +268,13 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--db", default=".focal/focal.db", help="the local index lives beside this SQLite file")
     s.set_defaults(func=cmd_index)
 
+    if want("bench"):
+        _bench_parsers(sub)
+    explain(p)
+    return p
+
+
+def _bench_parsers(sub) -> None:  # noqa: ANN001 - the subparsers of `focal`
     b = sub.add_parser("bench", help="benchmarks that print figures", description="benchmarks that print figures")
     bsub = b.add_subparsers(dest="bench", required=True)
     from focal.bench.overhead import add_parser as add_overhead_parser
@@ -323,6 +306,9 @@ def parser() -> argparse.ArgumentParser:
     from focal.bench.tool_calls import add_parser as add_tool_calls_parser
 
     add_tool_calls_parser(bsub)  # `focal bench tools`: python tool workers: start, per-call overhead, replacement
+    from focal.bench.startup import add_parser as add_startup_parser
+
+    add_startup_parser(bsub)  # `focal bench startup`: focal test's time to its first conversation, cold and warm
 
     def bench_prevalidation(args) -> int:
         from focal.bench.prevalidation import cli
@@ -352,8 +338,6 @@ def parser() -> argparse.ArgumentParser:
     coldstart.set_defaults(func=_announced(coldstart.get_default("func"),
                                            "measuring each stage function in fresh interpreters, without and with SnapStart "
                                            "(a few minutes; the first run also builds the Lambda layout)…"))
-    explain(p)
-    return p
 
 
 def _announced(func, message: str):  # noqa: ANN001, ANN202
@@ -366,7 +350,10 @@ def _announced(func, message: str):  # noqa: ANN001, ANN202
 
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    args = parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    first = next((w for w in words if not w.startswith("-")), None)
+    command = first if first and "-h" not in words and "--help" not in words else None
+    args = parser(command).parse_args(argv)
     try:
         return int(args.func(args))
     except KeyboardInterrupt:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from focal.config.hints import meant
 from focal.models.agent import AgentConfig
 
 SCALARS = (str, int, float, bool)
@@ -28,9 +29,9 @@ def arguments_of(entry: Any) -> dict[str, Any]:
 
 
 def tool_calls_problems(agent: AgentConfig, value: Any) -> list[str]:
-    """What is wrong with a `tool_calls` expectation (each problem completes "expect key 'tool_calls' …")."""
-    shape = ("must be a list of tool ids (or {tool: {argument: value}} for a call with these arguments), "
-             f"got {value!r}")
+    """What is wrong with a `tool_calls` expectation, each problem a message of its own."""
+    shape = ("expectation 'tool_calls' must be a list of tool ids (or {tool: {argument: value}} for a call with these "
+             f"arguments), got {value!r}")
     if not isinstance(value, list):
         return [shape]
     tools = {t.id: t for t in agent.tools}
@@ -39,18 +40,20 @@ def tool_calls_problems(agent: AgentConfig, value: Any) -> list[str]:
         if isinstance(entry, dict) and len(entry) == 1 and isinstance(next(iter(entry)), str):
             args = next(iter(entry.values()))
             if args is not None and (not isinstance(args, dict) or not all(isinstance(v, SCALARS) for v in args.values())):
-                problems.append(f"gives {tool_id(entry)!r} arguments {args!r}: write a mapping of argument names to values")
+                problems.append(f"expectation 'tool_calls' gives {tool_id(entry)!r} arguments {args!r}: write a mapping "
+                                "of argument names to values")
                 continue
         elif not isinstance(entry, str):
             return [shape]
         name = tool_id(entry)
         tool = tools.get(name)
         if tool is None:
-            problems.append(f"names unknown tool(s) {[name]} (the agent has {sorted(tools)})")
+            problems.append(f"unknown tool {name!r} in 'tool_calls'{meant(name, tools, 'the agent has')}")
             continue
-        unknown = sorted(set(arguments_of(entry)) - set(tool.input))
-        if unknown:
-            problems.append(f"names argument(s) {unknown} that tool {name!r} does not declare (its input: {sorted(tool.input)})")
+        for argument in sorted(set(arguments_of(entry)) - set(tool.input)):
+            hint = meant(argument, tool.input)
+            hint = f"{hint[:-1]}; its input: {sorted(tool.input)})" if hint else f" (its input: {sorted(tool.input)})"
+            problems.append(f"tool {name!r} has no argument {argument!r}{hint}")
     return problems
 
 

@@ -155,3 +155,13 @@ def schema_hint(root: type[BaseModel], error: Mapping[str, Any]) -> str:
         expected = re.findall(r"'([^']*)'", str((error.get("ctx") or {}).get("expected", "")))
         return did_you_mean(error["input"], expected) or synonym_hint(error["input"], expected)
     return ""
+
+
+def meant(name: Any, candidates: Iterable[str], known: str = "") -> str:
+    """' (did you mean 'x'?)' when a candidate is close to `name`; else ' (<known>: a, b, …)' when `known` names
+    the list (every candidate shown), else ''. For messages that end in the name ('unknown key 'x' (…)')."""
+    pool = sorted({c for c in candidates if isinstance(c, str)})
+    close = closest(name, pool) if isinstance(name, str) else None
+    if close:
+        return f" (did you mean {close!r}?)"
+    return f" ({known}: {', '.join(pool)})" if known and pool else ""

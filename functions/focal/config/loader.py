@@ -188,7 +188,7 @@ for _tag in ("int", "float", "timestamp"):
     _LineLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", _guarded(f"tag:yaml.org,2002:{_tag}"))
 
 
-def _reading_problems(raw: Any, path: tuple[Any, ...] = (), seen: set[int] | None = None) -> list[Problem]:
+def reading_problems(raw: Any, path: tuple[Any, ...] = (), seen: set[int] | None = None) -> list[Problem]:
     """Duplicate keys and unreadable values, each with its path (a shared anchor reported once)."""
     seen = set() if seen is None else seen
     if isinstance(raw, _Unreadable):
@@ -197,7 +197,7 @@ def _reading_problems(raw: Any, path: tuple[Any, ...] = (), seen: set[int] | Non
         return []
     seen.add(id(raw))
     if isinstance(raw, list):
-        return [p for i, item in enumerate(raw) for p in _reading_problems(item, (*path, i), seen)]
+        return [p for i, item in enumerate(raw) for p in reading_problems(item, (*path, i), seen)]
     out = [Problem(format_path((*path, key)), f"duplicate key '{key}' (lines {first} and {again}): a key may appear "
                    "only once in a mapping, a second one would silently replace the first", again)
            for key, first, again in raw.get("__duplicates__", ())]
@@ -205,7 +205,7 @@ def _reading_problems(raw: Any, path: tuple[Any, ...] = (), seen: set[int] | Non
         if isinstance(key, _Unreadable):
             out.append(Problem(format_path(path), key.reason, key.line))
         elif key not in _ANNOTATIONS:
-            out += _reading_problems(value, (*path, key), seen)
+            out += reading_problems(value, (*path, key), seen)
     return out
 
 
@@ -248,7 +248,7 @@ def parse_agent_text(text: str, source: str = "<agent>", base_dir: str | None = 
     oversized = size_problems(raw, _ANNOTATIONS)
     if oversized:  # nothing more is read from it: no schema, no repaired partial agent (focal validate)
         return LoadedAgent(None, None, oversized, base_dir)
-    unread = _reading_problems(raw)
+    unread = reading_problems(raw)
     if unread:  # a value was lost or replaced: a schema check would judge a document nobody wrote
         return LoadedAgent(None, raw, unread, base_dir)
     try:

@@ -19,9 +19,11 @@ from focal.config.collector import GUARD_BUILTINS, Collector, agent_expressions,
 from focal.config.flow_warnings import flow_warnings
 from focal.config.hints import did_you_mean, quoted
 from focal.config.problems import Problem
+from focal.config.soft_rule_warnings import soft_rule_warnings
 from focal.config.validate_guards import guard_problems
 from focal.config.validate_privileges import privilege_warnings
 from focal.config.validate_rules import default_problems, disabled_warnings, fraction_warnings, own_text_warnings
+from focal.config.validate_signatures import signature_problems
 from focal.config.validate_tools import tool_problems
 from focal.config.validate_values import placeholder_problems, slot_type_problems, slot_warnings
 from focal.errors import ExpressionError
@@ -78,6 +80,7 @@ def semantic_warnings(agent: AgentConfig, raw: Any = None, *, model: str | None 
     fraction_warnings(c, agent)
     own_text_warnings(c, agent)
     privilege_warnings(c, agent)
+    soft_rule_warnings(c, agent)
     if not agent.enforcement.llm_judge_enabled:
         why = "the judge is off (enforcement.llm_judge_enabled: false)"
     elif not (agent.models.model or model):
@@ -320,6 +323,7 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
     slot_type_problems(c, agent)
     for i, tool in enumerate(agent.tools):
         tool_problems(c, agent, ("tools", i), tool, names)
+        signature_problems(c, agent, ("tools", i), tool)
     placeholder_problems(c, agent, names)
     _approval_problems(c, agent)
     if agent.pre_validation.min_length > agent.pre_validation.max_length:

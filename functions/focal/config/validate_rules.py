@@ -34,7 +34,7 @@ from focal.models.turn import Violation
 MAX_SITUATIONS = 64  # combinations of the other names' values tried per text
 
 
-def _answer_rules(agent: AgentConfig) -> list[tuple[int, Rule, set[str]]]:
+def answer_rules(agent: AgentConfig) -> list[tuple[int, Rule, set[str]]]:
     """(index, rule, names it reads) of each enabled hard constraint checked on answers by its expression."""
     out = []
     for i, r in enumerate(agent.rules):
@@ -75,7 +75,7 @@ def _values_to_try(f: ProfileFieldDefinition | None) -> list[Any]:
     return list(dict.fromkeys(out))
 
 
-def _situations(agent: AgentConfig, others: set[str]) -> list[dict[str, Any]]:
+def rule_situations(agent: AgentConfig, others: set[str]) -> list[dict[str, Any]]:
     """Values of the rule's other names (not read from the answer) to check a text under."""
     base = {f.field_name: f.default for f in agent.profile_field_definitions if f.default is not None}
     tried = {n: values for n in sorted(others) if (values := _values_to_try(agent.field(n)))}
@@ -83,14 +83,14 @@ def _situations(agent: AgentConfig, others: set[str]) -> list[dict[str, Any]]:
     return [{**base, **dict(zip(tried, combo, strict=True))} for combo in combos]
 
 
-def _violations(agent: AgentConfig, rule: Rule, variables: dict[str, Any], reading: DraftReading) -> list[Violation]:
+def rule_violations(agent: AgentConfig, rule: Rule, variables: dict[str, Any], reading: DraftReading) -> list[Violation]:
     """What the deterministic lane finds for `rule` on an answer read as `reading`, as stages/enforce.py does."""
     variables = dict(variables)
     keep, out = apply_reading(agent, [rule], variables, reading)
     return out + deterministic(keep, variables)
 
 
-def _shown(value: Any) -> str:
+def shown_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
@@ -98,11 +98,11 @@ def _shown(value: Any) -> str:
     return repr(value) if isinstance(value, str) else str(value)
 
 
-def _what_is_read(key: str, reading: DraftReading, names: set[str]) -> str:
+def what_is_read(key: str, reading: DraftReading, names: set[str]) -> str:
     """'the engine reads this fallback_text as stating x = 20', '… cannot read y in this …' (an uncertain
     name is unknown to the lane, whatever value was read beside the doubt)."""
     doubts = [f"{n} ({reading.uncertain[n]})" for n in sorted(names) if n in reading.uncertain]
-    said = [f"{n} = {_shown(reading.values[n])}" for n in sorted(names) if n in reading.values and n not in reading.uncertain]
+    said = [f"{n} = {shown_value(reading.values[n])}" for n in sorted(names) if n in reading.values and n not in reading.uncertain]
     if not said:
         return f"the engine cannot read {' or '.join(doubts)} in this {key}"
     head = f"the engine reads this {key} as stating {' and '.join(said)}"
@@ -134,27 +134,27 @@ def _consequence(key: str) -> str:
 
 def own_text_warnings(c: Collector, agent: AgentConfig) -> None:
     """A hard constraint's fallback_text or response_template that the rule itself rejects (see the module)."""
-    for i, rule, names in _answer_rules(agent):
+    for i, rule, names in answer_rules(agent):
         replies = {n for n in names if (f := agent.field(n)) and "response" in f.sources and not f.privileged}
         if not replies:
             continue
-        situations = _situations(agent, names - replies)
+        situations = rule_situations(agent, names - replies)
         for key in ("response_template", "fallback_text"):
             template = getattr(rule, key)
             if not template:
                 continue
             text = render(template, {})  # placeholders read 'unknown': no amount is made up for them
             for variables in situations:
-                if _violations(agent, rule, variables, DraftReading()):
+                if rule_violations(agent, rule, variables, DraftReading()):
                     continue  # the rule fails whatever the answer says here (a default breaking it is its own error)
                 reading, _ = offline_reading(agent, text, replies, variables, model_written=False)
-                if not _violations(agent, rule, variables, reading):
+                if not rule_violations(agent, rule, variables, reading):
                     continue
                 others = {n: variables[n] for n in sorted(names - replies) if n in variables}
                 changed = {n: v for n, v in others.items() if (f := agent.field(n)) is None or v != f.default}
-                where = f" (when {', '.join(f'{n} is {_shown(v)}' for n, v in changed.items())})" if changed else ""
+                where = f" (when {', '.join(f'{n} is {shown_value(v)}' for n, v in changed.items())})" if changed else ""
                 check = quoted(rule.enforcement_expression or "")
-                c.add(("rules", i, key), f"{_what_is_read(key, reading, replies)}, which fails the rule's own check "
+                c.add(("rules", i, key), f"{what_is_read(key, reading, replies)}, which fails the rule's own check "
                       f"{check}{where}: {_consequence(key)}; {_fix(agent, text, reading, replies)}", "warning")
                 break
 
@@ -172,17 +172,17 @@ def default_problems(c: Collector, agent: AgentConfig) -> None:
     """A default of a field only replies set that fails a hard constraint reading it, whatever else is known."""
     replies = reply_only_fields(agent)
     index = {f.field_name: k for k, f in enumerate(agent.profile_field_definitions)}
-    for _, rule, names in _answer_rules(agent):
+    for _, rule, names in answer_rules(agent):
         expr = rule.enforcement_expression or ""
         for n in sorted(names & replies.keys()):
             f = replies[n]
             if f.default is None or expressions.decide(expr, {n: f.default}) is not False:
                 continue
             fine = _allowed_default(f, expr)
-            fix = f"write a default the rule allows, e.g. default: {_shown(fine)}" if fine is not None else \
+            fix = f"write a default the rule allows, e.g. default: {shown_value(fine)}" if fine is not None else \
                 "write a default the rule allows"
             c.add(("profile_field_definitions", index[n], "default"),
-                  f"default {_shown(f.default)} of '{n}' breaks hard constraint '{rule.id}' ({quoted(expr)}): only the "
+                  f"default {shown_value(f.default)} of '{n}' breaks hard constraint '{rule.id}' ({quoted(expr)}): only the "
                   f"agent's replies set '{n}' (sources: [{', '.join(f.sources)}]) and an answer that states none is "
                   f"checked with the default, so the rule blocks every answer it applies to that does not state a "
                   f"{n} itself; {fix}")

@@ -38,7 +38,7 @@ import numpy as np
 from focal.dialogue.variables import render
 from focal.models.agent import AgentConfig
 from focal.models.turn import TurnState
-from focal.ports import Embedder, RelevanceModel
+from focal.ports import Embedder, RelevanceModel, embed_fixed
 
 OWN_SOURCES = ("offline", "template", "fallback")
 
@@ -79,14 +79,14 @@ MAX_CACHED = 4096
 
 def _embed(embedder: Embedder, fresh: list[str], fixed: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """Vectors of `fresh` texts (embedded now) and of `fixed` texts (the agent's own and the exemplars:
-    embedded once per embedder and kept), in one batch."""
+    embedded once per embedder and kept, on disk too when the embedder keeps them: focal.ports.embed_fixed)."""
     key = id(embedder)
     with _vectors_lock:
         known = {t: _vectors[(key, t)] for t in fixed if (key, t) in _vectors}
     missing = list(dict.fromkeys(t for t in fixed if t not in known))
-    batch = fresh + missing
-    vectors = np.asarray(embedder.embed(batch), dtype=np.float32) if batch else np.zeros((0, 1), dtype=np.float32)
-    known.update(zip(missing, vectors[len(fresh):], strict=True))
+    vectors = np.asarray(embedder.embed(fresh), dtype=np.float32) if fresh else np.zeros((0, 1), dtype=np.float32)
+    if missing:
+        known.update(zip(missing, np.asarray(embed_fixed(embedder, missing), dtype=np.float32), strict=True))
     with _vectors_lock:
         if len(_vectors) + len(missing) > MAX_CACHED:
             _vectors.clear()
@@ -152,6 +152,11 @@ def refusal_likeness(agent: AgentConfig, answer_vec: np.ndarray, embedder: Embed
     if float(sims[best]) >= min_similarity:
         return f"similar to a refusal ({float(sims[best]):.2f} to {refs[best][:40]!r})"
     return None
+
+
+def warm_refusals(agent: AgentConfig, embedder: Embedder) -> None:
+    """Embed (and keep) the refusal exemplars and the agent's own non-answers before a first answer needs them."""
+    _embed(embedder, [], list(REFUSAL_EXEMPLARS + own_texts(agent)))
 
 
 def route_texts(agent: AgentConfig, state: TurnState) -> list[str]:

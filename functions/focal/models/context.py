@@ -64,3 +64,6 @@ class Context(BaseModel):
     fast_path: bool = Field(default=False, description="the offline reading was sure enough to skip the model call")
     fast_path_reason: str = ""
     notes: list[str] = Field(default_factory=list, description="why the sensor chose a path, for the trace")
+    model_skipped: str = Field(default="", description="why the sensor did not ask the model, when it did not")
+    set_aside: list[str] = Field(
+        default_factory=list, description="what of the model's reading was not taken, and why (also in notes)")

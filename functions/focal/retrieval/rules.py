@@ -19,7 +19,7 @@ from focal.config.validate import resolve_step_scope
 from focal.models.agent import AgentConfig, Rule, Scope
 from focal.models.session import Session
 from focal.pipeline.deps import Deps
-from focal.ports import Embedder, IndexedRule, RuleIndex, ScopeFilter
+from focal.ports import Embedder, IndexedRule, RuleIndex, ScopeFilter, embed_fixed
 
 EMBED_BATCH = 64
 
@@ -76,7 +76,7 @@ def sync_index(
     vectors = []
     for start in range(0, len(changed), EMBED_BATCH):
         batch = changed[start:start + EMBED_BATCH]
-        vectors.append(embedder.embed([d.text for d in batch]))
+        vectors.append(embed_fixed(embedder, [d.text for d in batch]))
         report.embedded += len(batch)
         if progress:
             progress(report.embedded, len(changed))

@@ -12,7 +12,7 @@ import threading
 
 import numpy as np
 
-from focal.ports import Embedder
+from focal.ports import Embedder, embed_fixed
 from focal.sensing import lexicon
 
 EXEMPLARS: dict[str, tuple[str, ...]] = {
@@ -53,7 +53,7 @@ class ActIndex:
     def __init__(self, embedder: Embedder):
         texts = [t for act in ACTS for t in EXEMPLARS[act]]
         self.owners = np.array([i for i, act in enumerate(ACTS) for _ in EXEMPLARS[act]], dtype=np.int64)
-        self.matrix = embedder.embed(texts)
+        self.matrix = embed_fixed(embedder, texts)
 
     def similarities(self, vector: np.ndarray) -> dict[str, float]:
         sims = self.matrix @ vector

@@ -27,7 +27,7 @@ from importlib import resources
 
 import numpy as np
 
-from focal.ports import Embedder, InjectionClassifier
+from focal.ports import Embedder, InjectionClassifier, embed_fixed
 from focal.sensing.jailbreak_signals import signal_kinds
 
 ATTACK_FILE = "injection_exemplars.txt"
@@ -329,7 +329,7 @@ def exemplar_index(embedder: Embedder, extra_attacks: Sequence[str] = (), extra_
     with _indexes_lock:
         hit = _indexes.get(key)
         if hit is None or hit[0] is not embedder:
-            vectors = np.asarray(embedder.embed(list(attacks + ordinary)), dtype=np.float32)
+            vectors = np.asarray(embed_fixed(embedder, list(attacks + ordinary)), dtype=np.float32)
             index = ExemplarIndex(attacks=vectors[: len(attacks)], ordinary=vectors[len(attacks):])
             _indexes[key] = hit = (embedder, index)  # holding the embedder keeps id() unique
         return hit[1]

@@ -34,7 +34,7 @@ import numpy as np
 
 from focal.models.agent import AgentConfig, Scenario
 from focal.models.context import IntentScore
-from focal.ports import Embedder
+from focal.ports import Embedder, embed_fixed
 
 DEFAULT_HEAD_WEIGHT = 0.3
 HEAD_INPUT_SCALE = 5.0  # unit vectors × 5 → logits need only moderate weights
@@ -158,9 +158,9 @@ class IntentIndex:
                     extra_texts.append(text)
                     extra_owners.append(i)
         head_weight = getattr(agent.navigation, "intent_head_weight", DEFAULT_HEAD_WEIGHT)
-        matrix = embedder.embed(texts) if texts else np.zeros((0, embedder.dimension), np.float32)
+        matrix = embed_fixed(embedder, texts) if texts else np.zeros((0, embedder.dimension), np.float32)
         use_head = head_weight > 0 and len(set(owners)) >= 2
-        extra = embedder.embed(extra_texts) if use_head and extra_texts else None
+        extra = embed_fixed(embedder, extra_texts) if use_head and extra_texts else None
         self.scorer = IntentScorer(
             matrix, np.array(owners, dtype=np.int64), len(self.labels), head_weight=head_weight if use_head else 0.0,
             extra_vectors=extra, extra_owners=np.array(extra_owners, dtype=np.int64) if extra is not None else None,

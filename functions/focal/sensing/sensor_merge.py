@@ -14,11 +14,13 @@
   right now (that answer is in the customer's words or it is none). Inferred values are noted, and the
   confidence gate weighs them as read, not stated (`focal.dialogue.confidence`). Entities are never inferred.
 
-Every value dropped or inferred is noted, with why.
+Every value dropped or inferred is noted, with why; what of the model's reading was not taken is also listed
+apart (`Context.set_aside`), so a conversation test can say why a scripted reading was not used.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from typing import Any, Protocol
 
@@ -127,8 +129,16 @@ def merge_readings(agent: AgentConfig, session: Session, text: str, offline: Con
                    today: date | None = None) -> Context:
     """The offline reading with what the model's reading may add to it (see the module)."""
     notes: list[str] = []
+    set_aside: list[str] = []  # what of the model's reading is not taken, and why (also in notes)
+
+    def drop(note: str) -> None:
+        notes.append(note)
+        set_aside.append(note)
+
     flow = accepted_intent(agent, session, offline, output, notes,
                            supported_flows(agent, session, text, offline, output, today))
+    if flow is None and output.detected_intent:
+        set_aside += notes  # the model's intent did not set the offline one aside: why
     offline_slots = {c.slot: c.value for c in offline.commands if c.name in SLOT_COMMANDS}
     offline_values = [*offline_slots.values(), *offline.extracted_entities.values()]
     offline_acts = {c.name for c in offline.commands if c.name in ACTS}
@@ -149,13 +159,13 @@ def merge_readings(agent: AgentConfig, session: Session, text: str, offline: Con
                 value = float(cmd.value) if isinstance(cmd.value, int | float) else output.intent_confidence
                 commands.append(cmd.model_copy(update={"value": min(value, output.intent_confidence)}))
             elif cmd.flow != flow:
-                notes.append(f"the model's StartFlow {cmd.flow} dropped: not the intent taken")
+                (drop if flow is not None else notes.append)(f"the model's StartFlow {cmd.flow} dropped: not the intent taken")
         elif cmd.name in SLOT_COMMANDS:
-            if _slot(agent, session, text, cmd, flow, offline_slots, offline_values, commands, notes, today):
+            if _slot(agent, session, text, cmd, flow, offline_slots, offline_values, commands, notes, drop, today):
                 used = True
         elif cmd.name in ACTS:
             if offline_acts and cmd.name not in offline_acts:
-                notes.append(f"the model's {cmd.name} dropped: the offline reading heard {sorted(offline_acts)[0]}")
+                drop(f"the model's {cmd.name} dropped: the offline reading heard {sorted(offline_acts)[0]}")
             elif cmd.name not in offline_acts:
                 commands.append(cmd)
                 used = True
@@ -180,7 +190,7 @@ def merge_readings(agent: AgentConfig, session: Session, text: str, offline: Con
             entities[name] = value
             used = True
         else:
-            notes.append(f"the model's {name}={_short(value)} dropped: not in the message (made up)")
+            drop(f"the model's {name}={_short(value)} dropped: not in the message (made up)")
     ambiguous, reason = offline.is_ambiguous, offline.ambiguity_reason
     if ambiguous and flow is not None:
         ambiguous, reason = False, None
@@ -188,12 +198,15 @@ def merge_readings(agent: AgentConfig, session: Session, text: str, offline: Con
     if output.is_ambiguous and not ambiguous and not offline.commands and flow is None:
         ambiguous, reason = True, output.ambiguity_reason or "the model found the message ambiguous"
         used = True
+    if not used and not set_aside:
+        set_aside.append("nothing of the model's reading was taken")
     acts_taken = any(c.name in ACTS and c.name not in offline_acts for c in commands)
     merged = offline.model_copy(update={
         "commands": commands, "extracted_entities": entities, "is_ambiguous": ambiguous, "ambiguity_reason": reason,
         "source": "model",
         "intent_confidence": output.intent_confidence if flow is not None or acts_taken else offline.intent_confidence,
         "notes": [*offline.notes, *notes, *([] if used else ["nothing of the model's reading was taken"])],
+        "set_aside": [*offline.set_aside, *set_aside],
     })
     if flow is not None:
         merged.detected_intent = next((s.intent_label or s.id for s in agent.scenarios if s.id == flow), flow)
@@ -202,15 +215,15 @@ def merge_readings(agent: AgentConfig, session: Session, text: str, offline: Con
 
 def _slot(agent: AgentConfig, session: Session, text: str, cmd: Command, flow: str | None,
           offline_slots: dict[str | None, Any], offline_values: list[Any], commands: list[Command], notes: list[str],
-          today: date | None) -> bool:
-    """Add the model's slot command to `commands` when it may stand; note why when it may not."""
+          drop: Callable[[str], None], today: date | None) -> bool:
+    """Add the model's slot command to `commands` when it may stand; `drop` says why when it may not."""
     what = f"the model's {cmd.slot}={_short(cmd.value)}"
     if not customer_may_set(agent, cmd.slot):
         commands.append(cmd)  # not the customer's to set: focal.sensing.provenance drops it and says so
         return False
     if cmd.slot in offline_slots:
         if grounding(agent, session, cmd.slot, cmd.value, text, [offline_slots[cmd.slot]], today) is None:
-            notes.append(f"{what} dropped: the offline reading gave {_short(offline_slots[cmd.slot])}")
+            drop(f"{what} dropped: the offline reading gave {_short(offline_slots[cmd.slot])}")
         elif isinstance(cmd.value, str) and cmd.value in text and str(offline_slots[cmd.slot]) not in text:
             # the same value, as the customer wrote it ("sara_doe_4962", which the offline id reader capitalises)
             at = next(i for i, c in enumerate(commands) if c.name in SLOT_COMMANDS and c.slot == cmd.slot)
@@ -220,7 +233,7 @@ def _slot(agent: AgentConfig, session: Session, text: str, cmd: Command, flow: s
     if why is None:
         why = _inferable(agent, session, flow, cmd)
         if why is None:
-            notes.append(f"{what} dropped: not in the message (made up)")
+            drop(f"{what} dropped: not in the message (made up)")
             return False
         notes.append(f"{what} kept: {why}, not in the message's words")
     if any(c.name in SLOT_COMMANDS and c.slot == cmd.slot for c in commands):

@@ -71,20 +71,22 @@ def _understand(state: TurnState, deps: Deps, agent: AgentConfig, text: str, vec
     context.fast_path, context.fast_path_reason = fast_path(agent, context, state.session)
     llm = deps.llm(agent, state)
     if not llm.available("sensor"):
-        context.notes.append("time budget spent: offline sensor" if budget_spent(llm) else "no model configured: offline sensor")
+        context.model_skipped = "time budget spent" if budget_spent(llm) else "no model configured"
+        context.notes.append(f"{context.model_skipped}: offline sensor")
         return context
-    if context.fast_path:
-        context.notes.append(f"model call skipped (fast path: {context.fast_path_reason})")
-        return context
-    in_flow = decent_in_flow(agent, context, state.session)
-    if in_flow:
-        context.notes.append(f"model call skipped (in {state.session.active_scenario_id}: {in_flow})")
+    in_flow = None if context.fast_path else decent_in_flow(agent, context, state.session)
+    if context.fast_path or in_flow:
+        where = f"fast path: {context.fast_path_reason}" if context.fast_path else \
+            f"in {state.session.active_scenario_id}: {in_flow}"
+        context.model_skipped = where
+        context.notes.append(f"model call skipped ({where})")
         return context
     context.notes.append(f"model called: {context.fast_path_reason}")
     output, note = model_sensor(llm, agent, state.session, text, state.model_calls, sensor_rules(agent, state.session),
                                 context)
     context.notes.append(note)
     if output is None:
+        context.set_aside.append(note)  # asked, but no reading came of it
         return context
     merged = merge_readings(agent, state.session, text, context, output, today)
     merged.conditions = {c.rule_id: c.reading for c in output.conditions}
@@ -93,6 +95,7 @@ def _understand(state: TurnState, deps: Deps, agent: AgentConfig, text: str, vec
         if doubt:  # "yes please, don't do it yet", "what is your policy on …?": whatever the model read, no yes
             merged.commands = [c for c in merged.commands if c.name != "AffirmConfirmation"]
             merged.notes.append(f"the model's yes set aside: {doubt}")
+            merged.set_aside.append(f"the model's yes set aside: {doubt}")
         elif not offline_heard_yes(context.notes):
             merged.notes.append(MODEL_ONLY_YES)  # the gate weighs it as less certain (focal.dialogue.confidence)
     return merged

@@ -1,0 +1,27 @@
+"""Building what an agent's first turn would build: its rule index, its intent index, the dialogue-act index,
+the pre-validation exemplars (with the agent's own) and the refusal texts the answer checks compare with.
+
+`focal test` calls it before the first conversation, so the start-up is paid (and measured) once and not
+inside the first conversation's first turn. With an embedder that keeps vectors on disk
+(focal.adapters.vector_cache), a second run reads them instead of embedding.
+"""
+
+from __future__ import annotations
+
+from focal.enforcement.relevance import warm_refusals
+from focal.models.agent import AgentConfig
+from focal.pipeline.deps import Deps
+from focal.retrieval.rules import ensure_indexed
+from focal.sensing.acts import act_index
+from focal.sensing.injection import exemplar_index
+from focal.sensing.intents import intent_index
+
+
+def warm_agent(deps: Deps, tenant_id: str, agent: AgentConfig) -> None:
+    ensure_indexed(deps, tenant_id, agent)
+    intent_index(tenant_id, agent, deps.embedder)
+    act_index(deps.embedder)
+    pre = agent.pre_validation
+    if agent.feature_on("pre_validation") and pre.check_injection:
+        exemplar_index(deps.embedder, pre.extra_attack_exemplars, pre.extra_ordinary_exemplars)
+    warm_refusals(agent, deps.embedder)

@@ -1,0 +1,108 @@
+"""A suite's problems name the file and the line, and the closest known name: 'tests.yaml:LINE: …'."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from focal.cli.conversation_tests import SuiteError, load_suite
+from focal.config.loader import load_agent
+
+AGENT = load_agent(Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yaml")
+
+
+def problems(tmp_path: Path, text: str) -> list[str]:
+    path = tmp_path / "tests.yaml"
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    with pytest.raises(SuiteError) as caught:
+        load_suite(path, AGENT)
+    prefix = f"{path}:"
+    assert all(p.startswith(prefix) for p in caught.value.problems), caught.value.problems
+    return [p[len(prefix):] for p in caught.value.problems]
+
+
+def test_a_misspelt_expectation_names_its_line_and_the_closest_key(tmp_path):
+    assert problems(tmp_path, """\
+        conversations:
+          - name: refund
+            turns:
+              - user: Hello!
+              - user: I want a refund
+                expect:
+                  scenario: refund
+                  tool_call: [lookup_order]
+    """) == ["8: unknown expectation 'tool_call' (did you mean 'tool_calls'?), in conversation 'refund' turn 2"]
+
+
+def test_unknown_ids_of_the_agent_are_named_with_the_closest_one(tmp_path):
+    found = problems(tmp_path, """\
+        conversations:
+          - name: ids
+            turns:
+              - user: Hello!
+                expect:
+                  violations: [refund_capp]
+                  tool_calls: [lookup_ordr, {issue_refnd: {order_id: A1}}]
+                  intent: refund_requst
+                  scenario: order_stat
+                  step: collect_ordr
+                  blocked_tools: [issue_refunds]
+                  matched_rules_include: [return_polcy]
+                  commands: [StartFlw]
+    """)
+    where = ", in conversation 'ids' turn 1"
+    assert found == [
+        "6: unknown rule or output check 'refund_capp' in 'violations' (did you mean 'refund_cap'?)" + where,
+        "7: unknown tool 'lookup_ordr' in 'tool_calls' (did you mean 'lookup_order'?)" + where,
+        "7: unknown tool 'issue_refnd' in 'tool_calls' (did you mean 'issue_refund'?)" + where,
+        "8: unknown intent 'refund_requst' in 'intent' (did you mean 'refund_request'?)" + where,
+        "9: unknown scenario 'order_stat' in 'scenario' (did you mean 'order_status'?)" + where,
+        "10: unknown step 'collect_ordr' in 'step' (did you mean 'collect_order'?)" + where,
+        "11: unknown tool 'issue_refunds' in 'blocked_tools' (did you mean 'issue_refund'?)" + where,
+        "12: unknown rule 'return_polcy' in 'matched_rules_include' (did you mean 'return_policy'?)" + where,
+        "13: unknown command 'StartFlw' in 'commands' (did you mean 'StartFlow'?)" + where,
+    ]
+
+
+def test_misspelt_keys_of_the_suite_conversations_turns_and_model(tmp_path):
+    found = problems(tmp_path, """\
+        conversation:
+          - name: x
+        conversations:
+          - name: keys
+            custmer_id: c-100
+            profile: {is_premum: true}
+            turns:
+              - usr: Hello!
+              - user: hi
+                model: {sensr: {detected_intent: refund}}
+                expect: {tool_calls: [{lookup_order: {ordr_id: A1003}}]}
+    """)
+    assert found == [
+        "1: unknown key 'conversation' (did you mean 'conversations'?)",
+        "5: unknown key 'custmer_id' (did you mean 'customer_id'?), in conversation 'keys'",
+        "6: profile field 'is_premum' is not declared by the agent (did you mean 'is_premium'?), in conversation 'keys'",
+        "8: unknown key 'usr' (did you mean 'user'?), in conversation 'keys' turn 1",
+        "8: each turn needs 'user', the customer's message as a string, in conversation 'keys' turn 1",
+        "10: unknown model purpose 'sensr' (did you mean 'sensor'?), in conversation 'keys' turn 2",
+        "11: tool 'lookup_order' has no argument 'ordr_id' (did you mean 'order_id'?; its input: ['order_id']), "
+        "in conversation 'keys' turn 2",
+    ]
+
+
+def test_a_value_of_the_wrong_kind_names_its_line(tmp_path):
+    assert problems(tmp_path, """\
+        conversations:
+          - name: kinds
+            turns:
+              - user: Hello!
+                expect:
+                  regenerations: "1"
+    """) == ["6: expectation 'regenerations' must be a whole number ≥ 0, got '1', in conversation 'kinds' turn 1"]
+
+
+def test_a_yaml_syntax_error_names_its_line(tmp_path):
+    assert problems(tmp_path, "conversations:\n  - name: [unclosed\n") == [
+        "3: YAML syntax error: expected ',' or ']', but got '<stream end>'"]
