@@ -82,7 +82,7 @@ def test_contacts_typed_in_text_are_masked(typed: str, mask: str) -> None:
 @pytest.mark.parametrize("text", [
     "booking 4155550199", "tracking 1Z999AA10123456784", "ref 415 555 0199", "call 555 0199",
     "on 2024-01-15 at 10:30-11:45", "v1.2.3 at 192.168.001.010", "+1 555", "order B-415-555-0199",
-    "12345-678-9012", "user@localhost", "a @ b.com", "id 078-05-11201",
+    "12345-678-9012", "user@localhost", "id 078-05-11201",
 ])
 def test_digit_runs_and_lookalikes_that_are_no_contact_stay(text: str) -> None:
     assert mask_text(text) == text

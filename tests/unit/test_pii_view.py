@@ -37,7 +37,7 @@ def test_restore_puts_each_mask_over_the_whole_characters_it_came_from() -> None
 
 def test_the_same_positions_need_no_map_and_ascii_is_not_copied() -> None:
     view = View("\uff14\uff11 \u0645")
-    assert view.text == "41 \u0645" and view._src is None
+    assert view.text == "41 \u0645" and view._starts is None
     assert view.restore([(0, 2, "##")]) == "## \u0645"
     ascii_text = "plain 4111"
     assert View(ascii_text).text is ascii_text
