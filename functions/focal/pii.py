@@ -14,9 +14,11 @@ keeps the clear values, only the stored copy is masked:
   of groups that is longer than a card (a reference number typed just before a card), the Luhn-valid
   card-sized window of whole groups is masked.
 - **Contacts in text, always** (`focal.pii_text`): an e-mail address → ``[email]`` (nothing kept, not
-  even the domain), an SSN written ``ddd-dd-dddd``, ``ddd dd dddd`` or ``ddd.dd.dddd`` → ``[ssn]``, a
-  number written like a phone number (``+`` and a country code with 10 to 15 digits, ``(ddd) ddd-dddd``,
-  ``ddd-ddd-dddd``, ``ddd.ddd.dddd``) → ``[phone]``; bare digit runs are references, not phone numbers.
+  even the domain), an SSN (three, two and four digits joined by one dash, dot, slash, underscore or
+  space) → ``[ssn]``, a phone number with its country (``+``, ``00``, ``011``; libphonenumber,
+  `focal.pii_phones`) or a North American one written like one → ``[phone]``; bare digit runs are
+  references, not phone numbers. A card's security code (three or four digits next to a card or to the
+  words for it, `focal.pii_cvv`) → ``[cvv]``: never stored.
   A contact that is a whole value in a dict of named values (a slot, variable, extracted entity, tool
   argument or output, a SetSlot/CorrectSlot value) is kept — there, and where the same document's text repeats it,
   however it is written (the same folded address, the same digits): a later turn needs it (a tool run
@@ -33,9 +35,19 @@ keeps the clear values, only the stored copy is masked:
   again and nothing reads it into the field, that later text keeps it (the text rules still apply).
 
 The text rules read each string folded (`focal.pii_view`: NFKC, invisible characters and combining marks
-dropped, every decimal digit of any script as its ASCII digit), so a card in full-width, superscript,
-Arabic-Indic or Devanagari digits or an address with a full-width ``＠`` is found; the mask replaces the
-characters the value was typed in, and the rest of the text (a Russian or Arabic sentence) is stored as typed.
+dropped, every decimal digit of any script as its ASCII digit, spelled digits in English, Spanish, German
+and French as digits, an address spelled for a human — ``jane [at] example [dot] com`` — as an address), so
+a card in full-width or Arabic-Indic digits or in words, or an address with a full-width ``＠`` is found; the
+mask replaces the characters the value was typed in, and the rest of the text (a Russian or Arabic sentence)
+is stored as typed.
+
+A card typed over several messages, and a security code typed alone after a card, are read across the
+conversation (`focal.pii_carry`): persist masks them in every document the turn writes (`digit_rules`) and
+in the stored records of the earlier messages.
+
+One pass: a document is walked once (`_Masker.read` copies it, masks the `pii: true` values and collects
+the values that decide how its text is masked), then each distinct string is masked once (`finish`); a
+string with nothing the rules read (ASCII, no digit, no ``@``, no spelled value) is left as it is.
 
 A masked value is not a usable one: ``[redacted:phone]``, ``[email]`` and ``[phone]`` have no digit and
 ``**** **** **** 4242`` only four, so none matches an id pattern nor a rule again (masking is idempotent).
@@ -45,7 +57,7 @@ Ids that key the stores (tenant, agent, session, customer, turn, approval, idemp
 rewritten. The lookup of the agent failing leaves the text rules only.
 
 Two texts are stored beside documents that do not hold the turn's values, so they are masked with the
-turn before they reach a store (`mask_turn_text`): the history entries persist appends (on a session
+turn before they reach a store (`TurnTexts`, the turn's values read once): the history entries persist appends (on a session
 conflict or in the fallback stage they go onto the stored session, which lacks this turn's slots) and
 an episode's `asked` (an episode holds no slots, so its store masks every contact in it). Not masked:
 customer profiles (the business's record, read back by tools on every turn), approval requests (they
@@ -66,7 +78,7 @@ from typing import Any
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
 from focal.models.turn import TurnState
 from focal.pii_text import DigitRule, card_mask, contact_key, contact_kind, is_card, luhn_valid, mask_text
-from focal.pii_view import fold
+from focal.pii_view import fold, plain_ascii
 
 __all__ = ["KEEP_KEYS", "NAMED_VALUES", "TurnTexts", "agent_lookup", "card_mask", "digit_rules", "luhn_valid",
            "mask_record", "mask_text", "mask_turn_text", "mask_value", "masked_json", "pii_fields"]
@@ -131,16 +143,24 @@ class _Masker:
         if isinstance(obj, list):
             out: list[Any] = []
             for item in obj:
-                child = self.read(item, key, named, copy)
-                if copy:
-                    self._keep(out, len(out), child, named)
-                    out.append(child)
+                out.append(self._child(out, len(out), item, key, named, copy))
             return out if copy else None
-        if isinstance(obj, str):
+        return self._child(None, None, obj, key, named, copy)
+
+    def _child(self, container: dict[str, Any] | list[Any] | None, at: Any, obj: Any, key: str | None, named: bool,
+               copy: bool) -> Any:
+        """One value of a dict or list: a string is left for `finish` (a contact held as a value noted), a
+        dict or list read, an int that is a card number masked."""
+        kind = type(obj)
+        if kind is str:
             if named and self._kind(obj):
                 self.kept.add(contact_key(obj))
+            if copy and container is not None:
+                self._strings.append((container, at, obj, named))
             return obj
-        if copy and isinstance(obj, int) and not isinstance(obj, bool) and is_card(str(abs(obj))):
+        if kind is dict or kind is list:
+            return self.read(obj, key, named, copy)
+        if copy and kind is int and is_card(str(abs(obj))):
             return card_mask(str(abs(obj)))
         return obj
 
@@ -162,16 +182,8 @@ class _Masker:
                 self.read(v, k, True, copy=False)  # a contact typed there is still one the text may repeat
                 out[k] = mask_value(command_slot, v)
             else:
-                child_named = named or values or (command and k == "value")
-                child = self.read(v, k, child_named, copy)
-                if copy:
-                    self._keep(out, k, child, child_named)
-                    out[k] = child
+                out[k] = self._child(out, k, v, k, named or values or (command and k == "value"), copy)
         return out if copy else None
-
-    def _keep(self, container: dict[str, Any] | list[Any], key: Any, child: Any, named: bool) -> None:
-        if isinstance(child, str):
-            self._strings.append((container, key, child, named))
 
     def _add(self, name: str, value: Any) -> None:
         for item in value if isinstance(value, list) else [value]:
@@ -187,13 +199,16 @@ class _Masker:
         return mask_text(value, keep=self.kept, values=self.text_rules, rules=self.digit_rules)
 
     def finish(self) -> None:
-        """Mask every string `read` left, each distinct one once."""
+        """Mask every string `read` left, each distinct one once (one that holds nothing the rules read is left
+        as it is, unless a pii value may be in it)."""
         done: dict[tuple[str, bool], str] = {}
+        plain = not self.text_rules
         for container, key, value, named in self._strings:
             masked = done.get((value, named))
             if masked is None:
-                masked = done[(value, named)] = self.text(value, named)
-            container[key] = masked
+                masked = done[(value, named)] = value if plain and plain_ascii(value) else self.text(value, named)
+            if masked is not value:
+                container[key] = masked
         self._strings.clear()
 
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 from focal.models.session import DigitTail, PiiCarry
 from focal.pii_cvv import CVV_MASK, CVV_WORDS, MASKED_CARD, standalone_codes
-from focal.pii_text import CARD_MAX_DIGITS, CARD_MIN_DIGITS, DigitRule, card_mask, digit_chains, luhn_sums, mask_text
+from focal.pii_text import CARD_MAX_DIGITS, CARD_MIN_DIGITS, SHOWN, DigitRule, card_mask, card_numbers, digit_chains, luhn_sums, mask_text
 from focal.pii_view import View
 
 MAX_TAIL_DIGITS = CARD_MAX_DIGITS - 1
@@ -73,13 +73,14 @@ class CarryPlan:
             consumed = (chains[0][0][0], chains[0][end - 1][1])
             chains[0] = chains[0][end:]
             rules.append(DigitRule(len(later), luhn_sums(later), card_mask(later) if len(later) >= 4 else PART_MASK, later))
-            rules += [DigitRule(t.count, t.sums, PART_MASK) for t in used]
+            rules += [DigitRule(4, luhn_sums(t.shown), PART_MASK, t.shown, shown=True) if t.shown
+                      else DigitRule(t.count, t.sums, PART_MASK) for t in used]
         if carry.cvv_due:
             codes = [(a, b) for a, b in standalone_codes(text) if not consumed[0] <= a < consumed[1]]
             rules += [DigitRule(b - a, luhn_sums(text[a:b]), CVV_MASK, text[a:b]) for a, b in codes]
             chains = [c for c in chains if not any(c and c[0][0] == a for a, _ in codes)]  # a code is no card's part
         cvv_due = bool(used) or any(p.search(t) for p in (MASKED_CARD, CVV_WORDS) for t in (text, response))
-        tails = _tails(carry, [c for c in chains if c], text, turn_id, at, continued=not used)
+        tails = _tails(carry, [c for c in chains if c], text, message, turn_id, at, continued=not used)
         return cls(carry=PiiCarry(tails=tails, cvv_due=cvv_due), rules=tuple(rules), earlier=used)
 
 
@@ -102,17 +103,22 @@ def _completion(tails: list[DigitTail], groups: list[str]) -> tuple[int, int] | 
     return None
 
 
-def _tails(carry: PiiCarry, chains: list[list[tuple[int, int, str]]], text: str, turn_id: str, at: float,
-           continued: bool) -> list[DigitTail]:
+def _tails(carry: PiiCarry, chains: list[list[tuple[int, int, str]]], text: str, message: str, turn_id: str,
+           at: float, continued: bool) -> list[DigitTail]:
     """The session's tails after this message: its last number added to the chain when the message is only that
-    number, else a new chain of it; none when the message ends with no number short enough to start a card."""
+    number, else a new chain of it; none when the message ends with no number short enough to start a card. A
+    number masked as a card counts whole (it may be the start of a longer one): its digits are read in the
+    message as typed, and the four its mask shows noted."""
     if not chains:
         return []
     last = chains[-1]
-    digits = "".join(g[2] for g in last)
-    if len(digits) > MAX_TAIL_DIGITS:
+    digits, shown = "".join(g[2] for g in last), None
+    if text.endswith(SHOWN, 0, last[0][0]):
+        shown = last[0][2]
+        digits = next((card for card in reversed(card_numbers(View(message).text)) if card.endswith(shown)), "")
+    if not 0 < len(digits) <= MAX_TAIL_DIGITS:
         return []
-    new = DigitTail(turn_id=turn_id, at=at, count=len(digits), sums=luhn_sums(digits))
+    new = DigitTail(turn_id=turn_id, at=at, count=len(digits), sums=luhn_sums(digits), shown=shown)
     alone = _ONLY_A_NUMBER.fullmatch(text, 0, last[0][0]) and _ONLY_A_NUMBER.fullmatch(text, last[-1][1])
     tails = [*carry.tails, new] if alone and continued and len(chains) == 1 else [new]
     while sum(t.count for t in tails) > MAX_TAIL_DIGITS:

@@ -35,9 +35,9 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
-from focal.pii_cvv import CVV_MASK, MASKED_CARD, cvv_spans
+from focal.pii_cvv import CVV_MASK, CVV_WORDS, MASKED_CARD, cvv_spans
 from focal.pii_phones import is_phone, phone_spans
-from focal.pii_view import View, fold
+from focal.pii_view import View, fold, plain_ascii, spelled
 
 CARD_MIN_DIGITS, CARD_MAX_DIGITS = 13, 19
 MAX_SEPARATOR_CHARS = 3  # characters between two digit groups of one number
@@ -45,7 +45,7 @@ MAX_SEPARATOR_CHARS = 3  # characters between two digit groups of one number
 # run is split where the kind of separator changes or a separator is too long.
 _DIGIT_RUN = re.compile(r"(?<!\d)\d+(?:(?:\W|[_xX]){1,8}\d+)*(?!\d)")
 _GROUP = re.compile(r"\d+")
-_ANY_DIGIT = re.compile(r"\d")
+_ANY_DIGIT = _ALL_DIGITS = re.compile(r"\d")
 _DASH_CHARS = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
 _BRACKETS = str.maketrans("", "", "()[]{}")
 _PAIRS = (("(", ")"), ("[", "]"), ("{", "}"))
@@ -141,6 +141,9 @@ def digit_chains(text: str) -> list[list[re.Match[str]]]:
     return out
 
 
+SHOWN = "**** **** **** "  # what a card's mask shows before its last four digits
+
+
 @dataclass(frozen=True)
 class DigitRule:
     """Digits the conversation shows to be part of a card or a security code (`focal.pii_carry`): whole digit
@@ -150,6 +153,7 @@ class DigitRule:
     sums: tuple[int, int]
     mask: str
     digits: str | None = None
+    shown: bool = False  # `digits` are the last four a masked card shows: the whole mask goes
 
     def matches(self, digits: str) -> bool:
         return len(digits) == self.count and (digits == self.digits if self.digits is not None
@@ -159,13 +163,18 @@ class DigitRule:
 def _rule_masks(text: str, rules: Sequence[DigitRule]) -> list[tuple[int, int, str]]:
     """(start, end, mask) of the runs of whole digit groups in `text` that a rule matches, longest first."""
     masks: list[tuple[int, int, str]] = []
+    shown = {r.digits: r.mask for r in rules if r.shown}
+    parts = [r for r in rules if not r.shown]
     for chain in digit_chains(text):
-        if text.endswith("**** ", 0, chain[0].start()):
-            continue  # the last four digits of a masked card (the rule's own mask, on a text masked again)
+        if text.endswith(SHOWN, 0, chain[0].start()):  # the last four digits of a masked card
+            first = chain[0]
+            if first.group(0) in shown:  # a card that turned out to be the start of a longer one: the whole mask goes
+                masks.append((first.start() - len(SHOWN), first.end(), shown[first.group(0)]))
+            continue
         digits = [g.group(0) for g in chain]
         i = 0
         while i < len(chain):
-            hit = next(((j, rule) for j in range(len(chain), i, -1) for rule in rules
+            hit = next(((j, rule) for j in range(len(chain), i, -1) for rule in parts
                         if rule.matches("".join(digits[i:j]))), None)
             if hit is None:
                 i += 1
@@ -203,7 +212,7 @@ def _card_windows(groups: list[re.Match[str]]) -> list[tuple[int, int]]:
 
 
 def _card_masks(text: str, run: re.Match[str]) -> list[tuple[int, int, str]]:
-    """(start, end, mask) in `text` of the cards in one run of digit groups, each widened over the bracket
+    """(start, end, digits) in `text` of the cards in one run of digit groups, each widened over the bracket
     around its first or last group."""
     groups = list(_GROUP.finditer(text, run.start(), run.end()))
     spans: list[tuple[int, int, str]] = []
@@ -218,8 +227,14 @@ def _card_masks(text: str, run: re.Match[str]) -> list[tuple[int, int, str]]:
                     start -= 1
                 elif inside.count(opening) > inside.count(closing) and text[end:end + 1] == closing:
                     end += 1
-            spans.append((start, end, card_mask("".join(g.group(0) for g in chain[i:j + 1]))))
+            spans.append((start, end, "".join(g.group(0) for g in chain[i:j + 1])))
     return spans
+
+
+def card_numbers(text: str) -> list[str]:
+    """The digits of each card number in `text` (the view), in order."""
+    return [digits for run in _DIGIT_RUN.finditer(text) if run.end() - run.start() >= CARD_MIN_DIGITS
+            for _, _, digits in _card_masks(text, run)]
 
 
 Spans = Callable[[str], list[tuple[int, int]]]
@@ -275,6 +290,8 @@ def mask_text(text: str, keep: Collection[str] = (), values: Sequence[tuple[re.P
     code in `text` masked (see the module docstring), read on the folded view (`focal.pii_view`) and masked in
     the text as typed; `values` (pattern, mask) and digit `rules` first (`focal.pii`: a pii field's value found
     in text, on the view too; `focal.pii_carry`: a card's part or a security code typed in another message)."""
+    if not values and not rules and _nothing_to_read(text):
+        return text
     view = View(text)
     scanned, masks = _contact_masks(view.text, keep, values, rules)
     if not _ANY_DIGIT.search(scanned):
@@ -282,15 +299,26 @@ def mask_text(text: str, keep: Collection[str] = (), values: Sequence[tuple[re.P
     cards: list[tuple[int, int, str]] = []
     for run in _DIGIT_RUN.finditer(scanned):
         if run.end() - run.start() >= CARD_MIN_DIGITS:
-            cards += _card_masks(scanned, run)
+            cards += [(a, b, card_mask(digits)) for a, b, digits in _card_masks(scanned, run)]
     masks += cards
     spans = sorted([(a, b) for a, b, _ in cards] + [(m.start(), m.end()) for m in MASKED_CARD.finditer(scanned)])
     masks += [(a, b, CVV_MASK) for a, b in cvv_spans(_written_over(scanned, spans), spans)]
     return view.restore(sorted(masks))
 
 
+def _nothing_to_read(text: str) -> bool:
+    """An ASCII text no rule can match, told quickly: no @ nor spelled value, and fewer digits than a phone number
+    (seven) without a masked card or the words for a security code (three or four digits beside them)."""
+    if not text.isascii() or "@" in text or spelled(text):
+        return False
+    digits = len(_ALL_DIGITS.findall(text))
+    return digits < 3 or (digits < 7 and "*" not in text and CVV_WORDS.search(text) is None)
+
+
 def contact_kind(value: str) -> str | None:
     """"email" | "ssn" | "phone" when `value` is, as a whole, one e-mail address, SSN or phone number."""
+    if plain_ascii(value):
+        return None
     value = fold(value).strip()
     if not value or len(value) > 320:
         return None

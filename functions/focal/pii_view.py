@@ -85,8 +85,11 @@ DIGIT_WORDS = {
     "neuf": "9",  # French ("six" is English's)
 }
 _DIGIT_WORD = re.compile(rf"(?<!\w)(?:{'|'.join(sorted(DIGIT_WORDS, key=len, reverse=True))})(?!\w)", re.IGNORECASE)
+_DIGIT_WORD_CUE = re.compile(rf"\b(?:{'|'.join(sorted(DIGIT_WORDS, key=len, reverse=True))})\b")  # in a lower-cased text
 _WORD_GAP = re.compile(r"[ \t-]{1,3}")  # between two spelled digits of one group
 _AT, _DOT = "at|arroba|arobase", "dot|punto|point|punkt"
+_DOT_WORDS = _DOT.split("|")
+_BRACKET_CUE = re.compile(r"[\[({<]")
 _OPEN, _CLOSE = r"[\[({<]", r"[\])}>]"
 _BRACKETED_DOT = rf"\s*{_OPEN}\s*(?:{_DOT}|\.)\s*{_CLOSE}\s*"
 _SPELLED_DOT = rf"\s+(?:{_DOT})\s+(?=[^\W_])"
@@ -101,8 +104,10 @@ _LOCAL_PART = re.compile(rf"(?:[\w+-]+(?:{_BRACKETED_DOT}|{_SPELLED_DOT}|\.))+[\
 Reading = tuple[int, int, str]  # view[start:end] is read as the text
 
 
-def _spelled_digits(text: str) -> list[Reading]:
+def _spelled_digits(text: str, lowered: str) -> list[Reading]:
     """Each spelled digit as its digit, and the spaces or hyphens between two of them dropped."""
+    if _DIGIT_WORD_CUE.search(lowered) is None:  # most texts: no need to look for whole words
+        return []
     out: list[Reading] = []
     last_end = -1
     for m in _DIGIT_WORD.finditer(text):
@@ -156,8 +161,11 @@ def _dot_readings(text: str, start: int, end: int, spelled: bool) -> list[Readin
     return out
 
 
-def _address_spellings(text: str) -> list[Reading]:
+def _address_spellings(text: str, lowered: str) -> list[Reading]:
     """Each at-spelling of an address as @ and each of its spelled dots as a dot."""
+    if "@" not in text and "arob" not in lowered and "arrob" not in lowered and not (
+            "at" in lowered and (_BRACKET_CUE.search(text) or any(word in lowered for word in _DOT_WORDS))):
+        return []
     out: list[Reading] = []
     spelled: bool | None = None
     for m in _AT_CORE.finditer(text):
@@ -174,12 +182,30 @@ def _address_spellings(text: str) -> list[Reading]:
 
 def _readings(text: str) -> list[Reading]:
     """What the view reads differently from the folded characters, sorted and not overlapping."""
-    found = sorted(_spelled_digits(text) + _address_spellings(text))
+    lowered = text.lower()
+    found = sorted(_spelled_digits(text, lowered) + _address_spellings(text, lowered))
     out: list[Reading] = []
     for reading in found:
         if not out or reading[0] >= out[-1][1]:
             out.append(reading)
     return out
+
+
+# What a text without which reads as it is typed, character for character: no digit, no @ and no word the view reads.
+_PLAIN_CUE = re.compile(r"[\d@]")
+_WORDS_CUE = re.compile(rf"\b(?:{'|'.join([*sorted(DIGIT_WORDS, key=len, reverse=True), 'arroba', 'arobase', *_DOT_WORDS])})\b"
+                        rf"|{_OPEN}\s*at\s*{_CLOSE}")
+
+
+def spelled(text: str) -> bool:
+    """`text` (ASCII) may hold a spelled digit or an address spelled for a human: the view reads it otherwise."""
+    return _WORDS_CUE.search(text.lower()) is not None
+
+
+def plain_ascii(text: str) -> bool:
+    """`text` is ASCII and holds nothing the PII rules read (no digit, no @, no spelled digit or address):
+    they need not look at it."""
+    return text.isascii() and _PLAIN_CUE.search(text) is None and not spelled(text)
 
 
 def fold(text: str) -> str:

@@ -42,7 +42,7 @@ class Conversation:
 
     def stored(self) -> str:
         """Every text the stores wrote for this conversation (sessions, turn records, episodes) and the events
-        file holds, one per line (numbers such as timestamps and embeddings left out)."""
+        file holds (numbers such as timestamps and embeddings left out)."""
         docs: list[Any] = []
         with sqlite3.connect(self.db) as conn:
             for table in ("sessions", "turns", "episodes"):
@@ -52,7 +52,7 @@ class Conversation:
         events = self.db.parent / "events.jsonl"
         if events.exists():
             docs += [json.loads(line) for line in events.read_text(encoding="utf-8").splitlines() if line.strip()]
-        return "\n".join(_strings(docs))
+        return "\n#####\n".join(_strings(docs))  # no number runs on from one text into the next
 
     def history(self) -> list[str]:
         with sqlite3.connect(self.db) as conn:
@@ -239,6 +239,14 @@ def test_a_security_code_next_to_a_card_masked_in_an_earlier_turn_is_never_store
     chat.say("and the code on the back is 7373")
     stored = chat.stored()
     assert "737" not in stored and chat.history()[2:] == ["cvv [cvv]", "and the code on the back is [cvv]"]
+
+
+def test_a_security_code_sent_alone_after_the_card_is_never_stored(chat: Conversation) -> None:
+    chat.say("I want to pay my invoice")
+    chat.say("4242 4242 4242 4242")
+    chat.say("737")
+    assert chat.history()[1:] == ["**** **** **** 4242", "[cvv]"]
+    assert re.search(r"(?<!\d)737(?!\d)", chat.stored()) is None
 
 
 def test_ordinary_ids_order_numbers_amounts_dates_and_times_are_not_masked(tmp_path: Path) -> None:

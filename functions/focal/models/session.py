@@ -43,6 +43,8 @@ class DigitTail(BaseModel):
     at: float = Field(description="when that turn was persisted (its episode is found near it)")
     count: int = Field(ge=1, le=18)
     sums: tuple[int, int]
+    shown: str | None = Field(default=None, pattern=r"^\d{4}$",
+                              description="the number was masked as a card: the last four digits its mask shows")
 
 
 class PiiCarry(BaseModel):
