@@ -14,9 +14,11 @@ keeps the clear values, only the stored copy is masked:
   of groups that is longer than a card (a reference number typed just before a card), the Luhn-valid
   card-sized window of whole groups is masked.
 - **Contacts in text, always** (`focal.pii_text`): an e-mail address → ``[email]`` (nothing kept, not
-  even the domain), an SSN written ``ddd-dd-dddd``, ``ddd dd dddd`` or ``ddd.dd.dddd`` → ``[ssn]``, a
-  number written like a phone number (``+`` and a country code with 10 to 15 digits, ``(ddd) ddd-dddd``,
-  ``ddd-ddd-dddd``, ``ddd.ddd.dddd``) → ``[phone]``; bare digit runs are references, not phone numbers.
+  even the domain), an SSN (three, two and four digits joined by one dash, dot, slash, underscore or
+  space) → ``[ssn]``, a phone number with its country (``+``, ``00``, ``011``; libphonenumber,
+  `focal.pii_phones`) or a North American one written like one → ``[phone]``; bare digit runs are
+  references, not phone numbers. A card's security code (three or four digits next to a card or to the
+  words for it, `focal.pii_cvv`) → ``[cvv]``: never stored.
   A contact that is a whole value in a dict of named values (a slot, variable, extracted entity, tool
   argument or output, a SetSlot/CorrectSlot value) is kept — there, and where the same document's text repeats it,
   however it is written (the same folded address, the same digits): a later turn needs it (a tool run
@@ -33,9 +35,19 @@ keeps the clear values, only the stored copy is masked:
   again and nothing reads it into the field, that later text keeps it (the text rules still apply).
 
 The text rules read each string folded (`focal.pii_view`: NFKC, invisible characters and combining marks
-dropped, every decimal digit of any script as its ASCII digit), so a card in full-width, superscript,
-Arabic-Indic or Devanagari digits or an address with a full-width ``＠`` is found; the mask replaces the
-characters the value was typed in, and the rest of the text (a Russian or Arabic sentence) is stored as typed.
+dropped, every decimal digit of any script as its ASCII digit, spelled digits in English, Spanish, German
+and French as digits, an address spelled for a human — ``jane [at] example [dot] com`` — as an address), so
+a card in full-width or Arabic-Indic digits or in words, or an address with a full-width ``＠`` is found; the
+mask replaces the characters the value was typed in, and the rest of the text (a Russian or Arabic sentence)
+is stored as typed.
+
+A card typed over several messages, and a security code typed alone after a card, are read across the
+conversation (`focal.pii_carry`): persist masks them in every document the turn writes (`digit_rules`) and
+in the stored records of the earlier messages.
+
+One pass: a document is walked once (`_Masker.read` copies it, masks the `pii: true` values and collects
+the values that decide how its text is masked), then each distinct string is masked once (`finish`); a
+string with nothing the rules read (ASCII, no digit, no ``@``, no spelled value) is left as it is.
 
 A masked value is not a usable one: ``[redacted:phone]``, ``[email]`` and ``[phone]`` have no digit and
 ``**** **** **** 4242`` only four, so none matches an id pattern nor a rule again (masking is idempotent).
@@ -45,7 +57,7 @@ Ids that key the stores (tenant, agent, session, customer, turn, approval, idemp
 rewritten. The lookup of the agent failing leaves the text rules only.
 
 Two texts are stored beside documents that do not hold the turn's values, so they are masked with the
-turn before they reach a store (`mask_turn_text`): the history entries persist appends (on a session
+turn before they reach a store (`TurnTexts`, the turn's values read once): the history entries persist appends (on a session
 conflict or in the fallback stage they go onto the stored session, which lacks this turn's slots) and
 an episode's `asked` (an episode holds no slots, so its store masks every contact in it). Not masked:
 customer profiles (the business's record, read back by tools on every turn), approval requests (they
@@ -58,16 +70,18 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable
-from typing import Any, cast
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
 
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
 from focal.models.turn import TurnState
-from focal.pii_text import card_mask, contact_key, contact_kind, is_card, luhn_valid, mask_text
-from focal.pii_view import fold
+from focal.pii_text import DigitRule, card_mask, contact_key, contact_kind, is_card, luhn_valid, mask_text
+from focal.pii_view import fold, plain_ascii
 
-__all__ = ["KEEP_KEYS", "NAMED_VALUES", "agent_lookup", "card_mask", "luhn_valid", "mask_record", "mask_text",
-           "mask_turn_text", "mask_value", "masked_json", "pii_fields"]
+__all__ = ["KEEP_KEYS", "NAMED_VALUES", "TurnTexts", "agent_lookup", "card_mask", "digit_rules", "luhn_valid",
+           "mask_record", "mask_text", "mask_turn_text", "mask_value", "masked_json", "pii_fields"]
 
 AgentLookup = Callable[[str, str], AgentConfig | None]
 
@@ -104,30 +118,72 @@ def _value_pattern(value: Any) -> re.Pattern[str] | None:
 
 
 class _Masker:
+    """One document's masking: one walk over it (`read`) copies it, masks each `pii: true` field's value in
+    place and collects the values that decide how its text is masked (the pii values, the contacts held as a
+    value); then `finish` masks each distinct string once, wherever it occurs."""
+
     def __init__(self, agent: AgentConfig | None) -> None:
         self.fields = pii_fields(agent)
         self.text_rules: list[tuple[re.Pattern[str], str]] = []  # a pii value found in the document → its mask
-        self.kept: set[str] = set()  # contact values (e-mail, phone, SSN) held whole as a named value: left in text
+        self.kept: set[str] = set()  # contact values (e-mail, phone number, SSN) held whole as a named value: left in text
+        self.digit_rules = _DIGIT_RULES.get()  # a card's part or a security code typed in another message of the turn
+        self._kinds: dict[str, str | None] = {}
+        self._strings: list[tuple[dict[str, Any] | list[Any], Any, str, bool]] = []  # (container, key, text, named)
 
-    def collect(self, obj: Any, key: str | None = None, named: bool = False) -> None:
-        """Find the values the document holds under a field's name: a pii field's are masked in text too; an
-        e-mail, phone number or SSN that is a whole value (not a pii field's) is kept, in text too."""
+    def _kind(self, value: str) -> str | None:
+        if value not in self._kinds:
+            self._kinds[value] = contact_kind(value)
+        return self._kinds[value]
+
+    def read(self, obj: Any, key: str | None = None, named: bool = False, copy: bool = True) -> Any:
+        """`obj` copied (`copy`; else only read) with its pii field values masked and its strings left for `finish`.
+        `named`: inside a dict of named values (a slot, variable, argument…) or a SetSlot/CorrectSlot value."""
         if isinstance(obj, dict):
-            if key in NAMED_VALUES:
-                for name, value in obj.items():
-                    if name in self.fields:
-                        self._add(name, value)
-            command = obj.get("name") in SLOT_COMMANDS
-            if command and obj.get("slot") in self.fields:
-                self._add(obj["slot"], obj.get("value"))
-            for k, v in obj.items():
-                if k not in KEEP_KEYS and not (key in NAMED_VALUES and k in self.fields):
-                    self.collect(v, k, named or key in NAMED_VALUES or (command and k == "value"))
-        elif isinstance(obj, list):
+            return self._read_dict(obj, key, named, copy)
+        if isinstance(obj, list):
+            out: list[Any] = []
             for item in obj:
-                self.collect(item, key, named)
-        elif named and isinstance(obj, str) and contact_kind(obj):
-            self.kept.add(contact_key(obj))
+                out.append(self._child(out, len(out), item, key, named, copy))
+            return out if copy else None
+        return self._child(None, None, obj, key, named, copy)
+
+    def _child(self, container: dict[str, Any] | list[Any] | None, at: Any, obj: Any, key: str | None, named: bool,
+               copy: bool) -> Any:
+        """One value of a dict or list: a string is left for `finish` (a contact held as a value noted), a
+        dict or list read, an int that is a card number masked."""
+        kind = type(obj)
+        if kind is str:
+            if named and self._kind(obj):
+                self.kept.add(contact_key(obj))
+            if copy and container is not None:
+                self._strings.append((container, at, obj, named))
+            return obj
+        if kind is dict or kind is list:
+            return self.read(obj, key, named, copy)
+        if copy and kind is int and is_card(str(abs(obj))):
+            return card_mask(str(abs(obj)))
+        return obj
+
+    def _read_dict(self, obj: dict[str, Any], key: str | None, named: bool, copy: bool) -> dict[str, Any] | None:
+        values = key in NAMED_VALUES
+        command = obj.get("name") in SLOT_COMMANDS
+        slot = obj.get("slot") if command else None
+        command_slot = slot if isinstance(slot, str) and slot in self.fields else None
+        if command_slot is not None:
+            self._add(command_slot, obj.get("value"))
+        out: dict[str, Any] = {}
+        for k, v in obj.items():
+            if k in KEEP_KEYS:
+                out[k] = v
+            elif values and k in self.fields:
+                self._add(k, v)
+                out[k] = mask_value(k, v)
+            elif command_slot is not None and k == "value":
+                self.read(v, k, True, copy=False)  # a contact typed there is still one the text may repeat
+                out[k] = mask_value(command_slot, v)
+            else:
+                out[k] = self._child(out, k, v, k, named or values or (command and k == "value"), copy)
+        return out if copy else None
 
     def _add(self, name: str, value: Any) -> None:
         for item in value if isinstance(value, list) else [value]:
@@ -138,57 +194,80 @@ class _Masker:
                 self.text_rules.append((pattern, f"[redacted:{name}]"))
 
     def text(self, value: str, named: bool = False) -> str:
-        if named and contact_kind(value) and not any(p.search(fold(value)) for p, _ in self.text_rules):
+        if named and self._kind(value) and not any(p.search(fold(value)) for p, _ in self.text_rules):
             return value  # a slot, variable or argument that is an e-mail, phone number or SSN: a later turn needs it
-        return mask_text(value, keep=self.kept, values=self.text_rules)
+        return mask_text(value, keep=self.kept, values=self.text_rules, rules=self.digit_rules)
 
-    def walk(self, obj: Any, key: str | None = None, named: bool = False) -> Any:
-        if isinstance(obj, dict):
-            values = key in NAMED_VALUES
-            command = obj.get("name") in SLOT_COMMANDS
-            command_slot = obj.get("slot") if command and obj.get("slot") in self.fields else None
-            out = {}
-            for k, v in obj.items():
-                if k in KEEP_KEYS:
-                    out[k] = v
-                elif (values and k in self.fields) or (command_slot and k == "value"):
-                    out[k] = mask_value(k if values else cast(str, command_slot), v)  # not values: command_slot is set
-                else:
-                    out[k] = self.walk(v, k, named or values or (command and k == "value"))
-            return out
-        if isinstance(obj, list):
-            return [self.walk(item, key, named) for item in obj]
-        if isinstance(obj, str):
-            return self.text(obj, named)
-        if isinstance(obj, int) and not isinstance(obj, bool) and is_card(str(abs(obj))):
-            return card_mask(str(abs(obj)))
-        return obj
+    def finish(self) -> None:
+        """Mask every string `read` left, each distinct one once (one that holds nothing the rules read is left
+        as it is, unless a pii value may be in it)."""
+        done: dict[tuple[str, bool], str] = {}
+        plain = not self.text_rules
+        for container, key, value, named in self._strings:
+            masked = done.get((value, named))
+            if masked is None:
+                masked = done[(value, named)] = value if plain and plain_ascii(value) else self.text(value, named)
+            if masked is not value:
+                container[key] = masked
+        self._strings.clear()
+
+
+_DIGIT_RULES: ContextVar[tuple[DigitRule, ...]] = ContextVar("pii_digit_rules", default=())
+
+
+@contextmanager
+def digit_rules(rules: Sequence[DigitRule]) -> Iterator[None]:
+    """Within: every document masked (by a store, `mask_turn_text`) also masks the digits these rules name — a
+    card's parts or a security code that only the conversation shows (`focal.pii_carry`)."""
+    token = _DIGIT_RULES.set(tuple(rules))
+    try:
+        yield
+    finally:
+        _DIGIT_RULES.reset(token)
 
 
 def mask_record(obj: Any, agent: AgentConfig | None, context: Any = None) -> Any:
     """A masked copy of a JSON-like document (dicts, lists, scalars); `agent` None: no pii field, the text rules
     only. `context`: another document whose pii and contact values count as the document's own (e.g. the turn
-    that wrote a text)."""
+    that wrote a text). One walk over the document (and one over the context); each distinct string masked once."""
     masker = _Masker(agent)
-    masker.collect(obj)
+    out = masker.read(obj)
     if context is not None:
-        masker.collect(context)
-    return masker.walk(obj)
+        masker.read(context, copy=False)
+    if isinstance(out, str):
+        return masker.text(out)
+    masker.finish()
+    return out
+
+
+class TurnTexts:
+    """The turn's texts (the message, the answer) as stored beside a document that may not hold this turn's
+    values (an episode, the history of a session another turn saved): the turn's pii values, card numbers and
+    the contacts the turn does not hold as a value masked. The turn's values are read once for all its texts."""
+
+    def __init__(self, state: TurnState, agent: AgentConfig | None) -> None:
+        ctx = state.context
+        values = {
+            "session": state.session.model_dump(mode="json", include={"slots", "variables", "flow_stack"}) if state.session else {},
+            "context": {"extracted_entities": ctx.extracted_entities} if ctx else {},
+            "commands": [c.model_dump(mode="json") for c in [*state.commands, *(ctx.commands if ctx else [])]],
+            "tool_calls": [{"arguments": t.arguments} for t in state.tool_calls],
+            "resume": {"arguments": state.resume.arguments} if state.resume else {},
+        }
+        self._masker = _Masker(agent)
+        self._masker.read(values, copy=False)
+        self._done: dict[str, str] = {}
+
+    def mask(self, text: str) -> str:
+        if text not in self._done:
+            self._masker.digit_rules = _DIGIT_RULES.get()
+            self._done[text] = self._masker.text(text)
+        return self._done[text]
 
 
 def mask_turn_text(text: str, state: TurnState, agent: AgentConfig | None) -> str:
-    """`text` (the message, the answer) as stored beside a document that may not hold this turn's values
-    (an episode, the history of a session another turn saved): the turn's pii values, card numbers and the
-    contacts the turn does not hold as a value masked."""
-    ctx = state.context
-    values = {
-        "session": state.session.model_dump(mode="json", include={"slots", "variables", "flow_stack"}) if state.session else {},
-        "context": {"extracted_entities": ctx.extracted_entities} if ctx else {},
-        "commands": [c.model_dump(mode="json") for c in [*state.commands, *(ctx.commands if ctx else [])]],
-        "tool_calls": [{"arguments": t.arguments} for t in state.tool_calls],
-        "resume": {"arguments": state.resume.arguments} if state.resume else {},
-    }
-    return mask_record(text, agent, context=values)
+    """`text` masked as `TurnTexts` does (one text; a turn with several reads its values once with `TurnTexts`)."""
+    return TurnTexts(state, agent).mask(text)
 
 
 def agent_lookup(configs: Any, ttl_s: float = 30.0) -> AgentLookup:

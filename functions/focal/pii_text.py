@@ -13,13 +13,16 @@ rest of the text is stored exactly as written (a sentence in Russian or Arabic i
   width, with or without a bracket, are one kind), so a list of amounts or dates written one after
   another is not read as one long number. A long number that fails Luhn (a tracking or booking
   reference) is left as it is. A bracket around the first or last group goes with the mask.
-- **E-mail addresses** → ``[email]`` (nothing kept: a personal domain names its owner too).
-- **US social security numbers** → ``[ssn]``: ``ddd-dd-dddd`` (any dash), and exactly three, two and four
-  digits joined by single spaces or by dots (``ddd dd dddd`` not inside a longer run of groups).
-- **Phone numbers, when written like one** → ``[phone]``: a leading ``+`` and country code with 10 to 15
-  digits in all (``+1 415 555 0199``, ``+44 20 7946 0958``, ``+14155550199``), ``(ddd) ddd-dddd``,
-  ``ddd-ddd-dddd`` and ``ddd.ddd.dddd`` (optionally after ``1-``). A bare run of digits, or digits grouped
-  by spaces only, is not a phone number: it may be a booking reference, a tracking number or an amount.
+- **E-mail addresses** → ``[email]`` (nothing kept: a personal domain names its owner too), a quoted local
+  part too (``"jane roe"@example.com``); the view reads the spellings for a human (``jane[at]example[dot]com``,
+  ``jane @ example.com``: `focal.pii_view`).
+- **US social security numbers** → ``[ssn]``: exactly three, two and four digits joined by one separator,
+  the same twice: a dash, a dot, a slash or an underscore (spaced or not), or a single space
+  (``ddd dd dddd`` not inside a longer run of groups).
+- **Phone numbers** → ``[phone]``: with their country (after ``+``, ``00`` or ``011``, checked by
+  libphonenumber) or North American numbers written like one (`focal.pii_phones`).
+- **A card's security code** → ``[cvv]``: three or four digits alone next to a card number (found, or
+  already masked) or to the words for it (`focal.pii_cvv`).
 
 Every mask is ASCII, holds at most four digits and no ``@``, so masking is idempotent and a mask matches no
 rule again.
@@ -30,8 +33,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 
-from focal.pii_view import View, fold
+from focal.pii_cvv import CVV_MASK, CVV_WORDS, MASKED_CARD, cvv_spans
+from focal.pii_phones import is_phone, phone_spans
+from focal.pii_view import View, fold, plain_ascii, spelled
 
 CARD_MIN_DIGITS, CARD_MAX_DIGITS = 13, 19
 MAX_SEPARATOR_CHARS = 3  # characters between two digit groups of one number
@@ -39,25 +45,15 @@ MAX_SEPARATOR_CHARS = 3  # characters between two digit groups of one number
 # run is split where the kind of separator changes or a separator is too long.
 _DIGIT_RUN = re.compile(r"(?<!\d)\d+(?:(?:\W|[_xX]){1,8}\d+)*(?!\d)")
 _GROUP = re.compile(r"\d+")
-_ANY_DIGIT = re.compile(r"\d")
+_ANY_DIGIT = _ALL_DIGITS = re.compile(r"\d")
 _DASH_CHARS = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
-_DASHES = "\\" + _DASH_CHARS  # inside a character class: the ASCII hyphen escaped
-_DASH = f"[{_DASHES}]"
 _BRACKETS = str.maketrans("", "", "()[]{}")
 _PAIRS = (("(", ")"), ("[", "]"), ("{", "}"))
 
-EMAIL = re.compile(r"(?<![\w.+-])[\w!#$%&'*+/=?^`{|}~-]+(?:\.[\w!#$%&'*+/=?^`{|}~-]+)*@[^\W_](?:[\w-]*[^\W_])?"
-                   r"(?:\.[^\W_](?:[\w-]*[^\W_])?)+(?![\w@-])")
-_NOT_BEFORE_SSN = rf"(?<![\w{_DASHES}.])"
-SSN = re.compile(rf"{_NOT_BEFORE_SSN}\d{{3}}{_DASH}\d{{2}}{_DASH}\d{{4}}(?![\w{_DASHES}]|\.\d)"
-                 rf"|{_NOT_BEFORE_SSN}(?<!\d )\d{{3}} \d{{2}} \d{{4}}(?![\w{_DASHES}]|[ .]\d)"
-                 rf"|{_NOT_BEFORE_SSN}\d{{3}}\.\d{{2}}\.\d{{4}}(?![\w{_DASHES}]|\.\d)")
-_PHONE_SEPARATORS = " \t().\\-\u2010-\u2015"
-_PHONE_PLUS = re.compile(rf"(?<![\w+])\+\(?\d[\d{_PHONE_SEPARATORS}]{{7,24}}\d(?!\w)")
-_PHONE_NANP = re.compile(
-    rf"(?<![\w.{_DASHES}+])(?:1{_DASH})?(?:\(\d{{3}}\) ?\d{{3}}[{_DASHES} .]\d{{4}}"
-    rf"|\d{{3}}({_DASH})\d{{3}}\1\d{{4}}|\d{{3}}\.\d{{3}}\.\d{{4}})(?![\w{_DASHES}]|\.\d)")
-MASKS = {"email": "[email]", "ssn": "[ssn]", "phone": "[phone]"}
+EMAIL = re.compile(r"(?<![\w.+-])(?:[\w!#$%&'*+/=?^`{|}~-]+(?:\.[\w!#$%&'*+/=?^`{|}~-]+)*|\"[^\"\n]{1,64}\")"
+                   r"@[^\W_](?:[\w-]*[^\W_])?(?:\.[^\W_](?:[\w-]*[^\W_])?)+(?![\w@-])")
+SSN = re.compile(r"(?<![\w./-])(?<!\d )\d{3}(?P<sep> ?[-./_] ?| )\d{2}(?P=sep)\d{4}(?![\w/-]|[ .,]\d)")
+MASKS = {"email": "[email]", "ssn": "[ssn]", "phone": "[phone]", "cvv": CVV_MASK}
 
 
 def luhn_valid(digits: str) -> bool:
@@ -120,6 +116,75 @@ def _luhn_sums(digits: str) -> tuple[list[int], list[int]]:
     return sums
 
 
+def luhn_sums(digits: str) -> tuple[int, int]:
+    """The Luhn sums (mod 10) of `digits` as the end of a longer number: [0] when its last digit is the
+    number's check digit or another undoubled one, [1] when its last digit is doubled. Two figures from 0 to
+    9: far too little to rebuild the digits."""
+    sums = [0, 0]
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch)
+        doubled = d * 2 - 9 if d > 4 else d * 2
+        sums[0] += doubled if i % 2 else d
+        sums[1] += d if i % 2 else doubled
+    return sums[0] % 10, sums[1] % 10
+
+
+def digit_chains(text: str) -> list[list[re.Match[str]]]:
+    """The numbers in `text` (the view) as the card rule reads them: digit groups joined by one kind of short
+    separator. A number glued to a letter (an id such as ``A1002``, ``W7678072``) is left out."""
+    out = []
+    for run in _DIGIT_RUN.finditer(text):
+        for chain in _chains(text, list(_GROUP.finditer(text, run.start(), run.end()))):
+            start, end = chain[0].start(), chain[-1].end()
+            if not (text[start - 1:start].isalpha() or text[end:end + 1].isalpha()):
+                out.append(chain)
+    return out
+
+
+SHOWN = "**** **** **** "  # what a card's mask shows before its last four digits
+
+
+@dataclass(frozen=True)
+class DigitRule:
+    """Digits the conversation shows to be part of a card or a security code (`focal.pii_carry`): whole digit
+    groups with `count` digits and these Luhn `sums` (and exactly `digits`, when the turn knows them) → `mask`."""
+
+    count: int
+    sums: tuple[int, int]
+    mask: str
+    digits: str | None = None
+    shown: bool = False  # `digits` are the last four a masked card shows: the whole mask goes
+
+    def matches(self, digits: str) -> bool:
+        return len(digits) == self.count and (digits == self.digits if self.digits is not None
+                                              else luhn_sums(digits) == self.sums)
+
+
+def _rule_masks(text: str, rules: Sequence[DigitRule]) -> list[tuple[int, int, str]]:
+    """(start, end, mask) of the runs of whole digit groups in `text` that a rule matches, longest first."""
+    masks: list[tuple[int, int, str]] = []
+    shown = {r.digits: r.mask for r in rules if r.shown}
+    parts = [r for r in rules if not r.shown]
+    for chain in digit_chains(text):
+        if text.endswith(SHOWN, 0, chain[0].start()):  # the last four digits of a masked card
+            first = chain[0]
+            if first.group(0) in shown:  # a card that turned out to be the start of a longer one: the whole mask goes
+                masks.append((first.start() - len(SHOWN), first.end(), shown[first.group(0)]))
+            continue
+        digits = [g.group(0) for g in chain]
+        i = 0
+        while i < len(chain):
+            hit = next(((j, rule) for j in range(len(chain), i, -1) for rule in parts
+                        if rule.matches("".join(digits[i:j]))), None)
+            if hit is None:
+                i += 1
+                continue
+            j, rule = hit
+            masks.append((chain[i].start(), chain[j - 1].end(), rule.mask))
+            i = j
+    return masks
+
+
 def _card_windows(groups: list[re.Match[str]]) -> list[tuple[int, int]]:
     """Card-sized, Luhn-valid windows of whole groups: the whole chain, else the longest from each group, left
     to right."""
@@ -147,7 +212,7 @@ def _card_windows(groups: list[re.Match[str]]) -> list[tuple[int, int]]:
 
 
 def _card_masks(text: str, run: re.Match[str]) -> list[tuple[int, int, str]]:
-    """(start, end, mask) in `text` of the cards in one run of digit groups, each widened over the bracket
+    """(start, end, digits) in `text` of the cards in one run of digit groups, each widened over the bracket
     around its first or last group."""
     groups = list(_GROUP.finditer(text, run.start(), run.end()))
     spans: list[tuple[int, int, str]] = []
@@ -162,76 +227,105 @@ def _card_masks(text: str, run: re.Match[str]) -> list[tuple[int, int, str]]:
                     start -= 1
                 elif inside.count(opening) > inside.count(closing) and text[end:end + 1] == closing:
                     end += 1
-            spans.append((start, end, card_mask("".join(g.group(0) for g in chain[i:j + 1]))))
+            spans.append((start, end, "".join(g.group(0) for g in chain[i:j + 1])))
     return spans
 
 
-def _phone_plus(match: re.Match[str]) -> str:
-    text = match.group(0)
-    digits = sum(ch.isdigit() for ch in text)
-    if not 10 <= digits <= 15 or re.search(f"[{_PHONE_SEPARATORS}]{{3}}", text):
-        return text
-    return MASKS["phone"]
+def card_numbers(text: str) -> list[str]:
+    """The digits of each card number in `text` (the view), in order."""
+    return [digits for run in _DIGIT_RUN.finditer(text) if run.end() - run.start() >= CARD_MIN_DIGITS
+            for _, _, digits in _card_masks(text, run)]
 
 
-def _contact_masks(text: str, keep: Collection[str], values: Sequence[tuple[re.Pattern[str], str]]
-                   ) -> tuple[str, list[tuple[int, int, str]]]:
-    """(start, end, mask) of the `values` (pattern, mask), then of the e-mail addresses, SSN-shaped and
-    phone-shaped numbers in `text` (but those whose `contact_key` is in `keep`), and `text` with each written
-    over by a placeholder of its length that the later rules read as they would its mask (a bracket,
-    letters, a bracket)."""
+Spans = Callable[[str], list[tuple[int, int]]]
+
+
+def _contact_masks(text: str, keep: Collection[str], values: Sequence[tuple[re.Pattern[str], str]],
+                   rules: Sequence[DigitRule] = ()) -> tuple[str, list[tuple[int, int, str]]]:
+    """(start, end, mask) of the `values` (pattern, mask) and the digit `rules`, then of the e-mail addresses,
+    SSN-shaped and phone numbers in `text` (but those whose `contact_key` is in `keep`), and `text` with each
+    written over by a placeholder of its length that the later rules read as they would its mask (a
+    bracket, letters, a bracket)."""
     masks: list[tuple[int, int, str]] = []
+    if rules and _ANY_DIGIT.search(text):
+        found = _rule_masks(text, rules)
+        if found:
+            text = _written_over(text, [(a, b) for a, b, _ in found])
+            masks += found
 
-    def rule(pattern: re.Pattern[str], mask: str, check: Callable[[re.Match[str]], bool] = lambda m: True,
-             kept: Collection[str] = keep) -> None:
+    def rule(find: Spans, mask: str, kept: Collection[str] = keep) -> None:
         nonlocal text
-        found = [m for m in pattern.finditer(text)
-                 if m.end() - m.start() > 1 and check(m) and not (kept and contact_key(m.group(0)) in kept)]
-        if not found:
-            return
-        out, cursor = [], 0
-        for m in found:
-            out += [text[cursor:m.start()], "[" + "q" * (m.end() - m.start() - 2) + "]"]
-            cursor = m.end()
-            masks.append((m.start(), m.end(), mask))
-        out.append(text[cursor:])
-        text = "".join(out)
+        found = [(a, b) for a, b in find(text) if b - a > 1 and not (kept and contact_key(text[a:b]) in kept)]
+        if found:
+            text = _written_over(text, found)
+            masks.extend((a, b, mask) for a, b in found)
 
     for pattern, mask in values:
-        rule(pattern, mask, kept=())
+        rule(_matches(pattern), mask, kept=())
     if "@" in text:
-        rule(EMAIL, MASKS["email"])
+        rule(_matches(EMAIL), MASKS["email"])
     if _ANY_DIGIT.search(text):
-        rule(SSN, MASKS["ssn"])
-        if "+" in text:
-            rule(_PHONE_PLUS, MASKS["phone"], lambda m: _phone_plus(m) != m.group(0))
-        rule(_PHONE_NANP, MASKS["phone"])
+        rule(_matches(SSN), MASKS["ssn"])
+        rule(phone_spans, MASKS["phone"])
     return text, masks
 
 
-def mask_text(text: str, keep: Collection[str] = (), values: Sequence[tuple[re.Pattern[str], str]] = ()) -> str:
-    """Every e-mail, SSN, phone number (but those in `keep`, by `contact_key`) and card-like number in `text`
-    masked (see the module docstring), read on the folded view (`focal.pii_view`) and masked in the text as
-    typed; `values` (pattern, mask) first (`focal.pii`: a pii field's value found in text, on the view too)."""
+def _matches(pattern: re.Pattern[str]) -> Spans:
+    return lambda text: [(m.start(), m.end()) for m in pattern.finditer(text)]
+
+
+def _written_over(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """`text` with each (start, end) — sorted, not overlapping — written over by ``[qq…q]`` of its length."""
+    out, cursor = [], 0
+    for a, b in spans:
+        out += [text[cursor:a], "[" + "q" * (b - a - 2) + "]"]
+        cursor = b
+    out.append(text[cursor:])
+    return "".join(out)
+
+
+def mask_text(text: str, keep: Collection[str] = (), values: Sequence[tuple[re.Pattern[str], str]] = (),
+              rules: Sequence[DigitRule] = ()) -> str:
+    """Every e-mail, SSN, phone number (but those in `keep`, by `contact_key`), card-like number and security
+    code in `text` masked (see the module docstring), read on the folded view (`focal.pii_view`) and masked in
+    the text as typed; `values` (pattern, mask) and digit `rules` first (`focal.pii`: a pii field's value found
+    in text, on the view too; `focal.pii_carry`: a card's part or a security code typed in another message)."""
+    if not values and not rules and _nothing_to_read(text):
+        return text
     view = View(text)
-    scanned, masks = _contact_masks(view.text, keep, values)
-    if _ANY_DIGIT.search(scanned):
-        for run in _DIGIT_RUN.finditer(scanned):
-            if run.end() - run.start() >= CARD_MIN_DIGITS:
-                masks += _card_masks(scanned, run)
+    scanned, masks = _contact_masks(view.text, keep, values, rules)
+    if not _ANY_DIGIT.search(scanned):
+        return view.restore(sorted(masks))
+    cards: list[tuple[int, int, str]] = []
+    for run in _DIGIT_RUN.finditer(scanned):
+        if run.end() - run.start() >= CARD_MIN_DIGITS:
+            cards += [(a, b, card_mask(digits)) for a, b, digits in _card_masks(scanned, run)]
+    masks += cards
+    spans = sorted([(a, b) for a, b, _ in cards] + [(m.start(), m.end()) for m in MASKED_CARD.finditer(scanned)])
+    masks += [(a, b, CVV_MASK) for a, b in cvv_spans(_written_over(scanned, spans), spans)]
     return view.restore(sorted(masks))
+
+
+def _nothing_to_read(text: str) -> bool:
+    """An ASCII text no rule can match, told quickly: no @ nor spelled value, and fewer digits than a phone number
+    (seven) without a masked card or the words for a security code (three or four digits beside them)."""
+    if not text.isascii() or "@" in text or spelled(text):
+        return False
+    digits = len(_ALL_DIGITS.findall(text))
+    return digits < 3 or (digits < 7 and "*" not in text and CVV_WORDS.search(text) is None)
 
 
 def contact_kind(value: str) -> str | None:
     """"email" | "ssn" | "phone" when `value` is, as a whole, one e-mail address, SSN or phone number."""
+    if plain_ascii(value):
+        return None
     value = fold(value).strip()
     if not value or len(value) > 320:
         return None
-    for kind, rule in (("email", EMAIL), ("ssn", SSN), ("phone", _PHONE_NANP)):
+    for kind, rule in (("email", EMAIL), ("ssn", SSN)):
         if rule.fullmatch(value):
             return kind
-    plus = _PHONE_PLUS.fullmatch(value)
-    return "phone" if plus is not None and _phone_plus(plus) != value else None
+    return "phone" if is_phone(value) else None
 
 
 def contact_key(value: str) -> str:

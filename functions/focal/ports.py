@@ -129,9 +129,18 @@ class TurnStore(Protocol):
 
     def list_for_session(self, tenant_id: str, agent_id: str, session_id: str) -> list[TurnRecord]: ...
 
+    def remask(self, tenant_id: str, agent_id: str, session_id: str, turn_id: str) -> None:
+        """Mask a stored turn record again, under the masking rules in force now (`focal.pii.digit_rules`: the
+        earlier part of a card a later message completed); nothing when it is not stored."""
+        ...
+
 
 class EpisodeStore(Protocol):
     def put(self, episode: Episode) -> None: ...
+
+    def remask(self, tenant_id: str, agent_id: str, customer_id: str, turn_id: str, near: float) -> None:
+        """Mask the episode of `turn_id` again, as `TurnStore.remask`; `near`: about when it was written."""
+        ...
 
     def recent(self, tenant_id: str, agent_id: str, customer_id: str, limit: int) -> list[Episode]:
         """The customer's newest episodes first, at most `limit`, expired ones left out."""

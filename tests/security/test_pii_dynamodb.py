@@ -128,3 +128,23 @@ def test_dynamodb_items_and_logs_hold_no_card_number_and_no_pii_value(dynamo_env
                       *(json.dumps(r.__dict__, default=str) for r in caplog.records)])
     assert "turn caught into the fallback" in logs  # the capture does see the handlers' logs
     assert _leaks(logs) == [] and "4242" not in logs and "tomorrow at 10am" not in logs
+
+
+def test_a_card_sent_in_two_halves_is_masked_in_every_dynamodb_item_of_both_turns(dynamo_env) -> None:
+    """The earlier half's turn record and episode are already written when the later half completes the card:
+    persist masks them again (`DynamoTurnStore.remask`, `DynamoEpisodeStore.remask`)."""
+    halves = [("h1", "I want to pay my invoice"), ("h1", "my card is 5105 1051"), ("h1", "0510 5100 thanks")]
+    for n, (session, message) in enumerate(halves):
+        run_turn(n, session, message, None)
+
+    turns = {i["sk"]["S"]: json.loads(i["doc"]["S"]) for i in _items(dynamo_env, TABLES["turns"]) if i["sk"]["S"].startswith("TURN#")}
+    assert turns["TURN#t-1"]["state"]["request"]["message"] == "my card is ****"
+    assert turns["TURN#t-2"]["state"]["request"]["message"] == "**** **** **** 5100 thanks"
+    episodes = [json.loads(i["doc"]["S"])["asked"] for i in _items(dynamo_env, TABLES["turns"]) if i["sk"]["S"].startswith("EPISODE#")]
+    assert sorted(episodes) == ["**** **** **** 5100 thanks", "I want to pay my invoice", "my card is ****"]
+    [session] = [json.loads(i["doc"]["S"]) for i in _items(dynamo_env, TABLES["sessions"])]
+    assert [h["text"] for h in session["history"] if h["role"] == "user"][1:] == ["my card is ****", "**** **** **** 5100 thanks"]
+    texts = json.dumps([{k: v for k, v in json.loads(i["doc"]["S"]).items() if k != "embedding"}
+                        for t in TABLES.values() for i in _items(dynamo_env, t) if "doc" in i])
+    leaked = [m.group(0) for m in re.finditer(r"(?<![\d.])(?:5105|1051|0510)(?![\d.])", texts)]
+    assert leaked == []

@@ -72,6 +72,13 @@ def test_a_card_split_by_a_newline_elsewhere_still_masks_the_part_that_is_a_card
     ("415-555-0199", "[phone]"),
     ("415.555.0199", "[phone]"),
     ("1-800-555-0199", "[phone]"),
+    ("0044 20 7946 0958", "[phone]"),
+    ("00 49 30 901820", "[phone]"),
+    ("011 44 20 7946 0958", "[phone]"),
+    ("123/45/6789", "[ssn]"),
+    ("123_45_6789", "[ssn]"),
+    ("jane [at] example [dot] com", "[email]"),
+    ('"jane roe"@example.com', "[email]"),
 ])
 def test_contacts_typed_in_text_are_masked(typed: str, mask: str) -> None:
     masked = mask_text(f"reach me at {typed}, thanks")
@@ -82,7 +89,8 @@ def test_contacts_typed_in_text_are_masked(typed: str, mask: str) -> None:
 @pytest.mark.parametrize("text", [
     "booking 4155550199", "tracking 1Z999AA10123456784", "ref 415 555 0199", "call 555 0199",
     "on 2024-01-15 at 10:30-11:45", "v1.2.3 at 192.168.001.010", "+1 555", "order B-415-555-0199",
-    "12345-678-9012", "user@localhost", "a @ b.com", "id 078-05-11201",
+    "12345-678-9012", "user@localhost", "id 078-05-11201", "order 0012345678901", "on 12/31/2024",
+    "ref 0044-123", "look at index.html",
 ])
 def test_digit_runs_and_lookalikes_that_are_no_contact_stay(text: str) -> None:
     assert mask_text(text) == text

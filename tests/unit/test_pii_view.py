@@ -37,7 +37,7 @@ def test_restore_puts_each_mask_over_the_whole_characters_it_came_from() -> None
 
 def test_the_same_positions_need_no_map_and_ascii_is_not_copied() -> None:
     view = View("\uff14\uff11 \u0645")
-    assert view.text == "41 \u0645" and view._src is None
+    assert view.text == "41 \u0645" and view._starts is None
     assert view.restore([(0, 2, "##")]) == "## \u0645"
     ascii_text = "plain 4111"
     assert View(ascii_text).text is ascii_text
@@ -50,3 +50,34 @@ def test_the_table_of_folded_characters_is_bounded(monkeypatch: pytest.MonkeyPat
     fold("\u0645")
     assert len(pii_view._tables[0]) <= 60
     assert fold_char("\u200b") == "" and fold_char("\u00bd") == "1\u20442"
+
+
+@pytest.mark.parametrize(("typed", "read"), [
+    ("four one one one", "4111"),
+    ("Four-One-One-One, one one", "4111, 11"),
+    ("cuatro cinco, vier fünf, quatre cinq", "45, 45, 45"),
+    ("fu\u0308nf null", "50"),  # a decomposed ü: the view drops the mark
+    ("4111 one one", "4111 11"),
+    ("I want one of those", "I want 1 of those"),
+    ("jane.roe [at] example [dot] com", "jane.roe@example.com"),
+    ("jane.roe (at) example.com", "jane.roe@example.com"),
+    ("jane.roe @ example . com", "jane.roe@example.com"),
+    ("jane dot roe at example dot co dot uk", "jane.roe@example.co.uk"),
+    ("jane arroba example punto es", "jane@example.es"),
+])
+def test_the_view_reads_spelled_digits_and_addresses(typed: str, read: str) -> None:
+    assert fold(typed) == read
+
+
+@pytest.mark.parametrize("text", ["look at index.html", "meet at noon.Then", "mail a@b.com. Next", "at home (at last)",
+                                  "a point of order", "the dot com era"])
+def test_prose_is_not_read_as_an_address(text: str) -> None:
+    assert "@" not in fold(text).replace("a@b", "") and ".Next" not in fold(text)
+
+
+def test_a_reading_is_restored_over_every_character_it_came_from() -> None:
+    view = View("card: four one one one, jane [at] x [dot] io!")
+    assert view.text == "card: 4111, jane@x.io!"
+    digits, address = view.text.index("4111"), view.text.index("jane")
+    masks = [(digits, digits + 4, "####"), (address, address + len("jane@x.io"), "[email]")]
+    assert view.restore(masks) == "card: ####, [email]!"

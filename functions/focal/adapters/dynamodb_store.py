@@ -23,6 +23,7 @@ within days); reads skip expired DynamoDB items TTL has not removed yet.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import threading
 import time
@@ -211,6 +212,19 @@ class DynamoProfileStore:
         )
 
 
+REMASK_WINDOW_S = 300.0  # an episode is written within a turn's persist: seconds from the time its turn noted
+
+
+def _rewrite_doc(client: Any, table: str, key: dict[str, Any], doc: str) -> None:
+    """Replace a stored item's document (only while the item is there: a TTL may have removed it meanwhile)."""
+    try:
+        client.update_item(TableName=table, Key=key, UpdateExpression="SET doc = :doc",
+                           ConditionExpression="attribute_exists(pk)", ExpressionAttributeValues={":doc": {"S": doc}})
+    except ClientError as exc:
+        if not _conditional_failed(exc):
+            raise
+
+
 class DynamoTurnStore:
     def __init__(self, table_name: str, client: Any | None = None, agents: AgentLookup | None = None) -> None:
         self.table_name = table_name
@@ -235,6 +249,12 @@ class DynamoTurnStore:
             if _conditional_failed(exc):
                 raise DuplicateTurn(f"turn {record.turn_id} is already recorded") from exc
             raise
+
+    def remask(self, tenant_id: str, agent_id: str, session_id: str, turn_id: str) -> None:
+        key = {"pk": {"S": session_key(tenant_id, agent_id, session_id)}, "sk": {"S": turn_sort_key(turn_id)}}
+        item = self._client.get_item(TableName=self.table_name, Key=key, ConsistentRead=True).get("Item")
+        if item is not None:
+            _rewrite_doc(self._client, self.table_name, key, masked_json(json.loads(item["doc"]["S"]), self._agents))
 
     def list_for_session(self, tenant_id: str, agent_id: str, session_id: str) -> list[TurnRecord]:
         pages = self._client.get_paginator("query").paginate(
@@ -275,6 +295,20 @@ class DynamoEpisodeStore:
         if episode.expires_at is not None:
             item["expires_at"] = _num(episode.expires_at)
         self._client.put_item(TableName=self.table_name, Item=item)
+
+    def remask(self, tenant_id: str, agent_id: str, customer_id: str, turn_id: str, near: float) -> None:
+        """The episode's sort key holds its time: looked for within `REMASK_WINDOW_S` of `near`."""
+        pk = episodes_key(tenant_id, agent_id, customer_id)
+        low, high = (f"{EPISODE_PREFIX}{int(t * 1000):015d}" for t in (near - REMASK_WINDOW_S, near + REMASK_WINDOW_S))
+        response = self._client.query(
+            TableName=self.table_name, ConsistentRead=True,
+            KeyConditionExpression="pk = :pk AND sk BETWEEN :low AND :high",
+            ExpressionAttributeValues={":pk": {"S": pk}, ":low": {"S": low}, ":high": {"S": high + "~"}},
+        )
+        for item in response.get("Items", []):
+            if item["sk"]["S"].endswith(f"#{turn_id}"):
+                _rewrite_doc(self._client, self.table_name, {"pk": item["pk"], "sk": item["sk"]},
+                             masked_json(json.loads(item["doc"]["S"]), self._agents))
 
     def recent(self, tenant_id: str, agent_id: str, customer_id: str, limit: int) -> list[Episode]:
         response = self._client.query(

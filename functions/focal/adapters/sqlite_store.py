@@ -11,6 +11,7 @@ by `SqliteDatabase.prune_expired`, which writes run at most once per `PRUNE_EVER
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
@@ -269,6 +270,13 @@ class SqliteTurnStore:
             except sqlite3.IntegrityError as exc:
                 raise DuplicateTurn(f"turn {record.turn_id} is already recorded") from exc
 
+    def remask(self, tenant_id: str, agent_id: str, session_id: str, turn_id: str) -> None:
+        where = "tenant_id=? AND agent_id=? AND session_id=? AND turn_id=?"
+        key = (tenant_id, agent_id, session_id, turn_id)
+        with self._db.connection() as conn:
+            for (doc,) in conn.execute(f"SELECT doc FROM turns WHERE {where}", key).fetchall():
+                conn.execute(f"UPDATE turns SET doc=? WHERE {where}", (masked_json(json.loads(doc), self._agents), *key))
+
     def list_for_session(self, tenant_id: str, agent_id: str, session_id: str) -> list[TurnRecord]:
         with self._db.connection() as conn:
             rows = conn.execute(
@@ -295,6 +303,13 @@ class SqliteEpisodeStore:
                 (episode.tenant_id, episode.agent_id, episode.customer_id, episode.created_at, episode.turn_id,
                  episode.expires_at, doc),
             )
+
+    def remask(self, tenant_id: str, agent_id: str, customer_id: str, turn_id: str, near: float) -> None:
+        where = "tenant_id=? AND agent_id=? AND customer_id=? AND turn_id=?"
+        key = (tenant_id, agent_id, customer_id, turn_id)
+        with self._db.connection() as conn:
+            for (doc,) in conn.execute(f"SELECT doc FROM episodes WHERE {where}", key).fetchall():
+                conn.execute(f"UPDATE episodes SET doc=? WHERE {where}", (masked_json(json.loads(doc), self._agents), *key))
 
     def recent(self, tenant_id: str, agent_id: str, customer_id: str, limit: int) -> list[Episode]:
         with self._db.connection() as conn:

@@ -37,6 +37,26 @@ class Offer(BaseModel):
         return list(self.options) or [self.scenario_id]
 
 
+class DigitTail(BaseModel):
+    """The digits a customer message ended with, kept only as the Luhn check of a longer card number needs them
+    (focal.pii_carry): how many and their two Luhn sums mod 10, never the digits."""
+
+    turn_id: str
+    at: float = Field(description="when that turn was persisted (its episode is found near it)")
+    count: int = Field(ge=1, le=18)
+    sums: tuple[int, int]
+    shown: str | None = Field(default=None, pattern=r"^\d{4}$",
+                              description="the number was masked as a card: the last four digits its mask shows")
+
+
+class PiiCarry(BaseModel):
+    """What masking at rest carries from one customer message to the next (focal.pii_carry)."""
+
+    tails: list[DigitTail] = Field(default_factory=list, max_length=18,
+                                   description="the digits the last messages ended with, oldest first, 18 digits at most")
+    cvv_due: bool = Field(default=False, description="the last message gave a card or the conversation asked for its security code")
+
+
 class HistoryEntry(BaseModel):
     role: Literal["user", "assistant"]
     text: str
@@ -68,6 +88,7 @@ class Session(BaseModel):
         description="turn id → when it claimed the right to run its side effects (saved before they run, cleared at persist)",
     )
     history: list[HistoryEntry] = Field(default_factory=list)
+    pii_carry: PiiCarry = Field(default_factory=PiiCarry, description="a card typed over several messages (focal.pii_carry)")
     turn_count: int = 0
     version: int = 0
     expires_at: int | None = None

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from focal.models.agent import AgentConfig
 from focal.models.memory import Episode, RecalledEpisode
 from focal.models.turn import TurnState
-from focal.pii import mask_turn_text
+from focal.pii import TurnTexts
 from focal.pipeline.deps import Deps
 
 if TYPE_CHECKING:  # numpy loads with the stages that embed (retrieve), not with persist's init
@@ -40,7 +40,8 @@ def decided(state: TurnState) -> str:
     return " · ".join(parts)[:300]
 
 
-def remember(state: TurnState, deps: Deps, agent: AgentConfig) -> None:
+def remember(state: TurnState, deps: Deps, agent: AgentConfig, texts: TurnTexts | None = None) -> None:
+    """Leave the turn's episode; `texts`: the turn's texts as persist masks them (read once per turn)."""
     r = state.request
     session = state.session
     if not _enabled(agent, deps, session.customer_id if session else r.customer_id) or state.context is None:
@@ -51,7 +52,7 @@ def remember(state: TurnState, deps: Deps, agent: AgentConfig) -> None:
     assert deps.episodes is not None and session is not None
     deps.episodes.put(Episode(
         tenant_id=r.tenant_id, agent_id=r.agent_id, customer_id=session.customer_id, session_id=r.session_id,
-        turn_id=r.turn_id, created_at=now, asked=mask_turn_text(state.context.message, state, agent)[:ASKED_CHARS],
+        turn_id=r.turn_id, created_at=now, asked=(texts or TurnTexts(state, agent)).mask(state.context.message)[:ASKED_CHARS],
         decided=decided(state),
         embedding=[round(x, 5) for x in state.context.embedding],
         expires_at=int(now + agent.memory.max_age_days * 86400),

@@ -9,10 +9,11 @@ from pydantic import ValidationError
 
 from focal.errors import AgentNotFound, DuplicateTurn
 from focal.models.turn import TurnError, TurnRequest, TurnState
+from focal.pii import digit_rules
 from focal.pipeline.definition import STAGE_NAMES, next_stage
 from focal.pipeline.deps import Deps
 from focal.pipeline.idempotency import complete_turn, hold_turn
-from focal.stages.persist import count_turn, turn_record
+from focal.stages.persist import carry_plan, count_turn, remask_earlier, turn_record
 
 # Errors a stage raises that describe the request, by exception name (the Catch's `Error`) → the turn's code.
 CLIENT_ERRORS = {AgentNotFound.__name__: AgentNotFound.code}
@@ -66,18 +67,21 @@ def handle(event: dict[str, Any], deps: Deps) -> dict[str, Any]:
         return state.model_dump(mode="json")  # another execution took this turn over: it writes, not this one
     # The fallback must answer even when a store is down (throttling that outlasted the retries,
     # a network error): each write is attempted on its own and a failure only costs that write.
-    try:
-        turn_number = count_turn(state, deps)
-    except Exception:  # noqa: BLE001
-        turn_number = 0
-    try:
-        if not state.foreign_session:  # another customer's session keeps no record of this caller's turn
-            deps.turns.put(turn_record(state, deps, turn_number))
-    except DuplicateTurn:
-        pass
-    except Exception:  # noqa: BLE001
-        state.error.message += " (the turn record could not be written)"
-        state.result = state.to_result()
+    plan = carry_plan(state, deps)
+    with digit_rules(plan.rules):  # a card this message completed is masked in every write, earlier ones too
+        try:
+            turn_number = count_turn(state, deps, plan)
+        except Exception:  # noqa: BLE001
+            turn_number = 0
+        try:
+            if not state.foreign_session:  # another customer's session keeps no record of this caller's turn
+                deps.turns.put(turn_record(state, deps, turn_number))
+                remask_earlier(state, deps, plan)
+        except DuplicateTurn:
+            pass
+        except Exception:  # noqa: BLE001
+            state.error.message += " (the turn record could not be written)"
+            state.result = state.to_result()
     # A repeat of this turn id answers with this fallback result and re-runs nothing (a tool with a
     # side effect may have run before the failure); see focal.pipeline.idempotency.
     try:

@@ -26,9 +26,10 @@ from focal.dialogue.ownership import ownership
 from focal.dialogue.reconcile import apply_effects, effects
 from focal.errors import VersionConflict
 from focal.models.agent import AgentConfig
-from focal.models.session import Session
+from focal.models.session import PiiCarry, Session
 from focal.models.turn import TurnError, TurnRecord, TurnState
-from focal.pii import mask_turn_text
+from focal.pii import TurnTexts, digit_rules
+from focal.pii_carry import CarryPlan
 from focal.pipeline.deps import Deps
 from focal.pipeline.idempotency import complete_turn, hold_turn
 from focal.retrieval.memory import remember
@@ -73,10 +74,30 @@ COUNT_ATTEMPTS = 3
 CONFLICT_MESSAGE = "Another message in this conversation was being handled at the same time; please send yours again."
 
 
-def count_turn(state: TurnState, deps: Deps) -> int:
+def carry_plan(state: TurnState, deps: Deps) -> CarryPlan:
+    """What masking at rest carries over from this message to the next, and what it masks in this turn's writes
+    besides the text rules (a card typed over several messages: `focal.pii_carry`)."""
+    carry = state.session.pii_carry if state.session is not None else PiiCarry()
+    message = "" if state.resume is not None else state.request.message
+    return CarryPlan.of(carry, message, state.response or "", state.request.turn_id, deps.clock())
+
+
+def remask_earlier(state: TurnState, deps: Deps, plan: CarryPlan) -> None:
+    """The stored records of the messages that held the earlier parts of a card this turn completed, masked
+    again under the turn's digit rules (within `digit_rules(plan.rules)`)."""
+    r = state.request
+    customer = state.session.customer_id if state.session is not None else r.customer_id
+    for tail in plan.earlier:
+        deps.turns.remask(r.tenant_id, r.agent_id, r.session_id, tail.turn_id)
+        if deps.episodes is not None:
+            deps.episodes.remask(r.tenant_id, r.agent_id, customer, tail.turn_id, tail.at)
+
+
+def count_turn(state: TurnState, deps: Deps, plan: CarryPlan | None = None) -> int:
     """Advance the STORED session's turn count and history (nothing else: this turn's changes are
     dropped). Re-read and retried on a conflict, at most COUNT_ATTEMPTS times; 0 if it never landed."""
     r = state.request
+    plan = plan or carry_plan(state, deps)
     for _ in range(COUNT_ATTEMPTS):
         found = deps.sessions.get(r.tenant_id, r.agent_id, r.session_id)
         if ownership(found, r.customer_id) == "foreign":
@@ -86,7 +107,7 @@ def count_turn(state: TurnState, deps: Deps) -> int:
             tenant_id=r.tenant_id, agent_id=r.agent_id, session_id=r.session_id, customer_id=r.customer_id
         )
         expected = stored.version
-        _count(state, deps, stored)
+        _count(state, deps, stored, plan)
         try:
             deps.sessions.save(stored, expected_version=expected)
             return stored.turn_count
@@ -95,13 +116,14 @@ def count_turn(state: TurnState, deps: Deps) -> int:
     return 0
 
 
-def _count(state: TurnState, deps: Deps, session: Session) -> None:
+def _count(state: TurnState, deps: Deps, session: Session, plan: CarryPlan, texts: TurnTexts | None = None) -> None:
     session.turn_count += 1
+    session.pii_carry = plan.carry
     # Masked here, not only by the store: on a conflict the stored session does not hold this turn's pii values.
-    agent = _agent_or_none(state, deps)
+    texts = texts or TurnTexts(state, _agent_or_none(state, deps))
     if state.resume is None:  # a resumed approval has no customer message
-        session.remember("user", mask_turn_text(state.request.message, state, agent)[:2000])
-    session.remember("assistant", mask_turn_text(state.response or "", state, agent))
+        session.remember("user", texts.mask(state.request.message)[:2000])
+    session.remember("assistant", texts.mask(state.response or ""))
     session.expires_at = int(deps.clock() + deps.session_ttl_s)
     if session.offer is not None and session.offer.kind != "resume" and "?" not in (state.response or ""):
         # the answer the customer got asks nothing (a model's direct answer, a fallback text): no "yes" may take up
@@ -109,7 +131,7 @@ def _count(state: TurnState, deps: Deps, session: Session) -> None:
         session.offer = None
 
 
-def _reconcile(state: TurnState, deps: Deps, agent: AgentConfig) -> bool:
+def _reconcile(state: TurnState, deps: Deps, agent: AgentConfig, plan: CarryPlan, texts: TurnTexts) -> bool:
     """Save the turn's effects onto the latest session; False if no attempt landed."""
     r = state.request
     for _ in range(COUNT_ATTEMPTS):
@@ -118,7 +140,7 @@ def _reconcile(state: TurnState, deps: Deps, agent: AgentConfig) -> bool:
             return False
         expected = fresh.version
         apply_effects(agent, state, fresh)
-        _count(state, deps, fresh)
+        _count(state, deps, fresh, plan, texts)
         try:
             state.session = deps.sessions.save(fresh, expected_version=expected)
         except VersionConflict:
@@ -130,15 +152,16 @@ def _reconcile(state: TurnState, deps: Deps, agent: AgentConfig) -> bool:
     return False
 
 
-def _conflict(state: TurnState, deps: Deps) -> TurnState:
+def _conflict(state: TurnState, deps: Deps, plan: CarryPlan) -> TurnState:
     state.error = TurnError(code=VersionConflict.code, message=CONFLICT_MESSAGE, stage="persist")
     state.response = CONFLICT_MESSAGE
     state.execution_path = "fallback"
     state.confidence = 0.0
     state.result = state.to_result()
-    turn_number = count_turn(state, deps)
+    turn_number = count_turn(state, deps, plan)
     if not state.foreign_session:  # lost the race for a new session id to another customer: nothing lands in it
         deps.turns.put(turn_record(state, deps, turn_number))
+        remask_earlier(state, deps, plan)
     complete_turn(state, deps.idempotency, deps.clock())
     return state
 
@@ -163,26 +186,34 @@ def _run(state: TurnState, deps: Deps) -> TurnState:
     if state.foreign_session:
         complete_turn(state, deps.idempotency, deps.clock())  # another customer's session: nothing is written to it
         return state
-    if state.error is not None and state.error.code == VersionConflict.code:
-        return _conflict(state, deps)  # the tools stage found the session claimed by a concurrent turn
+    plan = carry_plan(state, deps)
+    with digit_rules(plan.rules):  # every document this turn writes masks them too
+        if state.error is not None and state.error.code == VersionConflict.code:
+            return _conflict(state, deps, plan)  # the tools stage found the session claimed by a concurrent turn
+        return _write(state, deps, plan)
+
+
+def _write(state: TurnState, deps: Deps, plan: CarryPlan) -> TurnState:
     agent = deps.configs.get_agent(state.request.tenant_id, state.request.agent_id)
     session = state.session
     assert session is not None
     expected = session.version
     session.action_claims.pop(state.request.turn_id, None)
-    _count(state, deps, session)
+    texts = TurnTexts(state, agent)
+    _count(state, deps, session, plan, texts)
     _profile_facts(state, deps)
     try:
         state.session = deps.sessions.save(session, expected_version=expected)
     except VersionConflict:
-        if not (effects(agent, state) or state.resume is not None) or not _reconcile(state, deps, agent):
-            return _conflict(state, deps)
+        if not (effects(agent, state) or state.resume is not None) or not _reconcile(state, deps, agent, plan, texts):
+            return _conflict(state, deps, plan)
     # Save when facts changed or the profile was migrated to the agent's schema on read.
     if state.profile is not None and (state.profile.fields or state.profile_migration):
         deps.profiles.save(state.profile)
     state.result = state.to_result()
     assert state.session is not None  # saved above, or replaced by the reconciled session
     deps.turns.put(turn_record(state, deps, state.session.turn_count))
-    remember(state, deps, agent)
+    remember(state, deps, agent, texts)
+    remask_earlier(state, deps, plan)
     complete_turn(state, deps.idempotency, deps.clock())
     return state
