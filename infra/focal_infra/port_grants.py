@@ -44,8 +44,12 @@ PORTS: dict[str, dict[str, tuple[Items | str, ...]]] = {
     "sessions": {"get": (Items("sessions", (GET,)),), "save": (Items("sessions", (PUT,)),),
                  "transaction": ()},  # SQLite only: the DynamoDB store has none (each write keeps its condition)
     "profiles": {"get": (Items("profiles", (GET,)),), "save": (Items("profiles", (PUT,)),)},
-    "turns": {"put": (Items("turns", (PUT,)),), "list_for_session": (Items("turns", (QUERY,)),)},
-    "episodes": {"put": (Items("turns", (PUT,)),), "recent": (Items("turns", (QUERY,)),)},
+    # remask: an earlier turn's record (or episode) read and its document rewritten, once a card typed over
+    # several messages is complete (pii_carry)
+    "turns": {"put": (Items("turns", (PUT,)),), "list_for_session": (Items("turns", (QUERY,)),),
+              "remask": (Items("turns", (GET, UPDATE)),)},
+    "episodes": {"put": (Items("turns", (PUT,)),), "recent": (Items("turns", (QUERY,)),),
+                 "remask": (Items("turns", (QUERY, UPDATE)),)},
     "approvals": {"create": (Items("sessions", (PUT,), APPROVAL_ITEMS),),
                   "get": (Items("sessions", (GET,), APPROVAL_ITEMS),),
                   "transition": (Items("sessions", (GET, UPDATE), APPROVAL_ITEMS),),

@@ -321,6 +321,8 @@ def test_opensearch_domain(resources, function_by_handler):
 READS = {"dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"}
 WRITES = {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem"}
 GET, PUT, UPDATE, QUERY = "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Query"
+# persist writes the turn, and masks earlier turns again once a card typed across messages is complete
+REMASKS = {PUT, GET, QUERY, UPDATE}
 
 
 # Derived from the code (focal_infra/port_access.py, port_grants.py) and checked against the calls each function
@@ -338,15 +340,15 @@ GET, PUT, UPDATE, QUERY = "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Upda
         ("handlers.generate.handler", {"AgentConfigTable": {GET}}),
         ("handlers.enforce.handler", {"AgentConfigTable": {GET}}),
         ("handlers.persist.handler",
-         {"SessionsTable": {GET, PUT}, "ProfilesTable": {PUT}, "TurnsTable": {PUT}, "AgentConfigTable": {GET},
+         {"SessionsTable": {GET, PUT}, "ProfilesTable": {PUT}, "TurnsTable": REMASKS, "AgentConfigTable": {GET},
           "IdempotencyTable": {UPDATE}}),
-        (FALLBACK_HANDLER, {"SessionsTable": {GET, PUT}, "TurnsTable": {PUT}, "AgentConfigTable": {GET},
+        (FALLBACK_HANDLER, {"SessionsTable": {GET, PUT}, "TurnsTable": REMASKS, "AgentConfigTable": {GET},
                             "IdempotencyTable": {UPDATE}}),
         ("handlers.agents.handler", {"AgentConfigTable": {PUT}}),
         ("handlers.authorizer.handler", {"ApiKeysTable": {GET}}),
         # the approval endpoint runs tools → generate → enforce → persist for the approved action
         ("handlers.approvals.handler",
-         {"SessionsTable": {GET, PUT, UPDATE}, "ProfilesTable": {GET, PUT}, "TurnsTable": {PUT},
+         {"SessionsTable": {GET, PUT, UPDATE}, "ProfilesTable": {GET, PUT}, "TurnsTable": REMASKS,
           "AgentConfigTable": {GET}, "IdempotencyTable": {UPDATE}}),
         ("handlers.approval_wait.handler", {"SessionsTable": {UPDATE}}),
         ("handlers.approval_timeout.handler", {"SessionsTable": {GET, UPDATE}}),
