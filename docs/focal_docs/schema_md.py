@@ -124,5 +124,5 @@ def agent_file_reference() -> str:
     lines = [f"Schema id `{schema['$id']}` (JSON Schema {schema['$schema'].split('/')[-2]}); "
              f"{len(models)} models, {sum(len(definitions[m]['properties']) for m in models)} fields.", ""]
     for name in models + unreached:
-        lines += renderer.section(name)
+        lines += renderer.section(name, level=3)
     return "\n".join(lines)
