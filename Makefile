@@ -7,7 +7,7 @@ export LITELLM_LOCAL_MODEL_COST_MAP := True
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export HF_HUB_OFFLINE := 1
 
-# Deploying (README "Deploying (AWS)"): TENANT names the stack Focal-$(TENANT); CONTEXT adds options,
+# Deploying (docs/how-to/deploy-aws.md): TENANT names the stack Focal-$(TENANT); CONTEXT adds options,
 # e.g. CONTEXT="-c model=bedrock/anthropic.claude-3-5-haiku-20241022-v1:0" (infra/focal_infra/options.py).
 TENANT ?= dev
 CONTEXT ?=
@@ -56,17 +56,17 @@ deploy: $(STAMP)
 	set -x; PATH="$(NODE_BIN):$$PATH" $(CDK) deploy $(CDK_APP) -c tenant=$(TENANT) $$extra $(CONTEXT) \
 	  -o cdk.out/$(TENANT) --outputs-file cdk.out/$(TENANT)-outputs.json
 
-# Deletes the stack; the DynamoDB tables are kept (README: what is kept).
+# Deletes the stack; the DynamoDB tables are kept (docs/how-to/deploy-aws.md, Teardown).
 destroy: $(STAMP)
 	PATH="$(NODE_BIN):$$PATH" $(CDK) destroy $(CDK_APP) -c tenant=$(TENANT) $(CONTEXT) -o cdk.out/$(TENANT)
 
 # ruff (rules in pyproject.toml) and mypy over the engine package.
 lint: $(STAMP)
-	$(BIN)/ruff check functions infra tests
+	$(BIN)/ruff check functions infra tests docs
 	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/focal bench overhead examples/retail/agent.yaml
 
 clean:
-	rm -rf $(VENV) .focal cdk.out
+	rm -rf $(VENV) .focal cdk.out site

@@ -43,7 +43,7 @@ class ApprovalDecision(BaseModel):
 
     model_config = ConfigDict(strict=True, extra="ignore")
 
-    decision: Literal["approve", "deny"]
+    decision: Literal["approve", "deny"] = Field(description="approve: the stored action runs once; deny: nothing runs")
 
 
 Body = TypeVar("Body", bound=BaseModel)

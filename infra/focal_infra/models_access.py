@@ -6,7 +6,7 @@ the configured model, and the permission to reach it — decided from the code (
                                   profile id (us./eu./apac./global. ...) also needs the foundation model in
                                   each region the profile routes to.
     -c model=<provider>/<name>    FOCAL_MODEL; the provider's key is read at init from the Secrets Manager
-                                  secret focal/<tenant>/model_api_key (created by the operator, see README).
+                                  secret focal/<tenant>/model_api_key (created by the operator, see docs/how-to/deploy-aws.md).
     no model                      offline components; the secret stays readable (an agent file may name a
                                   provider model in `models.model`, which FOCAL_MODEL would otherwise override).
 """

@@ -56,7 +56,7 @@ class Options:
 
     @property
     def model_secret_name(self) -> str:
-        """Where a non-Bedrock provider's API key lives (created by the operator, see README)."""
+        """Where a non-Bedrock provider's API key lives (created by the operator, see docs/how-to/deploy-aws.md)."""
         return f"focal/{self.tenant}/model_api_key"
 
 

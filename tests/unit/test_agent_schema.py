@@ -30,3 +30,17 @@ def test_base_dir_is_not_part_of_the_file():
     schema = agent_json_schema()
     assert "base_dir" not in schema["properties"]
     assert "base_dir" not in str(schema)
+
+
+def test_every_optional_property_shows_its_default():
+    """Computed defaults (lists, mappings, nested settings) are shown too, so an editor's hover and the generated
+    reference (docs/reference/agent-file.md) give every default."""
+    schema = agent_json_schema()
+    missing = []
+    for model, definition in [("AgentConfig", schema), *schema["$defs"].items()]:
+        required = set(definition.get("required", []))
+        missing += [f"{model}.{name}" for name, prop in definition.get("properties", {}).items()
+                    if name not in required and "default" not in prop]
+    assert missing == []
+    assert schema["$defs"]["ProfileFieldDefinition"]["properties"]["sources"]["default"] == ["message", "response", "tool", "profile"]
+    assert schema["properties"]["navigation"]["default"]["stickiness_boost"] == 0.15

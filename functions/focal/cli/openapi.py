@@ -22,31 +22,31 @@ class ErrorDetail(BaseModel):
 
     code: str = Field(min_length=1, description="machine-readable, e.g. unauthorized, bad_request, not_found")
     message: str = Field(description="what was wrong, for a person")
-    request_id: str | None = None
+    request_id: str | None = Field(default=None, description="the request's id, as in the x-amzn-RequestId header")
 
 
 class ErrorBody(BaseModel):
     model_config = ConfigDict(extra="allow")
 
-    success: Literal[False]
-    error: ErrorDetail
+    success: Literal[False] = Field(description="always false for an error")
+    error: ErrorDetail = Field(description="what went wrong")
 
 
 class PublishedAgent(BaseModel):
-    success: Literal[True]
-    agent_id: str
-    version: Any
-    indexed: dict[str, int]
+    success: Literal[True] = Field(description="always true: the agent is published")
+    agent_id: str = Field(description="the published agent's id")
+    version: Any = Field(description="the agent file's version")
+    indexed: dict[str, int] = Field(description="rule and scenario-example documents: embedded (new or changed), unchanged, deleted")
 
 
 class ApprovalAnswer(BaseModel):
     model_config = ConfigDict(extra="allow")
 
-    success: Literal[True]
-    approval_id: str
-    approval_state: str
-    message: str
-    response: str | None = None
+    success: Literal[True] = Field(description="always true: the decision was recorded")
+    approval_id: str = Field(description="the approval request decided")
+    approval_state: str = Field(description="the request's state after the decision")
+    message: str = Field(description="what happened, for a person")
+    response: str | None = Field(default=None, description="the answer of the resumed turn, when the action ran")
 
 
 ERRORS = {

@@ -12,7 +12,7 @@ from enum import Enum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationInfo, field_validator
-from pydantic.json_schema import SkipJsonSchema
+from pydantic.json_schema import GenerateJsonSchema, SkipJsonSchema
 from pydantic_core import PydanticCustomError
 
 
@@ -678,7 +678,20 @@ class AgentConfig(Strict):
 SCHEMA_ID = "urn:focal:schema:agent-file:1"
 
 
+class _WithFactoryDefaults(GenerateJsonSchema):
+    """Pydantic leaves out the defaults its fields compute (lists, mappings, nested settings); an editor's hover and the
+    generated reference should show them like any other default."""
+
+    def default_schema(self, schema: Any) -> Any:
+        factory = schema.get("default_factory")
+        if factory is not None and not schema.get("default_factory_takes_data"):
+            schema = {k: v for k, v in schema.items() if k not in ("default_factory", "default_factory_takes_data")}
+            schema["default"] = factory()
+        return super().default_schema(schema)
+
+
 def agent_json_schema() -> dict[str, Any]:
-    """The agent file's JSON Schema (draft 2020-12) for editors: `$schema`, `$id`, every property described."""
-    schema = AgentConfig.model_json_schema()
+    """The agent file's JSON Schema (draft 2020-12) for editors: `$schema`, `$id`, every property described, and the
+    default of every optional property."""
+    schema = AgentConfig.model_json_schema(schema_generator=_WithFactoryDefaults)
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_ID, **schema}

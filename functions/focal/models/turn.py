@@ -178,23 +178,27 @@ class Control(BaseModel):
 
 
 class TurnResult(BaseModel):
-    success: bool
-    turn_id: str
-    session_id: str
-    response: str
-    execution_path: ExecutionPath
-    confidence: float
-    intent: dict[str, Any]
-    scenario: dict[str, Any] | None
-    matched_rules: list[str]
-    enforcement: dict[str, Any]
-    commands: list[dict[str, Any]]
-    tool_calls: list[dict[str, Any]]
-    model_calls: int
-    cost_usd: float
-    timings_ms: dict[str, float]
-    suggested_questions: list[str]
-    error: dict[str, Any] | None
+    success: bool = Field(description="false when the turn was refused or answered by the fallback (see error)")
+    turn_id: str = Field(description="the turn's id (its idempotency key)")
+    session_id: str = Field(description="the session the turn belongs to")
+    response: str = Field(description="what the customer is shown: only what enforcement let through")
+    execution_path: ExecutionPath = Field(
+        description="respond | clarify (a question back) | approval (an action waits for a person) | rejected (an action "
+                    "was refused) | fallback (no compliant answer, or a stage failed) | escalate (handed to a person)")
+    confidence: float = Field(description="the turn's graded confidence (0-1); its factors are in confidence_factors")
+    intent: dict[str, Any] = Field(description="{label, confidence, source: offline or model, fast_path}")
+    scenario: dict[str, Any] | None = Field(description="{id, step_id} of the active scenario after the turn, or null")
+    matched_rules: list[str] = Field(description="ids of the rules that applied this turn")
+    enforcement: dict[str, Any] = Field(
+        description="{checked, violations: [{rule_id, lane, reason}], unverified, regenerations, fallback_used, checks, …}")
+    commands: list[dict[str, Any]] = Field(description="how the message was read: StartFlow, SetSlot, AffirmConfirmation, …")
+    tool_calls: list[dict[str, Any]] = Field(
+        description="{tool_id, status: ok | error | blocked, arguments, outputs, ms, …} per call, blocked ones with the guard verdicts")
+    model_calls: int = Field(description="model calls this turn made")
+    cost_usd: float = Field(description="the cost of those calls")
+    timings_ms: dict[str, float] = Field(description="milliseconds per stage")
+    suggested_questions: list[str] = Field(description="questions the customer might ask next")
+    error: dict[str, Any] | None = Field(description="null, or {code, message, stage} of what failed")
     # Seed 004 (defaults keep older results and records valid):
     approval_state: ApprovalStateName = Field(default="none", description="none | awaiting_approval | approved | denied | expired")
     approval: dict[str, Any] | None = Field(default=None, description="{id, state, tool_id, expires_at} of the approval request")
