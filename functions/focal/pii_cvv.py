@@ -2,7 +2,7 @@
 
 Read on the folded view (`focal.pii_view`, so "seven three seven" is ``737``), a security code is a number
 of three or four digits standing alone (not a group of a longer number, not a time, date, amount or
-decimal, not part of an id such as ``A1002``) that is
+decimal, not part of an id such as ``B2044``) that is
 
 - within a few characters after a card number (found in the same text, or already masked as
   ``**** **** **** 4242``): ``4242 4242 4242 4242 737``, ``… 4242, exp 12/27, 7373``; there four digits

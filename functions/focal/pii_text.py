@@ -131,7 +131,7 @@ def luhn_sums(digits: str) -> tuple[int, int]:
 
 def digit_chains(text: str) -> list[list[re.Match[str]]]:
     """The numbers in `text` (the view) as the card rule reads them: digit groups joined by one kind of short
-    separator. A number glued to a letter (an id such as ``A1002``, ``W7678072``) is left out."""
+    separator. A number glued to a letter (an id such as ``B2044``, ``Q7751``) is left out."""
     out = []
     for run in _DIGIT_RUN.finditer(text):
         for chain in _chains(text, list(_GROUP.finditer(text, run.start(), run.end()))):

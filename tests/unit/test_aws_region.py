@@ -61,7 +61,7 @@ def test_every_adapter_client_takes_aws_region(no_aws):
     workflow = StepFunctionsApprovalWorkflow("sessions")
     clients = [dynamodb_client(), DynamoApiKeyStore("keys")._client, EventBridgeEventSink("bus")._client,
                _boto3_client(5.0), SecretsManagerSource("focal/acme/").client(), workflow._sfn, workflow._ddb,
-               dynamodb_idempotency("idem").layer("acme").client]
+               dynamodb_idempotency("idem").store._client]
     assert [c.meta.region_name for c in clients] == ["eu-west-1"] * len(clients)
 
 

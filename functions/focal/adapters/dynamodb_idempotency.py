@@ -1,11 +1,11 @@
 """Turn claims (`focal.ports.TurnClaimStore`) on the stack's IdempotencyTable: conditional writes only.
 
-Item: `pk` = `TENANT#<tenant>#TURN#<key>`, `status`, `owner`, `payload_hash`, `lease_until`, `result`
+Record: `pk` = `TENANT#<tenant>#TURN#<key>`, `status`, `owner`, `payload_hash`, `lease_until`, `result`
 (the TurnResult JSON once completed) and the TTL attribute `expires_at` (epoch seconds; DynamoDB
 deletes within days, so the conditions compare it themselves).
 
 - `acquire`: PutItem if the key is absent, expired, or in progress for the same payload with a lease
-  that has ended (`TurnClaim.yields_to`, as a condition expression); a refused put returns the item
+  that has ended (`TurnClaim.yields_to`, as a condition expression); a refused put returns the record
   that holds the key (`ReturnValuesOnConditionCheckFailure`), so the answer is the record the
   condition was checked against, not a later read.
 - `extend` / `complete`: UpdateItem conditional on `owner` and `status` (compare-and-set on the owner

@@ -216,7 +216,7 @@ REMASK_WINDOW_S = 300.0  # an episode is written within a turn's persist: second
 
 
 def _rewrite_doc(client: Any, table: str, key: dict[str, Any], doc: str) -> None:
-    """Replace a stored item's document (only while the item is there: a TTL may have removed it meanwhile)."""
+    """Replace a stored record's document (only while it is there: a TTL may have removed it meanwhile)."""
     try:
         client.update_item(TableName=table, Key=key, UpdateExpression="SET doc = :doc",
                            ConditionExpression="attribute_exists(pk)", ExpressionAttributeValues={":doc": {"S": doc}})

@@ -40,7 +40,7 @@ class Function:
     name: str
     module: str  # the handler module (Lambda's `handler` setting without `.handler`)
     memory_mb: int
-    layers: tuple[str, ...]  # "deps", "models", "llm", in the stack's order
+    layers: tuple[str, ...]  # "deps", "models", "llm", as the stack lists them
     snap_start: bool
     calls_models: bool
 

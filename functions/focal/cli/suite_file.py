@@ -4,7 +4,7 @@ Every problem names the file and the line (the YAML node marks, read by the agen
 reader in focal.config.loader, with its limits) and, for a name the file gets wrong, the closest known one
 (focal.config.hints), then where it is:
 
-    tests.yaml:14: unknown expectation 'tool_call' (did you mean 'tool_calls'?), in conversation 'refund' turn 2
+    tests.yaml:14: unknown expectation 'tool_call' (did you mean 'tool_calls'?), in conversation 'reset password' turn 2
 
 Problems are sorted by line (those of the whole file first); all of them are listed in one `SuiteError`.
 The format of a suite is described in focal.cli.conversation_tests.

@@ -46,7 +46,7 @@ class AgentFileLimits(BaseModel):
         return self.items, "entries in one list or mapping"
 
 
-# What each embedded text list is, as paths in the document ("*": every item of a list).
+# What each embedded text list is, as paths in the document ("*": every element of a list).
 EMBEDDED_LISTS: tuple[tuple[str, ...], ...] = (
     ("rules",), ("scenarios", "*", "entry_examples"),
     ("pre_validation", "extra_attack_exemplars"), ("pre_validation", "extra_ordinary_exemplars"),
