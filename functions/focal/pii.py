@@ -77,11 +77,11 @@ from typing import Any
 
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
 from focal.models.turn import TurnState
-from focal.pii_text import DigitRule, card_mask, contact_key, contact_kind, is_card, luhn_valid, mask_text
+from focal.pii_text import MASKS, DigitRule, card_mask, contact_key, contact_kind, is_card, luhn_valid, mask_text
 from focal.pii_view import fold, plain_ascii
 
-__all__ = ["KEEP_KEYS", "NAMED_VALUES", "TurnTexts", "agent_lookup", "card_mask", "digit_rules", "luhn_valid",
-           "mask_record", "mask_text", "mask_turn_text", "mask_value", "masked_json", "pii_fields"]
+__all__ = ["KEEP_KEYS", "NAMED_VALUES", "TurnTexts", "agent_lookup", "card_mask", "digit_rules", "holds_mask",
+           "luhn_valid", "mask_record", "mask_text", "mask_turn_text", "mask_value", "masked_json", "pii_fields"]
 
 AgentLookup = Callable[[str, str], AgentConfig | None]
 
@@ -98,6 +98,23 @@ _VALUE_SEPARATOR = r"(?:[^\w\n\r]|_){0,4}"  # between the digits of a pii value 
 def mask_value(field: str, value: Any) -> Any:
     """A `pii: true` field's value as stored: ``[redacted:<field>]``; None (not given) stays None."""
     return None if value is None else f"[redacted:{field}]"
+
+
+# Every mask the rules above write: a stored value that shows one has lost its clear value.
+_MASK_FORMS = re.compile("|".join([re.escape(mask_value("F", "")).replace("F", r"[^\]\n]*"),
+                                   *(re.escape(m) for m in MASKS.values()), re.escape(card_mask(""))]))
+
+
+def holds_mask(value: Any) -> bool:
+    """Whether a stored value (a string, or any string inside a list or dict) shows a mask: what the customer or a
+    tool gave there is gone, so nothing can be replayed or compared against it."""
+    if isinstance(value, str):
+        return _MASK_FORMS.search(value) is not None
+    if isinstance(value, dict):
+        return any(holds_mask(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(holds_mask(v) for v in value)
+    return False
 
 
 def pii_fields(agent: AgentConfig | None) -> dict[str, ProfileFieldDefinition]:

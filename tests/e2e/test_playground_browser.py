@@ -3,8 +3,10 @@ through chromium-driver (selenium).
 
 The chat runs as customer c-100 through a trusted backend key (the retail tools act on the
 customer's own orders only): a refund of A1002 ($75) is offered, the offer is BLOCKED by the GLOBAL
-`refund_cap` and replaced. The trace panels must show it; "save as test" must give a suite that
-loads and passes. A second conversation waits for an approval that is denied from the page.
+`refund_cap` and replaced. The answer must be marked red with the rule, the trace panels must show it;
+"save as test" must give a suite that loads and passes. A second conversation waits for an approval
+that is denied from the page; the live flow panel shows its current step and slot. On the card-support
+example an action a guard blocks is marked on the answer with the tool and the guard.
 
 Chromium is not skipped when missing: `make test` installs it (`make browser`), so its absence is a
 failure with the command to run. Screenshots go to test-artifacts/screenshots/ (git-ignored).
@@ -26,6 +28,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 AGENT = ROOT / "examples" / "retail" / "agent.yaml"
+CARDS = ROOT / "examples" / "cards" / "agent.yaml"
+RED = "rgba(180, 35, 24, 1)"  # style.css: #b42318, the colour of what was blocked
 SHOTS = ROOT / "test-artifacts" / "screenshots"
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -62,7 +66,7 @@ def server(tmp_path_factory):
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_HUB_OFFLINE": "1",
            "FOCAL_SECRET_CUSTOMER_TOKEN_SECRET": TOKEN_SECRET}
     env.pop("FOCAL_MODEL", None)
-    proc = subprocess.Popen([sys.executable, "-m", "focal.cli.main", "serve", "--agent", str(AGENT), "--db", str(db),
+    proc = subprocess.Popen([sys.executable, "-m", "focal.cli.main", "serve", "--agent", str(AGENT), "--agent", str(CARDS), "--db", str(db),
                              "--port", "0", "--quiet"], cwd=folder, env=env, stderr=subprocess.PIPE, text=True)
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=lambda: [lines.put(line) for line in proc.stderr], daemon=True).start()  # type: ignore[union-attr]
@@ -171,6 +175,23 @@ def panel_text(driver, name: str) -> str:
     return css(driver, f"#panel-{name}")[0].text
 
 
+def flow_current_step(driver) -> list[str]:
+    return [li.get_attribute("data-step") for li in css(driver, "#flow-view ol.steps li.current")]
+
+
+def flow_slot(driver, name: str) -> str | None:
+    found = css(driver, f"#flow-view dd[data-slot='{name}']")
+    return found[0].text if found else None
+
+
+def open_mark(driver, mark) -> str:
+    """Expand a mark's line (a <details>) and give its text, the reasons included."""
+    if mark.get_attribute("open") is None:
+        mark.find_element("css selector", "summary").click()
+    wait_for(driver, "the mark's reasons", lambda d: mark.get_attribute("open") is not None)
+    return mark.text
+
+
 def test_refund_blocked_by_the_cap_shows_in_every_panel_and_saves_as_a_passing_test(server, browser, tmp_path):
     url, key, _ = server
     driver = browser
@@ -180,11 +201,26 @@ def test_refund_blocked_by_the_cap_shows_in_every_panel_and_saves_as_a_passing_t
     css(driver, "#customer-id")[0].send_keys("c-100")
     say(driver, "I want a refund for my order", 1)
     assert "order number" in css(driver, ".msg.agent[data-turn='0']")[0].text
+    assert flow_current_step(driver) == ["collect_order"] and "Refund an order" in css(driver, "#flow-view")[0].text
+    first = css(driver, ".msg.agent[data-turn='0']")[0]
+    assert not css(driver, ".msg.agent[data-turn='0'] .mark") and "replaced" not in first.get_attribute("class")
     say(driver, "It's A1002", 2)
     shot(driver, "refund-blocked")
 
-    answer = css(driver, ".msg.agent[data-turn='1']")[0].text
+    message = css(driver, ".msg.agent[data-turn='1']")[0]
+    answer = message.text
     assert "need a review" in answer and "$75" not in answer
+    # the answer replaced a blocked draft: marked red, with the rule in the line and the reason in the tooltip
+    [mark] = css(driver, ".msg.agent[data-turn='1'] details.replaced-mark")
+    assert "replaced" in message.get_attribute("class") and mark.get_attribute("data-rules") == "refund_cap"
+    summary = mark.find_element("css selector", "summary")
+    assert "REPLACED" in summary.text and "refund_cap" in summary.text
+    assert summary.find_element("css selector", ".badge").value_of_css_property("background-color") == RED
+    assert mark.value_of_css_property("color") == RED
+    assert "refund_amount" in mark.get_attribute("title") and "regenerated" in mark.get_attribute("title")
+    assert "refund_amount <= 50" in open_mark(driver, mark)
+    shot(message, "replaced-answer")
+    assert flow_slot(driver, "order_id") == "A1002"  # the blocked offer ended the flow; the slot stays
 
     timeline = {el.get_attribute("data-stage"): el.text for el in css(driver, "#panel-timeline [data-stage]")}
     assert tuple(timeline) == STAGES, timeline
@@ -229,8 +265,9 @@ def test_refund_blocked_by_the_cap_shows_in_every_panel_and_saves_as_a_passing_t
     [conversation] = load_suite(suite, load_agent(AGENT))
     assert conversation.customer_id == "c-100" and [t.user for t in conversation.turns] == ["I want a refund for my order", "It's A1002"]
     second = conversation.turns[1].expect
-    assert second["violations"] == ["refund_cap"] and second["tool_calls"] == ["lookup_order", "check_refund_eligibility"]
-    assert second["regenerations"] == 1
+    assert second["violations"] == ["refund_cap"] and second["regenerations"] == 1
+    assert second["tool_calls"] == [{"lookup_order": {"order_id": "A1002"}}, {"check_refund_eligibility": {"order_id": "A1002"}}]
+    assert not [t for t in conversation.turns if "matched_rules" in t.expect]  # rules by inclusion only
     report = run_suite(AGENT, suite)
     assert report.passed, [c.failures for c in report.conversations]
 
@@ -242,6 +279,9 @@ def test_a_pending_approval_is_listed_and_denied_from_the_page(server, browser):
     new_session(driver, "c-300")
     say(driver, "I want a refund for my order", 1)
     say(driver, "A1006", 2)
+    assert flow_current_step(driver) == ["confirm_refund"] and flow_slot(driver, "order_id") == "A1006"
+    assert css(driver, "#flow-view")[0].get_attribute("data-turns") == "2"
+    shot(css(driver, "#flow-live")[0], "flow-panel")
     say(driver, "yes", 3)
     assert "approval" in css(driver, ".msg.agent[data-turn='2']")[0].text
     text = wait_for(driver, "the pending approval", lambda d: [li.text for li in css(d, "#approvals li[data-approval]")])[0]
@@ -302,3 +342,27 @@ def test_with_an_untrusted_key_the_token_not_the_typed_id_decides_whose_orders_a
     css(driver, "#send")[0].click()
     error = wait_for(driver, "the refusal", lambda d: [e.text for e in css(d, "#transcript .msg.error")])
     assert "customer token refused" in error[0] and "$30.00" not in css(driver, "#transcript")[0].text
+
+
+def test_an_action_a_guard_blocked_is_marked_on_the_answer(server, browser):
+    """The card-support example: an unverified customer says yes to a replacement card; `verified_only` stops the
+    order before it runs, and the answer says which tool and which guard."""
+    from selenium.webdriver.support.ui import Select
+
+    url, key, _ = server
+    driver = browser
+    open_page(driver, url, key)
+    css(driver, "#forget-key")[0].click()  # the tab may hold another test's key: the trusted one names the customer
+    open_page(driver, url, key)
+    Select(css(driver, "#agent-select")[0]).select_by_value("cards")
+    wait_for(driver, "the cards agent's greeting", lambda d: "card" in css(d, "#transcript")[0].text.lower())
+    new_session(driver, "c-unverified")
+    say(driver, "I left my wallet on the bus", 1)
+    say(driver, "5678", 2)
+    assert flow_current_step(driver) == ["confirm_replacement"]
+    say(driver, "yes", 3)
+    [mark] = css(driver, ".msg.agent[data-turn='2'] details.blocked-action[data-tool='order_replacement_card']")
+    assert "verified_only" in mark.get_attribute("data-rules").split() and mark.value_of_css_property("color") == RED
+    assert "ACTION BLOCKED" in mark.text and "order_replacement_card" in mark.text
+    assert "verified_only: " in open_mark(driver, mark)
+    shot(css(driver, ".msg.agent[data-turn='2']")[0], "blocked-action")

@@ -106,4 +106,5 @@ def test_save_as_test_writes_the_observed_expectations(base_url):
     first, second = conversation["turns"]
     assert first["expect"]["scenario"] == "refund" and first["expect"]["step"] == "collect_order"
     assert second["user"] == "It's A1002" and second["expect"]["violations"] == ["refund_cap"]
-    assert second["expect"]["tool_calls"] == ["lookup_order", "check_refund_eligibility"]
+    assert second["expect"]["tool_calls"] == [{"lookup_order": {"order_id": "A1002"}},
+                                             {"check_refund_eligibility": {"order_id": "A1002"}}]

@@ -97,6 +97,8 @@ def test_an_approval_id_with_a_trailing_newline_is_a_400(base):
     ("/playground/api/agents/retail%0A/sessions", "agent_id"),
     ("/playground/api/agents/retail/sessions/s1%0A/turns", "session_id"),
     ("/playground/api/agents/retail/sessions/s1%0A/test", "session_id"),
+    ("/playground/api/agents/retail/sessions/s1%0A/flow", "session_id"),
+    ("/playground/api/agents/retail%0A/sessions/s1/flow", "agent_id"),
 ])
 def test_playground_reads_with_a_trailing_newline_id_are_a_400(base, path, field):
     status, doc, _ = http_call(base, "GET", path, None, ADMIN)

@@ -295,6 +295,7 @@ class Playground:
                 Route(f"{a}/agents/{{agent_id}}/sessions", self.sessions, methods=["GET"]),
                 Route(f"{a}/agents/{{agent_id}}/sessions/{{session_id}}/turns", self.turns, methods=["GET"]),
                 Route(f"{a}/agents/{{agent_id}}/sessions/{{session_id}}/test", self.test_case, methods=["GET"]),
+                Route(f"{a}/agents/{{agent_id}}/sessions/{{session_id}}/flow", self.flow, methods=["GET"]),
                 Route(f"{a}/approvals", self.approvals, methods=["GET"])]
 
     async def page(self, request: Request) -> Response:
@@ -335,6 +336,11 @@ class Playground:
         p = request.path_params
         return await self._read(request, f"{PLAYGROUND_API}/agents/{{agent_id}}/sessions/{{session_id}}/test", "read",
                                 self.reads.suite_yaml, p["agent_id"], p["session_id"])
+
+    async def flow(self, request: Request) -> Response:
+        p = request.path_params
+        return await self._read(request, f"{PLAYGROUND_API}/agents/{{agent_id}}/sessions/{{session_id}}/flow", "read",
+                                self.reads.session_flow, p["agent_id"], p["session_id"])
 
     async def approvals(self, request: Request) -> Response:
         return await self._read(request, f"{PLAYGROUND_API}/approvals", "approve", self.reads.pending_approvals)

@@ -43,3 +43,8 @@ def unknown(template: str, variables: dict[str, Any]) -> list[str]:
 
 def placeholders(template: str) -> set[str]:
     return set(_PLACEHOLDER.findall(template))
+
+
+def literal_parts(template: str) -> list[str]:
+    """The text of `template` between its placeholders: what every rendering of it says, whatever the values."""
+    return [part for part in _PLACEHOLDER.split(template)[::2] if part]

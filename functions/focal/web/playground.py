@@ -4,8 +4,9 @@
 key's tenant. The turn records carry the full `TurnState` (`TurnRecord.state`); `turn_trace` turns
 one into the panels of the page: stage timeline, intent, commands, flow before/after, retrieved vs
 matched rules with reasons, tool calls with guard verdicts, enforcement by lane with the blocked
-drafts, model calls and cost. `suite_yaml` writes a session as a conversation-test case
-(focal/cli/conversation_tests.py) with the expectations observed in it.
+drafts, model calls and cost, and what the customer did not get (web/replaced.py: the replaced answer, the
+blocked actions). `session_flow` is where a session stands now (web/flow_view.py). `suite_yaml` writes a
+session as a conversation-test case (web/saved_test.py) with the expectations observed in it.
 
 Session and approval lists read the local SQLite file; other stores answer 501.
 """
@@ -13,21 +14,21 @@ Session and approval lists read the local SQLite file; other stores answer 501.
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from focal.cli.serve_api import ApiError
 from focal.ids import ID
 from focal.models.turn import TurnRecord
+from focal.web.flow_view import flow_view
+from focal.web.replaced import blocked_actions, replacement
+from focal.web.saved_test import suite_text
 
 MAX_SESSIONS = 200
 MAX_APPROVALS = 100
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 STATIC_FILES = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
-                "style.css": "text/css; charset=utf-8"}
+                "panels.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8"}
 
 
 def _stages() -> list[str]:
@@ -197,30 +198,11 @@ def turn_trace(record: TurnRecord, session_before: dict[str, Any] | None, thresh
         "model_calls": calls, "cost_usd": round(sum(c.get("cost_usd", 0.0) for c in calls), 6),
         "approval": state.get("approval"), "approval_state": result.approval_state,
         "scenario": result.scenario, "matched_rules": result.matched_rules,
+        "replaced": replacement(result), "blocked_actions": blocked_actions(result),
     }
 
 
-# --- save as test --------------------------------------------------------------------------------
-
-
-def _expect(record: TurnRecord) -> dict[str, Any]:
-    """The expectations a turn met, in the conversation-test keys (conversation_tests.check_turn)."""
-    r = record.result
-    expect: dict[str, Any] = {"execution_path": r.execution_path, "scenario": (r.scenario or {}).get("id")}
-    if r.scenario:
-        expect["step"] = r.scenario.get("step_id")
-    expect["commands"] = sorted(c["name"] for c in r.commands)
-    expect["matched_rules"] = sorted(r.matched_rules)
-    ok = [t["tool_id"] for t in r.tool_calls if t.get("status") == "ok"]
-    if ok or not r.tool_calls:
-        expect["tool_calls"] = list(dict.fromkeys(ok))
-    expect["blocked_tools"] = sorted({t["tool_id"] for t in r.tool_calls if t.get("status") == "blocked"})
-    expect["violations"] = list(dict.fromkeys(v["rule_id"] for v in r.enforcement.get("violations", [])))
-    expect["regenerations"] = r.enforcement.get("regenerations", 0)
-    expect["fallback_used"] = bool(r.enforcement.get("fallback_used"))
-    if r.approval_state != "none":
-        expect["approval_state"] = r.approval_state
-    return expect
+# --- save as test and the live flow ------------------------------------------------------------
 
 
 def suite_yaml(deps: Any, tenant_id: str, agent_id: str, session_id: str) -> dict[str, Any]:
@@ -230,20 +212,12 @@ def suite_yaml(deps: Any, tenant_id: str, agent_id: str, session_id: str) -> dic
     records = deps.turns.list_for_session(tenant_id, agent_id, session_id)
     if not records:
         raise ApiError(404, "not_found", f"no turns recorded in session {session_id}")
-    conversation: dict[str, Any] = {"name": f"playground session {session_id}", "customer_id": records[0].customer_id}
-    declared = {f.field_name for f in agent.profile_field_definitions}
-    profile = {k: v for k, v in ((records[0].state.get("profile") or {}).get("fields") or {}).items() if k in declared}
-    if profile:
-        conversation["profile"] = profile
-    conversation["turns"] = [{"user": (r.state.get("request") or {}).get("message", ""), "expect": _expect(r)}
-                             for r in records]
-    used_model = any(r.state.get("model_calls") for r in records)
-    header = [(f"# Recorded in the focal playground: agent {agent_id}, session {session_id}, "
-               f"{datetime.now(UTC).strftime('%Y-%m-%d %H:%M')} UTC."),
-              "# The expectations are what the agent did then; edit them to what it should do.",
-              "# Run: focal test AGENT_FILE THIS_FILE"]
-    if used_model:
-        header.append("# Some turns used a model; `focal test` runs offline unless a turn scripts `model:` outputs.")
-    text = "\n".join(header) + "\n" + yaml.safe_dump({"conversations": [conversation]}, sort_keys=False,
-                                                      allow_unicode=True, width=120)
-    return {"yaml": text, "file_name": f"{agent_id}-{session_id}.tests.yaml", "turns": len(records)}
+    return {"yaml": suite_text(agent, records, session_id), "file_name": f"{agent_id}-{session_id}.tests.yaml",
+            "turns": len(records)}
+
+
+def session_flow(deps: Any, tenant_id: str, agent_id: str, session_id: str) -> dict[str, Any]:
+    """Where the session stands now (web/flow_view.py): its flow, stack, slots and variables, masked."""
+    _check_ids(agent_id=agent_id, session_id=session_id)
+    agent = _agent(deps, tenant_id, agent_id)
+    return flow_view(agent, deps.sessions.get(tenant_id, agent_id, session_id), session_id)

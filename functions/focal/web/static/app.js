@@ -87,6 +87,16 @@ function newSession() {
   $("test-yaml").hidden = true;
   $("test-download").hidden = true;
   renderTrace(null);
+  renderFlow($("flow-view"), { session_id: state.session, started: false, turn_count: 0 });
+}
+
+async function refreshFlow() {
+  const session = state.session;
+  if (!state.agent || !session) return;
+  const r = await call("GET", `${API}/agents/${encodeURIComponent(state.agent)}/sessions/${encodeURIComponent(session)}/flow`);
+  if (session !== state.session) return; // another session was opened meanwhile
+  if (r.status !== 200) { $("flow-view").replaceChildren(h("p", { class: "error" }, errorText(r))); return; }
+  renderFlow($("flow-view"), r.doc.items);
 }
 
 async function refreshSessions() {
@@ -113,8 +123,9 @@ async function openSession(session) {
   $("session-id").textContent = session;
   state.traces = traces;
   $("transcript").replaceChildren();
-  traces.forEach((t, i) => addExchange(t.message, t.response, t.execution_path, i));
+  traces.forEach((t, i) => addExchange(t.message, t.response, t.execution_path, i, t));
   selectTurn(traces.length - 1);
+  await refreshFlow();
 }
 
 // Replay: the session's messages again, in a new session as the same customer, compared turn by turn.
@@ -134,11 +145,13 @@ async function replaySession(s) {
 }
 
 // --- chat ------------------------------------------------------------------------------------------
-function addExchange(message, response, path, index) {
+// `trace` (when readable) marks an answer that replaced a blocked draft, and the actions a guard stopped.
+function addExchange(message, response, path, index, trace) {
   const tr = $("transcript");
+  const marks = turnMarks(trace);
   tr.append(h("div", { class: "msg user" }, message));
-  tr.append(h("div", { class: `msg agent path-${path}`, "data-turn": index, onclick: () => selectTurn(index) },
-    response, " ", badge(path, "path")));
+  tr.append(h("div", { class: `msg agent path-${path}` + (marks.length ? " replaced" : ""), "data-turn": index, onclick: () => selectTurn(index) },
+    response, " ", badge(path, "path"), marks));
   tr.dataset.turns = String(tr.querySelectorAll(".msg.agent[data-turn]").length);
   tr.scrollTop = tr.scrollHeight;
 }
@@ -157,8 +170,11 @@ async function sendMessage(message) {
   }
   const traces = await loadTraces(state.session);
   if (traces) state.traces = traces;
-  addExchange(message, r.doc.response, r.doc.execution_path, state.traces.length - 1);
+  const last = state.traces[state.traces.length - 1];
+  addExchange(message, r.doc.response, r.doc.execution_path, state.traces.length - 1,
+    last && last.turn_id === r.doc.turn_id ? last : null);
   selectTurn(state.traces.length - 1);
+  await refreshFlow();
   if (r.doc.approval) refreshApprovals();
   setStatus("", false);
   return r.doc;
@@ -222,9 +238,10 @@ function panel(id, ...content) { $(id).querySelector(".body").replaceChildren(..
 function table(headers, rows) {
   return h("table", {}, h("tr", {}, headers.map((x) => h("th", {}, x))), rows);
 }
-function kv(obj) {
+function kv(obj, kind) {
   const entries = Object.entries(obj || {});
-  return entries.length ? h("dl", {}, entries.map(([k, v]) => [h("dt", {}, k), h("dd", {}, typeof v === "object" ? JSON.stringify(v) : String(v))])) : h("p", { class: "muted" }, "none");
+  return entries.length ? h("dl", {}, entries.map(([k, v]) => [h("dt", {}, k),
+    h("dd", kind ? { ["data-" + kind]: k } : {}, typeof v === "object" ? JSON.stringify(v) : String(v))])) : h("p", { class: "muted" }, "none");
 }
 
 function renderTrace(t) {
@@ -299,6 +316,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("new-session").addEventListener("click", newSession);
   $("refresh-sessions").addEventListener("click", refreshSessions);
   $("refresh-approvals").addEventListener("click", refreshApprovals);
+  $("refresh-flow").addEventListener("click", refreshFlow);
   $("save-test").addEventListener("click", saveAsTest);
   $("forget-key").addEventListener("click", () => { sessionStorage.removeItem(KEY_STORE); askKey(""); });
   if (!sessionStorage.getItem(KEY_STORE)) { askKey(""); return; }
