@@ -231,9 +231,27 @@ def _card_masks(text: str, run: re.Match[str]) -> list[tuple[int, int, str]]:
     return spans
 
 
+_ALNUM = re.compile(r"[A-Za-z0-9]*")
+
+
+def _card_run(text: str, run: re.Match[str]) -> bool:
+    """A run long enough to hold a card and not inside an identifier: digits between letters, or in a token
+    that mixes letters with other digits (`apr-45870425693143a7bd2a`, a hash), are an id's, never a card
+    someone typed; a card glued to one word ("is4111…") is still one."""
+    if run.end() - run.start() < CARD_MIN_DIGITS:
+        return False
+    before, after = text[run.start() - 1:run.start()], text[run.end():run.end() + 1]
+    if before.isalpha() and after.isalpha():
+        return False
+    left = _ALNUM.match(text[::-1], len(text) - run.start())
+    right = _ALNUM.match(text, run.end())
+    outside = (left.group(0) if left else "") + (right.group(0) if right else "")
+    return not any(c.isdigit() for c in outside)
+
+
 def card_numbers(text: str) -> list[str]:
     """The digits of each card number in `text` (the view), in order."""
-    return [digits for run in _DIGIT_RUN.finditer(text) if run.end() - run.start() >= CARD_MIN_DIGITS
+    return [digits for run in _DIGIT_RUN.finditer(text) if _card_run(text, run)
             for _, _, digits in _card_masks(text, run)]
 
 
@@ -298,7 +316,7 @@ def mask_text(text: str, keep: Collection[str] = (), values: Sequence[tuple[re.P
         return view.restore(sorted(masks))
     cards: list[tuple[int, int, str]] = []
     for run in _DIGIT_RUN.finditer(scanned):
-        if run.end() - run.start() >= CARD_MIN_DIGITS:
+        if _card_run(scanned, run):
             cards += [(a, b, card_mask(digits)) for a, b, digits in _card_masks(scanned, run)]
     masks += cards
     spans = sorted([(a, b) for a, b, _ in cards] + [(m.start(), m.end()) for m in MASKED_CARD.finditer(scanned)])
