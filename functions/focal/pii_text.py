@@ -243,10 +243,13 @@ def _card_run(text: str, run: re.Match[str]) -> bool:
     before, after = text[run.start() - 1:run.start()], text[run.end():run.end() + 1]
     if before.isalpha() and after.isalpha():
         return False
-    left = _ALNUM.match(text[::-1], len(text) - run.start())
+    start = run.start()
+    while start > 0 and text[start - 1].isascii() and text[start - 1].isalnum():
+        start -= 1
+        if text[start].isdigit():
+            return False
     right = _ALNUM.match(text, run.end())
-    outside = (left.group(0) if left else "") + (right.group(0) if right else "")
-    return not any(c.isdigit() for c in outside)
+    return not any(c.isdigit() for c in (right.group(0) if right else ""))
 
 
 def card_numbers(text: str) -> list[str]:
