@@ -22,7 +22,7 @@ def _persist_counts(offer: Offer, response: str) -> Session:
     state = TurnState(request=TurnRequest(tenant_id="t", agent_id="a", session_id="s", turn_id="1", message="hm"),
                       session=session, response=response)
     deps = SimpleNamespace(clock=lambda: 0.0, session_ttl_s=60, configs=SimpleNamespace(get_agent=lambda t, a: AGENT))
-    persist._count(state, deps, session)  # type: ignore[arg-type]
+    persist._count(state, deps, session, persist.carry_plan(state, deps))  # type: ignore[arg-type]
     return session
 
 

@@ -11,22 +11,12 @@ import uuid
 from pathlib import Path
 
 from focal.cli.help_texts import Parser, explain
+from focal.cli.progress import loading_model as _loading_model
+from focal.cli.progress import progress
 from focal.cli.style import colour_for, paint
 from focal.cli.trace import format_trace
 
 DEMO_CUSTOMER = "c-100"  # the customer `focal demo` plays; its messages are the agent's `demo_messages`
-
-
-def progress(message: str) -> None:
-    """A line on stderr for slow work (never on stdout, so JSON output stays JSON)."""
-    print(message, file=sys.stderr, flush=True)
-
-
-def _loading_model() -> None:
-    from focal.adapters import onnx_embedder
-
-    if not getattr(onnx_embedder, "_shared", None):
-        progress("loading the MiniLM model…")
 
 
 def _runner(agent: str, db: str, model: str | None, tenant: str = "local"):

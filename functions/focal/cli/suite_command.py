@@ -32,7 +32,8 @@ def _checked_suites(args) -> tuple[list, list]:  # noqa: ANN001 - the parsed arg
 
 
 def run_tests(args) -> int:  # noqa: ANN001 - the parsed `focal test` arguments
-    from focal.cli.main import _loading_model, progress
+    from focal.cli.progress import loading_model as _loading_model
+    from focal.cli.progress import progress
 
     checked, invalid = _checked_suites(args)  # every file read and checked before any model loads
     if invalid:

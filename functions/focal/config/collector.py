@@ -18,6 +18,14 @@ from focal.models.agent import HANDOFF_SUMMARY, AgentConfig
 GUARD_BUILTINS = frozenset({"customer_confirmed"})
 
 
+def resolve_step_scope(agent: AgentConfig, scope_id: str) -> list[tuple[str, str]]:
+    """A STEP scope_id is 'scenario_id.step_id' or a bare step id that exists in exactly one scenario."""
+    if "." in scope_id:
+        scenario_id, step_id = scope_id.split(".", 1)
+        return [(scenario_id, step_id)] if agent.step(scenario_id, step_id) else []
+    return [(s.id, st.id) for s in agent.scenarios for st in s.steps if st.id == scope_id]
+
+
 def declared_names(agent: AgentConfig) -> set[str]:
     """Names an expression may read: field definitions, slots and tool outputs."""
     out = {f.field_name for f in agent.profile_field_definitions}

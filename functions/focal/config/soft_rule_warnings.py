@@ -20,7 +20,7 @@ offers what a hard rule or an action guard limits.
 from __future__ import annotations
 
 from focal import expressions
-from focal.config.collector import Collector
+from focal.config.collector import Collector, resolve_step_scope
 from focal.config.hints import quoted
 from focal.config.validate_rules import answer_rules, rule_situations, rule_violations, what_is_read
 from focal.dialogue.variables import render
@@ -35,7 +35,6 @@ def _scenarios(agent: AgentConfig, rule: Rule) -> set[str] | None:
         return None
     if rule.scope == Scope.SCENARIO:
         return {rule.scope_id or ""}
-    from focal.config.validate import resolve_step_scope  # validate calls this module
 
     return {scenario for scenario, _ in resolve_step_scope(agent, rule.scope_id or "")}
 

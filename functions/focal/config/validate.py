@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from focal.config.collector import GUARD_BUILTINS, Collector, agent_expressions, declared_names
+from focal.config.collector import GUARD_BUILTINS, Collector, agent_expressions, declared_names, resolve_step_scope
 from focal.config.flow_warnings import flow_warnings
 from focal.config.hints import did_you_mean, quoted
 from focal.config.problems import Problem
@@ -31,14 +31,6 @@ from focal.models.agent import AgentConfig, Rule, Scope
 from focal.sensing.extraction import PATTERN_MAX_LENGTH
 
 __all__ = ["GUARD_BUILTINS", "declared_names", "resolve_step_scope", "semantic_problems", "semantic_warnings"]
-
-
-def resolve_step_scope(agent: AgentConfig, scope_id: str) -> list[tuple[str, str]]:
-    """A STEP scope_id is 'scenario_id.step_id' or a bare step id that exists in exactly one scenario."""
-    if "." in scope_id:
-        scenario_id, step_id = scope_id.split(".", 1)
-        return [(scenario_id, step_id)] if agent.step(scenario_id, step_id) else []
-    return [(s.id, st.id) for s in agent.scenarios for st in s.steps if st.id == scope_id]
 
 
 def _duplicates(c: Collector, items: list[Any], attr: str, path: tuple[Any, ...]) -> None:
