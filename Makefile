@@ -60,10 +60,11 @@ deploy: $(STAMP)
 destroy: $(STAMP)
 	PATH="$(NODE_BIN):$$PATH" $(CDK) destroy $(CDK_APP) -c tenant=$(TENANT) $(CONTEXT) -o cdk.out/$(TENANT)
 
-# ruff (rules in pyproject.toml) and mypy over the engine package.
+# ruff (rules in pyproject.toml), mypy over the engine package, and the layer contracts (import-linter, pyproject.toml).
 lint: $(STAMP)
 	$(BIN)/ruff check functions infra tests docs
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 bench: $(STAMP)
 	$(BIN)/focal bench overhead examples/retail/agent.yaml

@@ -1,6 +1,6 @@
 """Runs `python` tools: the agent's own code, in a worker process of the tenant and agent.
 
-What an entrypoint may name, and how it is checked, is focal.adapters.tool_loading (`entrypoint_problem`
+What an entrypoint may name, and how it is checked, is focal.tool_files (`entrypoint_problem`
 for `focal validate` and publishing; the worker checks again right before importing). The call itself
 runs in focal.adapters.tool_workers: one process per (tenant, agent, agent folder), a bounded number of
 calls in flight per agent, a call that overruns `Tool.timeout_s` abandoned and its process replaced.
@@ -16,18 +16,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from focal.adapters.tool_loading import (  # noqa: F401 - the checks, where validate and publishing import them
+from focal.adapters.tool_workers import ToolWorkers, WorkerKey, shared_workers
+from focal.errors import ToolError
+from focal.models.agent import AgentConfig, Tool, ToolKind
+from focal.models.turn import ToolCallContext
+from focal.settings import get_settings
+from focal.tool_files import (  # noqa: F401 - the checks, where validate and publishing import them
     MAX_TOOL_FILE_BYTES,
     entrypoint_problem,
     parse_tool_file,
     read_regular_file,
     takes_idempotency_key,
 )
-from focal.adapters.tool_workers import ToolWorkers, WorkerKey, shared_workers
-from focal.errors import ToolError
-from focal.models.agent import AgentConfig, Tool, ToolKind
-from focal.models.turn import ToolCallContext
-from focal.settings import get_settings
 
 
 def worker_key(agent: AgentConfig, tenant_id: str) -> WorkerKey:

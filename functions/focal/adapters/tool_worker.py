@@ -22,8 +22,8 @@ import threading
 from typing import Any, BinaryIO
 
 from focal.adapters.tool_frames import MAX_FRAME_BYTES, encode_frame, read_frame, write_frame
-from focal.adapters.tool_loading import call_arguments, load_function
 from focal.errors import ToolError
+from focal.tool_files import call_arguments, load_function
 
 MAX_ERROR_CHARS = 2000
 

@@ -11,7 +11,6 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from focal.adapters.python_tools import read_regular_file
 from focal.config.hints import schema_hint
 from focal.config.limits import AGENT_FILE_LIMITS
 from focal.config.problems import Problem, format_path, line_of
@@ -19,6 +18,7 @@ from focal.config.size_checks import size_problems
 from focal.config.validate import semantic_problems
 from focal.errors import ConfigError
 from focal.models.agent import AgentConfig
+from focal.tool_files import read_regular_file
 
 
 class AgentConfigInvalid(ConfigError):

@@ -16,11 +16,11 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from focal.adapters.tool_loading import function_definition
 from focal.config.collector import Collector
 from focal.config.hints import meant
 from focal.models.agent import AgentConfig, Tool, ToolKind
 from focal.settings import get_settings
+from focal.tool_files import function_definition
 
 FROM_THE_RUNNER = "customer_id"  # always passed when declared: the authenticated customer
 KEY = "idempotency_key"  # passed to side-effecting tools only

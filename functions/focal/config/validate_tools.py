@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from focal import tool_templates
-from focal.adapters.python_tools import entrypoint_problem, parse_tool_file
 from focal.config.collector import Collector
 from focal.config.hints import did_you_mean
 from focal.models.agent import AgentConfig, Tool, ToolKind
 from focal.settings import get_settings
+from focal.tool_files import entrypoint_problem, parse_tool_file
 
 _LAMBDA_FUNCTION = re.compile(
     r"^(arn:aws[a-zA-Z-]*:lambda:[a-z0-9-]+:\d{12}:function:)?[A-Za-z0-9_-]{1,140}(:(\$LATEST|[A-Za-z0-9_-]+))?$"

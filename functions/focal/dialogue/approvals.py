@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from focal.dialogue.confidence import Assessment, assess, plain
 from focal.dialogue.flow import current_step
@@ -25,8 +25,10 @@ from focal.models.agent import AgentConfig
 from focal.models.approval import ApprovalRequest, EngineEvent, EventType
 from focal.models.session import Session
 from focal.models.turn import ToolCall, TurnState
-from focal.pipeline.deps import Deps
 from focal.tool_inputs import read_variables
+
+if TYPE_CHECKING:  # the deps bundle is wiring: a building block only names its type
+    from focal.pipeline.deps import Deps
 
 Path_ = Literal["execute", "approval", "clarify", "rejected"]
 MAX_SAVE_TRIES = 3

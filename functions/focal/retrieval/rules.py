@@ -12,14 +12,17 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from focal.config.validate import resolve_step_scope
 from focal.models.agent import AgentConfig, Rule, Scope
 from focal.models.session import Session
-from focal.pipeline.deps import Deps
 from focal.ports import Embedder, IndexedRule, RuleIndex, ScopeFilter, embed_fixed
+
+if TYPE_CHECKING:  # the deps bundle is wiring: a building block only names its type
+    from focal.pipeline.deps import Deps
 
 EMBED_BATCH = 64
 
