@@ -30,7 +30,7 @@ from focal.models.agent import AgentConfig
 from focal.models.turn import TurnRecord
 from focal.pii import holds_mask
 
-MIN_PART_CHARS = 12  # shorter runs of text ("Order ", ") came to $") say too little to pin an answer
+MIN_PART_CHARS = 12  # shorter runs of text ("Ticket ", ") is due on ") say too little to pin an answer
 MAX_PART_CHARS = 80
 
 
@@ -123,7 +123,7 @@ def expectations(record: TurnRecord, texts: AgentTexts) -> dict[str, Any]:
 
 
 def suite_text(agent: AgentConfig, records: list[TurnRecord], session_id: str) -> str:
-    """The session as a `tests.yaml` text; `records` in turn order, at least one."""
+    """The session as a `tests.yaml` text; `records` in the sequence of the turns, at least one."""
     conversation: dict[str, Any] = {"name": f"playground session {session_id}", "customer_id": records[0].customer_id}
     declared = {f.field_name for f in agent.profile_field_definitions}
     fields = (records[0].state.get("profile") or {}).get("fields") or {}
