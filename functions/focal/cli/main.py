@@ -323,6 +323,9 @@ def parser() -> argparse.ArgumentParser:
     from focal.bench.tool_calls import add_parser as add_tool_calls_parser
 
     add_tool_calls_parser(bsub)  # `focal bench tools`: python tool workers: start, per-call overhead, replacement
+    from focal.bench.language import add_parser as add_language_parser
+
+    add_language_parser(bsub)  # `focal bench language`: messages and answers placed in a language, CPU per call
 
     def bench_prevalidation(args) -> int:
         from focal.bench.prevalidation import cli
