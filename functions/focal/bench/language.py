@@ -109,6 +109,14 @@ def per_call_us(call: Callable[[str], object], texts: list[str], repeat: int) ->
     return (time.process_time() - started) / (repeat * len(texts)) * 1e6
 
 
+def _as_english_agent(reader: Reader) -> Callable[[str], object]:
+    return lambda text: reader(text, ["en"])
+
+
+def _answer_reader(read: Callable[..., str | None]) -> Callable[[str], object]:
+    return lambda text: language.foreign_parts(text, read=read)
+
+
 def _pct(a: int, b: int) -> str:
     return f"{a}/{b} ({a / b:.1%})" if b else "-"
 
@@ -126,7 +134,7 @@ def report(repeat: int = 5) -> str:
              "example suites",
              f"{'messages':<24}{'size':<8}{'own/none left alone':>22}{'foreign named right':>22}{'suites flagged':>16}{'µs/call':>9}"]
     for name, reader, _ in readers:
-        cost = per_call_us(lambda t, r=reader: r(t, ["en"]), messages, repeat)
+        cost = per_call_us(_as_english_agent(reader), messages, repeat)
         flagged = sum(reader(t, ["en"]) is not None for t in suite)
         for size, (own, own_n, hit, hit_n) in sorted(message_scores(reader).items(), reverse=True):
             lines.append(f"{name:<24}{size:<8}{_pct(own, own_n):>22}{_pct(hit, hit_n):>22}"
@@ -135,7 +143,7 @@ def report(repeat: int = 5) -> str:
     lines.append(f"{'answers':<32}{'English flagged':>22}{'foreign found (right language)':>33}{'µs/answer':>11}")
     for name, _, read in readers:
         flagged_answers, found, right = answer_scores(read)
-        cost = per_call_us(lambda t, r=read: language.foreign_parts(t, read=r), answers, repeat)
+        cost = per_call_us(_answer_reader(read), answers, repeat)
         lines.append(f"{name:<32}{_pct(flagged_answers, len(ENGLISH_ANSWERS)):>22}"
                      f"{f'{_pct(found, len(FOREIGN_ANSWERS))} ({right})':>33}{cost:>11.1f}")
     lines.append(f"langid model load: {loaded[1]:.2f} s CPU, once per process" if loaded is not None
