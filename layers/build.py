@@ -60,7 +60,7 @@ OPTIONAL = {"hf-xet"}
 # Pure-Python packages of the deps layer that every function imports at init (~12 MB of .pyc).
 COMPILED_DEPS = ("pydantic", "pydantic_settings", "aws_lambda_powertools", "yaml", "annotated_types",
                  "typing_inspection", "typing_extensions.py", "simpleeval.py", "opensearchpy", "requests",
-                 "charset_normalizer", "idna", "certifi", "events", "aws_xray_sdk", "wrapt")
+                 "charset_normalizer", "idna", "certifi", "events", "aws_xray_sdk", "wrapt", "tenacity")
 NOT_IN_LAYERS = {"boto3", "botocore", "s3transfer", "jmespath", "urllib3", "python-dateutil", "six"}  # the runtime's
 
 
