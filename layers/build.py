@@ -4,6 +4,7 @@
     python layers/build.py deps   OUT    # /opt/python: pydantic, numpy, onnxruntime, tokenizers, ...
     python layers/build.py llm    OUT    # /opt/python: litellm and what it needs beyond `deps`
     python layers/build.py models OUT    # /opt/models/minilm/{model.onnx,tokenizer.json}
+    python layers/build.py auth   OUT    # /opt/python: pyjwt (every function, the authorizer included)
     python layers/build.py sizes  DIR... # unzipped size of built folders (the 250 MB budget)
 
 Reproducible: when a hashed lock file sits beside a recipe (`requirements.lock`, written by
@@ -61,7 +62,7 @@ OPTIONAL = {"hf-xet"}
 # by the stores' masking at rest, ~3 MB more).
 COMPILED_DEPS = ("pydantic", "pydantic_settings", "aws_lambda_powertools", "yaml", "annotated_types",
                  "typing_inspection", "typing_extensions.py", "simpleeval.py", "opensearchpy", "requests",
-                 "charset_normalizer", "idna", "certifi", "events", "aws_xray_sdk", "wrapt", "phonenumbers")
+                 "charset_normalizer", "idna", "certifi", "events", "aws_xray_sdk", "wrapt", "phonenumbers", "tenacity")
 NOT_IN_LAYERS = {"boto3", "botocore", "s3transfer", "jmespath", "urllib3", "python-dateutil", "six"}  # the runtime's
 
 
@@ -228,6 +229,15 @@ def build_llm(out: Path) -> None:
     _trim(site)  # no .pyc: they would not fit (see the module docstring); SnapStart covers litellm's import
 
 
+def build_auth(out: Path) -> None:
+    """PyJWT for customer tokens: small enough for the authorizer, which carries no other layer."""
+    site = out / "python"
+    _install_recipe(site, HERE / "auth" / "requirements.txt")
+    _remove_distributions(site, NOT_IN_LAYERS)
+    _trim(site)
+    compile_bytecode(site, "/opt/python")
+
+
 def _package_dir(name: str) -> Path:
     spec = importlib.util.find_spec(name)
     if spec is None or not spec.submodule_search_locations:
@@ -260,7 +270,7 @@ def folder_size(path: Path) -> int:
     return sum(f.stat().st_size for f in Path(path).rglob("*") if f.is_file() and not f.is_symlink())
 
 
-BUILDERS = {"code": build_code, "deps": build_deps, "llm": build_llm, "models": build_models}
+BUILDERS = {"code": build_code, "deps": build_deps, "llm": build_llm, "models": build_models, "auth": build_auth}
 
 
 def main(argv: list[str]) -> int:

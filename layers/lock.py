@@ -1,6 +1,7 @@
 """Write the hashed lock files the layer recipes install from (layers/build.py), for the Lambda platform.
 
-    python layers/lock.py          # layers/deps/requirements.lock, requirements-nodeps.lock, llm/requirements.lock
+    python layers/lock.py          # layers/deps/requirements.lock, requirements-nodeps.lock, llm/requirements.lock,
+                                   # and auth/requirements.lock
 
 For each recipe, pip resolves it for python 3.12 / manylinux x86_64 wheels (`--dry-run --report`: the
 same platform arguments the build uses) and the report's wheel URLs carry their sha256; each lock line
@@ -28,6 +29,7 @@ RECIPES = {  # recipe → extra pip arguments
     HERE / "deps" / "requirements.txt": (),
     HERE / "deps" / "requirements-nodeps.txt": ("--no-deps",),
     HERE / "llm" / "requirements.txt": ("CONSTRAINTS",),
+    HERE / "auth" / "requirements.txt": (),
 }
 
 

@@ -1,30 +1,32 @@
-"""Customer tokens: which customer a chat request speaks for, signed by the tenant (HS256 JWT).
+"""Customer tokens: which customer a chat request speaks for, signed by the tenant (HS256 JWT, PyJWT).
 
-A token is `base64url(header) "." base64url(payload) "." base64url(signature)` (RFC 7519, no
-padding), the signature HMAC-SHA256 over the first two parts with the tenant's secret
-(`customer_token_secret`: Secrets Manager `focal/<tenant>/customer_token_secret` in AWS,
-`FOCAL_SECRET_CUSTOMER_TOKEN_SECRET` locally). It travels in the `X-Focal-Customer-Token` header.
+A token is an RFC 7519 JWT signed with HMAC-SHA256 and the tenant's secret (`customer_token_secret`:
+Secrets Manager `focal/<tenant>/customer_token_secret` in AWS, `FOCAL_SECRET_CUSTOMER_TOKEN_SECRET`
+locally). It travels in the `X-Focal-Customer-Token` header.
 
-    header  {"alg": "HS256", "typ": "JWT"}            any other alg (none, HS512, RS256, ...) is refused
+    header  {"alg": "HS256", "typ": "JWT"}            any other alg (none, HS512, RS256, ...), another typ or
+                                                       a `crit` header is refused
     payload {"sub": "<customer id>",                   required, [A-Za-z0-9_.:@-]{1,128}
              "aud": "<tenant id>",                     required: this tenant (a string, or a list holding it)
              "exp": <unix seconds>,                    required, in the future
              "iat": <unix seconds>, "nbf": <...>}      optional, not in the future
 
-Pure standard library (hmac, hashlib, json, base64): the engine never imports boto3. Nothing here
-logs; a refusal says what was wrong, never the token or the secret.
+PyJWT parses the token (canonical base64url only), checks the algorithm against `["HS256"]` alone, the
+signature and the audience. The times are checked here against the module's `clock` (PyJWT reads the
+system clock and accepts numeric strings), so a test can hold time still. Nothing here logs; a refusal
+says what was wrong, never the token or the secret.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-import hashlib
-import hmac
-import json
+import math
 import re
 import time
 from typing import Any
+
+import jwt
+from jwt.exceptions import InvalidSubjectError
+from jwt.types import Options
 
 from focal.ids import CUSTOMER_ID
 
@@ -33,38 +35,16 @@ MAX_TOKEN_LENGTH = 4096
 MIN_SECRET_LENGTH = 16
 LEEWAY_S = 30  # clock skew allowed on exp / iat / nbf
 clock = time.time  # read through the module so a test can hold time still
-_SEGMENT = re.compile(r"[A-Za-z0-9_-]*")
+# The compact form, unpadded (RFC 7515 §2): PyJWT also accepts a padded signature, a second spelling of one token.
+_COMPACT = re.compile(r"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
+
+# PyJWT checks the signature, the algorithm, the audience and that these claims are present; the times are ours.
+_OPTIONS: Options = {"verify_exp": False, "verify_iat": False, "verify_nbf": False,
+                               "verify_aud": True, "verify_sub": True, "require": ["exp", "aud", "sub"]}
 
 
 class InvalidCustomerToken(ValueError):
     """The token is refused (malformed, wrong algorithm, bad signature, expired, wrong audience)."""
-
-
-def _b64encode(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
-
-
-def _b64decode(segment: str) -> bytes:
-    if not _SEGMENT.fullmatch(segment) or len(segment) % 4 == 1:
-        raise InvalidCustomerToken("malformed token")
-    try:
-        return base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4))
-    except (binascii.Error, ValueError):
-        raise InvalidCustomerToken("malformed token") from None
-
-
-def _json_object(segment: str) -> dict[str, Any]:
-    try:
-        value = json.loads(_b64decode(segment).decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        raise InvalidCustomerToken("malformed token") from None
-    if not isinstance(value, dict):
-        raise InvalidCustomerToken("malformed token")
-    return value
-
-
-def _signature(signing_input: str, secret: str) -> bytes:
-    return hmac.new(secret.encode("utf-8"), signing_input.encode("ascii"), hashlib.sha256).digest()
 
 
 def _check_secret(secret: str | None) -> str:
@@ -78,18 +58,32 @@ def issue(customer_id: str, tenant_id: str, secret: str, ttl_s: int = 900, now: 
     if not CUSTOMER_ID.matches(customer_id):
         raise ValueError(f"customer id must be {CUSTOMER_ID.rule}")
     issued = int(clock() if now is None else now)
-    header = _b64encode(json.dumps({"alg": ALGORITHM, "typ": "JWT"}, separators=(",", ":")).encode())
     claims = {"sub": customer_id, "aud": tenant_id, "iat": issued, "exp": issued + int(ttl_s)}
-    payload = _b64encode(json.dumps(claims, separators=(",", ":")).encode())
-    signing_input = f"{header}.{payload}"
-    return f"{signing_input}.{_b64encode(_signature(signing_input, _check_secret(secret)))}"
+    return jwt.encode(claims, _check_secret(secret), algorithm=ALGORITHM, headers={"typ": "JWT"})
+
+
+def _refusal(exc: jwt.PyJWTError) -> str:
+    """What was wrong, in our words (PyJWT's messages may quote parts of the token)."""
+    if isinstance(exc, jwt.InvalidAlgorithmError):
+        return "only HS256 tokens are accepted"
+    if isinstance(exc, jwt.InvalidSignatureError):
+        return "bad signature"
+    if isinstance(exc, jwt.InvalidAudienceError) or (isinstance(exc, jwt.MissingRequiredClaimError) and exc.claim == "aud"):
+        return "token is for another audience"
+    if isinstance(exc, InvalidSubjectError) or (isinstance(exc, jwt.MissingRequiredClaimError) and exc.claim == "sub"):
+        return "claim 'sub' must be a customer id"
+    if isinstance(exc, jwt.MissingRequiredClaimError):
+        return f"claim {exc.claim!r} is required"
+    if isinstance(exc, jwt.DecodeError):
+        return "malformed token"
+    return "unsupported token header"  # e.g. an unknown `crit` extension
 
 
 def _number(claims: dict[str, Any], name: str, required: bool) -> float | None:
     value = claims.get(name)
     if value is None and not required:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise InvalidCustomerToken(f"claim {name!r} must be a number of seconds" if value is not None
                                    else f"claim {name!r} is required")
     return float(value)
@@ -97,18 +91,18 @@ def _number(claims: dict[str, Any], name: str, required: bool) -> float | None:
 
 def verify(token: str, secret: str | None, audience: str, now: float | None = None) -> dict[str, Any]:
     """The token's claims when it is valid for `audience` (the tenant) at `now`; else InvalidCustomerToken."""
-    if not isinstance(token, str) or not token or len(token) > MAX_TOKEN_LENGTH:
+    if not isinstance(token, str) or len(token) > MAX_TOKEN_LENGTH or not _COMPACT.fullmatch(token.strip()):
         raise InvalidCustomerToken("malformed token")
-    parts = token.strip().split(".")
-    if len(parts) != 3 or not all(parts):
-        raise InvalidCustomerToken("malformed token")
-    header = _json_object(parts[0])
+    if not isinstance(audience, str) or not audience:  # PyJWT would accept a token without `aud` for no audience
+        raise InvalidCustomerToken("token is for another audience")
+    key = _check_secret(secret)
+    try:
+        decoded = jwt.decode_complete(token.strip(), key, algorithms=[ALGORITHM], audience=audience, options=_OPTIONS)
+    except jwt.PyJWTError as exc:
+        raise InvalidCustomerToken(_refusal(exc)) from None
+    header, claims = decoded["header"], decoded["payload"]
     if header.get("alg") != ALGORITHM or header.get("typ", "JWT") != "JWT" or "crit" in header:
         raise InvalidCustomerToken("only HS256 tokens are accepted")
-    expected = _signature(f"{parts[0]}.{parts[1]}", _check_secret(secret))
-    if not hmac.compare_digest(expected, _b64decode(parts[2])):
-        raise InvalidCustomerToken("bad signature")
-    claims = _json_object(parts[1])
     at = clock() if now is None else now
     exp = _number(claims, "exp", required=True)
     assert exp is not None
@@ -118,11 +112,6 @@ def verify(token: str, secret: str | None, audience: str, now: float | None = No
         value = _number(claims, name, required=False)
         if value is not None and value > at + LEEWAY_S:
             raise InvalidCustomerToken(f"claim {name!r} is in the future")
-    aud = claims.get("aud")
-    audiences = aud if isinstance(aud, list) else [aud]
-    if not audience or audience not in audiences:
-        raise InvalidCustomerToken("token is for another audience")
-    sub = claims.get("sub")
-    if not CUSTOMER_ID.matches(sub):
+    if not CUSTOMER_ID.matches(claims.get("sub")):
         raise InvalidCustomerToken("claim 'sub' must be a customer id")
     return claims

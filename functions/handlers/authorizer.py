@@ -17,7 +17,7 @@
   and the route both change the answer.
 
 Nothing identifying is logged: no key, no token, no secret, no customer id. Runs on the bare
-runtime (boto3 only, no layers).
+runtime (its boto3) with the auth layer only (PyJWT, layers/auth).
 """
 
 from __future__ import annotations

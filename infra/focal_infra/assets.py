@@ -100,6 +100,17 @@ def deps_layer(scope: Construct, construct_id: str) -> lambda_.LayerVersion:
     )
 
 
+def auth_layer(scope: Construct, construct_id: str) -> lambda_.LayerVersion:
+    return lambda_.LayerVersion(
+        scope,
+        construct_id,
+        code=_bundled("auth", LAYERS / "auth", tree_hash(LAYERS / "auth", LAYERS / "build.py", extra="auth")),
+        compatible_runtimes=[RUNTIME],
+        compatible_architectures=[ARCHITECTURE],
+        description="PyJWT for customer tokens (every function, the authorizer included)",
+    )
+
+
 def llm_layer(scope: Construct, construct_id: str) -> lambda_.LayerVersion:
     return lambda_.LayerVersion(
         scope,

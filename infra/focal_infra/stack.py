@@ -26,7 +26,7 @@ from focal_infra import models_access, operations, outputs, roles
 from focal_infra.acknowledged import acknowledge_warning
 from focal_infra.api import build_api
 from focal_infra.approval_workflow import ApprovalWorkflow
-from focal_infra.assets import ARCHITECTURE, RUNTIME, deps_layer, function_code, llm_layer, models_layer
+from focal_infra.assets import ARCHITECTURE, RUNTIME, auth_layer, deps_layer, function_code, llm_layer, models_layer
 from focal_infra.options import TENANT_PATTERN, Options, options_from_context, tenant_from_context
 from focal_infra.state_machine import TurnPipeline
 
@@ -110,6 +110,9 @@ class FocalStack(Stack):
             "deps": deps_layer(self, "DepsLayer"),
             "models": models_layer(self, "ModelsLayer"),
             "llm": llm_layer(self, "LlmLayer"),
+            # PyJWT (focal.customer_tokens): the authorizer verifies customer tokens, and focal.auth, which imports
+            # it, is imported by the API handlers, the fallback and (through focal.dialogue.ownership) the stages.
+            "auth": auth_layer(self, "AuthLayer"),
         }
         environment = {
             "FOCAL_STORE": "dynamodb",
@@ -264,7 +267,7 @@ class FocalStack(Stack):
         cid = _title(name)
         log_group = self._log_group(f"{cid}Logs")
         calls_models = models_access.calls_models(name)
-        layers = [self.layers["deps"]]
+        layers = [self.layers["deps"], self.layers["auth"]]
         if profile.models:
             layers.append(self.layers["models"])
         if calls_models:
@@ -305,6 +308,7 @@ class FocalStack(Stack):
             architecture=ARCHITECTURE,
             handler=AUTHORIZER_HANDLER,
             code=code,
+            layers=[self.layers["auth"]],  # PyJWT only: the authorizer needs nothing else beside the runtime's boto3
             memory_size=256,
             timeout=Duration.seconds(5),
             environment={"FOCAL_API_KEYS_TABLE": self.api_keys_table.table_name},

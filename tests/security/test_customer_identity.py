@@ -89,6 +89,67 @@ def test_a_valid_token_names_the_customer_and_no_secret_means_refused():
     assert with_customer_token(Principal("acme"), {}, lambda t: SECRET).customer_id == "anonymous"
 
 
+def _malleated(token: str) -> str:
+    """The same token with its signature's last character swapped for one that decodes to the same bytes
+    (a 32-byte HMAC is 43 base64url characters: the last one carries 2 unused bits)."""
+    head, body, sig = token.split(".")
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    twin = alphabet[alphabet.index(sig[-1]) ^ 1]
+    return f"{head}.{body}.{sig[:-1]}{twin}"
+
+
+HELD_BAD_TOKENS = {
+    "crit header": forge({**HS256, "crit": ["exp"]}, GOOD),
+    "crit b64 without detached payload": forge({**HS256, "crit": ["b64"]}, GOOD),
+    "typ not JWT": forge({"alg": "HS256", "typ": "JWE"}, GOOD),
+    "iat in the future": forge(HS256, {**GOOD, "iat": NOW + 3600}),
+    "nbf in the future": forge(HS256, {**GOOD, "nbf": NOW + 3600}),
+    "exp as text": forge(HS256, {**GOOD, "exp": str(NOW + 600)}),
+    "exp infinite": forge(HS256, {**GOOD, "exp": float("inf")}),
+    "exp NaN": forge(HS256, {**GOOD, "exp": float("nan")}),
+    "aud list of another tenant": forge(HS256, {**GOOD, "aud": ["globex", "initech"]}),
+    "sub not text": forge(HS256, {**GOOD, "sub": 100}),
+    "no sub": forge(HS256, {k: v for k, v in GOOD.items() if k != "sub"}),
+    "signature re-encoded": _malleated(forge(HS256, GOOD)),
+    "padded segments": ".".join(part + "=" * (-len(part) % 4) for part in forge(HS256, GOOD).split(".")),
+    "two dots only": "..",
+    "four parts": forge(HS256, GOOD) + ".x",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HELD_BAD_TOKENS))
+def test_every_rule_of_the_token_format_refuses(name):
+    """Only HS256, `typ` JWT when present, no `crit`, times as numbers judged by the module's clock, the tenant as
+    audience, a customer id as subject, and one canonical encoding of each token (no re-encoded twin)."""
+    with pytest.raises(customer_tokens.InvalidCustomerToken):
+        customer_tokens.verify(HELD_BAD_TOKENS[name], SECRET, audience="acme")
+
+
+def test_the_times_are_judged_by_the_modules_clock(monkeypatch):
+    then = NOW - 86_400  # a day ago: the token had a minute left; by the system clock it expired long since
+    token = forge(HS256, {**GOOD, "iat": then, "exp": then + 60})
+    monkeypatch.setattr(customer_tokens, "clock", lambda: then)
+    assert customer_tokens.verify(token, SECRET, "acme")["sub"] == "c-100"
+    monkeypatch.setattr(customer_tokens, "clock", lambda: then + 60 + customer_tokens.LEEWAY_S)
+    with pytest.raises(customer_tokens.InvalidCustomerToken, match="expired"):
+        customer_tokens.verify(token, SECRET, "acme")
+    future = forge(HS256, {**GOOD, "iat": then, "nbf": then + 120, "exp": then + 600})
+    monkeypatch.setattr(customer_tokens, "clock", lambda: then)
+    with pytest.raises(customer_tokens.InvalidCustomerToken, match="nbf"):
+        customer_tokens.verify(future, SECRET, "acme")
+    assert customer_tokens.verify(future, SECRET, "acme", now=then + 120)["sub"] == "c-100"
+
+
+def test_a_list_audience_holding_the_tenant_and_an_issued_token_verify():
+    assert customer_tokens.verify(forge(HS256, {**GOOD, "aud": ["globex", "acme"]}), SECRET, "acme")["aud"] == ["globex", "acme"]
+    token = customer_tokens.issue("c-100", "acme", SECRET, ttl_s=60)
+    assert customer_tokens.verify(token, SECRET, "acme")["exp"] == NOW + 60
+    with pytest.raises(customer_tokens.InvalidCustomerToken):  # no audience asked for: nothing verifies
+        customer_tokens.verify(token, SECRET, "")
+    with pytest.raises(customer_tokens.InvalidCustomerToken):  # a secret too short to be the tenant's
+        customer_tokens.verify(forge(HS256, GOOD, secret="short"), "short", "acme")
+
+
 # --- the API Gateway authorizer ------------------------------------------------------------------
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Bounded retries with jittered exponential backoff for remote tools (http, lambda).
+"""Bounded retries with jittered exponential backoff for remote tools (http, lambda), run by tenacity.
 
 Only transient failures are retried (timeouts, 5xx / throttling, connection errors), and only for
 tools that may repeat: not side-effecting, or declared `idempotent`. `Tool.retries` ≤ 3.
@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import logging
-import random
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
 
 from focal.errors import ToolError
 from focal.models.agent import Tool
@@ -27,25 +28,26 @@ class TransientToolError(ToolError):
     """A failure worth another attempt (when the tool allows it)."""
 
 
-def backoff_s(attempt: int, base_s: float = BACKOFF_BASE_S) -> float:
-    """Full-range jitter around base·2^attempt, capped."""
-    return min(BACKOFF_CAP_S, base_s * (2**attempt)) * random.uniform(0.5, 1.5)  # noqa: S311 - not crypto
+def backoff(base_s: float = BACKOFF_BASE_S) -> wait_exponential_jitter:
+    """base·2^(n-1) before the n-th retry plus up to `base_s` of jitter, never more than BACKOFF_CAP_S."""
+    return wait_exponential_jitter(multiplier=base_s, max=BACKOFF_CAP_S, jitter=base_s)
 
 
 def with_retries(tool: Tool, attempt: Callable[[], T], *, sleep: Callable[[float], None] = time.sleep,
                  base_s: float = BACKOFF_BASE_S) -> T:
     attempts = 1 + (tool.retries if tool.may_retry else 0)
-    for n in range(attempts):
-        try:
-            return attempt()
-        except TransientToolError as exc:
-            if n + 1 >= attempts:
-                if attempts > 1:
-                    raise ToolError(f"{exc} (after {attempts} attempts)") from None
-                raise ToolError(str(exc)) from None
-            log.info("tool %s: attempt %d of %d failed (%s); retrying", tool.id, n + 1, attempts, type(exc).__name__)
-            sleep(backoff_s(n, base_s))
-    raise AssertionError("unreachable")
+
+    def note(state: RetryCallState) -> None:
+        failure = state.outcome.exception() if state.outcome else None
+        log.info("tool %s: attempt %d of %d failed (%s); retrying", tool.id, state.attempt_number, attempts,
+                 type(failure).__name__)
+
+    retrying = Retrying(stop=stop_after_attempt(attempts), wait=backoff(base_s), sleep=sleep,
+                        retry=retry_if_exception_type(TransientToolError), before_sleep=note, reraise=True)
+    try:
+        return retrying(attempt)
+    except TransientToolError as exc:
+        raise ToolError(f"{exc} (after {attempts} attempts)" if attempts > 1 else str(exc)) from None
 
 
 def json_object(tool_id: str, raw: bytes, max_bytes: int, null_is_empty: bool = False) -> dict[str, Any]:

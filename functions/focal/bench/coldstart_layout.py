@@ -32,7 +32,7 @@ LAYERS = ROOT / "layers"
 DEFAULT_ASSETS = Path(".focal") / "lambda-assets"
 # What the python3.12 Lambda runtime itself provides (no layer carries them; see layers/build.py).
 RUNTIME_PACKAGES = ("boto3", "botocore", "s3transfer", "jmespath", "urllib3", "python-dateutil", "six")
-LAYER_RECIPES = ("deps", "llm", "models")
+LAYER_RECIPES = ("deps", "auth", "llm", "models")
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ class Function:
     name: str
     module: str  # the handler module (Lambda's `handler` setting without `.handler`)
     memory_mb: int
-    layers: tuple[str, ...]  # "deps", "models", "llm", as the stack lists them
+    layers: tuple[str, ...]  # "deps", "auth", "models", "llm", as the stack lists them
     snap_start: bool
     calls_models: bool
 
@@ -123,7 +123,7 @@ def functions_from_stack(stack: Path = STACK) -> tuple[list[Function], str]:
         keywords = {k.arg: k.value for k in call.keywords}
         models = bool(_literal(keywords.get("models"), False))
         memory = int(_literal(call.args[0], 1024))  # type: ignore[call-overload]
-        layers = ("deps",) + (("models",) if models else ()) + (("llm",) if name in calls else ())
+        layers = ("deps", "auth") + (("models",) if models else ()) + (("llm",) if name in calls else ())
         out.append(Function(name=name, module=f"handlers.{name}", layers=layers,
                             memory_mb=max(memory, floor) if name in calls else memory,
                             snap_start=bool(_literal(keywords.get("snap_start"), False)), calls_models=name in calls))
@@ -207,7 +207,7 @@ def lambda_layout(folder: Path) -> Layout:
         label=f"Lambda layout: code asset + each function's layers from layers/build.py in {folder}, "
               f"{python312} -I -S -B (bytecode as shipped, none written)",
         command=(python312, "-I", "-S", "-B"), code=folder / "code",
-        layer_paths={"deps": folder / "deps" / "python", "llm": folder / "llm" / "python",
+        layer_paths={"deps": folder / "deps" / "python", "auth": folder / "auth" / "python", "llm": folder / "llm" / "python",
                      "models": folder / "models" / "models"},
         runtime=folder / "runtime",
         notes=(f"the runtime's own packages ({', '.join(RUNTIME_PACKAGES)}) installed with pip and compiled, "

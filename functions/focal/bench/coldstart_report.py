@@ -105,14 +105,14 @@ def report(rows: list[Row], *, agent: str, layout_label: str, layout_notes: tupl
            model: str | None, litellm_ms: float | None, assumed: Assumptions) -> str:
     lines = [f"focal bench coldstart: agent {agent}; memory and layers from {memory_source}; "
              f"model {model or 'none (offline)'}",
-             f"{'function':<9}{'MB':>6} {'layers':<16}{'import':>7}{'1st call':>9}{'bg':>6}{'litellm':>8}"
+             f"{'function':<9}{'MB':>6} {'layers':<21}{'import':>7}{'1st call':>9}{'bg':>6}{'litellm':>8}"
              f"{'cold s':>8}{'snap init':>10}{'restored':>9}{'SnapStart s':>12}"]
     turn_cold, turn_snap = Split(), Split()
     for row in rows:
         f = row.function
         c, r = cold(row, assumed), restored(row, assumed)
         loaded = "n/a" if row.on_demand is None else ("yes" if "litellm" in row.on_demand.get("loaded", []) else "no")
-        lines.append(f"{f.name:<9}{f.memory_mb:>6} {'+'.join(f.layers):<16}"
+        lines.append(f"{f.name:<9}{f.memory_mb:>6} {'+'.join(f.layers):<21}"
                      f"{_ms(row.on_demand, 'startup', 'init'):>7}{_ms(row.on_demand, 'first'):>9}"
                      f"{_ms(row.on_demand, 'background'):>6}{loaded:>8}{_s(c):>8}"
                      f"{_ms(row.snap, 'startup', 'init'):>10}{_ms(row.snap, 'first', 'background'):>9}{_s(r):>12}")

@@ -299,6 +299,9 @@ def _bench_parsers(sub) -> None:  # noqa: ANN001 - the subparsers of `focal`
     from focal.bench.startup import add_parser as add_startup_parser
 
     add_startup_parser(bsub)  # `focal bench startup`: focal test's time to its first conversation, cold and warm
+    from focal.bench.language import add_parser as add_language_parser
+
+    add_language_parser(bsub)  # `focal bench language`: messages and answers placed in a language, CPU per call
 
     def bench_prevalidation(args) -> int:
         from focal.bench.prevalidation import cli

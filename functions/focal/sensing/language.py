@@ -1,11 +1,19 @@
 """Which language a message is written in, cheaply and offline: the share of its words that are
 common function words (stopwords) of each language. Only a clear reading counts: a short message,
-a product name or a message mixing languages is taken as the agent's own language."""
+a product name or a message mixing languages is taken as the agent's own language; ids, amounts, dates,
+e-mail addresses and links are no words of any language.
+
+Measured against langid 1.1.6 (restricted to these languages) with `focal bench language`: langid names more
+foreign messages, but reads short English support messages as another language with high confidence ("I lost
+my card": Spanish, "I'd like to order a pizza": Italian), which would answer them with the language notice, and
+flags English answers' clauses too; these lists flag none of the example suites' English messages.
+"""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 
 STOPWORDS: dict[str, frozenset[str]] = {
@@ -37,14 +45,26 @@ MIN_WORDS = 3  # fewer words than this say nothing reliable about the language
 MIN_SHARE = 0.25  # the winning language's stopwords must be at least this share of the words
 MIN_LEAD = 0.15  # … and lead the agent's own languages by this much
 _WORDS = re.compile(r"[^\W\d_]+", re.UNICODE)
+_TOKENS = re.compile(r"\S+")
+
+
+def words(text: str) -> list[str]:
+    """The words of a message, lower-cased: not the letters of a token that holds a digit, an `@`, a `/` or an inner
+    dot (an id such as A1003, an amount, a date, an e-mail address, a link), which belong to no language."""
+    out: list[str] = []
+    for token in _TOKENS.findall(text):
+        if any(c.isdigit() for c in token) or "@" in token or "/" in token or "." in token.strip(".!?…,;:()[]\"'«»"):
+            continue
+        out += (w.lower() for w in _WORDS.findall(token))
+    return out
 
 
 def detect(text: str) -> tuple[str | None, dict[str, float]]:
     """(language code or None when unclear, stopword share per language)."""
-    words = [w.lower() for w in _WORDS.findall(text)]
-    if len(words) < MIN_WORDS:
+    words_ = words(text)
+    if len(words_) < MIN_WORDS:
         return None, {}
-    shares = {lang: sum(w in stop for w in words) / len(words) for lang, stop in STOPWORDS.items()}
+    shares = {lang: sum(w in stop for w in words_) / len(words_) for lang, stop in STOPWORDS.items()}
     best = max(shares, key=lambda k: shares[k])
     return (best if shares[best] >= MIN_SHARE else None), shares
 
@@ -144,17 +164,17 @@ def _other_script(text: str) -> bool:
     return any(not any(_latin(c) for c in w) and not w[0].isupper() for w in _OTHER_SCRIPT_WORD.findall(text))
 
 
-def foreign_parts(text: str, lang: str = "en") -> list[tuple[str, str]]:
+def foreign_parts(text: str, lang: str = "en", read: Callable[..., str | None] | None = None) -> list[tuple[str, str]]:
     """(language, text) of each sentence of an answer, or part of a sentence, that reads as another language than
     `lang` (two of its words, or one beside a figure) or has words of another script: an answer in English with one
-    sentence or clause in Spanish has one."""
+    sentence or clause in Spanish has one. `read`: another reader of a part than `written_in` (focal bench language)."""
     out = []
     for sentence in filter(None, (s.strip() for s in _SENTENCES.split(text.replace(" - ", " — ")))):
         for part in [sentence, *_PARTS.findall(sentence)]:
             # one word of another language is enough beside a figure ("remboursement de $75"), not in a greeting
             # ("…have a great day, à bientôt!")
             figure = any(c.isdigit() or c == "%" or unicodedata.category(c) == "Sc" for c in part)
-            found = written_in(part, lang, 1 if figure else 2)
+            found = (read or written_in)(part, lang, 1 if figure else 2)
             found = found if found != "other script" or _other_script(part) else None  # "Hi Дмитрий" greets by name
             found = found or ("other script" if _other_script(part) else None)
             if found:
