@@ -161,3 +161,20 @@ def test_validate_refuses_a_call_to_nothing_and_a_cycle_of_calls(tmp_path):
     found = _problems(tmp_path, cycle)
     assert any("calls come back to this scenario" in p for p in found), found
     assert not _problems(tmp_path, AGENT)
+
+
+def test_a_called_flow_entered_on_its_own_never_says_its_instructions_or_nothing(tmp_path):
+    """A step's `instructions` are for the model: a flow finished offline at a step with no template of its own
+    answers neutrally, never "Ask for the member number…" and never an empty answer (newcomer finding)."""
+    agent = AGENT.replace("      - id: ask_id\n", "      - id: ask_id\n        instructions: Ask for the member number and postcode.\n")
+    (tmp_path / "agent.yaml").write_text(agent)
+    (tmp_path / "tools.py").write_text(TOOLS)
+    suite = tmp_path / "tests.yaml"
+    suite.write_text(yaml.safe_dump({"conversations": [{"name": "alone", "turns": [
+        {"user": "I need to verify my membership", "expect": {"scenario": "verify_member"}},
+        {"user": "GM4821", "expect": {"scenario": "verify_member"}},
+        {"user": "SW1A 2AA", "expect": {"tool_calls": ["find_member"], "response_not_contains": "Ask for",
+                                        "response_contains": "anything else"}},
+    ]}]}))
+    report = run_suite(tmp_path / "agent.yaml", suite)
+    assert report.conversations and report.passed, "\n" + format_report(report)

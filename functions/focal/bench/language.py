@@ -4,7 +4,7 @@ The shipped readers (focal.sensing.language: stopword shares for a message, stop
 answer) beside langid 1.1.6 restricted to the same languages, when it is installed (`pip install langid==1.1.6`;
 not a dependency: it lost on short support messages, see the module docstring of focal.sensing.language). For each
 agent language in AGENTS a labelled message should read as foreign exactly when it is in another language (a
-message with no language, never); short = four words or fewer. Texts: focal/bench/language_cases.py, and the
+message with no language, never); short = four words or fewer. Texts: tests/data/language_cases.yaml, and the
 English messages of the example agents' suites (examples/*/tests.yaml). CPU figures are printed, never asserted.
 """
 
@@ -19,7 +19,6 @@ from typing import Any
 
 import yaml
 
-from focal.bench.language_cases import ENGLISH_ANSWERS, FOREIGN_ANSWERS, MESSAGES
 from focal.sensing import language
 
 AGENTS = ("en", "es", "de", "fr")
@@ -27,6 +26,16 @@ SHORT_WORDS = 4
 LANGID_MIN_WORDS = 2
 LANGID_MIN_PROBABILITY = 0.5  # normalised over the languages in play
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+CASES = Path(__file__).resolve().parents[3] / "tests" / "data" / "language_cases.yaml"  # written for the bench
+
+
+def _cases() -> tuple[dict[str | None, list[str]], list[str], list[tuple[str, str]]]:
+    doc = yaml.safe_load(CASES.read_text(encoding="utf-8"))
+    messages = {(None if k == "none" else k): list(v) for k, v in doc["messages"].items()}
+    return messages, list(doc["english_answers"]), [(a["language"], a["text"]) for a in doc["foreign_answers"]]
+
+
+MESSAGES, ENGLISH_ANSWERS, FOREIGN_ANSWERS = _cases()
 Reader = Callable[[str, list[str]], "str | None"]
 
 

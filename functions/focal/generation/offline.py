@@ -19,6 +19,7 @@ from focal.models.turn import OUTPUT_CHECKS, TurnState
 from focal.sensing import language, tone
 
 MAX_RULE_PARTS = 2
+ANYTHING_ELSE = "Is there anything else I can help with?"
 ESCALATE = "I'll connect you with a member of our team who can help you further."
 # The request id travels in the result's `approval` object, not in the text (an id is no claim to check).
 AWAITING_APPROVAL = ("Before I go ahead, this needs a quick approval from our team. I've sent the request "
@@ -161,7 +162,7 @@ def _compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) ->
         parts = [blocked_text(agent, state, variables)]
     elif d.action == "cancelled":
         parts = [_stopped(agent, d.cancelled_scenario_id)]
-        parts += _resume(agent, d.resume_offered_id) or ["Is there anything else I can help with?"]
+        parts += _resume(agent, d.resume_offered_id) or [ANYTHING_ELSE]
     elif d.action == "ask_slot" and not step:  # a variable the resolution loop could not find (dialogue/resolution.py)
         parts = [ask_prompt(agent, d.asked_slot, variables)]
     elif d.action == "ask_slot" and step:
@@ -171,8 +172,11 @@ def _compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) ->
     elif d.action == "confirm" and step:
         parts = rules + _ask_confirmation(agent, state, step, variables)
     elif d.action == "complete" and step:
-        parts = rules + _step_text(state, f"template of {step.id}", step.response_template or step.instructions, variables)
-        parts += _resume(agent, d.resume_offered_id)
+        # a step's `instructions` are for the model, never said; a finished step with no template of its own says
+        # nothing it did not do, and never nothing at all
+        said = _step_text(state, f"template of {step.id}", step.response_template, variables) if step.response_template else []
+        parts = rules + said
+        parts += _resume(agent, d.resume_offered_id) or ([] if parts else [ANYTHING_ELSE])
     elif d.action == "clarify":
         parts = [clarify_question(likely_scenarios(agent, state.context))]
     elif d.action == "clarify_step" and step:
