@@ -18,7 +18,7 @@ id: gym
 name: Gym desk
 profile_field_definitions:
   - {field_name: member_id, field_type: string, description: The member's number, sources: [message],
-     validation_rules: ["len(value) == 6"]}
+     pattern: '\\b[A-Z]{2}\\d{4}\\b', validation_rules: ["len(value) == 6"]}
   - {field_name: postcode, field_type: string, description: The member's postcode, sources: [message]}
   - {field_name: member_name, field_type: string, description: Name on the membership, sources: [tool]}
   - {field_name: freeze_length, field_type: enum, description: How long the freeze lasts,
@@ -178,3 +178,13 @@ def test_a_called_flow_entered_on_its_own_never_says_its_instructions_or_nothing
     ]}]}))
     report = run_suite(tmp_path / "agent.yaml", suite)
     assert report.conversations and report.passed, "\n" + format_report(report)
+
+
+def test_a_value_in_the_opening_message_is_kept_for_the_flow_it_calls(tmp_path):
+    """The member number given with the request is the called identification's: it is not asked again."""
+    _run(tmp_path, [
+        {"user": "I want to freeze my membership, my member number is GM4821",
+         "expect": {"scenario": "verify_member", "response_contains": "postcode", "response_not_contains": "member number"}},
+        {"user": "SW1A 2AA", "expect": {"scenario": "freeze", "step": "ask_length",
+                                        "tool_calls": [{"find_member": {"member_id": "GM4821", "postcode": "SW1A 2AA"}}]}},
+    ])

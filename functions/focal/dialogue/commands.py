@@ -6,7 +6,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from focal.dialogue.flow import drop_offer, end_flow, resume_flow, rewind_to_slot, slot_value_valid, start_flow
+from focal.dialogue.flow import (
+    drop_offer,
+    end_flow,
+    flow_slots,
+    resume_flow,
+    rewind_to_slot,
+    slot_value_valid,
+    start_flow,
+)
 from focal.models.agent import AgentConfig, Slot
 from focal.models.context import Command, Context
 from focal.models.session import Session
@@ -72,7 +80,7 @@ def _slot(run: CommandRun, name: str | None) -> Slot | None:
     scenario = run.agent.scenario(run.session.active_scenario_id)
     if scenario is None or name is None:
         return None
-    return next((s for st in scenario.steps for s in st.slots if s.name == name), None)
+    return next((s for s in flow_slots(run.agent, scenario) if s.name == name), None)
 
 
 def _set_slot(run: CommandRun, cmd: Command) -> None:

@@ -44,6 +44,22 @@ def scenario_slot_names(scenario: Scenario | None) -> list[str]:
     return [slot.name for step in (scenario.steps if scenario else []) for slot in step.slots]
 
 
+def flow_slots(agent: AgentConfig, scenario: Scenario | None) -> list[Slot]:
+    """The slots a flow collects: its own, then those of the flows its steps call (transitively), so a value in the
+    message that starts it ("no signal, my number is 555-123-2002") is kept for the identification it calls."""
+    out: list[Slot] = []
+    seen: set[str] = set()
+    todo = [scenario] if scenario is not None else []
+    while todo:
+        current = todo.pop(0)
+        if current.id in seen:
+            continue
+        seen.add(current.id)
+        out += [slot for step in current.steps for slot in step.slots]
+        todo += [called for step in current.steps if step.call and (called := agent.scenario(step.call)) is not None]
+    return out
+
+
 def start_flow(agent: AgentConfig, session: Session, scenario: Scenario, call: bool = False) -> None:
     """Enter `scenario` at its entry step; an interrupted flow is kept on the stack to resume later.
 

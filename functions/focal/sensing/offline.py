@@ -8,7 +8,7 @@ from datetime import date
 from typing import Any
 
 from focal.dialogue.clarify import MAX_OPTIONS
-from focal.dialogue.flow import current_step, missing_slot, slot_value_valid, value_valid
+from focal.dialogue.flow import current_step, flow_slots, missing_slot, slot_value_valid, value_valid
 from focal.dialogue.resolution import PENDING
 from focal.dialogue.variables import known_variables
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Scenario, Slot
@@ -65,8 +65,8 @@ def awaited_slot(agent: AgentConfig, session: Session) -> Slot | None:
     return missing_slot(step, known_variables(agent, session, None))
 
 
-def _slots_of(scenario: Scenario | None) -> list[Slot]:
-    return [slot for step in scenario.steps for slot in step.slots] if scenario else []
+def _slots_of(agent: AgentConfig, scenario: Scenario | None) -> list[Slot]:
+    return flow_slots(agent, scenario)
 
 
 def _ambiguity(agent: AgentConfig, scores: list[IntentScore], active: bool) -> str | None:
@@ -105,7 +105,7 @@ def _readings(agent: AgentConfig, session: Session, text: str, entities: dict[st
     active = scenario.id == session.active_scenario_id
     awaited = awaited_slot(agent, session) if active else None
     held = session.slots if active else {}
-    slots = _unique(_slots_of(scenario))
+    slots = _unique(_slots_of(agent, scenario))
     values: dict[str, Any] = {}
     # a yes or a no answers a yes/no slot only when the agent's last message asked something (a fallback text
     # that replaced the blocked question did not: the customer never saw it)
@@ -142,7 +142,7 @@ def _slot_commands(
     for scenario in scenarios:
         active = scenario.id == session.active_scenario_id
         values = _readings(agent, session, text, entities, scenario, notes, today)
-        for slot in _unique(_slots_of(scenario)):
+        for slot in _unique(_slots_of(agent, scenario)):
             value = values.get(slot.name)
             held = session.slots.get(slot.name) if active else None
             if value is not None:
@@ -173,7 +173,7 @@ def _digression(agent: AgentConfig, session: Session, text: str, entities: dict[
         return None
     step = current_step(agent, session)
     others: set[str] = set()
-    for slot in _slots_of(active):
+    for slot in _slots_of(agent, active):
         value = entities.get(slot.name)
         if value is None:
             value = coerce(slot.type, extract(slot_field(agent, slot), text, choosing=True, today=today))
@@ -184,7 +184,7 @@ def _digression(agent: AgentConfig, session: Session, text: str, entities: dict[
     if not others:
         return None
     takers = [s for s in scores if s.scenario_id != active.id
-              and others & {slot.name for slot in _slots_of(agent.scenario(s.scenario_id))}]
+              and others & {slot.name for slot in _slots_of(agent, agent.scenario(s.scenario_id))}]
     fit = next((s for s in takers if s.score >= agent.navigation.entry_threshold), None)
     if fit is None:
         fit = next((s for s in takers if _read_only(agent, agent.scenario(s.scenario_id))), None)  # type: ignore[arg-type]
