@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
-from focal.cli.conversation_tests import format_report, run_suite
+from written_agent import passes
 
 AGENT = """
 id: rx
@@ -66,12 +64,7 @@ def status(rx_number):
 
 
 def _run(tmp_path: Path, agent: str, turns: list[dict]) -> None:
-    (tmp_path / "agent.yaml").write_text(agent)
-    (tmp_path / "tools.py").write_text(TOOLS)
-    suite = tmp_path / "tests.yaml"
-    suite.write_text(yaml.safe_dump({"conversations": [{"name": "rx", "turns": turns}]}))
-    report = run_suite(tmp_path / "agent.yaml", suite)
-    assert report.conversations and report.passed, "\n" + format_report(report)
+    passes(tmp_path, agent, TOOLS, turns, "rx")
 
 
 def test_a_lookup_is_guarded_like_any_action(tmp_path):

@@ -7,9 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import yaml
+from written_agent import passes, write_agent
 
-from focal.cli.conversation_tests import format_report, run_suite
 from focal.config.loader import load_agent_file
 from focal.config.validate import semantic_problems
 
@@ -47,17 +46,11 @@ def transfer(summary):
 
 
 def _write(tmp_path: Path, agent: str = AGENT, tools: str = TOOLS) -> Path:
-    (tmp_path / "agent.yaml").write_text(agent)
-    (tmp_path / "tools.py").write_text(tools)
-    return tmp_path / "agent.yaml"
+    return write_agent(tmp_path, agent, tools)
 
 
 def _run(tmp_path: Path, turns: list[dict], tools: str = TOOLS) -> None:
-    agent = _write(tmp_path, tools=tools)
-    suite = tmp_path / "tests.yaml"
-    suite.write_text(yaml.safe_dump({"conversations": [{"name": "handoff", "turns": turns}]}))
-    report = run_suite(agent, suite)
-    assert report.conversations and report.passed, "\n" + format_report(report)
+    passes(tmp_path, AGENT, tools, turns, "handoff")
 
 
 def test_asking_for_a_person_runs_the_agents_handoff_tool_with_a_summary(tmp_path):

@@ -8,12 +8,12 @@ Stale claims left by a killed process: tests/security/test_stale_turn_claims.py.
 from __future__ import annotations
 
 import shutil
-import time
 from pathlib import Path
 
 import pytest
 import yaml
 from example_tools import reset_state
+from held_clock import Clock, claims_table
 
 from focal.errors import VersionConflict
 from focal.models.session import CustomerProfile
@@ -48,18 +48,6 @@ def _runner(tmp_path: Path, **agent_changes) -> LocalRunner:
     deps.clock = Clock()
     return LocalRunner(deps)
 
-
-class Clock:
-    """Time the test moves: now, and later by `advance`."""
-
-    def __init__(self) -> None:
-        self.now = time.time()
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 def _same(a: TurnResult, b: TurnResult) -> bool:
@@ -225,12 +213,7 @@ def dynamo_idempotency(monkeypatch):
     for key, value in FAKE_AWS_ENV.items():
         monkeypatch.setenv(key, value)
     with mock_aws():
-        import boto3
-
-        client = boto3.client("dynamodb", region_name="us-east-1")
-        client.create_table(TableName="t-idem", BillingMode="PAY_PER_REQUEST",
-                            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
-                            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
+        client = claims_table("t-idem")
         yield dynamodb_idempotency("t-idem"), client
 
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
+from written_agent import passes, write_agent
 
-from focal.cli.conversation_tests import format_report, run_suite
 from focal.config.loader import load_agent_file
 from focal.config.validate import semantic_problems
 
@@ -101,17 +100,11 @@ def cancel(member_id):
 
 
 def _write(tmp_path: Path, agent: str = AGENT) -> Path:
-    (tmp_path / "agent.yaml").write_text(agent)
-    (tmp_path / "tools.py").write_text(TOOLS)
-    return tmp_path / "agent.yaml"
+    return write_agent(tmp_path, agent, TOOLS)
 
 
-def _run(tmp_path: Path, turns: list[dict]) -> None:
-    agent = _write(tmp_path)
-    suite = tmp_path / "tests.yaml"
-    suite.write_text(yaml.safe_dump({"conversations": [{"name": "calls", "turns": turns}]}))
-    report = run_suite(agent, suite)
-    assert report.conversations and report.passed, "\n" + format_report(report)
+def _run(tmp_path: Path, turns: list[dict], agent: str = AGENT) -> None:
+    passes(tmp_path, agent, TOOLS, turns, "calls")
 
 
 def test_a_called_flow_runs_first_and_its_caller_resumes_with_its_values(tmp_path):
@@ -167,17 +160,12 @@ def test_a_called_flow_entered_on_its_own_never_says_its_instructions_or_nothing
     """A step's `instructions` are for the model: a flow finished offline at a step with no template of its own
     answers neutrally, never "Ask for the member number…" and never an empty answer (newcomer finding)."""
     agent = AGENT.replace("      - id: ask_id\n", "      - id: ask_id\n        instructions: Ask for the member number and postcode.\n")
-    (tmp_path / "agent.yaml").write_text(agent)
-    (tmp_path / "tools.py").write_text(TOOLS)
-    suite = tmp_path / "tests.yaml"
-    suite.write_text(yaml.safe_dump({"conversations": [{"name": "alone", "turns": [
+    _run(tmp_path, [
         {"user": "I need to verify my membership", "expect": {"scenario": "verify_member"}},
         {"user": "GM4821", "expect": {"scenario": "verify_member"}},
         {"user": "SW1A 2AA", "expect": {"tool_calls": ["find_member"], "response_not_contains": "Ask for",
                                         "response_contains": "anything else"}},
-    ]}]}))
-    report = run_suite(tmp_path / "agent.yaml", suite)
-    assert report.conversations and report.passed, "\n" + format_report(report)
+    ], agent)
 
 
 def test_a_value_in_the_opening_message_is_kept_for_the_flow_it_calls(tmp_path):

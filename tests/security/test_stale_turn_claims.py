@@ -11,11 +11,11 @@ from a clock the test moves; nothing sleeps.
 from __future__ import annotations
 
 import shutil
-import time
 from pathlib import Path
 
 import pytest
 import yaml
+from held_clock import Clock, claims_table
 
 from focal.cli.serve_api import turn_reply
 from focal.dialogue.tool_calls import NOT_REPEATED, execute, prepare
@@ -32,16 +32,6 @@ from focal.wiring import local_deps
 RETAIL = Path(__file__).resolve().parents[2] / "examples" / "retail"
 NOW, LEASE = 1_800_000_000.0, 30.0
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = time.time()
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 class CountingTools:
@@ -76,12 +66,7 @@ def idempotency(request, tmp_path, monkeypatch):
                        "AWS_DEFAULT_REGION": "us-east-1"}.items():
         monkeypatch.setenv(key, value)
     with mock_aws():
-        import boto3
-
-        client = boto3.client("dynamodb", region_name="us-east-1")
-        client.create_table(TableName="idem", BillingMode="PAY_PER_REQUEST",
-                            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
-                            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}])
+        client = claims_table("idem")
         yield TurnIdempotency(DynamoTurnClaims("idem", client))
 
 

@@ -22,9 +22,7 @@ from __future__ import annotations
 from focal import expressions
 from focal.config.collector import Collector, resolve_step_scope
 from focal.config.hints import quoted
-from focal.config.validate_rules import answer_rules, rule_situations, rule_violations, what_is_read
-from focal.dialogue.variables import render
-from focal.enforcement.reading import DraftReading, offline_reading
+from focal.config.validate_rules import answer_rules, breaking_texts, what_is_read
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, Rule, Scope
 
@@ -81,26 +79,11 @@ def _text_warnings(c: Collector, agent: AgentConfig, i: int, soft: Rule) -> None
     for _, rule, names in answer_rules(agent):
         if not _meet(agent, soft, rule):
             continue
-        replies = {n for n in names if (f := agent.field(n)) and "response" in f.sources and not f.privileged}
-        if not replies:
-            continue
-        situations = rule_situations(agent, names - replies)
-        for key in ("action_text", "response_template"):
-            template = getattr(soft, key)
-            if not template:
-                continue
-            text = render(template, {})  # placeholders read 'unknown': no value is made up for them
-            for variables in situations:
-                if rule_violations(agent, rule, variables, DraftReading()):
-                    continue  # the rule fails whatever an answer says here
-                reading, _ = offline_reading(agent, text, replies, variables, model_written=False)
-                if not rule_violations(agent, rule, variables, reading):
-                    continue
-                read = what_is_read(key, reading, replies).replace(f"this {key} as", f"this {key}, as it reads an answer, as")
-                c.add(("rules", i, key), f"soft rule '{soft.id}' offers what hard rule '{rule.id}' forbids: {read}, "
-                      f"which fails {quoted(rule.enforcement_expression or '')}; an answer that follows the soft rule "
-                      "is blocked. Say in the soft rule what the hard rule allows, or scope the two apart", "warning")
-                break
+        for key, _, replies, _, reading in breaking_texts(agent, rule, names, soft, ("action_text", "response_template")):
+            read = what_is_read(key, reading, replies).replace(f"this {key} as", f"this {key}, as it reads an answer, as")
+            c.add(("rules", i, key), f"soft rule '{soft.id}' offers what hard rule '{rule.id}' forbids: {read}, "
+                  f"which fails {quoted(rule.enforcement_expression or '')}; an answer that follows the soft rule "
+                  "is blocked. Say in the soft rule what the hard rule allows, or scope the two apart", "warning")
 
 
 def soft_rule_warnings(c: Collector, agent: AgentConfig) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import copy
 import itertools
+from collections.abc import Iterator
 from typing import Any
 
 from focal import expressions
@@ -132,31 +133,39 @@ def _consequence(key: str) -> str:
             "from this template is blocked again")
 
 
+def breaking_texts(agent: AgentConfig, rule: Rule, names: set[str], owner: Rule, keys: tuple[str, ...]
+                   ) -> Iterator[tuple[str, str, set[str], dict[str, Any], DraftReading]]:
+    """(key, text, the response fields read, situation, reading) for each of `owner`'s texts under `keys` that, read
+    as an answer, breaks `rule` in a situation where the rule otherwise holds; the first such situation per text."""
+    replies = {n for n in names if (f := agent.field(n)) and "response" in f.sources and not f.privileged}
+    if not replies:
+        return
+    situations = rule_situations(agent, names - replies)
+    for key in keys:
+        template = getattr(owner, key)
+        if not template:
+            continue
+        text = render(template, {})  # placeholders read 'unknown': no amount is made up for them
+        for variables in situations:
+            if rule_violations(agent, rule, variables, DraftReading()):
+                continue  # the rule fails whatever the answer says here (a default breaking it is its own error)
+            reading, _ = offline_reading(agent, text, replies, variables, model_written=False)
+            if rule_violations(agent, rule, variables, reading):
+                yield key, text, replies, variables, reading
+                break
+
+
 def own_text_warnings(c: Collector, agent: AgentConfig) -> None:
     """A hard constraint's fallback_text or response_template that the rule itself rejects (see the module)."""
     for i, rule, names in answer_rules(agent):
-        replies = {n for n in names if (f := agent.field(n)) and "response" in f.sources and not f.privileged}
-        if not replies:
-            continue
-        situations = rule_situations(agent, names - replies)
-        for key in ("response_template", "fallback_text"):
-            template = getattr(rule, key)
-            if not template:
-                continue
-            text = render(template, {})  # placeholders read 'unknown': no amount is made up for them
-            for variables in situations:
-                if rule_violations(agent, rule, variables, DraftReading()):
-                    continue  # the rule fails whatever the answer says here (a default breaking it is its own error)
-                reading, _ = offline_reading(agent, text, replies, variables, model_written=False)
-                if not rule_violations(agent, rule, variables, reading):
-                    continue
-                others = {n: variables[n] for n in sorted(names - replies) if n in variables}
-                changed = {n: v for n, v in others.items() if (f := agent.field(n)) is None or v != f.default}
-                where = f" (when {', '.join(f'{n} is {shown_value(v)}' for n, v in changed.items())})" if changed else ""
-                check = quoted(rule.enforcement_expression or "")
-                c.add(("rules", i, key), f"{what_is_read(key, reading, replies)}, which fails the rule's own check "
-                      f"{check}{where}: {_consequence(key)}; {_fix(agent, text, reading, replies)}", "warning")
-                break
+        for key, text, replies, variables, reading in breaking_texts(agent, rule, names, rule,
+                                                                 ("response_template", "fallback_text")):
+            others = {n: variables[n] for n in sorted(names - replies) if n in variables}
+            changed = {n: v for n, v in others.items() if (f := agent.field(n)) is None or v != f.default}
+            where = f" (when {', '.join(f'{n} is {shown_value(v)}' for n, v in changed.items())})" if changed else ""
+            check = quoted(rule.enforcement_expression or "")
+            c.add(("rules", i, key), f"{what_is_read(key, reading, replies)}, which fails the rule's own check "
+                  f"{check}{where}: {_consequence(key)}; {_fix(agent, text, reading, replies)}", "warning")
 
 
 # --- a default that breaks a hard constraint -----------------------------------------------------------
