@@ -203,7 +203,7 @@ class EntailmentModel(Protocol):
 
 
 class ApprovalStore(Protocol):
-    """Approval requests (seed 004), keyed by tenant and approval id.
+    """Approval requests, keyed by tenant and approval id.
 
     Reads report an awaiting request past its deadline as `expired` (TTL or no TTL). A transition
     is conditional on the stored state, so of two racing answers exactly one wins."""

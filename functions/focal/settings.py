@@ -42,7 +42,7 @@ class Settings(BaseSettings):
     tool_idle_workers: int = Field(default=16, ge=0, le=1024)
     turn_ttl_days: int = 90
     session_ttl_hours: int = 24
-    # Approvals in AWS (seed 004): EventBridge bus for engine events (unset: not published) and the
+    # Approvals in AWS: EventBridge bus for engine events (unset: not published) and the
     # STANDARD approval state machine the tools stage starts per request (unset: no workflow).
     event_bus: str | None = None
     approval_state_machine_arn: str | None = None

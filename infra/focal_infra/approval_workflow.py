@@ -1,4 +1,4 @@
-"""The approval workflow (seed 004): a STANDARD state machine per approval request.
+"""The approval workflow: a STANDARD state machine per approval request.
 
     wait for decision   lambda:invoke.waitForTaskToken → the approval-wait function keeps the token
                         on the request; TimeoutSecondsPath = $.timeout_seconds (the request's time left)

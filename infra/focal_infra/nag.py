@@ -64,7 +64,7 @@ API = {
                           "method needs a valid hashed API key (Lambda authorizer) and the turn body is validated "
                           "against its model; a web ACL is an account/edge decision left to the deployment.",
     "AwsSolutions-COG4": "Callers are businesses' back ends with API keys, not end users: the REQUEST authorizer "
-                         "maps a key (stored hashed) to its tenant, by design (issue 7); no Cognito user pool.",
+                         "maps a key (stored hashed) to its tenant, by design; no Cognito user pool.",
 }
 TOOL_REACH = ("Tenant-prefixed by design: tools may read only secrets under focal/<tenant>/ and invoke only "
               "functions named focal-<tenant>-tool-*, which agent files name at run time.")

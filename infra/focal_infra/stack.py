@@ -134,7 +134,7 @@ class FocalStack(Stack):
             "OPENBLAS_NUM_THREADS": "1",
         }
 
-        # --- Events and the approval workflow (seed 004) ---------------------------------------
+        # --- Events and the approval workflow ---------------------------------------
         self.event_bus = events.EventBus(self, "EventBus", event_bus_name=f"focal-{tenant}")
         environment["FOCAL_EVENT_BUS"] = self.event_bus.event_bus_name
         self.approval_wait_function = self._function(

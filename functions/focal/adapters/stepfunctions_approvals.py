@@ -1,4 +1,4 @@
-"""The approval workflow in AWS: a STANDARD state machine per approval request (seed 004).
+"""The approval workflow in AWS: a STANDARD state machine per approval request.
 
 `start` begins an execution named after the request (idempotent: a second start with the same name
 and input is a no-op for Step Functions); its first task invokes the approval-wait function with a

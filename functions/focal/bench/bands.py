@@ -1,4 +1,4 @@
-"""`focal bench bands [SUITE ...]`: how the approval gate (seed 004) decides over conversation suites.
+"""`focal bench bands [SUITE ...]`: how the approval gate decides over conversation suites.
 
 Each suite (default: every `examples/*/tests.yaml` with an `agent.yaml` beside it) runs through the
 local pipeline exactly as `focal test` runs it, at the agent's own `approval` weights and bands.

@@ -53,7 +53,7 @@ CLINC_ANCHORS: list[tuple[str, str, str]] = [  # (method, in-scope acc, oos reca
     ("oos-train DialogFlow", "91.7", "14.0"),
 ]
 MEASURED_BASELINE = "MiniLM 1-NN cosine, measured (README): Banking77 82.20 ± 0.66 / 88.67 ± 0.21 / 91.92"
-TARGETS = "targets (issue 8): Banking77 10-shot ≥ 86.0; CLINC150 in-scope ≥ 93.4 with oos recall ≥ 55"
+TARGETS = "targets: Banking77 10-shot ≥ 86.0; CLINC150 in-scope ≥ 93.4 with oos recall ≥ 55"
 
 
 def default_data_dir() -> Path:

@@ -1,4 +1,4 @@
-"""Approval gates (seed 004): before a side-effecting tool runs, the turn's graded confidence decides.
+"""Approval gates: before a side-effecting tool runs, the turn's graded confidence decides.
 
     ≥ approval.execute_threshold   → execute
     ≥ approval.approval_threshold  → an approval request is stored, nothing runs, the customer is told
@@ -134,7 +134,7 @@ def gate(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[str], 
         assessment = assessment_for(state, agent, tool_ids)
         path: Path_ = "rejected" if unknown else band(agent, assessment.score)
         reason = f"unknown tool(s) {', '.join(unknown)}" if unknown else f"confidence {assessment.score:.2f}"
-    except Exception as exc:  # noqa: BLE001 - seed 004: an error in the decision rejects, it never executes
+    except Exception as exc:  # noqa: BLE001 - an error in the decision rejects, it never executes
         assessment, path, reason = Assessment(score=0.0, factors={}), "rejected", f"assessment failed: {type(exc).__name__}"
     if path == "approval" and deps.approvals is None:
         path, reason = "rejected", "no approval store configured"

@@ -1,4 +1,4 @@
-"""Command execution: one small handler per dialogue command (seed 003), run as the message gives them."""
+"""Command execution: one small handler per dialogue command, run as the message gives them."""
 
 from __future__ import annotations
 

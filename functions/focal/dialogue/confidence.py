@@ -1,4 +1,4 @@
-"""Graded confidence (seed 004): confidence = Σ weight × factor, each factor in [0, 1] with a reason.
+"""Graded confidence: confidence = Σ weight × factor, each factor in [0, 1] with a reason.
 
 The weights come from `approval.weights` (30/30/20/20 by default; `focal validate` checks they
 name these four factors and add up to 1). Each factor measures something that differs from one
@@ -44,7 +44,7 @@ one barely understood asks the customer again; a clear yes close to a guard's li
 approval too. Any error while assessing is the gate's to catch: it rejects, it never executes.
 
 With `features.graded_confidence` off the turn keeps the route's confidence, and the gate sees
-seed 004's phase-1 reading instead: 1.0 when every needed tool exists with its arguments, else 0.
+the phase-1 reading instead: 1.0 when every needed tool exists with its arguments, else 0.
 """
 
 from __future__ import annotations
@@ -260,7 +260,7 @@ def provenance(agent: AgentConfig, state: TurnState, name: str, value: Any) -> t
 
 def tool_availability(state: TurnState, agent: AgentConfig, tool_ids: list[str],
                       certainty: float | None = None) -> tuple[float, str]:
-    """Argument provenance (the factor keeps seed 004's name): the mean over the tools' required arguments."""
+    """Argument provenance (the factor keeps its name): the mean over the tools' required arguments."""
     if not tool_ids:
         return 1.0, "no tools needed"
     known = known_variables(agent, state.session, state.profile)
@@ -285,7 +285,7 @@ def tool_availability(state: TurnState, agent: AgentConfig, tool_ids: list[str],
 
 
 def arguments_present(agent: AgentConfig, tool_ids: list[str], known: dict) -> tuple[float, str]:
-    """Seed 004 phase 1: every needed tool exists and has its required arguments."""
+    """Phase 1: every needed tool exists and has its required arguments."""
     missing: list[str] = []
     for tool_id in tool_ids:
         tool = agent.tool(tool_id)
@@ -399,7 +399,7 @@ def assess(state: TurnState, agent: AgentConfig, tool_ids: list[str]) -> Assessm
 
 
 def plain(state: TurnState, agent: AgentConfig, tool_ids: list[str]) -> Assessment:
-    """Seed 004's phase-1 confidence for the gate when graded confidence is off: 1 or 0."""
+    """The phase-1 confidence for the gate when graded confidence is off: 1 or 0."""
     known = known_variables(agent, state.session, state.profile)
     availability, why = arguments_present(agent, tool_ids, known)
     return Assessment(score=availability, factors={}, reasons={"plain": why}, tools=list(tool_ids))

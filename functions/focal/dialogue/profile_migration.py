@@ -1,4 +1,4 @@
-"""Customer profile schema versioning (seed 000, consideration D): migrate on read, in one place.
+"""Customer profile schema versioning: migrate on read, in one place.
 
 An agent carries `profile_schema_version`; every stored profile carries the `schema_version` it was
 written under. The sensor calls `migrate_profile` right after loading a profile. A profile written

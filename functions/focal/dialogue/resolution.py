@@ -1,4 +1,4 @@
-"""Variable resolution (seed 002's iterative loop): what a turn is about to say must be known first.
+"""Variable resolution: what a turn is about to say must be known first.
 
 The variables a turn needs — the slot the current step asks for, the placeholders of the text it is
 about to say (confirmation prompt, response template) and, for matched soft rules, their

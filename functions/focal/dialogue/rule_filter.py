@@ -1,4 +1,4 @@
-"""Which retrieved candidates truly apply (seed 000 rule filter, seed 002 relationships).
+"""Which retrieved candidates truly apply.
 
 1. similarity threshold, `enabled`, fire limits and cooldowns — counted in the session, decided in
    code: a model never decides how often a rule has fired;

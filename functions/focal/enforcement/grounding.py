@@ -1,4 +1,4 @@
-"""Output check: grounding — every checkable claim of the answer comes from the turn's context (seed 002 III.2).
+"""Output check: grounding — every checkable claim of the answer comes from the turn's context.
 
 Claims (extracted from the answer, in this order; each match is masked so it is counted once):
 - `id`: reference-like ids — the `pattern` of every `id` field definition, plus letter+digit codes such

@@ -1,4 +1,4 @@
-"""Output check: relevance — does the answer address what the customer asked (seed 000 E, seed 002 III.1)?
+"""Output check: relevance — does the answer address what the customer asked?
 
 What is compared with what
 - The answer is scored against two queries and the better score counts: the customer's message

@@ -54,7 +54,7 @@ def _task(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> st
 
 
 def _definitions(agent: AgentConfig, rules: list[Rule]) -> list[str]:
-    """The field definitions matched rules declare they depend on (seed 002), each once."""
+    """The field definitions matched rules declare they depend on, each once."""
     names = list(dict.fromkeys(name for r in rules for name in r.depends_on_definitions))
     out = []
     for name in names:

@@ -64,7 +64,7 @@ class AmountWords(Strict):
 
 
 class ProfileFieldDefinition(Strict):
-    """A variable/profile field definition ("definitions" of seed 002)."""
+    """A variable/profile field definition."""
 
     field_name: str = Field(description="the variable's name, as expressions, templates and tool arguments write it")
     display_name: str = Field(default="", description="a human-readable name")
@@ -468,7 +468,7 @@ REFUSAL_PLACEHOLDER = re.compile(r"\{(max_length|min_length|kinds)\}")
 
 
 class PreValidationConfig(Strict):
-    """Seed 004 pre-validation. The master switches are `features.enabled` and `features.pre_validation`;
+    """Pre-validation. The master switches are `features.enabled` and `features.pre_validation`;
     `non_empty` always runs under them, every other check has its own flag here."""
 
     min_length: int = Field(default=1, ge=0, description="fewest characters of a message (check_length)")
@@ -668,7 +668,7 @@ class AgentConfig(Strict):
         return next((f for f in self.profile_field_definitions if f.field_name == name), None)
 
     def feature_on(self, flag: str) -> bool:
-        """Seed 004's hierarchy: a feature is on only when the master switch `features.enabled` is too."""
+        """The hierarchy: a feature is on only when the master switch `features.enabled` is too."""
         return bool(self.features.enabled and getattr(self.features, flag))
 
     def global_hard_constraints(self) -> list[Rule]:

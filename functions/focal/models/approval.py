@@ -1,4 +1,4 @@
-"""Approval requests (seed 004) and the engine events published about them.
+"""Approval requests and the engine events published about them.
 
 An approval request holds a side-effecting action the gate would not run on its own: the tools,
 the arguments they would get, the step they belong to, and a deadline. It moves once, from

@@ -1,4 +1,4 @@
-"""What the sensor understands of one message (seed 000 decision 1, seed 003 commands)."""
+"""What the sensor understands of one message."""
 
 from __future__ import annotations
 

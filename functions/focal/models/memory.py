@@ -1,4 +1,4 @@
-"""Episodic memory (seed 000 retrieval): what a customer asked in an earlier turn and what was decided."""
+"""Episodic memory: what a customer asked in an earlier turn and what was decided."""
 
 from __future__ import annotations
 

@@ -42,7 +42,7 @@ class RouteDecision(BaseModel):
     action: Literal[
         "respond", "ask_slot", "confirm", "clarify", "clarify_step", "escalate", "complete", "out_of_scope",
         "cancelled", "chitchat", "tool_error", "declined",
-        "awaiting_approval", "clarify_action", "action_rejected",  # the approval gate (seed 004)
+        "awaiting_approval", "clarify_action", "action_rejected",  # the approval gate
         "action_blocked",  # an action guard stopped a side-effecting call before it ran
         "already_done",  # a correction of a value a side effect of this flow already used: not run again
     ] = "respond"
@@ -199,7 +199,7 @@ class TurnResult(BaseModel):
     timings_ms: dict[str, float] = Field(description="milliseconds per stage")
     suggested_questions: list[str] = Field(description="questions the customer might ask next")
     error: dict[str, Any] | None = Field(description="null, or {code, message, stage} of what failed")
-    # Seed 004 (defaults keep older results and records valid):
+    # Confidence and approvals (defaults keep older results and records valid):
     approval_state: ApprovalStateName = Field(default="none", description="none | awaiting_approval | approved | denied | expired")
     approval: dict[str, Any] | None = Field(default=None, description="{id, state, tool_id, expires_at} of the approval request")
     request_id: str | None = Field(default=None, description="the approval or clarification request this turn created")
@@ -239,7 +239,7 @@ class TurnState(BaseModel):
     response: str | None = None
     execution_path: ExecutionPath = "respond"
     confidence: float = 1.0
-    confidence_factors: dict[str, float] = Field(default_factory=dict, description="graded confidence (seed 004)")
+    confidence_factors: dict[str, float] = Field(default_factory=dict, description="graded confidence")
     confidence_reasons: dict[str, str] = Field(default_factory=dict, description="why each factor has its value")
     approval: dict[str, Any] | None = Field(default=None, description="the approval request this turn created or waits on")
     request_id: str | None = Field(default=None, description="the approval or clarification request id (events carry it)")
@@ -253,7 +253,7 @@ class TurnState(BaseModel):
         default=None, description="epoch seconds when the turn's model budget (models.turn_budget_s) is spent; set by the first stage")
     error: TurnError | None = None
     result: TurnResult | None = None
-    # Persistence (issue 7): what migrating the stored profile did (field names only), and whether
+    # Persistence: what migrating the stored profile did (field names only), and whether
     # this execution answers a repeated turn id from the idempotency store instead of running.
     profile_migration: dict[str, Any] | None = Field(default=None, description="the profile's schema migration on read")
     idempotency: Literal["replayed", "in_progress", "key_reused", "superseded"] | None = Field(

@@ -49,10 +49,10 @@ class Deps:
     # Load the optional ONNX cross-encoders of the output checks (enforcement.*_model_dir), once per folder.
     relevance_model: Callable[[str], RelevanceModel | None] | None = None
     grounding_model: Callable[[str], EntailmentModel | None] | None = None
-    approvals: ApprovalStore | None = None  # approval requests (seed 004); None: the gate cannot ask, it rejects
+    approvals: ApprovalStore | None = None  # approval requests; None: the gate cannot ask, it rejects
     events: EventSink | None = None  # approval / clarification / decision / tool events; None: not published
     approval_workflow: ApprovalWorkflow | None = None  # AWS: the STANDARD state machine; None: local
-    idempotency: TurnIdempotency | None = None  # repeated turn ids answered from the store (issue 7); None: off
+    idempotency: TurnIdempotency | None = None  # repeated turn ids answered from the store; None: off
     session_ttl_s: int = 24 * 3600
     turn_ttl_s: int = 90 * 24 * 3600
     clock: Callable[[], float] = time.time

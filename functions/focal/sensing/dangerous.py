@@ -1,4 +1,4 @@
-"""Dangerous content (seed 004): payloads a customer-service agent must never pass on to tools,
+"""Dangerous content: payloads a customer-service agent must never pass on to tools,
 templates or stores — shell commands, SQL statements, script/HTML injection, template (SSTI)
 expressions, path traversal, JNDI/NoSQL operators.
 

@@ -1,4 +1,4 @@
-"""When the offline reading is sure enough that a model call would add nothing (seed 000, decision 1).
+"""When the offline reading is sure enough that a model call would add nothing.
 
 The model is skipped when the message is a recognised dialogue act, fills exactly what the flow is
 waiting for, names a scenario with a score of at least `sensor.fast_path_confidence`, or — outside a

@@ -1,4 +1,4 @@
-"""Prompt-injection detection without a hosted service (seed 004, TOOLCHAIN "Prompt injection").
+"""Prompt-injection detection without a hosted service.
 
 Three layers, cheapest first, each giving a reason that names what it found (never the text):
 1. heuristics: named regular expressions over a normalised copy of the message (case, Unicode

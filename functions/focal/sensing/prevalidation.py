@@ -1,4 +1,4 @@
-"""Pre-validation (seed 004): cheap checks before any understanding; each a named check with a reason.
+"""Pre-validation: cheap checks before any understanding; each a named check with a reason.
 
 Checks, in order (the master switches are `features.enabled` and `features.pre_validation`; every
 check but `non_empty` also has its own flag in `pre_validation`):

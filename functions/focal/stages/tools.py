@@ -5,7 +5,7 @@ action guard in scope is evaluated on them. A blocked call never runs; the turn 
 guard's own text (`action_blocked`), and the trace, the turn record and an `action_blocked` event
 name the call, the rule and the reason.
 
-Seed 004: with `features.graded_confidence` the turn's confidence is graded here; with
+with `features.graded_confidence` the turn's confidence is graded here; with
 `features.approval_gates` a side-effecting call runs only when the gate says execute (otherwise an
 approval request holding the exact arguments and guard verdicts, a clarification, or a rejection).
 
@@ -19,7 +19,7 @@ otherwise the action's calls are `not_repeated` (outcome unknown, the flow waits
 step whose action the claim marked as taken is not offered again at all. An approved request resumes
 here too (`state.resume`): exactly its stored calls, after the guards are checked again on those arguments.
 
-Seed 002: around the step's actions, `dialogue/resolution.py` resolves the variables the turn needs
+around the step's actions, `dialogue/resolution.py` resolves the variables the turn needs
 (session → profile → read-only tools, at most 3 rounds → ask the customer).
 """
 
