@@ -46,6 +46,7 @@ def locate_model(model_dir: str | None = None) -> tuple[Path, Path]:
 
 class OnnxEmbedder:
     dimension = 384
+    model_id = "all-MiniLM-L6-v2"  # names the background mean retrieval centres on (focal.retrieval.calibration)
 
     def __init__(self, model_dir: str | None = None, threads: int = 1, cache_size: int = 4096):
         model_path, tokenizer_path = locate_model(model_dir)
@@ -133,6 +134,7 @@ class LazyEmbedder:
     tools, generate, persist) run without the ONNX models layer and never pay for the model."""
 
     dimension = OnnxEmbedder.dimension
+    model_id = OnnxEmbedder.model_id
 
     def __init__(self, model_dir: str | None = None, threads: int | None = None):
         self.model_dir, self.threads = model_dir, threads

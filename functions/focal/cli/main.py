@@ -335,7 +335,7 @@ def parser() -> argparse.ArgumentParser:
     s.set_defaults(func=bench_prevalidation)
 
     def bench_retrieval(args) -> int:
-        from focal.bench.retrieval import cli
+        from focal.bench.retrieval_cli import cli
 
         return cli(args)
 

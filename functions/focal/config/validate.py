@@ -46,6 +46,15 @@ def _duplicates(c: Collector, items: list[Any], attr: str, path: tuple[Any, ...]
             c.add((*path, index, attr), f"duplicate {attr} '{getattr(entry, attr)}'")
 
 
+def _index_ids(c: Collector, agent: AgentConfig) -> None:
+    """Rule and scenario ids name index documents ('refund_cap#2' is an example of refund_cap): no '#'
+    in them, or one rule's keys could replace another's."""
+    for kind, items in (("rules", agent.rules), ("scenarios", agent.scenarios)):
+        for index, entry in enumerate(items):
+            if "#" in entry.id:
+                c.add((kind, index, "id"), f"'{entry.id}' contains '#', which names the index's documents; use another character")
+
+
 def _pattern_problem(pattern: str) -> str | None:
     """Why a field's pattern cannot be used. Compiled by `re`: the matcher's `regex` (sensing.extraction)
     takes the same syntax and is not in every stage's layers."""
@@ -294,6 +303,7 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
               + did_you_mean(agent.handoff_tool, [t.id for t in agent.tools]))
     _duplicates(c, agent.rules, "id", ("rules",))
     _duplicates(c, agent.scenarios, "id", ("scenarios",))
+    _index_ids(c, agent)
     _duplicates(c, agent.tools, "id", ("tools",))
     _duplicates(c, agent.profile_field_definitions, "field_name", ("profile_field_definitions",))
 
