@@ -36,6 +36,7 @@ EXAMPLES: dict[str, str] = {
     "bench drafts": "focal bench drafts tests/data/drafts_held_out --show",
     "bench draftspeed": "focal bench draftspeed examples/retail/agent.yaml --repeat 3",
     "bench prevalidation": "focal bench prevalidation tests/data/prevalidation_messages.yaml --show",
+    "bench relevance": "focal bench relevance --no-blind --show",
     "bench retrieval": "focal bench retrieval examples/retail/agent.yaml --k 1,3,5",
 }
 

@@ -423,7 +423,13 @@ class EnforcementConfig(Strict):
     )
     relevance_cosine_threshold: float = Field(
         default=0.3, ge=0, le=1,
-        description="the least MiniLM cosine between the answer and its best query (the default scorer, no model folder)",
+        description="the least MiniLM cosine between the answer and its best query — the message, the routed texts, the "
+        "agent's own texts or a conversational move (the default scorer, no model folder)",
+    )
+    relevance_off_topic_margin: float = Field(
+        default=0.0, ge=0, le=1,
+        description="the default scorer also fails an answer closer to unrelated content (a poem, a recipe, health or "
+        "money advice, trivia, code) than to the conversation by more than this",
     )
     relevance_refusal_bypass: StrictBool = Field(
         default=True, description="refusals, 'I don't know', hand-offs, clarifying questions and the agent's own fallback texts pass"
