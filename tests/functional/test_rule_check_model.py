@@ -42,7 +42,10 @@ def opted_in(tmp_path: Path) -> Path:
     return agent
 
 
-def turn(tmp_path, model, message="I want a refund for my order", agent=None):
+ASKS = "I want a refund for my order, where will the money go?"  # refund_destination matches by similarity
+
+
+def turn(tmp_path, model, message=ASKS, agent=None):
     deps = local_deps(agent or opted_in(tmp_path), tmp_path / "focal.db")
     deps.model = model
     runner = LocalRunner(deps)
@@ -52,7 +55,7 @@ def turn(tmp_path, model, message="I want a refund for my order", agent=None):
 
 
 def test_the_model_drops_a_candidate_that_only_sounds_alike(tmp_path):
-    # Offline, "I want a refund for my order" also matches refund_destination by similarity.
+    # refund_destination matches ASKS by similarity; the scripted model judges that it does not apply.
     model = RuleJudge(json.dumps({"applies": []}))
     result, notes = turn(tmp_path, model)
     assert len(model.prompts) == 1 and "refund_destination" in model.prompts[0]

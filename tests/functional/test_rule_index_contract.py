@@ -27,7 +27,7 @@ from focal.adapters.opensearch_index import OpenSearchRuleIndex, index_name  # n
 from focal.config.loader import load_agent  # noqa: E402
 from focal.models.agent import AgentConfig  # noqa: E402
 from focal.ports import Hit, IndexedRule, ScopeFilter  # noqa: E402
-from focal.retrieval.rules import sync_index  # noqa: E402
+from focal.retrieval.rules import rule_keys, rule_of, sync_index  # noqa: E402
 
 DIM = 16
 RETAIL = Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yaml"
@@ -275,8 +275,9 @@ class RuleIndexContract:
         disabled = next(r for r in changed.rules if r.id != target.id and r.enabled)
         disabled.enabled = False
         report = sync_index(index, embedder, "abc", changed)
-        assert (report.embedded, report.deleted) == (1, 1) and embedder.embedded == total + 1
-        assert disabled.id not in index.digests("abc", agent.id)
+        # every key of the disabled rule (its condition and its examples) leaves the index
+        assert (report.embedded, report.deleted) == (1, len(rule_keys(disabled))) and embedder.embedded == total + 1
+        assert not any(rule_of(i) == disabled.id for i in index.digests("abc", agent.id))
         hits = index.search(ScopeFilter("abc", agent.id), unit(target.condition_text), 1)
         assert hits[0].rule_id == target.id and hits[0].score == pytest.approx(1.0, abs=TOL)
 

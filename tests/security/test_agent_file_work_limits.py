@@ -45,6 +45,14 @@ def rules(count: int) -> str:
                                  f"    action_text: answer about topic {i}\n" for i in range(count))
 
 
+def rule_examples(count: int, per: int) -> str:
+    """`count` rules with `per` distinct examples each."""
+    return "rules:\n" + "".join(f"  - id: r{i}\n    condition_text: the customer asks about topic {i}\n"
+                                 f"    action_text: answer about topic {i}\n    examples: "
+                                 + json.dumps([f"question {j} about topic {i}" for j in range(per)]) + "\n"
+                                 for i in range(count))
+
+
 def examples(count: int, per: int) -> str:
     """`count` distinct entry examples, `per` to a scenario."""
     out = "scenarios:\n"
@@ -61,8 +69,15 @@ WIDE = {
         f"{LIMITS.entry_examples + 1} entry examples in a scenario; the limit is {LIMITS.entry_examples}"),
     "texts to embed": (
         HEAD + examples(LIMITS.embedded_texts + 1, LIMITS.entry_examples), "<root>",
-        f"the agent has {LIMITS.embedded_texts + 1} texts to embed (rules, entry examples, extra exemplars); "
+        f"the agent has {LIMITS.embedded_texts + 1} texts to embed (rules, rule examples, entry examples, extra exemplars); "
         f"the limit is {LIMITS.embedded_texts}"),
+    "examples of a rule": (
+        HEAD + rule_examples(1, LIMITS.rule_examples + 1), "rules[0].examples",
+        f"{LIMITS.rule_examples + 1} examples of a rule; the limit is {LIMITS.rule_examples}"),
+    "texts to embed, rule examples included": (  # every example is embedded and indexed like a condition
+        HEAD + rule_examples(LIMITS.embedded_texts // LIMITS.rule_examples, LIMITS.rule_examples), "<root>",
+        f"the agent has {LIMITS.embedded_texts // LIMITS.rule_examples * (LIMITS.rule_examples + 1)} texts to embed "
+        f"(rules, rule examples, entry examples, extra exemplars); the limit is {LIMITS.embedded_texts}"),
     "one text": (HEAD + "persona: " + "x" * (LIMITS.text_chars + 1) + "\n", "persona",
                  f"this text has {LIMITS.text_chars + 1} characters; the limit is {LIMITS.text_chars}"),
     "any other list": (HEAD + "languages: " + json.dumps(["en"] * (LIMITS.items + 1)) + "\n", "languages",

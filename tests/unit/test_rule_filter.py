@@ -33,8 +33,30 @@ def ids(matched: list[ScoredRule]) -> list[str]:
 def test_threshold_and_priority_order():
     a = agent(rule("low", priority=1), rule("high", priority=9), rule("weak"))
     notes: list[str] = []
-    matched = filter_rules(a, session(), [cand("low", 0.9), cand("high", 0.6), cand("weak", 0.54)], notes)
+    threshold = a.retrieval.rule_match_threshold
+    matched = filter_rules(a, session(), [cand("low", threshold + 0.08), cand("high", threshold + 0.02),
+                                          cand("weak", threshold - 0.01)], notes)
     assert ids(matched) == ["high", "low"]
+
+
+def test_a_rule_far_below_the_turns_best_rule_does_not_match():
+    a = agent(rule("best"), rule("near"), rule("far"))
+    notes: list[str] = []
+    margin = a.retrieval.rule_match_margin
+    matched = filter_rules(a, session(), [cand("best", 0.7), cand("near", 0.7 - margin + 0.01),
+                                          cand("far", 0.7 - margin - 0.05)], notes)
+    assert ids(matched) == ["best", "near"]
+    assert any(n.startswith("rule far not matched:") and "below rule best" in n for n in notes)
+
+
+def test_a_message_that_asks_for_another_flow_matches_no_rule_of_that_topic():
+    a = agent(rule("dispute_time"))
+    notes: list[str] = []
+    asked = ScoredRule(rule_id="dispute_time", score=0.49, scope="GLOBAL", flow_id="dispute", flow_score=0.9)
+    assert filter_rules(a, session(), [asked], notes) == []
+    assert "rule dispute_time not matched: the message fits flow dispute better (0.90 vs 0.49)" in notes
+    close = ScoredRule(rule_id="dispute_time", score=0.85, scope="GLOBAL", flow_id="dispute", flow_score=0.9)
+    assert ids(filter_rules(a, session(), [close], [])) == ["dispute_time"]  # within the margin: both may apply
 
 
 def test_entailment_pulls_rules_in_with_their_cause_and_stops_at_the_depth():

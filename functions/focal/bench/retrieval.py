@@ -2,25 +2,21 @@
 
 Labelled mode (`focal bench retrieval AGENT [--cases FILE] [--k 1,3,5,10]`): every case of a
 labelled set (default: retrieval.yaml beside the agent) goes through the code path a turn uses —
-`sync_index` into the embedded index, the message embedded once as the sensor does, the scope built
-by `turn_scope` from a session in the case's scenario/step, then `RuleIndex.search`. It prints
-recall@k (expected rule ids found among the top k similarity hits; "always included" hits do not
-count) and the trade-off of the rule filter's threshold (`retrieval.rule_match_threshold`) on the
-candidates a turn gets (top_k plus always included): expected vs unexpected rules above it, expected
-ones below it, at the agent's threshold and around it.
+`sync_index` into the embedded index (centred vectors, every key of every rule), the message
+embedded and centred as the retrieve stage does, the scope built by `turn_scope` from a session in
+the case's scenario/step, `search_rules` (keys folded into rules, competing flows), then the rule
+filter's similarity decision (`rule_match_threshold`, `rule_match_margin`, the competing flow; fire
+limits and relationships are left out: a fresh session, the mechanism alone). It prints recall@k
+(expected rule ids among the top k rules; "always included" hits do not count), recall and precision
+of what passes at the agent's threshold and around it, and the latency of a turn's retrieval
+(p50/p95, with and without embedding the message).
 
-Scale mode (`--rules 1000,10000,100000`): the embedded numpy index with synthetic rules and random
-unit vectors (embedding 100k texts with MiniLM would take minutes): ingest throughput, p50/p95 of a
-filtered search in a turn's scope, index memory; plus MiniLM throughput on a small sample of
-synthetic rule texts. No customer text is involved; only ids and figures are printed.
+Scale mode (`--rules 10000,100000`): focal.bench.retrieval_scale.
 """
 
 from __future__ import annotations
 
-import gc
-import os
 import time
-import tracemalloc
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,10 +24,14 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from focal.dialogue.rule_filter import below
 from focal.models.agent import AgentConfig, Scope
 from focal.models.session import Session
-from focal.ports import Embedder, Hit, IndexedRule, RuleIndex, ScopeFilter
-from focal.retrieval.rules import EMBED_BATCH, indexed_scope_id, sync_index, turn_scope
+from focal.models.turn import ScoredRule
+from focal.ports import Embedder, RuleIndex
+from focal.retrieval.calibration import centred
+from focal.retrieval.matching import RuleHit, search_rules
+from focal.retrieval.rules import indexed_scope_id, sync_index, turn_scope
 
 TENANT = "bench"
 DEFAULT_KS = (1, 3, 5, 10)
@@ -124,27 +124,49 @@ def _visible(agent: AgentConfig, rule_id: str, case: Case) -> bool:
 @dataclass
 class CaseResult:
     case: Case
-    ranked: list[Hit]  # similarity hits, best first (for recall@k)
-    candidates: list[Hit]  # what a turn's retrieve stage returns: top_k + always included
+    ranked: list[RuleHit]  # similarity hits folded into rules, best first (for recall@k)
+    candidates: list[ScoredRule]  # what a turn's retrieve stage returns: top_k + always included
+    ms_search: float = 0.0  # centring, scope, search_rules and the similarity decision
+    ms_embed: float = 0.0  # embedding the message (the sensor does it on a turn)
+
+
+def scored(agent: AgentConfig, hits: list[RuleHit]) -> list[ScoredRule]:
+    return [ScoredRule(rule_id=h.rule_id, score=h.score, scope=rule.scope.value, reason=h.reason, flow_id=h.flow_id,
+                       flow_score=h.flow_score) for h in hits if (rule := agent.rule(h.rule_id)) is not None]
+
+
+def passing(agent: AgentConfig, candidates: list[ScoredRule], threshold: float | None = None) -> set[str]:
+    """The candidates the rule filter's similarity decision lets through (at `threshold`, else the agent's)."""
+    if threshold is not None:
+        agent = agent.model_copy(update={"retrieval": agent.retrieval.model_copy(update={"rule_match_threshold": threshold})})
+    return {c.rule_id for c in candidates if below(agent, candidates, c) is None}
 
 
 def run_cases(agent: AgentConfig, cases: Sequence[Case], embedder: Embedder, index: RuleIndex | None = None,
               max_k: int = 10) -> list[CaseResult]:
-    """Each case through the turn's retrieval path: sync, embed the message, scope, search."""
+    """Each case through the turn's retrieval path: sync, embed and centre the message, scope, search, decide."""
     if index is None:
         from focal.adapters.numpy_index import NumpyRuleIndex
 
         index = NumpyRuleIndex()
     sync_index(index, embedder, TENANT, agent)
+    clear = getattr(embedder, "clear_cache", None)
     results = []
     for n, case in enumerate(cases):
         session = Session(tenant_id=TENANT, agent_id=agent.id, session_id=f"case-{n}", customer_id="bench",
                           active_scenario_id=case.scenario, active_step_id=case.step)
-        scope = turn_scope(TENANT, agent, session, [])
+        if clear:
+            clear()  # a message the model has not seen, as on a turn
+        t0 = time.perf_counter()
         vector = embedder.embed([case.message.strip()])[0]
-        ranked = [h for h in index.search(scope, vector, max_k) if h.reason == "similarity"]
-        candidates = index.search(scope, vector, agent.retrieval.top_k)
-        results.append(CaseResult(case, ranked, candidates))
+        t1 = time.perf_counter()
+        query = centred(embedder, vector)
+        scope = turn_scope(TENANT, agent, session, [])
+        candidates = scored(agent, search_rules(agent, index, scope, query, agent.retrieval.top_k))
+        passing(agent, candidates)
+        t2 = time.perf_counter()
+        ranked = [h for h in search_rules(agent, index, scope, query, max_k) if h.reason == "similarity"]
+        results.append(CaseResult(case, ranked, candidates, (t2 - t1) * 1000, (t1 - t0) * 1000))
     return results
 
 
@@ -180,7 +202,7 @@ class ThresholdRow:
 def threshold_row(agent: AgentConfig, results: Sequence[CaseResult], threshold: float) -> ThresholdRow:
     row = ThresholdRow(threshold)
     for r in results:
-        passed = {h.rule_id for h in r.candidates if h.score >= threshold}
+        passed = passing(agent, r.candidates, threshold)
         expected = set(r.case.expected)
         row.above_expected += len(passed & expected)
         unexpected = passed - expected
@@ -202,7 +224,7 @@ def labelled_report(agent: AgentConfig, results: Sequence[CaseResult], ks: Seque
     threshold = agent.retrieval.rule_match_threshold
     lines = [
         f"focal bench retrieval: agent {agent.id!r}, {len(results)} cases ({len(results) - n_quiet} expecting "
-        f"{n_expected} rule ids, {n_quiet} expecting none); MiniLM + numpy index, scope by turn_scope",
+        f"{n_expected} rule ids, {n_quiet} expecting none); MiniLM (centred) + numpy index, scope by turn_scope",
         "",
         f"{'recall@k':<10}{'found':>12}{'recall':>9}{'cases complete':>17}",
     ]
@@ -213,8 +235,9 @@ def labelled_report(agent: AgentConfig, results: Sequence[CaseResult], ks: Seque
                      f"{f'{complete}/{with_rules}':>17}")
     lines += [
         "",
-        f"rule filter threshold on each turn's candidates (top_k {agent.retrieval.top_k} + always included);"
-        f" * = the agent's {threshold:.2f}",
+        f"rule filter on each turn's candidates (top_k {agent.retrieval.top_k} + always included): calibrated score"
+        f" >= threshold, within {agent.retrieval.rule_match_margin:g} of the best rule and of another flow's best"
+        f" example; * = the agent's {threshold:.2f}",
         f"{'threshold':<11}{'above:expected':>15}{'above:other':>13}{'(hard)':>8}{'expected below':>16}"
         f"{'precision':>11}{'recall':>8}{'none-cases hit':>16}",
     ]
@@ -225,6 +248,11 @@ def labelled_report(agent: AgentConfig, results: Sequence[CaseResult], ks: Seque
                      f"{f'({row.above_unexpected_hard})':>8}{row.expected_missed:>16}{row.precision:>11.2f}"
                      f"{row.recall:>8.2f}{f'{row.quiet_cases_matched}/{n_quiet}':>16}")
     lines.append("(hard) = unexpected GLOBAL hard constraints among 'above:other'; enforce checks those on every reply anyway")
+    row = threshold_row(agent, results, threshold)
+    lines.append(f"at the agent's threshold {threshold:.2f}: recall {row.recall:.2f}, precision {row.precision:.2f}"
+                 f" ({row.above_expected} of {row.above_expected + row.expected_missed} expected ids pass,"
+                 f" {row.above_unexpected} others)")
+    lines.append(latency_line(results))
     thin = thinly_labelled(agent, [r.case for r in results])
     if thin:
         lines.append(f"rules with fewer than {MIN_CASES_PER_RULE} cases: " + ", ".join(f"{i} ({n})" for i, n in thin))
@@ -233,9 +261,16 @@ def labelled_report(agent: AgentConfig, results: Sequence[CaseResult], ks: Seque
     return "\n".join(lines)
 
 
+def latency_line(results: Sequence[CaseResult]) -> str:
+    search = [r.ms_search for r in results]
+    full = [r.ms_search + r.ms_embed for r in results]
+    return (f"latency per turn: retrieval (centre, scope, search, decide) p50 {np.percentile(search, 50):.2f} ms,"
+            f" p95 {np.percentile(search, 95):.2f} ms; with embedding the message p50 {np.percentile(full, 50):.2f} ms,"
+            f" p95 {np.percentile(full, 95):.2f} ms")
+
+
 def per_rule_lines(agent: AgentConfig, results: Sequence[CaseResult]) -> list[str]:
-    threshold = agent.retrieval.rule_match_threshold
-    lines = [f"{'rule':<20}{'cases':>6}{'@1':>5}{'@5':>5}{'rank (mean)':>13}{'score (min)':>13}{'above thr':>11}"
+    lines = [f"{'rule':<20}{'cases':>6}{'@1':>5}{'@5':>5}{'rank (mean)':>13}{'score (min)':>13}{'passed':>11}"
              f"{'false hits':>12}"]
     for rule in agent.rules:
         mine = [r for r in results if rule.id in r.case.expected]
@@ -244,11 +279,10 @@ def per_rule_lines(agent: AgentConfig, results: Sequence[CaseResult]) -> list[st
             ids = [h.rule_id for h in r.ranked]
             ranks.append(ids.index(rule.id) + 1 if rule.id in ids else len(ids) + 1)
             scores.append(next((h.score for h in r.candidates if h.rule_id == rule.id), float("nan")))
-        false_hits = sum(1 for r in results if rule.id not in r.case.expected
-                         and any(h.rule_id == rule.id and h.score >= threshold for h in r.candidates))
+        false_hits = sum(1 for r in results if rule.id not in r.case.expected and rule.id in passing(agent, r.candidates))
         at1 = sum(1 for x in ranks if x <= 1)
         at5 = sum(1 for x in ranks if x <= 5)
-        above = sum(1 for s in scores if s >= threshold)
+        above = sum(1 for r in mine if rule.id in passing(agent, r.candidates))
         mean_rank = f"{np.mean(ranks):.1f}" if ranks else "-"
         min_score = f"{np.nanmin(scores):.2f}" if scores and not np.all(np.isnan(scores)) else "-"
         lines.append(f"{rule.id:<20}{len(mine):>6}{at1:>5}{at5:>5}{mean_rank:>13}{min_score:>13}"
@@ -257,17 +291,16 @@ def per_rule_lines(agent: AgentConfig, results: Sequence[CaseResult]) -> list[st
 
 
 def miss_lines(results: Sequence[CaseResult], agent: AgentConfig) -> list[str]:
-    threshold = agent.retrieval.rule_match_threshold
-    lines = ["cases with an expected rule outside the top 5 or below the threshold, or a wrong rule above it:"]
+    lines = ["cases with an expected rule outside the top 5 or not passing, or a wrong rule passing:"]
     for n, r in enumerate(results):
         top5 = [h.rule_id for h in r.ranked[:5]]
-        passed = {h.rule_id for h in r.candidates if h.score >= threshold}
+        passed = passing(agent, r.candidates)
         missing = [x for x in r.case.expected if x not in top5 or x not in passed]
         wrong = sorted(passed - set(r.case.expected))
         if missing or wrong:
             top = ", ".join(f"{h.rule_id} {h.score:.2f}" for h in r.ranked[:3])
             lines.append(f"  [{n}] {r.case.message!r} ({r.case.scenario}/{r.case.step}) expected {list(r.case.expected)}"
-                         f" · top: {top}" + (f" · above thr, not expected: {wrong}" if wrong else ""))
+                         f" · top: {top}" + (f" · passed, not expected: {wrong}" if wrong else ""))
     return lines
 
 
@@ -292,213 +325,3 @@ def labelled(agent_path: str, cases_path: str | None, ks: Sequence[int], show: b
 def _beside(agent_path: str) -> Path:
     p = Path(agent_path)
     return (p if p.is_dir() else p.parent) / "retrieval.yaml"
-
-
-# --------------------------------------------------------------------------- scale (synthetic)
-
-SCENARIOS, STEPS, GLOBAL_SHARE, GLOBAL_HARD = 50, 5, 0.2, 5
-DIM = 384
-
-
-def synthetic_rules(n: int, rng: np.random.Generator) -> list[IndexedRule]:
-    """~20 % GLOBAL (a handful of them hard), the rest half SCENARIO, half STEP over 50 scenarios × 5 steps."""
-    docs: list[IndexedRule] = []
-    hard = 0
-    for i in range(n):
-        if rng.random() < GLOBAL_SHARE:
-            docs.append(IndexedRule(f"g{i}", "GLOBAL", None, f"rule {i}", hard=hard < GLOBAL_HARD))
-            hard += 1
-            continue
-        scenario = f"s{rng.integers(SCENARIOS)}"
-        if rng.random() < 0.5:
-            docs.append(IndexedRule(f"r{i}", "SCENARIO", scenario, f"rule {i}"))
-        else:
-            docs.append(IndexedRule(f"r{i}", "STEP", f"{scenario}.st{rng.integers(STEPS)}", f"rule {i}"))
-    return docs
-
-
-def unit_vectors(n: int, rng: np.random.Generator) -> np.ndarray:
-    v = rng.standard_normal((n, DIM)).astype(np.float32)
-    return v / np.linalg.norm(v, axis=1, keepdims=True)
-
-
-def _rss_bytes() -> int:
-    try:
-        with open("/proc/self/statm") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except OSError:  # not Linux
-        return 0
-
-
-@dataclass
-class ScaleRow:
-    n: int
-    bulk_docs_s: float
-    batched_docs_s: float | None  # batches of EMBED_BATCH, as sync_index upserts; None above the cap
-    one_batch_ms: float  # one more EMBED_BATCH upsert into the full index (a config change)
-    p50_ms: float
-    p95_ms: float
-    scope_docs: float  # mean documents a query's scope allows
-    matrix_mb: float
-    traced_mb: float
-    rss_mb: float
-
-
-BATCHED_CAP = 20_000  # batched ingest grows quadratically (vstack per upsert): measured up to this size
-
-
-def scale_row(n: int, queries: int = 200, k: int = 10, seed: int = 7) -> ScaleRow:
-    from focal.adapters.numpy_index import NumpyRuleIndex
-
-    rng = np.random.default_rng(seed)
-    vectors = unit_vectors(n, rng)
-
-    # Memory: documents + index built under tracemalloc (one upsert), then the caller's vectors dropped.
-    gc.collect()
-    rss0 = _rss_bytes()
-    tracemalloc.start()
-    docs = synthetic_rules(n, rng)
-    index = NumpyRuleIndex()
-    index.upsert(TENANT, "synthetic", docs, vectors)
-    traced = tracemalloc.get_traced_memory()[0]
-    tracemalloc.stop()
-    rss = _rss_bytes() - rss0
-    matrix_bytes = index._agents[(TENANT, "synthetic")].matrix.nbytes  # the adapter keeps one matrix per agent
-
-    # Ingest: vectors precomputed, timed without tracemalloc.
-    timed = NumpyRuleIndex()
-    t0 = time.perf_counter()
-    timed.upsert(TENANT, "a", docs, vectors)
-    bulk = n / (time.perf_counter() - t0)
-    del timed
-    batched = None
-    if n <= BATCHED_CAP:
-        timed = NumpyRuleIndex()
-        t0 = time.perf_counter()
-        for start in range(0, n, EMBED_BATCH):
-            timed.upsert(TENANT, "a", docs[start:start + EMBED_BATCH], vectors[start:start + EMBED_BATCH])
-        batched = n / (time.perf_counter() - t0)
-        del timed
-    extra = synthetic_rules(EMBED_BATCH, rng)
-    extra = [IndexedRule(f"new{i}", d.scope, d.scope_id, d.text, hard=False) for i, d in enumerate(extra)]
-    t0 = time.perf_counter()
-    index.upsert(TENANT, "synthetic", extra, unit_vectors(EMBED_BATCH, rng))
-    one_batch_ms = (time.perf_counter() - t0) * 1000
-    index.delete(TENANT, "synthetic", [d.rule_id for d in extra])
-
-    # Query: a turn's scope, GLOBAL + one scenario + one of its steps, k = 10.
-    scopes = []
-    for _ in range(queries):
-        s = int(rng.integers(SCENARIOS))
-        scopes.append(ScopeFilter(TENANT, "synthetic", (f"s{s}",), (f"s{s}.st{int(rng.integers(STEPS))}",)))
-    qv = unit_vectors(queries, rng)
-    for i in range(min(5, queries)):  # warm-up
-        index.search(scopes[i], qv[i], k)
-    times = []
-    for i in range(queries):
-        t0 = time.perf_counter()
-        index.search(scopes[i], qv[i], k)
-        times.append((time.perf_counter() - t0) * 1000)
-    globals_ = sum(1 for d in docs if d.scope == "GLOBAL")
-    scope_docs = globals_ + (n - globals_) / 2 / SCENARIOS + (n - globals_) / 2 / (SCENARIOS * STEPS)
-    return ScaleRow(n, bulk, batched, one_batch_ms, float(np.percentile(times, 50)), float(np.percentile(times, 95)),
-                    scope_docs, matrix_bytes / 2**20, traced / 2**20, rss / 2**20)
-
-
-def synthetic_texts(n: int, seed: int = 11) -> list[str]:
-    """Rule-like condition texts of varied length (no real customer text)."""
-    rng = np.random.default_rng(seed)
-    who = ["The customer", "A shopper", "The caller", "The user", "A Premium member"]
-    verb = ["asks about", "complains about", "wants to know", "is unhappy with", "requests information on",
-            "mentions", "asks whether we offer"]
-    topic = ["gift wrapping", "a damaged product", "loyalty points", "an invoice copy", "store pickup",
-             "a missing document", "the size guide", "a late reply", "changing the payment method",
-             "an expired coupon", "bulk discounts", "international fees", "a product recall",
-             "assembly instructions", "a double charge", "cancelling a subscription", "the student discount"]
-    tail = ["", "", " for a purchase made last month", " after the due date", " on the mobile app",
-            " and wants a quick answer", " while a claim is already in progress",
-            " and says it is urgent because it was a birthday present"]
-    return [f"{rng.choice(who)} {rng.choice(verb)} {rng.choice(topic)}{rng.choice(tail)} (#{i})" for i in range(n)]
-
-
-def embedding_throughput(embedder: Embedder, n: int = 500, singles: int = 50) -> str:
-    texts = synthetic_texts(n)
-    clear = getattr(embedder, "clear_cache", None)
-    embedder.embed(["warm-up sentence"])
-    if clear:
-        clear()
-    t0 = time.perf_counter()
-    embedder.embed(texts)  # the adapter sorts by length and batches (32)
-    batched = n / (time.perf_counter() - t0)
-    if clear:
-        clear()
-    one = []
-    for text in texts[:singles]:
-        t0 = time.perf_counter()
-        embedder.embed([text])
-        one.append((time.perf_counter() - t0) * 1000)
-    mean_words = np.mean([len(t.split()) for t in texts])
-    return (f"MiniLM embedding: {batched:.0f} texts/s on {n} synthetic rule texts (mean {mean_words:.1f} words, "
-            f"length-sorted batches) → 100k rules ≈ {100_000 / batched / 60:.1f} min; one at a time p50 "
-            f"{np.percentile(one, 50):.1f} ms, p95 {np.percentile(one, 95):.1f} ms")
-
-
-def scale(sizes: Sequence[int], queries: int = 200, k: int = 10, embed_sample: int = 500,
-          embedder: Embedder | None = None) -> str:
-    lines = [
-        f"focal bench retrieval --rules: numpy index, random unit vectors ({DIM}-d), {int(GLOBAL_SHARE * 100)} % GLOBAL"
-        f" ({GLOBAL_HARD} hard), the rest over {SCENARIOS} scenarios × {STEPS} steps;"
-        f" query = GLOBAL + 1 scenario + 1 step, k={k}, {queries} queries",
-        "",
-        f"{'rules':>8}{'ingest bulk':>13}{f'ingest /{EMBED_BATCH}':>12}{f'+{EMBED_BATCH} ms':>9}{'p50 ms':>9}"
-        f"{'p95 ms':>9}{'in scope':>10}{'matrix MB':>11}{'traced MB':>11}{'RSS Δ MB':>10}",
-    ]
-    for n in sizes:
-        row = scale_row(n, queries, k)
-        batched = f"{row.batched_docs_s:,.0f}" if row.batched_docs_s is not None else "-"
-        lines.append(f"{n:>8,}{row.bulk_docs_s:>13,.0f}{batched:>12}{row.one_batch_ms:>9.1f}{row.p50_ms:>9.2f}"
-                     f"{row.p95_ms:>9.2f}{row.scope_docs:>10,.0f}{row.matrix_mb:>11.1f}{row.traced_mb:>11.1f}"
-                     f"{row.rss_mb:>10.1f}")
-    lines += [
-        f"ingest in docs/s: 'bulk' = one upsert of all documents; '/{EMBED_BATCH}' = upserts of {EMBED_BATCH} as"
-        f" sync_index does (each re-stacks the matrix, so it is quadratic; measured up to {BATCHED_CAP:,});",
-        f"'+{EMBED_BATCH} ms' = one more {EMBED_BATCH}-document upsert into the full index (a config change);"
-        " traced = documents + matrix under tracemalloc; RSS Δ = resident growth while building them",
-    ]
-    if embed_sample:
-        if embedder is None:
-            from focal.adapters.onnx_embedder import shared_embedder
-
-            embedder = shared_embedder()
-        lines += ["", embedding_throughput(embedder, embed_sample)]
-    return "\n".join(lines)
-
-
-# --------------------------------------------------------------------------- command line
-
-def _ints(text: str) -> list[int]:
-    try:
-        values = [int(x.replace("_", "")) for x in text.split(",") if x.strip()]
-    except ValueError as exc:
-        raise ValueError(f"expected comma-separated integers, got {text!r}") from exc
-    if not values or min(values) < 1:
-        raise ValueError(f"expected positive integers, got {text!r}")
-    return values
-
-
-def cli(args) -> int:
-    if args.agent is None and not args.rules:
-        print("focal bench retrieval: give an AGENT (labelled set) and/or --rules N,... (synthetic scale)")
-        return 2
-    out = []
-    if args.agent is not None:
-        try:
-            report, _ = labelled(args.agent, args.cases, _ints(args.k), show=args.show)
-        except (ValueError, FileNotFoundError) as exc:
-            print(str(exc))
-            return 1
-        out.append(report)
-    if args.rules:
-        out.append(scale(_ints(args.rules), queries=args.queries, embed_sample=args.embed_sample))
-    print("\n\n".join(out))
-    return 0

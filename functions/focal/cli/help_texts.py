@@ -38,6 +38,7 @@ EXAMPLES: dict[str, str] = {
     "bench startup": "focal bench startup examples/retail/agent.yaml examples/retail/tests.yaml --runs 2",
     "bench language": "focal bench language --repeat 3",
     "bench prevalidation": "focal bench prevalidation tests/data/prevalidation_messages.yaml --show",
+    "bench relevance": "focal bench relevance --no-blind --show",
     "bench retrieval": "focal bench retrieval examples/retail/agent.yaml --k 1,3,5",
     "bench tools": "focal bench tools --calls 300",
 }

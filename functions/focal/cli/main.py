@@ -290,6 +290,9 @@ def _bench_parsers(sub) -> None:  # noqa: ANN001 - the subparsers of `focal`
     from focal.bench.drafts import add_parser as add_drafts_parser
 
     add_drafts_parser(bsub)  # `focal bench drafts`: the answer checks on labelled drafts written blind
+    from focal.bench.relevance import add_parser as add_relevance_parser
+
+    add_relevance_parser(bsub)  # `focal bench relevance`: the relevance check on labelled on/off-topic drafts
     from focal.bench.draft_speed import add_parser as add_draft_speed_parser
 
     add_draft_speed_parser(bsub)  # `focal bench draftspeed`: ms to read one draft offline, by size (1-8 KB)
@@ -314,7 +317,7 @@ def _bench_parsers(sub) -> None:  # noqa: ANN001 - the subparsers of `focal`
     s.set_defaults(func=bench_prevalidation)
 
     def bench_retrieval(args) -> int:
-        from focal.bench.retrieval import cli
+        from focal.bench.retrieval_cli import cli
 
         return cli(args)
 

@@ -29,8 +29,9 @@ class AgentFileLimits(BaseModel):
     scenarios: PositiveInt = 200
     steps: PositiveInt = 100  # per scenario
     entry_examples: PositiveInt = 200  # per scenario
+    rule_examples: PositiveInt = 50  # per rule
     tools: PositiveInt = 200
-    embedded_texts: PositiveInt = 2_000  # rules, entry examples and extra exemplars together: what is embedded
+    embedded_texts: PositiveInt = 2_000  # rules, their examples, entry examples and extra exemplars: what is embedded
 
     def items_limit(self, path: tuple[Any, ...]) -> tuple[int, str]:
         """(limit, what it counts) for the list or mapping at `path` in the document."""
@@ -43,12 +44,14 @@ class AgentFileLimits(BaseModel):
                 return self.steps, "steps in a scenario"
             if path[2] == "entry_examples":
                 return self.entry_examples, "entry examples in a scenario"
+        if len(path) == 3 and path[0] == "rules" and isinstance(path[1], int) and path[2] == "examples":
+            return self.rule_examples, "examples of a rule"
         return self.items, "entries in one list or mapping"
 
 
 # What each embedded text list is, as paths in the document ("*": every element of a list).
 EMBEDDED_LISTS: tuple[tuple[str, ...], ...] = (
-    ("rules",), ("scenarios", "*", "entry_examples"),
+    ("rules",), ("rules", "*", "examples"), ("scenarios", "*", "entry_examples"),
     ("pre_validation", "extra_attack_exemplars"), ("pre_validation", "extra_ordinary_exemplars"),
 )
 

@@ -67,7 +67,7 @@ def size_problems(raw: Any, annotations: tuple[str, ...] = (), limits: AgentFile
         stack.extend(reversed(children))
     embedded = sum(_embedded(raw, pattern) for pattern in EMBEDDED_LISTS)
     if embedded > limits.embedded_texts:
-        add((), f"the agent has {embedded} texts to embed (rules, entry examples, extra exemplars); "
+        add((), f"the agent has {embedded} texts to embed (rules, rule examples, entry examples, extra exemplars); "
                 f"the limit is {limits.embedded_texts}", None)
     if over > len(out):
         out.append(Problem("<root>", f"and {over - len(out)} more values over the limits"))

@@ -40,6 +40,16 @@ def _duplicates(c: Collector, items: list[Any], attr: str, path: tuple[Any, ...]
             c.add((*path, index, attr), f"duplicate {attr} '{getattr(entry, attr)}'")
 
 
+def _index_ids(c: Collector, agent: AgentConfig) -> None:
+    """Rule and scenario ids name index documents ('refund_cap#2' is an example of refund_cap): no '#'
+    in them, or one rule's keys could replace another's."""
+    ids: list[tuple[str, int, str]] = [("rules", i, r.id) for i, r in enumerate(agent.rules)]
+    ids += [("scenarios", i, s.id) for i, s in enumerate(agent.scenarios)]
+    for kind, index, entry_id in ids:
+        if "#" in entry_id:
+            c.add((kind, index, "id"), f"'{entry_id}' contains '#', which names the index's documents; use another character")
+
+
 def _pattern_problem(pattern: str) -> str | None:
     """Why a field's pattern cannot be used. Compiled by `re`: the matcher's `regex` (sensing.extraction)
     takes the same syntax and is not in every stage's layers."""
@@ -289,6 +299,7 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
               + did_you_mean(agent.handoff_tool, [t.id for t in agent.tools]))
     _duplicates(c, agent.rules, "id", ("rules",))
     _duplicates(c, agent.scenarios, "id", ("scenarios",))
+    _index_ids(c, agent)
     _duplicates(c, agent.tools, "id", ("tools",))
     _duplicates(c, agent.profile_field_definitions, "field_name", ("profile_field_definitions",))
 

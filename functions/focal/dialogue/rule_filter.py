@@ -1,7 +1,10 @@
 """Which retrieved candidates truly apply.
 
-1. similarity threshold, `enabled`, fire limits and cooldowns — counted in the session, decided in
-   code: a model never decides how often a rule has fired;
+1. calibrated similarity (focal.retrieval.matching): at least `rule_match_threshold`, within
+   `rule_match_margin` of the turn's best rule, and not beaten by more than the margin by another
+   flow's entry example (the message asks for that flow, not what the rule answers); then `enabled`,
+   fire limits and cooldowns — counted in the session, decided in code: a model never decides how
+   often a rule has fired;
 2. optionally one batched model call that judges which soft candidates truly apply (`applies`);
 3. relationships, off unless used and deterministic: `entails_rule_ids` pulls rules in (bounded
    depth), then `excludes_rule_ids` drops lower-priority conflicts, in priority order.
@@ -82,13 +85,27 @@ def _without_conflicts(agent: AgentConfig, ranked: list[ScoredRule], notes: list
     return kept
 
 
+def below(agent: AgentConfig, candidates: list[ScoredRule], cand: ScoredRule) -> str | None:
+    """None if the candidate's similarity lets it match; else why not ('' below the threshold: no note)."""
+    cfg = agent.retrieval
+    if cand.score < cfg.rule_match_threshold:
+        return ""
+    best = max(candidates, key=lambda c: c.score)
+    if cand.score < best.score - cfg.rule_match_margin:
+        return f"{cand.score:.2f} is more than {cfg.rule_match_margin:g} below rule {best.rule_id} ({best.score:.2f})"
+    if cand.flow_score is not None and cand.score < cand.flow_score - cfg.rule_match_margin:
+        return f"the message fits flow {cand.flow_id} better ({cand.flow_score:.2f} vs {cand.score:.2f})"
+    return None
+
+
 def filter_rules(
     agent: AgentConfig, session: Session, candidates: list[ScoredRule], notes: list[str], applies: Applies | None = None
 ) -> list[ScoredRule]:
-    threshold = agent.retrieval.rule_match_threshold
     matched: list[ScoredRule] = []
     for cand in candidates:
-        if cand.score < threshold:
+        if (why := below(agent, candidates, cand)) is not None:
+            if why:
+                notes.append(f"rule {cand.rule_id} not matched: {why}")
             continue
         why = may_fire(cand.rule_id, agent, session)
         if why:

@@ -8,9 +8,15 @@ What is compared with what
   out-of-scope text. A bare "X-123" is a poor query for "Booking X-123 came to $30. Shall I go
   ahead?"; the confirmation step it answers is a good one.
 - Default scorer: cosine of MiniLM vectors (the answer is embedded once per draft; the routed texts
-  that carry the customer's values, and the earlier message, only when the message and the agent's
-  own texts leave the answer below the threshold). Optional: an ONNX cross-encoder folder (`relevance_model_dir`), then
-  the score is its probability for the same two (query, answer) pairs.
+  that carry the customer's values, and the earlier message, only when the rest leaves the answer below
+  the threshold). Beside the message and the routed texts the answer is scored against the conversation's
+  wider context (focal.enforcement.topic): the agent's own domain texts and conversational moves —
+  a greeting, "ok", "thanks", an apology are on topic by construction, and a draft in another product's
+  voice still sits in the agent's business. It fails when its best score stays below
+  `relevance_cosine_threshold`, or when it is closer to unrelated content (a poem, a recipe, health or
+  money advice, sport, trivia, code) than to all of that by more than `relevance_off_topic_margin`.
+  Optional: an ONNX cross-encoder folder (`relevance_model_dir`), then the score is its probability for
+  the (message, answer) and (routed text, answer) pairs.
 - An answer composed offline from the agent's own templates (draft source offline / template /
   fallback) is relevant by construction and is not scored.
 
@@ -36,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from focal.dialogue.variables import render
+from focal.enforcement.topic import CONVERSATIONAL_MOVES, UNRELATED_KINDS, UNRELATED_TEXTS, domain_texts
 from focal.models.agent import AgentConfig
 from focal.models.turn import TurnState
 from focal.ports import Embedder, RelevanceModel, embed_fixed
@@ -221,15 +228,8 @@ def check_relevance(
         scores = model.relevance([(q, text) for q in queries])
         method = "cross_encoder"
     else:
-        # The message and the agent's own texts first (their vectors are at hand); the texts with the
-        # customer's values in them and the earlier message are embedded only when those fall short.
-        queries = [message] + fixed
-        scores = [_cosine(answer_vec, v) for v in [message_vec, *fixed_vecs]]
-        if max(scores) < threshold and filled + earlier:
-            more, _ = _embed(embedder, filled + earlier, [])
-            queries += filled + earlier
-            scores += [_cosine(answer_vec, v) for v in more]
-        method = "cosine"
+        return _cosine_verdict(agent, embedder, answer_vec, message_vec, fixed, fixed_vecs, filled + earlier, threshold,
+                               earlier)
     best = int(np.argmax(scores))
     which = "the message" if best == 0 else ("an earlier message" if queries[best] in earlier else "the routed text")
     score = round(float(scores[best]), 4)
@@ -237,3 +237,38 @@ def check_relevance(
         return RelevanceResult(True, score, f"{method} {score:.2f} to {which} ≥ {threshold:.2f}", method, threshold)
     reason = f"the answer does not address the customer's message ({method} {score:.2f} < {threshold:.2f})"
     return RelevanceResult(False, score, reason, method, threshold)
+
+
+def _cosine_verdict(
+    agent: AgentConfig, embedder: Embedder, answer_vec: np.ndarray, message_vec: np.ndarray, routed: list[str],
+    routed_vecs: np.ndarray, later: list[str], threshold: float, earlier: list[str],
+) -> RelevanceResult:
+    """The best cosine of the answer to the conversation — the message, the routed texts, the agent's domain, the
+    conversational moves (then the texts with the customer's values and the earlier message, embedded only when
+    those fall short) — against the threshold, and against its closeness to unrelated content."""
+    domain, moves = list(domain_texts(agent)), list(CONVERSATIONAL_MOVES)
+    fixed = routed + [t for t in domain + moves + list(UNRELATED_TEXTS) if t not in routed]
+    _, vecs = _embed(embedder, [], fixed)
+    by_text = dict(zip(fixed, vecs, strict=True))
+    if len(routed_vecs) == len(routed):
+        by_text.update(zip(routed, routed_vecs, strict=True))
+    context = [("the message", message_vec)] + [("the routed text", by_text[t]) for t in routed]
+    context += [("the agent's own texts", by_text[t]) for t in domain] + [("a conversational move", by_text[t]) for t in moves]
+    scores = [_cosine(answer_vec, v) for _, v in context]
+    if max(scores) < threshold and later:
+        more, _ = _embed(embedder, later, [])
+        context += [("an earlier message" if t in earlier else "the routed text", v) for t, v in zip(later, more, strict=True)]
+        scores += [_cosine(answer_vec, v) for v in more]
+    best = int(np.argmax(scores))
+    score, which = round(float(scores[best]), 4), context[best][0]
+    unrelated = [_cosine(answer_vec, by_text[t]) for t in UNRELATED_TEXTS]
+    worst = int(np.argmax(unrelated))
+    margin = agent.enforcement.relevance_off_topic_margin
+    if score < threshold:
+        reason = f"the answer does not address the customer's message (cosine {score:.2f} < {threshold:.2f})"
+        return RelevanceResult(False, score, reason, "cosine", threshold)
+    if unrelated[worst] > score + margin:
+        reason = (f"the answer is about something else ({UNRELATED_KINDS[worst]}, cosine {unrelated[worst]:.2f}) more than "
+                  f"about the conversation ({score:.2f} to {which})")
+        return RelevanceResult(False, score, reason, "cosine", threshold)
+    return RelevanceResult(True, score, f"cosine {score:.2f} to {which} ≥ {threshold:.2f}", "cosine", threshold)

@@ -112,6 +112,12 @@ class ProfileFieldDefinition(Strict):
 class Rule(Strict):
     id: str = Field(description="the rule's id, unique within the agent")
     condition_text: str = Field(description="when the rule applies, in words (embedded and matched against each message)")
+    examples: list[str] = Field(
+        default_factory=list,
+        description="customer messages that meet the condition, as customers write them: each is embedded and matched "
+        "like the condition (the best of them counts). A few varied ones lift recall far more than a longer condition; "
+        "an action guard (guarded_tool_ids) is matched on messages only through its examples",
+    )
     action_text: str = Field(description="what the agent must do or never do when it applies")
     scope: Scope = Field(default=Scope.GLOBAL, description="where the rule applies: everywhere, in one scenario, or at one step")
     scope_id: str | None = Field(
@@ -357,8 +363,14 @@ class SensorConfig(Strict):
 
 class RetrievalConfig(Strict):
     top_k: int = Field(default=10, ge=1, le=100, description="rules retrieved per message")
-    rule_match_threshold: float = Field(default=0.55, ge=0, le=1,
-        description="least similarity of a rule's condition_text to the message for the rule to match",
+    rule_match_threshold: float = Field(default=0.25, ge=0, le=1,
+        description="least calibrated similarity of a rule to the message for the rule to match: the cosine, after "
+        "centring both on the model's background mean, of the message and the rule's best key (its condition_text or "
+        "one of its examples); unrelated texts score about 0",
+    )
+    rule_match_margin: float = Field(default=0.1, ge=0, le=1,
+        description="a rule also matches only within this of the turn's best rule, and of the best entry example of "
+        "any flow but the rule's own (a request that starts a flow is the flow's, not a rule's)",
     )
     model_filter: StrictBool = Field(
         default=False,
@@ -411,7 +423,13 @@ class EnforcementConfig(Strict):
     )
     relevance_cosine_threshold: float = Field(
         default=0.3, ge=0, le=1,
-        description="the least MiniLM cosine between the answer and its best query (the default scorer, no model folder)",
+        description="the least MiniLM cosine between the answer and its best query — the message, the routed texts, the "
+        "agent's own texts or a conversational move (the default scorer, no model folder)",
+    )
+    relevance_off_topic_margin: float = Field(
+        default=0.0, ge=0, le=1,
+        description="the default scorer also fails an answer closer to unrelated content (a poem, a recipe, health or "
+        "money advice, trivia, code) than to the conversation by more than this",
     )
     relevance_refusal_bypass: StrictBool = Field(
         default=True, description="refusals, 'I don't know', hand-offs, clarifying questions and the agent's own fallback texts pass"

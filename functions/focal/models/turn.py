@@ -33,9 +33,11 @@ class TurnRequest(BaseModel):
 
 class ScoredRule(BaseModel):
     rule_id: str
-    score: float
+    score: float  # calibrated similarity of the rule's best key (focal.retrieval.matching)
     scope: str
     reason: str = "similarity"
+    flow_id: str | None = Field(default=None, description="the flow (not the rule's own) whose entry example fits the message best")
+    flow_score: float | None = Field(default=None, description="that entry example's calibrated similarity")
 
 
 class RouteDecision(BaseModel):

@@ -1,8 +1,11 @@
 """Keeping the index in step with the agent config, and the scope a turn may see.
 
-Documents are the enabled rules' conditions and the scenarios' entry examples. Each carries a
-digest of what was embedded, so syncing re-embeds only what changed and deletes what is gone
-(a disabled rule leaves the index on the next sync; the rule filter also drops it at once).
+Documents are the enabled rules' keys — the condition (not an action guard's: it describes the call
+it guards, not a message) and each of the rule's examples, as 'rule_id#n' — and the scenarios'
+entry examples. Vectors are centred on the model's background mean before they are indexed
+(focal.retrieval.calibration). Each document carries a digest of what was embedded and how, so
+syncing re-embeds only what changed and deletes what is gone (a disabled rule leaves the index on
+the next sync; the rule filter also drops it at once).
 """
 
 from __future__ import annotations
@@ -17,9 +20,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from focal.config.validate import resolve_step_scope
+from focal.enforcement.guards import is_guard
 from focal.models.agent import AgentConfig, Rule, Scope
 from focal.models.session import Session
 from focal.ports import Embedder, IndexedRule, RuleIndex, ScopeFilter, embed_fixed
+from focal.retrieval.calibration import calibration_id, centred
 
 if TYPE_CHECKING:  # the deps bundle is wiring: a building block only names its type
     from focal.pipeline.deps import Deps
@@ -35,9 +40,24 @@ def indexed_scope_id(agent: AgentConfig, rule: Rule) -> str | None:
     return rule.scope_id
 
 
+KEY_SEPARATOR = "#"  # 'rule_id#n': the n-th example of a rule ('scenario_id#n' for entry examples); ids hold no '#'
+
+
 def _digest(embedder: Embedder, *parts: object) -> str:
     model = getattr(embedder, "model_id", type(embedder).__name__)
-    return hashlib.sha256("\x1f".join(str(p) for p in (model, embedder.dimension, *parts)).encode()).hexdigest()[:32]
+    head = (model, embedder.dimension, calibration_id(embedder))
+    return hashlib.sha256("\x1f".join(str(p) for p in (*head, *parts)).encode()).hexdigest()[:32]
+
+
+def rule_of(doc_id: str) -> str:
+    """The rule a document id belongs to: 'refund_cap#2' → 'refund_cap'."""
+    return doc_id.split(KEY_SEPARATOR, 1)[0]
+
+
+def rule_keys(rule: Rule) -> list[tuple[str, str]]:
+    """(document id, text) of each key the rule is matched by."""
+    keys = [] if is_guard(rule) else [(rule.id, rule.condition_text)]
+    return keys + [(f"{rule.id}{KEY_SEPARATOR}{n}", text) for n, text in enumerate(rule.examples)]
 
 
 def agent_documents(agent: AgentConfig, embedder: Embedder) -> list[IndexedRule]:
@@ -46,8 +66,9 @@ def agent_documents(agent: AgentConfig, embedder: Embedder) -> list[IndexedRule]
         if not r.enabled:
             continue
         scope_id = indexed_scope_id(agent, r)
-        docs.append(IndexedRule(r.id, r.scope.value, scope_id, r.condition_text, kind="rule", hard=r.is_hard_constraint,
-                                digest=_digest(embedder, "rule", r.scope.value, scope_id, r.is_hard_constraint, r.condition_text)))
+        for doc_id, text in rule_keys(r):
+            docs.append(IndexedRule(doc_id, r.scope.value, scope_id, text, kind="rule", hard=r.is_hard_constraint,
+                                    digest=_digest(embedder, "rule", r.scope.value, scope_id, r.is_hard_constraint, text)))
     for s in agent.scenarios:
         for n, example in enumerate(s.entry_examples):
             docs.append(IndexedRule(f"{s.id}#{n}", "SCENARIO", s.id, example, kind="scenario",
@@ -79,7 +100,7 @@ def sync_index(
     vectors = []
     for start in range(0, len(changed), EMBED_BATCH):
         batch = changed[start:start + EMBED_BATCH]
-        vectors.append(embed_fixed(embedder, [d.text for d in batch]))
+        vectors.append(centred(embedder, embed_fixed(embedder, [d.text for d in batch])))
         report.embedded += len(batch)
         if progress:
             progress(report.embedded, len(changed))

@@ -1,5 +1,5 @@
-"""Stage 2 — retrieve: scoped rule candidates by similarity to the message (k-NN, filtered by scope),
-and the customer's most similar earlier episodes.
+"""Stage 2 — retrieve: scoped rule candidates by calibrated similarity to the message (k-NN over each
+rule's keys, filtered by scope, focal.retrieval.matching), and the customer's most similar earlier episodes.
 
 An unreachable or failing rule index (OpenSearch down, a refused search) does not fail the turn: the
 stage goes on with no candidates, marks the turn `degraded: ["retrieval"]` with the reason in `context.notes`,
@@ -14,6 +14,8 @@ import numpy as np
 
 from focal.models.turn import ScoredRule, TurnState
 from focal.pipeline.deps import Deps
+from focal.retrieval.calibration import centred
+from focal.retrieval.matching import RuleHit, search_rules
 from focal.retrieval.memory import recall
 from focal.retrieval.rules import ensure_indexed, turn_scope
 
@@ -30,10 +32,11 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     vector = np.asarray(state.context.embedding, dtype=np.float32)
     if vector.size == 0:
         vector = deps.embedder.embed([state.context.message])[0]
+    hits: list[RuleHit]
     try:
         if deps.sync_on_turn:
             ensure_indexed(deps, r.tenant_id, agent)
-        hits = deps.rule_index.search(scope, vector, agent.retrieval.top_k)
+        hits = search_rules(agent, deps.rule_index, scope, centred(deps.embedder, vector), agent.retrieval.top_k)
     except Exception as exc:  # noqa: BLE001 - any index failure (RuleIndexError, transport errors) degrades the turn
         hits = []
         if DEGRADED not in state.degraded:
@@ -44,7 +47,8 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         )
         logger.warning("rule index unavailable, retrieval degraded: %s", type(exc).__name__)  # never the message text
     state.candidates = [
-        ScoredRule(rule_id=hit.rule_id, score=round(hit.score, 4), scope=rule.scope.value, reason=hit.reason)
+        ScoredRule(rule_id=hit.rule_id, score=round(hit.score, 4), scope=rule.scope.value, reason=hit.reason,
+                   flow_id=hit.flow_id, flow_score=None if hit.flow_score is None else round(hit.flow_score, 4))
         for hit in hits
         if (rule := agent.rule(hit.rule_id)) is not None
     ]

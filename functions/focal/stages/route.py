@@ -15,7 +15,7 @@ from focal.models.turn import RouteDecision, TurnState
 from focal.pipeline.deps import Deps
 from focal.retrieval.applicability import PURPOSE as APPLICABILITY
 from focal.retrieval.applicability import model_applies
-from focal.sensing import language
+from focal.sensing import language, lexicon
 
 
 def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str]) -> list[Command]:
@@ -40,9 +40,15 @@ def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str])
 
 
 def _stuck(state: TurnState, agent: AgentConfig, run_: CommandRun) -> bool:
-    """Nothing in the message moves the flow and no rule answers it ("maybe" at a yes/no step)."""
+    """Nothing in the message moves the flow and no rule answers it ("maybe" at a yes/no step).
+
+    A reply to the confirmation that asks nothing ("yes, but with the upgrade") answers the agent's question,
+    not a rule's, even when a rule shares its topic: it is asked again."""
     assert state.session is not None
-    answered = any((r := agent.rule(m.rule_id)) and not r.is_hard_constraint for m in state.matched_rules)
+    message = state.context.message if state.context else ""
+    replied = (state.session.flow_state == "confirming" and lexicon.is_reply_word(message)
+               and not lexicon.is_question(message))
+    answered = not replied and any((r := agent.rule(m.rule_id)) and not r.is_hard_constraint for m in state.matched_rules)
     return (
         not run_.executed
         and not answered

@@ -1,0 +1,93 @@
+"""A turn's rule candidates: the index searched with the centred message vector, keys folded into rules.
+
+A rule is matched through its keys (its condition and its examples, focal.retrieval.rules); its score
+is the best of them — a calibrated similarity (focal.retrieval.calibration). The search asks the
+index for enough documents that `top_k` distinct rules come back even when one rule's keys fill many
+places, then keeps the `top_k` best rules and every GLOBAL hard constraint the index always returns.
+
+Beside each candidate stands the best entry example of any flow but the rule's own (scenario
+documents of the same index): the rule filter lets a rule match only when it explains the message
+about as well as a flow does, so "I want to dispute a charge" starts the dispute flow without
+matching "How long does a dispute take?".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from focal.models.agent import AgentConfig, Scope
+from focal.ports import Hit, RuleIndex, ScopeFilter
+from focal.retrieval.rules import indexed_scope_id, rule_of
+
+ALWAYS_INCLUDED = "always included"
+FLOW_EXAMPLES_SEARCHED = 50  # entry examples looked at for the competing flows (the best per flow counts)
+
+
+@dataclass(frozen=True)
+class RuleHit:
+    rule_id: str
+    score: float
+    reason: str  # "similarity", or "always included" (a GLOBAL hard constraint outside the top k)
+    flow_id: str | None = None
+    flow_score: float | None = None
+
+
+def keys_per_rule(agent: AgentConfig) -> int:
+    return 1 + max((len(r.examples) for r in agent.rules if r.enabled), default=0)
+
+
+def _fold(hits: list[Hit]) -> dict[str, Hit]:
+    """The best document of each rule; a rule is a similarity hit if any of its documents is."""
+    best: dict[str, Hit] = {}
+    for h in hits:
+        rule_id = rule_of(h.rule_id)
+        seen = best.get(rule_id)
+        reason = "similarity" if h.reason != ALWAYS_INCLUDED or (seen and seen.reason != ALWAYS_INCLUDED) else ALWAYS_INCLUDED
+        score = max(h.score, seen.score) if seen else h.score
+        best[rule_id] = Hit(rule_id, score, reason)
+    return best
+
+
+def flow_scores(index: RuleIndex, scope: ScopeFilter, vector: np.ndarray) -> dict[str, float]:
+    """scenario id → the calibrated similarity of its best entry example to the message."""
+    flows = ScopeFilter(scope.tenant_id, scope.agent_id, kind="scenario")
+    out: dict[str, float] = {}
+    for h in index.search(flows, vector, FLOW_EXAMPLES_SEARCHED):
+        scenario_id = rule_of(h.rule_id)
+        out[scenario_id] = max(out.get(scenario_id, -1.0), h.score)
+    return out
+
+
+def _own_flow(agent: AgentConfig, rule_id: str) -> str | None:
+    """The scenario a SCENARIO or STEP rule belongs to (its own flow does not compete with it)."""
+    rule = agent.rule(rule_id)
+    if rule is None or rule.scope == Scope.GLOBAL:
+        return None
+    scope_id = indexed_scope_id(agent, rule)
+    if rule.scope == Scope.STEP and scope_id:
+        return scope_id.split(".", 1)[0]
+    return scope_id
+
+
+def search_rules(agent: AgentConfig, index: RuleIndex, scope: ScopeFilter, vector: np.ndarray, top_k: int) -> list[RuleHit]:
+    """The `top_k` best rules in scope (best key each) plus the GLOBAL hard constraints always returned,
+    each with its competing flow."""
+    hits = index.search(scope, vector, top_k * keys_per_rule(agent))
+    folded = _fold(hits)
+    similar = sorted((h for h in folded.values() if h.reason != ALWAYS_INCLUDED), key=lambda h: -h.score)
+    kept = similar[:top_k] + [h for h in folded.values() if h.reason == ALWAYS_INCLUDED]
+    kept += [Hit(h.rule_id, h.score, ALWAYS_INCLUDED) for h in similar[top_k:] if _global_hard(agent, h.rule_id)]
+    flows = flow_scores(index, scope, vector) if kept else {}
+    out = []
+    for h in kept:
+        own = _own_flow(agent, h.rule_id)
+        rival = max(((f, s) for f, s in flows.items() if f != own), key=lambda fs: fs[1], default=None)
+        out.append(RuleHit(h.rule_id, h.score, h.reason, *(rival or (None, None))))
+    return out
+
+
+def _global_hard(agent: AgentConfig, rule_id: str) -> bool:
+    rule = agent.rule(rule_id)
+    return bool(rule and rule.is_hard_constraint and rule.scope == Scope.GLOBAL)
