@@ -4,6 +4,8 @@ names the flow whose entry example competes with each rule."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -88,3 +90,14 @@ def test_an_embedder_without_a_background_mean_is_used_as_is():
 
     assert calibration_id(Other()) == "raw"
     assert np.array_equal(centred(Other(), np.eye(3, dtype=np.float32)), np.eye(3, dtype=np.float32))
+
+
+def test_the_embedders_the_runtimes_wire_are_calibrated(tmp_path):
+    """Local (cached on disk) and Lambda (loaded on first use) both name the model the background mean is for:
+    a wrapper that hid the name would silently turn retrieval back to raw cosines."""
+    from focal.adapters.lazy import LazyEmbedder
+    from focal.wiring import local_deps
+
+    assert calibration_id(LazyEmbedder()) == "centred-1"
+    deps = local_deps(Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yaml", tmp_path / "f.db")
+    assert calibration_id(deps.embedder) == "centred-1"

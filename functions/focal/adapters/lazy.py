@@ -25,6 +25,7 @@ class LazyEmbedder:
     without the ONNX models layer and never pay for the model."""
 
     dimension = MINILM_DIMENSION
+    model_name = "all-MiniLM-L6-v2"  # OnnxEmbedder.model_name, without importing it
 
     def __init__(self, model_dir: str | None = None, threads: int | None = None):
         self.model_dir, self.threads = model_dir, threads

@@ -47,6 +47,7 @@ def locate_model(model_dir: str | None = None) -> tuple[Path, Path]:
 
 class OnnxEmbedder:
     dimension = 384
+    model_name = "all-MiniLM-L6-v2"  # which model the vectors come from (calibration); model_id: their exact bytes
 
     def __init__(self, model_dir: str | None = None, threads: int = 1, cache_size: int = 4096):
         model_path, tokenizer_path = locate_model(model_dir)

@@ -85,6 +85,7 @@ class CachedEmbedder:
     def __init__(self, inner: Any, folder: str | Path, model_id: str):
         self.inner = inner
         self.dimension = inner.dimension
+        self.model_name = getattr(inner, "model_name", type(inner).__name__)
         self.model_id = model_id
         self.file = VectorFile(folder, model_id)
         self.stats = {"from_cache": 0, "embedded": 0}

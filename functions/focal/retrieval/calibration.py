@@ -38,7 +38,8 @@ def background_mean(model_id: str) -> np.ndarray | None:
 
 
 def model_id(embedder: Embedder) -> str:
-    return str(getattr(embedder, "model_id", type(embedder).__name__))
+    """Which model an embedder's vectors come from, by name (`model_name`; its `model_id` is a digest of its bytes)."""
+    return str(getattr(embedder, "model_name", type(embedder).__name__))
 
 
 def calibration_id(embedder: Embedder) -> str:
