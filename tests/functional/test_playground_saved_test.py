@@ -18,11 +18,12 @@ from focal.wiring import local_deps
 from test_playground_api import get
 from test_playground_marks_and_flow import ADMIN_A, API, RETAIL, _serve, say
 
-MESSAGES = ("I want a refund for my order", "It's A1002", "I want a refund for order A1001")
-# A rule the recorded session never saw: a retrieval change for the first and third turns.
-NEW_RULE = {"id": "refund_request_thanks", "condition_text": "The customer wants a refund for an order",
-            "action_text": "Thank the customer for their patience with the refund.", "priority": 1,
-            "response_template": "Thanks for your patience while we sort out the refund."}
+MESSAGES = ("I want a refund for my order", "It's A1002", "I want a refund for order A1001", "How long does shipping take?")
+# A rule the recorded session never saw: a retrieval change for the last turn.
+NEW_RULE = {"id": "shipping_apology", "condition_text": "The customer asks how long delivery or shipping takes",
+            "examples": ["How long does shipping take?"],
+            "action_text": "Apologise that shipping is slower this season.", "priority": 1,
+            "response_template": "Sorry that shipping is a little slower this season."}
 
 
 @pytest.fixture(scope="module")
@@ -49,9 +50,9 @@ def test_the_saved_session_passes_with_focal_test(saved):
 
 
 def test_rules_are_expected_by_inclusion_and_tools_with_their_arguments(saved):
-    first, second, third = (t["expect"] for t in _turns(saved))
-    assert not [e for e in (first, second, third) if "matched_rules" in e]  # no exact rule list
-    assert {"refund_cap", "refund_guard"} <= set(first["matched_rules_include"])
+    first, second, third, fourth = (t["expect"] for t in _turns(saved))
+    assert not [e for e in (first, second, third, fourth) if "matched_rules" in e]  # no exact rule list
+    assert "shipping_times" in fourth["matched_rules_include"]
     assert second["tool_calls"] == [{"lookup_order": {"order_id": "A1002"}}, {"check_refund_eligibility": {"order_id": "A1002"}}]
     assert second["violations"] == ["refund_cap"] and second["blocked_tools"] == [] and second["regenerations"] == 1
     assert third["tool_calls"] == [{"lookup_order": {"order_id": "A1001"}}, {"check_refund_eligibility": {"order_id": "A1001"}}]
@@ -59,7 +60,7 @@ def test_rules_are_expected_by_inclusion_and_tools_with_their_arguments(saved):
 
 
 def test_an_answer_in_the_agents_words_is_pinned_by_a_stable_part_of_it(saved):
-    first, second, third = (t["expect"] for t in _turns(saved))
+    first, second, third, _ = (t["expect"] for t in _turns(saved))
     assert first["response_contains"].startswith("Sure, I can help with a refund.")  # the slot's prompt
     assert second["response_contains"].startswith("Refunds above $50 need a review")  # the violated rule's text
     assert third["response_contains"] == "to your original payment method. Shall I go ahead?"  # no value of the turn
@@ -73,9 +74,9 @@ def test_the_saved_test_still_passes_when_retrieval_brings_in_another_rule(saved
     raw["rules"].append(NEW_RULE)
     (folder / "agent.yaml").write_text(yaml.safe_dump(raw, sort_keys=False, allow_unicode=True), encoding="utf-8")
     runner = LocalRunner(local_deps(folder / "agent.yaml", tmp_path / "focal.db"))
-    first = runner.turn(TurnRequest(tenant_id="local", agent_id="retail", session_id="s", customer_id="c-100",
-                                    turn_id="t1", message=MESSAGES[0]))
-    assert NEW_RULE["id"] in first.matched_rules  # retrieval did change for this turn
+    last = runner.turn(TurnRequest(tenant_id="local", agent_id="retail", session_id="s", customer_id="c-100",
+                                   turn_id="t1", message=MESSAGES[-1]))
+    assert NEW_RULE["id"] in last.matched_rules  # retrieval did change for this turn
 
     report = run_suite(folder / "agent.yaml", saved)
     assert report.conversations and report.passed, "\n" + format_report(report)

@@ -93,7 +93,7 @@ def test_once_the_budget_is_spent_optional_calls_are_skipped_not_started(tmp_pat
     not even started (less than MIN_CALL_S left), the offline composer answers and says why."""
     deps, clock, model = deps_with(RETAIL, tmp_path, 19.5, {"sensor", "generate"})
     model.text = "{}"
-    result, record = run(deps, "retail", "so what about the thing with my order then")
+    result, record = run(deps, "retail", "ok but what about the thing with the parcel then")
     assert [p for p, _ in model.calls] == ["sensor"]
     assert result.success and "model_budget" in result.degraded
     assert "time budget spent: offline composer used" in record.state["decision"]["notes"]
