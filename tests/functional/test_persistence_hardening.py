@@ -7,22 +7,16 @@ Stale claims left by a killed process: tests/security/test_stale_turn_claims.py.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
-import yaml
-from example_tools import reset_state
-from held_clock import Clock, claims_table
+from held_clock import claims_table, retail_runner
 
 from focal.errors import VersionConflict
 from focal.models.session import CustomerProfile
 from focal.models.turn import TurnRequest, TurnResult
 from focal.pipeline.idempotency import lease_s
 from focal.pipeline.runner import LocalRunner
-from focal.wiring import local_deps
-
-RETAIL = Path(__file__).resolve().parents[2] / "examples" / "retail"
 
 
 class CountingTools:
@@ -37,16 +31,7 @@ class CountingTools:
 
 
 def _runner(tmp_path: Path, **agent_changes) -> LocalRunner:
-    folder = tmp_path / "retail"
-    shutil.copytree(RETAIL, folder)
-    raw = yaml.safe_load((folder / "agent.yaml").read_text())
-    raw.update(agent_changes)
-    (folder / "agent.yaml").write_text(yaml.safe_dump(raw, sort_keys=False))
-    deps = local_deps(folder / "agent.yaml", tmp_path / "focal.db")
-    reset_state(deps.configs.get_agent("t1", "retail"), "t1")
-    deps.tools = CountingTools(deps.tools)
-    deps.clock = Clock()
-    return LocalRunner(deps)
+    return retail_runner(tmp_path, CountingTools, **agent_changes)
 
 
 

@@ -10,12 +10,10 @@ from a clock the test moves; nothing sleeps.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
-import yaml
-from held_clock import Clock, claims_table
+from held_clock import claims_table, retail_runner
 
 from focal.cli.serve_api import turn_reply
 from focal.dialogue.tool_calls import NOT_REPEATED, execute, prepare
@@ -27,9 +25,7 @@ from focal.pipeline.runner import LocalRunner
 from focal.pipeline.stage_io import run_stage
 from focal.ports import TurnClaim
 from focal.stages import fallback, tools
-from focal.wiring import local_deps
 
-RETAIL = Path(__file__).resolve().parents[2] / "examples" / "retail"
 NOW, LEASE = 1_800_000_000.0, 30.0
 
 
@@ -144,20 +140,7 @@ def test_a_claim_store_answers_the_record_it_checked(idempotency):
 # --- the pipeline -----------------------------------------------------------------------------------
 
 def _runner(tmp_path: Path, tool_changes: dict | None = None, **agent_changes) -> LocalRunner:
-    from example_tools import reset_state
-
-    folder = tmp_path / "retail"
-    shutil.copytree(RETAIL, folder)
-    raw = yaml.safe_load((folder / "agent.yaml").read_text())
-    for tool in raw["tools"]:
-        tool.update((tool_changes or {}).get(tool["id"], {}))
-    raw.update(agent_changes)
-    (folder / "agent.yaml").write_text(yaml.safe_dump(raw, sort_keys=False))
-    deps = local_deps(folder / "agent.yaml", tmp_path / "focal.db")
-    reset_state(deps.configs.get_agent("t1", "retail"), "t1")
-    deps.tools = CountingTools(deps.tools)
-    deps.clock = Clock()
-    return LocalRunner(deps)
+    return retail_runner(tmp_path, CountingTools, tool_changes, **agent_changes)
 
 
 def _req(message: str, turn_id: str) -> TurnRequest:
