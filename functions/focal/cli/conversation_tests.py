@@ -57,7 +57,7 @@ before any turn runs.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -267,6 +267,16 @@ def run_conversation(conv: Conversation, agent: AgentConfig, deps: Any, session_
     return report
 
 
+def until_first_failure(report: Any, conversations: list[Conversation], stop: bool) -> Iterator[tuple[int, Conversation]]:
+    """(number, conversation) in order; with `stop` (-x), none after the report's first failure, and those left are
+    named in `report.not_run`."""
+    for index, conv in enumerate(conversations, start=1):
+        if stop and report.failed:
+            report.not_run = [c.name for c in conversations[index - 1:]]
+            return
+        yield index, conv
+
+
 def selected(conversations: list[Conversation], patterns: list[str] | None) -> list[Conversation]:
     """`focal test -k TEXT`: the conversations whose name contains any of `patterns` (case-insensitive); all without."""
     if not patterns:
@@ -293,10 +303,7 @@ def run_checked(agent_path: str | Path, agent: AgentConfig, suite: Suite, select
     report = Report(agent_path=str(agent_path), suite_path=suite.path, tasks_total=suite.tasks_total)
     shared = None
     run_id = f"{int(time.time() * 1000):x}"
-    for index, conv in enumerate(conversations, start=1):
-        if report.failed and stop_at_first_failure:
-            report.not_run = [c.name for c in conversations[index - 1:]]
-            break
+    for index, conv in until_first_failure(report, conversations, stop_at_first_failure):
         deps = _fresh_deps(agent_path, shared)
         if shared is None:
             warm_agent(deps, TENANT_ID, agent)

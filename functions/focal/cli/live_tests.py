@@ -42,6 +42,7 @@ from focal.cli.conversation_tests import (
     checked_suite,
     selected,
     start_conversation,
+    until_first_failure,
 )
 from focal.cli.live_report import LiveConversationReport, LiveReport, LiveTurnReport
 from focal.cli.turn_why import turn_why
@@ -171,10 +172,7 @@ def run_live_suite(agent_path: str | Path, suite_path: str | Path, model: Any, m
     report = LiveReport(agent_path=str(agent_path), suite_path=suite.path, model=model_name)
     shared = None
     run_id = f"{int(time.time() * 1000):x}"
-    for index, conv in enumerate(conversations, start=1):
-        if report.failed and stop_at_first_failure:
-            report.not_run = [c.name for c in conversations[index - 1:]]
-            break
+    for index, conv in until_first_failure(report, conversations, stop_at_first_failure):
         if progress:
             progress(f"live {index}/{len(conversations)}: {conv.name}")
         deps = _fresh_deps(agent_path, model, shared)
