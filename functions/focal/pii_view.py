@@ -30,11 +30,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-import regex
-
 from focal.number_words import UNITS
-from focal.text.views import check_view_with_sources
-
+from focal.text.views import check_view_with_sources, is_mark
 
 DIGIT_WORDS = {
     **{w: str(n) for w, n in UNITS.items() if n < 10},  # English
@@ -174,15 +171,14 @@ def masking_view(text: str) -> str:
     return View(text).text
 
 
-_MARK = regex.compile(r"\p{M}")
-
-
 def _without_marks(text: str, starts: list[int] | None) -> tuple[str, list[int] | None]:
     """The check view without the marks it keeps on letters of other scripts (a Hindi vowel sign): the rules' `\\w`
     has no marks, so "नमस्ते@example.com" is one address only without them."""
-    if text.isascii() or _MARK.search(text) is None:
+    if text.isascii():
         return text, starts
-    kept = [i for i, c in enumerate(text) if _MARK.match(c) is None]
+    kept = [i for i, c in enumerate(text) if not is_mark(c)]
+    if len(kept) == len(text):
+        return text, starts
     return "".join(text[i] for i in kept), kept if starts is None else [starts[i] for i in kept]
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from focal.config.loader import load_agent
-from focal.enforcement.amount_forms import names_quantity, amounts_in_one_form, percents_in_one_form, repeated, stray_figures
+from focal.enforcement.amount_forms import amounts_in_one_form, names_quantity, percents_in_one_form, repeated, stray_figures
 from focal.enforcement.deterministic import deterministic
 from focal.enforcement.reading import apply_reading
 from focal.enforcement.variables import draft_variables

@@ -15,9 +15,10 @@ import pytest
 from focal.enforcement.amount_forms import amounts_in_one_form
 from focal.enforcement.amount_styles import ambiguous_amounts
 from focal.enforcement.deterministic import deterministic
-from focal.enforcement.draft_view import as_checked as fold, as_read as plain
-from focal.enforcement.terms import term_pattern
+from focal.enforcement.draft_view import as_checked as fold
+from focal.enforcement.draft_view import as_read as plain
 from focal.enforcement.reading import apply_reading, offline_reading
+from focal.enforcement.terms import term_pattern
 from focal.enforcement.variables import draft_variables
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
 from focal.ports import ModelReply

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from focal.text import characters
 from focal.pii_view import View, masking_view
+from focal.text import characters
 
 
 @pytest.mark.parametrize(("typed", "folded"), [

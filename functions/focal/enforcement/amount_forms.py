@@ -25,8 +25,8 @@ import re
 from bisect import bisect_right
 
 from focal.enforcement.amount_styles import CODES, restyle
-from focal.enforcement.linear_scan import CloseValues, Suffixes
 from focal.enforcement.draft_view import as_checked
+from focal.enforcement.linear_scan import CloseValues, Suffixes
 from focal.number_words import TENS, UNITS, roman_value, words_value
 
 _I = re.IGNORECASE

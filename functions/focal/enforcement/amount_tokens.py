@@ -7,8 +7,8 @@ import re
 
 from focal.enforcement.amount_cues import NUM, SHARES
 from focal.enforcement.amount_forms import amounts_in_one_form, percents_in_one_form, spell_out
-from focal.enforcement.linear_scan import overlaps
 from focal.enforcement.draft_view import as_checked
+from focal.enforcement.linear_scan import overlaps
 
 _I = re.IGNORECASE
 MONEY = re.compile(

@@ -41,8 +41,8 @@ from focal.enforcement.amount_known import names_in
 from focal.enforcement.amount_repeats import Site, said_again_of, sites_of
 from focal.enforcement.amount_styles import ambiguous_amounts
 from focal.enforcement.amount_tokens import MONEY, normalised, number, show, tokens
-from focal.enforcement.linear_scan import CloseValues, close
 from focal.enforcement.draft_view import as_checked
+from focal.enforcement.linear_scan import CloseValues, close
 from focal.enforcement.terms import joined
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
 

@@ -20,8 +20,8 @@ from focal.enforcement.amount_cues import EXCEPTION, REFUSED_AFTER, TURNAROUND
 from focal.enforcement.amount_forms import may_state_amount, states_figure
 from focal.enforcement.amount_known import known_names, known_values, names_in
 from focal.enforcement.draft_reading import NUMERIC, policy_figures, read_amount
-from focal.enforcement.linear_scan import Suffixes
 from focal.enforcement.draft_view import as_checked, as_read
+from focal.enforcement.linear_scan import Suffixes
 from focal.enforcement.terms import term_pattern
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule

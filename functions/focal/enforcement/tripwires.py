@@ -17,8 +17,8 @@ import re
 from typing import Any
 
 from focal import expressions
-from focal.enforcement.facts import marked_figures
 from focal.enforcement.draft_view import as_checked
+from focal.enforcement.facts import marked_figures
 from focal.enforcement.reading import offline_reading
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, Rule

@@ -11,7 +11,7 @@ letter it is (small capitals "ʀ", "ꜰ"; hooked, stroked, tailed, dotless, scri
 "ł", "ı", "ɡ") as that letter; turned and reversed letters are left alone (they read as another letter or none).
 
 `WEAK` lists a few letters the table does not group with an ASCII one (or groups with a Latin letter read as
-another: "ε" with "ꞓ", a c with a bar) but that read as a Latin one inside a Latin word ("гefund", "Acmε"); they are
+another: "ε" with "ꞓ", a c with a bar) but that read as a Latin one inside a Latin word ("гeply", "Acmε"); they are
 read so only beside a Latin letter (focal.text.views), never in a word of their own.
 """
 

@@ -41,8 +41,13 @@ def _table() -> dict[str, NumberStyle]:
 def number_styles(languages: Iterable[str] | None = None) -> tuple[NumberStyle, ...]:
     """The styles of `languages` (ISO 639 codes, "en" or "en-GB"); every style CLDR knows when none is given or none
     of them is known (a figure is then read every way it can be)."""
+    return _styles(tuple(sorted({re.split(r"[-_]", c.strip())[0].lower() for c in languages or ()})))
+
+
+@lru_cache(maxsize=256)
+def _styles(codes: tuple[str, ...]) -> tuple[NumberStyle, ...]:
     table = _table()
-    known = [table[code] for code in {re.split(r"[-_]", c.strip())[0].lower() for c in languages or ()} if code in table]
+    known = [table[code] for code in codes if code in table]
     return tuple(dict.fromkeys(known or table.values()))
 
 

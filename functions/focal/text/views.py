@@ -6,7 +6,7 @@ a digit, a space or a sign: "7\u20e3", zalgo over punctuation), then NFC. Words 
 the view for telling which language a text is in, and for reading its figures, links and phones.
 
 `check_view(text)`: the reader view, then in each word whose letters a reader takes for Latin ones, those letters as
-the Latin ones, without accents or other marks ("Іgnоre" with a Cyrillic І and о is "Ignore", "réfund" is "refund",
+the Latin ones, without accents or other marks ("Іgnоre" with a Cyrillic І and о is "Ignore", "café" is "cafe",
 "f̸o̸u̸r̸" is "four"). This is the view the checks match their words, names and patterns against: pre-validation's
 injection and dangerous-content patterns, the masking rules (focal.pii_view), and enforcement's readers.
 
@@ -26,16 +26,45 @@ Nothing here changes what is sent or stored: the views are what the checks read.
 
 from __future__ import annotations
 
+import re
 import unicodedata
-
-import regex
+from functools import lru_cache
 
 from focal.text.characters import seen_characters
 from focal.text.lookalikes import WEAK, latin_reading, script
 
-_WORD = regex.compile(r"\p{L}[\p{L}\p{M}]*")
-_LOOSE_MARKS = regex.compile(r"(?<![\p{L}\p{M}])\p{M}+")  # marks on no letter
-_SPACES = regex.compile(r"[ \t\r\f\v]+")
+_SPACES = re.compile(r"[ \t\r\f\v]+")
+
+
+@lru_cache(maxsize=8192)
+def _kind(c: str) -> str:
+    """"L" for a letter, "M" for a combining mark, "" for anything else."""
+    kind = unicodedata.category(c)[0]
+    return kind if kind in "LM" else ""
+
+
+def is_mark(c: str) -> bool:
+    """`c` (one character) is a combining mark (category M: accents, vowel signs, enclosing marks)."""
+    return not c.isascii() and _kind(c) == "M"
+
+
+def _words_and_loose_marks(text: str) -> tuple[list[tuple[int, int]], list[int]]:
+    """The (start, end) of each word (a letter, then letters and marks) of `text`, and where a mark sits on no letter."""
+    words: list[tuple[int, int]] = []
+    loose: list[int] = []
+    start = -1
+    for i, c in enumerate(text):
+        kind = ("L" if c.isalpha() else "") if c.isascii() else _kind(c)
+        if kind == "L" and start < 0:
+            start = i
+        elif kind == "M" and start < 0:
+            loose.append(i)
+        elif not kind and start >= 0:
+            words.append((start, i))
+            start = -1
+    if start >= 0:
+        words.append((start, len(text)))
+    return words, loose
 
 
 def reader_view(text: str) -> str:
@@ -43,7 +72,11 @@ def reader_view(text: str) -> str:
     seen, _ = seen_characters(text)
     if seen.isascii():
         return seen
-    return unicodedata.normalize("NFC", _LOOSE_MARKS.sub("", seen))
+    _, loose = _words_and_loose_marks(seen)
+    if loose:
+        dropped = set(loose)
+        seen = "".join(c for i, c in enumerate(seen) if i not in dropped)
+    return unicodedata.normalize("NFC", seen)
 
 
 def check_view(text: str) -> str:
@@ -63,18 +96,19 @@ def check_view_with_sources(text: str) -> tuple[str, list[int] | None]:
     if seen.isascii():
         return seen, sources
     pieces = list(seen)
-    for m in _LOOSE_MARKS.finditer(seen):
-        pieces[m.start():m.end()] = [""] * (m.end() - m.start())
+    words, loose = _words_and_loose_marks(seen)
+    for i in loose:
+        pieces[i] = ""
     written: set[str] | None = None  # scripts the text writes letters of that look like no Latin letter
-    for m in _WORD.finditer(seen):
-        word = m.group(0)
+    for start, end in words:
+        word = seen[start:end]
         if word.isascii():
             continue
         if written is None:
             written = _scripts_written(seen)
         folded = _latin_word(word, written)
         if folded is not None:
-            pieces[m.start():m.end()] = folded
+            pieces[start:end] = folded
     if all(len(p) == 1 for p in pieces):
         return "".join(pieces), sources
     kept = [i for i, p in enumerate(pieces) if p]
