@@ -2,7 +2,7 @@
 
 Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt) is the set a renderer shows as nothing unless it
 does something with it: every format character (category Cf: zero-width space, joiners and non-joiner, word joiner,
-soft hyphen, byte-order mark, the bidirectional marks, embeddings, overrides and isolates, tags, the interlinear
+soft hyphen, the BOM U+FEFF, the bidirectional marks, embeddings, overrides and isolates, tags, the interlinear
 annotation and shorthand format controls) and the code points listed in `_IGNORABLE_RANGES`: the combining grapheme
 joiner, Hangul and Khmer fillers, Mongolian free variation selectors, variation selectors (U+FE00–FE0F and the
 supplement U+E0100–E01EF), the reserved U+FFF0–FFF8, the musical beam and phrase controls and the rest of the tags
