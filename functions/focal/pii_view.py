@@ -31,7 +31,7 @@ import re
 import unicodedata
 
 from focal.number_words import UNITS
-from focal.text.views import check_view_with_sources, is_mark
+from focal.text.views import check_view_with_sources
 
 DIGIT_WORDS = {
     **{w: str(n) for w, n in UNITS.items() if n < 10},  # English
@@ -171,17 +171,6 @@ def masking_view(text: str) -> str:
     return View(text).text
 
 
-def _without_marks(text: str, starts: list[int] | None) -> tuple[str, list[int] | None]:
-    """The check view without the marks it keeps on letters of other scripts (a Hindi vowel sign): the rules' `\\w`
-    has no marks, so "नमस्ते@example.com" is one address only without them."""
-    if text.isascii():
-        return text, starts
-    kept = [i for i, c in enumerate(text) if not is_mark(c)]
-    if len(kept) == len(text):
-        return text, starts
-    return "".join(text[i] for i in kept), kept if starts is None else [starts[i] for i in kept]
-
-
 class View:
     """`text` (the view) of `original`, with where each view character came from."""
 
@@ -190,7 +179,8 @@ class View:
         # view index → the original characters [start, end) it came from (None: the same positions; no ends:
         # each from one character)
         self._ends: list[int] | None = None
-        self.text, self._starts = _without_marks(*check_view_with_sources(original))  # each from one original character
+        # each view character from one original character; no marks: the rules' `\w` has none ("नमस्ते@example.com")
+        self.text, self._starts = check_view_with_sources(original, keep_marks=False)
         readings = _readings(self.text)
         if readings:
             self._read(readings)

@@ -36,35 +36,29 @@ from focal.text.lookalikes import WEAK, latin_reading, script
 _SPACES = re.compile(r"[ \t\r\f\v]+")
 
 
-@lru_cache(maxsize=8192)
-def _kind(c: str) -> str:
-    """"L" for a letter, "M" for a combining mark, "" for anything else."""
-    kind = unicodedata.category(c)[0]
-    return kind if kind in "LM" else ""
+class _Kinds(dict[int, str]):
+    """`str.translate`'s table from a character to its kind: "L" a letter, "M" a combining mark, "." anything else."""
+
+    def __missing__(self, code: int) -> str:
+        kind = unicodedata.category(chr(code))[0]
+        self[code] = kind = kind if kind in "LM" else "."
+        return kind
 
 
-def is_mark(c: str) -> bool:
-    """`c` (one character) is a combining mark (category M: accents, vowel signs, enclosing marks)."""
-    return not c.isascii() and _kind(c) == "M"
+_kinds = [_Kinds()]
+_WORD = re.compile(r"L[LM]*")
+_LOOSE_MARKS = re.compile(r"(?<![LM])M+")
 
 
-def _words_and_loose_marks(text: str) -> tuple[list[tuple[int, int]], list[int]]:
-    """The (start, end) of each word (a letter, then letters and marks) of `text`, and where a mark sits on no letter."""
-    words: list[tuple[int, int]] = []
-    loose: list[int] = []
-    start = -1
-    for i, c in enumerate(text):
-        kind = ("L" if c.isalpha() else "") if c.isascii() else _kind(c)
-        if kind == "L" and start < 0:
-            start = i
-        elif kind == "M" and start < 0:
-            loose.append(i)
-        elif not kind and start >= 0:
-            words.append((start, i))
-            start = -1
-    if start >= 0:
-        words.append((start, len(text)))
-    return words, loose
+def _words_and_marks(text: str) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+    """The (start, end) of each word of `text` (a letter, then letters and marks), where a mark sits on no letter,
+    and where every mark is."""
+    if len(_kinds[0]) > 65536:  # a hostile text cannot grow the table without bound
+        _kinds[0] = _Kinds()
+    kinds = text.translate(_kinds[0])
+    loose = [i for m in _LOOSE_MARKS.finditer(kinds) for i in range(m.start(), m.end())]
+    marks = [i for i, k in enumerate(kinds) if k == "M"] if "M" in kinds else []
+    return [m.span() for m in _WORD.finditer(kinds)], loose, marks
 
 
 def reader_view(text: str) -> str:
@@ -72,7 +66,7 @@ def reader_view(text: str) -> str:
     seen, _ = seen_characters(text)
     if seen.isascii():
         return seen
-    _, loose = _words_and_loose_marks(seen)
+    _, loose, _ = _words_and_marks(seen)
     if loose:
         dropped = set(loose)
         seen = "".join(c for i, c in enumerate(seen) if i not in dropped)
@@ -89,15 +83,15 @@ def words_view(text: str) -> str:
     return _SPACES.sub(" ", check_view(text).lower())
 
 
-def check_view_with_sources(text: str) -> tuple[str, list[int] | None]:
+def check_view_with_sources(text: str, keep_marks: bool = True) -> tuple[str, list[int] | None]:
     """The check view of `text`, and for each of its characters the index of the character of `text` it came from
-    (None: the same positions)."""
+    (None: the same positions). `keep_marks=False`: without the marks the view keeps on letters of other scripts."""
     seen, sources = seen_characters(text)
     if seen.isascii():
         return seen, sources
     pieces = list(seen)
-    words, loose = _words_and_loose_marks(seen)
-    for i in loose:
+    words, loose, marks = _words_and_marks(seen)
+    for i in loose if keep_marks else marks:
         pieces[i] = ""
     written: set[str] | None = None  # scripts the text writes letters of that look like no Latin letter
     for start, end in words:
@@ -115,22 +109,38 @@ def check_view_with_sources(text: str) -> tuple[str, list[int] | None]:
     return "".join(pieces), kept if sources is None else [sources[i] for i in kept]
 
 
+@lru_cache(maxsize=8192)
+def _unreadable_script(c: str) -> str:
+    """The script of a non-ASCII letter that reads as no Latin one ("д", "λ"), else ""."""
+    return script(c) if c.isalpha() and not c.isascii() and latin_reading(c) is None else ""
+
+
 def _scripts_written(text: str) -> set[str]:
-    return {script(c) for c in text if c.isalpha() and not c.isascii() and latin_reading(c) is None}
+    return {s for c in set(text) if (s := _unreadable_script(c))}
 
 
 def _latin_word(word: str, written: set[str]) -> list[str] | None:
     """Each character of `word` as read in Latin text (one letter or "" for a dropped mark), or None when the word
     stays as written (see the module)."""
+    whole_script, folded = _word_reading(word)
+    if folded is None or whole_script and whole_script in written:
+        return None
+    return list(folded)
+
+
+@lru_cache(maxsize=8192)
+def _word_reading(word: str) -> tuple[str, tuple[str, ...] | None]:
+    """(the script of a word every letter of which looks Latin, all of that one script, or "" for a word with a Latin
+    letter; the word's characters as read in Latin text, or None when it stays as written whatever the text)."""
     readings = [latin_reading(c) if c.isalpha() else None for c in word]
     latin = any(r is not None and r[1] for r in readings)
+    whole_script = ""
     if not latin:
-        letters = [c for c, r in zip(word, readings, strict=True) if c.isalpha()]
-        if any(r is None for c, r in zip(word, readings, strict=True) if c.isalpha()):
-            return None
-        scripts = {script(c) for c in letters}
-        if len(scripts) != 1 or scripts & written:
-            return None
+        letters = [(c, r) for c, r in zip(word, readings, strict=True) if c.isalpha()]
+        scripts = {script(c) for c, _ in letters}
+        if any(r is None for _, r in letters) or len(scripts) != 1:
+            return "", None
+        whole_script = scripts.pop()
     out: list[str] = []
     kept_marks = False  # the marks after a letter kept as written stay with it
     for c, reading in zip(word, readings, strict=True):
@@ -140,4 +150,4 @@ def _latin_word(word: str, written: set[str]) -> list[str] | None:
         letter = reading[0] if reading is not None else WEAK.get(c) if latin else None
         kept_marks = letter is None
         out.append(c if letter is None else letter)
-    return out
+    return whole_script, tuple(out)
