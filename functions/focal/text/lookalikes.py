@@ -21,10 +21,10 @@ import json
 import re
 import threading
 import unicodedata
+from bisect import bisect_right
 from functools import lru_cache
 from importlib import resources
-
-from confusable_homoglyphs.categories import alias
+from typing import Any
 
 _NAMED = re.compile(
     r"^LATIN (?P<case>SMALL |CAPITAL )?LETTER (?P<form>SMALL CAPITAL |DOTLESS |SCRIPT |CLOSED |OPEN |LONG |BARRED |SIDEWAYS |"
@@ -47,9 +47,30 @@ def _named_latin() -> dict[str, str]:
     return out
 
 
+def _data(name: str) -> Any:
+    """One of the package's data files (read directly: its modules import urllib, 0.1 s, to download new ones)."""
+    return json.loads(resources.files("confusable_homoglyphs").joinpath(name).read_text(encoding="utf-8"))
+
+
+class _Scripts:
+    """The script of each code point: the package's ranges of Scripts.txt, searched by their first code point."""
+
+    def __init__(self) -> None:
+        data = _data("categories.json")
+        ranges = data["code_points_ranges"]  # [first, last, script index, category index], sorted
+        self.firsts = [r[0] for r in ranges]
+        self.ranges = ranges
+        self.names = data["iso_15924_aliases"]
+
+    def of(self, c: str) -> str:
+        code = ord(c)
+        i = bisect_right(self.firsts, code) - 1
+        return self.names[self.ranges[i][2]] if i >= 0 and code <= self.ranges[i][1] else "Unknown"
+
+
 def _groups() -> list[set[str]]:
     """The table's groups of single characters drawn alike."""
-    data = json.loads(resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text(encoding="utf-8"))
+    data = _data("confusables.json")
     parent: dict[str, str] = {}
 
     def root(x: str) -> str:
@@ -78,25 +99,26 @@ def _pick(c: str, letters: set[str]) -> str:
     return min(letters)
 
 
-def _build() -> tuple[dict[str, str], dict[str, str]]:
+def _build() -> tuple[dict[str, str], dict[str, str], _Scripts]:
     named = _named_latin()
+    scripts = _Scripts()
     others: dict[str, str] = {}
     for group in _groups():
         letters = {c for c in group if c.isascii() and c.isalpha()} or {named[c] for c in group if c in named}
         if letters:
             for c in group:
-                if not c.isascii() and c.isalpha() and alias(c) != "LATIN":
+                if not c.isascii() and c.isalpha() and scripts.of(c) != "LATIN":
                     others[c] = _pick(c, letters)
-    return named, others
+    return named, others, scripts
 
 
-_built: list[tuple[dict[str, str], dict[str, str]]] = []
+_built: list[tuple[dict[str, str], dict[str, str], _Scripts]] = []
 _lock = threading.Lock()
 
 
-def _tables() -> tuple[dict[str, str], dict[str, str]]:
-    """(Latin letters named after a basic one, letters of other scripts drawn like Latin ones): built once, on the
-    first text that needs them."""
+def _tables() -> tuple[dict[str, str], dict[str, str], _Scripts]:
+    """(Latin letters named after a basic one, letters of other scripts drawn like Latin ones, the scripts): built
+    once, on the first text that needs them."""
     if not _built:
         with _lock:
             if not _built:
@@ -107,7 +129,7 @@ def _tables() -> tuple[dict[str, str], dict[str, str]]:
 @lru_cache(maxsize=8192)
 def script(c: str) -> str:
     """The script of one character ("LATIN", "CYRILLIC", "COMMON"…)."""
-    return alias(c)
+    return _tables()[2].of(c)
 
 
 @lru_cache(maxsize=8192)
@@ -115,7 +137,7 @@ def latin_reading(c: str) -> tuple[str, bool] | None:
     """How a reader of Latin text reads the letter `c`: (the Latin letter, whether the letter is itself Latin), or
     None for a letter that reads as no Latin one (a Latin "ß" or "æ", most letters of other scripts)."""
     base = unicodedata.normalize("NFD", c)[0]
-    named, others = _tables()
+    named, others, _ = _tables()
     if script(c) == "LATIN":
         if base.isascii():
             return base, True
