@@ -91,8 +91,6 @@ def check_view_with_sources(text: str, keep_marks: bool = True) -> tuple[str, li
         return seen, sources
     pieces = list(seen)
     words, loose, marks = _words_and_marks(seen)
-    for i in loose if keep_marks else marks:
-        pieces[i] = ""
     written: set[str] | None = None  # scripts the text writes letters of that look like no Latin letter
     for start, end in words:
         word = seen[start:end]
@@ -103,6 +101,8 @@ def check_view_with_sources(text: str, keep_marks: bool = True) -> tuple[str, li
         folded = _latin_word(word, written)
         if folded is not None:
             pieces[start:end] = folded
+    for i in loose if keep_marks else marks:
+        pieces[i] = ""
     if all(len(p) == 1 for p in pieces):
         return "".join(pieces), sources
     kept = [i for i, p in enumerate(pieces) if p]
