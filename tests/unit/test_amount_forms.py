@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from focal.config.loader import load_agent
-from focal.enforcement.amount_forms import names_quantity, normalise, normalise_percent, repeated, stray_figures
+from focal.enforcement.amount_forms import amounts_in_one_form, names_quantity, percents_in_one_form, repeated, stray_figures
 from focal.enforcement.deterministic import deterministic
 from focal.enforcement.reading import apply_reading
 from focal.enforcement.variables import draft_variables
@@ -44,11 +44,11 @@ def blocked(agent: AgentConfig, rule_id: str, draft: str, known: dict | None = N
     ("65,50 € back", "$65.50"), ("**$140**", "$140"), ("1\u200b40 dollars", "140 dollars"),
 ])
 def test_normalise_brings_amounts_to_one_form(text, form):
-    assert form in normalise(text)
+    assert form in amounts_in_one_form(text)
 
 
 def test_a_bare_m_is_no_million_without_a_currency():
-    assert normalise("the call lasted 5m") == "the call lasted 5m"
+    assert amounts_in_one_form("the call lasted 5m") == "the call lasted 5m"
 
 
 @pytest.mark.parametrize(("text", "form"), [
@@ -58,11 +58,11 @@ def test_a_bare_m_is_no_million_without_a_currency():
     ("a tenth off your stay", "10% off"),
 ])
 def test_normalise_percent_reads_shares_written_other_ways(text, form):
-    assert form in normalise_percent(text)
+    assert form in percents_in_one_form(text)
 
 
 def test_feel_free_and_toll_free_are_no_discount():
-    assert "%" not in normalise_percent("Feel free to call our toll-free line.")
+    assert "%" not in percents_in_one_form("Feel free to call our toll-free line.")
 
 
 @pytest.mark.parametrize(("text", "found"), [
@@ -72,7 +72,7 @@ def test_feel_free_and_toll_free_are_no_discount():
     ("account 123456", []), ("step 12 of the guide", []), ("one moment please", []),
 ])
 def test_stray_figures_are_figures_without_a_currency_that_no_value_explains(text, found):
-    assert stray_figures(normalise(text), []) == found
+    assert stray_figures(amounts_in_one_form(text), []) == found
 
 
 def test_a_figure_equal_to_an_accounted_value_is_not_stray():

@@ -12,11 +12,13 @@ import json
 
 import pytest
 
-from focal.enforcement.amount_forms import normalise
+from focal.enforcement.amount_forms import amounts_in_one_form
 from focal.enforcement.amount_styles import ambiguous_amounts
 from focal.enforcement.deterministic import deterministic
-from focal.enforcement.normalise import fold, plain, term_pattern
+from focal.enforcement.draft_view import as_checked as fold
+from focal.enforcement.draft_view import as_read as plain
 from focal.enforcement.reading import apply_reading, offline_reading
+from focal.enforcement.terms import term_pattern
 from focal.enforcement.variables import draft_variables
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
 from focal.ports import ModelReply
@@ -96,7 +98,7 @@ def test_a_listed_name_is_found_however_it_is_split(term, text, found):
     ("\u20ac45,50", "\u20ac45.50"),
 ])
 def test_other_grouping_styles_are_read_whole(text, form):
-    assert normalise(text) == form
+    assert amounts_in_one_form(text) == form
 
 
 @pytest.mark.parametrize(("text", "doubtful"), [

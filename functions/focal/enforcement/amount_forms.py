@@ -1,7 +1,7 @@
 """The many ways a draft can write an amount, brought to the forms the reader knows, and the figures it left.
 
-`normalise` rewrites before reading: the draft folded (focal.enforcement.normalise: NFKC, invisible and
-look-alike characters), other countries' grouping styles and currency signs or names
+`amounts_in_one_form` rewrites before reading: the draft as enforcement's checks read it
+(focal.enforcement.draft_view: NFKC, invisible and look-alike characters), other countries' grouping styles and currency signs or names
 (focal.enforcement.amount_styles: "€1.000,00", "CHF 1'000", "₹1,00,000", "75 francs"), "$1.5k" / "2 grand" /
 "1.5 million dollars" as the whole figure, "15000 cents" as "$150", a currency sign or code after
 the figure ("150$", "150 CAD") or a code before it ("CAD 150") as "$150". A cap is written in the
@@ -25,8 +25,8 @@ import re
 from bisect import bisect_right
 
 from focal.enforcement.amount_styles import CODES, restyle
+from focal.enforcement.draft_view import as_checked
 from focal.enforcement.linear_scan import CloseValues, Suffixes
-from focal.enforcement.normalise import fold
 from focal.number_words import TENS, UNITS, roman_value, words_value
 
 _I = re.IGNORECASE
@@ -65,10 +65,10 @@ def _arabic(m: re.Match[str]) -> str:
     return m.group(0) if value is None else m.group(0).replace(m.group("a") or m.group("b"), str(value))
 
 
-def normalise(text: str, styles: bool = True) -> str:
+def amounts_in_one_form(text: str, styles: bool = True) -> str:
     """The amounts of `text` in the reader's forms. `styles`: other countries' grouping styles and currency names
     too (a customer's "$1,20" or "$1.200" is no exact sum and stays as written: focal.sensing.money asks again)."""
-    text = _MARKUP.sub("", fold(text))  # invisible and look-alike characters
+    text = _MARKUP.sub("", as_checked(text))  # invisible and look-alike characters
     text = restyle(text) if styles else text
     text = _ROMAN.sub(_arabic, text)
     text = _DECIMAL_COMMA.sub(lambda m: f"{m.group('i').replace('.', '')}.{m.group('d')}", text)  # "75,00 €"
@@ -137,10 +137,10 @@ def _share(m: re.Match[str], then: str) -> str:
 GIVEN_AWAY_MARK = " (100% off)"  # written after what gives the whole thing away ("on the house", "waived", "$0")
 
 
-def normalise_percent(text: str) -> str:
+def percents_in_one_form(text: str) -> str:
     """Shares written other ways, as "N% off": "half price", "a quarter off", "1/4 off", "25 pc",
     "pay only 60% of" (40% off), "two months free" (100% off)."""
-    text = _SPACED_DIGITS.sub(lambda m: m.group(0).replace(" ", ""), normalise(text))
+    text = _SPACED_DIGITS.sub(lambda m: m.group(0).replace(" ", ""), amounts_in_one_form(text))
     text = _PERCENT_COMMA.sub(lambda m: f"{m.group('i')}.{m.group('d')}", text)  # "12,5 %"
     text = _PAY_SHARE_WORDS.sub(lambda m: f"{m.group('v')} {_SHARE_WORDS[' '.join(m.group('w').lower().split())]:g}%", text)
     text = _SHARE_OFF.sub(lambda m: _share(m, "off"), text)

@@ -41,8 +41,9 @@ from focal.enforcement.amount_known import names_in
 from focal.enforcement.amount_repeats import Site, said_again_of, sites_of
 from focal.enforcement.amount_styles import ambiguous_amounts
 from focal.enforcement.amount_tokens import MONEY, normalised, number, show, tokens
+from focal.enforcement.draft_view import as_checked
 from focal.enforcement.linear_scan import CloseValues, close
-from focal.enforcement.normalise import fold, joined
+from focal.enforcement.terms import joined
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
 
 NUMERIC = ("money", "percentage", "number", "integer")
@@ -243,7 +244,7 @@ class _Reader:
         reading.uncertain = self._settle_shares(candidates)
         reading.uncertain = self._settle_wholes(candidates) or reading.uncertain
         reading.unexplained = self._unexplained()
-        if kind == "money" and reading.cue and (doubtful := ambiguous_amounts(fold(self.draft))):
+        if kind == "money" and reading.cue and (doubtful := ambiguous_amounts(as_checked(self.draft))):
             # "€1.000": a thousand, or one with three decimals — never the smaller reading
             reading.uncertain = f"the answer writes \"{doubtful[0]}\", a figure that reads two ways"
         if reading.unexplained and reading.cue:

@@ -43,7 +43,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from focal.enforcement.normalise import fold
+from focal.enforcement.draft_view import as_checked
 from focal.model_calls import call_model
 from focal.models.agent import AgentConfig
 from focal.models.turn import TurnState
@@ -109,9 +109,9 @@ def _mask(text: str, start: int, end: int) -> str:
 
 
 def extract_claims(text: str, id_patterns: Iterable[FieldPattern] = (), entities: Iterable[str] = ()) -> list[Claim]:
-    """Every checkable claim of a text (folded: focal.enforcement.normalise), each span counted once, in order of kind."""
+    """Every checkable claim of a text (as checked: focal.enforcement.draft_view), each span counted once, in order of kind."""
     claims: list[Claim] = []
-    text = fold(text)
+    text = as_checked(text)
     work = text
 
     def take(kind: str, pattern: re.Pattern[str] | FieldPattern, key) -> None:  # noqa: ANN001
@@ -227,7 +227,7 @@ class Sources:
     dates: set[str] = field(default_factory=set)
 
     def add(self, texts: list[str], patterns: list[FieldPattern]) -> None:
-        joined = fold("\n".join(texts))  # read as the answer is
+        joined = as_checked("\n".join(texts))  # read as the answer is
         self.text = f"{self.text}\n{joined}" if self.text else joined
         self.upper, self.lower = self.text.upper(), self.text.lower()
         for claim in extract_claims(joined, patterns):

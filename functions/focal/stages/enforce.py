@@ -176,7 +176,7 @@ def _unbound(agent: AgentConfig, state: TurnState, index: int) -> list[Violation
     own = [*(state.session.slots.values() if state.session else []), *(state.profile.fields.values() if state.profile else [])]
     checked = [h.text for h in history if h.role != "user"]  # answers already checked and sent
     src = build_sources(agent_declared_texts(agent), known, typed + checked, own)
-    found = unbound_facts(draft.text, src, draft.spans, contacts_only=draft.source != "model")
+    found = unbound_facts(draft.text, src, draft.spans, contacts_only=draft.source != "model", languages=agent.languages)
     problems = [f"{{{name}}} names no known value" for name in draft.unbound_placeholders]
     problems += [f"{u.kind} {u.text!r} comes from no known value, the customer or the agent's texts" for u in found]
     reason = "; ".join(problems) or "every figure, id, link and phone is bound"
