@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from focal.cli.conversation_tests import SuiteError, load_suite
+from focal.cli.conversation_tests import EXPECT_KEYS, SuiteError, load_suite
+from focal.cli.suite_expect import EXPECT_CHECKS
 from focal.config.loader import load_agent
 
 AGENT = load_agent(Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yaml")
@@ -188,3 +189,7 @@ def test_expectations_of_the_right_kind_pass(tmp_path):
 def test_a_yaml_syntax_error_names_its_line(tmp_path):
     assert problems(tmp_path, "conversations:\n  - name: [unclosed\n") == [
         "3: YAML syntax error: expected ',' or ']', but got '<stream end>'"]
+
+
+def test_every_expectation_key_has_its_check():
+    assert sorted(EXPECT_CHECKS) == sorted(EXPECT_KEYS)
