@@ -64,8 +64,8 @@ NO_MODEL = [
     'deterministic                 1    1    1   0.500  0.500   0.500  1.000     1.50    1.95',
     '  discount_cap                1    0    1   1.000  0.500   1.000  1.000  ',
     '  no_enterprise_plan          0    1    0   0.000      —   0.000      —  ',
-    'j'
-    'udge                         0    0    0       —      —       —      —        —       —  no model: subjective rules marked unverified',
+    'judge                         0    0    0       —      —       —      —        —       —'
+    '  no model: subjective rules marked unverified',
     'relevance                     0    1    0   0.000      —   0.000      —     4.50    4.95',
     '  relevance                   0    1    0   0.000      —   0.000      —  ',
     'grounding                     0    0    0       —      —       —      —        —       —  not run (no verdict, no timing)',
@@ -84,9 +84,8 @@ FAIL_CLOSED = [
     'lane / check                 TP   FP   FN    prec recall     excl. hard   p50 ms  p95 ms',
     'deterministic                 1    0    1   1.000  0.500   1.000  1.000     1.50    1.95',
     '  discount_cap                1    0    1   1.000  0.500   1.000  1.000  ',
-    'j'
-    'udge                         0    0    0       —      —       —      —        — '
-    '      —  no model: subjective rules block (fail_closed)',
+    'judge                         0    0    0       —      —       —      —        —       —'
+    '  no model: subjective rules block (fail_closed)',
     'relevance                     0    0    0       —      —       —      —     4.00    4.00  off (the set is not labelled for it)',
     'grounding                     0    0    0       —      —       —      —        —       —  off (the set is not labelled for it)',
     'all lanes                     1    0    1   1.000  0.500   1.000  1.000     4.50    5.85  (timing: the whole stage)',
@@ -103,8 +102,8 @@ EMPTY = [
     '',
     'lane / check                 TP   FP   FN    prec recall     excl. hard   p50 ms  p95 ms',
     'deterministic                 0    0    0       —      —       —      —        —       —  not run (no verdict, no timing)',
-    'j'
-    'udge                         0    0    0       —      —       —      —        —       —  no model: subjective rules marked unverified',
+    'judge                         0    0    0       —      —       —      —        —       —'
+    '  no model: subjective rules marked unverified',
     'relevance                     0    0    0       —      —       —      —        —       —  not run (no verdict, no timing)',
     'grounding                     0    0    0       —      —       —      —        —       —  not run (no verdict, no timing)',
     'all lanes                     0    0    0       —      —       —      —        —       —  (timing: the whole stage)',
