@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from focal.dialogue import rule_answers
 from focal.dialogue.clarify import likely_scenarios
 from focal.dialogue.commands import CommandRun, execute
 from focal.dialogue.decision import apply_progress
@@ -29,10 +30,11 @@ def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str])
     if state.session.active_scenario_id or not soft:
         return list(state.commands)
     best = max(soft, key=lambda m: m.score)
+    asked = rule_answers.asks_about_rules(state.context.message if state.context else "", state.commands)
     kept = []
     for cmd in state.commands:
         score = float(cmd.value) if isinstance(cmd.value, int | float) else 0.0
-        if cmd.name == "StartFlow" and score < agent.navigation.exit_intent_threshold and best.score > score:
+        if cmd.name == "StartFlow" and score < agent.navigation.exit_intent_threshold and (best.score > score or asked):
             notes.append(f"answered by rule {best.rule_id} ({best.score:.2f}) rather than starting {cmd.flow} ({score:.2f})")
             continue
         kept.append(cmd)
@@ -103,6 +105,8 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     applies = (model_applies(llm, agent, context.message, state.model_calls, decision.notes)
                if agent.retrieval.model_filter and llm.available(APPLICABILITY) else None)
     state.matched_rules = filter_rules(agent, session, state.candidates, decision.notes, applies)
+    entering = session.active_scenario_id is not None or any(c.name == "StartFlow" for c in state.commands)
+    state.matched_rules = rule_answers.asked_rules(agent, context.message, entering, state.matched_rules, decision.notes)
     if (lang := language.noted(context.notes)) is not None:
         # a language the agent does not speak: no soft rule or flow is guessed from it (the composer says so)
         state.matched_rules = [m for m in state.matched_rules if (rule := agent.rule(m.rule_id)) and rule.is_hard_constraint]
