@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from focal.models.agent import AgentConfig, Rule
 from focal.models.context import Command
+from focal.models.session import Session
 from focal.models.turn import ScoredRule
 from focal.sensing.inquiry import asks_anything, asks_to_act, asks_to_know, information_request
 
@@ -22,9 +23,13 @@ _VALUE_COMMANDS = ("SetSlot", "CorrectSlot")
 SIMILARITY = "similarity"  # a candidate matched by its own keys (not entailed, not always included)
 
 
-def asks_about_rules(message: str, commands: list[Command]) -> bool:
-    """The message only asks how things are in general (no value of the customer's own case in it)."""
-    return information_request(message, states_values=any(c.name in _VALUE_COMMANDS for c in commands))
+def asks_about_rules(agent: AgentConfig, message: str, commands: list[Command]) -> bool:
+    """The message only asks how things are in general: no request to act, nothing of the customer's own
+    case — which includes an identifier the message gives ("is booking B-12 refundable?" is about that one;
+    "can I add more than 2 GB?" asks about a limit)."""
+    identifies = any(c.name in _VALUE_COMMANDS and (f := agent.field(c.slot or "")) is not None and f.field_type == "id"
+                     for c in commands)
+    return information_request(message, states_values=identifies)
 
 
 def answers_questions(rule: Rule) -> bool:
@@ -33,12 +38,14 @@ def answers_questions(rule: Rule) -> bool:
     return all(asks_to_know(k) for k in keys)
 
 
-def asked_rules(agent: AgentConfig, message: str, in_flow: bool, matched: list[ScoredRule], notes: list[str]) -> list[ScoredRule]:
+def asked_rules(agent: AgentConfig, session: Session, message: str, commands: list[Command], matched: list[ScoredRule],
+                notes: list[str]) -> list[ScoredRule]:
     """`matched` without the soft rules that answer questions, inside a flow (or as one starts), when the
     message asks nothing or asks to have something done (a request put as a question: "can you change it?").
 
     Only rules matched by their own similarity are set aside: a rule another one pulls in (entails_rule_ids)
     comes with it."""
+    in_flow = session.active_scenario_id is not None or any(c.name == "StartFlow" for c in commands)
     if not in_flow or (asks_anything(message) and not asks_to_act(message)):
         return matched
     kept = []

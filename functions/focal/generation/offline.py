@@ -11,12 +11,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from focal.dialogue.clarify import clarify_question, confirmation_question, likely_scenarios, step_clarification
+from focal.dialogue.clarify import clarify_question, likely_scenarios, step_clarification
+from focal.dialogue.confirmation_reply import question_to_ask
 from focal.dialogue.resolution import ask_prompt
 from focal.dialogue.variables import render, unknown
 from focal.models.agent import AgentConfig, Step
 from focal.models.turn import OUTPUT_CHECKS, TurnState
-from focal.sensing import language, tone
+from focal.sensing import language, lexicon, tone
 
 MAX_RULE_PARTS = 2
 ANYTHING_ELSE = "Is there anything else I can help with?"
@@ -31,6 +32,8 @@ ALREADY_DONE = ("That was already done with the details you gave before, so I ca
                 "been done. A member of our team can help you change it.")
 # "It looks like B-123" in a prompt reads as a guess at the customer's value: said as an example instead.
 _GUESS = re.compile(r"\b(it|this|that) (looks|seems|appears)( to be)? like\s+", re.IGNORECASE)
+NOT_UNDERSTOOD = "I didn't quite understand."
+UNPLACED_REPLY = "Just to be sure before I go ahead:"
 TOOL_ERROR = "I'm sorry, I couldn't complete that step just now. Please try again in a moment, or ask for a member of our team."
 
 
@@ -130,7 +133,17 @@ def compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> 
 
 
 def _ask_confirmation(agent: AgentConfig, state: TurnState, step: Step, variables: dict[str, Any]) -> list[str]:
-    return _step_text(state, f"confirmation of {step.id}", confirmation_question(agent, step), variables)
+    commands = state.context.commands if state.context else []
+    return _step_text(state, f"confirmation of {step.id}", question_to_ask(agent, step, commands), variables)
+
+
+def _not_placed(state: TurnState, step: Step) -> str:
+    """How a step's clarification opens: a yes or a no with more words at a confirmation was understood as an
+    answer whose details could not be placed, so it is asked again plainly, never as not understood."""
+    message = state.context.message if state.context else ""
+    if step.requires_confirmation and lexicon.is_reply_word(message):
+        return UNPLACED_REPLY
+    return NOT_UNDERSTOOD
 
 
 def _step_text(state: TurnState, what: str, text: str, variables: dict[str, Any]) -> list[str]:
@@ -180,7 +193,7 @@ def _compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) ->
     elif d.action == "clarify":
         parts = [clarify_question(likely_scenarios(agent, state.context))]
     elif d.action == "clarify_step" and step:
-        parts = ["I didn't quite understand.", as_example(render(step_clarification(step, state), variables))]
+        parts = [_not_placed(state, step), as_example(render(step_clarification(step, state), variables))]
     elif d.action == "declined":
         parts = ["Okay, no problem. Is there anything else I can help with?"]
     elif d.action == "chitchat" and not rules:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from focal.dialogue.clarify import clarify_question, confirmation_question, likely_scenarios
+from focal.dialogue.clarify import clarify_question, likely_scenarios
+from focal.dialogue.confirmation_reply import question_to_ask
 from focal.dialogue.resolution import ask_prompt
 from focal.dialogue.variables import render
 from focal.generation.structured import instructions
@@ -31,7 +32,8 @@ def _task(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> st
         slot = next((s for s in step.slots if s.name == d.asked_slot), None)
         return f"Ask the customer for {d.asked_slot}: {render(slot.prompt, variables) if slot else ''}"
     if d.action == "confirm" and step:
-        return f"Ask the customer to confirm: {render(confirmation_question(agent, step), variables)}"
+        question = question_to_ask(agent, step, state.context.commands if state.context else [])
+        return f"Ask the customer to confirm: {render(question, variables)}"
     if d.action == "complete" and step:
         return f"Report the outcome: {render(step.response_template or step.instructions, variables)}"
     if d.action == "escalate":

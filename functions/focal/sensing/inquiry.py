@@ -19,7 +19,7 @@ import re
 _WH = r"what|what's|whats|which|how|how's|why|when|where|who|whom|whose"
 _AUX = (r"is|are|was|were|isn't|aren't|do|does|did|don't|doesn't|can|could|can't|will|would|won't|should|shall|may|"
         r"might|must|have|has|am")
-# "Which …?", "Is …?", "Refund limit?": a sentence that asks.
+# "Which …?", "Is …?", "Fee limit?": a sentence that asks.
 _INTERROGATIVE = re.compile(rf"\?\s*$|^\s*(?:{_WH}|{_AUX}|is there|are there)\b", re.IGNORECASE)
 _TELL = r"tell|explain|say|describe|clarify|remind|show|inform|let me know|let us know|give me an idea"
 # A request to be told: "tell me …", "please explain …", "I'd like to know …", "I was wondering …".

@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 
 from focal.dialogue.clarify import MAX_OPTIONS
+from focal.dialogue.confirmation_reply import confirmation_answer
 from focal.dialogue.flow import current_step, flow_slots, missing_slot, slot_value_valid, value_valid
 from focal.dialogue.resolution import PENDING
 from focal.dialogue.variables import known_variables
@@ -287,10 +288,7 @@ def offline_context(
     if session.offer is not None and not active and not hypothetical:
         commands += _answer_offer(agent, session, text, acts, notes)
     elif active and session.flow_state == "confirming" and not hypothetical and nested is None:
-        if "affirm" in acts:
-            commands.append(Command(name="AffirmConfirmation", flow=active.id))
-        elif "deny" in acts:
-            commands.append(Command(name="DenyConfirmation", flow=active.id))
+        commands += confirmation_answer(agent, session, text, acts, asked, today, notes)  # with details read
 
     starting = None
     answered = any(c.name == "AffirmConfirmation" for c in commands)

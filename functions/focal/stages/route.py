@@ -30,7 +30,7 @@ def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str])
     if state.session.active_scenario_id or not soft:
         return list(state.commands)
     best = max(soft, key=lambda m: m.score)
-    asked = rule_answers.asks_about_rules(state.context.message if state.context else "", state.commands)
+    asked = rule_answers.asks_about_rules(agent, state.context.message if state.context else "", state.commands)
     kept = []
     for cmd in state.commands:
         score = float(cmd.value) if isinstance(cmd.value, int | float) else 0.0
@@ -104,9 +104,10 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     llm = deps.llm(agent, state)
     applies = (model_applies(llm, agent, context.message, state.model_calls, decision.notes)
                if agent.retrieval.model_filter and llm.available(APPLICABILITY) else None)
-    state.matched_rules = filter_rules(agent, session, state.candidates, decision.notes, applies)
-    entering = session.active_scenario_id is not None or any(c.name == "StartFlow" for c in state.commands)
-    state.matched_rules = rule_answers.asked_rules(agent, context.message, entering, state.matched_rules, decision.notes)
+    state.matched_rules = filter_rules(agent, session, state.candidates, decision.notes, applies,
+                                       flows_compete=not rule_answers.asks_about_rules(agent, context.message, state.commands))
+    state.matched_rules = rule_answers.asked_rules(agent, session, context.message, state.commands, state.matched_rules,
+                                                   decision.notes)
     if (lang := language.noted(context.notes)) is not None:
         # a language the agent does not speak: no soft rule or flow is guessed from it (the composer says so)
         state.matched_rules = [m for m in state.matched_rules if (rule := agent.rule(m.rule_id)) and rule.is_hard_constraint]
