@@ -19,15 +19,15 @@ sensor's ordinary reading stands, and the question is asked again.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
 from focal.dialogue.clarify import confirmation_question
 from focal.dialogue.flow import current_step, flow_slots, slot_value_valid
-from focal.dialogue.variables import placeholders
+from focal.dialogue.variables import known_variables, placeholders
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Slot, Step
-from focal.models.context import Command
+from focal.models.context import Command, Context
 from focal.models.session import Session
 from focal.sensing import lexicon
 from focal.sensing.extraction import coerce, extract
@@ -48,57 +48,76 @@ _REFERENCE = re.compile(r"^(?:my|our|the|this|that|his|her|their|your|same|usual
 _PERSON = {"my": "your", "our": "your", "mine": "yours", "me": "you", "i": "you", "we": "you", "us": "you"}
 _WORD = re.compile(r"[\w'-]+")
 _TRAILING = re.compile(r"(?:[\s,;.!]+(?:please|instead|thanks|thank you|then|too))+[\s.!]*$|[\s,;.!]+$", re.IGNORECASE)
+MAX_VALUE_WORDS = 4  # the longest span of words searched for a value written differently ("the 4th of May")
 MAX_CARRIER_WORDS = 1  # "send it to X", "use X": at most one word around an agreeing value that is not a yes
 
 
 @dataclass(frozen=True)
+class Shown:
+    """A value the confirmation question shows: its variable, how it is read, what it is (None: not known to the
+    sensor, a profile fact), and the flow's slot for it (only a slot's value is the customer's to change)."""
+    name: str
+    field: ProfileFieldDefinition
+    held: Any
+    slot: Slot | None
+
+
+@dataclass
 class _Reading:
-    agrees: list[str]
-    changes: list[tuple[Slot, Any]]
-    asks: list[tuple[Slot, str]]
+    agrees: list[str] = field(default_factory=list)  # patterns of the shown values the details repeat
+    changes: list[tuple[Slot, Any]] = field(default_factory=list)
+    asks: list[tuple[str, str]] = field(default_factory=list)  # (variable, the customer's phrase for it)
+    conflicts: list[str] = field(default_factory=list)  # another value for a shown value the customer cannot change
 
 
-def _field(agent: AgentConfig, slot: Slot) -> ProfileFieldDefinition:
-    return agent.field(slot.name) or ProfileFieldDefinition(field_name=slot.name, field_type=slot.type)
-
-
-def shown_slots(agent: AgentConfig, session: Session, step: Step) -> list[Slot]:
-    """The slots of the active flow whose values the confirmation question shows (and the session holds)."""
-    names = placeholders(confirmation_question(agent, step))
+def shown_values(agent: AgentConfig, session: Session, step: Step) -> list[Shown]:
+    """The values the step's confirmation question shows, in the order of their names."""
     slots = {s.name: s for s in flow_slots(agent, agent.scenario(session.active_scenario_id))}
-    return [slots[n] for n in sorted(names) if n in slots and session.slots.get(n) not in (None, "")]
+    known = known_variables(agent, session, None)
+    out = []
+    for name in sorted(placeholders(confirmation_question(agent, step))):
+        slot = slots.get(name)
+        definition = agent.field(name) or (ProfileFieldDefinition(field_name=name, field_type=slot.type) if slot else None)
+        if definition is not None:
+            out.append(Shown(name, definition, known.get(name), slot))
+    return out
 
 
-def _names(agent: AgentConfig, slot: Slot) -> list[str]:
-    """How a customer names the slot: "return date", "new return date", "date"."""
-    field = agent.field(slot.name)
-    names = {slot.name.replace("_", " ")}
-    words = (field.display_name or "").lower().split() if field else []
+def _kind(shown: Shown) -> str:
+    return shown.slot.type if shown.slot else shown.field.field_type
+
+
+def _names(agent: AgentConfig, name: str) -> list[str]:
+    """How a customer names the variable: "return date", "new return date", "date"."""
+    definition = agent.field(name)
+    names = {name.replace("_", " ")}
+    words = (definition.display_name or "").lower().split() if definition else []
     if words:
         names.add(" ".join(words))
         if words[-1] not in GENERIC_NOUNS:
             names.add(words[-1])
-    if slot.name.split("_")[-1] not in GENERIC_NOUNS:
-        names.add(slot.name.split("_")[-1])
+    if name.split("_")[-1] not in GENERIC_NOUNS:
+        names.add(name.split("_")[-1])
     return sorted(names, key=len, reverse=True)
 
 
-def _mention(agent: AgentConfig, slot: Slot, text: str) -> str | None:
-    """The customer's phrase for the slot ("my home address"), or None when the text does not name it."""
-    for name in _names(agent, slot):
-        m = re.search(rf"\b((?:my|our|the|this|that|your|same)\s+(?:[\w'-]+\s+){{0,3}}?)?{re.escape(name)}\b", text, re.IGNORECASE)
+def _mention(agent: AgentConfig, name: str, text: str) -> str | None:
+    """The customer's phrase for the variable ("my home address"), or None when the text does not name it."""
+    for said in _names(agent, name):
+        m = re.search(rf"\b((?:my|our|the|this|that|your|same)\s+(?:[\w'-]+\s+){{0,3}}?)?{re.escape(said)}\b", text,
+                      re.IGNORECASE)
         if m:
             return m.group(0)
     return None
 
 
-def _free_text(field: ProfileFieldDefinition) -> bool:
-    return field.field_type == "string" and not field.pattern
+def _free_text(definition: ProfileFieldDefinition) -> bool:
+    return definition.field_type == "string" and not definition.pattern
 
 
 def _written(value: Any, text: str) -> str | None:
     """Where `value` is written in `text` (spacing and case aside), as a pattern; None when it is not."""
-    words = _WORD.findall(str(value))
+    words = _WORD.findall(str(value)) if value not in (None, "") else []
     if not words:
         return None
     pattern = r"\W+".join(re.escape(w) for w in words)
@@ -121,31 +140,56 @@ def _candidate(details: str, opening_no: bool, held: Any) -> str | None:
     return tail
 
 
-def _read_free_text(agent: AgentConfig, slot: Slot, held: Any, details: str, opening_no: bool, out: _Reading) -> None:
-    if (pattern := _written(held, details)) is not None:
+def _reference(candidate: str) -> bool:
+    return bool(_REFERENCE.match(candidate)) and not any(ch.isdigit() for ch in candidate)
+
+
+def _read_free_text(agent: AgentConfig, shown: Shown, only: bool, details: str, opening_no: bool, out: _Reading) -> None:
+    """`only`: the one free-text value shown that the customer gave (a reference after the yes is to it)."""
+    if (pattern := _written(shown.held, details)) is not None:
         out.agrees.append(pattern)
         return
-    candidate = _candidate(details, opening_no, held)
-    if candidate is not None and _REFERENCE.match(candidate) and not any(ch.isdigit() for ch in candidate):
-        out.asks.append((slot, candidate))
-    elif candidate is not None and slot_value_valid(slot, candidate, _field(agent, slot).validation_rules):
-        out.changes.append((slot, candidate))
-    elif (phrase := _mention(agent, slot, details)) is not None:
-        out.asks.append((slot, phrase))
+    mention = _mention(agent, shown.name, details)
+    candidate = _candidate(details, opening_no, shown.held)
+    if candidate is not None and _reference(candidate) and (only or _mention(agent, shown.name, candidate)):
+        out.asks.append((shown.name, candidate))
+    elif candidate is not None and not _reference(candidate) and (only or mention is not None):
+        if shown.slot is None:
+            out.conflicts.append(shown.name)
+        elif slot_value_valid(shown.slot, candidate, shown.field.validation_rules):
+            out.changes.append((shown.slot, candidate))
+    elif mention is not None:
+        out.asks.append((shown.name, mention))
 
 
-def _read_typed(agent: AgentConfig, slot: Slot, held: Any, details: str, today: date | None, out: _Reading) -> None:
-    value = coerce(slot.type, extract(_field(agent, slot), details, choosing=True, today=today))
+def _span(shown: Shown, kind: str, details: str, value: Any, today: date | None) -> str:
+    """A pattern for the fewest words of `details` that state `value` ("May 4" for 2026-05-04)."""
+    words = _WORD.findall(details)
+    for size in range(1, min(len(words), MAX_VALUE_WORDS) + 1):
+        for start in range(len(words) - size + 1):
+            part = words[start:start + size]
+            if coerce(kind, extract(shown.field, " ".join(part), choosing=True, today=today)) == value:
+                return r"\W+".join(re.escape(w) for w in part)
+    return re.escape(str(value))
+
+
+def _read_typed(agent: AgentConfig, shown: Shown, others: list[Any], details: str, today: date | None,
+                out: _Reading) -> None:
+    """`others`: the values shown for other variables of the same type ("from May 4 to May 7"): a value that is
+    one of them is theirs, and another value could change either, so it is not read as this one's."""
+    kind = _kind(shown)
+    value = coerce(kind, extract(shown.field, details, choosing=True, today=today))
     if value in (None, "", []):
-        if (phrase := _mention(agent, slot, details)) is not None:
-            out.asks.append((slot, phrase))
-    elif value == coerce(slot.type, held):
-        if (pattern := _written(held, details)) is not None:
-            out.agrees.append(pattern)
-        else:
-            out.agrees.append(re.escape(str(value)))
+        if (phrase := _mention(agent, shown.name, details)) is not None:
+            out.asks.append((shown.name, phrase))
+    elif shown.held is not None and value == coerce(kind, shown.held):
+        out.agrees.append(_written(shown.held, details) or _span(shown, kind, details, value, today))
+    elif value in [coerce(kind, o) for o in others]:
+        return
+    elif shown.slot is not None and shown.held is not None and not others:
+        out.changes.append((shown.slot, value))
     else:
-        out.changes.append((slot, value))
+        out.conflicts.append(shown.name)
 
 
 def _carrier_words(details: str, agreed: list[str], question: str) -> list[str]:
@@ -159,13 +203,33 @@ def _carrier_words(details: str, agreed: list[str], question: str) -> list[str]:
 
 
 def _opening(text: str) -> tuple[str, bool] | None:
-    """The details after a leading yes or no, and whether it was a no; None when the text opens with neither."""
+    """The details after a leading yes or no, and whether it was a no; None when the text opens with neither, or
+    when the details put a condition, a doubt, a question or a stop on it (those are not read here)."""
     no = lexicon.DENY.match(text)
-    yes = None if no else lexicon.AFFIRM.match(text)
-    m = no or yes
+    m = no or lexicon.AFFIRM.match(text)
     if m is None:
         return None
-    return text[m.end():].strip(" ,;:.!-\u2014"), no is not None
+    details = text[m.end():].strip(" ,;:.!-\u2014")
+    if not details or _CONDITION.search(details) or lexicon.is_unsure(text) or lexicon.is_cancel(details):
+        return None
+    return details, no is not None
+
+
+def _read(agent: AgentConfig, shown: list[Shown], details: str, opening_no: bool, today: date | None) -> _Reading:
+    """Each shown value read from the details: free text by what follows a marker, typed values by their extractor."""
+    out = _Reading()
+    free = [v for v in shown if _free_text(v.field)]
+    given = [v for v in free if v.slot is not None]
+    for value in shown:
+        if value in free:
+            named_elsewhere = any(_mention(agent, o.name, details) for o in shown if o is not value)
+            _read_free_text(agent, value, len(given) == 1 and value in given and not named_elsewhere, details,
+                            opening_no, out)
+        else:
+            others = [o.held for o in shown if o is not value and o not in free and o.held is not None
+                      and _kind(o) == _kind(value)]
+            _read_typed(agent, value, others, details, today, out)
+    return out
 
 
 def reply_commands(agent: AgentConfig, session: Session, text: str, asked: str, today: date | None,
@@ -175,33 +239,28 @@ def reply_commands(agent: AgentConfig, session: Session, text: str, asked: str, 
     `asked`: the question being answered (its words may be echoed)."""
     step = current_step(agent, session)
     opened = _opening(text) if step is not None and session.flow_state == "confirming" else None
-    if step is None or opened is None or not opened[0] or _CONDITION.search(opened[0]) or lexicon.is_unsure(text) \
-            or lexicon.is_cancel(opened[0]):
+    if step is None or opened is None:
         return None
     details, opening_no = opened
-    out = _Reading([], [], [])
-    shown = shown_slots(agent, session, step)
-    free = [s for s in shown if _free_text(_field(agent, s))]
-    for slot in shown:
-        held = session.slots.get(slot.name)
-        if slot not in free:
-            _read_typed(agent, slot, held, details, today, out)
-        elif len(free) == 1 or _mention(agent, slot, details) is not None:  # which free text the details are about
-            _read_free_text(agent, slot, held, details, opening_no, out)
+    out = _read(agent, shown_values(agent, session, step), details, opening_no, today)
     return _commands(session, out, details, asked, opening_no, notes)
 
 
 def _commands(session: Session, out: _Reading, details: str, asked: str, opening_no: bool,
               notes: list[str]) -> list[Command] | None:
     flow = session.active_scenario_id
+    if out.conflicts:
+        notes.append("confirmation answered with another value for " + ", ".join(out.conflicts) + ", which the customer"
+                     " does not set: asked again")
+        return None
     if out.changes:
         notes.append("confirmation answered with another value: " + ", ".join(s.name for s, _ in out.changes) + " changed")
         changed = [Command(name="CorrectSlot", flow=flow, slot=s.name, value=v) for s, v in out.changes]
         return changed + ([Command(name="DenyConfirmation", flow=flow)] if opening_no else [])
     if out.asks and not opening_no:
-        slot, phrase = out.asks[0]
-        notes.append(f"confirmation answered with a reference to {slot.name}: asked whether it is the value shown")
-        return [Command(name="Clarify", flow=flow, slot=slot.name, topic=DETAIL, value=_phrase(phrase))]
+        name, phrase = out.asks[0]
+        notes.append(f"confirmation answered with a reference to {name}: asked whether it is the value shown")
+        return [Command(name="Clarify", flow=flow, slot=name, topic=DETAIL, value=_phrase(phrase))]
     if out.agrees and not opening_no and len(_carrier_words(details, out.agrees, asked)) <= MAX_CARRIER_WORDS:
         notes.append("act affirm (a yes whose details agree with the values shown)")
         return [Command(name="AffirmConfirmation", flow=flow)]
@@ -226,10 +285,10 @@ def asked_detail(commands: list[Command]) -> Command | None:
     return next((c for c in commands if c.name == "Clarify" and c.topic == DETAIL and c.slot), None)
 
 
-def question_to_ask(agent: AgentConfig, step: Step, commands: list[Command]) -> str:
-    """What a confirmation step asks this turn: the question about a detail the customer referred to, else
-    the step's own confirmation question."""
-    detail = asked_detail(commands)
+def question_to_ask(agent: AgentConfig, step: Step, context: Context | None) -> str:
+    """What a confirmation step asks this turn: the question about a detail the customer referred to (a command
+    of the turn's `context`), else the step's own confirmation question."""
+    detail = asked_detail(context.commands) if context is not None else None
     return detail_question(detail) if detail is not None else confirmation_question(agent, step)
 
 

@@ -17,7 +17,7 @@ from focal.models.agent import AgentConfig, Rule
 from focal.models.context import Command
 from focal.models.session import Session
 from focal.models.turn import ScoredRule
-from focal.sensing.inquiry import asks_anything, asks_to_act, asks_to_know, information_request
+from focal.sensing.inquiry import asks_for_its_own_sake, asks_to_know, information_request
 
 _VALUE_COMMANDS = ("SetSlot", "CorrectSlot")
 SIMILARITY = "similarity"  # a candidate matched by its own keys (not entailed, not always included)
@@ -41,12 +41,13 @@ def answers_questions(rule: Rule) -> bool:
 def asked_rules(agent: AgentConfig, session: Session, message: str, commands: list[Command], matched: list[ScoredRule],
                 notes: list[str]) -> list[ScoredRule]:
     """`matched` without the soft rules that answer questions, inside a flow (or as one starts), when the
-    message asks nothing or asks to have something done (a request put as a question: "can you change it?").
+    message asks no question of its own: a request (also one put as a question: "can you change it?"), a
+    value, a yes. "I want to cancel, where does the money go?" asks one, and keeps its rule.
 
     Only rules matched by their own similarity are set aside: a rule another one pulls in (entails_rule_ids)
     comes with it."""
     in_flow = session.active_scenario_id is not None or any(c.name == "StartFlow" for c in commands)
-    if not in_flow or (asks_anything(message) and not asks_to_act(message)):
+    if not in_flow or asks_for_its_own_sake(message):
         return matched
     kept = []
     for m in matched:

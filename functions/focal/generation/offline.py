@@ -133,8 +133,7 @@ def compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> 
 
 
 def _ask_confirmation(agent: AgentConfig, state: TurnState, step: Step, variables: dict[str, Any]) -> list[str]:
-    commands = state.context.commands if state.context else []
-    return _step_text(state, f"confirmation of {step.id}", question_to_ask(agent, step, commands), variables)
+    return _step_text(state, f"confirmation of {step.id}", question_to_ask(agent, step, state.context), variables)
 
 
 def _not_placed(state: TurnState, step: Step) -> str:

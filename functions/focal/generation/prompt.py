@@ -21,6 +21,14 @@ from focal.models.turn import TurnState
 from focal.prompt_data import DATA_RULE, data_message
 
 HISTORY_TURNS = 6
+# What the model is asked to say for the decisions whose instruction takes no value of the turn.
+FIXED_TASKS = {
+    "escalate": "Tell the customer a member of the team will take over.",
+    "tool_error": "Apologise: the action could not be completed right now. Promise nothing.",
+    "awaiting_approval": "Say the request needs a quick approval by the team before you go ahead; nothing has been done yet.",
+    "action_blocked": "Say you cannot do that: a policy stops it; nothing has been done.",
+    "action_rejected": "Say you cannot do that here; nothing has been done. Offer a member of the team.",
+}
 
 
 def _task(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:
@@ -32,22 +40,13 @@ def _task(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> st
         slot = next((s for s in step.slots if s.name == d.asked_slot), None)
         return f"Ask the customer for {d.asked_slot}: {render(slot.prompt, variables) if slot else ''}"
     if d.action == "confirm" and step:
-        question = question_to_ask(agent, step, state.context.commands if state.context else [])
-        return f"Ask the customer to confirm: {render(question, variables)}"
+        return f"Ask the customer to confirm: {render(question_to_ask(agent, step, state.context), variables)}"
     if d.action == "complete" and step:
         return f"Report the outcome: {render(step.response_template or step.instructions, variables)}"
-    if d.action == "escalate":
-        return "Tell the customer a member of the team will take over."
-    if d.action == "tool_error":
-        return "Apologise: the action could not be completed right now. Promise nothing."
-    if d.action == "awaiting_approval":
-        return "Say the request needs a quick approval by the team before you go ahead; nothing has been done yet."
+    if d.action in FIXED_TASKS:
+        return FIXED_TASKS[d.action]
     if d.action == "clarify_action":
         return "Say nothing has been done yet and ask: " + " ".join(state.suggested_questions)
-    if d.action == "action_blocked":
-        return "Say you cannot do that: a policy stops it; nothing has been done."
-    if d.action == "action_rejected":
-        return "Say you cannot do that here; nothing has been done. Offer a member of the team."
     if d.action == "clarify":  # the options on offer: a "yes" or "the second one" next turn takes one of them up
         return f"Ask the customer, in one short question: {clarify_question(likely_scenarios(agent, state.context))}"
     if d.action == "out_of_scope":

@@ -21,11 +21,12 @@ _AUX = (r"is|are|was|were|isn't|aren't|do|does|did|don't|doesn't|can|could|can't
         r"might|must|have|has|am")
 # "Which …?", "Is …?", "Fee limit?": a sentence that asks.
 _INTERROGATIVE = re.compile(rf"\?\s*$|^\s*(?:{_WH}|{_AUX}|is there|are there)\b", re.IGNORECASE)
+_LEARN = r"know|ask|understand|find out|learn|check whether|check if"
 _TELL = r"tell|explain|say|describe|clarify|remind|show|inform|let me know|let us know|give me an idea"
 # A request to be told: "tell me …", "please explain …", "I'd like to know …", "I was wondering …".
 _KNOW = re.compile(
     rf"^\s*(?:please\s+|kindly\s+|can you\s+|could you\s+|would you\s+)?(?:{_TELL})\b"
-    r"|\b(?:i|we)\s*(?:'d|would|do|really)?\s*(?:like|love|want|wanted|need|needed|wish)\s+to\s+(?:know|ask|understand|find out|learn|check whether|check if)\b"
+    rf"|\b(?:i|we)\s*(?:'d|would|do|really)?\s*(?:like|love|want|wanted|need|needed|wish)\s+to\s+(?:{_LEARN})\b"
     r"|\bwonder(?:ing)?\b|\bcurious\b|\bquick question\b|\bi have a question\b",
     re.IGNORECASE,
 )
@@ -38,10 +39,10 @@ _ASK_AGENT = re.compile(
 # A wish to act: "I want …", "I'd like to …", "I need …", "we'd like …" — not a wish to know.
 _WISH = re.compile(
     r"\b(?:i|we)\s*(?:'d|would|really|still|just)?\s*(?:like|love|want|wanna|need|wish|have to|must)\b"
-    r"(?!\s+to\s+(?:know|ask|understand|find out|learn|check whether|check if)\b)"
+    rf"(?!\s+to\s+(?:{_LEARN})\b)"
     r"|\b(?:i|we)(?:'m| am| are)\s+(?:trying|going|looking|hoping|planning)\s+to\b"
     r"|\bplease\b(?!\s+(?:tell|explain|let me know|describe|clarify)\b)"
-    r"|\b(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?:get|have|receive)\b",  # "can I get …": the polite request form
+    r"|^\s*(?:please\s+|so\s+|and\s+)?(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?:get|have|receive)\b",  # "can I get …?"
     re.IGNORECASE,
 )
 # Words that open a sentence without asking or requesting anything.
@@ -72,6 +73,21 @@ def asks_to_know(sentence: str) -> bool:
 def asks_anything(text: str) -> bool:
     """Some sentence of the message asks a question or asks to be told something."""
     return any(asks_to_know(s) for s in _sentences(text))
+
+
+def _clauses(text: str) -> list[str]:
+    return [c.strip() for s in _sentences(text) for c in re.split(r"[,;:]|\s+(?:and|but|so)\s+", s) if c.strip(" .!?")]
+
+
+def asks_for_its_own_sake(text: str) -> bool:
+    """Some clause asks a question, or to be told something, that is not a request put as a question: "I want a
+    cancellation, where does the money go?" asks one; "can you cancel it?" and "cancel booking B-12" ask none."""
+    for clause in _clauses(text):
+        if _KNOW.search(clause) and not _ASK_AGENT.search(_KNOW.sub(" ", clause)):
+            return True
+        if _INTERROGATIVE.search(clause) and not (_ASK_AGENT.search(clause) or _WISH.search(clause)):
+            return True
+    return False
 
 
 def asks_to_act(text: str) -> bool:
