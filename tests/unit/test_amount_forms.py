@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 from focal.config.loader import load_agent
-from focal.enforcement.amount_forms import names_quantity, normalise, normalise_percent, repeated, stray_figures
+from focal.enforcement.amount_forms import names_quantity, repeated, stray_figures
 from focal.enforcement.deterministic import deterministic
 from focal.enforcement.reading import apply_reading
 from focal.enforcement.variables import draft_variables
 from focal.errors import ModelError
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
+from focal.text.amounts import normalise, normalise_percent
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 GUARDRAILS = load_agent(EXAMPLES / "guardrails" / "agent.yaml")

@@ -27,19 +27,18 @@ from focal.enforcement import (
     amount_cues,
     amount_forms,
     amount_repeats,
-    amount_styles,
     amount_tokens,
     draft_reading,
     linear_scan,
-    normalise,
     reading,
 )
 from focal.enforcement.linear_scan import Suffixes
 from focal.enforcement.reading import expression_names, offline_reading
+from focal.text import amount_styles, amounts, normalise
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 READER = (amount_attribution, amount_clauses, amount_cues, amount_forms, amount_repeats, amount_styles, amount_tokens,
-          draft_reading, linear_scan, normalise, reading)
+          amounts, draft_reading, linear_scan, normalise, reading)
 
 
 class _Counted:

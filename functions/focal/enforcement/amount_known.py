@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from focal.enforcement.normalise import fold, term_pattern
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
+from focal.text.normalise import fold, term_pattern
 
 
 def known_values(agent: AgentConfig, kind: str, known: dict[str, Any], skip: set[str]) -> list[float]:

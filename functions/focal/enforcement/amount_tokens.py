@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 
 from focal.enforcement.amount_cues import NUM, SHARES
-from focal.enforcement.amount_forms import normalise, normalise_percent, spell_out
+from focal.enforcement.amount_forms import spell_out
 from focal.enforcement.linear_scan import overlaps
-from focal.enforcement.normalise import fold
+from focal.text.amounts import normalise, normalise_percent
+from focal.text.normalise import fold
 
 _I = re.IGNORECASE
 MONEY = re.compile(

@@ -21,12 +21,12 @@ from focal.enforcement.amount_forms import may_state_amount, states_figure
 from focal.enforcement.amount_known import known_names, known_values, names_in
 from focal.enforcement.draft_reading import NUMERIC, policy_figures, read_amount
 from focal.enforcement.linear_scan import Suffixes
-from focal.enforcement.normalise import fold, plain, term_pattern
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
 from focal.models.turn import Violation
 from focal.sensing.extraction import PatternUnread, coerce, read_value
 from focal.sensing.language import foreign_parts
+from focal.text.normalise import fold, plain, term_pattern
 
 PROBES = {"money": (0.0, -1e12, 1e12), "percentage": (0.0, -1e12, 1e12), "number": (0.0, -1e12, 1e12),
            "integer": (0, -10**12, 10**12), "boolean": (True, False)}
@@ -61,7 +61,7 @@ def offline_reading(
     agent: AgentConfig, draft: str, names: set[str], known: dict[str, Any] | None = None, model_written: bool = True,
 ) -> tuple[DraftReading, list[ProfileFieldDefinition]]:
     """The reading without a model, and the fields a model should read (`draft_variables` asks it). Every check
-    reads the folded draft (focal.enforcement.normalise). `model_written`: not one of the agent's own texts —
+    reads the folded draft (focal.text.normalise). `model_written`: not one of the agent's own texts —
     then a draft with a sentence or a clause in another language than the cues' (English) states no amount the
     reading can place, once it states a figure or names one of the turn's known purchases."""
     known = known or {}

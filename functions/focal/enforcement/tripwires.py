@@ -18,10 +18,10 @@ from typing import Any
 
 from focal import expressions
 from focal.enforcement.facts import marked_figures
-from focal.enforcement.normalise import fold
 from focal.enforcement.reading import offline_reading
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, Rule
+from focal.text.normalise import fold
 
 _SECRETS = re.compile(
     r"\b(?:(?:credit|debit|bank|full|long)\s+card(?:\s+number)?|card\s*(?:numbers?|no\.?|details|info(?:rmation)?|digits)"

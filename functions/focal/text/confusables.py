@@ -1,4 +1,4 @@
-"""Letters a reader takes for Latin ones, as those Latin letters (read by focal.enforcement.normalise).
+"""Letters a reader takes for Latin ones, as those Latin letters (read by focal.text.normalise).
 
 Two sources, in the spirit of Unicode's confusables (UTS #39 skeletons), without a dependency:
 

@@ -15,7 +15,7 @@ raw text, so a character the customer cannot see or tell apart changes nothing t
   combining mark on a digit dropped; the Arabic decimal and thousands separators as "." and ",";
   emphasis markup (**, __, `, <b>, <em>…) dropped;
 - in a word that has a Latin letter, or whose every letter looks like one, the Cyrillic, Greek and other
-  look-alikes of Latin letters as those letters (focal.enforcement.confusables: small capitals "ʀᴇꜰ", hooked
+  look-alikes of Latin letters as those letters (focal.text.confusables: small capitals "ʀᴇꜰ", hooked
   and stroked letters "ƒ", "ɾ"), and accents dropped ("rеfund" with a Cyrillic е, "réfund").
   A word of another script stays as written: a reply in Russian is still read as Russian.
 
@@ -31,7 +31,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from focal.enforcement.confusables import LOOKALIKES
+from focal.text.confusables import LOOKALIKES
 
 # Default_Ignorable_Code_Point (Unicode DerivedCoreProperties) outside category Cf, which is dropped whole.
 _IGNORABLE_RANGES = (
@@ -40,7 +40,7 @@ _IGNORABLE_RANGES = (
     (0xE0000, 0xE0FFF),
 )
 _DASHES = "\u2212\u2043\u2796\ufe63\uff0d"  # minus sign, hyphen bullet, heavy minus, small and full-width hyphen-minus
-# Letters that look like Latin ones: focal.enforcement.confusables (Cyrillic, Greek, Armenian, Cherokee, Lisu, and
+# Letters that look like Latin ones: focal.text.confusables (Cyrillic, Greek, Armenian, Cherokee, Lisu, and
 # every extended Latin letter whose name says its letter: small capitals, hooks, strokes, dotless and script forms).
 _LOOKALIKES = LOOKALIKES
 # Weaker look-alikes, folded only in a word that already has a Latin letter ("Acmе" with a Cyrillic е is "Acme";
