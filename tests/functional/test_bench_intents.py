@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from focal.bench.intents import OOS, choose_thresholds
-from focal.cli.main import main
+from focal.main import main
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "bench_intents"
 

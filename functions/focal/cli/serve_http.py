@@ -29,6 +29,7 @@ from starlette.responses import Response
 from starlette.routing import Match, Route
 
 from focal.adapters.api_keys import key_hash, keys_from_headers
+from focal.api_bodies import ApiError
 from focal.auth import ConflictingCredentials, Principal, authenticate_keys, required_scope
 from focal.cli.serve_api import (
     AGENT_ROUTE,
@@ -38,7 +39,6 @@ from focal.cli.serve_api import (
     MAX_TURN_BODY_BYTES,
     OPENAPI_ROUTE,
     TURN_ROUTE,
-    ApiError,
     FocalApi,
     LocalApiKeyStore,
     Reply,

@@ -139,7 +139,7 @@ def _missing_scope_id(agent: AgentConfig, scope: Scope) -> str:
 
 
 def _validation(c: Collector, parts: tuple[Any, ...], expr: str, whose: str, own: str) -> None:
-    """A slot's validation or a field's validation_rules: evaluated with `value` alone (dialogue/flow.py
+    """A slot's validation or a field's validation_rules: evaluated with `value` alone (focal/flow_reading.py
     value_valid), so any other name has no value there and every value is refused."""
     used = c.names(parts, expr)
     if used is None:

@@ -15,20 +15,18 @@ from __future__ import annotations
 
 import re
 import uuid
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from focal.dialogue.confidence import Assessment, assess, plain
-from focal.dialogue.flow import current_step
 from focal.dialogue.tool_calls import arguments_for
-from focal.dialogue.variables import known_variables, render
+from focal.flow_reading import current_step
 from focal.models.agent import AgentConfig
 from focal.models.approval import ApprovalRequest, EngineEvent, EventType
 from focal.models.session import Session
 from focal.models.turn import ToolCall, TurnState
 from focal.tool_inputs import read_variables
-
-if TYPE_CHECKING:  # the deps bundle is wiring: a building block only names its type
-    from focal.pipeline.deps import Deps
+from focal.turn.deps import Deps
+from focal.variables import known_variables, render
 
 Path_ = Literal["execute", "approval", "clarify", "rejected"]
 MAX_SAVE_TRIES = 3

@@ -53,16 +53,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from focal.dialogue.flow import current_step, customer_confirmed
-from focal.dialogue.variables import known_variables, placeholders
+from focal.dialogue.flow import customer_confirmed
 from focal.enforcement.guards import guard_variables, guards_for
 from focal.enforcement.headroom import guard_headroom
 from focal.enforcement.scope import turn_scope
 from focal.errors import ExpressionError
+from focal.flow_reading import current_step
 from focal.models.agent import AgentConfig, Tool
 from focal.models.turn import TurnState
 from focal.sensing.acts import MODEL_ONLY_YES
 from focal.tool_inputs import read_variables, tool_arguments
+from focal.variables import known_variables, placeholders
 
 FACTORS = ("goal_understanding", "tool_availability", "context_richness", "tool_determinism")
 FREE_TEXT_SLOT = 0.9  # a string slot that took the whole message: probably, not certainly, the value

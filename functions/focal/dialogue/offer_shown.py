@@ -16,8 +16,8 @@ import re
 from typing import Any
 
 from focal.dialogue.confidence import written_in
-from focal.dialogue.variables import placeholders
 from focal.models.agent import Step
+from focal.variables import placeholders
 
 _NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.,])\d+(?:\.\d+)?")
 

@@ -261,7 +261,7 @@ class TurnState(BaseModel):
     idempotency: Literal["replayed", "in_progress", "key_reused", "superseded"] | None = Field(
         default=None, description="set when the turn id was seen before (or its claim was taken over): nothing is written")
     claim_owner: str | None = Field(
-        default=None, description="this execution's token on the turn id's claim (focal.pipeline.idempotency)")
+        default=None, description="this execution's token on the turn id's claim (focal.turn.idempotency)")
     actions_claimed: bool = Field(
         default=False, description="this execution claimed the session for its side effects (stages/tools.py)")
     foreign_session: bool = Field(

@@ -31,7 +31,6 @@ from typing import Any
 
 from focal.dialogue.flow import end_flow
 from focal.dialogue.offer_shown import offer_shown
-from focal.dialogue.variables import known_variables, render
 from focal.enforcement.assess import assess, settle
 from focal.enforcement.conditions import rules_to_judge, still_to_judge
 from focal.enforcement.deterministic import deterministic
@@ -47,8 +46,9 @@ from focal.enforcement.variables import PURPOSE as READ_PURPOSE
 from focal.enforcement.variables import draft_variables, field_listing
 from focal.models.agent import AgentConfig, Rule
 from focal.models.turn import OUTPUT_CHECKS, CheckVerdict, TurnState, Violation
-from focal.pipeline.budget import SPENT, budget_spent, start_budget
-from focal.pipeline.deps import Deps
+from focal.turn.budget import SPENT, budget_spent, start_budget
+from focal.turn.deps import Deps
+from focal.variables import known_variables, render
 
 CHECK_LANES = OUTPUT_CHECKS  # output checks: their violations name the check, not a rule
 

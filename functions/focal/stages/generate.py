@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from focal.dialogue.clarify import MAX_OPTIONS, likely_scenarios, step_suggestions, suggestions
-from focal.dialogue.variables import known_variables
+from focal.dialogue.clarify import likely_scenarios, step_suggestions, suggestions
 from focal.enforcement.bindings import render_draft
 from focal.enforcement.reading import expression_names
 from focal.enforcement.repair import hopeless, rules_to_enforce
@@ -15,8 +14,10 @@ from focal.generation.structured import commitment_schema, parse_draft
 from focal.model_calls import call_model
 from focal.models.agent import AgentConfig
 from focal.models.turn import OUTPUT_CHECKS, Draft, TurnState
-from focal.pipeline.budget import budget_spent
-from focal.pipeline.deps import Deps
+from focal.sensing.offers import MAX_OPTIONS
+from focal.turn.budget import budget_spent
+from focal.turn.deps import Deps
+from focal.variables import known_variables
 
 EXECUTION_PATHS = {
     "escalate": "escalate", "out_of_scope": "clarify", "tool_error": "fallback", "clarify": "clarify", "clarify_step": "clarify",

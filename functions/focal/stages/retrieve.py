@@ -13,11 +13,11 @@ import logging
 import numpy as np
 
 from focal.models.turn import ScoredRule, TurnState
-from focal.pipeline.deps import Deps
 from focal.retrieval.calibration import centred
 from focal.retrieval.matching import RuleHit, search_rules
 from focal.retrieval.memory import recall
 from focal.retrieval.rules import ensure_indexed, turn_scope
+from focal.turn.deps import Deps
 
 logger = logging.getLogger("focal.retrieve")
 DEGRADED = "retrieval"

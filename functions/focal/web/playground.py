@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from focal.cli.serve_api import ApiError
+from focal.api_bodies import ApiError
 from focal.ids import ID
 from focal.models.turn import TurnRecord
 from focal.web.flow_view import flow_view
@@ -32,7 +32,7 @@ STATIC_FILES = {"index.html": "text/html; charset=utf-8", "app.js": "text/javasc
 
 
 def _stages() -> list[str]:
-    from focal.pipeline.definition import STAGES
+    from focal.turn.definition import STAGES
 
     return [getattr(s, "name", str(s)) for s in STAGES]
 

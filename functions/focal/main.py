@@ -1,4 +1,7 @@
-"""The `focal` command: demo, chat, turn, validate, schema, test, bench."""
+"""The `focal` command: demo, chat, turn, validate, schema, test, bench.
+
+It sits above every front end it dispatches (focal.cli, focal.bench), outside both: the benchmarks use the
+cli's conversation-test runner and local server, so the command that registers them cannot live in focal.cli."""
 
 from __future__ import annotations
 

@@ -8,6 +8,7 @@ from typing import Any
 from focal.models.agent import AgentConfig
 from focal.models.session import CustomerProfile, Session
 
+PENDING = "_resolving"  # session variable of a question asked outside a flow: {"variable": name, "rules": [rule ids]}
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
