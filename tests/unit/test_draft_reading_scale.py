@@ -34,8 +34,8 @@ from focal.enforcement import (
     terms,
 )
 from focal.enforcement.linear_scan import Suffixes
-from focal.text import amount_styles, amounts, draft_view
 from focal.enforcement.reading import expression_names, offline_reading
+from focal.text import amount_styles, amounts, draft_view
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 READER = (amount_attribution, amount_clauses, amount_cues, amount_forms, amount_repeats, amount_styles, amount_tokens,
