@@ -142,10 +142,10 @@ def format_report(report: Report, verbose: bool = False, colour: bool = False) -
         lines.append(f"{paint('⚠', 'unverified', colour)} {warned} turn(s) with warnings")
     if report.not_run:
         lines.append(f"stopped at the first failure (-x): {len(report.not_run)} conversation(s) not run")
-    blocked, attempts = report.guard_attempts
     tasks = {c.task for c in report.conversations if c.task is not None}
-    parts = [f"tasks covered: {len(report.tasks_covered)} of {report.tasks_total or len(tasks)}"] if tasks else []
-    parts += [f"violating attempts blocked: {blocked} of {attempts}"] if attempts else []
-    if parts:
+    if tasks:  # a benchmark's counts: said only for a suite whose conversations name its tasks
+        blocked, attempts = report.guard_attempts
+        parts = [f"tasks covered: {len(report.tasks_covered)} of {report.tasks_total or len(tasks)}"]
+        parts += [f"violating attempts blocked: {blocked} of {attempts}"] if attempts else []
         lines.append(" · ".join(parts))
     return "\n".join(lines)
