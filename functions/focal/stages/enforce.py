@@ -31,7 +31,7 @@ from typing import Any
 
 from focal.dialogue.flow import end_flow
 from focal.dialogue.offer_shown import offer_shown
-from focal.dialogue.variables import known_variables, render
+from focal.dialogue.variables import known_variables, render, said_variables, spoken
 from focal.enforcement.assess import assess, settle
 from focal.enforcement.conditions import rules_to_judge, still_to_judge
 from focal.enforcement.deterministic import deterministic
@@ -200,7 +200,7 @@ def _output_checks(agent: AgentConfig, state: TurnState, deps: Deps) -> list[Vio
         started = time.perf_counter()
         folder = _model_folder(agent, cfg.relevance_model_dir)
         model = deps.relevance_model(folder) if folder and deps.relevance_model else None
-        rel = check_relevance(agent, state, draft.text, draft.source, deps.embedder, variables, model)
+        rel = check_relevance(agent, state, draft.text, draft.source, deps.embedder, spoken(agent, variables), model)
         _lap(state, "relevance", started)
         state.enforcement.checks.append(CheckVerdict(
             name="relevance", draft=index, passed=rel.passed, score=rel.score,
@@ -252,7 +252,7 @@ def _calls_may_overlap(agent: AgentConfig, state: TurnState, deps: Deps, rules: 
 
 
 def _is_fallback_text(agent: AgentConfig, state: TurnState, text: str) -> bool:
-    variables = known_variables(agent, state.session, state.profile)
+    variables = said_variables(agent, state.session, state.profile)
     texts = {render(r.fallback_text, variables) for v in state.enforcement.violations
              if (r := agent.rule(v.rule_id)) is not None and r.fallback_text and not r.response_template}
     return text in texts
@@ -263,7 +263,8 @@ def _offer_still_shown(agent: AgentConfig, state: TurnState, text: str) -> bool:
     if session is None or state.decision.action != "confirm":
         return False
     step = agent.step(session.active_scenario_id, session.active_step_id)
-    return offer_shown(step, known_variables(agent, session, state.profile), text)
+    known = known_variables(agent, session, state.profile)
+    return offer_shown(step, known, text, spoken(agent, known))
 
 
 def _withdraw_confirmation(state: TurnState) -> None:
@@ -327,7 +328,8 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         state.control.next = "generate"
         return state
     first = first or next((DEFAULT_RULES.get(v.rule_id) for v in draft.violations if v.rule_id in DEFAULT_RULES), None)
-    state.response = render((first.fallback_text if first else None) or agent.enforcement.fallback_message, variables)
+    state.response = render((first.fallback_text if first else None) or agent.enforcement.fallback_message,
+                            spoken(agent, variables))
     report.fallback_used = True
     state.execution_path = "fallback"
     state.feedback = []

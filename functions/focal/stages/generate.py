@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from focal.dialogue.clarify import MAX_OPTIONS, likely_scenarios, step_suggestions, suggestions
-from focal.dialogue.variables import known_variables
+from focal.dialogue.variables import known_variables, spoken
 from focal.enforcement.bindings import render_draft
 from focal.enforcement.reading import expression_names
 from focal.enforcement.repair import hopeless, rules_to_enforce
@@ -35,6 +35,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     r = state.request
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
     variables = known_variables(agent, state.session, state.profile)
+    said = spoken(agent, variables)  # what the customer reads: enum values by their labels
     state.execution_path = EXECUTION_PATHS.get(state.decision.action, "respond")  # type: ignore[assignment]
     if state.decision.action == "clarify":
         state.suggested_questions = suggestions(likely_scenarios(agent, state.context))
@@ -45,30 +46,30 @@ def run(state: TurnState, deps: Deps) -> TurnState:
 
     if state.decision.action == "action_blocked":
         # The customer hears the guard's own words, never a model's paraphrase that might say "done".
-        state.drafts.append(Draft(text=blocked_text(agent, state, variables), source="template", agent_text=True))
+        state.drafts.append(Draft(text=blocked_text(agent, state, said), source="template", agent_text=True))
         return state
     if (fixed := fixed_text(agent, state)) is not None:
         # Said as written: no model call, checked by enforce like any other draft (models.rephrase_fixed_texts).
         state.decision.notes.append(f"no generation call ({fixed})")
-        state.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
+        state.drafts.append(Draft(text=compose(agent, state, said), source="offline"))
         return state
     if state.enforcement.own_words:
         state.decision.notes.append("the model's drafts failed: the agent's own words")
-        state.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
+        state.drafts.append(Draft(text=compose(agent, state, said), source="offline"))
         return state
     llm = deps.llm(agent, state)
     if llm.available("generate") and (blocker := hopeless(agent, rules_to_enforce(agent, state), variables)):
         # Whatever the model wrote, enforce would block it and answer with the fallback: no call.
         state.decision.notes.append(f"no generation call: no answer can satisfy {blocker.id}")
-        state.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
+        state.drafts.append(Draft(text=compose(agent, state, said), source="offline"))
         return state
     if llm.available("generate"):
         names = commitment_names(agent, state)
-        messages = generation_messages(agent, state, variables, names)
+        messages = generation_messages(agent, state, said, names)
         reply, call = call_model(llm, "generate", messages, state.model_calls, json_schema=commitment_schema(agent, names))
         parsed = parse_draft(reply.text) if reply is not None else None
         if parsed is not None and parsed.problem is None:
-            shown = render_draft(parsed.text, variables, parsed.commitments, names)
+            shown = render_draft(parsed.text, said, parsed.commitments, names)
             committed = shown.commitments if parsed.structured else None
             state.drafts.append(Draft(text=shown.text, source="model", commitments=committed, spans=shown.spans,
                                       bindings=shown.bound, unbound_placeholders=shown.unbound))
@@ -84,5 +85,5 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     # After a rule's violation the composer says the violated rules' own texts: the agent's words, said as written.
     own = bool(state.feedback) and any(v.lane not in OUTPUT_CHECKS and agent.rule(v.rule_id) is not None
                                        for v in state.drafts[-1].violations)
-    state.drafts.append(Draft(text=compose(agent, state, variables), source=source, agent_text=own))
+    state.drafts.append(Draft(text=compose(agent, state, said), source=source, agent_text=own))
     return state

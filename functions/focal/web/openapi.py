@@ -81,7 +81,7 @@ def _read(build: Builders, operation_id: str, summary: str, schema: str, params:
 
 
 def local_paths(static_files: list[str], build: Builders) -> dict[str, Any]:
-    """The OpenAPI path items of the local routes (`static_files`: the names the static route serves)."""
+    """The OpenAPI paths of the local routes (`static_files`: the names the static route serves)."""
     page = {"get": {"operationId": "getPlayground", "tags": PLAYGROUND_TAGS, "security": [],
                     "summary": "The playground page (HTML): chat with an agent and read each turn's trace",
                     "responses": {"200": _text("the page", "text/html")}}}
