@@ -232,8 +232,9 @@ def value_written(agent: AgentConfig, name: str, value: Any, texts: list[str]) -
     """`written_in` for a variable's value in any of the words it goes by: itself, how the customer is told it
     (an enum value's label) and the synonyms the agent gives for it."""
     f = agent.field(name)
-    forms = [value] if f is None or not isinstance(value, str) else [value, f.spoken(value), *f.value_synonyms.get(value, [])]
-    return any(written_in(form, texts) for form in dict.fromkeys(forms))
+    if f is None or not isinstance(value, str):
+        return written_in(value, texts)
+    return any(written_in(form, texts) for form in dict.fromkeys([value, f.spoken(value), *f.value_synonyms.get(value, [])]))
 
 
 def origin(agent: AgentConfig, state: TurnState, name: str) -> str:
