@@ -23,8 +23,8 @@ import yaml
 from focal.adapters.python_tools import read_regular_file
 from focal.cli.tool_expect import tool_calls_problems
 from focal.config.hints import meant
-from focal.config.problems import format_path
 from focal.config.loader import read_bounded, reading_problems, stripped
+from focal.config.problems import format_path
 from focal.config.yaml_readings import Reading, changed_in_reading, hint
 from focal.errors import ConfigError
 from focal.models.agent import AgentConfig

@@ -115,28 +115,29 @@ def _warning_lines(turn: TurnReport, colour: bool) -> list[str]:
             *(f"        {paint('⚠', 'unverified', colour)} {warning}" for warning in turn.warnings)]
 
 
-def format_report(report: Report, verbose: bool = False, colour: bool = False) -> str:
-    """One line per conversation; under a failing one, each failing turn with its failures and response; under
-    any, each turn's warnings. `colour`: PASS in green, FAIL and each failure in red, warnings in yellow
-    (`focal.cli.style`; the CLI sets it on a TTY only)."""
+def _conversation_lines(conv: ConversationReport, verbose: bool, colour: bool) -> list[str]:
     from focal.cli.style import paint
 
-    lines = [f"focal test: {report.suite_path} against {report.agent_path}"]
-    for conv in report.conversations:
-        mark = paint("PASS", "pass", colour) if conv.passed else paint("FAIL", "blocked", colour)
-        lines.append(f"{mark}  {conv.name}  ({len(conv.turns)} turn(s), {conv.ms / 1000:.2f}s)")
-        for turn in conv.turns:
-            if not turn.passed or verbose:
-                lines += turn_lines(turn, f"      turn {turn.index} > {turn.user}", colour)
-            elif turn.warnings:
-                lines += _warning_lines(turn, colour)
-        if conv.error:
-            lines.append(f"        {paint('✗', 'blocked', colour)} error after {len(conv.turns)} turn(s): {conv.error}")
+    mark = paint("PASS", "pass", colour) if conv.passed else paint("FAIL", "blocked", colour)
+    lines = [f"{mark}  {conv.name}  ({len(conv.turns)} turn(s), {conv.ms / 1000:.2f}s)"]
+    for turn in conv.turns:
+        if not turn.passed or verbose:
+            lines += turn_lines(turn, f"      turn {turn.index} > {turn.user}", colour)
+        elif turn.warnings:
+            lines += _warning_lines(turn, colour)
+    if conv.error:
+        lines.append(f"        {paint('✗', 'blocked', colour)} error after {len(conv.turns)} turn(s): {conv.error}")
+    return lines
+
+
+def _summary_lines(report: Report, colour: bool) -> list[str]:
+    from focal.cli.style import paint
+
     failed = len(report.failed)
     total = len(report.conversations)
     turns = sum(len(c.turns) for c in report.conversations)
     summary = f"{total - failed} of {total} conversation(s) passed, {turns} turn(s), {report.ms / 1000:.2f}s"
-    lines.append(summary if not failed else f"{summary}; {paint('FAILED', 'blocked', colour)}: {', '.join(c.name for c in report.failed)}")
+    lines = [summary if not failed else f"{summary}; {paint('FAILED', 'blocked', colour)}: {', '.join(c.name for c in report.failed)}"]
     warned = sum(1 for c in report.conversations for t in c.turns if t.warnings)
     if warned:
         lines.append(f"{paint('⚠', 'unverified', colour)} {warned} turn(s) with warnings")
@@ -148,4 +149,14 @@ def format_report(report: Report, verbose: bool = False, colour: bool = False) -
         parts = [f"tasks covered: {len(report.tasks_covered)} of {report.tasks_total or len(tasks)}"]
         parts += [f"violating attempts blocked: {blocked} of {attempts}"] if attempts else []
         lines.append(" · ".join(parts))
-    return "\n".join(lines)
+    return lines
+
+
+def format_report(report: Report, verbose: bool = False, colour: bool = False) -> str:
+    """One line per conversation; under a failing one, each failing turn with its failures and response; under
+    any, each turn's warnings. `colour`: PASS in green, FAIL and each failure in red, warnings in yellow
+    (`focal.cli.style`; the CLI sets it on a TTY only)."""
+    lines = [f"focal test: {report.suite_path} against {report.agent_path}"]
+    for conv in report.conversations:
+        lines += _conversation_lines(conv, verbose, colour)
+    return "\n".join(lines + _summary_lines(report, colour))

@@ -46,7 +46,7 @@ from focal.enforcement.tripwires import DEFAULT_RULES
 from focal.enforcement.variables import PURPOSE as READ_PURPOSE
 from focal.enforcement.variables import draft_variables, field_listing
 from focal.models.agent import AgentConfig, Rule
-from focal.models.turn import OUTPUT_CHECKS, CheckVerdict, TurnState, Violation
+from focal.models.turn import OUTPUT_CHECKS, CheckVerdict, Draft, TurnState, Violation
 from focal.pipeline.budget import SPENT, budget_spent, start_budget
 from focal.pipeline.deps import Deps
 
@@ -277,6 +277,42 @@ def _withdraw_confirmation(state: TurnState) -> None:
         state.decision.scenario_id, state.decision.step_id = session.active_scenario_id, session.active_step_id
 
 
+def _accept(agent: AgentConfig, state: TurnState, draft: Draft) -> TurnState:
+    """A draft that passed every check is the answer."""
+    report = state.enforcement
+    state.response = draft.text
+    state.feedback = []
+    if draft.agent_text and _is_fallback_text(agent, state, draft.text):
+        report.fallback_used = True  # the violated rule's own fallback text is what the customer hears
+        state.execution_path = "fallback"
+    if any(v.lane not in CHECK_LANES for v in report.violations) and not _offer_still_shown(agent, state, draft.text):
+        # An earlier draft of this turn broke a hard constraint: unless the compliant draft puts the same
+        # offer to the customer, the step's side effect must not run on a "yes" to an offer that was blocked.
+        _withdraw_confirmation(state)
+    return state
+
+
+def _fall_back(agent: AgentConfig, state: TurnState, draft: Draft, variables: dict[str, Any]) -> TurnState:
+    """No draft can be said: the agent's own words once (when no rule says what to say instead), else the fallback."""
+    report = state.enforcement
+    first = next((agent.rule(v.rule_id) for v in draft.violations if agent.rule(v.rule_id) is not None), None)
+    if first is None and draft.source == "model" and not report.own_words:
+        # No rule of the agent's says what to say instead: the agent's own words for this turn (the step's template,
+        # its question), checked like any draft, before the generic fallback.
+        report.own_words = True
+        state.feedback = [f"{v.rule_id}: {v.reason}" for v in draft.violations]
+        state.control.next = "generate"
+        return state
+    first = first or next((DEFAULT_RULES.get(v.rule_id) for v in draft.violations if v.rule_id in DEFAULT_RULES), None)
+    state.response = render((first.fallback_text if first else None) or agent.enforcement.fallback_message,
+                            spoken(agent, variables))
+    report.fallback_used = True
+    state.execution_path = "fallback"
+    state.feedback = []
+    _withdraw_confirmation(state)
+    return state
+
+
 def run(state: TurnState, deps: Deps) -> TurnState:
     r = state.request
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
@@ -297,16 +333,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         draft.violations += _output_checks(agent, state, deps)
     draft.violations += _unbound(agent, state, len(state.drafts) - 1)  # after the rule lanes: it reads their values
     if not draft.violations:
-        state.response = draft.text
-        state.feedback = []
-        if draft.agent_text and _is_fallback_text(agent, state, draft.text):
-            report.fallback_used = True  # the violated rule's own fallback text is what the customer hears
-            state.execution_path = "fallback"
-        if any(v.lane not in CHECK_LANES for v in report.violations) and not _offer_still_shown(agent, state, draft.text):
-            # An earlier draft of this turn broke a hard constraint: unless the compliant draft puts the same
-            # offer to the customer, the step's side effect must not run on a "yes" to an offer that was blocked.
-            _withdraw_confirmation(state)
-        return state
+        return _accept(agent, state, draft)
 
     report.violations += draft.violations
     variables = known_variables(agent, state.session, state.profile)
@@ -318,20 +345,4 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         state.feedback = [f"{v.rule_id}: {v.reason}" for v in draft.violations]
         state.control.next = "generate"
         return state
-
-    first = next((agent.rule(v.rule_id) for v in draft.violations if agent.rule(v.rule_id) is not None), None)
-    if first is None and draft.source == "model" and not report.own_words:
-        # No rule of the agent's says what to say instead: the agent's own words for this turn (the step's template,
-        # its question), checked like any draft, before the generic fallback.
-        report.own_words = True
-        state.feedback = [f"{v.rule_id}: {v.reason}" for v in draft.violations]
-        state.control.next = "generate"
-        return state
-    first = first or next((DEFAULT_RULES.get(v.rule_id) for v in draft.violations if v.rule_id in DEFAULT_RULES), None)
-    state.response = render((first.fallback_text if first else None) or agent.enforcement.fallback_message,
-                            spoken(agent, variables))
-    report.fallback_used = True
-    state.execution_path = "fallback"
-    state.feedback = []
-    _withdraw_confirmation(state)
-    return state
+    return _fall_back(agent, state, draft, variables)
