@@ -109,7 +109,7 @@ def _param(name: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
 
 
 def _static_files() -> list[str]:
-    from focal.web.playground import STATIC_FILES
+    from focal.web.static_files import STATIC_FILES
 
     return sorted(name for name in STATIC_FILES if name != "index.html")  # the page itself is served at /
 
