@@ -22,6 +22,21 @@ def known_variables(agent: AgentConfig, session: Session | None, profile: Custom
     return out
 
 
+def spoken(agent: AgentConfig, variables: dict[str, Any]) -> dict[str, Any]:
+    """The variables as the customer is told them: each enum value by its label (ProfileFieldDefinition.spoken).
+    For the texts said to the customer only: expressions, guards and tools read the values themselves."""
+    out = dict(variables)
+    for f in agent.profile_field_definitions:
+        if f.field_type == "enum" and f.field_name in out:
+            out[f.field_name] = f.spoken(out[f.field_name])
+    return out
+
+
+def said_variables(agent: AgentConfig, session: Session | None, profile: CustomerProfile | None) -> dict[str, Any]:
+    """`known_variables` as the customer is told them (`spoken`)."""
+    return spoken(agent, known_variables(agent, session, profile))
+
+
 def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"

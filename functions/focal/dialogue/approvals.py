@@ -26,7 +26,7 @@ from focal.models.session import Session
 from focal.models.turn import ToolCall, TurnState
 from focal.tool_inputs import read_variables
 from focal.turn.deps import Deps
-from focal.variables import known_variables, render
+from focal.variables import known_variables, render, spoken
 
 Path_ = Literal["execute", "approval", "clarify", "rejected"]
 MAX_SAVE_TRIES = 3
@@ -106,7 +106,7 @@ def _questions(state: TurnState, agent: AgentConfig, tool_ids: list[str]) -> lis
                 questions.append(slots[name].prompt if name in slots else
                                  f"What is the {(fld.display_name if fld and fld.display_name else name.replace('_', ' ')).lower()}?")
     if step is not None and step.confirmation_prompt:
-        questions.append(render(step.confirmation_prompt, known))
+        questions.append(render(step.confirmation_prompt, spoken(agent, known)))
     elif tool_ids and (tool := agent.tool(tool_ids[0])) is not None:
         questions.append(f"Do you want me to {(tool.description or tool.id).rstrip('.').lower()}?")
     return list(dict.fromkeys(q for q in questions if q))

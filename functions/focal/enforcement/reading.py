@@ -138,8 +138,8 @@ def _folded(field: ProfileFieldDefinition) -> ProfileFieldDefinition:
 
 
 def _named(field: ProfileFieldDefinition, value: str, text: str) -> bool:
-    """A listed value (or a synonym of it) named in the folded draft, however its parts are joined or split."""
-    return any(term_pattern(w).search(text) for w in [value, *field.value_synonyms.get(value, [])])
+    """A listed value (its label, or a synonym of it) named in the folded draft, however its parts are joined or split."""
+    return any(term_pattern(w).search(text) for w in [value, field.spoken(value), *field.value_synonyms.get(value, [])])
 
 
 # A refusal of the promise itself: a negated verb of promising or being able, just before the hint ("I can't

@@ -38,6 +38,10 @@ class ScoredRule(BaseModel):
     reason: str = "similarity"
     flow_id: str | None = Field(default=None, description="the flow (not the rule's own) whose entry example fits the message best")
     flow_score: float | None = Field(default=None, description="that entry example's calibrated similarity")
+    answer_slot: str | None = Field(default=None, description="the variable asked last turn that the message gives a value")
+    answer_score: float | None = Field(
+        default=None, description="the calibrated similarity of the message to that value's words (a soft rule must not "
+                                  "be beaten by it: the message is then that answer, focal.retrieval.slot_answer)")
 
 
 class RouteDecision(BaseModel):
