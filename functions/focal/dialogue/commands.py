@@ -6,20 +6,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from focal.dialogue.confirmation_reply import DETAIL
 from focal.dialogue.flow import (
     drop_offer,
     end_flow,
-    flow_slots,
     resume_flow,
     rewind_to_slot,
-    slot_value_valid,
     start_flow,
 )
+from focal.flow_reading import flow_slots, slot_value_valid
 from focal.models.agent import AgentConfig, Slot
 from focal.models.context import Command, Context
 from focal.models.session import Session
 from focal.models.turn import RouteDecision
+from focal.sensing.confirmation_reply import DETAIL
 from focal.sensing.extraction import allowed_value, coerce
 from focal.tool_inputs import read_variables
 

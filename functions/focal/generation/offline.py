@@ -11,13 +11,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from focal.dialogue.clarify import clarify_question, likely_scenarios, step_clarification
-from focal.dialogue.confirmation_reply import question_to_ask
+from focal.dialogue.clarify import clarify_question, likely_scenarios, question_to_ask, step_clarification
 from focal.dialogue.resolution import ask_prompt
-from focal.dialogue.variables import render, unknown
 from focal.models.agent import AgentConfig, Step
 from focal.models.turn import OUTPUT_CHECKS, TurnState
 from focal.sensing import language, lexicon, tone
+from focal.variables import render, unknown
 
 MAX_RULE_PARTS = 2
 ANYTHING_ELSE = "Is there anything else I can help with?"

@@ -11,14 +11,13 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from focal.dialogue.clarify import clarify_question, likely_scenarios
-from focal.dialogue.confirmation_reply import question_to_ask
+from focal.dialogue.clarify import clarify_question, likely_scenarios, question_to_ask
 from focal.dialogue.resolution import ask_prompt
-from focal.dialogue.variables import render
 from focal.generation.structured import instructions
 from focal.models.agent import AgentConfig, Rule
 from focal.models.turn import TurnState
 from focal.prompt_data import DATA_RULE, data_message
+from focal.variables import render
 
 HISTORY_TURNS = 6
 # What the model is asked to say for the decisions whose instruction takes no value of the turn.

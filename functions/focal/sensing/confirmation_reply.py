@@ -23,14 +23,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from focal.dialogue.clarify import confirmation_question
-from focal.dialogue.flow import current_step, flow_slots, slot_value_valid
-from focal.dialogue.variables import known_variables, placeholders
+from focal.flow_reading import current_step, flow_slots, slot_value_valid
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Slot, Step
-from focal.models.context import Command, Context
+from focal.models.context import Command
 from focal.models.session import Session
 from focal.sensing import lexicon
 from focal.sensing.extraction import coerce, extract
+from focal.variables import known_variables, placeholders
 
 DETAIL = "detail"  # the topic of the Clarify command that asks about one shown value
 GENERIC_NOUNS = {"number", "id", "value", "name", "code"}
@@ -75,7 +74,8 @@ def shown_values(agent: AgentConfig, session: Session, step: Step) -> list[Shown
     slots = {s.name: s for s in flow_slots(agent, agent.scenario(session.active_scenario_id))}
     known = known_variables(agent, session, None)
     out = []
-    for name in sorted(placeholders(confirmation_question(agent, step))):
+    for name in sorted(placeholders(step.confirmation_prompt)):  # the question the step asks (without a prompt
+        # of its own, the tool's description, which shows no values)
         slot = slots.get(name)
         definition = agent.field(name) or (ProfileFieldDefinition(field_name=name, field_type=slot.type) if slot else None)
         if definition is not None:
@@ -283,13 +283,6 @@ def detail_question(command: Command) -> str:
 
 def asked_detail(commands: list[Command]) -> Command | None:
     return next((c for c in commands if c.name == "Clarify" and c.topic == DETAIL and c.slot), None)
-
-
-def question_to_ask(agent: AgentConfig, step: Step, context: Context | None) -> str:
-    """What a confirmation step asks this turn: the question about a detail the customer referred to (a command
-    of the turn's `context`), else the step's own confirmation question."""
-    detail = asked_detail(context.commands) if context is not None else None
-    return detail_question(detail) if detail is not None else confirmation_question(agent, step)
 
 
 def confirmation_answer(agent: AgentConfig, session: Session, text: str, acts: dict[str, str], asked: str,
