@@ -14,8 +14,9 @@ from typing import Any
 from focal.dialogue.clarify import clarify_question, confirmation_question, likely_scenarios, step_clarification
 from focal.dialogue.resolution import ask_prompt
 from focal.dialogue.variables import render, unknown
+from focal.enforcement.guards import unverified
 from focal.models.agent import AgentConfig, Step
-from focal.models.turn import OUTPUT_CHECKS, TurnState
+from focal.models.turn import OUTPUT_CHECKS, GuardVerdict, TurnState
 from focal.sensing import language, tone
 
 MAX_RULE_PARTS = 2
@@ -86,15 +87,29 @@ def _compliant_texts(agent: AgentConfig, state: TurnState, variables: dict[str, 
     return texts
 
 
+def _speaking_rank(agent: AgentConfig, verdict: GuardVerdict) -> tuple[bool, int, int]:
+    """A guard that failed on known values before one that could not be decided; then the higher `priority`;
+    then the sequence the agent declares its rules in (a verdict of no rule of the agent's, deny-by-default, last)."""
+    rule = agent.rule(verdict.rule_id)
+    index = next((i for i, r in enumerate(agent.rules) if r.id == verdict.rule_id), len(agent.rules))
+    return unverified(verdict), -(rule.priority if rule else 0), index
+
+
+def speaking_guard(agent: AgentConfig, state: TurnState) -> str | None:
+    """The one guard whose text the customer hears when several stopped the turn's actions (all of them stay in
+    `blocked_by`, the trace and the turn record)."""
+    failed = [v for c in state.tool_calls if c.status == "blocked" for v in c.guards if not v.passed]
+    if failed:
+        return min(failed, key=lambda v: _speaking_rank(agent, v)).rule_id
+    return state.decision.blocked_by[0] if state.decision.blocked_by else None
+
+
 def blocked_text(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:
-    """What the guards that stopped an action say (their template, else their fallback), and that nothing was done."""
-    texts: list[str] = []
-    for rule_id in state.decision.blocked_by:
-        rule = agent.rule(rule_id)
-        text = render((rule.response_template or rule.fallback_text or rule.action_text) if rule else ACTION_REJECTED, variables)
-        if text not in texts:
-            texts.append(text)
-    return " ".join(texts or [ACTION_REJECTED])
+    """One message: the speaking guard's own text (its template, else its fallback) — never several guards' texts
+    run together; the engine's notice when no rule of the agent's stopped it."""
+    rule = agent.rule(speaking_guard(agent, state) or "")
+    text = (rule.response_template or rule.fallback_text or rule.action_text) if rule else ACTION_REJECTED
+    return render(text, variables)
 
 
 # Decisions whose answer is fully given by the agent's own texts (or the engine's fixed notices).

@@ -201,6 +201,10 @@ def _candidate(
     other = next((s for s in scores if s.scenario_id != session.active_scenario_id), None)
     if other is None or other.score < (nav.entry_threshold if floor is None else floor):
         return None
+    if session.active_scenario_id and not exiting and session.flow_state == "blocked":
+        # a guard stopped the flow's action and no question is open: a request that fits another flow better starts it
+        held = next((s.score for s in scores if s.scenario_id == session.active_scenario_id), 0.0)
+        return other if other.score > held else None
     if session.active_scenario_id and not exiting and other.score < nav.exit_intent_threshold:
         return None
     return other
@@ -291,6 +295,8 @@ def offline_context(
             commands.append(Command(name="AffirmConfirmation", flow=active.id))
         elif "deny" in acts:
             commands.append(Command(name="DenyConfirmation", flow=active.id))
+    elif active and session.flow_state == "blocked" and "deny" in acts and not hypothetical and nested is None:
+        commands.append(Command(name="DenyConfirmation", flow=active.id))  # no question is open: a yes answers nothing
 
     starting = None
     answered = any(c.name == "AffirmConfirmation" for c in commands)
