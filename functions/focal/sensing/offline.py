@@ -210,6 +210,16 @@ def _candidate(
     return other
 
 
+def _answer_step(session: Session, active: Scenario, acts: dict[str, str]) -> list[Command]:
+    """A yes or a no to the active step: at a confirmation, its answer; after a guard's refusal (`blocked`) no question
+    is open, so a yes answers nothing and a no leaves the flow."""
+    if session.flow_state == "confirming" and "affirm" in acts:
+        return [Command(name="AffirmConfirmation", flow=active.id)]
+    if session.flow_state in ("confirming", "blocked") and "deny" in acts:
+        return [Command(name="DenyConfirmation", flow=active.id)]
+    return []
+
+
 def _answer_offer(agent: AgentConfig, session: Session, text: str, acts: dict[str, str], notes: list[str]) -> list[Command]:
     """The customer's answer to the agent's last question (resume / start / choose between options)."""
     offer = session.offer
@@ -290,13 +300,8 @@ def offline_context(
         commands.append(Command(name="CancelFlow", flow=active.id))
     if session.offer is not None and not active and not hypothetical:
         commands += _answer_offer(agent, session, text, acts, notes)
-    elif active and session.flow_state == "confirming" and not hypothetical and nested is None:
-        if "affirm" in acts:
-            commands.append(Command(name="AffirmConfirmation", flow=active.id))
-        elif "deny" in acts:
-            commands.append(Command(name="DenyConfirmation", flow=active.id))
-    elif active and session.flow_state == "blocked" and "deny" in acts and not hypothetical and nested is None:
-        commands.append(Command(name="DenyConfirmation", flow=active.id))  # no question is open: a yes answers nothing
+    elif active and not hypothetical and nested is None:
+        commands += _answer_step(session, active, acts)
 
     starting = None
     answered = any(c.name == "AffirmConfirmation" for c in commands)
