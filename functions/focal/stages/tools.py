@@ -314,6 +314,9 @@ def _run_step_actions(state: TurnState, agent: AgentConfig, deps: Deps) -> None:
             return
         if not _after_step_action(state, agent, step_id, pending, trigger):
             return
+    if state.decision.pending_tools:
+        state.decision.notes.append(f"{MAX_ACTION_ROUNDS} step actions ran this turn (MAX_ACTION_ROUNDS): "
+                                    f"{', '.join(state.decision.pending_tools)} wait for the next message")
 
 
 def run(state: TurnState, deps: Deps) -> TurnState:
