@@ -189,7 +189,8 @@ def test_after_a_block_a_yes_answers_no_withdrawn_question(tmp_path: Path):
     assert desk.say("no").scenario is None  # "no" after a refusal leaves the flow
 
 
-def test_after_a_block_a_changed_value_is_read_fresh(tmp_path: Path):
+def test_after_a_block_a_changed_value_is_offered_with_its_own_lookup(tmp_path: Path):
+    """A correction already worked at the confirmation; it must keep working from the blocked step."""
     desk = Desk(tmp_path)
     blocked_at_p102(desk)
     changed = desk.say("sorry, I meant P101")
@@ -253,8 +254,8 @@ def test_a_blocked_step_is_offered_again_once_its_guards_hold(tmp_path: Path):
 
 
 def test_a_step_branches_on_what_the_lookup_found(tmp_path: Path):
-    """Transitions read the lookup's outputs: an unknown parcel and someone else's are said so at once; no
-    confirmation is asked and nothing is attempted."""
+    """Transitions read the lookup's outputs (the mechanism the docs' flows page shows): an unknown parcel and
+    someone else's are said so at once; no confirmation is asked and nothing is attempted."""
     for parcel, said in (("P404", "I couldn't find parcel P404."),
                          ("P200", "Parcel P200 isn't addressed to you, so I can't change where it goes.")):
         (tmp_path / parcel).mkdir()
@@ -281,3 +282,26 @@ def test_the_retail_address_change_branches_on_the_lookup(tmp_path: Path):
     assert "new delivery address" not in other.response and "?" not in other.response
     assert ran(other) == ["lookup_order"]
     assert other.scenario == {"id": "change_address", "step_id": "address_order_not_found"}
+
+
+def test_a_guard_that_failed_on_known_values_speaks_before_one_that_could_not_decide(tmp_path: Path):
+    """`insured_only` is declared first but reads a value no tool gave (it cannot verify); `not_delivered` failed on
+    the parcel's known status: the customer hears the reason known to be true."""
+    insured = """  - id: insured_only
+    condition_text: A parcel is about to be sent to a pickup point
+    action_text: Only insured parcels go to a pickup point.
+    is_hard_constraint: true
+    guarded_tool_ids: [send_to_pickup]
+    enforcement_expression: parcel_insured
+    fallback_text: I couldn't confirm parcel {parcel_id} is insured, so I haven't redirected it.
+  - id: not_delivered
+"""
+    agent = AGENT.replace("  - id: not_delivered\n", insured).replace(
+        "  - {field_name: pickup_ref,", "  - {field_name: parcel_insured, field_type: boolean, sources: [tool]}\n"
+                                       "  - {field_name: pickup_ref,")
+    desk = Desk(tmp_path, agent)
+    desk.say(START)
+    desk.say("P102")
+    refusal = desk.say("yes")
+    assert refusal.response == DELIVERED
+    assert desk.record()["decision"]["blocked_by"] == ["insured_only", "not_delivered"]

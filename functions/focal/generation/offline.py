@@ -100,10 +100,12 @@ def _speaking_rank(agent: AgentConfig, verdict: GuardVerdict) -> tuple[bool, int
 def speaking_guard(agent: AgentConfig, state: TurnState) -> str | None:
     """The one guard whose text the customer hears when several stopped the turn's actions (all of them stay in
     `blocked_by`, the trace and the turn record)."""
-    failed = [v for c in state.tool_calls if c.status == "blocked" for v in c.guards if not v.passed]
+    stopped_by = state.decision.blocked_by  # the guards that stopped an action (not a look-up of the resolution)
+    failed = [v for c in state.tool_calls if c.status == "blocked" for v in c.guards
+              if not v.passed and v.rule_id in stopped_by]
     if failed:
         return min(failed, key=lambda v: _speaking_rank(agent, v)).rule_id
-    return state.decision.blocked_by[0] if state.decision.blocked_by else None
+    return stopped_by[0] if stopped_by else None
 
 
 def blocked_text(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:

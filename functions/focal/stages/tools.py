@@ -13,7 +13,7 @@ customer hears why again; allowed now, the question is asked again. A request wa
 blocked action is withdrawn with it.
 
 A turn runs at most `MAX_ACTION_ROUNDS` step actions in a row (a step's action runs, the flow moves on, the
-next step's action runs, ...); the turn then answers where the flow stands and the next message goes on.
+next step's action runs, ...); a further one waits for the next message, and the trace says so.
 
 with `features.graded_confidence` the turn's confidence is graded here; with
 `features.approval_gates` a side-effecting call runs only when the gate says execute (otherwise an
