@@ -119,6 +119,10 @@ def _candidate(
     other = next((s for s in scores if s.scenario_id != session.active_scenario_id), None)
     if other is None or other.score < (nav.entry_threshold if floor is None else floor):
         return None
+    if session.active_scenario_id and not exiting and session.flow_state == "blocked":
+        # a guard stopped the flow's action and no question is open: a request that fits another flow better starts it
+        held = next((s.score for s in scores if s.scenario_id == session.active_scenario_id), 0.0)
+        return other if other.score > held else None
     if session.active_scenario_id and not exiting and other.score < nav.exit_intent_threshold:
         return None
     return other
@@ -195,11 +199,18 @@ def _answer(turn: _Turn) -> None:
         return
     if session.offer is not None and not active:
         turn.commands += _answer_offer(turn.agent, session, turn.text, turn.acts, turn.notes)
-    elif active and session.flow_state == "confirming" and turn.nested is None:
-        if "affirm" in turn.acts:
-            turn.commands.append(Command(name="AffirmConfirmation", flow=active.id))
-        elif "deny" in turn.acts:
-            turn.commands.append(Command(name="DenyConfirmation", flow=active.id))
+    elif active and turn.nested is None:
+        turn.commands += _answer_step(session, active, turn.acts)
+
+
+def _answer_step(session: Session, active: Scenario, acts: dict[str, str]) -> list[Command]:
+    """A yes or a no to the active step: at a confirmation, its answer; after a guard's refusal (`blocked`) no question
+    is open, so a yes answers nothing and a no leaves the flow."""
+    if session.flow_state == "confirming" and "affirm" in acts:
+        return [Command(name="AffirmConfirmation", flow=active.id)]
+    if session.flow_state in ("confirming", "blocked") and "deny" in acts:
+        return [Command(name="DenyConfirmation", flow=active.id)]
+    return []
 
 
 def _choose_candidate(turn: _Turn) -> IntentScore | None:
