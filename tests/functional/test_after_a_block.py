@@ -207,7 +207,7 @@ def test_after_a_block_a_new_request_starts_its_own_flow(tmp_path: Path):
     desk = Desk(tmp_path)
     blocked_at_p102(desk)
     other = desk.say("Where is my parcel P101?")
-    assert "Parcel P101 is in_transit" in other.response
+    assert "Parcel P101 is in transit" in other.response  # an enum value said readably
     assert ASKED not in other.response and stopped(other) == []
     assert desk.record()["decision"]["completed_scenario_id"] == "track"
     # the blocked flow is offered back; taken up, it is still blocked: its guards are met again, nothing runs

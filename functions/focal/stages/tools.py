@@ -69,7 +69,7 @@ def _side_effects(agent: AgentConfig, tool_ids: list[str]) -> bool:
 def _record(state: TurnState, deps: Deps, agent: AgentConfig, calls: list[ToolCall]) -> None:
     state.tool_calls.extend(calls)
     if not agent.features.enabled:
-        return  # events belong to the seed-004 features; the plain pipeline publishes none
+        return  # events belong to the approval and confidence features; the plain pipeline publishes none
     for call in calls:
         approvals.tool_result_event(deps, state, call, state.resume.approval_id if state.resume else None)
 
