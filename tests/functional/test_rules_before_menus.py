@@ -39,7 +39,7 @@ SUITES = {
              "response_not_contains": ["has shipped", "redirect"]}}]},
         {"name": "a shipped order's address change is told at once", "customer_id": "c-200", "turns": [
             {"user": "change the delivery address for order A1003", "expect": {
-                "step": "address_order_shipped", "tool_calls": ["lookup_order"],
+                "step": "address_too_late", "tool_calls": ["lookup_order"],
                 "response_contains": ["A1003", "already shipped"], "response_not_contains": "new delivery address"}}]},
     ],
     "airline": [

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 from focal.dialogue.clarify import question_to_ask
-from focal.dialogue.variables import render
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Scenario, Slot, Step
 from focal.models.context import Context
 from focal.models.session import Session
 from focal.sensing.confirmation_reply import DETAIL
 from focal.sensing.offline import offline_context
+from focal.variables import render
 
 TODAY = date(2026, 5, 1)
 FIELDS = [
