@@ -34,6 +34,12 @@ RETAIL = [
                     "response_contains": ["Is your home address", ADDRESS], "response_not_contains": NOT_UNDERSTOOD}},
         {"user": "yes", "expect": {"step": "address_done", "tool_calls": ["update_address"]}},
     )},
+    {"name": "a model that reads the same words as a plain yes does not skip the detail question", **_address_change(
+        {"user": "yes, send it to my home address",
+         "model": {"sensor": {"detected_intent": "change_address", "intent_confidence": 0.95,
+                              "commands": [{"name": "AffirmConfirmation", "flow": "change_address"}]}},
+         "expect": {"step": "confirm_address", "tool_calls": [], "response_contains": "Is your home address"}},
+    )},
     {"name": "the customer's answer to the detail question may give the right value", **_address_change(
         {"user": "sure, ship it to my office", "expect": {"tool_calls": [], "response_contains": "Is your office"}},
         {"user": "no, it's 7 Quay Street, Portland, ME 04101",
