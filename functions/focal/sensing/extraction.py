@@ -120,7 +120,7 @@ def yes_or_no(text: str) -> bool | None:
         return True
     if words & _FALSE_WORDS:
         return False
-    return True if lexicon.AFFIRM.search(text) else False if lexicon.is_deny(text) else None
+    return True if lexicon.opens_affirm(text) else False if lexicon.is_deny(text) else None
 
 
 def _word_in(word: str, text: str) -> bool:

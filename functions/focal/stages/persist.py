@@ -32,6 +32,7 @@ from focal.pii import TurnTexts, digit_rules
 from focal.pii_carry import CarryPlan
 from focal.pipeline.deps import Deps
 from focal.pipeline.idempotency import complete_turn, hold_turn
+from focal.pipeline.turn_texts import say_in_language
 from focal.retrieval.memory import remember
 from focal.sensing.extraction import coerce
 from focal.sensing.provenance import customer_may_set
@@ -186,6 +187,7 @@ def _run(state: TurnState, deps: Deps) -> TurnState:
     if state.foreign_session:
         complete_turn(state, deps.idempotency, deps.clock())  # another customer's session: nothing is written to it
         return state
+    say_in_language(state)  # the engine's notices in the customer's language, before the answer is written anywhere
     plan = carry_plan(state, deps)
     with digit_rules(plan.rules):  # every document this turn writes masks them too
         if state.error is not None and state.error.code == VersionConflict.code:
