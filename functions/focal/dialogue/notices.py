@@ -215,3 +215,16 @@ def buttons_in_language(texts: list[str], lang: str | None) -> list[str]:
         return texts
     table = {english: dict(zip(LANGS, t, strict=True))[lang] for english, t in BUTTONS.items()}
     return [table.get(t, in_language(t, lang)) for t in texts]
+
+
+LANGUAGE_NAMES = {"en": "English", "es": "Spanish", "de": "German", "fr": "French", "it": "Italian",
+                  "pt": "Portuguese", "nl": "Dutch"}
+
+
+def answer_language_line(languages: list[str], lang: str | None) -> str | None:
+    """The generation prompt's line asking for the customer's language, for an agent that speaks several."""
+    if not lang or len(languages) < 2:
+        return None
+    name = LANGUAGE_NAMES.get(lang, lang)
+    return (f"The customer writes in {name}: write your whole answer in {name}, whatever language the rules, texts "
+            "and facts above are written in; keep ids, amounts and names as they are.")

@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 from focal.dialogue.clarify import clarify_question, confirmation_question, likely_scenarios
+from focal.dialogue.notices import answer_language_line
 from focal.dialogue.resolution import ask_prompt
 from focal.dialogue.variables import render
 from focal.generation.structured import instructions
@@ -95,6 +96,8 @@ def generation_messages(agent: AgentConfig, state: TurnState, variables: dict[st
         lines.append("Your previous draft broke these rules; write a compliant answer: "
                      + " ".join(f"[{r.id}] {r.action_text}" for r in broken) + " (details in `draft_feedback`).")
     lines.append(DATA_RULE)
+    if (in_language := answer_language_line(agent.languages, state.session.language if state.session else None)):
+        lines.append(in_language)
     if commitments is not None:
         lines.append(instructions(agent, commitments))
     turn: dict[str, Any] = {"task": _task(agent, state, variables), "known_facts": variables}
