@@ -13,6 +13,7 @@ from typing import Any
 
 from focal.models.agent import ProfileFieldDefinition
 from focal.sensing import dates, lexicon
+from focal.sensing.locale_reading import as_read
 from focal.sensing.money import message_amount, spelled_numbers
 
 _MONEY = re.compile(
@@ -154,9 +155,9 @@ def read_value(field: ProfileFieldDefinition, text: str, whole_message_for_strin
     turn's date, from the caller's clock; without it a date without a year is not read). A yes or a no is a
     boolean customer value only `answering` (the flow asked exactly this slot): otherwise it answers
     whatever else was asked (a confirmation, another prompt), so only the field's hints name it."""
-    message = text
-    named = _named if choosing else _word_in
     kind = field.field_type
+    message = text = as_read(kind, text, today, answering)  # figures and dates of the turn's language
+    named = _named if choosing else _word_in
     hints = field.extraction_hints
     if kind in ("money", "percentage"):
         text = spelled_numbers(text)

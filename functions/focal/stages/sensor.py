@@ -33,6 +33,7 @@ from focal.pipeline.idempotency import begin_turn
 from focal.ports import InjectionClassifier
 from focal.sensing.acts import MODEL_ONLY_YES, act_index, model_yes_doubt, offline_heard_yes
 from focal.sensing.fast_path import ACT_COMMANDS, fast_path
+from focal.sensing.locale_reading import reading_in
 from focal.sensing.model_sensor import model_sensor
 from focal.sensing.offline import offline_context
 from focal.sensing.prevalidation import blocking_failures, prevalidate, refusal_text, suggested_questions
@@ -182,7 +183,8 @@ def run(state: TurnState, deps: Deps) -> TurnState:
             state.control.next = "persist"
             return state
 
-    state.context = context = from_customer(agent, _understand(state, deps, agent, text, vector))
+    with reading_in(state.session.language):  # dates and figures as the customer's language writes them
+        state.context = context = from_customer(agent, _understand(state, deps, agent, text, vector))
     state.commands = list(context.commands)
     if context.is_ambiguous and agent.feature_on("clarification"):
         _clarify(state, agent, context)
