@@ -12,8 +12,8 @@ import pytest
 
 from focal.models.agent import AgentConfig, Rule, Scenario, Step
 from focal.models.localized import matching_view
-from focal.retrieval.calibration import MINILM, on_reference_scale, score_scale
-from focal.sensing.spaces import UNAVAILABLE, intent_scores, multilingual_turn
+from focal.retrieval.calibration import MINILM
+from focal.sensing.spaces import UNAVAILABLE, intent_scores, multilingual_turn, on_reference_scale, score_scale
 
 FOCAL = Path(__file__).resolve().parents[2] / "functions" / "focal"
 DIM = 8

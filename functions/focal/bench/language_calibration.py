@@ -3,7 +3,8 @@
 The navigation thresholds (entry_threshold, clarify_floor, ambiguity_margin…) and the rule-match threshold are
 written for MiniLM. A message in another language is matched in the multilingual space (focal.sensing.spaces),
 whose similarities sit elsewhere: lower across languages, higher between unrelated texts. Two fits, written to
-focal/retrieval/data/ and read by focal.retrieval.calibration:
+focal/retrieval/data/ (the mean, read by focal.retrieval.calibration) and focal/sensing/data/ (the scales, read
+by focal.sensing.spaces):
 
 - background mean: the multilingual model's mean over the same 6,000 public customer messages as MiniLM's
   (CLINC150 train + Banking77 train, `numpy.random.default_rng(0).choice(n, 6000, replace=False)`, CLINC first);
@@ -29,6 +30,7 @@ from focal.bench.intents import bench_agent, cap_rows, read_banking, read_clinc
 from focal.ports import Embedder
 from focal.retrieval.calibration import DATA, centred
 from focal.sensing.intents import IntentIndex
+from focal.sensing.spaces import DATA as SCALES
 
 ROOT = Path(__file__).resolve().parents[3]
 DEV = ROOT / "tests" / "data" / "intents_multilingual"
@@ -117,5 +119,6 @@ def calibrate(data: Path, english: Embedder, multilingual: Embedder, out: Path =
     doc = {"model": name, "onto": str(getattr(english, "model_name", "")), **scales,
            "how": "focal bench languages --calibrate (focal/bench/language_calibration.py): development rows and "
                   "CLINC150 validation only, never test data"}
-    (out / f"{name}_scale.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-    return f"wrote {name}_background.json and {name}_scale.json in {out}: intent {scales['intent']}, rule {scales['rule']}"
+    (SCALES / f"{name}_scale.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    return (f"wrote {out / (name + '_background.json')} and {SCALES / (name + '_scale.json')}: "
+            f"intent {scales['intent']}, rule {scales['rule']}")

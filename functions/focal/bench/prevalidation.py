@@ -203,8 +203,9 @@ def load_pools(root: Path, payloads: Path = PAYLOADS) -> dict[str, Pool]:
 def score_pool(agent: AgentConfig, pool: Pool, embedder: Embedder, classifier: InjectionClassifier | None) -> None:
     """Fill in the checks (exemplar similarity and vocabulary count off), the exemplar cosines and
     the kinds of jailbreak talk of every message."""
-    from focal.sensing.injection import exemplar_index, normalise
+    from focal.sensing.injection import exemplar_index
     from focal.sensing.jailbreak_signals import signal_kinds
+    from focal.text.views import words_view
 
     # the exemplars through the bare embedder: the cache's batches stay the same when exemplars change
     index = exemplar_index(getattr(embedder, "base", embedder), agent.pre_validation.extra_attack_exemplars,
@@ -213,7 +214,7 @@ def score_pool(agent: AgentConfig, pool: Pool, embedder: Embedder, classifier: I
     bare = agent.model_copy(update={"pre_validation": agent.pre_validation.model_copy(update={"injection_signal_count": 0})})
     pool.checks = [[c.name for c in blocking_failures(prevalidate(bare, t, None, None, None, classifier))]
                    for t in pool.texts]
-    pool.kinds = np.array([len(signal_kinds(normalise(t))) for t in pool.texts], int)
+    pool.kinds = np.array([len(signal_kinds(words_view(t))) for t in pool.texts], int)
     pool.other = np.array([bool(c) for c in pool.checks])
     sims = [index.nearest(np.asarray(v, np.float32)) for v in vectors]
     pool.attack_sim = np.array([s[1] for s in sims])

@@ -14,9 +14,9 @@ from typing import Any
 
 from focal.config.collector import Collector
 from focal.config.hints import did_you_mean
-from focal.dialogue.variables import placeholders
 from focal.models.agent import AgentConfig, PreValidationConfig
 from focal.models.translations import LanguageTexts
+from focal.variables import placeholders
 
 NAMES = {"en": "English", "es": "Spanish", "de": "German", "fr": "French", "it": "Italian", "pt": "Portuguese",
          "nl": "Dutch"}

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from focal.models.turn import TurnState
+
 OR = {"es": " o ", "de": " oder ", "fr": " ou "}
 
 # English template → (es, de, fr). Longer texts first where one contains another.
@@ -228,3 +230,17 @@ def answer_language_line(languages: list[str], lang: str | None) -> str | None:
     name = LANGUAGE_NAMES.get(lang, lang)
     return (f"The customer writes in {name}: write your whole answer in {name}, whatever language the rules, texts "
             "and facts above are written in; keep ids, amounts and names as they are.")
+
+
+def turn_language(state: TurnState) -> str | None:
+    """The conversation's language (focal.sensing.turn_language), once the sensor has read it."""
+    return state.session.language if state.session is not None else None
+
+
+def say_in_language(state: TurnState) -> None:
+    """The answer's engine notices and suggested replies in the conversation's language (persist, before the answer
+    is written anywhere)."""
+    lang = turn_language(state)
+    if state.response:
+        state.response = in_language(state.response, lang)
+    state.suggested_questions = buttons_in_language(list(state.suggested_questions), lang)

@@ -1,17 +1,16 @@
-"""A turn's texts in the customer's language: every stage after the sensor sees the agent localized to the
-conversation's language (focal.models.translations.localized), and the answer's engine notices are said in it
-(focal.dialogue.notices) before persist writes it."""
+"""A turn in the customer's language: every stage after the sensor sees the agent localized to the conversation's
+language (focal.models.localized); persist says the engine's notices in it (focal.dialogue.notices)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import Any
 
-from focal.dialogue.notices import buttons_in_language, in_language
+from focal.dialogue.notices import turn_language
 from focal.models.agent import AgentConfig
 from focal.models.localized import localized
 from focal.models.turn import TurnState
-from focal.pipeline.deps import Deps
+from focal.turn.deps import Deps
 
 
 class LocalizedConfigs:
@@ -27,21 +26,9 @@ class LocalizedConfigs:
         return getattr(self.inner, name)
 
 
-def turn_language(state: TurnState) -> str | None:
-    return state.session.language if state.session is not None else None
-
-
 def for_turn(deps: Deps, state: TurnState) -> Deps:
     """The ports a stage of this turn runs with: the config store localized once the turn's language is known."""
     lang = turn_language(state)
     if not lang or isinstance(deps.configs, LocalizedConfigs):
         return deps
     return replace(deps, configs=LocalizedConfigs(deps.configs, lang))
-
-
-def say_in_language(state: TurnState) -> None:
-    """The answer's engine notices and suggested replies in the conversation's language."""
-    lang = turn_language(state)
-    if state.response:
-        state.response = in_language(state.response, lang)
-    state.suggested_questions = buttons_in_language(list(state.suggested_questions), lang)

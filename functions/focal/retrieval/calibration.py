@@ -63,20 +63,3 @@ def centred(embedder: Embedder, vectors: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(out, axis=-1, keepdims=True)
     return (out / np.clip(norms, 1e-12, None)).astype(np.float32)
 
-
-@lru_cache(maxsize=8)
-def score_scale(model_id: str, kind: str) -> tuple[float, float]:
-    """The affine map (a, b) that puts this model's `kind` scores ("intent": nearest-example scores, "rule":
-    centred cosines) on MiniLM's scale, where the agent's thresholds are written: identity for MiniLM and for a
-    model with no fitted scale (`<model name>_scale.json`, written by focal bench languages --calibrate)."""
-    path = DATA / f"{model_id}_scale.json"
-    if model_id == MINILM or "/" in model_id or not path.is_file():
-        return 1.0, 0.0
-    a, b = json.loads(path.read_text("utf-8"))[kind]
-    return float(a), float(b)
-
-
-def on_reference_scale(embedder: Embedder, kind: str, score: float) -> float:
-    """A score of this embedder's space on MiniLM's scale, clipped to the cosine range."""
-    a, b = score_scale(model_id(embedder), kind)
-    return max(-1.0, min(1.0, a * score + b))

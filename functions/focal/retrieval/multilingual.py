@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING
 from focal.models.agent import AgentConfig
 from focal.models.localized import matching_view
 from focal.ports import ScopeFilter
-from focal.retrieval.calibration import centred, on_reference_scale
+from focal.retrieval.calibration import centred
 from focal.retrieval.matching import RuleHit, search_rules
 from focal.retrieval.rules import config_digest, sync_index
-from focal.sensing.spaces import embed_message
+from focal.sensing.spaces import embed_message, on_reference_scale
 
 if TYPE_CHECKING:  # the deps bundle is wiring: a building block only names its type
-    from focal.pipeline.deps import Deps
+    from focal.turn.deps import Deps
 
 SPACE = "multilingual"
 

@@ -1,8 +1,8 @@
 """Prompt-injection detection without a hosted service.
 
 Three layers, cheapest first, each giving a reason that names what it found (never the text):
-1. heuristics: named regular expressions over a normalised copy of the message (case, Unicode
-   look-alikes, zero-width characters, s-p-a-c-e-d and l33t spellings), plus decoding of
+1. heuristics: named regular expressions over the message as every check reads it (focal.text's words view:
+   case, compatibility forms, invisible characters, Latin look-alikes and accents; then s-p-a-c-e-d and l33t spellings), plus decoding of
    base64-looking runs, whose plain text goes through the same patterns;
 2. nearest neighbours: the message embedding the sensor already computed against a shipped set of
    attack exemplars, contrasted with a shipped set of ordinary customer messages (an attack must be
@@ -19,7 +19,6 @@ import binascii
 import hashlib
 import re
 import threading
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,11 +28,11 @@ import numpy as np
 
 from focal.ports import Embedder, InjectionClassifier, embed_fixed
 from focal.sensing.jailbreak_signals import signal_kinds
+from focal.text.views import check_view, words_view
 
 ATTACK_FILE = "injection_exemplars.txt"
 ORDINARY_FILE = "customer_exemplars.txt"
 
-_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
 _B64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
 
@@ -202,7 +201,7 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     ("instruction override", r"\b(?:negeer|vergeet)\b[^.?!\n]{0,40}\b(?:instructies|regels)\b"),
     ("system prompt request", r"\b(?:systemprompt|prompt système|prompt del sistema|prompt do sistema|system-prompt)\b"),
 )
-_COMPILED = tuple((name, re.compile(pattern)) for name, pattern in _PATTERNS)
+_COMPILED = tuple((name, re.compile(check_view(pattern))) for name, pattern in _PATTERNS)  # read as the text: no accents
 # l33t spelling: a digit or @/$ between letters ("ign0re", "pr3vious"), not "B2001" or "$74.99".
 _LEET_WORD = re.compile(r"[a-z][0134579@$]+[a-z]")
 # Runs of single letters split by separators: "i g n o r e", "i-g-n-o-r-e", "i.g.n.o.r.e".
@@ -211,12 +210,6 @@ _SPACED = re.compile(rf"(?<!\w)(?:\w{_SEP}{{1,3}}){{3,}}\w(?!\w)")
 _SPLIT_WORD = re.compile(r"(?<=[a-z]{2})[-_*]+(?=[a-z])|(?<=[a-z])[-_*]+(?=[a-z]{2})")
 # The persona name is only a signal in capitals ("DAN", not "Dan").
 _DAN = re.compile(r"\bDAN\b")
-
-
-def normalise(text: str) -> str:
-    """Lower case, compatibility forms (full-width, ligatures), no zero-width characters, single spaces."""
-    text = unicodedata.normalize("NFKC", text).translate(_ZERO_WIDTH).lower()
-    return re.sub(r"[ \t\r\f\v]+", " ", text)
 
 
 def _despaced(text: str) -> str:
@@ -250,10 +243,10 @@ def _decoded_runs(text: str) -> list[str]:
 
 
 def _variants(text: str) -> list[str]:
-    base = normalise(text)
+    base = words_view(text)
     variants = [base]
     # Despace before collapsing whitespace: the wider gaps between spaced-out words mark the words.
-    despaced = re.sub(r"[ \t]+", " ", _despaced(unicodedata.normalize("NFKC", text).translate(_ZERO_WIDTH).lower()))
+    despaced = re.sub(r"[ \t]+", " ", _despaced(check_view(text).lower()))
     if despaced != base:
         variants.append(despaced)
     if _LEET_WORD.search(base):
@@ -266,7 +259,7 @@ def _variants(text: str) -> list[str]:
 def heuristic_findings(text: str) -> list[str]:
     """Names of the injection patterns the message matches (empty: none)."""
     found: list[str] = []
-    if _DAN.search(text):
+    if _DAN.search(check_view(text)):
         found.append("role-play jailbreak")
     for variant in _variants(text):
         for name, pattern in _COMPILED:
@@ -362,7 +355,7 @@ def detect_injection(
 ) -> InjectionVerdict:
     reasons = [f"pattern: {name}" for name in heuristic_findings(text)]
     if signal_count:
-        kinds = signal_kinds(normalise(text))
+        kinds = signal_kinds(words_view(text))
         if len(kinds) >= signal_count:
             reasons.append(f"jailbreak vocabulary: {len(kinds)} kinds ({', '.join(kinds)})")
     if vector is not None and embedder is not None and len(_WORD.findall(text)) >= MIN_WORDS_FOR_SIMILARITY:

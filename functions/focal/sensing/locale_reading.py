@@ -2,13 +2,16 @@
 already read (focal.sensing.dates, focal.sensing.money, the figure readers of focal.sensing.extraction).
 
 - Dates are found by dateparser (its language data: month and weekday names, "mañana", "übermorgen", "dans 3
-  jours"), the day order of each language from CLDR (babel): a day and month with no year become "May 3" (the date
-  reader gives it its year: the nearest to the turn's date, or unknown without one), a date with a four-digit year
+  jours"), the day-month-year sequence of each language from CLDR (data/locale_words.json): a day and month with no
+  year become "May 3" (the date reader gives it its year: the nearest to the turn's date, or unknown without one), a
+  date with a four-digit year
   its ISO form, and a date named relative to today ("mañana", "el martes") its ISO form from the turn's date only —
   never from the wall clock, and only when the message answers the date's own prompt (as in English).
-- Figures are read by babel in the language's own conventions ("1.234,56", "1 234,56"), and an amount beside a
-  currency sign, code or the language's name of the currency ("1.234,56 €", "50 dólares") is written with its code
-  before it ("EUR 1234.56", "USD 50"). `locale_decimal` is the one place a figure is read (a swappable helper).
+- Figures are read in the language's own style (CLDR's, focal.text.numbers: "1.234,56", "1 234,56"), and an amount
+  beside a currency sign, code or the language's name of the currency (CLDR: "1.234,56 €", "50 dólares") is written
+  with its code before it ("EUR 1234.56", "USD 50").
+
+dateparser is an optional dependency (the `multilingual` extra): without it dates are read as in English.
 
 The turn's language comes from `reading_in` (the sensor sets it for the turn); English, or no language, leaves the
 text as it is.
@@ -17,6 +20,7 @@ text as it is.
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 from collections.abc import Iterator
 from contextvars import ContextVar
@@ -25,11 +29,13 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
+from focal.sensing.locale_words_cldr import TABLE
+from focal.text.numbers import number_styles, read_figure
+
 _LANG: ContextVar[str | None] = ContextVar("reading_language", default=None)
 LANGS = ("es", "de", "fr")
 ENGLISH_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                   "November", "December")
-CURRENCIES = ("USD", "EUR", "GBP")
 _SHIFT = timedelta(days=37)  # a second base date: a relative date moves with it, "3 de mayo" does not
 
 
@@ -51,29 +57,19 @@ def current() -> str | None:
 
 
 def locale_decimal(token: str, lang: str) -> Decimal | None:
-    """A figure written in `lang`'s conventions, or None when it is not one (babel, strict grouping)."""
-    from babel.numbers import NumberFormatError, get_group_symbol, parse_decimal
-
-    group = get_group_symbol(lang)
-    try:  # a space of any width groups thousands where the language groups with one
-        return parse_decimal(re.sub(r"[ \u00a0\u202f]", group, token) if group.isspace() else token, locale=lang, strict=True)
-    except (NumberFormatError, ValueError):
-        return None
+    """A figure written in `lang`'s style (CLDR, focal.text.numbers), or None when that style does not write it so."""
+    styles = number_styles([lang])
+    return read_figure(token, styles[0]) if len(styles) == 1 else None
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=1)
+def _words() -> dict[str, Any]:
+    return dict(json.loads(TABLE.read_text(encoding="utf-8")))
+
+
 def _currency_words(lang: str) -> dict[str, str]:
-    """Word (lower-case) → currency code: the language's names of the currencies (CLDR), their symbols and codes."""
-    from babel.numbers import get_currency_name, get_currency_symbol
-
-    out: dict[str, str] = {}
-    for code in CURRENCIES:
-        out[code.lower()] = code
-        out[get_currency_symbol(code, locale=lang).lower()] = code
-        for count in (1, 2):
-            out[get_currency_name(code, count=count, locale=lang).split()[0].lower()] = code
-    out.update({"$": "USD", "€": "EUR", "£": "GBP"})
-    return out
+    """Word (lower-case) → currency code: the language's names of the currencies, their symbols and codes (CLDR)."""
+    return {**_words()[lang]["currencies"], "$": "USD", "€": "EUR", "£": "GBP"}
 
 
 _FIGURE = re.compile(r"(?<![\w.,])\d{1,3}(?:(?:[.\u00a0\u202f ]\d{3})+)(?:,\d+)?(?![\w]|[.,]\d)|(?<![\w.,])\d+(?:,\d+)?(?![\w]|[.,]\d)")
@@ -113,14 +109,9 @@ def figures_as_read(text: str, lang: str | None = None) -> str:
 # ---------------------------------------------------------------- dates
 
 
-@lru_cache(maxsize=8)
 def _date_order(lang: str) -> str:
-    """'DMY', 'MDY' or 'YMD': the order of CLDR's short date pattern of `lang`."""
-    from babel.dates import get_date_format
-
-    pattern = get_date_format("short", locale=lang).pattern.lower()
-    found = sorted((pattern.find(c), c) for c in "dmy" if c in pattern)
-    return "".join(c for _, c in found).upper() or "DMY"
+    """'DMY', 'MDY' or 'YMD': the sequence of CLDR's short date pattern of `lang`."""
+    return str(_words()[lang]["date_sequence"])
 
 
 def _parser_settings(lang: str, base: datetime) -> dict[str, Any]:
@@ -129,8 +120,10 @@ def _parser_settings(lang: str, base: datetime) -> dict[str, Any]:
 
 
 def _search(text: str, lang: str, base: datetime) -> list[tuple[str, datetime]]:
-    from dateparser.search import search_dates
-
+    try:
+        from dateparser.search import search_dates
+    except ImportError:  # the multilingual extra is not installed: dates are read as in English
+        return []
     return list(search_dates(text, languages=[lang], settings=_parser_settings(lang, base)) or [])
 
 
@@ -157,18 +150,18 @@ _NUMERIC = re.compile(r"\b(\d{1,4})([./-])(\d{1,2})\2(\d{2,4})\b")
 
 
 def _numeric_dates(text: str, lang: str) -> str:
-    """"12.05.2025", "12/05/2025": day and month in the language's own order (CLDR), as ISO."""
-    order = _date_order(lang)
+    """"12.05.2025", "12/05/2025": day and month in the language's own sequence (CLDR), as ISO."""
+    sequence = _date_order(lang)
 
     def iso(m: re.Match[str]) -> str:
-        parts = dict(zip(order, (m.group(1), m.group(3), m.group(4)), strict=True))
+        parts = dict(zip(sequence, (m.group(1), m.group(3), m.group(4)), strict=True))
         year = int(parts["Y"]) + (2000 if len(parts["Y"]) == 2 else 0)
         try:
             return date(year, int(parts["M"]), int(parts["D"])).isoformat()
         except ValueError:
             return m.group(0)
 
-    return _NUMERIC.sub(iso, text) if order in ("DMY", "MDY") else text
+    return _NUMERIC.sub(iso, text) if sequence in ("DMY", "MDY") else text
 
 
 def dates_as_read(text: str, today: date | None = None, answering: bool = False, lang: str | None = None) -> str:

@@ -28,7 +28,8 @@ from focal.models.context import PreValidationCheck
 from focal.models.session import Session
 from focal.ports import Embedder, InjectionClassifier
 from focal.sensing.dangerous import dangerous_findings
-from focal.sensing.injection import detect_injection, normalise
+from focal.sensing.injection import detect_injection
+from focal.text.views import words_view
 
 # Phrases that point back at earlier conversation ("as before", "like I said") ...
 _BACK_REFERENCE = re.compile(
@@ -66,7 +67,7 @@ def _has_context(session: Session) -> bool:
 
 
 def _needs_context(text: str) -> str | None:
-    norm = normalise(text).strip()
+    norm = words_view(text).strip()
     if _DEICTIC_ONLY.match(norm):
         return "it answers or points at something, but nothing was asked or offered in this conversation yet"
     if _BACK_REFERENCE.search(norm):

@@ -14,8 +14,11 @@ the English space and a note says so.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -23,14 +26,33 @@ from focal.models.agent import AgentConfig
 from focal.models.context import IntentScore
 from focal.models.localized import matching_view
 from focal.ports import Embedder
-from focal.retrieval.calibration import on_reference_scale
 from focal.sensing.intents import intent_index
 from focal.sensing.turn_language import ENGLISH, primary
 
 logger = logging.getLogger("focal.spaces")
+DATA = Path(__file__).resolve().parent / "data"
+REFERENCE = "all-MiniLM-L6-v2"  # the model the agent's thresholds are written for
 UNAVAILABLE = "multilingual space unavailable: matched in the English space"
 # What a missing or broken model raises on its first use (not installed, files absent, a failed load).
 LOAD_ERRORS = (ImportError, OSError, ValueError, RuntimeError, MemoryError)
+
+
+@lru_cache(maxsize=8)
+def score_scale(model_id: str, kind: str) -> tuple[float, float]:
+    """The affine map (a, b) that puts this model's `kind` scores ("intent": nearest-example scores, "rule":
+    centred cosines) on MiniLM's scale, where the agent's thresholds are written: identity for MiniLM and for a
+    model with no fitted scale (data/<model name>_scale.json, written by focal bench languages --calibrate)."""
+    path = DATA / f"{model_id}_scale.json"
+    if model_id == REFERENCE or "/" in model_id or not path.is_file():
+        return 1.0, 0.0
+    a, b = json.loads(path.read_text("utf-8"))[kind]
+    return float(a), float(b)
+
+
+def on_reference_scale(embedder: Embedder, kind: str, score: float) -> float:
+    """A score of this embedder's space on MiniLM's scale, clipped to the cosine range."""
+    a, b = score_scale(str(getattr(embedder, "model_name", type(embedder).__name__)), kind)
+    return max(-1.0, min(1.0, a * score + b))
 
 
 def multilingual_turn(agent: AgentConfig, lang: str | None) -> bool:

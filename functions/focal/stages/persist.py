@@ -14,7 +14,7 @@ the store adapters, not here.
 A repeated turn id (`state.idempotency` set by the sensor) writes nothing: the answer came from
 the idempotency store. Every other turn first holds its claim on the turn id (an execution whose claim
 was taken over writes nothing), and its final result is stored there last (see
-`focal.pipeline.idempotency`).
+`focal.turn.idempotency`).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
+from focal.dialogue.notices import say_in_language
 from focal.dialogue.ownership import ownership
 from focal.dialogue.reconcile import apply_effects, effects
 from focal.errors import VersionConflict
@@ -30,12 +31,11 @@ from focal.models.session import PiiCarry, Session
 from focal.models.turn import TurnError, TurnRecord, TurnState
 from focal.pii import TurnTexts, digit_rules
 from focal.pii_carry import CarryPlan
-from focal.pipeline.deps import Deps
-from focal.pipeline.idempotency import complete_turn, hold_turn
-from focal.pipeline.turn_texts import say_in_language
 from focal.retrieval.memory import remember
 from focal.sensing.extraction import coerce
 from focal.sensing.provenance import customer_may_set
+from focal.turn.deps import Deps
+from focal.turn.idempotency import complete_turn, hold_turn
 
 
 def _profile_facts(state: TurnState, deps: Deps) -> None:
