@@ -36,6 +36,16 @@ def _apply_flows(copy: AgentConfig, texts: LanguageTexts) -> None:
                 _put(slot, "prompt", step_texts.slots.get(slot.name))
 
 
+def _ordinary(copy: AgentConfig, texts: LanguageTexts) -> None:
+    """The translation's examples are ordinary requests of this agent in its language: the injection check contrasts
+    a message with them as with `extra_ordinary_exemplars` (an ordinary message in another language than the shipped
+    ordinary set sits nearer an attack exemplar in that language than to any English request)."""
+    examples = [e for s in texts.scenarios.values() for e in s.entry_examples]
+    examples += [e for r in texts.rules.values() for e in r.examples]
+    have = copy.pre_validation.extra_ordinary_exemplars
+    copy.pre_validation.extra_ordinary_exemplars = have + [e for e in dict.fromkeys(examples) if e not in have]
+
+
 def _apply(copy: AgentConfig, texts: LanguageTexts) -> None:
     _put(copy, "greeting", texts.greeting)
     _put(copy, "out_of_scope_message", texts.out_of_scope_message)
@@ -45,6 +55,7 @@ def _apply(copy: AgentConfig, texts: LanguageTexts) -> None:
     if texts.context_questions:
         copy.pre_validation.context_questions = list(texts.context_questions)
     _apply_flows(copy, texts)
+    _ordinary(copy, texts)
     for rule in copy.rules:
         if (rule_texts := texts.rules.get(rule.id)) is not None:
             _put(rule, "response_template", rule_texts.response_template)
@@ -112,3 +123,20 @@ def matching_view(agent: AgentConfig) -> AgentConfig:
         return copy
 
     return _cached(agent, "matching", build)
+
+
+def examples_in(agent: AgentConfig, lang: str) -> AgentConfig | None:
+    """The agent with each scenario's entry examples those `lang`'s translation gives (None when it gives none): a
+    message in `lang` is scored against them on the same-language scale (focal.sensing.spaces)."""
+    texts = agent.translations.get(lang)
+    if texts is None or not any(s.entry_examples for s in texts.scenarios.values()):
+        return None
+
+    def build() -> AgentConfig:
+        copy = agent.model_copy(deep=True)
+        for scenario in copy.scenarios:
+            given = texts.scenarios.get(scenario.id)
+            scenario.entry_examples = list(given.entry_examples) if given is not None else []
+        return copy
+
+    return _cached(agent, f"examples:{lang}", build)

@@ -24,7 +24,7 @@ import numpy as np
 
 from focal.models.agent import AgentConfig
 from focal.models.context import IntentScore
-from focal.models.localized import matching_view
+from focal.models.localized import examples_in
 from focal.ports import Embedder
 from focal.sensing.intents import intent_index
 from focal.sensing.turn_language import ENGLISH, primary
@@ -76,9 +76,27 @@ def intent_scores(tenant_id: str, agent: AgentConfig, lang: str | None, english:
     if multilingual is not None and multilingual_turn(agent, lang) and text:
         found = embed_message(multilingual, [text], notes)
         if found is not None:
-            scores = intent_index(tenant_id, matching_view(agent), multilingual).scores(found[0])
             notes.append(f"matched in the multilingual space ({lang or primary(agent)})")
-            return [s.model_copy(update={"score": on_reference_scale(multilingual, "intent", s.score)}) for s in scores]
+            return _multilingual_scores(tenant_id, agent, lang or primary(agent), multilingual, found[0])
     elif multilingual is None and multilingual_turn(agent, lang):
         notes.append(UNAVAILABLE)
     return intent_index(tenant_id, agent, english).scores(vector)
+
+
+def _multilingual_scores(tenant_id: str, agent: AgentConfig, lang: str, embedder: Embedder,
+                         vector: np.ndarray) -> list[IntentScore]:
+    """The file's own examples, on the cross-language scale (or the same-language one when the message is in the
+    file's language), and the translation's examples in the message's language on the same-language scale: the
+    better of the two for each scenario. A message sits closer to an example in its own language than to one in
+    another, so each comparison is put on MiniLM's scale by the fit for its kind."""
+    own = "intent_same" if lang == primary(agent) else "intent"
+    best: dict[str, IntentScore] = {}
+    views = [(agent, own)]
+    if lang != primary(agent) and (translated := examples_in(agent, lang)) is not None:
+        views.append((translated, "intent_same"))
+    for view, kind in views:
+        for s in intent_index(tenant_id, view, embedder).scores(vector):
+            scored = s.model_copy(update={"score": on_reference_scale(embedder, kind, s.score)})
+            if s.scenario_id not in best or scored.score > best[s.scenario_id].score:
+                best[s.scenario_id] = scored
+    return sorted(best.values(), key=lambda s: -s.score)
