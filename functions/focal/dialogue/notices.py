@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from focal.models.session import Session
 from focal.models.turn import TurnState
 
 OR = {"es": " o ", "de": " oder ", "fr": " ou "}
@@ -221,6 +222,12 @@ def buttons_in_language(texts: list[str], lang: str | None) -> list[str]:
 
 LANGUAGE_NAMES = {"en": "English", "es": "Spanish", "de": "German", "fr": "French", "it": "Italian",
                   "pt": "Portuguese", "nl": "Dutch"}
+
+
+def answer_language_lines(languages: list[str], session: Session | None) -> list[str]:
+    """The generation prompt's lines about the answer's language: none for an agent of one language."""
+    line = answer_language_line(languages, session.language if session is not None else None)
+    return [line] if line else []
 
 
 def answer_language_line(languages: list[str], lang: str | None) -> str | None:
