@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 from focal.dialogue.clarify import clarify_question, likely_scenarios, question_to_ask
+from focal.dialogue.notices import answer_language_lines
 from focal.dialogue.resolution import ask_prompt
 from focal.generation.structured import instructions
 from focal.models.agent import AgentConfig, Rule, Step
@@ -106,6 +107,7 @@ def _system_lines(agent: AgentConfig, state: TurnState, rules: list[Rule], commi
         lines.append("Your previous draft broke these rules; write a compliant answer: "
                      + " ".join(f"[{r.id}] {r.action_text}" for r in broken) + " (details in `draft_feedback`).")
     lines.append(DATA_RULE)
+    lines += answer_language_lines(agent.languages, state.session)
     if commitments is not None:
         lines.append(instructions(agent, commitments))
     return lines

@@ -7,7 +7,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from focal.dialogue.notices import say_in_language, turn_language
 from focal.errors import AgentNotFound, DuplicateTurn
+from focal.models.localized import localized
 from focal.models.turn import TurnError, TurnRequest, TurnState
 from focal.pii import digit_rules
 from focal.stages.persist import carry_plan, count_turn, remask_earlier, turn_record
@@ -55,9 +57,10 @@ def handle(event: dict[str, Any], deps: Deps) -> dict[str, Any]:
     state.confidence = 0.0
     try:
         agent = deps.configs.get_agent(state.request.tenant_id, state.request.agent_id)
-        state.response = agent.enforcement.fallback_message
+        state.response = localized(agent, turn_language(state)).enforcement.fallback_message
     except Exception:  # noqa: BLE001 - the fallback answers whatever the config store raised
         state.response = MESSAGE
+    say_in_language(state)
     state.result = state.to_result()
     try:
         held = hold_turn(state, deps.idempotency, deps.clock())

@@ -22,6 +22,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
+from focal.dialogue.notices import say_in_language
 from focal.dialogue.ownership import ownership
 from focal.dialogue.reconcile import apply_effects, effects
 from focal.errors import VersionConflict
@@ -186,6 +187,7 @@ def _run(state: TurnState, deps: Deps) -> TurnState:
     if state.foreign_session:
         complete_turn(state, deps.idempotency, deps.clock())  # another customer's session: nothing is written to it
         return state
+    say_in_language(state)  # the engine's notices in the customer's language, before the answer is written anywhere
     plan = carry_plan(state, deps)
     with digit_rules(plan.rules):  # every document this turn writes masks them too
         if state.error is not None and state.error.code == VersionConflict.code:

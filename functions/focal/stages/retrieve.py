@@ -18,8 +18,10 @@ from focal.models.turn import ScoredRule, TurnState
 from focal.retrieval.calibration import centred
 from focal.retrieval.matching import RuleHit, search_rules
 from focal.retrieval.memory import recall
+from focal.retrieval.multilingual import search_multilingual
 from focal.retrieval.rules import ensure_indexed, turn_scope
 from focal.retrieval.slot_answer import answer_score, slot_answer
+from focal.sensing.spaces import multilingual_turn
 from focal.turn.deps import Deps
 
 logger = logging.getLogger("focal.retrieve")
@@ -38,9 +40,15 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     query = centred(deps.embedder, vector)
     hits: list[RuleHit]
     try:
-        if deps.sync_on_turn:
-            ensure_indexed(deps, r.tenant_id, agent)
-        hits = search_rules(agent, deps.rule_index, scope, query, agent.retrieval.top_k)
+        found = search_multilingual(deps, r.tenant_id, agent, scope, state.context.message, state.context.notes,
+                                    state.session.language) \
+            if multilingual_turn(agent, state.session.language) else None
+        if found is not None:
+            hits = found  # a turn in another language: its own space (focal.retrieval.multilingual)
+        else:
+            if deps.sync_on_turn:
+                ensure_indexed(deps, r.tenant_id, agent)
+            hits = search_rules(agent, deps.rule_index, scope, query, agent.retrieval.top_k)
     except Exception as exc:  # noqa: BLE001 - any index failure (RuleIndexError, transport errors) degrades the turn
         hits = []
         if DEGRADED not in state.degraded:

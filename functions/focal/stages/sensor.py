@@ -23,18 +23,21 @@ from focal.dialogue.profile_migration import migrate_profile
 from focal.enforcement.conditions import sensor_rules
 from focal.models.agent import AgentConfig
 from focal.models.context import Context
+from focal.models.localized import localized
 from focal.models.session import CustomerProfile, Offer, Session
 from focal.models.turn import TurnState
 from focal.ports import InjectionClassifier
 from focal.sensing.acts import MODEL_ONLY_YES, act_index, model_yes_doubt, offline_heard_yes
 from focal.sensing.fast_path import ACT_COMMANDS, fast_path
-from focal.sensing.intents import intent_index
+from focal.sensing.locale_reading import reading_in
 from focal.sensing.model_sensor import model_sensor
 from focal.sensing.offers import MAX_OPTIONS
 from focal.sensing.offline import offline_context
 from focal.sensing.prevalidation import blocking_failures, prevalidate, refusal_text, suggested_questions
 from focal.sensing.provenance import from_customer
 from focal.sensing.sensor_merge import merge_readings
+from focal.sensing.spaces import intent_scores, multilingual_turn
+from focal.sensing.turn_language import turn_language
 from focal.turn.budget import budget_spent, start_budget
 from focal.turn.deps import Deps
 from focal.turn.idempotency import begin_turn
@@ -64,10 +67,16 @@ def _load(state: TurnState, deps: Deps, agent: AgentConfig) -> tuple[Session, Cu
 def _understand(state: TurnState, deps: Deps, agent: AgentConfig, text: str, vector: np.ndarray) -> Context:
     """The offline reading always; the model's, merged into it, only when the offline one is not sure enough."""
     assert state.session is not None
-    scores = intent_index(state.request.tenant_id, agent, deps.embedder).scores(vector)
-    acts = act_index(deps.embedder).similarities(vector) if text else None
+    lang = state.session.language
+    space_notes: list[str] = []
+    scores = intent_scores(state.request.tenant_id, agent, lang, deps.embedder, vector, deps.multilingual_embedder, text,
+                           space_notes)
+    # the dialogue-act exemplars are English and their threshold MiniLM's: another language's acts are read by the
+    # lexicon's word tables only (focal.sensing.reply_words)
+    acts = act_index(deps.embedder).similarities(vector) if text and not multilingual_turn(agent, lang) else None
     today = datetime.fromtimestamp(deps.clock(), UTC).date()  # "yesterday", "March 3": the turn's own date
     context = offline_context(agent, state.session, text, vector.tolist(), scores, acts, today=today)
+    context.notes[:0] = space_notes
     context.fast_path, context.fast_path_reason = fast_path(agent, context, state.session)
     llm = deps.llm(agent, state)
     if not llm.available("sensor"):
@@ -156,6 +165,8 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         return state
     state.session, state.profile = loaded
     text = r.message.strip()
+    state.session.language = turn_language(agent, text, state.session.language)
+    agent = localized(agent, state.session.language)  # the agent's texts in the customer's language
     vector = deps.embedder.embed([text])[0] if text else np.zeros(deps.embedder.dimension, dtype=np.float32)
 
     if agent.feature_on("pre_validation"):
@@ -172,7 +183,8 @@ def run(state: TurnState, deps: Deps) -> TurnState:
             state.control.next = "persist"
             return state
 
-    state.context = context = from_customer(agent, _understand(state, deps, agent, text, vector))
+    with reading_in(state.session.language):  # dates and figures as the customer's language writes them
+        state.context = context = from_customer(agent, _understand(state, deps, agent, text, vector))
     state.commands = list(context.commands)
     if context.is_ambiguous and agent.feature_on("clarification"):
         _clarify(state, agent, context)
