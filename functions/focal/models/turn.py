@@ -1,19 +1,39 @@
 """One turn: the request, the state that flows from stage to stage, and the result contract.
 
 `TurnState` is the JSON document every stage handler receives and returns, locally and in the
-Step Functions execution alike. `TurnResult` is the one answer contract for CLI and API.
+Step Functions execution alike: one document, grouped by the stage that writes each part, so what a
+stage owns is visible where it is used (`state.route.decision`, `state.generate.drafts`).
+`TurnResult` is the one answer contract for CLI and API.
+
+| part | fields | written by | read by |
+| --- | --- | --- | --- |
+| (top) | request, resume | the caller (resume: an approved action, pipeline.approval_answer) | every stage |
+| (top) | session, profile | sensor loads them; route and tools change the session; persist saves both | every stage |
+| (top) | response, execution_path, confidence, suggested_questions | the stage that decides the answer: sensor (early exits), route and tools (confidence), generate, enforce; persist and fallback on failure | to_result |
+| (top) | model_calls, deadline, degraded | every stage that calls a model (pipeline.budget); retrieve marks itself degraded | to_result, budget |
+| (top) | timings_ms, control, last_stage, error, result | the pipeline (stage_io), a stage's jump or early exit, persist and fallback | the pipeline, persist |
+| sensor | prevalidation, context, commands, profile_migration, idempotency, claim_owner, foreign_session | sensor (the claim on the turn id: pipeline.idempotency; persist and fallback mark a claim lost to a newer attempt, persist a session taken by another customer) | every later stage |
+| retrieve | candidates, episodes | retrieve | route, generate |
+| route | decision, matched_rules | route; later stages amend the decision (tools: a blocked or failed action; generate and enforce: notes, a withdrawn confirmation; persist: a reconciled session) and tools' variable resolution adds the rule it applied | tools, generate, enforce, persist |
+| tools | tool_calls, actions_claimed, approval, request_id, confidence_factors, confidence_reasons | tools (dialogue.tool_calls, dialogue.approvals, dialogue.resolution); an approved action's resume restores approval, request_id and factors | generate, enforce, persist |
+| generate | drafts | generate (enforce records each draft's violations and the values it read on it) | enforce, persist |
+| enforce | report, feedback | enforce | generate (feedback, report.own_words), persist |
+
+Documents written before the grouping (a stored turn record, an execution in flight across a deployment)
+still load: their flat keys are lifted into the sections (focal.models.turn_legacy).
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from focal.models.context import Command, Context, PreValidationCheck
 from focal.models.ids import CustomerIdStr, IdStr
 from focal.models.memory import RecalledEpisode
 from focal.models.session import CustomerProfile, Session
+from focal.models.turn_legacy import lift_flat_keys
 
 ExecutionPath = Literal["respond", "clarify", "approval", "rejected", "fallback", "escalate"]
 ApprovalStateName = Literal["none", "awaiting_approval", "approved", "denied", "expired"]
@@ -222,30 +242,79 @@ class ApprovalResume(BaseModel):
     trigger: str = ""
 
 
+class SensorOutput(BaseModel):
+    """Written by the sensor: whether the turn runs at all, and how the message was read."""
+
+    prevalidation: list[PreValidationCheck] = Field(default_factory=list)
+    context: Context | None = None
+    commands: list[Command] = Field(default_factory=list, description="how the message was read; route executes them")
+    # Persistence: what migrating the stored profile did (field names only), and whether
+    # this execution answers a repeated turn id from the idempotency store instead of running.
+    profile_migration: dict[str, Any] | None = Field(default=None, description="the profile's schema migration on read")
+    idempotency: Literal["replayed", "in_progress", "key_reused", "superseded"] | None = Field(
+        default=None, description="set when the turn id was seen before (or its claim was taken over): nothing is written")
+    claim_owner: str | None = Field(
+        default=None, description="this execution's token on the turn id's claim (focal.pipeline.idempotency)")
+    foreign_session: bool = Field(
+        default=False, description="the session belongs to another customer: refused, nothing runs, nothing is written to it")
+
+
+class RetrieveOutput(BaseModel):
+    """Written by retrieve: the rules that may apply, and the customer's similar earlier episodes."""
+
+    candidates: list[ScoredRule] = Field(default_factory=list)
+    episodes: list[RecalledEpisode] = Field(default_factory=list)
+
+
+class RouteOutput(BaseModel):
+    """Written by route: the rules that apply and the move the turn makes (later stages amend the decision)."""
+
+    decision: RouteDecision = Field(default_factory=RouteDecision)
+    matched_rules: list[ScoredRule] = Field(default_factory=list)
+
+
+class ToolsOutput(BaseModel):
+    """Written by tools: the calls made, the session claim for their side effects, the approval gate's outcome."""
+
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    actions_claimed: bool = Field(
+        default=False, description="this execution claimed the session for its side effects (stages/tools.py)")
+    approval: dict[str, Any] | None = Field(default=None, description="the approval request this turn created or waits on")
+    request_id: str | None = Field(default=None, description="the approval or clarification request id (events carry it)")
+    confidence_factors: dict[str, float] = Field(default_factory=dict, description="graded confidence")
+    confidence_reasons: dict[str, str] = Field(default_factory=dict, description="why each factor has its value")
+
+
+class GenerateOutput(BaseModel):
+    """Written by generate: every draft of the turn, in order (enforce records its verdicts on each)."""
+
+    drafts: list[Draft] = Field(default_factory=list)
+
+
+class EnforceOutput(BaseModel):
+    """Written by enforce: what was checked and found, and the feedback a regeneration gets."""
+
+    report: EnforcementReport = Field(default_factory=EnforcementReport)
+    feedback: list[str] = Field(default_factory=list)
+
+
 class TurnState(BaseModel):
     request: TurnRequest
     resume: ApprovalResume | None = Field(default=None, description="set when the turn runs an approved action")
     session: Session | None = None
     profile: CustomerProfile | None = None
-    prevalidation: list[PreValidationCheck] = Field(default_factory=list)
-    context: Context | None = None
-    candidates: list[ScoredRule] = Field(default_factory=list)
-    matched_rules: list[ScoredRule] = Field(default_factory=list)
-    episodes: list[RecalledEpisode] = Field(default_factory=list)
-    decision: RouteDecision = Field(default_factory=RouteDecision)
-    commands: list[Command] = Field(default_factory=list)
-    tool_calls: list[ToolCall] = Field(default_factory=list)
-    drafts: list[Draft] = Field(default_factory=list)
-    feedback: list[str] = Field(default_factory=list)
-    enforcement: EnforcementReport = Field(default_factory=EnforcementReport)
+    sensor: SensorOutput = Field(default_factory=SensorOutput)
+    retrieve: RetrieveOutput = Field(default_factory=RetrieveOutput)
+    route: RouteOutput = Field(default_factory=RouteOutput)
+    tools: ToolsOutput = Field(default_factory=ToolsOutput)
+    generate: GenerateOutput = Field(default_factory=GenerateOutput)
+    enforce: EnforceOutput = Field(default_factory=EnforceOutput)
+    # The answer, set by whichever stage decides it:
     response: str | None = None
     execution_path: ExecutionPath = "respond"
     confidence: float = 1.0
-    confidence_factors: dict[str, float] = Field(default_factory=dict, description="graded confidence")
-    confidence_reasons: dict[str, str] = Field(default_factory=dict, description="why each factor has its value")
-    approval: dict[str, Any] | None = Field(default=None, description="the approval request this turn created or waits on")
-    request_id: str | None = Field(default=None, description="the approval or clarification request id (events carry it)")
     suggested_questions: list[str] = Field(default_factory=list)
+    # The pipeline's own bookkeeping, and what every model-calling stage adds to:
     model_calls: list[ModelCall] = Field(default_factory=list)
     timings_ms: dict[str, float] = Field(default_factory=dict)
     control: Control = Field(default_factory=Control)
@@ -255,17 +324,12 @@ class TurnState(BaseModel):
         default=None, description="epoch seconds when the turn's model budget (models.turn_budget_s) is spent; set by the first stage")
     error: TurnError | None = None
     result: TurnResult | None = None
-    # Persistence: what migrating the stored profile did (field names only), and whether
-    # this execution answers a repeated turn id from the idempotency store instead of running.
-    profile_migration: dict[str, Any] | None = Field(default=None, description="the profile's schema migration on read")
-    idempotency: Literal["replayed", "in_progress", "key_reused", "superseded"] | None = Field(
-        default=None, description="set when the turn id was seen before (or its claim was taken over): nothing is written")
-    claim_owner: str | None = Field(
-        default=None, description="this execution's token on the turn id's claim (focal.pipeline.idempotency)")
-    actions_claimed: bool = Field(
-        default=False, description="this execution claimed the session for its side effects (stages/tools.py)")
-    foreign_session: bool = Field(
-        default=False, description="the session belongs to another customer: refused, nothing runs, nothing is written to it")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _lift_flat_keys(cls, data: Any) -> Any:
+        """A document written before the grouping by stage (focal.models.turn_legacy)."""
+        return lift_flat_keys(data) if isinstance(data, dict) else data
 
     @property
     def cost_usd(self) -> float:
@@ -286,9 +350,9 @@ class TurnState(BaseModel):
         self.control.next = "persist"
 
     def to_result(self) -> TurnResult:
-        ctx = self.context
+        ctx = self.sensor.context
         scenario = (
-            {"id": self.decision.scenario_id, "step_id": self.decision.step_id} if self.decision.scenario_id else None
+            {"id": self.route.decision.scenario_id, "step_id": self.route.decision.step_id} if self.route.decision.scenario_id else None
         )
         return TurnResult(
             success=self.error is None,
@@ -304,22 +368,22 @@ class TurnState(BaseModel):
                 "fast_path": ctx.fast_path if ctx else False,
             },
             scenario=scenario,
-            matched_rules=[m.rule_id for m in self.matched_rules],
-            enforcement=self.enforcement.model_dump(),
-            commands=[c.model_dump(exclude_none=True) for c in self.commands],
-            tool_calls=[t.model_dump() for t in self.tool_calls],
+            matched_rules=[m.rule_id for m in self.route.matched_rules],
+            enforcement=self.enforce.report.model_dump(),
+            commands=[c.model_dump(exclude_none=True) for c in self.sensor.commands],
+            tool_calls=[t.model_dump() for t in self.tools.tool_calls],
             model_calls=len(self.model_calls),
             cost_usd=self.cost_usd,
             timings_ms=dict(self.timings_ms),
             suggested_questions=list(self.suggested_questions),
             error=self.error.model_dump(exclude={"retry_after_s"} if self.error.retry_after_s is None else None)
             if self.error else None,
-            approval_state=self.approval["state"] if self.approval else "none",
-            approval=dict(self.approval) if self.approval else None,
-            request_id=self.request_id,
-            confidence_factors=dict(self.confidence_factors),
+            approval_state=self.tools.approval["state"] if self.tools.approval else "none",
+            approval=dict(self.tools.approval) if self.tools.approval else None,
+            request_id=self.tools.request_id,
+            confidence_factors=dict(self.tools.confidence_factors),
             degraded=list(self.degraded),
-            prevalidation=[{"name": c.name, "reason": c.reason, "blocking": c.blocking} for c in self.prevalidation if not c.passed],
+            prevalidation=[{"name": c.name, "reason": c.reason, "blocking": c.blocking} for c in self.sensor.prevalidation if not c.passed],
         )
 
 
@@ -337,3 +401,9 @@ class TurnRecord(BaseModel):
     result: TurnResult
     state: dict[str, Any] = Field(description="the full TurnState without the embedding")
     expires_at: int | None = None
+
+    @field_validator("state")
+    @classmethod
+    def _lift_flat_keys(cls, state: dict[str, Any]) -> dict[str, Any]:
+        """A record stored before the grouping by stage reads like a new one (focal.models.turn_legacy)."""
+        return lift_flat_keys(state)
