@@ -197,13 +197,27 @@ def import_edit(src: Source, classes: set[str]) -> list[Edit]:
 # --- 3. the stored record's dict, 4. comments and docstrings -----------------------------------------------------
 
 
-def _record_key(node: ast.AST) -> tuple[ast.Constant, str] | None:
-    """`<x>.state["flat"]` or `<x>.state.get("flat", …)`: the key's node and how the section is reached."""
-    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "state":
+def _is_state_doc(node: ast.AST, names: set[str]) -> bool:
+    """`<x>.state`, `<x>["state"]`, or a name bound to one of them: a stored turn record's state document."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == "state"
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.slice, ast.Constant) and node.slice.value == "state"
+    return isinstance(node, ast.Name) and node.id in names
+
+
+def _doc_names(scope: ast.AST) -> set[str]:
+    return {t.id for node in ast.walk(scope) if isinstance(node, ast.Assign) and _is_state_doc(node.value, set())
+            for t in node.targets if isinstance(t, ast.Name)}
+
+
+def _record_key(node: ast.AST, names: set[str]) -> tuple[ast.Constant, str] | None:
+    """`<doc>["flat"]` or `<doc>.get("flat", …)`: the key's node and how the section is reached."""
+    if isinstance(node, ast.Subscript) and _is_state_doc(node.value, names):
         key = node.slice
         return (key, "sub") if isinstance(key, ast.Constant) and key.value in SECTION_OF else None
     if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and node.args
-            and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "state"):
+            and _is_state_doc(node.func.value, names)):
         key = node.args[0]
         return (key, "get") if isinstance(key, ast.Constant) and key.value in SECTION_OF else None
     return None
@@ -211,22 +225,24 @@ def _record_key(node: ast.AST) -> tuple[ast.Constant, str] | None:
 
 def record_edits(src: Source) -> list[Edit]:
     edits = []
-    for node in ast.walk(src.tree):
-        found = _record_key(node)
-        if found is None:
-            continue
-        key, how = found
-        section, name = SECTION_OF[key.value]
-        if how == "sub":  # x.state["decision"] → x.state["route"]["decision"]
-            start, end = src.offset(key.lineno, key.col_offset), src.offset(key.end_lineno, key.end_col_offset)  # type: ignore[arg-type]
-            edits.append(Edit(start, end, f'"{section}"]["{name}"', "record"))
-        else:  # x.state.get("drafts") → (x.state.get("generate") or {}).get("drafts")
-            assert isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-            base = src.segment(node.func.value)
-            start = src.offset(node.lineno, node.col_offset)
-            end = src.offset(key.end_lineno, key.end_col_offset)  # type: ignore[arg-type]
-            edits.append(Edit(start, end, f'({base}.get("{section}") or {{}}).get("{name}"', "record"))
+    for scope in [src.tree, *(n for n in ast.walk(src.tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef))]:
+        names = _doc_names(scope) if scope is not src.tree else set()
+        for node in ast.walk(scope):
+            found = _record_key(node, names)
+            if found is not None:
+                edits.append(_record_edit(src, node, *found))
     return edits
+
+
+def _record_edit(src: Source, node: ast.AST, key: ast.Constant, how: str) -> Edit:
+    section, name = SECTION_OF[key.value]
+    if how == "sub":  # doc["decision"] → doc["route"]["decision"]
+        start, end = src.offset(key.lineno, key.col_offset), src.offset(key.end_lineno, key.end_col_offset)  # type: ignore[arg-type]
+        return Edit(start, end, f'"{section}"]["{name}"', "record")
+    assert isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)  # doc.get("drafts") → (doc.get("generate") or {}).get("drafts")
+    base = src.segment(node.func.value)
+    start, end = src.offset(node.lineno, node.col_offset), src.offset(key.end_lineno, key.end_col_offset)  # type: ignore[arg-type]
+    return Edit(start, end, f'({base}.get("{section}") or {{}}).get("{name}"', "record")
 
 
 def doc_edits(src: Source) -> list[Edit]:

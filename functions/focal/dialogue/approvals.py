@@ -76,8 +76,8 @@ def step_key(session: Session) -> str | None:
 
 def record_assessment(state: TurnState, assessment: Assessment) -> None:
     state.confidence = assessment.score
-    state.confidence_factors = dict(assessment.factors)
-    state.confidence_reasons = dict(assessment.reasons)
+    state.tools.confidence_factors = dict(assessment.factors)
+    state.tools.confidence_reasons = dict(assessment.reasons)
 
 
 def assessment_for(state: TurnState, agent: AgentConfig, tool_ids: list[str]) -> Assessment:
@@ -128,7 +128,7 @@ def gate(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[str], 
     `calls` are the prepared calls (exact arguments, guard verdicts): an approval request stores them,
     and approving it re-checks those guards on those arguments."""
     assert state.session is not None
-    session, d = state.session, state.decision
+    session, d = state.session, state.route.decision
     unknown = [t for t in tool_ids if agent.tool(t) is None]
     try:
         assessment = assessment_for(state, agent, tool_ids)
@@ -163,7 +163,7 @@ def gate(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[str], 
             deps.approval_workflow.start(request)
         request_id = request.approval_id
         session.pending_approval_id = request_id
-        state.approval = request.summary()
+        state.tools.approval = request.summary()
         d.action = "awaiting_approval"
         publish_turn(deps, state, "approval_requested", request_id, tool_id=side, tools=list(tool_ids),
                       step=request.step, confidence=assessment.score, factors=dict(assessment.factors),
@@ -184,7 +184,7 @@ def gate(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[str], 
     elif path == "rejected":
         d.action = "action_rejected"
         d.notes.append(f"not run: {reason}")
-    state.request_id = request_id or state.request_id
+    state.tools.request_id = request_id or state.tools.request_id
     publish_turn(deps, state, "execution_decision", request_id, path=path, tool_id=side, tools=list(tool_ids),
                   confidence=assessment.score, factors=dict(assessment.factors), reason=reason)
     return path
@@ -205,10 +205,10 @@ def held(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[str]) 
     same = (pending is not None and pending.tools == list(tool_ids) and pending.step == step_key(session)
             and pending.arguments == _arguments(state, agent, tool_ids))
     if pending is not None and pending.state == "awaiting_approval" and same:
-        state.approval = pending.summary(now)
-        state.request_id = pending.approval_id
-        state.decision.action = "awaiting_approval"
-        state.decision.notes.append(f"approval {pending.approval_id} still pending: nothing run")
+        state.tools.approval = pending.summary(now)
+        state.tools.request_id = pending.approval_id
+        state.route.decision.action = "awaiting_approval"
+        state.route.decision.notes.append(f"approval {pending.approval_id} still pending: nothing run")
         return True
     if pending is not None and pending.state in ("awaiting_approval", "expired"):
         expired = pending.state == "expired"

@@ -119,7 +119,7 @@ def _act_readings(notes: list[str], threshold: float) -> dict[str, tuple[float, 
 
 def _intent_certainty(state: TurnState, agent: AgentConfig, flow: str | None, score: float) -> tuple[float, str]:
     """An intent score, cut when the runner-up scenario is close behind it."""
-    ctx = state.context
+    ctx = state.sensor.context
     others = [s.score for s in (ctx.intent_scores if ctx else []) if s.scenario_id != flow]
     if not others:
         return _clip(score), f"{score:.2f}"
@@ -131,20 +131,20 @@ def _intent_certainty(state: TurnState, agent: AgentConfig, flow: str | None, sc
 
 def _readings(state: TurnState, agent: AgentConfig) -> list[tuple[str, float, str]]:
     """(command, certainty, how) of each executed command of this turn."""
-    ctx = state.context
+    ctx = state.sensor.context
     if ctx is None:
         return []
-    executed = set(state.decision.executed)
+    executed = set(state.route.decision.executed)
     if executed and ctx.source == "model":
         c = _clip(ctx.intent_confidence)
-        read = [(name, c, f"read by the model ({c:.2f})") for name in state.decision.executed]
+        read = [(name, c, f"read by the model ({c:.2f})") for name in state.route.decision.executed]
         if MODEL_ONLY_YES in ctx.notes:  # a yes no offline reading heard: never sure enough to run on its own
             read = [(n, min(v, MODEL_ONLY_YES_CERTAINTY), f"{how}; {MODEL_ONLY_YES}") if n == "AffirmConfirmation"
                     else (n, v, how) for n, v, how in read]
         return read
     acts = _act_readings(ctx.notes, agent.sensor.act_similarity)
     out: list[tuple[str, float, str]] = []
-    for cmd in state.commands:
+    for cmd in state.sensor.commands:
         if cmd.name not in executed:
             continue
         if cmd.name in ACT_OF:
@@ -166,14 +166,14 @@ def _readings(state: TurnState, agent: AgentConfig) -> list[tuple[str, float, st
 
 
 def goal_understanding(state: TurnState, agent: AgentConfig) -> tuple[float, str]:
-    ctx = state.context
+    ctx = state.sensor.context
     if ctx is None:
         return 0.0, "no reading of the message"
     parts = _readings(state, agent)
     if parts:
         name, value, how = min(parts, key=lambda p: p[1])
         return _clip(value), f"{name} ({how})"
-    soft = [m for m in state.matched_rules if (r := agent.rule(m.rule_id)) and not r.is_hard_constraint]
+    soft = [m for m in state.route.matched_rules if (r := agent.rule(m.rule_id)) and not r.is_hard_constraint]
     if soft:
         best = max(soft, key=lambda m: m.score)
         return _clip(best.score), f"rule {best.rule_id} ({best.score:.2f})"
@@ -310,7 +310,7 @@ def needed_variables(state: TurnState, agent: AgentConfig, tool_ids: list[str]) 
             confirmed = placeholders(step.confirmation_prompt)
             names += sorted(confirmed)
     else:
-        for m in state.matched_rules:
+        for m in state.route.matched_rules:
             rule = agent.rule(m.rule_id)
             if rule and not rule.is_hard_constraint and rule.response_template:
                 names += sorted(placeholders(rule.response_template))

@@ -38,7 +38,7 @@ def _said(state: TurnState, what: str, text: str, variables: dict[str, Any]) -> 
     """`text` filled in, or None (and a trace note) when one of its values is unknown."""
     missing = unknown(text, variables)
     if missing:
-        state.decision.notes.append(f"{what} not said: {', '.join(missing)} unknown")
+        state.route.decision.notes.append(f"{what} not said: {', '.join(missing)} unknown")
         return None
     return render(text, variables)
 
@@ -50,12 +50,12 @@ def as_example(prompt: str) -> str:
 
 def _rule_parts(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> list[str]:
     parts = []
-    for match in state.matched_rules:
+    for match in state.route.matched_rules:
         rule = agent.rule(match.rule_id)
         if rule and not rule.is_hard_constraint and rule.response_template:
             if (text := _said(state, f"rule {rule.id}", rule.response_template, variables)) is not None:
                 parts.append(text)
-    return parts[:MAX_RULE_PARTS if state.decision.action in ("respond", "out_of_scope", "chitchat") else 1]
+    return parts[:MAX_RULE_PARTS if state.route.decision.action in ("respond", "out_of_scope", "chitchat") else 1]
 
 
 def _resume(agent: AgentConfig, scenario_id: str | None) -> list[str]:
@@ -75,7 +75,7 @@ def _compliant_texts(agent: AgentConfig, state: TurnState, variables: dict[str, 
     that failed only those is replaced by the ordinary offline answer below — the route's own
     templates, relevant and grounded by construction."""
     texts: list[str] = []
-    for violation in state.drafts[-1].violations:
+    for violation in state.generate.drafts[-1].violations:
         rule = agent.rule(violation.rule_id)
         if violation.lane in OUTPUT_CHECKS or rule is None:
             continue  # an output check or a default check: the ordinary offline answer below
@@ -89,7 +89,7 @@ def _compliant_texts(agent: AgentConfig, state: TurnState, variables: dict[str, 
 def blocked_text(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:
     """What the guards that stopped an action say (their template, else their fallback), and that nothing was done."""
     texts: list[str] = []
-    for rule_id in state.decision.blocked_by:
+    for rule_id in state.route.decision.blocked_by:
         rule = agent.rule(rule_id)
         text = render((rule.response_template or rule.fallback_text or rule.action_text) if rule else ACTION_REJECTED, variables)
         if text not in texts:
@@ -109,10 +109,10 @@ def fixed_text(agent: AgentConfig, state: TurnState) -> str | None:
 
     The route's decision must be one the agent's texts answer completely, and every soft rule that
     matched must have a template of its own (a rule without one needs the model to apply its action)."""
-    d = state.decision
-    if agent.models.rephrase_fixed_texts or state.feedback or d.action not in FIXED_TEXT_ACTIONS:
+    d = state.route.decision
+    if agent.models.rephrase_fixed_texts or state.enforce.feedback or d.action not in FIXED_TEXT_ACTIONS:
         return None
-    for match in state.matched_rules:
+    for match in state.route.matched_rules:
         rule = agent.rule(match.rule_id)
         if rule is not None and not rule.is_hard_constraint and not rule.response_template:
             return None
@@ -120,11 +120,11 @@ def fixed_text(agent: AgentConfig, state: TurnState) -> str | None:
 
 
 def compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:
-    notes = state.context.notes if state.context else []
+    notes = state.sensor.context.notes if state.sensor.context else []
     if (lang := language.noted(notes)) is not None:
         return language.notice(lang, agent.languages)
     text = _compose(agent, state, variables)
-    if tone.NOTE in notes and state.decision.action not in ("escalate",):
+    if tone.NOTE in notes and state.route.decision.action not in ("escalate",):
         text = f"{tone.ACKNOWLEDGE} {text}"  # acknowledged, then the request is acted on
     return text
 
@@ -139,8 +139,8 @@ def _step_text(state: TurnState, what: str, text: str, variables: dict[str, Any]
 
 
 def _compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:
-    d = state.decision
-    if state.feedback and state.drafts and (compliant := _compliant_texts(agent, state, variables)):
+    d = state.route.decision
+    if state.enforce.feedback and state.generate.drafts and (compliant := _compliant_texts(agent, state, variables)):
         return " ".join(compliant)
     step = agent.step(d.scenario_id, d.step_id)
     rules = _rule_parts(agent, state, variables)
@@ -178,7 +178,7 @@ def _compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) ->
         parts = rules + said
         parts += _resume(agent, d.resume_offered_id) or ([] if parts else [ANYTHING_ELSE])
     elif d.action == "clarify":
-        parts = [clarify_question(likely_scenarios(agent, state.context))]
+        parts = [clarify_question(likely_scenarios(agent, state.sensor.context))]
     elif d.action == "clarify_step" and step:
         parts = ["I didn't quite understand.", as_example(render(step_clarification(step, state), variables))]
     elif d.action == "declined":

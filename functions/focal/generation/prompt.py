@@ -23,7 +23,7 @@ HISTORY_TURNS = 6
 
 
 def _task(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:
-    d = state.decision
+    d = state.route.decision
     step = agent.step(d.scenario_id, d.step_id)
     if d.action == "ask_slot" and not step:  # a variable the resolution loop could not find
         return f"Ask the customer for {d.asked_slot}: {ask_prompt(agent, d.asked_slot, variables)}"
@@ -47,7 +47,7 @@ def _task(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> st
     if d.action == "action_rejected":
         return "Say you cannot do that here; nothing has been done. Offer a member of the team."
     if d.action == "clarify":  # the options on offer: a "yes" or "the second one" next turn takes one of them up
-        return f"Ask the customer, in one short question: {clarify_question(likely_scenarios(agent, state.context))}"
+        return f"Ask the customer, in one short question: {clarify_question(likely_scenarios(agent, state.sensor.context))}"
     if d.action == "out_of_scope":
         return f"Say what you can help with: {agent.out_of_scope_message}"
     return "Answer the customer following the rules."
@@ -70,8 +70,8 @@ def generation_messages(agent: AgentConfig, state: TurnState, variables: dict[st
                         commitments: list[str] | None = None) -> list[dict[str, str]]:
     """The messages of the generation call; `commitments`: the response fields the answer may commit to (the
     structured answer's form is then asked for)."""
-    rules = [agent.rule(m.rule_id) for m in state.matched_rules]
-    step = agent.step(state.decision.scenario_id, state.decision.step_id)
+    rules = [agent.rule(m.rule_id) for m in state.route.matched_rules]
+    step = agent.step(state.route.decision.scenario_id, state.route.decision.step_id)
     lines = [agent.persona, "Always follow these rules:"]
     hard = [r for r in rules if r is not None and r.is_hard_constraint]
     hard += [r for r in agent.global_hard_constraints() if r not in hard]
@@ -88,22 +88,22 @@ def generation_messages(agent: AgentConfig, state: TurnState, variables: dict[st
     if step and step.instructions:
         lines.append(f"Current step: {step.instructions}")
     lines.append("Your task now: what `task` in the turn's data block says, with the values of `known_facts`.")
-    if state.episodes:
+    if state.retrieve.episodes:
         lines.append("`earlier_conversations` lists this customer's most similar earlier requests: use them as background.")
-    if state.feedback:
-        broken = [r for f in state.feedback if (r := agent.rule(f.split(":", 1)[0])) is not None]
+    if state.enforce.feedback:
+        broken = [r for f in state.enforce.feedback if (r := agent.rule(f.split(":", 1)[0])) is not None]
         lines.append("Your previous draft broke these rules; write a compliant answer: "
                      + " ".join(f"[{r.id}] {r.action_text}" for r in broken) + " (details in `draft_feedback`).")
     lines.append(DATA_RULE)
     if commitments is not None:
         lines.append(instructions(agent, commitments))
     turn: dict[str, Any] = {"task": _task(agent, state, variables), "known_facts": variables}
-    if state.episodes:
+    if state.retrieve.episodes:
         turn["earlier_conversations"] = [
             {"date": time.strftime("%Y-%m-%d", time.gmtime(e.created_at)), "asked": e.asked, "decided": e.decided}
-            for e in state.episodes]
-    if state.feedback:
-        turn["draft_feedback"] = list(state.feedback)
+            for e in state.retrieve.episodes]
+    if state.enforce.feedback:
+        turn["draft_feedback"] = list(state.enforce.feedback)
     assert state.session is not None
     return [
         {"role": "system", "content": "\n".join(lines)},

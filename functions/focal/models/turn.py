@@ -5,19 +5,36 @@ Step Functions execution alike: one document, grouped by the stage that writes e
 stage owns is visible where it is used (`state.route.decision`, `state.generate.drafts`).
 `TurnResult` is the one answer contract for CLI and API.
 
-| part | fields | written by | read by |
-| --- | --- | --- | --- |
-| (top) | request, resume | the caller (resume: an approved action, pipeline.approval_answer) | every stage |
-| (top) | session, profile | sensor loads them; route and tools change the session; persist saves both | every stage |
-| (top) | response, execution_path, confidence, suggested_questions | the stage that decides the answer: sensor (early exits), route and tools (confidence), generate, enforce; persist and fallback on failure | to_result |
-| (top) | model_calls, deadline, degraded | every stage that calls a model (pipeline.budget); retrieve marks itself degraded | to_result, budget |
-| (top) | timings_ms, control, last_stage, error, result | the pipeline (stage_io), a stage's jump or early exit, persist and fallback | the pipeline, persist |
-| sensor | prevalidation, context, commands, profile_migration, idempotency, claim_owner, foreign_session | sensor (the claim on the turn id: pipeline.idempotency; persist and fallback mark a claim lost to a newer attempt, persist a session taken by another customer) | every later stage |
-| retrieve | candidates, episodes | retrieve | route, generate |
-| route | decision, matched_rules | route; later stages amend the decision (tools: a blocked or failed action; generate and enforce: notes, a withdrawn confirmation; persist: a reconciled session) and tools' variable resolution adds the rule it applied | tools, generate, enforce, persist |
-| tools | tool_calls, actions_claimed, approval, request_id, confidence_factors, confidence_reasons | tools (dialogue.tool_calls, dialogue.approvals, dialogue.resolution); an approved action's resume restores approval, request_id and factors | generate, enforce, persist |
-| generate | drafts | generate (enforce records each draft's violations and the values it read on it) | enforce, persist |
-| enforce | report, feedback | enforce | generate (feedback, report.own_words), persist |
+Who writes what. Each section is a typed model written by one stage; the top level holds the input, the
+conversation and what every stage shares.
+
+- top level
+  - `request`, `resume`: the caller (resume: an approved action, focal.pipeline.approval_answer).
+  - `session`, `profile`: loaded by sensor; route and tools change the session; persist saves both.
+  - `response`, `execution_path`, `confidence`, `suggested_questions`: the answer, set by the stage that
+    decides it (sensor's early exits, route and tools for confidence, generate, enforce; persist and the
+    fallback on a failure).
+  - `model_calls`, `deadline`, `degraded`: every stage that calls a model (focal.pipeline.budget); retrieve
+    marks its own degradation.
+  - `timings_ms`, `control`, `last_stage`, `error`, `result`: the pipeline (stage_io), a stage's jump or
+    early exit, persist and the fallback.
+- `sensor` (SensorOutput): prevalidation, context, commands, profile_migration, idempotency, claim_owner,
+  foreign_session. Written by sensor (the turn id's claim: focal.pipeline.idempotency); persist and the
+  fallback mark a claim lost to a newer attempt, persist a session another customer took meanwhile.
+  Read by every later stage.
+- `retrieve` (RetrieveOutput): candidates, episodes. Written by retrieve (which notes a degraded index in
+  `sensor.context.notes`); read by route, generate, enforce (grounding) and persist (memory).
+- `route` (RouteOutput): decision, matched_rules. Written by route (the sensor's clarification sets the
+  action before it); later stages amend the decision (tools: a blocked or failed action; generate and
+  enforce: notes, a withdrawn confirmation; persist: a reconciled session) and the tools' variable
+  resolution adds the rule it applied. Read by tools, generate, enforce and persist.
+- `tools` (ToolsOutput): tool_calls, actions_claimed, approval, request_id, confidence_factors,
+  confidence_reasons. Written by tools (dialogue.tool_calls, .approvals, .resolution); an approved action's
+  resume restores approval, request_id and factors. Read by generate, enforce, persist.
+- `generate` (GenerateOutput): drafts. Written by generate; enforce records each draft's violations and
+  the values it read on the draft. Read by enforce and persist.
+- `enforce` (EnforceOutput): report, feedback. Written by enforce; read by generate (the feedback of a
+  regeneration, `report.own_words`) and persist.
 
 Documents written before the grouping (a stored turn record, an execution in flight across a deployment)
 still load: their flat keys are lifted into the sections (focal.models.turn_legacy).

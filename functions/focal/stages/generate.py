@@ -1,4 +1,9 @@
-"""Stage 5 — generate: draft the answer, with the model when one is configured, else offline."""
+"""Stage 5 — generate: draft the answer, with the model when one is configured, else offline.
+
+State (focal.models.turn): reads `route`, `sensor.context`, `retrieve.episodes`, `enforce` (the feedback of a
+regeneration, `report.own_words`), `session`, `profile`; owns `generate` (one draft appended per run); sets
+`execution_path`, `suggested_questions` and notes on `route.decision`.
+"""
 
 from __future__ import annotations
 
@@ -35,32 +40,32 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     r = state.request
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
     variables = known_variables(agent, state.session, state.profile)
-    state.execution_path = EXECUTION_PATHS.get(state.decision.action, "respond")  # type: ignore[assignment]
-    if state.decision.action == "clarify":
-        state.suggested_questions = suggestions(likely_scenarios(agent, state.context))
-    if state.decision.action == "clarify_step":
+    state.execution_path = EXECUTION_PATHS.get(state.route.decision.action, "respond")  # type: ignore[assignment]
+    if state.route.decision.action == "clarify":
+        state.suggested_questions = suggestions(likely_scenarios(agent, state.sensor.context))
+    if state.route.decision.action == "clarify_step":
         state.suggested_questions = step_suggestions(state)
-    if state.decision.action == "out_of_scope":
+    if state.route.decision.action == "out_of_scope":
         state.suggested_questions = suggestions(agent.scenarios[:MAX_OPTIONS])
 
-    if state.decision.action == "action_blocked":
+    if state.route.decision.action == "action_blocked":
         # The customer hears the guard's own words, never a model's paraphrase that might say "done".
-        state.drafts.append(Draft(text=blocked_text(agent, state, variables), source="template", agent_text=True))
+        state.generate.drafts.append(Draft(text=blocked_text(agent, state, variables), source="template", agent_text=True))
         return state
     if (fixed := fixed_text(agent, state)) is not None:
         # Said as written: no model call, checked by enforce like any other draft (models.rephrase_fixed_texts).
-        state.decision.notes.append(f"no generation call ({fixed})")
-        state.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
+        state.route.decision.notes.append(f"no generation call ({fixed})")
+        state.generate.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
         return state
-    if state.enforcement.own_words:
-        state.decision.notes.append("the model's drafts failed: the agent's own words")
-        state.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
+    if state.enforce.report.own_words:
+        state.route.decision.notes.append("the model's drafts failed: the agent's own words")
+        state.generate.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
         return state
     llm = deps.llm(agent, state)
     if llm.available("generate") and (blocker := hopeless(agent, rules_to_enforce(agent, state), variables)):
         # Whatever the model wrote, enforce would block it and answer with the fallback: no call.
-        state.decision.notes.append(f"no generation call: no answer can satisfy {blocker.id}")
-        state.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
+        state.route.decision.notes.append(f"no generation call: no answer can satisfy {blocker.id}")
+        state.generate.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
         return state
     if llm.available("generate"):
         names = commitment_names(agent, state)
@@ -70,19 +75,19 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         if parsed is not None and parsed.problem is None:
             shown = render_draft(parsed.text, variables, parsed.commitments, names)
             committed = shown.commitments if parsed.structured else None
-            state.drafts.append(Draft(text=shown.text, source="model", commitments=committed, spans=shown.spans,
+            state.generate.drafts.append(Draft(text=shown.text, source="model", commitments=committed, spans=shown.spans,
                                       bindings=shown.bound, unbound_placeholders=shown.unbound))
-            state.decision.notes += parsed.notes
+            state.route.decision.notes += parsed.notes
             return state
         if parsed is not None:
             call.ok, call.note = False, parsed.problem or "unusable answer"
-        state.decision.notes.append(f"generation model gave no usable answer ({call.note or 'no reply'}); "
+        state.route.decision.notes.append(f"generation model gave no usable answer ({call.note or 'no reply'}); "
                                     "offline composer used")
     elif budget_spent(llm):
-        state.decision.notes.append("time budget spent: offline composer used")
-    source: Literal["template", "offline"] = "template" if state.feedback else "offline"
+        state.route.decision.notes.append("time budget spent: offline composer used")
+    source: Literal["template", "offline"] = "template" if state.enforce.feedback else "offline"
     # After a rule's violation the composer says the violated rules' own texts: the agent's words, said as written.
-    own = bool(state.feedback) and any(v.lane not in OUTPUT_CHECKS and agent.rule(v.rule_id) is not None
-                                       for v in state.drafts[-1].violations)
-    state.drafts.append(Draft(text=compose(agent, state, variables), source=source, agent_text=own))
+    own = bool(state.enforce.feedback) and any(v.lane not in OUTPUT_CHECKS and agent.rule(v.rule_id) is not None
+                                       for v in state.generate.drafts[-1].violations)
+    state.generate.drafts.append(Draft(text=compose(agent, state, variables), source=source, agent_text=own))
     return state

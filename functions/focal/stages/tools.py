@@ -21,6 +21,11 @@ here too (`state.resume`): exactly its stored calls, after the guards are checke
 
 around the step's actions, `dialogue/resolution.py` resolves the variables the turn needs
 (session → profile → read-only tools, at most 3 rounds → ask the customer).
+
+State (focal.models.turn): reads `route`, `sensor`, `resume`, `session`, `profile`; owns `tools`. Amends
+`route` (a blocked or failed action, the pending tools it took, a rule variable resolution applied), claims
+and changes the `session`; the approval gate sets `confidence` and `suggested_questions`, a session conflict
+`error` and the jump to persist.
 """
 
 from __future__ import annotations
@@ -55,7 +60,7 @@ def _side_effects(agent: AgentConfig, tool_ids: list[str]) -> bool:
 
 
 def _record(state: TurnState, deps: Deps, agent: AgentConfig, calls: list[ToolCall]) -> None:
-    state.tool_calls.extend(calls)
+    state.tools.tool_calls.extend(calls)
     if not agent.features.enabled:
         return  # events belong to the seed-004 features; the plain pipeline publishes none
     for call in calls:
@@ -65,8 +70,8 @@ def _record(state: TurnState, deps: Deps, agent: AgentConfig, calls: list[ToolCa
 def block(state: TurnState, agent: AgentConfig, deps: Deps, calls: list[ToolCall]) -> None:
     """Guards stopped an action: nothing runs, the customer hears the guards' texts, the flow waits."""
     stopped = [c for c in calls if c.status == "blocked"]
-    state.tool_calls.extend(stopped)
-    d = state.decision
+    state.tools.tool_calls.extend(stopped)
+    d = state.route.decision
     d.action = "action_blocked"
     for call in stopped:
         rules = [v.rule_id for v in call.guards if not v.passed]
@@ -91,7 +96,7 @@ def _live_claims(state: TurnState, deps: Deps) -> dict[str, float]:
 
 
 def _conflict(state: TurnState, why: str) -> TurnState:
-    state.decision.notes.append(why)
+    state.route.decision.notes.append(why)
     state.error = TurnError(code=VersionConflict.code, message=CONFLICT_MESSAGE, stage="tools")
     state.control.next = "persist"
     return state
@@ -110,7 +115,7 @@ def claim(state: TurnState, deps: Deps, step_id: str | None) -> bool:
         state.session = deps.sessions.save(session, expected_version=session.version)
     except VersionConflict:
         return False
-    state.actions_claimed = True
+    state.tools.actions_claimed = True
     return True
 
 
@@ -118,7 +123,7 @@ def claimed_before(state: TurnState) -> bool:
     """An earlier execution of this turn id claimed the session for side effects and never reached persist
     (which clears the claim): what it started may have run."""
     assert state.session is not None
-    return state.request.turn_id in state.session.action_claims and not state.actions_claimed
+    return state.request.turn_id in state.session.action_claims and not state.tools.actions_claimed
 
 
 def _run_resume(state: TurnState, agent: AgentConfig, deps: Deps) -> TurnState:
@@ -143,8 +148,8 @@ def _run_resume(state: TurnState, agent: AgentConfig, deps: Deps) -> TurnState:
     _record(state, deps, agent, calls)
     if any(c.status != "ok" for c in calls):
         session.flow_state = "error"
-        state.decision.action = "tool_error"
-        state.decision.notes.append("an approved action failed; the flow waits in state error")
+        state.route.decision.action = "tool_error"
+        state.route.decision.notes.append("an approved action failed; the flow waits in state error")
     elif res.step and approvals.step_key(session) == res.step:
         step = current_step(agent, session)
         session.confirmed_step = session.actions_done_step = step.id if step else None  # the approval stands for the yes
@@ -173,7 +178,7 @@ def _not_repeated(state: TurnState, deps: Deps, agent: AgentConfig, checked: lis
         calls.append(not_repeated(call) if not may_repeat(agent, call.tool_id) else call.model_copy(
             update={"status": "skipped", "error": "not run: another call of this action is not repeated"}))
     _record(state, deps, agent, calls)
-    state.decision.notes.append(
+    state.route.decision.notes.append(
         f"{', '.join(c.tool_id for c in checked)} not run again: an earlier attempt of this turn claimed its side effects")
     return True
 
@@ -226,8 +231,8 @@ def _hand_off(state: TurnState, agent: AgentConfig, deps: Deps, tool_id: str) ->
     call = execute(state, agent, deps, call)
     _record(state, deps, agent, [call])
     if call.status != "ok":
-        state.decision.action = "tool_error"
-        state.decision.notes.append(f"the handoff through {tool_id} failed: {call.error}")
+        state.route.decision.action = "tool_error"
+        state.route.decision.notes.append(f"the handoff through {tool_id} failed: {call.error}")
 
 
 def run(state: TurnState, deps: Deps) -> TurnState:
@@ -239,13 +244,13 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         return _run_resume(state, agent, deps)
     if any(t != r.turn_id for t in _live_claims(state, deps)):
         return _conflict(state, "another turn of this session is running its actions")
-    if state.decision.action == "escalate" and agent.handoff_tool:
+    if state.route.decision.action == "escalate" and agent.handoff_tool:
         _hand_off(state, agent, deps, agent.handoff_tool)
         return state
-    rule_tools = [(m.rule_id, tool_id) for m in state.matched_rules for tool_id in _attached(agent, m.rule_id)]
+    rule_tools = [(m.rule_id, tool_id) for m in state.route.matched_rules for tool_id in _attached(agent, m.rule_id)]
     if agent.feature_on("graded_confidence"):
         # The turn's confidence: for what it is about to run (a gate below may re-assess its own action).
-        approvals.record_assessment(state, assess(state, agent, [t for _, t in rule_tools] + state.decision.pending_tools))
+        approvals.record_assessment(state, assess(state, agent, [t for _, t in rule_tools] + state.route.decision.pending_tools))
 
     for rule_id, tool_id in rule_tools:
         _run_action(state, agent, deps, [tool_id], f"rule {rule_id}", None, confirmed=False)
@@ -259,7 +264,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
 
     resolution.before_actions(state, agent, run_one)
     for _ in range(MAX_ACTION_ROUNDS):
-        pending, state.decision.pending_tools = state.decision.pending_tools, []
+        pending, state.route.decision.pending_tools = state.route.decision.pending_tools, []
         if not pending:
             break
         step = current_step(agent, session)
@@ -269,10 +274,10 @@ def run(state: TurnState, deps: Deps) -> TurnState:
             break
         session = state.session  # the claim saved (and replaced) it
         assert session is not None
-        if any(c.status != "ok" for c in state.tool_calls if c.trigger == trigger):
+        if any(c.status != "ok" for c in state.tools.tool_calls if c.trigger == trigger):
             session.flow_state = "error"
-            state.decision.action = "tool_error"
-            state.decision.notes.append("a step action failed; the flow waits in state error")
+            state.route.decision.action = "tool_error"
+            state.route.decision.notes.append("a step action failed; the flow waits in state error")
             break
         session.actions_done_step = step.id if step else None
         _note_effects(agent, session, step.id if step else None, pending)
