@@ -203,6 +203,8 @@ def _is_state_doc(node: ast.AST, names: set[str]) -> bool:
         return node.attr == "state"
     if isinstance(node, ast.Subscript):
         return isinstance(node.slice, ast.Constant) and node.slice.value == "state"
+    if isinstance(node, ast.BoolOp):  # (record.state or {})
+        return isinstance(node.op, ast.Or) and _is_state_doc(node.values[0], names)
     return isinstance(node, ast.Name) and node.id in names
 
 
@@ -241,6 +243,7 @@ def _record_edit(src: Source, node: ast.AST, key: ast.Constant, how: str) -> Edi
         return Edit(start, end, f'"{section}"]["{name}"', "record")
     assert isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)  # doc.get("drafts") → (doc.get("generate") or {}).get("drafts")
     base = src.segment(node.func.value)
+    base = f"({base})" if isinstance(node.func.value, ast.BoolOp) else base
     start, end = src.offset(node.lineno, node.col_offset), src.offset(key.end_lineno, key.end_col_offset)  # type: ignore[arg-type]
     return Edit(start, end, f'({base}.get("{section}") or {{}}).get("{name}"', "record")
 
