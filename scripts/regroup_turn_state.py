@@ -182,9 +182,22 @@ def constructor_edits(src: Source) -> tuple[list[Edit], set[str]]:
     return edits, classes
 
 
+def _bound(src: Source) -> set[str]:
+    """Names the module imports or defines at its top level."""
+    names = set()
+    for node in src.tree.body:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names |= {a.asname or a.name for a in node.names}
+        elif isinstance(node, ast.ClassDef | ast.FunctionDef):
+            names.add(node.name)
+    return names
+
+
 def import_edit(src: Source, classes: set[str]) -> list[Edit]:
-    """`from focal.models.turn import …` gains the section classes the rewritten calls name."""
-    missing = sorted(c for c in classes if not re.search(rf"\b{c}\b", src.text))
+    """`from focal.models.turn import …` gains the section classes the rewritten calls (or, after a merge took one
+    side of a conflict, the code) name without importing them."""
+    named = {n.id for n in ast.walk(src.tree) if isinstance(n, ast.Name) and n.id in SECTION_CLASS.values()}
+    missing = sorted((classes | named) - _bound(src))
     if not missing:
         return []
     at = next((n.end_lineno for n in src.tree.body if isinstance(n, ast.ImportFrom) and n.module == "focal.models.turn"), None)

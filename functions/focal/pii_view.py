@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from focal.number_words import UNITS
+from focal.text.number_words import UNITS
 from focal.text.views import check_view_with_sources
 
 DIGIT_WORDS = {

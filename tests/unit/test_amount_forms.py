@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 from focal.config.loader import load_agent
-from focal.enforcement.amount_forms import amounts_in_one_form, names_quantity, percents_in_one_form, repeated, stray_figures
+from focal.enforcement.amount_forms import names_quantity, repeated, stray_figures
 from focal.enforcement.deterministic import deterministic
 from focal.enforcement.reading import apply_reading
 from focal.enforcement.variables import draft_variables
 from focal.errors import ModelError
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
+from focal.text.amounts import amounts_in_one_form, percents_in_one_form
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 GUARDRAILS = load_agent(EXAMPLES / "guardrails" / "agent.yaml")

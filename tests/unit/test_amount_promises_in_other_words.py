@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from focal.enforcement.amount_forms import amounts_in_one_form, percents_in_one_form, repeated
+from focal.enforcement.amount_forms import repeated
 from focal.models.agent import AgentConfig, AmountWords, ProfileFieldDefinition, Rule
-from focal.number_words import roman_value
+from focal.text.amounts import amounts_in_one_form, percents_in_one_form
+from focal.text.number_words import roman_value
 from test_amount_forms import GUARDRAILS, ORDER_75, RETAIL, TELECOM, blocked
 
 

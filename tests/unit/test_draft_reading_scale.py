@@ -27,20 +27,19 @@ from focal.enforcement import (
     amount_cues,
     amount_forms,
     amount_repeats,
-    amount_styles,
     amount_tokens,
     draft_reading,
-    draft_view,
     linear_scan,
     reading,
     terms,
 )
 from focal.enforcement.linear_scan import Suffixes
 from focal.enforcement.reading import expression_names, offline_reading
+from focal.text import amount_styles, amounts, draft_view
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 READER = (amount_attribution, amount_clauses, amount_cues, amount_forms, amount_repeats, amount_styles, amount_tokens,
-          draft_reading, draft_view, linear_scan, reading, terms)
+          amounts, draft_reading, draft_view, linear_scan, reading, terms)
 
 
 class _Counted:

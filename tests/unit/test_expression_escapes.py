@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from focal import expressions
-from focal.cli.main import main
 from focal.errors import ExpressionError
+from focal.main import main
 
 PAYLOADS = {
     "dunder walk": ("().__class__.__bases__[0].__subclasses__()", "attribute access"),

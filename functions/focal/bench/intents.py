@@ -198,6 +198,9 @@ def run_banking(data: Path, embedder, *, shots: Sequence[int], seeds: Sequence[i
     for k in shots:
         for seed in seeds:
             rows = [i for i in fewshot[str(k)][str(seed)] if keep is None or train_l[i] in keep]
+            if not rows:
+                raise SystemExit(f"focal bench intents: the {k}-shot rows of seed {seed} in {data} hold no example of "
+                                 f"the first {classes} labels; choose more --classes")
             t0 = time.perf_counter()
             index = IntentIndex(bench_agent(label_order, [train_t[i] for i in rows], [train_l[i] for i in rows], head_weight),
                                 embedder)

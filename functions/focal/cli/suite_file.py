@@ -23,7 +23,9 @@ import yaml
 from focal.adapters.python_tools import read_regular_file
 from focal.cli.suite_expect import expect_problems, whole
 from focal.config.hints import meant
-from focal.config.loader import reading_problems, safe_load_bounded, stripped
+from focal.config.loader import read_bounded, reading_problems, stripped
+from focal.config.problems import format_path
+from focal.config.yaml_readings import Reading, changed_in_reading, hint
 from focal.errors import ConfigError
 from focal.models.agent import AgentConfig
 
@@ -236,7 +238,7 @@ def _setup(problems: _Problems, agent: AgentConfig, conv: dict[str, Any], where:
     return setup
 
 
-def _read(path: Path, problems: _Problems) -> Any:
+def _read(path: Path, problems: _Problems) -> tuple[Any, list[Reading]]:
     try:
         text = read_regular_file(path, MAX_SUITE_BYTES).decode("utf-8")
     except OSError as exc:
@@ -244,7 +246,7 @@ def _read(path: Path, problems: _Problems) -> Any:
     except UnicodeDecodeError as exc:
         raise SuiteError(problems.source, [f"cannot read file: not UTF-8 text ({exc.reason} at byte {exc.start})"]) from exc
     try:
-        return safe_load_bounded(text)
+        return read_bounded(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else getattr(exc, "line", None)
@@ -257,7 +259,7 @@ def read_suite(suite_path: str | Path, agent: AgentConfig) -> Suite:
     """Parse and check a suite against the agent; raise `SuiteError` listing every problem with its line."""
     source = str(suite_path)
     problems = _Problems(source)
-    raw = _read(Path(suite_path), problems)
+    raw, found = _read(Path(suite_path), problems)
     if not isinstance(raw, dict) or not isinstance(raw.get("conversations"), list) or not raw["conversations"]:
         problems.add(_line(raw, "conversations") or _line(raw),
                      "the suite must be a mapping with a non-empty list 'conversations'")
@@ -266,6 +268,9 @@ def read_suite(suite_path: str | Path, agent: AgentConfig) -> Suite:
         raise SuiteError(source, problems.lines())
     for unread in reading_problems(raw):  # duplicate keys, values YAML cannot read
         problems.add(unread.line, unread.message, unread.path)
+    for reading in changed_in_reading(found):  # a date, 010, 1_000: never what a test means to compare
+        if reading.path[-1:] != ("user",):  # a message must be text: said by its turn's own check
+            problems.add(reading.line, hint(reading), format_path(reading.path))
     _unknown_keys(problems, raw, SUITE_KEYS)
     total = raw.get("tasks_total")
     if total is not None and not (whole(total) and total >= 1):

@@ -166,11 +166,13 @@ def _warned_lines(report: Report, colour: bool) -> list[str]:
 
 def _coverage_lines(report: Report) -> list[str]:
     """The benchmark tasks the suite covers and the violating attempts a guard blocked, when it has any."""
-    blocked, attempts = report.guard_attempts
     tasks = {c.task for c in report.conversations if c.task is not None}
-    parts = [f"tasks covered: {len(report.tasks_covered)} of {report.tasks_total or len(tasks)}"] if tasks else []
+    if not tasks:  # a benchmark's counts: said only for a suite whose conversations name its tasks
+        return []
+    blocked, attempts = report.guard_attempts
+    parts = [f"tasks covered: {len(report.tasks_covered)} of {report.tasks_total or len(tasks)}"]
     parts += [f"violating attempts blocked: {blocked} of {attempts}"] if attempts else []
-    return [" · ".join(parts)] if parts else []
+    return [" · ".join(parts)]
 
 
 def format_report(report: Report, verbose: bool = False, colour: bool = False) -> str:

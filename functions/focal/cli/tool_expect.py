@@ -15,8 +15,7 @@ from typing import Any
 
 from focal.config.hints import meant
 from focal.models.agent import AgentConfig
-
-SCALARS = (str, int, float, bool)
+from focal.web.saved_test import SCALARS
 
 
 def tool_id(entry: Any) -> str:

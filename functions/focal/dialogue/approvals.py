@@ -15,20 +15,18 @@ from __future__ import annotations
 
 import re
 import uuid
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from focal.dialogue.confidence import Assessment, assess, plain
-from focal.dialogue.flow import current_step
 from focal.dialogue.tool_calls import arguments_for
-from focal.dialogue.variables import known_variables, render
+from focal.flow_reading import current_step
 from focal.models.agent import AgentConfig
 from focal.models.approval import ApprovalRequest, EngineEvent, EventType
 from focal.models.session import Session
 from focal.models.turn import ToolCall, TurnState
 from focal.tool_inputs import read_variables
-
-if TYPE_CHECKING:  # the deps bundle is wiring: a building block only names its type
-    from focal.pipeline.deps import Deps
+from focal.turn.deps import Deps
+from focal.variables import known_variables, render, spoken
 
 Path_ = Literal["execute", "approval", "clarify", "rejected"]
 MAX_SAVE_TRIES = 3
@@ -108,7 +106,7 @@ def _questions(state: TurnState, agent: AgentConfig, tool_ids: list[str]) -> lis
                 questions.append(slots[name].prompt if name in slots else
                                  f"What is the {(fld.display_name if fld and fld.display_name else name.replace('_', ' ')).lower()}?")
     if step is not None and step.confirmation_prompt:
-        questions.append(render(step.confirmation_prompt, known))
+        questions.append(render(step.confirmation_prompt, spoken(agent, known)))
     elif tool_ids and (tool := agent.tool(tool_ids[0])) is not None:
         questions.append(f"Do you want me to {(tool.description or tool.id).rstrip('.').lower()}?")
     return list(dict.fromkeys(q for q in questions if q))

@@ -5,8 +5,7 @@ from __future__ import annotations
 from focal.models.agent import AgentConfig, Scenario, Step, Tool
 from focal.models.context import Context
 from focal.models.turn import TurnState
-
-MAX_OPTIONS = 3
+from focal.sensing.offers import MAX_OPTIONS
 
 
 def likely_scenarios(agent: AgentConfig, context: Context | None) -> list[Scenario]:

@@ -9,12 +9,11 @@ from typing import Any
 from focal.dialogue.flow import (
     drop_offer,
     end_flow,
-    flow_slots,
     resume_flow,
     rewind_to_slot,
-    slot_value_valid,
     start_flow,
 )
+from focal.flow_reading import flow_slots, slot_value_valid
 from focal.models.agent import AgentConfig, Slot
 from focal.models.context import Command, Context
 from focal.models.session import Session

@@ -53,16 +53,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from focal.dialogue.flow import current_step, customer_confirmed
-from focal.dialogue.variables import known_variables, placeholders
+from focal.dialogue.flow import customer_confirmed
 from focal.enforcement.guards import guard_variables, guards_for
 from focal.enforcement.headroom import guard_headroom
 from focal.enforcement.scope import turn_scope
 from focal.errors import ExpressionError
+from focal.flow_reading import current_step
 from focal.models.agent import AgentConfig, Tool
 from focal.models.turn import TurnState
 from focal.sensing.acts import MODEL_ONLY_YES
 from focal.tool_inputs import read_variables, tool_arguments
+from focal.variables import known_variables, placeholders
 
 FACTORS = ("goal_understanding", "tool_availability", "context_richness", "tool_determinism")
 FREE_TEXT_SLOT = 0.9  # a string slot that took the whole message: probably, not certainly, the value
@@ -228,6 +229,15 @@ def written_in(value: Any, texts: list[str]) -> bool:
     return any(pattern.search(t) for t in texts)
 
 
+def value_written(agent: AgentConfig, name: str, value: Any, texts: list[str]) -> bool:
+    """`written_in` for a variable's value in any of the words it goes by: itself, how the customer is told it
+    (an enum value's label) and the synonyms the agent gives for it."""
+    f = agent.field(name)
+    if f is None or not isinstance(value, str):
+        return written_in(value, texts)
+    return any(written_in(form, texts) for form in dict.fromkeys([value, f.spoken(value), *f.value_synonyms.get(value, [])]))
+
+
 def origin(agent: AgentConfig, state: TurnState, name: str) -> str:
     """session (this conversation) | profile (an earlier one) | default | missing."""
     s, p = state.session, state.profile
@@ -255,7 +265,8 @@ def provenance(agent: AgentConfig, state: TurnState, name: str, value: Any) -> t
     assert state.session is not None
     if name not in state.session.slots and name in _tool_outputs(agent):
         return TOOL, "tool output"
-    return (STATED, "stated") if written_in(value, _customer_texts(state)) else (READ, "read, not in the customer's words")
+    return (STATED, "stated") if value_written(agent, name, value, _customer_texts(state)) else \
+        (READ, "read, not in the customer's words")
 
 
 def tool_availability(state: TurnState, agent: AgentConfig, tool_ids: list[str],
@@ -275,7 +286,7 @@ def tool_availability(state: TurnState, agent: AgentConfig, tool_ids: list[str],
             continue
         for name in read_variables(tool, required_only=True):
             score, label = provenance(agent, state, name, known.get(name))
-            if certainty is not None and score > 0 and written_in(known.get(name), [shown]):
+            if certainty is not None and score > 0 and value_written(agent, name, known.get(name), [shown]):
                 score, label = score + (1 - score) * certainty, f"{label}, confirmed ({certainty:.2f})"
             scores.append(score)
             parts.append(f"{name}: {label}")
@@ -332,7 +343,7 @@ def context_richness(state: TurnState, agent: AgentConfig, tool_ids: list[str],
         where = origin(agent, state, name)
         value = ESTABLISHED[where]
         if certainty is not None and name in confirmed and value > 0:
-            value *= certainty if written_in(known.get(name), [shown]) else certainty / 2
+            value *= certainty if value_written(agent, name, known.get(name), [shown]) else certainty / 2
         total += value
         if where != "session":
             weak.append(f"{name} {where}")

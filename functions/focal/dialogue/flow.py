@@ -13,6 +13,7 @@ from typing import Any
 
 from focal import expressions
 from focal.errors import ExpressionError
+from focal.flow_reading import current_step, missing_slot, scenario_slot_names
 from focal.models.agent import AgentConfig, Scenario, Slot, Step
 from focal.models.session import FlowFrame, Offer, Session
 
@@ -30,34 +31,10 @@ class Progress:
     notes: list[str] = field(default_factory=list)
 
 
-def current_step(agent: AgentConfig, session: Session) -> Step | None:
-    return agent.step(session.active_scenario_id, session.active_step_id)
-
-
 def customer_confirmed(agent: AgentConfig, session: Session) -> bool:
     """The guards' built-in `customer_confirmed`: the customer said yes to the step that leads to the call."""
     step = current_step(agent, session)
     return bool(step and step.requires_confirmation and session.confirmed_step == step.id)
-
-
-def scenario_slot_names(scenario: Scenario | None) -> list[str]:
-    return [slot.name for step in (scenario.steps if scenario else []) for slot in step.slots]
-
-
-def flow_slots(agent: AgentConfig, scenario: Scenario | None) -> list[Slot]:
-    """The slots a flow collects: its own, then those of the flows its steps call (transitively), so a value in the
-    message that starts it ("no signal, my number is 555-123-2002") is kept for the identification it calls."""
-    out: list[Slot] = []
-    seen: set[str] = set()
-    todo = [scenario] if scenario is not None else []
-    while todo:
-        current = todo.pop(0)
-        if current.id in seen:
-            continue
-        seen.add(current.id)
-        out += [slot for step in current.steps for slot in step.slots]
-        todo += [called for step in current.steps if step.call and (called := agent.scenario(step.call)) is not None]
-    return out
 
 
 def start_flow(agent: AgentConfig, session: Session, scenario: Scenario, call: bool = False) -> None:
@@ -189,26 +166,6 @@ def _reachable(scenario: Scenario, start: str, goal: str) -> bool:
                 seen.add(t.target)
                 todo.append(t.target)
     return False
-
-
-def missing_slot(step: Step, variables: dict[str, Any]) -> Slot | None:
-    return next((s for s in step.slots if s.required and variables.get(s.name) in (None, "")), None)
-
-
-def value_valid(expressions_: list[str], value: Any) -> bool:
-    """Every expression over `value` holds (one that cannot be evaluated does not)."""
-    for expression in expressions_:
-        try:
-            if not expressions.evaluate(expression, {"value": value}):
-                return False
-        except ExpressionError:
-            return False
-    return True
-
-
-def slot_value_valid(slot: Slot, value: Any, field_rules: list[str] | None = None) -> bool:
-    """The slot's `validation` and the same-named field's `validation_rules` all hold."""
-    return value_valid(([slot.validation] if slot.validation else []) + list(field_rules or []), value)
 
 
 def next_step_id(step: Step, variables: dict[str, Any]) -> str | None:

@@ -27,16 +27,16 @@ from typing import Any
 
 from focal import expressions
 from focal.dialogue.decision import apply_progress
-from focal.dialogue.flow import end_flow, progress, scenario_slot_names
-from focal.dialogue.variables import known_variables, placeholders, render
+from focal.dialogue.flow import end_flow, progress
 from focal.errors import ExpressionError
+from focal.flow_reading import scenario_slot_names
 from focal.models.agent import AgentConfig, Rule, Tool
 from focal.models.turn import ScoredRule, ToolCall, TurnState
 from focal.sensing.extraction import coerce
 from focal.tool_inputs import read_variables
+from focal.variables import PENDING, known_variables, placeholders, render
 
 MAX_ROUNDS = 3
-PENDING = "_resolving"  # session variable: {"variable": name, "rules": [rule ids waiting for it]}
 FREE_ACTIONS = ("respond", "out_of_scope", "clarify", "chitchat")  # no flow is waiting on the customer
 
 RunTool = Callable[[str, str], ToolCall]  # (tool id, trigger) → the recorded call

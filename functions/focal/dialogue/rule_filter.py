@@ -2,7 +2,9 @@
 
 1. calibrated similarity (focal.retrieval.matching): at least `rule_match_threshold`, within
    `rule_match_margin` of the turn's best rule, and not beaten by more than the margin by another
-   flow's entry example (the message asks for that flow, not what the rule answers); then `enabled`,
+   flow's entry example (the message asks for that flow, not what the rule answers) nor, for a soft
+   rule, by the value the message gives the variable asked last turn (the message is that answer,
+   focal.retrieval.slot_answer); then `enabled`,
    fire limits and cooldowns — counted in the session, decided in code: a model never decides how
    often a rule has fired;
 2. optionally one batched model call that judges which soft candidates truly apply (`applies`);
@@ -95,6 +97,9 @@ def below(agent: AgentConfig, candidates: list[ScoredRule], cand: ScoredRule) ->
         return f"{cand.score:.2f} is more than {cfg.rule_match_margin:g} below rule {best.rule_id} ({best.score:.2f})"
     if cand.flow_score is not None and cand.score < cand.flow_score - cfg.rule_match_margin:
         return f"the message fits flow {cand.flow_id} better ({cand.flow_score:.2f} vs {cand.score:.2f})"
+    if cand.answer_score is not None and cand.score < cand.answer_score - cfg.rule_match_margin \
+            and (rule := agent.rule(cand.rule_id)) is not None and not rule.is_hard_constraint:
+        return f"the message answers the question asked ({cand.answer_slot}: {cand.answer_score:.2f} vs {cand.score:.2f})"
     return None
 
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from focal.enforcement.draft_view import as_checked
 from focal.enforcement.terms import term_pattern
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
+from focal.text.draft_view import as_checked
 
 
 def known_values(agent: AgentConfig, kind: str, known: dict[str, Any], skip: set[str]) -> list[float]:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 
 from focal.enforcement.amount_cues import NUM, SHARES
-from focal.enforcement.amount_forms import amounts_in_one_form, percents_in_one_form, spell_out
-from focal.enforcement.draft_view import as_checked
+from focal.enforcement.amount_forms import spell_out
 from focal.enforcement.linear_scan import overlaps
+from focal.text.amounts import amounts_in_one_form, percents_in_one_form
+from focal.text.draft_view import as_checked
 
 _I = re.IGNORECASE
 MONEY = re.compile(

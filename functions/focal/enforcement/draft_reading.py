@@ -36,15 +36,16 @@ from functools import lru_cache
 from focal.enforcement.amount_attribution import Tally, read_clause
 from focal.enforcement.amount_clauses import SENTENCE, Clause, cue_patterns, sentences
 from focal.enforcement.amount_cues import DISCOUNT_CUES, EXCEPTION, STRONG_EXCEPTION, Lexicon, cue_words, lexicon
-from focal.enforcement.amount_forms import GIVEN_AWAY_MARK, added_on_top, names_quantity, repeated, stray_figures
+from focal.enforcement.amount_forms import added_on_top, names_quantity, repeated, stray_figures
 from focal.enforcement.amount_known import names_in
 from focal.enforcement.amount_repeats import Site, said_again_of, sites_of
-from focal.enforcement.amount_styles import ambiguous_amounts
 from focal.enforcement.amount_tokens import MONEY, normalised, number, show, tokens
-from focal.enforcement.draft_view import as_checked
 from focal.enforcement.linear_scan import CloseValues, close
 from focal.enforcement.terms import joined
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
+from focal.text.amount_styles import ambiguous_amounts
+from focal.text.amounts import GIVEN_AWAY_MARK
+from focal.text.draft_view import as_checked
 
 NUMERIC = ("money", "percentage", "number", "integer")
 _I = re.IGNORECASE

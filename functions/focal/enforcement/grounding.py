@@ -43,13 +43,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from focal.enforcement.draft_view import as_checked
 from focal.model_calls import call_model
 from focal.models.agent import AgentConfig
 from focal.models.turn import TurnState
 from focal.ports import EntailmentModel, LanguageModel
 from focal.prompt_data import DATA_RULE, data_message
 from focal.sensing.extraction import FieldPattern, PatternUnread, field_pattern
+from focal.text.draft_view import as_checked
 
 MONTHS = {m: i for i, m in enumerate(
     ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], start=1)}
@@ -109,7 +109,7 @@ def _mask(text: str, start: int, end: int) -> str:
 
 
 def extract_claims(text: str, id_patterns: Iterable[FieldPattern] = (), entities: Iterable[str] = ()) -> list[Claim]:
-    """Every checkable claim of a text (as checked: focal.enforcement.draft_view), each span counted once, in order of kind."""
+    """Every checkable claim of a text (as checked: focal.text.draft_view), each span counted once, in order of kind."""
     claims: list[Claim] = []
     text = as_checked(text)
     work = text

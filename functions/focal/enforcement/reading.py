@@ -20,7 +20,6 @@ from focal.enforcement.amount_cues import EXCEPTION, REFUSED_AFTER, TURNAROUND
 from focal.enforcement.amount_forms import may_state_amount, states_figure
 from focal.enforcement.amount_known import known_names, known_values, names_in
 from focal.enforcement.draft_reading import NUMERIC, policy_figures, read_amount
-from focal.enforcement.draft_view import as_checked, as_read
 from focal.enforcement.linear_scan import Suffixes
 from focal.enforcement.terms import term_pattern
 from focal.errors import ExpressionError
@@ -28,6 +27,7 @@ from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
 from focal.models.turn import Violation
 from focal.sensing.extraction import PatternUnread, coerce, read_value
 from focal.sensing.language import foreign_parts
+from focal.text.draft_view import as_checked, as_read
 
 PROBES = {"money": (0.0, -1e12, 1e12), "percentage": (0.0, -1e12, 1e12), "number": (0.0, -1e12, 1e12),
            "integer": (0, -10**12, 10**12), "boolean": (True, False)}
@@ -62,7 +62,7 @@ def offline_reading(
     agent: AgentConfig, draft: str, names: set[str], known: dict[str, Any] | None = None, model_written: bool = True,
 ) -> tuple[DraftReading, list[ProfileFieldDefinition]]:
     """The reading without a model, and the fields a model should read (`draft_variables` asks it). Every check
-    reads the checked draft (focal.enforcement.draft_view). `model_written`: not one of the agent's own texts —
+    reads the checked draft (focal.text.draft_view). `model_written`: not one of the agent's own texts —
     then a draft with a sentence or a clause in another language than the cues' (English) states no amount the
     reading can place, once it states a figure or names one of the turn's known purchases."""
     known = known or {}
@@ -138,8 +138,8 @@ def _folded(field: ProfileFieldDefinition) -> ProfileFieldDefinition:
 
 
 def _named(field: ProfileFieldDefinition, value: str, text: str) -> bool:
-    """A listed value (or a synonym of it) named in the folded draft, however its parts are joined or split."""
-    return any(term_pattern(w).search(text) for w in [value, *field.value_synonyms.get(value, [])])
+    """A listed value (its label, or a synonym of it) named in the folded draft, however its parts are joined or split."""
+    return any(term_pattern(w).search(text) for w in [value, field.spoken(value), *field.value_synonyms.get(value, [])])
 
 
 # A refusal of the promise itself: a negated verb of promising or being able, just before the hint ("I can't

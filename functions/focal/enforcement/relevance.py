@@ -41,11 +41,11 @@ from typing import Any
 
 import numpy as np
 
-from focal.dialogue.variables import render
 from focal.enforcement.topic import CONVERSATIONAL_MOVES, UNRELATED_KINDS, UNRELATED_TEXTS, domain_texts
 from focal.models.agent import AgentConfig
 from focal.models.turn import RouteOutput, TurnState
 from focal.ports import Embedder, RelevanceModel, embed_fixed
+from focal.variables import render
 
 OWN_SOURCES = ("offline", "template", "fallback")
 

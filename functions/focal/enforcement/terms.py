@@ -1,5 +1,5 @@
 """Listed names and words matched in a draft however they are split (read by enforcement's checks on the draft's
-check view, focal.enforcement.draft_view): `term_pattern` matches a listed name whole ("Acme-Co", "Acme Co", "AcmeCo"
+check view, focal.text.draft_view): `term_pattern` matches a listed name whole ("Acme-Co", "Acme Co", "AcmeCo"
 for "Acme Co"); `joined` rejoins a listed word written with separators inside it ("re-imburse", "c r e d i t",
 "c.r.e.d.i.t").
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from focal.enforcement.draft_view import as_checked
+from focal.text.draft_view import as_checked
 
 _SEPARATOR = r"(?:\s*[-.'’_*·/]{0,2}\s*)"  # what may split a name: spaces, up to two hyphens, dots…
 

@@ -17,11 +17,11 @@ import re
 from typing import Any
 
 from focal import expressions
-from focal.enforcement.draft_view import as_checked
 from focal.enforcement.facts import marked_figures
 from focal.enforcement.reading import offline_reading
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, Rule
+from focal.text.draft_view import as_checked
 
 _SECRETS = re.compile(
     r"\b(?:(?:credit|debit|bank|full|long)\s+card(?:\s+number)?|card\s*(?:numbers?|no\.?|details|info(?:rmation)?|digits)"

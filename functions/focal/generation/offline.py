@@ -13,10 +13,10 @@ from typing import Any
 
 from focal.dialogue.clarify import clarify_question, confirmation_question, likely_scenarios, step_clarification
 from focal.dialogue.resolution import ask_prompt
-from focal.dialogue.variables import render, unknown
 from focal.models.agent import AgentConfig, Step
 from focal.models.turn import OUTPUT_CHECKS, TurnState
 from focal.sensing import language, tone
+from focal.variables import render, unknown
 
 MAX_RULE_PARTS = 2
 ANYTHING_ELSE = "Is there anything else I can help with?"

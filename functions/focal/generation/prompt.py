@@ -13,11 +13,11 @@ from typing import Any
 
 from focal.dialogue.clarify import clarify_question, confirmation_question, likely_scenarios
 from focal.dialogue.resolution import ask_prompt
-from focal.dialogue.variables import render
 from focal.generation.structured import instructions
 from focal.models.agent import AgentConfig, Rule
 from focal.models.turn import TurnState
 from focal.prompt_data import DATA_RULE, data_message
+from focal.variables import render
 
 HISTORY_TURNS = 6
 

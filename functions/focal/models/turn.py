@@ -14,12 +14,12 @@ conversation and what every stage shares.
   - `response`, `execution_path`, `confidence`, `suggested_questions`: the answer, set by the stage that
     decides it (sensor's early exits, route and tools for confidence, generate, enforce; persist and the
     fallback on a failure).
-  - `model_calls`, `deadline`, `degraded`: every stage that calls a model (focal.pipeline.budget); retrieve
+  - `model_calls`, `deadline`, `degraded`: every stage that calls a model (focal.turn.budget); retrieve
     marks its own degradation.
   - `timings_ms`, `control`, `last_stage`, `error`, `result`: the pipeline (stage_io), a stage's jump or
     early exit, persist and the fallback.
 - `sensor` (SensorOutput): prevalidation, context, commands, profile_migration, idempotency, claim_owner,
-  foreign_session. Written by sensor (the turn id's claim: focal.pipeline.idempotency); persist and the
+  foreign_session. Written by sensor (the turn id's claim: focal.turn.idempotency); persist and the
   fallback mark a claim lost to a newer attempt, persist a session another customer took meanwhile.
   Read by every later stage.
 - `retrieve` (RetrieveOutput): candidates, episodes. Written by retrieve (which notes a degraded index in
@@ -75,6 +75,10 @@ class ScoredRule(BaseModel):
     reason: str = "similarity"
     flow_id: str | None = Field(default=None, description="the flow (not the rule's own) whose entry example fits the message best")
     flow_score: float | None = Field(default=None, description="that entry example's calibrated similarity")
+    answer_slot: str | None = Field(default=None, description="the variable asked last turn that the message gives a value")
+    answer_score: float | None = Field(
+        default=None, description="the calibrated similarity of the message to that value's words (a soft rule must not "
+                                  "be beaten by it: the message is then that answer, focal.retrieval.slot_answer)")
 
 
 class RouteDecision(BaseModel):
@@ -271,7 +275,7 @@ class SensorOutput(BaseModel):
     idempotency: Literal["replayed", "in_progress", "key_reused", "superseded"] | None = Field(
         default=None, description="set when the turn id was seen before (or its claim was taken over): nothing is written")
     claim_owner: str | None = Field(
-        default=None, description="this execution's token on the turn id's claim (focal.pipeline.idempotency)")
+        default=None, description="this execution's token on the turn id's claim (focal.turn.idempotency)")
     foreign_session: bool = Field(
         default=False, description="the session belongs to another customer: refused, nothing runs, nothing is written to it")
 

@@ -31,8 +31,8 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from focal.number_words import WORD_RUN, number_value
 from focal.sensing import lexicon
+from focal.text.number_words import WORD_RUN, number_value
 
 NEAREST_DAYS = 120
 _ANY_DAY = date(2000, 1, 15)  # where relative days are only looked for

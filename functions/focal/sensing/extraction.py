@@ -209,8 +209,10 @@ def allowed_value(field: ProfileFieldDefinition, raw: Any) -> str | None:
 
 
 def _words_for(field: ProfileFieldDefinition, value: str) -> list[str]:
-    """An allowed value and the synonyms the agent gives for it ("burst pipe" for water)."""
-    return [value, *field.value_synonyms.get(value, [])]
+    """An allowed value, the words it is said in to the customer ("small animal" for small_animal, or its label) and
+    the synonyms the agent gives for it ("burst pipe" for water)."""
+    said = field.spoken(value)
+    return [value, *([said] if said != value else []), *field.value_synonyms.get(value, [])]
 
 
 def coerce(kind: str, value: Any) -> Any:

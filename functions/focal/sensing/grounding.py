@@ -16,9 +16,9 @@ from typing import Any
 
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
 from focal.models.session import Session
-from focal.number_words import WORD_RUN, number_value
 from focal.sensing import dates, extraction
 from focal.sensing.money import message_amount, spelled_numbers
+from focal.text.number_words import WORD_RUN, number_value
 from focal.text.views import check_view
 
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")

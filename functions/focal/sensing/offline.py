@@ -7,16 +7,15 @@ import re
 from datetime import date
 from typing import Any
 
-from focal.dialogue.clarify import MAX_OPTIONS
-from focal.dialogue.flow import current_step, flow_slots, missing_slot, slot_value_valid, value_valid
-from focal.dialogue.resolution import PENDING
-from focal.dialogue.variables import known_variables
+from focal.flow_reading import current_step, flow_slots, missing_slot, slot_value_valid, value_valid
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Scenario, Slot
 from focal.models.context import Command, Context, IntentScore
 from focal.models.session import Offer, Session
 from focal.sensing import assign, counts, digression, language, lexicon, offers, tone
 from focal.sensing.acts import detect_acts
 from focal.sensing.extraction import coerce, extract
+from focal.sensing.offers import MAX_OPTIONS
+from focal.variables import PENDING, known_variables
 
 STOP_ACTS = ("HumanHandoff", "CancelFlow")  # explicit exits: they break stickiness
 

@@ -36,7 +36,6 @@ from typing import Any
 
 from focal.dialogue.flow import end_flow
 from focal.dialogue.offer_shown import offer_shown
-from focal.dialogue.variables import known_variables, render
 from focal.enforcement.assess import assess, settle
 from focal.enforcement.conditions import rules_to_judge, still_to_judge
 from focal.enforcement.deterministic import deterministic
@@ -52,8 +51,9 @@ from focal.enforcement.variables import PURPOSE as READ_PURPOSE
 from focal.enforcement.variables import draft_variables, field_listing
 from focal.models.agent import AgentConfig, Rule
 from focal.models.turn import OUTPUT_CHECKS, CheckVerdict, Draft, EnforcementReport, TurnState, Violation
-from focal.pipeline.budget import SPENT, budget_spent, start_budget
-from focal.pipeline.deps import Deps
+from focal.turn.budget import SPENT, budget_spent, start_budget
+from focal.turn.deps import Deps
+from focal.variables import known_variables, render, said_variables, spoken
 
 CHECK_LANES = OUTPUT_CHECKS  # output checks: their violations name the check, not a rule
 
@@ -205,7 +205,7 @@ def _output_checks(agent: AgentConfig, state: TurnState, deps: Deps) -> list[Vio
         started = time.perf_counter()
         folder = _model_folder(agent, cfg.relevance_model_dir)
         model = deps.relevance_model(folder) if folder and deps.relevance_model else None
-        rel = check_relevance(agent, state, draft.text, draft.source, deps.embedder, variables, model)
+        rel = check_relevance(agent, state, draft.text, draft.source, deps.embedder, spoken(agent, variables), model)
         _lap(state.enforce.report, "relevance", started)
         state.enforce.report.checks.append(CheckVerdict(
             name="relevance", draft=index, passed=rel.passed, score=rel.score,
@@ -257,7 +257,7 @@ def _calls_may_overlap(agent: AgentConfig, state: TurnState, deps: Deps, rules: 
 
 
 def _is_fallback_text(agent: AgentConfig, state: TurnState, text: str) -> bool:
-    variables = known_variables(agent, state.session, state.profile)
+    variables = said_variables(agent, state.session, state.profile)
     texts = {render(r.fallback_text, variables) for v in state.enforce.report.violations
              if (r := agent.rule(v.rule_id)) is not None and r.fallback_text and not r.response_template}
     return text in texts
@@ -268,7 +268,8 @@ def _offer_still_shown(agent: AgentConfig, state: TurnState, text: str) -> bool:
     if session is None or state.route.decision.action != "confirm":
         return False
     step = agent.step(session.active_scenario_id, session.active_step_id)
-    return offer_shown(step, known_variables(agent, session, state.profile), text)
+    known = known_variables(agent, session, state.profile)
+    return offer_shown(step, known, text, spoken(agent, known))
 
 
 def _withdraw_confirmation(state: TurnState) -> None:
@@ -279,6 +280,42 @@ def _withdraw_confirmation(state: TurnState) -> None:
         state.route.decision.cancelled_scenario_id = session.active_scenario_id
         end_flow(session)
         state.route.decision.scenario_id, state.route.decision.step_id = session.active_scenario_id, session.active_step_id
+
+
+def _accept(agent: AgentConfig, state: TurnState, draft: Draft) -> TurnState:
+    """A draft that passed every check is the answer."""
+    report = state.enforce.report
+    state.response = draft.text
+    state.enforce.feedback = []
+    if draft.agent_text and _is_fallback_text(agent, state, draft.text):
+        report.fallback_used = True  # the violated rule's own fallback text is what the customer hears
+        state.execution_path = "fallback"
+    if any(v.lane not in CHECK_LANES for v in report.violations) and not _offer_still_shown(agent, state, draft.text):
+        # An earlier draft of this turn broke a hard constraint: unless the compliant draft puts the same
+        # offer to the customer, the step's side effect must not run on a "yes" to an offer that was blocked.
+        _withdraw_confirmation(state)
+    return state
+
+
+def _fall_back(agent: AgentConfig, state: TurnState, draft: Draft, variables: dict[str, Any]) -> TurnState:
+    """No draft can be said: the agent's own words once (when no rule says what to say instead), else the fallback."""
+    report = state.enforce.report
+    first = next((agent.rule(v.rule_id) for v in draft.violations if agent.rule(v.rule_id) is not None), None)
+    if first is None and draft.source == "model" and not report.own_words:
+        # No rule of the agent's says what to say instead: the agent's own words for this turn (the step's template,
+        # its question), checked like any draft, before the generic fallback.
+        report.own_words = True
+        state.enforce.feedback = [f"{v.rule_id}: {v.reason}" for v in draft.violations]
+        state.control.next = "generate"
+        return state
+    first = first or next((DEFAULT_RULES.get(v.rule_id) for v in draft.violations if v.rule_id in DEFAULT_RULES), None)
+    state.response = render((first.fallback_text if first else None) or agent.enforcement.fallback_message,
+                            spoken(agent, variables))
+    report.fallback_used = True
+    state.execution_path = "fallback"
+    state.enforce.feedback = []
+    _withdraw_confirmation(state)
+    return state
 
 
 def run(state: TurnState, deps: Deps) -> TurnState:
@@ -301,16 +338,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         draft.violations += _output_checks(agent, state, deps)
     draft.violations += _unbound(agent, state, len(state.generate.drafts) - 1)  # after the rule lanes: it reads their values
     if not draft.violations:
-        state.response = draft.text
-        state.enforce.feedback = []
-        if draft.agent_text and _is_fallback_text(agent, state, draft.text):
-            report.fallback_used = True  # the violated rule's own fallback text is what the customer hears
-            state.execution_path = "fallback"
-        if any(v.lane not in CHECK_LANES for v in report.violations) and not _offer_still_shown(agent, state, draft.text):
-            # An earlier draft of this turn broke a hard constraint: unless the compliant draft puts the same
-            # offer to the customer, the step's side effect must not run on a "yes" to an offer that was blocked.
-            _withdraw_confirmation(state)
-        return state
+        return _accept(agent, state, draft)
 
     report.violations += draft.violations
     variables = known_variables(agent, state.session, state.profile)
@@ -322,19 +350,4 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         state.enforce.feedback = [f"{v.rule_id}: {v.reason}" for v in draft.violations]
         state.control.next = "generate"
         return state
-
-    first = next((agent.rule(v.rule_id) for v in draft.violations if agent.rule(v.rule_id) is not None), None)
-    if first is None and draft.source == "model" and not report.own_words:
-        # No rule of the agent's says what to say instead: the agent's own words for this turn (the step's template,
-        # its question), checked like any draft, before the generic fallback.
-        report.own_words = True
-        state.enforce.feedback = [f"{v.rule_id}: {v.reason}" for v in draft.violations]
-        state.control.next = "generate"
-        return state
-    first = first or next((DEFAULT_RULES.get(v.rule_id) for v in draft.violations if v.rule_id in DEFAULT_RULES), None)
-    state.response = render((first.fallback_text if first else None) or agent.enforcement.fallback_message, variables)
-    report.fallback_used = True
-    state.execution_path = "fallback"
-    state.enforce.feedback = []
-    _withdraw_confirmation(state)
-    return state
+    return _fall_back(agent, state, draft, variables)

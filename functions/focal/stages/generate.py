@@ -7,10 +7,9 @@ regeneration, `report.own_words`), `session`, `profile`; owns `generate` (one dr
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from focal.dialogue.clarify import MAX_OPTIONS, likely_scenarios, step_suggestions, suggestions
-from focal.dialogue.variables import known_variables
+from focal.dialogue.clarify import likely_scenarios, step_suggestions, suggestions
 from focal.enforcement.bindings import render_draft
 from focal.enforcement.reading import expression_names
 from focal.enforcement.repair import hopeless, rules_to_enforce
@@ -20,8 +19,11 @@ from focal.generation.structured import commitment_schema, parse_draft
 from focal.model_calls import call_model
 from focal.models.agent import AgentConfig
 from focal.models.turn import OUTPUT_CHECKS, Draft, TurnState
-from focal.pipeline.budget import budget_spent
-from focal.pipeline.deps import Deps
+from focal.ports import LanguageModel
+from focal.sensing.offers import MAX_OPTIONS
+from focal.turn.budget import budget_spent
+from focal.turn.deps import Deps
+from focal.variables import known_variables, spoken
 
 EXECUTION_PATHS = {
     "escalate": "escalate", "out_of_scope": "clarify", "tool_error": "fallback", "clarify": "clarify", "clarify_step": "clarify",
@@ -36,58 +38,72 @@ def commitment_names(agent: AgentConfig, state: TurnState) -> list[str]:
     return sorted(n for n in names if (f := agent.field(n)) is not None and "response" in f.sources and not f.privileged)
 
 
+def _suggest(agent: AgentConfig, state: TurnState) -> None:
+    """The questions offered beside a clarification or an out-of-scope answer."""
+    action = state.route.decision.action
+    if action == "clarify":
+        state.suggested_questions = suggestions(likely_scenarios(agent, state.sensor.context))
+    if action == "clarify_step":
+        state.suggested_questions = step_suggestions(state)
+    if action == "out_of_scope":
+        state.suggested_questions = suggestions(agent.scenarios[:MAX_OPTIONS])
+
+
+def _model_draft(agent: AgentConfig, state: TurnState, llm: LanguageModel, said: dict[str, Any]) -> bool:
+    """Ask the model for the draft; False (with a note) when its answer is unusable."""
+    names = commitment_names(agent, state)
+    messages = generation_messages(agent, state, said, names)
+    reply, call = call_model(llm, "generate", messages, state.model_calls, json_schema=commitment_schema(agent, names))
+    parsed = parse_draft(reply.text) if reply is not None else None
+    if parsed is not None and parsed.problem is None:
+        shown = render_draft(parsed.text, said, parsed.commitments, names)
+        committed = shown.commitments if parsed.structured else None
+        state.generate.drafts.append(Draft(text=shown.text, source="model", commitments=committed, spans=shown.spans,
+                                  bindings=shown.bound, unbound_placeholders=shown.unbound))
+        state.route.decision.notes += parsed.notes
+        return True
+    if parsed is not None:
+        call.ok, call.note = False, parsed.problem or "unusable answer"
+    state.route.decision.notes.append(f"generation model gave no usable answer ({call.note or 'no reply'}); "
+                                "offline composer used")
+    return False
+
+
 def run(state: TurnState, deps: Deps) -> TurnState:
     r = state.request
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
     variables = known_variables(agent, state.session, state.profile)
+    said = spoken(agent, variables)  # what the customer reads: enum values by their labels
     state.execution_path = EXECUTION_PATHS.get(state.route.decision.action, "respond")  # type: ignore[assignment]
-    if state.route.decision.action == "clarify":
-        state.suggested_questions = suggestions(likely_scenarios(agent, state.sensor.context))
-    if state.route.decision.action == "clarify_step":
-        state.suggested_questions = step_suggestions(state)
-    if state.route.decision.action == "out_of_scope":
-        state.suggested_questions = suggestions(agent.scenarios[:MAX_OPTIONS])
+    _suggest(agent, state)
 
     if state.route.decision.action == "action_blocked":
         # The customer hears the guard's own words, never a model's paraphrase that might say "done".
-        state.generate.drafts.append(Draft(text=blocked_text(agent, state, variables), source="template", agent_text=True))
+        state.generate.drafts.append(Draft(text=blocked_text(agent, state, said), source="template", agent_text=True))
         return state
     if (fixed := fixed_text(agent, state)) is not None:
         # Said as written: no model call, checked by enforce like any other draft (models.rephrase_fixed_texts).
         state.route.decision.notes.append(f"no generation call ({fixed})")
-        state.generate.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
+        state.generate.drafts.append(Draft(text=compose(agent, state, said), source="offline"))
         return state
     if state.enforce.report.own_words:
         state.route.decision.notes.append("the model's drafts failed: the agent's own words")
-        state.generate.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
+        state.generate.drafts.append(Draft(text=compose(agent, state, said), source="offline"))
         return state
     llm = deps.llm(agent, state)
     if llm.available("generate") and (blocker := hopeless(agent, rules_to_enforce(agent, state), variables)):
         # Whatever the model wrote, enforce would block it and answer with the fallback: no call.
         state.route.decision.notes.append(f"no generation call: no answer can satisfy {blocker.id}")
-        state.generate.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
+        state.generate.drafts.append(Draft(text=compose(agent, state, said), source="offline"))
         return state
     if llm.available("generate"):
-        names = commitment_names(agent, state)
-        messages = generation_messages(agent, state, variables, names)
-        reply, call = call_model(llm, "generate", messages, state.model_calls, json_schema=commitment_schema(agent, names))
-        parsed = parse_draft(reply.text) if reply is not None else None
-        if parsed is not None and parsed.problem is None:
-            shown = render_draft(parsed.text, variables, parsed.commitments, names)
-            committed = shown.commitments if parsed.structured else None
-            state.generate.drafts.append(Draft(text=shown.text, source="model", commitments=committed, spans=shown.spans,
-                                      bindings=shown.bound, unbound_placeholders=shown.unbound))
-            state.route.decision.notes += parsed.notes
+        if _model_draft(agent, state, llm, said):
             return state
-        if parsed is not None:
-            call.ok, call.note = False, parsed.problem or "unusable answer"
-        state.route.decision.notes.append(f"generation model gave no usable answer ({call.note or 'no reply'}); "
-                                    "offline composer used")
     elif budget_spent(llm):
         state.route.decision.notes.append("time budget spent: offline composer used")
     source: Literal["template", "offline"] = "template" if state.enforce.feedback else "offline"
     # After a rule's violation the composer says the violated rules' own texts: the agent's words, said as written.
     own = bool(state.enforce.feedback) and any(v.lane not in OUTPUT_CHECKS and agent.rule(v.rule_id) is not None
-                                       for v in state.generate.drafts[-1].violations)
-    state.generate.drafts.append(Draft(text=compose(agent, state, variables), source=source, agent_text=own))
+                                               for v in state.generate.drafts[-1].violations)
+    state.generate.drafts.append(Draft(text=compose(agent, state, said), source=source, agent_text=own))
     return state

@@ -11,15 +11,15 @@ from focal.dialogue.commands import CommandRun, execute
 from focal.dialogue.decision import apply_progress
 from focal.dialogue.flow import progress
 from focal.dialogue.rule_filter import filter_rules, record_fires
-from focal.dialogue.variables import known_variables
 from focal.models.agent import AgentConfig
 from focal.models.context import Command
 from focal.models.session import Offer
 from focal.models.turn import RouteDecision, TurnState
-from focal.pipeline.deps import Deps
 from focal.retrieval.applicability import PURPOSE as APPLICABILITY
 from focal.retrieval.applicability import model_applies
 from focal.sensing import language, lexicon
+from focal.turn.deps import Deps
+from focal.variables import known_variables
 
 
 def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str]) -> list[Command]:

@@ -33,16 +33,17 @@ from __future__ import annotations
 from focal.dialogue import approvals, resolution
 from focal.dialogue.confidence import assess
 from focal.dialogue.decision import apply_progress
-from focal.dialogue.flow import current_step, customer_confirmed, progress
+from focal.dialogue.flow import customer_confirmed, progress
 from focal.dialogue.handoff import SUMMARY, conversation_summary
 from focal.dialogue.tool_calls import execute, may_repeat, not_repeated, prepare
-from focal.dialogue.variables import known_variables
 from focal.enforcement.scope import turn_scope
 from focal.errors import VersionConflict
+from focal.flow_reading import current_step
 from focal.models.agent import AgentConfig
 from focal.models.session import Session
 from focal.models.turn import ToolCall, TurnError, TurnState
-from focal.pipeline.deps import Deps
+from focal.turn.deps import Deps
+from focal.variables import known_variables
 
 MAX_ACTION_ROUNDS = 3
 CLAIM_TTL_S = 120  # a claim older than this belongs to a turn that died; it no longer stops others
