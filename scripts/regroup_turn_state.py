@@ -16,7 +16,12 @@ Usage, from the repository root (the venv's python, focal importable):
     PYTHONPATH=functions:infra .venv/bin/python scripts/regroup_turn_state.py [--no-mypy] [paths ...]
 
 Paths default to functions, infra/focal_infra and tests. It prints every rewrite; review the diff, then run
-mypy, ruff (`--fix` sorts the imports it adds) and the tests.
+ruff (`--fix` sorts the imports it adds; a rewritten line may need wrapping), mypy and the tests.
+
+After a merge that brought in code written against the flat state: resolve each conflict hunk by taking the
+incoming side (the mechanical part of this branch is redone here), run this script, then re-apply by hand
+what is not mechanical (the stage docstrings' "State" paragraphs, the helpers that take one section), which
+mypy points at where a call still passes the whole state.
 """
 
 from __future__ import annotations
@@ -68,14 +73,20 @@ class Source:
         line = self.text[start:self.line_starts[lineno]]
         return start + len(line.encode("utf-8")[:col_bytes].decode("utf-8", errors="ignore"))
 
-    def segment(self, node: ast.AST) -> str:
-        return self.text[self.offset(node.lineno, node.col_offset):self.offset(node.end_lineno, node.end_col_offset)]  # type: ignore[attr-defined,arg-type]
+    def span(self, node: ast.expr | ast.stmt | ast.keyword) -> tuple[int, int]:
+        """Character offsets [start, end) of a node in the text."""
+        end_line, end_col = node.end_lineno or node.lineno, node.end_col_offset or node.col_offset
+        return self.offset(node.lineno, node.col_offset), self.offset(end_line, end_col)
+
+    def segment(self, node: ast.expr | ast.keyword) -> str:
+        start, end = self.span(node)
+        return self.text[start:end]
 
 
 def section_edit(src: Source, node: ast.Attribute, why: str) -> Edit:
     """`<value>.<flat>` → `<value>.<section>.<name>`: the attribute name itself is replaced."""
     section, name = SECTION_OF[node.attr]
-    end = src.offset(node.end_lineno, node.end_col_offset)  # type: ignore[arg-type]
+    end = src.span(node)[1]
     return Edit(end - len(node.attr), end, f"{section}.{name}", why)
 
 
@@ -107,7 +118,7 @@ def typed_edits(src: Source, hits: set[tuple[int, int, str]]) -> list[Edit]:
         if not isinstance(node, ast.Attribute):
             continue
         key = (node.lineno, char_col(src, node.lineno, node.col_offset), node.attr)
-        if key in hits and (key not in found or node.end_col_offset < found[key].end_col_offset):  # type: ignore[operator]
+        if key in hits and (key not in found or src.span(node)[1] < src.span(found[key])[1]):
             found[key] = node
     return [section_edit(src, node, "typed") for node in found.values()]
 
@@ -157,11 +168,11 @@ def named_edits(src: Source) -> list[Edit]:
 def constructor_edits(src: Source) -> tuple[list[Edit], set[str]]:
     edits, classes = [], set()
     for node in ast.walk(src.tree):
-        func = node.func if isinstance(node, ast.Call) else None
-        name = getattr(func, "id", None) or getattr(func, "attr", None)
-        if name != "TurnState" or not any(k.arg in SECTION_OF for k in node.keywords):  # type: ignore[union-attr]
+        if not isinstance(node, ast.Call):
             continue
-        assert isinstance(node, ast.Call)
+        name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+        if name != "TurnState" or not any(k.arg in SECTION_OF for k in node.keywords):
+            continue
         grouped: dict[str, list[str]] = defaultdict(list)
         args = [src.segment(a) for a in node.args]
         for kw in node.keywords:
@@ -176,8 +187,8 @@ def constructor_edits(src: Source) -> tuple[list[Edit], set[str]]:
         call_line = src.text[src.line_starts[node.lineno - 1]:].split("\n", 1)[0]
         indent = " " * (len(call_line) - len(call_line.lstrip()) + 4)
         inner = f",\n{indent}".join(args)
-        start, end = src.offset(node.lineno, node.col_offset), src.offset(node.end_lineno, node.end_col_offset)  # type: ignore[arg-type]
-        text = f"{src.segment(func)}(\n{indent}{inner},\n{indent[:-4]})"  # type: ignore[arg-type]
+        start, end = src.span(node)
+        text = f"{src.segment(node.func)}(\n{indent}{inner},\n{indent[:-4]})"
         edits.append(Edit(start, end, text, "constructor"))
     return edits, classes
 
@@ -200,10 +211,10 @@ def import_edit(src: Source, classes: set[str]) -> list[Edit]:
     missing = sorted((classes | named) - _bound(src))
     if not missing:
         return []
-    at = next((n.end_lineno for n in src.tree.body if isinstance(n, ast.ImportFrom) and n.module == "focal.models.turn"), None)
-    if at is None:
-        at = max(n.end_lineno for n in src.tree.body if isinstance(n, ast.Import | ast.ImportFrom))  # type: ignore[type-var]
-    pos = src.line_starts[at]  # type: ignore[index]
+    imports = [n for n in src.tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+    turn = [n for n in imports if isinstance(n, ast.ImportFrom) and n.module == "focal.models.turn"]
+    last = (turn or imports)[-1]
+    pos = src.line_starts[last.end_lineno or last.lineno]  # the start of the line after it
     return [Edit(pos, pos, f"from focal.models.turn import {', '.join(missing)}\n", "import")]
 
 
@@ -250,14 +261,15 @@ def record_edits(src: Source) -> list[Edit]:
 
 
 def _record_edit(src: Source, node: ast.AST, key: ast.Constant, how: str) -> Edit:
-    section, name = SECTION_OF[key.value]
+    section, name = SECTION_OF[str(key.value)]
     if how == "sub":  # doc["decision"] → doc["route"]["decision"]
-        start, end = src.offset(key.lineno, key.col_offset), src.offset(key.end_lineno, key.end_col_offset)  # type: ignore[arg-type]
+        start, end = src.span(key)
         return Edit(start, end, f'"{section}"]["{name}"', "record")
-    assert isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)  # doc.get("drafts") → (doc.get("generate") or {}).get("drafts")
+    # doc.get("drafts") → (doc.get("generate") or {}).get("drafts")
+    assert isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
     base = src.segment(node.func.value)
     base = f"({base})" if isinstance(node.func.value, ast.BoolOp) else base
-    start, end = src.offset(node.lineno, node.col_offset), src.offset(key.end_lineno, key.end_col_offset)  # type: ignore[arg-type]
+    start, end = src.span(node)[0], src.span(key)[1]
     return Edit(start, end, f'({base}.get("{section}") or {{}}).get("{name}"', "record")
 
 
