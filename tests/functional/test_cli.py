@@ -38,7 +38,8 @@ def test_schema_is_json_schema_of_the_agent_file(capsys):
 
 def test_turn_keeps_state_in_a_local_sqlite_file(tmp_path, capsys):
     db = str(tmp_path / "state.db")
-    base = ["turn", RETAIL, "--session", "cli-1", "--db", db, "--json"]
+    # c-200 owns A1004: the address change looks the order up on the customer's account first
+    base = ["turn", RETAIL, "--session", "cli-1", "--db", db, "--json", "--customer", "c-200"]
     assert main([*base, "--message", "I want to change my delivery address"]) == 0
     first = json.loads(capsys.readouterr().out)
     assert first["scenario"] == {"id": "change_address", "step_id": "ask_order"}

@@ -60,8 +60,10 @@ def _start(run: CommandRun, cmd: Command) -> None:
         if run.context.source == "model":
             # one scale on both sides: the offline intent score of the proposed flow, not the model's self-rating
             score = _intent_score(run, scenario.id) or score
-        held = _intent_score(run, run.session.active_scenario_id) + nav.stickiness_boost
-        if score < nav.exit_intent_threshold or score <= held:
+        # a blocked flow holds no question open: another request only has to fit better than it
+        blocked = run.session.flow_state == "blocked"
+        held = _intent_score(run, run.session.active_scenario_id) + (0.0 if blocked else nav.stickiness_boost)
+        if (score < nav.exit_intent_threshold and not blocked) or score <= held:
             run.decision.notes.append(
                 f"stayed in {run.session.active_scenario_id}: {scenario.id} scored {score:.2f} "
                 f"(exit needs ≥ {nav.exit_intent_threshold:.2f} and > {held:.2f} with stickiness)"
@@ -189,8 +191,8 @@ def _deny(run: CommandRun, cmd: Command) -> None:
         run.decision.action = "declined"
         run.executed.append("DenyConfirmation")
         return
-    if run.session.flow_state != "confirming":
-        return
+    if run.session.flow_state not in ("confirming", "blocked"):
+        return  # "no" after a guard's refusal leaves the flow as it leaves a question
     run.executed.append("DenyConfirmation")
     if any(c in run.executed for c in ("SetSlot", "CorrectSlot")):
         return  # "no, change the date": the correction stands, the step asks again

@@ -4,6 +4,12 @@
 the turn must do next: ask for a slot, ask for confirmation, run the step's tools, or report the
 finished step. Route calls it after executing the commands; tools calls it again after the step's
 tools have run, because transitions may read what the tools returned.
+
+A step whose action a guard stopped is `blocked` (`hold_blocked`): its confirmation is withdrawn and the flow
+waits at the step for a changed value. A changed value moves the flow as any correction does (back to the step
+that collects it, whose lookups run again); until then the step is not offered again: `progress` hands its
+action to the tools stage, which checks its guards again without running it and asks the question again only
+once they hold.
 """
 
 from __future__ import annotations
@@ -35,6 +41,13 @@ def customer_confirmed(agent: AgentConfig, session: Session) -> bool:
     """The guards' built-in `customer_confirmed`: the customer said yes to the step that leads to the call."""
     step = current_step(agent, session)
     return bool(step and step.requires_confirmation and session.confirmed_step == step.id)
+
+
+def hold_blocked(session: Session) -> None:
+    """A guard stopped the active step's action: a yes given is spent, no question is left open, and the flow
+    waits at the step (state `blocked`) for a changed value, a new request, or a "no"."""
+    session.confirmed_step = None
+    session.flow_state = "blocked"
 
 
 def start_flow(agent: AgentConfig, session: Session, scenario: Scenario, call: bool = False) -> None:
@@ -127,6 +140,8 @@ def resume_flow(session: Session, agent: AgentConfig | None = None) -> FlowFrame
     else:
         session.variables.update(frame.variables)
     _enter(session, frame.scenario_id, step_id)
+    if frame.state == "blocked" and not frame.stale:
+        session.flow_state = "blocked"  # nothing its guards read has changed: still not offered again unchecked
     session.effects_done = list(frame.effects_done)  # what the flow already did comes back with it
     session.offer = None
     return frame
@@ -196,6 +211,9 @@ def progress(agent: AgentConfig, session: Session, variables: dict[str, Any]) ->
             session.flow_state = "waiting_for_slot"
             return Progress("ask_slot", step=step, slot=slot, notes=notes)
         if step.requires_confirmation and session.confirmed_step != step.id:
+            if session.flow_state == "blocked" and step.action:
+                # its guards are checked again (nothing runs) before the question is asked again
+                return Progress("run_tools", step=step, tools=list(step.action), notes=notes)
             session.flow_state = "confirming"
             return Progress("confirm", step=step, notes=notes)
         if step.action and session.actions_done_step != step.id:

@@ -43,6 +43,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from focal.enforcement.declared_texts import agent_texts
 from focal.model_calls import call_model
 from focal.models.agent import AgentConfig
 from focal.models.turn import TurnState
@@ -177,28 +178,6 @@ def _show(value: Any) -> list[str]:
     if isinstance(value, (list, tuple)):
         return [s for v in value for s in _show(v)]
     return [str(value)]
-
-
-def agent_texts(agent: AgentConfig) -> list[str]:
-    """The agent's declared knowledge, the same on every turn: rules, field definitions, steps, fixed texts.
-
-    Templates are taken unrendered: the values they would show are sources themselves (variables)."""
-    texts = [agent.name, agent.description or "", agent.persona or "", agent.greeting, agent.out_of_scope_message,
-             agent.enforcement.fallback_message, agent.pre_validation.refusal_message]
-    for rule in agent.rules:
-        if rule.enabled:
-            texts += [rule.condition_text, rule.action_text, rule.response_template or "", rule.fallback_text or ""]
-    for f in agent.profile_field_definitions:
-        texts += [f.display_name or "", f.description or "", " ".join(f.extraction_hints or [])]
-        if f.field_type == "enum":
-            texts += [str(v) for v in f.allowed_values or []]
-    for scenario in agent.scenarios:
-        texts.append(scenario.name)
-        for step in scenario.steps:
-            texts += [step.instructions, step.clarification_hint or "", step.confirmation_prompt or "",
-                      step.response_template or ""]
-            texts += [s.prompt for s in step.slots if s.prompt]
-    return [t for t in texts if t and t.strip()]
 
 
 def turn_texts(state: TurnState, variables: dict[str, Any]) -> list[str]:

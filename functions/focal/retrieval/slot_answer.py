@@ -24,7 +24,7 @@ from focal.models.context import Command
 from focal.models.session import Session
 from focal.ports import Embedder
 from focal.retrieval.calibration import centred
-from focal.sensing.offline import awaited_slot
+from focal.sensing.slot_reading import awaited_slot
 from focal.variables import PENDING, render
 
 FILLS = ("SetSlot", "CorrectSlot")

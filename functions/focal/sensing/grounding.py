@@ -83,25 +83,39 @@ def written(value: Any, message: str) -> bool:
 
 def _typed(f: ProfileFieldDefinition | None, value: Any, message: str, today: date | None) -> bool:
     """A date, amount or allowed value the offline typed readers take out of the message."""
-    if isinstance(value, str) and _ISO.match(value.strip()):
-        found = dates.read_dates(message, today) or []
-        if value.strip() in {iso for _, _, iso in found} or dates.read_date(message, today) == value.strip():
-            return True
+    if isinstance(value, str) and _ISO.match(value.strip()) and _date_in(value.strip(), message, today):
+        return True
     if f is None:
         return False
     if f.field_type in ("money", "percentage"):
-        number = _as_number(value)
-        amount = message_amount(message, f.extraction_hints) if f.field_type == "money" else None
-        return number is not None and (amount == number or number in _numbers(message))
+        return _amount_in(f, value, message)
     if f.field_type in ("enum", "entity_list") and f.allowed_values:
-        said = extraction.extract(f, message)
-        wanted = value if isinstance(value, list) else [value]
-        named = said if isinstance(said, list) else [said]
-        chosen = [extraction.allowed_value(f, w) for w in wanted]
-        return all(c is not None and c in named for c in chosen)
+        return _allowed_named(f, value, message)
     if f.field_type == "boolean" and isinstance(value, bool):
         return extraction.yes_or_no(message) is value
     return False
+
+
+def _date_in(iso: str, message: str, today: date | None) -> bool:
+    """The date (ISO) is one the message states."""
+    found = dates.read_dates(message, today) or []
+    return iso in {d for _, _, d in found} or dates.read_date(message, today) == iso
+
+
+def _amount_in(f: ProfileFieldDefinition, value: Any, message: str) -> bool:
+    """The amount is the one the message gives for a money field, or any figure it states."""
+    number = _as_number(value)
+    amount = message_amount(message, f.extraction_hints) if f.field_type == "money" else None
+    return number is not None and (amount == number or number in _numbers(message))
+
+
+def _allowed_named(f: ProfileFieldDefinition, value: Any, message: str) -> bool:
+    """Each allowed value (or list of them) is one the message names, by a word or a synonym."""
+    said = extraction.extract(f, message)
+    wanted = value if isinstance(value, list) else [value]
+    named = said if isinstance(said, list) else [said]
+    chosen = [extraction.allowed_value(f, w) for w in wanted]
+    return all(c is not None and c in named for c in chosen)
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -36,7 +36,7 @@ from typing import Any
 
 from focal.dialogue.flow import end_flow
 from focal.dialogue.offer_shown import offer_shown
-from focal.enforcement.assess import assess, settle
+from focal.enforcement.assess import Assessment, assess, settle
 from focal.enforcement.conditions import rules_to_judge, still_to_judge
 from focal.enforcement.deterministic import deterministic
 from focal.enforcement.facts import agent_declared_texts, build_sources, unbound_facts
@@ -59,7 +59,6 @@ CHECK_LANES = OUTPUT_CHECKS  # output checks: their violations name the check, n
 
 
 def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], text: str) -> list[Violation]:
-    cfg = agent.enforcement
     draft = state.generate.drafts[-1]
     if draft.agent_text:
         return []  # a guard's or a rule's own template: the business's words, said as written
@@ -69,28 +68,11 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
     if (blocked := _blocked_whatever_it_says(agent, state, rules, names, text, dict(variables))) is not None:
         _lap(state.enforce.report, "deterministic", started)
         return blocked
-    acted = any(c.status == "ok" and (t := agent.tool(c.tool_id)) is not None and t.side_effect for c in state.tools.tool_calls)
-    in_flow = state.route.decision.scenario_id is not None  # an action asked for inside a flow is that flow's to guard
-    requested = agent.flow_of_intent(state.sensor.context.detected_intent if state.sensor.context else None)
-    found = assess(agent, rules, names, draft, variables, state.request.message, acted or in_flow, requested)
-    defaults = found.defaults
-    subjective = rules_to_judge(state, [r for r in rules if r.subjective]) + defaults
+    found = _assessed(agent, state, rules, names, variables)
+    subjective = rules_to_judge(state, [r for r in rules if r.subjective]) + found.defaults
     llm = deps.llm(agent, state)
-    judging = bool(subjective) and cfg.llm_judge_enabled and llm.available("judge")
-    batched: list[Violation] | None = None
-    batch_s = 0.0
-    if found.verify and (judging or llm.available(READ_PURPOSE)):
-        # The verification call: the fields the reader raised, read by a model that did not write the draft —
-        # with the subjective rules' verdicts in the same call when there are any.
-        call_started = time.perf_counter()
-        message = state.request.message
-        if judging:
-            batched, values = judge_and_read(llm, subjective, field_listing(found.verify), text, state.model_calls, message)
-        else:
-            values = verify_values(llm, field_listing(found.verify), text, state.model_calls, message)
-        batch_s = time.perf_counter() - call_started
-        if values is not None:  # a failed call leaves the raised fields uncertain: cannot verify
-            settle(found.reading, found.verify, values)
+    judging = bool(subjective) and agent.enforcement.llm_judge_enabled and llm.available("judge")
+    batched, batch_s = _verify(state, llm, found, subjective, judging, text)
     checkable, unverifiable = apply_reading(agent, rules, variables, found.reading)  # uncertain values: "cannot verify"
     _keep_values(state.generate.drafts[-1], names, variables)
     violations = unverifiable + deterministic([r for r in checkable if not r.subjective], variables)
@@ -99,12 +81,37 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
         started = time.perf_counter() - batch_s
         verdicts = batched if found.verify and judging else (
             judge(llm, subjective, text, state.model_calls, state.request.message) if judging else None)
-        if verdicts is not None:
-            violations += verdicts
-        else:
-            violations += _unjudged(agent, state.enforce.report, llm, subjective, judging, defaults)
+        violations += verdicts if verdicts is not None else _unjudged(agent, state.enforce.report, llm, subjective, judging, found.defaults)
         _lap(state.enforce.report, "judge", started)
     return violations
+
+
+def _assessed(agent: AgentConfig, state: TurnState, rules: list[Rule], names: set[str], variables: dict[str, Any]) -> Assessment:
+    """The latest draft assessed on what it commits to (focal.enforcement.assess)."""
+    acted = any(c.status == "ok" and (t := agent.tool(c.tool_id)) is not None and t.side_effect for c in state.tools.tool_calls)
+    in_flow = state.route.decision.scenario_id is not None  # an action asked for inside a flow is that flow's to guard
+    requested = agent.flow_of_intent(state.sensor.context.detected_intent if state.sensor.context else None)
+    return assess(agent, rules, names, state.generate.drafts[-1], variables, state.request.message, acted or in_flow, requested)
+
+
+def _verify(state: TurnState, llm: Any, found: Assessment, subjective: list[Rule], judging: bool,
+            text: str) -> tuple[list[Violation] | None, float]:
+    """The verification call: the fields the reader raised, read by a model that did not write the draft — with the
+    subjective rules' verdicts in the same call when there are any. The verdicts it gave (None: not asked, or not
+    batched) and how long it took; a failed call leaves the raised fields uncertain ("cannot verify")."""
+    if not found.verify or not (judging or llm.available(READ_PURPOSE)):
+        return None, 0.0
+    started = time.perf_counter()
+    message = state.request.message
+    batched: list[Violation] | None = None
+    if judging:
+        batched, values = judge_and_read(llm, subjective, field_listing(found.verify), text, state.model_calls, message)
+    else:
+        values = verify_values(llm, field_listing(found.verify), text, state.model_calls, message)
+    took = time.perf_counter() - started
+    if values is not None:
+        settle(found.reading, found.verify, values)
+    return batched, took
 
 
 def _unjudged(agent: AgentConfig, report: EnforcementReport, llm: Any, subjective: list[Rule], judging: bool,
@@ -282,6 +289,23 @@ def _withdraw_confirmation(state: TurnState) -> None:
         state.route.decision.scenario_id, state.route.decision.step_id = session.active_scenario_id, session.active_step_id
 
 
+def _violations(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule]) -> list[Violation]:
+    """Every violation of the latest draft: the rule lanes, the output checks, then unbound facts."""
+    draft = state.generate.drafts[-1]
+    if _calls_may_overlap(agent, state, deps, rules):
+        # The grounding judge and the rule lanes' call read the same draft independently: side by side.
+        checks = _pool().submit(_output_checks, agent, state, deps)
+        try:
+            found = _check(agent, state, deps, rules, draft.text)
+        finally:
+            outputs = checks.result()
+        found += outputs
+    else:
+        found = _check(agent, state, deps, rules, draft.text)
+        found += _output_checks(agent, state, deps)
+    return found + _unbound(agent, state, len(state.generate.drafts) - 1)  # after the rule lanes: it reads their values
+
+
 def _accept(agent: AgentConfig, state: TurnState, draft: Draft) -> TurnState:
     """A draft that passed every check is the answer."""
     report = state.enforce.report
@@ -325,18 +349,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     report = state.enforce.report
     rules = rules_to_enforce(agent, state)
     report.checked = [rule.id for rule in rules]
-    if _calls_may_overlap(agent, state, deps, rules):
-        # The grounding judge and the rule lanes' call read the same draft independently: side by side.
-        checks = _pool().submit(_output_checks, agent, state, deps)
-        try:
-            draft.violations = _check(agent, state, deps, rules, draft.text)
-        finally:
-            outputs = checks.result()
-        draft.violations += outputs
-    else:
-        draft.violations = _check(agent, state, deps, rules, draft.text)
-        draft.violations += _output_checks(agent, state, deps)
-    draft.violations += _unbound(agent, state, len(state.generate.drafts) - 1)  # after the rule lanes: it reads their values
+    draft.violations = _violations(agent, state, deps, rules)
     if not draft.violations:
         return _accept(agent, state, draft)
 

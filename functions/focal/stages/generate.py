@@ -19,7 +19,6 @@ from focal.generation.structured import commitment_schema, parse_draft
 from focal.model_calls import call_model
 from focal.models.agent import AgentConfig
 from focal.models.turn import OUTPUT_CHECKS, Draft, TurnState
-from focal.ports import LanguageModel
 from focal.sensing.offers import MAX_OPTIONS
 from focal.turn.budget import budget_spent
 from focal.turn.deps import Deps
@@ -39,24 +38,47 @@ def commitment_names(agent: AgentConfig, state: TurnState) -> list[str]:
 
 
 def _suggest(agent: AgentConfig, state: TurnState) -> None:
-    """The questions offered beside a clarification or an out-of-scope answer."""
+    """The questions a chat channel may offer as buttons after a clarification or an out-of-scope answer."""
     action = state.route.decision.action
     if action == "clarify":
         state.suggested_questions = suggestions(likely_scenarios(agent, state.sensor.context))
-    if action == "clarify_step":
+    elif action == "clarify_step":
         state.suggested_questions = step_suggestions(state)
-    if action == "out_of_scope":
+    elif action == "out_of_scope":
         state.suggested_questions = suggestions(agent.scenarios[:MAX_OPTIONS])
 
 
-def _model_draft(agent: AgentConfig, state: TurnState, llm: LanguageModel, said: dict[str, Any]) -> bool:
-    """Ask the model for the draft; False (with a note) when its answer is unusable."""
+def _said_as_written(agent: AgentConfig, state: TurnState) -> str | None:
+    """Why this turn's draft is the agent's own words with no generation call (None: the model may write it)."""
+    if (fixed := fixed_text(agent, state)) is not None:
+        # Said as written: no model call, checked by enforce like any other draft (models.rephrase_fixed_texts).
+        return f"no generation call ({fixed})"
+    if state.enforce.report.own_words:
+        return "the model's drafts failed: the agent's own words"
+    return None
+
+
+def _hopeless(agent: AgentConfig, state: TurnState, llm: Any, variables: dict[str, Any]) -> str | None:
+    if llm.available("generate") and (blocker := hopeless(agent, rules_to_enforce(agent, state), variables)):
+        # Whatever the model wrote, enforce would block it and answer with the fallback: no call.
+        return f"no generation call: no answer can satisfy {blocker.id}"
+    return None
+
+
+def _composed(agent: AgentConfig, state: TurnState, variables: dict[str, Any], why: str) -> TurnState:
+    state.route.decision.notes.append(why)
+    state.generate.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
+    return state
+
+
+def _model_draft(agent: AgentConfig, state: TurnState, llm: Any, variables: dict[str, Any]) -> bool:
+    """The model's structured draft, placeholders rendered by the engine; False when it gave nothing usable."""
     names = commitment_names(agent, state)
-    messages = generation_messages(agent, state, said, names)
+    messages = generation_messages(agent, state, variables, names)
     reply, call = call_model(llm, "generate", messages, state.model_calls, json_schema=commitment_schema(agent, names))
     parsed = parse_draft(reply.text) if reply is not None else None
     if parsed is not None and parsed.problem is None:
-        shown = render_draft(parsed.text, said, parsed.commitments, names)
+        shown = render_draft(parsed.text, variables, parsed.commitments, names)
         committed = shown.commitments if parsed.structured else None
         state.generate.drafts.append(Draft(text=shown.text, source="model", commitments=committed, spans=shown.spans,
                                   bindings=shown.bound, unbound_placeholders=shown.unbound))
@@ -64,9 +86,17 @@ def _model_draft(agent: AgentConfig, state: TurnState, llm: LanguageModel, said:
         return True
     if parsed is not None:
         call.ok, call.note = False, parsed.problem or "unusable answer"
-    state.route.decision.notes.append(f"generation model gave no usable answer ({call.note or 'no reply'}); "
-                                "offline composer used")
+    state.route.decision.notes.append(f"generation model gave no usable answer ({call.note or 'no reply'}); offline composer used")
     return False
+
+
+def _offline_draft(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> Draft:
+    """The composer's draft. After a rule's violation it says the violated rules' own texts: the agent's words,
+    said as written."""
+    source: Literal["template", "offline"] = "template" if state.enforce.feedback else "offline"
+    own = bool(state.enforce.feedback) and any(v.lane not in OUTPUT_CHECKS and agent.rule(v.rule_id) is not None
+                                       for v in state.generate.drafts[-1].violations)
+    return Draft(text=compose(agent, state, variables), source=source, agent_text=own)
 
 
 def run(state: TurnState, deps: Deps) -> TurnState:
@@ -76,34 +106,19 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     said = spoken(agent, variables)  # what the customer reads: enum values by their labels
     state.execution_path = EXECUTION_PATHS.get(state.route.decision.action, "respond")  # type: ignore[assignment]
     _suggest(agent, state)
-
     if state.route.decision.action == "action_blocked":
         # The customer hears the guard's own words, never a model's paraphrase that might say "done".
         state.generate.drafts.append(Draft(text=blocked_text(agent, state, said), source="template", agent_text=True))
         return state
-    if (fixed := fixed_text(agent, state)) is not None:
-        # Said as written: no model call, checked by enforce like any other draft (models.rephrase_fixed_texts).
-        state.route.decision.notes.append(f"no generation call ({fixed})")
-        state.generate.drafts.append(Draft(text=compose(agent, state, said), source="offline"))
-        return state
-    if state.enforce.report.own_words:
-        state.route.decision.notes.append("the model's drafts failed: the agent's own words")
-        state.generate.drafts.append(Draft(text=compose(agent, state, said), source="offline"))
-        return state
+    if (why := _said_as_written(agent, state)) is not None:
+        return _composed(agent, state, said, why)
     llm = deps.llm(agent, state)
-    if llm.available("generate") and (blocker := hopeless(agent, rules_to_enforce(agent, state), variables)):
-        # Whatever the model wrote, enforce would block it and answer with the fallback: no call.
-        state.route.decision.notes.append(f"no generation call: no answer can satisfy {blocker.id}")
-        state.generate.drafts.append(Draft(text=compose(agent, state, said), source="offline"))
-        return state
+    if (why := _hopeless(agent, state, llm, variables)) is not None:
+        return _composed(agent, state, said, why)
     if llm.available("generate"):
         if _model_draft(agent, state, llm, said):
             return state
     elif budget_spent(llm):
         state.route.decision.notes.append("time budget spent: offline composer used")
-    source: Literal["template", "offline"] = "template" if state.enforce.feedback else "offline"
-    # After a rule's violation the composer says the violated rules' own texts: the agent's words, said as written.
-    own = bool(state.enforce.feedback) and any(v.lane not in OUTPUT_CHECKS and agent.rule(v.rule_id) is not None
-                                               for v in state.generate.drafts[-1].violations)
-    state.generate.drafts.append(Draft(text=compose(agent, state, said), source=source, agent_text=own))
+    state.generate.drafts.append(_offline_draft(agent, state, said))
     return state

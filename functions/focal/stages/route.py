@@ -95,14 +95,11 @@ def _count_invalid(state: TurnState, agent: AgentConfig) -> None:
     apply_progress(state, agent, progress(agent, session, known_variables(agent, session, state.profile)))
 
 
-def run(state: TurnState, deps: Deps) -> TurnState:
-    r = state.request
-    agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
-    session, context = state.session, state.sensor.context
+def _match_rules(state: TurnState, agent: AgentConfig, deps: Deps) -> str | None:
+    """The rules that apply to the message (the applicability model has its say when it is on); a message in a
+    language the agent does not speak keeps only the hard constraints. Returns that language, if any."""
+    session, context, decision = state.session, state.sensor.context, state.route.decision
     assert session is not None and context is not None
-    state.route.decision = decision = RouteDecision(intent_label=context.detected_intent, started_scenario_id=session.active_scenario_id,
-                                              started_step_id=session.active_step_id)
-
     llm = deps.llm(agent, state)
     applies = (model_applies(llm, agent, context.message, state.model_calls, decision.notes)
                if agent.retrieval.model_filter and llm.available(APPLICABILITY) else None)
@@ -113,11 +110,29 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         decision.action = "out_of_scope"
         decision.notes.append(f"message in {lang}, not in {', '.join(agent.languages)}: language notice")
     record_fires(session, state.route.matched_rules)
+    return lang
 
-    commands = _prefer_rule_answers(agent, state, decision.notes)
-    run_ = CommandRun(agent, session, context, decision)
-    execute(run_, commands)
-    decision.executed = list(run_.executed)
+
+def _clarify_or_out_of_scope(state: TurnState, agent: AgentConfig) -> None:
+    """Outside a flow with no rule matched: ask when a scenario fits weakly (the question offers the likely
+    scenarios), else out of scope."""
+    session, context, decision = state.session, state.sensor.context, state.route.decision
+    assert session is not None and context is not None
+    weak = context.intent_scores[0] if context.intent_scores else None
+    clarify = weak is not None and weak.score >= agent.navigation.clarify_floor and agent.feature_on("clarification")
+    decision.action = "clarify" if clarify else "out_of_scope"
+    if clarify and weak is not None:  # clarify implies weak is not None
+        decision.notes.append(f"'{weak.label}' fits only weakly ({weak.score:.2f}): ask")
+        options = [s.id for s in likely_scenarios(agent, context)]
+        if options:  # the question is an offer: "yes", "the second one" or an option's name answers it
+            session.offer = Offer(kind="choose", scenario_id=options[0], options=options)
+
+
+def _decide(state: TurnState, agent: AgentConfig, run_: CommandRun, lang: str | None) -> None:
+    """The move once the commands ran: a final action stays, a flow moves on (or counts an invalid value, or
+    clarifies when stuck), small talk is answered, and a message nothing answers is clarified or out of scope."""
+    session, decision = state.session, state.route.decision
+    assert session is not None
     if decision.action in ("escalate", "cancelled", "clarify", "declined", "already_done"):
         decision.scenario_id, decision.step_id = session.active_scenario_id, session.active_step_id
     elif session.active_scenario_id and decision.invalid_slot and not run_.executed:
@@ -129,17 +144,32 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     elif "ChitChat" in run_.executed:
         decision.action = "chitchat"
     elif not state.route.matched_rules and lang is None:
-        weak = context.intent_scores[0] if context.intent_scores else None
-        clarify = weak is not None and weak.score >= agent.navigation.clarify_floor and agent.feature_on("clarification")
-        decision.action = "clarify" if clarify else "out_of_scope"
-        if clarify and weak is not None:  # clarify implies weak is not None
-            decision.notes.append(f"'{weak.label}' fits only weakly ({weak.score:.2f}): ask")
-            options = [s.id for s in likely_scenarios(agent, context)]
-            if options:  # the question is an offer: "yes", "the second one" or an option's name answers it
-                session.offer = Offer(kind="choose", scenario_id=options[0], options=options)
-    state.confidence = round(
+        _clarify_or_out_of_scope(state, agent)
+
+
+def _turn_confidence(state: TurnState) -> float:
+    """In a flow (or one just completed) the intent's score, else the best matched rule's."""
+    session, context, decision = state.session, state.sensor.context, state.route.decision
+    assert session is not None and context is not None
+    return round(
         context.intent_confidence if session.active_scenario_id or decision.completed_scenario_id
         else max((m.score for m in state.route.matched_rules), default=context.intent_confidence),
         4,
     )
+
+
+def run(state: TurnState, deps: Deps) -> TurnState:
+    r = state.request
+    agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
+    session, context = state.session, state.sensor.context
+    assert session is not None and context is not None
+    state.route.decision = decision = RouteDecision(intent_label=context.detected_intent, started_scenario_id=session.active_scenario_id,
+                                              started_step_id=session.active_step_id)
+    lang = _match_rules(state, agent, deps)
+    commands = _prefer_rule_answers(agent, state, decision.notes)
+    run_ = CommandRun(agent, session, context, decision)
+    execute(run_, commands)
+    decision.executed = list(run_.executed)
+    _decide(state, agent, run_, lang)
+    state.confidence = _turn_confidence(state)
     return state
