@@ -223,9 +223,12 @@ def import_edit(src: Source, classes: set[str]) -> list[Edit]:
 
 
 def _is_state_doc(node: ast.AST, names: set[str]) -> bool:
-    """`<x>.state`, `<x>["state"]`, or a name bound to one of them: a stored turn record's state document."""
+    """`<x>.state`, `<x>["state"]`, a call of a function that returns one (`names` holds "()name"), or a name bound
+    to one of them: a stored turn record's state document."""
     if isinstance(node, ast.Attribute):
         return node.attr == "state"
+    if isinstance(node, ast.Call):
+        return f"(){getattr(node.func, 'id', None) or getattr(node.func, 'attr', None)}" in names
     if isinstance(node, ast.Subscript):
         return isinstance(node.slice, ast.Constant) and node.slice.value == "state"
     if isinstance(node, ast.BoolOp):  # (record.state or {})
@@ -233,9 +236,15 @@ def _is_state_doc(node: ast.AST, names: set[str]) -> bool:
     return isinstance(node, ast.Name) and node.id in names
 
 
-def _doc_names(scope: ast.AST) -> set[str]:
-    return {t.id for node in ast.walk(scope) if isinstance(node, ast.Assign) and _is_state_doc(node.value, set())
-            for t in node.targets if isinstance(t, ast.Name)}
+def _doc_names(scope: ast.AST, funcs: set[str]) -> set[str]:
+    return funcs | {t.id for node in ast.walk(scope) if isinstance(node, ast.Assign) and _is_state_doc(node.value, funcs)
+                    for t in node.targets if isinstance(t, ast.Name)}
+
+
+def _doc_functions(tree: ast.Module) -> set[str]:
+    """"()name" of every function of the module that returns a state document (a test's `record()` helper)."""
+    return {f"(){fn.name}" for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef)
+            and any(isinstance(r, ast.Return) and r.value is not None and _is_state_doc(r.value, set()) for r in ast.walk(fn))}
 
 
 def _record_key(node: ast.AST, names: set[str]) -> tuple[ast.Constant, str] | None:
@@ -251,9 +260,9 @@ def _record_key(node: ast.AST, names: set[str]) -> tuple[ast.Constant, str] | No
 
 
 def record_edits(src: Source) -> list[Edit]:
-    edits = []
+    edits, funcs = [], _doc_functions(src.tree)
     for scope in [src.tree, *(n for n in ast.walk(src.tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef))]:
-        names = _doc_names(scope) if scope is not src.tree else set()
+        names = _doc_names(scope, funcs) if scope is not src.tree else funcs
         for node in ast.walk(scope):
             found = _record_key(node, names)
             if found is not None:

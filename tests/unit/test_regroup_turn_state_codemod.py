@@ -1,6 +1,6 @@
 """scripts/regroup_turn_state.py, the codemod that moves flat TurnState access into the stage sections: what its
-pass without mypy rewrites (names bound to a TurnState, constructor calls, a stored record's state document,
-comments), and that a second run changes nothing.
+pass without mypy rewrites (names bound to a TurnState, constructor calls, a stored record's state document
+and helpers returning one, comments), and that a second run changes nothing.
 
 regroup_turn_state: leave as is (the samples below are flat on purpose; the codemod skips this file)
 """
@@ -34,6 +34,15 @@ def h(record):
 
 def k(x):
     return x.decision, x.session
+
+
+def last(deps):
+    return deps.turns.list_for_session("t", "a", "s")[-1].state
+
+
+def m(deps):
+    record = last(deps)
+    return last(deps)["tool_calls"], record["matched_rules"]
 '''
 
 AFTER = '''from focal.models.turn import Draft, RouteDecision, TurnState
@@ -62,6 +71,15 @@ def h(record):
 
 def k(x):
     return x.decision, x.session
+
+
+def last(deps):
+    return deps.turns.list_for_session("t", "a", "s")[-1].state
+
+
+def m(deps):
+    record = last(deps)
+    return last(deps)["tools"]["tool_calls"], record["route"]["matched_rules"]
 '''
 
 
@@ -78,7 +96,7 @@ def test_the_codemod_moves_flat_access_into_the_sections_once(tmp_path: Path, ca
     codemod = _codemod()
     source = tmp_path / "sample.py"
     source.write_text(BEFORE)
-    assert codemod.one_pass([str(source)], use_mypy=False) == 9
+    assert codemod.one_pass([str(source)], use_mypy=False) == 11
     assert source.read_text() == AFTER.replace(" \\\n", " ")
     assert codemod.one_pass([str(source)], use_mypy=False) == 0  # re-runnable: nothing rewritten twice
     assert "by name: 'decision' -> 'route.decision'" in capsys.readouterr().out
