@@ -18,6 +18,7 @@ from focal.models.agent import AgentConfig, Slot
 from focal.models.context import Command, Context
 from focal.models.session import Session
 from focal.models.turn import RouteDecision
+from focal.sensing.confirmation_reply import DETAIL
 from focal.sensing.extraction import allowed_value, coerce
 from focal.tool_inputs import read_variables
 
@@ -174,10 +175,10 @@ def _affirm(run: CommandRun, cmd: Command) -> None:
         run.session.offer = None
         run.executed.append("AffirmConfirmation")
     elif run.session.flow_state == "confirming" and run.session.active_step_id:
-        if any(c in run.executed for c in ("SetSlot", "CorrectSlot")):
+        if any(c in run.executed for c in ("SetSlot", "CorrectSlot", "Clarify")):
             # "yes, and make it for two": a value changed with the yes, so the yes confirmed what was asked before
-            # the change, not what would now run; the step asks again with the new value
-            run.decision.notes.append("a value changed with the yes: the confirmation is asked again")
+            # the change, not what would now run; the step asks again with the new value (or about the detail)
+            run.decision.notes.append("a value changed or asked about with the yes: the confirmation is asked again")
             return
         run.session.confirmed_step = run.session.active_step_id
         run.executed.append("AffirmConfirmation")
@@ -212,6 +213,12 @@ def _handoff(run: CommandRun, cmd: Command) -> None:
 
 @handles("Clarify")
 def _clarify(run: CommandRun, cmd: Command) -> None:
+    if cmd.topic == DETAIL:
+        # a yes that referred to a shown value without stating it: the step asks about that detail (its question
+        # is focal.dialogue.confirmation_reply.question_to_ask); the yes confirms nothing yet
+        run.decision.notes.append(f"the confirmation asks whether {cmd.value} is the {cmd.slot} shown")
+        run.executed.append("Clarify")
+        return
     run.decision.action = "clarify"
     run.executed.append("Clarify")
 
@@ -221,7 +228,7 @@ def _clarify(run: CommandRun, cmd: Command) -> None:
 # belong to the flow it starts), then slot values (so "no, make it B-124" is a correction before
 # it is a denial), then the rest.
 WITHDRAWS_APPROVAL = {"SetSlot", "CorrectSlot", "CancelFlow", "DenyConfirmation", "StartFlow", "HumanHandoff"}
-PRECEDENCE = {"CancelFlow": 0, "HumanHandoff": 0, "StartFlow": 1, "SetSlot": 2, "CorrectSlot": 2}
+PRECEDENCE = {"CancelFlow": 0, "HumanHandoff": 0, "StartFlow": 1, "SetSlot": 2, "CorrectSlot": 2, "Clarify": 2}
 
 
 def execute(run: CommandRun, commands: list[Command]) -> None:

@@ -13,12 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from focal.dialogue.clarify import clarify_question, confirmation_question, likely_scenarios, step_clarification
+from focal.dialogue.clarify import clarify_question, likely_scenarios, question_to_ask, step_clarification
 from focal.dialogue.resolution import ask_prompt
 from focal.enforcement.guards import unverified
 from focal.models.agent import AgentConfig, Step
 from focal.models.turn import OUTPUT_CHECKS, GuardVerdict, TurnState
-from focal.sensing import language, tone
+from focal.sensing import language, lexicon, tone
 from focal.variables import render, unknown
 
 MAX_RULE_PARTS = 2
@@ -34,6 +34,8 @@ ALREADY_DONE = ("That was already done with the details you gave before, so I ca
                 "been done. A member of our team can help you change it.")
 # "It looks like B-123" in a prompt reads as a guess at the customer's value: said as an example instead.
 _GUESS = re.compile(r"\b(it|this|that) (looks|seems|appears)( to be)? like\s+", re.IGNORECASE)
+NOT_UNDERSTOOD = "I didn't quite understand."
+UNPLACED_REPLY = "Just to be sure before I go ahead:"
 TOOL_ERROR = "I'm sorry, I couldn't complete that step just now. Please try again in a moment, or ask for a member of our team."
 
 
@@ -149,7 +151,7 @@ def compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> 
 
 
 def _ask_confirmation(agent: AgentConfig, state: TurnState, step: Step, variables: dict[str, Any]) -> list[str]:
-    return _step_text(state, f"confirmation of {step.id}", confirmation_question(agent, step), variables)
+    return _step_text(state, f"confirmation of {step.id}", question_to_ask(agent, step, state.sensor.context), variables)
 
 
 def _step_text(state: TurnState, what: str, text: str, variables: dict[str, Any]) -> list[str]:
@@ -229,7 +231,16 @@ def _clarify(t: _Turn) -> list[str]:
 def _clarify_step(t: _Turn) -> list[str] | None:
     if t.step is None:
         return None
-    return ["I didn't quite understand.", as_example(render(step_clarification(t.step, t.state), t.variables))]
+    return [_not_placed(t.state, t.step), as_example(render(step_clarification(t.step, t.state), t.variables))]
+
+
+def _not_placed(state: TurnState, step: Step) -> str:
+    """How a step's clarification opens: a yes or a no with more words at a confirmation was understood as an
+    answer whose details could not be placed, so it is asked again plainly, never as not understood."""
+    message = state.sensor.context.message if state.sensor.context else ""
+    if step.requires_confirmation and lexicon.is_reply_word(message):
+        return UNPLACED_REPLY
+    return NOT_UNDERSTOOD
 
 
 def _respond(t: _Turn) -> list[str] | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from focal.dialogue.clarify import clarify_question, confirmation_question, likely_scenarios
+from focal.dialogue.clarify import clarify_question, likely_scenarios, question_to_ask
 from focal.dialogue.resolution import ask_prompt
 from focal.generation.structured import instructions
 from focal.models.agent import AgentConfig, Rule, Step
@@ -39,7 +39,7 @@ def _step_task(agent: AgentConfig, state: TurnState, step: Step, variables: dict
         slot = next((s for s in step.slots if s.name == d.asked_slot), None)
         return f"Ask the customer for {d.asked_slot}: {render(slot.prompt, variables) if slot else ''}"
     if d.action == "confirm":
-        return f"Ask the customer to confirm: {render(confirmation_question(agent, step), variables)}"
+        return f"Ask the customer to confirm: {render(question_to_ask(agent, step, state.sensor.context), variables)}"
     if d.action == "complete":
         return f"Report the outcome: {render(step.response_template or step.instructions, variables)}"
     return None

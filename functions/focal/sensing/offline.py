@@ -19,6 +19,7 @@ from focal.models.context import Command, Context, IntentScore
 from focal.models.session import Offer, Session
 from focal.sensing import digression, language, lexicon, offers, tone
 from focal.sensing.acts import detect_acts
+from focal.sensing.confirmation_reply import confirmation_answer
 from focal.sensing.extraction import coerce, extract
 from focal.sensing.offers import MAX_OPTIONS
 from focal.sensing.slot_reading import fill_rest, last_agent_message, message_entities, slot_commands, slot_field
@@ -200,15 +201,18 @@ def _answer(turn: _Turn) -> None:
     if session.offer is not None and not active:
         turn.commands += _answer_offer(turn.agent, session, turn.text, turn.acts, turn.notes)
     elif active and turn.nested is None:
-        turn.commands += _answer_step(session, active, turn.acts)
+        turn.commands += _answer_step(turn, active)
 
 
-def _answer_step(session: Session, active: Scenario, acts: dict[str, str]) -> list[Command]:
-    """A yes or a no to the active step: at a confirmation, its answer; after a guard's refusal (`blocked`) no question
+def _answer_step(turn: _Turn, active: Scenario) -> list[Command]:
+    """A yes or a no to the active step: at a confirmation, its answer, with any details after it read against the
+    values the question showed (focal.sensing.confirmation_reply); after a guard's refusal (`blocked`) no question
     is open, so a yes answers nothing and a no leaves the flow."""
-    if session.flow_state == "confirming" and "affirm" in acts:
-        return [Command(name="AffirmConfirmation", flow=active.id)]
-    if session.flow_state in ("confirming", "blocked") and "deny" in acts:
+    session = turn.session
+    if session.flow_state == "confirming":
+        asked = lexicon.question_of(last_agent_message(session))
+        return confirmation_answer(turn.agent, session, turn.text, turn.acts, asked, turn.today, turn.notes)
+    if session.flow_state == "blocked" and "deny" in turn.acts:
         return [Command(name="DenyConfirmation", flow=active.id)]
     return []
 

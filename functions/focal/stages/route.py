@@ -6,6 +6,7 @@ owns `route` (built anew each turn); moves the `session`'s flows and sets `confi
 
 from __future__ import annotations
 
+from focal.dialogue import rule_answers
 from focal.dialogue.clarify import likely_scenarios
 from focal.dialogue.commands import CommandRun, execute
 from focal.dialogue.decision import apply_progress
@@ -33,10 +34,11 @@ def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str])
     if state.session.active_scenario_id or not soft:
         return list(state.sensor.commands)
     best = max(soft, key=lambda m: m.score)
+    asked = rule_answers.asks_about_rules(agent, state.sensor.context.message if state.sensor.context else "", state.sensor.commands)
     kept = []
     for cmd in state.sensor.commands:
         score = float(cmd.value) if isinstance(cmd.value, int | float) else 0.0
-        if cmd.name == "StartFlow" and score < agent.navigation.exit_intent_threshold and best.score > score:
+        if cmd.name == "StartFlow" and score < agent.navigation.exit_intent_threshold and (best.score > score or asked):
             notes.append(f"answered by rule {best.rule_id} ({best.score:.2f}) rather than starting {cmd.flow} ({score:.2f})")
             continue
         kept.append(cmd)
@@ -103,7 +105,10 @@ def _match_rules(state: TurnState, agent: AgentConfig, deps: Deps) -> str | None
     llm = deps.llm(agent, state)
     applies = (model_applies(llm, agent, context.message, state.model_calls, decision.notes)
                if agent.retrieval.model_filter and llm.available(APPLICABILITY) else None)
-    state.route.matched_rules = filter_rules(agent, session, state.retrieve.candidates, decision.notes, applies)
+    state.route.matched_rules = filter_rules(agent, session, state.retrieve.candidates, decision.notes, applies,
+                                       flows_compete=not rule_answers.asks_about_rules(agent, context.message, state.sensor.commands))
+    state.route.matched_rules = rule_answers.asked_rules(agent, session, context.message, state.sensor.commands, state.route.matched_rules,
+                                                   decision.notes)
     if (lang := language.noted(context.notes)) is not None:
         # a language the agent does not speak: no soft rule or flow is guessed from it (the composer says so)
         state.route.matched_rules = [m for m in state.route.matched_rules if (rule := agent.rule(m.rule_id)) and rule.is_hard_constraint]
