@@ -1,8 +1,8 @@
 """Stage 5 — generate: draft the answer, with the model when one is configured, else offline.
 
-State (focal.models.turn): reads `route`, `sensor.context`, `retrieve.episodes`, `enforce` (the feedback of a
-regeneration, `report.own_words`), `session`, `profile`; owns `generate` (one draft appended per run); sets
-`execution_path`, `suggested_questions` and notes on `route.decision`.
+State (focal.models.turn): reads `route`, `sensor.context`, `retrieve.episodes`, `tools.tool_calls`, `enforce`
+(the feedback of a regeneration, `report.own_words`), `session`, `profile`; owns `generate` (one draft appended
+per run); sets `execution_path`, `suggested_questions` and notes on `route.decision`.
 """
 
 from __future__ import annotations
