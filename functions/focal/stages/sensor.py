@@ -2,6 +2,10 @@
 
 Early exits (to persist): a message that fails pre-validation (rejected) and an ambiguous or
 hypothetical one (clarify: no action is taken). Everything else goes on to retrieve.
+
+State (focal.models.turn): reads `request`; owns `sensor`; loads `session` and `profile` and starts the
+turn's `deadline`. Its early exits set the answer (`response`, `execution_path`, `confidence`,
+`suggested_questions`), a clarification also `route.decision`'s action.
 """
 
 from __future__ import annotations
@@ -60,7 +64,7 @@ def _load(state: TurnState, deps: Deps, agent: AgentConfig) -> tuple[Session, Cu
         schema_version=agent.profile_schema_version,
     )
     migration = migrate_profile(profile, agent)  # an older schema is migrated on read; persist saves it
-    state.profile_migration = migration.model_dump() if migration else None
+    state.sensor.profile_migration = migration.model_dump() if migration else None
     return session, profile
 
 
@@ -140,8 +144,8 @@ def _clarify(state: TurnState, agent: AgentConfig, context: Context) -> None:
         options = likely_scenarios(agent, context)
         state.suggested_questions = suggestions(options)
         state.response = clarify_question(options)
-    state.decision.action = "clarify"
-    state.decision.intent_label = context.detected_intent
+    state.route.decision.action = "clarify"
+    state.route.decision.intent_label = context.detected_intent
     state.execution_path = "clarify"
     state.confidence = round(context.intent_confidence, 4)
     state.control.next = "persist"
@@ -149,7 +153,7 @@ def _clarify(state: TurnState, agent: AgentConfig, context: Context) -> None:
 
 def _refuse_foreign(state: TurnState) -> None:
     """Early exit: another customer's session. Nothing of it is loaded, run or written."""
-    state.foreign_session = True
+    state.sensor.foreign_session = True
     state.refuse_early(FOREIGN_SESSION, FOREIGN_MESSAGE)
 
 
@@ -170,13 +174,13 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     vector = deps.embedder.embed([text])[0] if text else np.zeros(deps.embedder.dimension, dtype=np.float32)
 
     if agent.feature_on("pre_validation"):
-        state.prevalidation = prevalidate(
+        state.sensor.prevalidation = prevalidate(
             agent, r.message, vector if text else None, deps.embedder, state.session, _classifier(deps, agent)
         )
-        failed = blocking_failures(state.prevalidation)
+        failed = blocking_failures(state.sensor.prevalidation)
         if failed:
             # Refused and audited: the turn record keeps every check and its reason, not the text.
-            state.context = Context(message=text[:200], notes=[f"pre-validation failed: {c.name}" for c in failed])
+            state.sensor.context = Context(message=text[:200], notes=[f"pre-validation failed: {c.name}" for c in failed])
             state.response = refusal_text(agent, failed)  # what was wrong and what to do, never the text
             state.execution_path = "rejected"
             state.confidence = 0.0
@@ -188,11 +192,11 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     state.commands = list(context.commands)
     if context.is_ambiguous and agent.feature_on("clarification"):
         _clarify(state, agent, context)
-    elif not context.commands and (questions := suggested_questions(agent, state.prevalidation)):
+    elif not context.commands and (questions := suggested_questions(agent, state.sensor.prevalidation)):
         # "do the same as before" in a new conversation: nothing to act on, ask what is meant
         state.response = questions[0]
         state.suggested_questions = suggestions(agent.scenarios[:MAX_OPTIONS])
-        state.decision.action = "clarify"
+        state.route.decision.action = "clarify"
         state.execution_path = "clarify"
         state.confidence = round(context.intent_confidence, 4)
         state.control.next = "persist"
