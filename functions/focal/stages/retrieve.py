@@ -43,7 +43,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     query = centred(deps.embedder, vector)
     hits: list[RuleHit]
     try:
-        found = search_multilingual(deps, r.tenant_id, agent, scope, state.context.message, state.context.notes,
+        found = search_multilingual(deps, r.tenant_id, agent, scope, state.sensor.context.message, state.sensor.context.notes,
                                     state.session.language) \
             if multilingual_turn(agent, state.session.language) else None
         if found is not None:

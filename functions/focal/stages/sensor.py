@@ -188,8 +188,8 @@ def run(state: TurnState, deps: Deps) -> TurnState:
             return state
 
     with reading_in(state.session.language):  # dates and figures as the customer's language writes them
-        state.context = context = from_customer(agent, _understand(state, deps, agent, text, vector))
-    state.commands = list(context.commands)
+        state.sensor.context = context = from_customer(agent, _understand(state, deps, agent, text, vector))
+    state.sensor.commands = list(context.commands)
     if context.is_ambiguous and agent.feature_on("clarification"):
         _clarify(state, agent, context)
     elif not context.commands and (questions := suggested_questions(agent, state.sensor.prevalidation)):
