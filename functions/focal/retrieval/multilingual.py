@@ -17,6 +17,7 @@ import numpy as np
 
 from focal.models.agent import AgentConfig
 from focal.models.localized import matching_view
+from focal.per_object import PerObject
 from focal.ports import Embedder, Hit, RuleIndex, ScopeFilter
 from focal.retrieval.calibration import centred
 from focal.retrieval.matching import RuleHit, search_rules
@@ -93,13 +94,4 @@ def search_multilingual(deps: Deps, tenant_id: str, agent: AgentConfig, scope: S
     return search_rules(view, scaled, scope, centred(embedder, vectors[0]), agent.retrieval.top_k)  # type: ignore[arg-type]
 
 
-_KEYS: dict[int, tuple[AgentConfig, dict[str, str]]] = {}
-
-
-def _languages(agent: AgentConfig) -> dict[str, str]:
-    hit = _KEYS.get(id(agent))
-    if hit is None or hit[0] is not agent:
-        if len(_KEYS) > 64:
-            _KEYS.clear()
-        hit = _KEYS[id(agent)] = (agent, key_languages(agent))  # holding the config keeps its id from being reused
-    return hit[1]
+_languages: PerObject[AgentConfig, dict[str, str]] = PerObject(key_languages)  # once per config object

@@ -12,6 +12,7 @@ The agent's own texts are written in its first declared language (`primary`).
 from __future__ import annotations
 
 from focal.models.agent import AgentConfig
+from focal.per_object import PerObject
 from focal.sensing import language, reply_words
 
 ENGLISH = "en"
@@ -49,17 +50,9 @@ def _vocabulary(texts: list[tuple[str, str]]) -> dict[str, frozenset[str]]:
             for lang, words in found.items()}
 
 
-_KEPT: dict[int, tuple[AgentConfig, dict[str, frozenset[str]]]] = {}
-
-
 def agent_vocabulary(agent: AgentConfig) -> dict[str, frozenset[str]]:
     """`vocabulary_of`, once per config object."""
-    hit = _KEPT.get(id(agent))
-    if hit is None or hit[0] is not agent:
-        if len(_KEPT) > 64:
-            _KEPT.clear()
-        hit = _KEPT[id(agent)] = (agent, vocabulary_of(agent))  # holding the config keeps its id from being reused
-    return hit[1]
+    return _vocabulary_per_config(agent)
 
 
 def vocabulary_of(agent: AgentConfig) -> dict[str, frozenset[str]]:
@@ -79,3 +72,6 @@ def vocabulary_of(agent: AgentConfig) -> dict[str, frozenset[str]]:
 
 def turn_language(agent: AgentConfig, text: str, previous: str | None) -> str:
     return read_language(text, list(agent.languages), previous, agent_vocabulary(agent) if agent.translations else None)
+
+
+_vocabulary_per_config: PerObject[AgentConfig, dict[str, frozenset[str]]] = PerObject(vocabulary_of)
