@@ -59,6 +59,8 @@ class Layout:
     def sys_path(self, function: Function) -> list[str]:
         paths = [str(self.code)] + [str(self.layer_paths[n]) for n in function.layers
                                     if n != "models" and n in self.layer_paths]
+        if "models" in function.layers and "models_code" in self.layer_paths:  # the models layer's /opt/python
+            paths.append(str(self.layer_paths["models_code"]))
         return paths + ([str(self.runtime)] if self.runtime else [])
 
     def model_dir(self) -> str | None:
@@ -208,7 +210,7 @@ def lambda_layout(folder: Path) -> Layout:
               f"{python312} -I -S -B (bytecode as shipped, none written)",
         command=(python312, "-I", "-S", "-B"), code=folder / "code",
         layer_paths={"deps": folder / "deps" / "python", "auth": folder / "auth" / "python", "llm": folder / "llm" / "python",
-                     "models": folder / "models" / "models"},
+                     "models": folder / "models" / "models", "models_code": folder / "models" / "python"},
         runtime=folder / "runtime",
         notes=(f"the runtime's own packages ({', '.join(RUNTIME_PACKAGES)}) installed with pip and compiled, "
                "as the python3.12 runtime ships them",),
