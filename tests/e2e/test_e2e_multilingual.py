@@ -13,6 +13,7 @@ import pytest
 from focal.adapters import use_embedder
 from focal.adapters.use_files import ENV, TOKENIZER, WEIGHTS, package_folder
 from harness import REGION
+from iam_check import Recorder, RolePolicies, denied
 from test_e2e_conversation import AGENT, RETAIL_YAML, TENANT, Conversation, _clear_caches, publish, world  # noqa: F401
 
 
@@ -36,13 +37,19 @@ def spanish(world, monkeypatch, tmp_path):  # noqa: F811 - the conversation test
     return harness, ddb, s3, bucket, key, resources / WEIGHTS, tmp_path
 
 
-def test_a_spanish_turn_fetches_the_weights_from_s3_and_is_matched_in_the_multilingual_space(spanish):
+def test_a_spanish_turn_fetches_the_weights_from_s3_and_is_matched_in_the_multilingual_space(spanish, monkeypatch):
     harness, ddb, s3, bucket, key, weights, tmp = spanish
     s3.put_object(Bucket=bucket, Key=key, Body=weights.read_bytes())
+    recorder = Recorder(harness)
+    recorder.install(monkeypatch)
     out = Conversation(harness, ddb, "e2e-es").say("Quiero un reembolso de mi pedido")
     assert out["success"] is True, out
     assert out["scenario"] and out["scenario"]["id"] == "refund", out
     assert [p.name for p in tmp.rglob(WEIGHTS)] == [WEIGHTS]  # fetched once to /tmp, by digest
+    fetched = {(r.function, r.action) for r in recorder.calls if r.action.startswith("s3:")}
+    assert ("handlers.sensor.handler", "s3:GetObject") in fetched, fetched
+    refused = denied(recorder, RolePolicies(harness))  # each call allowed by that function's role in the template
+    assert refused == [], "\n".join(refused)
 
 
 def test_without_the_s3_object_a_spanish_turn_fails_closed(spanish):

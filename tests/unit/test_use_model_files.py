@@ -62,7 +62,7 @@ def test_a_corrupt_s3_object_is_refused_and_nothing_is_left_in_the_cache(s3, tmp
 
 
 def test_a_missing_s3_object_names_the_file_and_the_failure(s3, tmp_path):
-    with pytest.raises(UseModelUnavailable, match=r"weights.npz: cannot fetch s3://focal-assets/nothing \(ClientError\)"):
+    with pytest.raises(UseModelUnavailable, match=r"weights.npz: cannot fetch s3://focal-assets/nothing \(NoSuchKey\)"):
         _paths(tmp_path, s3, key="nothing")
 
 

@@ -98,7 +98,9 @@ def _fetch(name: str, url: str, expected: str, cache: Path, s3: Callable[[], Any
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{name}.")
     try:
         with os.fdopen(fd, "wb") as f:
-            s3().download_fileobj(bucket, key, f)
+            body = s3().get_object(Bucket=bucket, Key=key)["Body"]  # one GetObject, in this thread
+            for block in iter(lambda: body.read(CHUNK), b""):
+                f.write(block)
     except Exception as exc:  # noqa: BLE001 - any failure to fetch is this file being unavailable
         Path(tmp).unlink(missing_ok=True)
         raise UseModelUnavailable(name, f"cannot fetch {url} ({type(exc).__name__})") from None
