@@ -161,8 +161,8 @@ def report(rows: list[Row], *, agent: str, layout_label: str, layout_notes: tupl
 
 
 def multilingual_lines(found: tuple[str, dict[str, float]] | None, assumed: Assumptions) -> list[str]:
-    """The multilingual model's first use (sensor and retrieve, the first turn in another language; not in the
-    SnapStart snapshot): measured CPU of the digest checks, the load and one embedding, plus the assumed fetch."""
+    """The multilingual model's first use (sensor and retrieve): measured CPU of the digest checks, the load and one
+    embedding, plus the assumed fetch."""
     from focal.adapters.use_files import WEIGHTS, UseModelUnavailable, package_folder
 
     if found is None:
@@ -180,5 +180,7 @@ def multilingual_lines(found: tuple[str, dict[str, float]] | None, assumed: Assu
         f"{ms['embed']:.0f} ms = {cpu:.0f} ms",
         f"  assumed: S3 fetch of the weights ({weights_mb:.1f} MB) {fetch_s:.2f} s; a warm container reuses /tmp",
         f"  total ≈ {cpu / 1000 + fetch_s:.2f} s at full CPU (scale the CPU part by the function's share)",
+        "  with SnapStart (as deployed) the snapshot's init pays it (focal.prime, where FOCAL_USE_FILES is set): a "
+        "restored function's first turn in another language pays none of it; without SnapStart that turn pays it",
         "",
     ]
