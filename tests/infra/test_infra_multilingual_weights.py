@@ -75,11 +75,9 @@ def test_the_weights_are_an_s3_asset_of_the_stack_byte_for_byte(synthesized):
 def built() -> Path:
     """The code asset and layers built by the CDK app's recipes (layers/build.py), as bundled at `cdk synth`;
     kept in .focal/lambda-assets and rebuilt only when a recipe changes (shared with `focal bench coldstart`)."""
-    from focal.bench.coldstart_layout import lambda_layout
+    from focal.bench.coldstart_layout import built_assets
 
-    folder = ROOT / ".focal" / "lambda-assets"
-    lambda_layout(folder)
-    return folder
+    return built_assets(ROOT / ".focal" / "lambda-assets")
 
 
 def test_every_function_fits_lambdas_limit_with_the_multilingual_model(built, synthesized, by_name):
