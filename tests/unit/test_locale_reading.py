@@ -3,13 +3,14 @@ field readers (focal.sensing.extraction) in the turn's language, never from the 
 
 from __future__ import annotations
 
+import sys
 from datetime import date
 
 import pytest
 
 from focal.models.agent import ProfileFieldDefinition
 from focal.sensing.extraction import read_value
-from focal.sensing.locale_reading import dates_as_read, figures_as_read, reading_in
+from focal.sensing.locale_reading import DateReaderUnavailable, dates_as_read, figures_as_read, reading_in
 from focal.sensing.locale_words_cldr import TABLE, derive
 
 TODAY = date(2025, 3, 1)
@@ -65,3 +66,15 @@ def test_the_shipped_locale_words_are_cldrs():
     import json
 
     assert json.loads(TABLE.read_text(encoding="utf-8")) == derive()
+
+
+@pytest.mark.parametrize(("lang", "text"), [("es", "Quiero llegar el 3 de mayo"), ("de", "übermorgen bitte"),
+                                            ("fr", "le 5 juin")])
+def test_without_dateparser_a_date_in_another_language_is_unknown_never_read_as_english(monkeypatch, lang, text):
+    for name in [m for m in sys.modules if m == "dateparser" or m.startswith("dateparser.")] or ["dateparser"]:
+        monkeypatch.setitem(sys.modules, name, None)  # importing it raises ImportError, as where it is not installed
+    with reading_in(lang), pytest.raises(DateReaderUnavailable) as caught:
+        read_value(WHEN, text, choosing=True, answering=True, today=TODAY)
+    assert caught.value.lang == lang and "dateparser" in str(caught.value)
+    with reading_in("en"):  # English needs no dateparser
+        assert read_value(WHEN, "May 3", choosing=True, answering=True, today=TODAY) == "2025-05-03"

@@ -11,7 +11,9 @@ already read (focal.sensing.dates, focal.sensing.money, the figure readers of fo
   beside a currency sign, code or the language's name of the currency (CLDR: "1.234,56 €", "50 dólares") is written
   with its code before it ("EUR 1234.56", "USD 50").
 
-dateparser is an optional dependency (the `multilingual` extra): without it dates are read as in English.
+dateparser is an optional dependency (the `multilingual` extra; on AWS it travels in the deps layer). Without it a
+date in another language is never read as English: reading one raises `DateReaderUnavailable` (the turn fails closed
+as `stage_failed:DateReaderUnavailable`, like a missing multilingual embedder).
 
 The turn's language comes from `reading_in` (the sensor sets it for the turn); English, or no language, leaves the
 text as it is.
@@ -119,11 +121,19 @@ def _parser_settings(lang: str, base: datetime) -> dict[str, Any]:
             "RETURN_AS_TIMEZONE_AWARE": False}
 
 
+class DateReaderUnavailable(RuntimeError):
+    """The date reader of a declared language cannot be imported here: its dates are unknown, never read as English."""
+
+    def __init__(self, lang: str, reason: str) -> None:
+        super().__init__(f"dates in {lang!r} cannot be read in this deployment: {reason}")
+        self.lang = lang
+
+
 def _search(text: str, lang: str, base: datetime) -> list[tuple[str, datetime]]:
     try:
         from dateparser.search import search_dates
-    except ImportError:  # the multilingual extra is not installed: dates are read as in English
-        return []
+    except ImportError as exc:
+        raise DateReaderUnavailable(lang, f"dateparser is not importable ({exc})") from exc
     return list(search_dates(text, languages=[lang], settings=_parser_settings(lang, base)) or [])
 
 
