@@ -56,6 +56,10 @@ TRIM = (
     "litellm/proxy/swagger",
     "litellm/rust_bridge/_native*.so",  # optional accelerator (18 MB); litellm falls back to Python
 )
+# dateparser carries date words for ~200 languages (2.7 MB); the readers serve these (focal.sensing.locale_reading.LANGS
+# and English; tests/infra checks they agree). Its package init builds a map of every language in languages_info, so that
+# list is narrowed to the same languages (`_trim_dateparser`), or importing dateparser.search would fail.
+DATEPARSER_LANGUAGES = ("en", "es", "de", "fr")
 # hf-xet (11 MB) only speeds up downloads from the Hugging Face hub, which a Lambda never does.
 OPTIONAL = {"hf-xet"}
 # Pure-Python packages of the deps layer that every function imports at init (~12 MB of .pyc; phonenumbers, read
@@ -147,15 +151,37 @@ def _norm(name: str) -> str:
     return name.lower().replace("_", "-").replace(".", "-")
 
 
+# Never imported at run time: the packages' own test suites (numpy's alone 7.6 MB; a `tests.py` module, as jinja2's,
+# is kept) and type stubs (2.7 MB).
+TRIM_EVERYWHERE = ("**/tests/", "**/*.pyi")
+
+
 def _trim(site: Path) -> None:
-    for pattern in TRIM:
-        for path in site.glob(pattern):
+    for pattern in (*TRIM, *TRIM_EVERYWHERE):
+        for path in list(site.glob(pattern)):
             if path.is_dir():
                 shutil.rmtree(path, ignore_errors=True)
             else:
-                path.unlink()
+                path.unlink(missing_ok=True)  # may sit in a folder removed just before
     for cache in list(site.rglob("__pycache__")):
         shutil.rmtree(cache, ignore_errors=True)
+
+
+def _trim_dateparser(site: Path, keep: tuple[str, ...] = DATEPARSER_LANGUAGES) -> None:
+    data = site / "dateparser" / "data"
+    if not data.is_dir():
+        return
+    for module in (data / "date_translation_data").glob("*.py"):
+        if module.stem not in (*keep, "__init__"):
+            module.unlink()
+    with (data / "languages_info.py").open("a", encoding="utf-8") as info:
+        info.write(f"""
+# Narrowed by layers/build.py: only these languages' data (date_translation_data) ships in this layer.
+_KEPT = {keep!r}
+language_order = [lang for lang in language_order if lang in _KEPT]
+language_locale_dict = {{lang: loc for lang, loc in language_locale_dict.items() if lang in _KEPT}}
+language_map = {{word: [lang for lang in langs if lang in _KEPT] for word, langs in language_map.items()}}
+""")
 
 
 def _remove_distributions(site: Path, names: set[str]) -> list[str]:
@@ -227,6 +253,7 @@ def build_llm(out: Path) -> None:
     removed = _remove_distributions(site, provided)
     print("llm layer: left to the deps layer / runtime:", ", ".join(sorted(removed)), file=sys.stderr, flush=True)
     _trim(site)  # no .pyc: they would not fit (see the module docstring); SnapStart covers litellm's import
+    _trim_dateparser(site)
 
 
 def build_auth(out: Path) -> None:

