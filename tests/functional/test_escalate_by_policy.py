@@ -136,3 +136,65 @@ def test_validate_checks_an_escalations_condition_and_warns_without_a_handoff_to
     assert any("did you mean 'fee'" in p for p in misspelt), misspelt
     without = _problems(tmp_path, AGENT.replace("handoff_tool: transfer_to_staff\n", ""), warnings=True)
     assert any("escalates, but the agent has no handoff_tool" in p for p in without), without
+
+
+VERIFY = """
+id: vault
+name: Vault desk
+handoff_tool: transfer_to_staff
+profile_field_definitions:
+  - {field_name: pin, field_type: string, description: The customer's PIN, sources: [message],
+     pattern: '\\b\\d{4}\\b', extraction_hints: [pin]}
+  - {field_name: pin_ok, field_type: boolean, description: The PIN matched, sources: [tool]}
+  - {field_name: handoff_ref, field_type: string, description: The transfer's reference, sources: [tool]}
+tools:
+  - id: transfer_to_staff
+    entrypoint: tools.py:transfer
+    input: {summary: {type: string}}
+    arguments: {summary: conversation_summary}
+    output: {ref: handoff_ref}
+    side_effect: true
+  - id: check_pin
+    entrypoint: tools.py:check_pin
+    input: {pin: {type: string}}
+    output: {ok: pin_ok}
+scenarios:
+  - id: verify
+    name: Verify the customer
+    entry_examples: [I want to open my safe deposit box, Let me into my vault box]
+    entry_step_id: ask_pin
+    steps:
+      - id: ask_pin
+        slots: [{name: pin, prompt: "What is your four-digit PIN?"}]
+        action: [check_pin]
+        transitions:
+          - {target: verified, when: pin_ok}
+          - {escalate: true, when: "step_attempts >= 2", reason: "two failed verifications"}
+          - {target: retry}
+      - id: retry
+        response_template: "That PIN doesn't match. Please give it again."
+        transitions: [{target: verified, when: pin_ok}]
+      - {id: verified, response_template: "You're verified."}
+"""
+VERIFY_TOOLS = TOOLS + """
+def check_pin(pin):
+    return {'ok': pin == '4321'}
+"""
+
+
+def test_after_two_failed_verifications_the_flow_escalates(tmp_path):
+    passes(tmp_path, VERIFY, VERIFY_TOOLS, [
+        {"user": "I want to open my safe deposit box", "expect": {"step": "ask_pin"}},
+        {"user": "1111", "expect": {"step": "retry", "tool_calls": ["check_pin"], "response_contains": "doesn't match"}},
+        {"user": "my pin is 2222", "expect": {"execution_path": "escalate", "tool_calls": ["check_pin", "transfer_to_staff"]}},
+    ], "two failures")
+    assert "two failed verifications" in _summary(tmp_path)
+
+
+def test_a_right_second_try_is_verified_and_nothing_is_handed_over(tmp_path):
+    passes(tmp_path, VERIFY, VERIFY_TOOLS, [
+        {"user": "I want to open my safe deposit box", "expect": {"step": "ask_pin"}},
+        {"user": "1111", "expect": {"step": "retry"}},
+        {"user": "my pin is 4321", "expect": {"step": "verified", "tool_calls": ["check_pin"], "response_contains": "verified"}},
+    ], "second try")
+    assert not (tmp_path / "handed.json").exists()

@@ -73,12 +73,14 @@ def start_flow(agent: AgentConfig, session: Session, scenario: Scenario, call: b
             session.slots.pop(name, None)
     session.offer = None
     session.effects_done = []  # a fresh start of this flow, even when it was the active one
+    session.step_attempts = {}
     _enter(session, scenario.id, scenario.entry_step_id)
 
 
 def _enter(session: Session, scenario_id: str | None, step_id: str | None) -> None:
     if scenario_id != session.active_scenario_id:
         session.effects_done = []  # a step move keeps what this flow already did; another flow starts clean
+        session.step_attempts = {}
     session.active_scenario_id = scenario_id
     session.active_step_id = step_id
     session.flow_state = "waiting_for_slot" if scenario_id else "idle"

@@ -298,6 +298,8 @@ def _after_step_action(state: TurnState, agent: AgentConfig, step_id: str | None
         state.route.decision.notes.append("a step action failed; the flow waits in state error")
         return False
     session.actions_done_step = step_id
+    if step_id is not None:  # read by transitions as the built-in step_attempts ("after two failed checks, escalate")
+        session.step_attempts[step_id] = session.step_attempts.get(step_id, 0) + 1
     _note_effects(agent, session, step_id, tool_ids)
     apply_progress(state, agent, progress(agent, session, known_variables(agent, session, state.profile)))
     return True
