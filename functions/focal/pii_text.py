@@ -36,8 +36,8 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from focal.pii_cvv import CVV_MASK, CVV_WORDS, MASKED_CARD, cvv_spans
-from focal.pii_phones import is_phone, phone_spans
 from focal.pii_iban import iban_spans
+from focal.pii_phones import is_phone, phone_spans
 from focal.pii_view import View, masking_view, needs_no_masking, spelled
 
 CARD_MIN_DIGITS, CARD_MAX_DIGITS = 13, 19

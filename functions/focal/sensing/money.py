@@ -22,10 +22,10 @@ from __future__ import annotations
 import re
 
 from focal.sensing import lexicon
-from focal.sensing.locale_reading import current, currency_near, figures_as_read
+from focal.sensing.locale_reading import currency_near, current, figures_as_read
 from focal.text.amounts import amounts_in_one_form
-from focal.text.numbers import number_styles, read_figure
 from focal.text.number_words import WORD_RUN, number_value
+from focal.text.numbers import number_styles, read_figure
 
 _I = re.IGNORECASE
 _CURRENCY_WORDS = r"dollars?|bucks|usd|euros?|eur|pounds|gbp|quid"
