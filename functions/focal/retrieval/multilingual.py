@@ -22,7 +22,7 @@ from focal.ports import Embedder, Hit, RuleIndex, ScopeFilter
 from focal.retrieval.calibration import centred
 from focal.retrieval.matching import RuleHit, search_rules
 from focal.retrieval.rules import KEY_SEPARATOR, config_digest, rule_keys, sync_index
-from focal.sensing.spaces import embed_message, on_reference_scale
+from focal.sensing.spaces import MultilingualSpaceUnavailable, embed_message, on_reference_scale
 
 if TYPE_CHECKING:  # the deps bundle is wiring: a building block only names its type
     from focal.turn.deps import Deps
@@ -80,14 +80,13 @@ class _OnReferenceScale:
 
 def search_multilingual(deps: Deps, tenant_id: str, agent: AgentConfig, scope: ScopeFilter, message: str,
                         notes: list[str], lang: str | None = None) -> list[RuleHit] | None:
-    """The turn's rule candidates in the multilingual space, on MiniLM's scale; None when that space is unavailable
-    (the caller searches the English one)."""
+    """The turn's rule candidates in the multilingual space, on MiniLM's scale; `MultilingualSpaceUnavailable` when
+    that space is absent or its model cannot load (fail closed: never the English space instead)."""
     embedder, index = deps.multilingual_embedder, deps.multilingual_index
-    if embedder is None or index is None:
-        return None
-    vectors = embed_message(embedder, [message], notes)
-    if vectors is None:
-        return None
+    if index is None:
+        raise MultilingualSpaceUnavailable(lang, "this deployment has no multilingual index")
+    vectors = embed_message(embedder, [message], lang)
+    assert embedder is not None  # embed_message refused None
     view = ensure_multilingual_indexed(deps, tenant_id, agent)
     own = agent.languages[0] if agent.languages else "en"
     scaled = _OnReferenceScale(index, embedder, _languages(agent), own, lang or own)

@@ -8,8 +8,9 @@ development rows, 10-shot Banking77 with English examples, es/de/fr messages are
 there against 11–20 % with MiniLM. Its scores are put on MiniLM's scale (focal.retrieval.calibration.score_scale),
 so the agent's thresholds mean the same in both spaces.
 
-Without a multilingual embedder (a deployment without the model), or when it fails to load, the turn is matched in
-the English space and a note says so.
+Without a multilingual embedder (a deployment without the model), or when it fails to load, a turn that needs it
+fails closed with `MultilingualSpaceUnavailable` (the turn ends in the recorded fallback): matching it in the English
+space instead would place it wrong most of the time (11–20 %) while looking like an ordinary turn.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from focal.sensing.turn_language import ENGLISH, primary
 logger = logging.getLogger("focal.spaces")
 DATA = Path(__file__).resolve().parent / "data"
 REFERENCE = "all-MiniLM-L6-v2"  # the model the agent's thresholds are written for
-UNAVAILABLE = "multilingual space unavailable: matched in the English space"
+UNAVAILABLE = "multilingual space unavailable"
 # What a missing or broken model raises on its first use (not installed, files absent, a failed load).
 LOAD_ERRORS = (ImportError, OSError, ValueError, RuntimeError, MemoryError)
 
@@ -55,31 +56,40 @@ def on_reference_scale(embedder: Embedder, kind: str, score: float) -> float:
     return max(-1.0, min(1.0, a * score + b))
 
 
+class MultilingualSpaceUnavailable(RuntimeError):
+    """A turn that must be matched in the multilingual space, and the model for it is absent or cannot load."""
+
+    def __init__(self, lang: str | None, reason: str):
+        super().__init__(f"{UNAVAILABLE}: a turn in {lang or 'the agent' + chr(39) + 's language'} needs the "
+                         f"multilingual model ({reason})")
+        self.lang, self.reason = lang, reason
+
+
 def multilingual_turn(agent: AgentConfig, lang: str | None) -> bool:
     """Whether a turn in `lang` is matched in the multilingual space."""
     return (lang or primary(agent)) != ENGLISH or primary(agent) != ENGLISH
 
 
-def embed_message(embedder: Embedder, texts: Sequence[str], notes: list[str]) -> np.ndarray | None:
-    """The vectors of the customer's text in the multilingual space, or None (and a note) when it cannot load."""
+def embed_message(embedder: Embedder | None, texts: Sequence[str], lang: str | None) -> np.ndarray:
+    """The vectors of the customer's text in the multilingual space; `MultilingualSpaceUnavailable` when the model
+    is absent or cannot load (fail closed: never the English space instead)."""
+    if embedder is None:
+        raise MultilingualSpaceUnavailable(lang, "this deployment has no multilingual embedder")
     try:
         return np.asarray(embedder.embed(list(texts)), dtype=np.float32)
     except LOAD_ERRORS as exc:
-        logger.warning("multilingual embedder unavailable: %s", type(exc).__name__)
-        notes.append(f"{UNAVAILABLE} ({type(exc).__name__})")
-        return None
+        logger.error("multilingual embedder unavailable: %s", type(exc).__name__)
+        raise MultilingualSpaceUnavailable(lang, str(exc) or type(exc).__name__) from exc
 
 
 def intent_scores(tenant_id: str, agent: AgentConfig, lang: str | None, english: Embedder, vector: np.ndarray,
                   multilingual: Embedder | None, text: str, notes: list[str]) -> list[IntentScore]:
     """The scenarios' scores for the message, in the turn's space, on MiniLM's scale."""
-    if multilingual is not None and multilingual_turn(agent, lang) and text:
-        found = embed_message(multilingual, [text], notes)
-        if found is not None:
-            notes.append(f"matched in the multilingual space ({lang or primary(agent)})")
-            return _multilingual_scores(tenant_id, agent, lang or primary(agent), multilingual, found[0])
-    elif multilingual is None and multilingual_turn(agent, lang):
-        notes.append(UNAVAILABLE)
+    if multilingual_turn(agent, lang) and text:
+        found = embed_message(multilingual, [text], lang or primary(agent))
+        assert multilingual is not None  # embed_message refused None
+        notes.append(f"matched in the multilingual space ({lang or primary(agent)})")
+        return _multilingual_scores(tenant_id, agent, lang or primary(agent), multilingual, found[0])
     return intent_index(tenant_id, agent, english).scores(vector)
 
 

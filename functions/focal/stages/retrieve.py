@@ -24,7 +24,7 @@ from focal.retrieval.memory import recall
 from focal.retrieval.multilingual import search_multilingual
 from focal.retrieval.rules import ensure_indexed, turn_scope
 from focal.retrieval.slot_answer import answer_score, slot_answer
-from focal.sensing.spaces import multilingual_turn
+from focal.sensing.spaces import MultilingualSpaceUnavailable, multilingual_turn
 from focal.turn.deps import Deps
 
 logger = logging.getLogger("focal.retrieve")
@@ -52,6 +52,8 @@ def run(state: TurnState, deps: Deps) -> TurnState:
             if deps.sync_on_turn:
                 ensure_indexed(deps, r.tenant_id, agent)
             hits = search_rules(agent, deps.rule_index, scope, query, agent.retrieval.top_k)
+    except MultilingualSpaceUnavailable:
+        raise  # the turn needs a model this deployment lacks: fail closed, not a turn without rules
     except Exception as exc:  # noqa: BLE001 - any index failure (RuleIndexError, transport errors) degrades the turn
         hits = []
         if DEGRADED not in state.degraded:
