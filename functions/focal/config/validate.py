@@ -23,7 +23,13 @@ from focal.config.problems import Problem
 from focal.config.soft_rule_warnings import soft_rule_warnings
 from focal.config.validate_guards import guard_problems
 from focal.config.validate_privileges import privilege_warnings
-from focal.config.validate_rules import default_problems, disabled_warnings, fraction_warnings, own_text_warnings
+from focal.config.validate_rules import (
+    default_problems,
+    disabled_warnings,
+    fraction_warnings,
+    own_text_warnings,
+    tool_only_warnings,
+)
 from focal.config.validate_signatures import signature_problems
 from focal.config.validate_tools import tool_problems
 from focal.config.validate_translations import translation_problems, translation_warnings
@@ -105,6 +111,7 @@ def semantic_warnings(agent: AgentConfig, raw: Any = None, *, model: str | None 
     disabled_warnings(c, agent)
     fraction_warnings(c, agent)
     own_text_warnings(c, agent)
+    tool_only_warnings(c, agent)
     privilege_warnings(c, agent)
     soft_rule_warnings(c, agent)
     translation_warnings(c, agent)

@@ -28,7 +28,7 @@ from focal.config.validate_guards import reply_only_fields
 from focal.enforcement.deterministic import deterministic
 from focal.enforcement.reading import PROBES, DraftReading, apply_reading, offline_reading
 from focal.errors import ExpressionError
-from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
+from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule, Scope
 from focal.models.turn import Violation
 from focal.variables import render
 
@@ -257,3 +257,36 @@ def _replaced(tree: ast.Expression, constant: ast.AST, percent: str) -> str:
     assert isinstance(node, ast.Constant)
     node.value = float(percent) if "." in percent else int(percent)
     return ast.unparse(copied)
+
+
+# --- a GLOBAL rule on answers reading a value only a tool sets ----------------------------------------
+
+
+def tool_only_warnings(c: Collector, agent: AgentConfig) -> None:
+    """A GLOBAL hard rule on answers that reads a field only tools set, with no default: before the tool has run
+    the value is unknown, unknown never passes, so every answer — the greeting's reply, a policy answer, a hand-off
+    notice — is replaced by the rule's fallback_text until then."""
+    fields = {f.field_name: f for f in agent.profile_field_definitions}
+    known = {f.field_name: f.default for f in agent.profile_field_definitions if f.default is not None}
+    setters: dict[str, list[str]] = {}
+    for t in agent.tools:
+        for v in t.output.values():
+            setters.setdefault(v, []).append(t.id)
+    for i, rule, names in answer_rules(agent):
+        if rule.scope != Scope.GLOBAL:
+            continue
+        expr = rule.enforcement_expression or ""
+        for n in sorted(names):
+            f = fields.get(n)
+            if f is None or f.default is not None or set(f.sources) != {"tool"}:
+                continue
+            if expressions.decide(expr, known) is not None:
+                continue  # the rule is settled without it
+            tools = ", ".join(f"'{t}'" for t in setters.get(n, [])) or "a tool"
+            c.add(("rules", i, "enforcement_expression"),
+                  f"GLOBAL hard constraint '{rule.id}' reads '{n}', which only {tools} sets (sources: [tool]) and which "
+                  f"has no default: until a tool has set it in the conversation (a look-up that finds nothing does not) "
+                  f"'{n}' is unknown, an unknown value never passes, so every answer — a policy answer, a hand-off "
+                  f"notice, a not-found reply — is replaced by this rule's fallback_text; give '{n}' a default, or scope "
+                  f"the rule to the scenario or steps after the tool "
+                  f"(scope: SCENARIO or STEP with scope_id)", "warning")
