@@ -115,9 +115,9 @@ def train_mlp(x: np.ndarray, y: np.ndarray, w: np.ndarray, hidden: int = HIDDEN,
     v = [np.zeros_like(q) for q in params]
     step = 0
     for _ in range(epochs):
-        order = rng.permutation(len(x))
+        shuffled = rng.permutation(len(x))
         for start in range(0, len(x), BATCH):
-            idx = order[start:start + BATCH]
+            idx = shuffled[start:start + BATCH]
             step += 1
             for i, g in enumerate(_gradients(params, x[idx], y[idx], w[idx])):
                 m[i] = 0.9 * m[i] + 0.1 * g

@@ -16,13 +16,12 @@ Embeddings are cached under `.focal/bench-cache/` (MiniLM on ~22k messages takes
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import yaml
 
+from focal.bench.prevalidation_scoring import per_message_us
 from focal.models.agent import AgentConfig
 from focal.ports import Embedder, InjectionClassifier
 from focal.sensing.prevalidation import blocking_failures, prevalidate
@@ -72,19 +71,6 @@ def evaluate(
                 tally.wrong.append(message)
         tallies[key] = tally
     return tallies
-
-
-def per_message_us(agent: AgentConfig, messages: list[str], embedder: Embedder, repeat: int = 5) -> tuple[float, float]:
-    """(p50, p95) microseconds of `prevalidate` per message, exemplars warm, vectors precomputed."""
-    vectors = embedder.embed([m.strip() for m in messages])
-    prevalidate(agent, messages[0], vectors[0], embedder)  # warm-up: exemplar embeddings
-    times = []
-    for _ in range(repeat):
-        for message, vector in zip(messages, vectors, strict=True):
-            t0 = time.perf_counter()
-            prevalidate(agent, message, vector, embedder)
-            times.append((time.perf_counter() - t0) * 1e6)
-    return float(np.percentile(times, 50)), float(np.percentile(times, 95))
 
 
 def _line(name: str, tallies: dict[str, Tally]) -> str:

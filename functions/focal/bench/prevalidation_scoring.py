@@ -8,6 +8,7 @@ split) and by `focal bench prevalidation` (to measure them on held-out sources).
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from focal.models.agent import AgentConfig
+from focal.ports import Embedder
 from focal.sensing.injection_classifier import EmbeddingClassifier
 from focal.sensing.injection_exemplars import exemplar_index
 from focal.sensing.injection_verdict import has_words
@@ -156,3 +158,16 @@ def choose_setting(attacks: Scored, model: EmbeddingClassifier, ordinary: list[t
                     best = (key, setting)
     setting = best[1] if best is not None else Setting(1.01, 1.0, 0, 0.99)
     return setting, float(setting.blocked(attacks, a_clf).mean()), float(setting.blocked(first, first_clf).mean())
+
+
+def per_message_us(agent: AgentConfig, messages: list[str], embedder: Embedder, repeat: int = 5) -> tuple[float, float]:
+    """(p50, p95) microseconds of `prevalidate` per message, exemplars warm, vectors precomputed."""
+    vectors = embedder.embed([m.strip() for m in messages])
+    prevalidate(agent, messages[0], vectors[0], embedder)  # warm-up: exemplar embeddings
+    times = []
+    for _ in range(repeat):
+        for message, vector in zip(messages, vectors, strict=True):
+            t0 = time.perf_counter()
+            prevalidate(agent, message, vector, embedder)
+            times.append((time.perf_counter() - t0) * 1e6)
+    return float(np.percentile(times, 50)), float(np.percentile(times, 95))

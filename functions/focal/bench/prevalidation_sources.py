@@ -20,7 +20,14 @@ from pathlib import Path
 import numpy as np
 
 from focal.bench.injection_corpora import Row, heldout_rows
-from focal.bench.prevalidation_scoring import Scored, Setting, ViewVectors, classifier_scores, score_texts
+from focal.bench.prevalidation_scoring import (
+    Scored,
+    Setting,
+    ViewVectors,
+    classifier_scores,
+    per_message_us,
+    score_texts,
+)
 from focal.models.agent import AgentConfig
 from focal.sensing.injection_classifier import EmbeddingClassifier, shipped_classifier
 
@@ -94,7 +101,6 @@ def _validation_lines(agent: AgentConfig, views: ViewVectors, model: EmbeddingCl
 
 
 def _cost_lines(agent: AgentConfig, rows: list[Row], embedder, model: EmbeddingClassifier) -> list[str]:
-    from focal.bench.prevalidation import per_message_us
     from focal.sensing.injection_view import injection_view, reuses_vector
 
     sample = [r.text for r in rows if r.text.strip()][::max(1, len(rows) // 300)][:300]
