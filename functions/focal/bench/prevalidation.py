@@ -3,7 +3,8 @@
 Two modes:
 - FILE, a YAML with lists under `attacks` (prompt injection / jailbreak), `dangerous` (payloads) and
   `ordinary` (real customer messages), as tests/data/prevalidation_messages.yaml. Counts are printed
-  for the heuristics alone and with the exemplar similarity, plus the per-message cost.
+  for the heuristics alone and with every check (exemplar similarity and the injection classifier on
+  the embedding too), plus the per-message cost.
 - DIR, a folder holding `injection/` and `intents/` as `../shared/bench` does (or the word `shared`:
   that folder beside the checkout): the source-split evaluation of focal.bench.prevalidation_sources —
   every source the injection classifier and the combination of the checks were never trained or tuned on,
@@ -24,6 +25,7 @@ import yaml
 from focal.bench.prevalidation_scoring import per_message_us
 from focal.models.agent import AgentConfig
 from focal.ports import Embedder, InjectionClassifier
+from focal.sensing.injection_classifier import shipped_classifier
 from focal.sensing.prevalidation import blocking_failures, prevalidate
 
 LABELS = {"attacks": True, "dangerous": True, "ordinary": False}
@@ -93,10 +95,11 @@ def report(path: str, show: bool = False, agent: AgentConfig | None = None) -> s
     combined = evaluate(agent, sets, embedder, classifier)
     cfg = agent.pre_validation
     lines = [
-        f"pre-validation on {path} (threshold {cfg.injection_similarity_threshold}, "
-        f"margin {cfg.injection_similarity_margin}{', classifier on' if classifier else ''})",
+        f"pre-validation on {path} (exemplar cosine {cfg.injection_similarity_threshold}, "
+        f"margin {cfg.injection_similarity_margin}, injection classifier ≥ {shipped_classifier().threshold:.4f}"
+        f"{', ONNX classifier on' if classifier else ''})",
         _line("heuristics only", heuristics),
-        _line("heuristics + exemplars", combined),
+        _line("all checks", combined),
     ]
     everything = [m for messages in sets.values() for m in messages if m.strip()]
     if everything:
