@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # is loaded, so everything the generators need is imported now: later imports find these packages in sys.modules.
 sys.path[:0] = [str(ROOT / "functions"), str(ROOT / "docs")]
 
-import focal.cli.main  # noqa: E402,F401
 import focal.cli.openapi  # noqa: E402,F401
+import focal.main  # noqa: E402,F401
 import focal.models.agent  # noqa: E402,F401
 from focal_docs.cli_md import cli_reference  # noqa: E402
 from focal_docs.openapi_md import http_reference  # noqa: E402

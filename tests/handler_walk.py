@@ -8,7 +8,7 @@ import importlib
 import json
 from typing import Any
 
-from focal.pipeline.definition import STAGE_NAMES, next_stage
+from focal.turn.definition import STAGE_NAMES, next_stage
 
 
 class LambdaContext:

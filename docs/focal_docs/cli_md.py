@@ -59,7 +59,7 @@ def _usage(parser: argparse.ArgumentParser) -> str:
 
 def cli_reference() -> str:
     from focal.cli.help_texts import subcommands
-    from focal.cli.main import parser
+    from focal.main import parser
 
     root = parser()
     lines = ["```", _usage(root), "```", ""] + _options(root)

@@ -36,6 +36,9 @@ def _scheme(scheme: dict[str, Any]) -> str:
 
 def _operation(renderer: SchemaRenderer, method: str, path: str, op: dict[str, Any]) -> list[str]:
     lines = [f"## `{method.upper()} {path}`", "", f"{op.get('summary', '')} (operation `{op.get('operationId', '')}`).", ""]
+    if "local" in op.get("tags", []):
+        lines += ["Served by `focal serve` only: API Gateway has no such route."
+                  + (" No key needed." if op.get("security") == [] else ""), ""]
     params = op.get("parameters", [])
     if params:
         lines += ["| parameter | in | type |", "|---|---|---|"]
@@ -57,7 +60,7 @@ def http_reference() -> str:
     renderer = SchemaRenderer(schemas, PREFIX, REF)
     security = " or ".join(_scheme(s) for s in doc["components"]["securitySchemes"].values())
     lines = [f"OpenAPI {doc['openapi']}, “{doc['info']['title']}”: {doc['info']['description']} "
-             f"Every route needs an API key: {security}.", ""]
+             f"Every route needs an API key unless it says otherwise: {security}.", ""]
     roots = []
     for path, methods in doc["paths"].items():
         for method, op in methods.items():

@@ -7,12 +7,22 @@ Gateway's TurnRequest model does; a field it reads is never coerced (strict: "1"
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from focal.models.ids import CustomerIdStr, IdStr
 from focal.models.turn import MAX_MESSAGE_CHARS
+
+
+class ApiError(Exception):
+    """What an API route answers instead of a reply: an HTTP status, a stable code and a message (`focal serve`
+    raises it in its routes and in the playground's reads, focal.web, and answers it as a JSON error body)."""
+
+    def __init__(self, status: int, code: str, message: str, headers: Mapping[str, str] | None = None):
+        super().__init__(message)
+        self.status, self.code, self.message, self.headers = status, code, message, dict(headers or {})
 
 
 class BodyInvalid(ValueError):

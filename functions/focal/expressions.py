@@ -12,7 +12,7 @@ before they are built (statically when written with literals, so `focal validate
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -95,32 +95,62 @@ def _parse(expression: str) -> ast.Expression:
         raise ExpressionError(f"syntax error: {exc.msg}") from None
     nodes = list(ast.walk(tree))
     for node in nodes:  # the node kinds first, so a reason names the escape, not its outer call
-        if isinstance(node, ast.Attribute):
-            raise ExpressionError(f"attribute access '.{node.attr}' is not allowed")
-        if not isinstance(node, _ALLOWED_NODES):
-            raise ExpressionError(f"{type(node).__name__} is not allowed in expressions")
+        _check_kind(node)
     for node in nodes:
-        if isinstance(node, ast.Call):
-            if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
-                name = node.func.id if isinstance(node.func, ast.Name) else "?"
-                raise ExpressionError(f"function '{name}' is not allowed (allowed: {', '.join(sorted(FUNCTIONS))})")
-            if node.keywords:
-                raise ExpressionError("keyword arguments are not allowed")
-        if isinstance(node, ast.Name) and node.id.startswith("_"):
-            raise ExpressionError(f"name '{node.id}' is not allowed (names may not start with '_')")
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and any(
-            isinstance(side, ast.Constant) and isinstance(side.value, str) for side in (node.left, node.right)
-        ):
-            raise ExpressionError("string repetition is not allowed")
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) > 200:
-            raise ExpressionError("string literal longer than 200 characters")
-        if isinstance(node, ast.List | ast.Tuple | ast.BinOp):
-            _check_elements(_literal_elements(node) or 0)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
-            exponent = node.right
-            if not (isinstance(exponent, ast.Constant) and isinstance(exponent.value, int | float) and abs(exponent.value) <= 100):
-                raise ExpressionError("exponents must be literal numbers no larger than 100")
+        for kind, check in _NODE_CHECKS:
+            if isinstance(node, kind):
+                check(node)
     return tree
+
+
+def _check_kind(node: ast.AST) -> None:
+    if isinstance(node, ast.Attribute):
+        raise ExpressionError(f"attribute access '.{node.attr}' is not allowed")
+    if not isinstance(node, _ALLOWED_NODES):
+        raise ExpressionError(f"{type(node).__name__} is not allowed in expressions")
+
+
+def _check_call(node: ast.Call) -> None:
+    """Only the whitelisted functions, by name, with positional arguments."""
+    if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
+        name = node.func.id if isinstance(node.func, ast.Name) else "?"
+        raise ExpressionError(f"function '{name}' is not allowed (allowed: {', '.join(sorted(FUNCTIONS))})")
+    if node.keywords:
+        raise ExpressionError("keyword arguments are not allowed")
+
+
+def _check_name(node: ast.Name) -> None:
+    if node.id.startswith("_"):
+        raise ExpressionError(f"name '{node.id}' is not allowed (names may not start with '_')")
+
+
+def _check_constant(node: ast.Constant) -> None:
+    if isinstance(node.value, str) and len(node.value) > 200:
+        raise ExpressionError("string literal longer than 200 characters")
+
+
+def _check_sequence(node: ast.AST) -> None:
+    """A list or tuple (or one built by `*` and `+`) of literals holds at most MAX_SEQUENCE_ELEMENTS."""
+    _check_elements(_literal_elements(node) or 0)
+
+
+def _check_binop(node: ast.BinOp) -> None:
+    """No text repeated by `*`, sequences bounded, exponents literal and small."""
+    if isinstance(node.op, ast.Mult) and any(
+        isinstance(side, ast.Constant) and isinstance(side.value, str) for side in (node.left, node.right)
+    ):
+        raise ExpressionError("string repetition is not allowed")
+    _check_sequence(node)
+    if isinstance(node.op, ast.Pow):
+        exponent = node.right
+        if not (isinstance(exponent, ast.Constant) and isinstance(exponent.value, int | float) and abs(exponent.value) <= 100):
+            raise ExpressionError("exponents must be literal numbers no larger than 100")
+
+
+_NODE_CHECKS: tuple[tuple[type[ast.AST], Callable[[Any], None]], ...] = (
+    (ast.Call, _check_call), (ast.Name, _check_name), (ast.Constant, _check_constant), (ast.BinOp, _check_binop),
+    (ast.List, _check_sequence), (ast.Tuple, _check_sequence),
+)
 
 
 def _literal_elements(node: ast.AST) -> int | None:

@@ -34,8 +34,9 @@ keeps the clear values, only the stored copy is masked:
   booking reference, another slot). Once stored masked, a value is no longer known: if the customer types it
   again and nothing reads it into the field, that later text keeps it (the text rules still apply).
 
-The text rules read each string folded (`focal.pii_view`: NFKC, invisible characters and combining marks
-dropped, every decimal digit of any script as its ASCII digit, spelled digits in English, Spanish, German
+The text rules read each string in the masking view (`focal.pii_view` on `focal.text`'s check view: NFKC,
+invisible characters and marks on no letter dropped, letters that look Latin in a Latin word as Latin ones, every
+decimal digit of any script as its ASCII digit, spelled digits in English, Spanish, German
 and French as digits, an address spelled for a human — ``jane [at] example [dot] com`` — as an address), so
 a card in full-width or Arabic-Indic digits or in words, or an address with a full-width ``＠`` is found; the
 mask replaces the characters the value was typed in, and the rest of the text (a Russian or Arabic sentence)
@@ -78,7 +79,7 @@ from typing import Any
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
 from focal.models.turn import TurnState
 from focal.pii_text import MASKS, DigitRule, card_mask, contact_key, contact_kind, is_card, luhn_valid, mask_text
-from focal.pii_view import fold, plain_ascii
+from focal.pii_view import masking_view, needs_no_masking
 
 __all__ = ["KEEP_KEYS", "NAMED_VALUES", "TurnTexts", "agent_lookup", "card_mask", "digit_rules", "holds_mask",
            "luhn_valid", "mask_record", "mask_text", "mask_turn_text", "mask_value", "masked_json", "pii_fields"]
@@ -125,7 +126,7 @@ def pii_fields(agent: AgentConfig | None) -> dict[str, ProfileFieldDefinition]:
 
 def _value_pattern(value: Any) -> re.Pattern[str] | None:
     """How a pii value is found inside text: its digits with any separators, or its words case-insensitively."""
-    text = fold(str(value)).strip()  # found in the folded text: "４１５…" typed for "415…" too
+    text = masking_view(str(value)).strip()  # found in the folded text: "４１５…" typed for "415…" too
     digits = re.sub(r"\D", "", text)
     if len(digits) >= MIN_DIGITS_IN_TEXT and len(digits) * 2 >= len(re.sub(r"\s", "", text)):
         return re.compile(r"(?<![\d+])\+?\(?" + _VALUE_SEPARATOR.join(digits) + r"(?!\d)")
@@ -211,7 +212,7 @@ class _Masker:
                 self.text_rules.append((pattern, f"[redacted:{name}]"))
 
     def text(self, value: str, named: bool = False) -> str:
-        if named and self._kind(value) and not any(p.search(fold(value)) for p, _ in self.text_rules):
+        if named and self._kind(value) and not any(p.search(masking_view(value)) for p, _ in self.text_rules):
             return value  # a slot, variable or argument that is an e-mail, phone number or SSN: a later turn needs it
         return mask_text(value, keep=self.kept, values=self.text_rules, rules=self.digit_rules)
 
@@ -223,7 +224,7 @@ class _Masker:
         for container, key, value, named in self._strings:
             masked = done.get((value, named))
             if masked is None:
-                masked = done[(value, named)] = value if plain and plain_ascii(value) else self.text(value, named)
+                masked = done[(value, named)] = value if plain and needs_no_masking(value) else self.text(value, named)
             if masked is not value:
                 container[key] = masked
         self._strings.clear()

@@ -62,26 +62,66 @@ class CarryPlan:
             return cls(carry=carry)  # a resumed approval: no customer message
         text = View(mask_text(message)).text  # what is stored of the message in clear, as the rules read it
         chains = [[(g.start(), g.end(), g.group(0)) for g in chain] for chain in digit_chains(text)]
-        rules: list[DigitRule] = []
-        used: tuple[DigitTail, ...] = ()
-        consumed = (0, 0)  # where the later part is in `text`
-        found = _completion(carry.tails, [g[2] for g in chains[0]]) if carry.tails and chains else None
-        if found is not None:
-            k, end = found
-            used = tuple(carry.tails[-k:])
-            later = "".join(g[2] for g in chains[0][:end])
-            consumed = (chains[0][0][0], chains[0][end - 1][1])
-            chains[0] = chains[0][end:]
-            rules.append(DigitRule(len(later), luhn_sums(later), card_mask(later) if len(later) >= 4 else PART_MASK, later))
-            rules += [DigitRule(4, luhn_sums(t.shown), PART_MASK, t.shown, shown=True) if t.shown
-                      else DigitRule(t.count, t.sums, PART_MASK) for t in used]
+        card = _CardCompleted.of(carry, chains)
+        rules = list(card.rules) if card else []
+        if card:
+            chains[0] = card.rest
         if carry.cvv_due:
-            codes = [(a, b) for a, b in standalone_codes(text) if not consumed[0] <= a < consumed[1]]
+            codes = _codes(text, card.consumed if card else (0, 0))
             rules += [DigitRule(b - a, luhn_sums(text[a:b]), CVV_MASK, text[a:b]) for a, b in codes]
-            chains = [c for c in chains if not any(c and c[0][0] == a for a, _ in codes)]  # a code is no card's part
-        cvv_due = bool(used) or any(p.search(t) for p in (MASKED_CARD, CVV_WORDS) for t in (text, response))
+            chains = _without_codes(chains, codes)
+        used = card.used if card else ()
+        cvv_due = bool(used) or _names_a_card_or_code(text, response)
         tails = _tails(carry, [c for c in chains if c], text, message, turn_id, at, continued=not used)
         return cls(carry=PiiCarry(tails=tails, cvv_due=cvv_due), rules=tuple(rules), earlier=used)
+
+
+Chain = list[tuple[int, int, str]]  # (start, end, digits) of each digit group of a number in the stored text
+
+
+@dataclass(frozen=True)
+class _CardCompleted:
+    """The message's first number completing a card with the newest tails: the rules masking every part."""
+
+    used: tuple[DigitTail, ...]  # the tails (earlier turns) the card began in
+    rules: tuple[DigitRule, ...]
+    consumed: tuple[int, int]  # where the card's later part is in the text
+    rest: Chain  # the groups of the first number after the card's part
+
+    @classmethod
+    def of(cls, carry: PiiCarry, chains: list[Chain]) -> _CardCompleted | None:
+        found = _completion(carry.tails, [g[2] for g in chains[0]]) if carry.tails and chains else None
+        if found is None:
+            return None
+        k, end = found
+        first = chains[0]
+        used = tuple(carry.tails[-k:])
+        later = "".join(g[2] for g in first[:end])
+        later_rule = DigitRule(len(later), luhn_sums(later), card_mask(later) if len(later) >= 4 else PART_MASK, later)
+        return cls(used, (later_rule, *(_part_rule(t) for t in used)), (first[0][0], first[end - 1][1]), first[end:])
+
+
+def _part_rule(tail: DigitTail) -> DigitRule:
+    """An earlier part masked: the four digits a masked card shows, else whole groups of the tail's count and sums."""
+    if tail.shown:
+        return DigitRule(4, luhn_sums(tail.shown), PART_MASK, tail.shown, shown=True)
+    return DigitRule(tail.count, tail.sums, PART_MASK)
+
+
+def _codes(text: str, consumed: tuple[int, int]) -> list[tuple[int, int]]:
+    """Where three or four digits stand alone in the text, outside the card's later part."""
+    return [(a, b) for a, b in standalone_codes(text) if not consumed[0] <= a < consumed[1]]
+
+
+def _without_codes(chains: list[Chain], codes: list[tuple[int, int]]) -> list[Chain]:
+    """The numbers that may be a card's part: a code is none."""
+    starts = {a for a, _ in codes}
+    return [c for c in chains if not (c and c[0][0] in starts)]
+
+
+def _names_a_card_or_code(text: str, response: str) -> bool:
+    """The message or the answer shows a masked card or names a security code: a code may come next."""
+    return any(p.search(t) for p in (MASKED_CARD, CVV_WORDS) for t in (text, response))
 
 
 def _completion(tails: list[DigitTail], groups: list[str]) -> tuple[int, int] | None:

@@ -1,7 +1,7 @@
 """The always-on text rules of masking at rest (`focal.pii` applies them to every string a store writes).
 
-The rules read the text folded (`focal.pii_view`: NFKC, invisible characters and combining marks dropped,
-every decimal digit of any script as its ASCII digit), so ``４１１１``, ``⁴¹¹¹``, ``٤١١١`` and
+The rules read the text in the masking view (`focal.pii_view`: NFKC, invisible characters dropped, letters that
+look Latin in a Latin word as Latin ones, every decimal digit of any script as its ASCII digit), so ``４１１１``, ``⁴¹¹¹``, ``٤١١١`` and
 ``jane＠example.com`` are read as what they look like; the masks replace the characters as typed and the
 rest of the text is stored exactly as written (a sentence in Russian or Arabic is not rewritten).
 
@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from focal.pii_cvv import CVV_MASK, CVV_WORDS, MASKED_CARD, cvv_spans
 from focal.pii_phones import is_phone, phone_spans
-from focal.pii_view import View, fold, plain_ascii, spelled
+from focal.pii_view import View, masking_view, needs_no_masking, spelled
 
 CARD_MIN_DIGITS, CARD_MAX_DIGITS = 13, 19
 MAX_SEPARATOR_CHARS = 3  # characters between two digit groups of one number
@@ -338,9 +338,9 @@ def _nothing_to_read(text: str) -> bool:
 
 def contact_kind(value: str) -> str | None:
     """"email" | "ssn" | "phone" when `value` is, as a whole, one e-mail address, SSN or phone number."""
-    if plain_ascii(value):
+    if needs_no_masking(value):
         return None
-    value = fold(value).strip()
+    value = masking_view(value).strip()
     if not value or len(value) > 320:
         return None
     for kind, rule in (("email", EMAIL), ("ssn", SSN)):
@@ -351,5 +351,5 @@ def contact_kind(value: str) -> str | None:
 
 def contact_key(value: str) -> str:
     """What identifies a contact value however it is written: an e-mail case-folded, a number's (last ten) digits."""
-    value = fold(value).strip()
+    value = masking_view(value).strip()
     return value.casefold() if "@" in value else re.sub(r"\D", "", value)[-10:]  # a phone with or without +1

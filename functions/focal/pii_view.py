@@ -1,15 +1,13 @@
 """The view of a text the masking rules read (`focal.pii_text`), and the way back to the text as typed.
 
-This is the one folding the PII rules read: a value is found however it is typed, and masked where it
-was typed. A card number, an e-mail address or a phone number may be typed in characters that only look
-like the usual ones, spelled out in words or disguised for a human reader. The view reads
+This is the view the PII rules read: a value is found however it is typed, and masked where it was typed. A
+card number, an e-mail address or a phone number may be typed in characters that only look like the usual ones,
+spelled out in words or disguised for a human reader. The view reads
 
-- each character folded by NFKC (full-width and compatibility forms); dropped when it is invisible
-  (format characters such as a zero-width space or joiner, a soft hyphen, a bidirectional mark, variation
-  selectors, the combining grapheme joiner, Hangul and Khmer fillers) or a combining mark (accents, vowel
-  signs: the letter they sit on stays); written as its ASCII digit when it is a decimal digit of any
-  script; every space as " ", every line or paragraph separator as a line break, every dash (hyphen,
-  en and em dash, minus sign…) as "-", and ``。`` as ``.``;
+- each character as the checks of the whole engine read it (`focal.text.views.check_view`: full-width and other
+  compatibility forms, invisible characters dropped, digits of any script as ASCII digits, one space, one dash,
+  marks on no letter dropped, and letters that look Latin in a Latin word read as Latin ones without accents),
+  and without the marks that view keeps on letters of other scripts (vowel signs: the rules' `\\w` has none);
 - **digits spelled out** as digits: the words for 0 to 9 in English, Spanish, German and French ("four",
   "cuatro", "vier", "quatre"), in any case; words spelled one after another ("four one one one", "four-one")
   are read as one group of digits ("4111"), so "four one one one, one one one one, …" reads as a card
@@ -31,58 +29,18 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
 
-from focal.number_words import UNITS
-
-# Invisible characters that are not format characters (Cf): the combining grapheme joiner, Hangul and
-# Khmer fillers, the Mongolian vowel separator, variation selectors.
-INVISIBLE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180e\u3164\uffa0") | frozenset(map(chr, range(0xFE00, 0xFE10)))
-_LOOK_ALIKES = {"\u3002": ".", "\u2212": "-", "\u2796": "-", "\u2043": "-"}  # NFKC keeps these as they are
-_DROPPED_CATEGORIES = frozenset({"Mn", "Mc", "Me", "Cf"})
-_AS = {"Zs": " ", "Zl": "\n", "Zp": "\n", "Pd": "-"}  # every space one space, every dash one dash
-
-
-@lru_cache(maxsize=8192)
-def fold_char(ch: str) -> str:
-    """What one character is in the view: "" (invisible, a mark), one character or several (NFKC: "½")."""
-    out = []
-    for c in unicodedata.normalize("NFKC", ch):
-        if c in INVISIBLE or unicodedata.category(c) in _DROPPED_CATEGORIES:
-            continue
-        digit = unicodedata.decimal(c, None)
-        out.append(str(digit) if digit is not None else _LOOK_ALIKES.get(c) or _AS.get(unicodedata.category(c), c))
-    return "".join(out)
-
-
-class _Table(dict[int, str]):
-    """`str.translate`'s table: each character folded once, then looked up at C speed; `uneven` holds the
-    characters that fold to none or several (the positions of the view shift)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.uneven: set[str] = set()
-
-    def __missing__(self, code: int) -> str:
-        folded = fold_char(chr(code))
-        if len(folded) != 1:
-            self.uneven.add(chr(code))  # before the table has it: another thread reading it sees it uneven
-        self[code] = folded
-        return folded
-
-
-_TABLE_LIMIT = 65536  # distinct characters in one table: a hostile text cannot grow it without bound
-_tables = [_Table()]
-
+from focal.text.number_words import UNITS
+from focal.text.views import check_view_with_sources
 
 DIGIT_WORDS = {
     **{w: str(n) for w, n in UNITS.items() if n < 10},  # English
     "cero": "0", "uno": "1", "dos": "2", "tres": "3", "cuatro": "4", "cinco": "5", "seis": "6", "siete": "7",
     "ocho": "8", "nueve": "9",  # Spanish
-    "null": "0", "eins": "1", "zwei": "2", "zwo": "2", "drei": "3", "vier": "4", "fünf": "5", "funf": "5", "fuenf": "5",
-    "sechs": "6", "sieben": "7", "acht": "8", "neun": "9",  # German (the view drops the accent of a decomposed ü)
-    "zéro": "0", "un": "1", "deux": "2", "trois": "3", "quatre": "4", "cinq": "5", "sept": "7", "huit": "8",
-    "neuf": "9",  # French ("six" is English's)
+    "null": "0", "eins": "1", "zwei": "2", "zwo": "2", "drei": "3", "vier": "4", "funf": "5", "fuenf": "5",
+    "sechs": "6", "sieben": "7", "acht": "8", "neun": "9",  # German (the view reads "fünf" without its accent)
+    "un": "1", "deux": "2", "trois": "3", "quatre": "4", "cinq": "5", "sept": "7", "huit": "8",
+    "neuf": "9",  # French ("zéro" is read "zero", English's; "six" is English's)
 }
 _DIGIT_WORD = re.compile(rf"(?<!\w)(?:{'|'.join(sorted(DIGIT_WORDS, key=len, reverse=True))})(?!\w)", re.IGNORECASE)
 _DIGIT_WORD_CUE = re.compile(rf"\b(?:{'|'.join(sorted(DIGIT_WORDS, key=len, reverse=True))})\b")  # in a lower-cased text
@@ -202,14 +160,14 @@ def spelled(text: str) -> bool:
     return _WORDS_CUE.search(text.lower()) is not None
 
 
-def plain_ascii(text: str) -> bool:
+def needs_no_masking(text: str) -> bool:
     """`text` is ASCII and holds nothing the PII rules read (no digit, no @, no spelled digit or address):
     they need not look at it."""
     return text.isascii() and _PLAIN_CUE.search(text) is None and not spelled(text)
 
 
-def fold(text: str) -> str:
-    """`text` as the rules read it."""
+def masking_view(text: str) -> str:
+    """`text` as the PII rules read it."""
     return View(text).text
 
 
@@ -220,30 +178,12 @@ class View:
         self.original = original
         # view index → the original characters [start, end) it came from (None: the same positions; no ends:
         # each from one character)
-        self._starts: list[int] | None = None
         self._ends: list[int] | None = None
-        self.text = self._fold_characters(original)
+        # each view character from one original character; no marks: the rules' `\w` has none ("नमस्ते@example.com")
+        self.text, self._starts = check_view_with_sources(original, keep_marks=False)
         readings = _readings(self.text)
         if readings:
             self._read(readings)
-
-    def _fold_characters(self, original: str) -> str:
-        if original.isascii():
-            return original
-        table = _tables[0]
-        if len(table) > _TABLE_LIMIT:
-            table = _tables[0] = _Table()
-        text = original.translate(table)
-        if table.uneven.isdisjoint(original):
-            return text
-        chars: list[str] = []
-        src: list[int] = []
-        for i, ch in enumerate(original):
-            folded = ch if ch.isascii() else table[ord(ch)]
-            chars.append(folded)
-            src.extend([i] * len(folded))
-        self._starts = src  # each view character from one original character: ends are starts + 1
-        return "".join(chars)
 
     def _read(self, readings: list[Reading]) -> None:
         """Apply the readings to the view; a read character comes from all the characters it replaces."""

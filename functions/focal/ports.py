@@ -279,7 +279,7 @@ class TurnClaim:
 
 
 class TurnClaimStore(Protocol):
-    """Turn claims (focal.pipeline.idempotency), keyed by tenant and key. Every write is one conditional write."""
+    """Turn claims (focal.turn.idempotency), keyed by tenant and key. Every write is one conditional write."""
 
     def acquire(self, claim: TurnClaim, now: float) -> tuple[bool, TurnClaim | None]:
         """Write `claim` (in progress) if the key is absent or its record `yields_to` it at `now`.

@@ -26,7 +26,7 @@ class Settings(BaseSettings):
     profiles_table: str = "focal-profiles"
     turns_table: str = "focal-turns"
     config_table: str = "focal-agent-config"
-    # Idempotent turns (focal.pipeline.idempotency): the DynamoDB table of turn claims
+    # Idempotent turns (focal.turn.idempotency): the DynamoDB table of turn claims
     # (unset with FOCAL_STORE=dynamodb: off); records live this long.
     idempotency_table: str | None = None
     idempotency_ttl_hours: int = 24

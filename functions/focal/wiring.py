@@ -8,7 +8,6 @@ from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
-from focal.pipeline.deps import Deps
 from focal.ports import (
     ApprovalStore,
     ConfigStore,
@@ -20,6 +19,7 @@ from focal.ports import (
     TurnStore,
 )
 from focal.settings import Settings, get_settings
+from focal.turn.deps import Deps
 
 
 def local_deps(agent_path: str | Path, db_path: str | Path = ".focal/focal.db", model: str | None = None) -> Deps:
@@ -68,7 +68,7 @@ def vector_folder(db_path: str | Path) -> Path:
 def sqlite_idempotency(db, expires_after_s: int = 24 * 3600):  # noqa: ANN001, ANN201 - SqliteDatabase → TurnIdempotency
     """Idempotent turns on the local SQLite file (the same file as the stores)."""
     from focal.adapters.sqlite_idempotency import SqliteTurnClaims
-    from focal.pipeline.idempotency import TurnIdempotency
+    from focal.turn.idempotency import TurnIdempotency
 
     return TurnIdempotency(SqliteTurnClaims(db), expires_after_s)
 
@@ -76,7 +76,7 @@ def sqlite_idempotency(db, expires_after_s: int = 24 * 3600):  # noqa: ANN001, A
 def dynamodb_idempotency(table_name: str, expires_after_s: int = 24 * 3600):  # noqa: ANN201 - TurnIdempotency
     """Idempotent turns on the stack's IdempotencyTable (`pk`, TTL `expires_at`): conditional writes."""
     from focal.adapters.dynamodb_idempotency import DynamoTurnClaims
-    from focal.pipeline.idempotency import TurnIdempotency
+    from focal.turn.idempotency import TurnIdempotency
 
     return TurnIdempotency(DynamoTurnClaims(table_name), expires_after_s)
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from aws_lambda_powertools import Logger
 
-from focal.pipeline.prime import prime_quietly
 from focal.pipeline.stage_io import run_stage
+from focal.prime import prime_quietly
 from focal.wiring import deps_from_env
 
 logger = Logger(service="focal")

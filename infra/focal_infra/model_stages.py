@@ -6,7 +6,7 @@ Imports are read with `ast` from functions/ (module level and inside functions a
 still runs), without importing anything. Packages count too: importing `focal.a.b` runs
 `focal/__init__.py` and `focal/a/__init__.py`.
 
-    model_calling_stages()      {"sensor", "route", ...}: the stages of focal.pipeline.definition.STAGES
+    model_calling_stages()      {"sensor", "route", ...}: the stages of focal.turn.definition.STAGES
     reaches(module, target)     the import chain from module to target, or None
 """
 
@@ -24,7 +24,7 @@ MODEL_MODULE = "focal.model_calls"
 # approval (focal.pipeline.approval_answer → run_pipeline from RESUME_STAGE) runs the stages from
 # RESUME_STAGE on, named here from the pipeline definition.
 def _entry_modules() -> dict[str, tuple[str, ...]]:
-    from focal.pipeline.definition import RESUME_STAGE, STAGE_NAMES
+    from focal.turn.definition import RESUME_STAGE, STAGE_NAMES
 
     resumed = STAGE_NAMES[STAGE_NAMES.index(RESUME_STAGE):]
     return {
@@ -112,6 +112,6 @@ def calls_models(function: str, root: Path = FUNCTIONS) -> bool:
 
 
 def model_calling_stages(names: tuple[str, ...] | None = None, root: Path = FUNCTIONS) -> frozenset[str]:
-    from focal.pipeline.definition import STAGE_NAMES
+    from focal.turn.definition import STAGE_NAMES
 
     return frozenset(n for n in (names or STAGE_NAMES) if calls_models(n, root))

@@ -32,7 +32,7 @@ NON_STAGE_FUNCTIONS = ("fallback", "approvals", "publish")
 
 def calls_models(function: str) -> bool:
     """Whether the function named `function` in the stack (a stage, fallback, approvals, publish) may call a model."""
-    from focal.pipeline.definition import STAGE_NAMES
+    from focal.turn.definition import STAGE_NAMES
 
     if function not in STAGE_NAMES and function not in NON_STAGE_FUNCTIONS:
         return False  # the authorizer and the approval workflow's own steps run no engine stage

@@ -14,16 +14,13 @@ handlers/_metrics.py), API status counts and latency.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from aws_cdk import Duration
 from aws_cdk import aws_cloudwatch as cw
 from aws_cdk import aws_cloudwatch_actions as cw_actions
 from aws_cdk import aws_sns as sns
 from constructs import Construct
 
-if TYPE_CHECKING:
-    from focal_infra.stack import FocalStack
+from focal_infra.built_stack import BuiltStack
 
 PERIOD = Duration.minutes(5)
 FALLBACK_RATE_PERCENT = 10
@@ -35,7 +32,7 @@ def metrics_namespace(tenant: str) -> str:
 
 
 class Monitoring(Construct):
-    def __init__(self, scope: Construct, construct_id: str, *, stack: FocalStack) -> None:
+    def __init__(self, scope: Construct, construct_id: str, *, stack: BuiltStack) -> None:
         super().__init__(scope, construct_id)
         tenant = stack.tenant
         pipeline = {**stack.stage_functions, "fallback": stack.fallback_function}

@@ -5,26 +5,24 @@ Names and endpoints only: no key, secret value or customer data is ever an outpu
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from aws_cdk import CfnOutput
+from constructs import Construct
 
-if TYPE_CHECKING:
-    from focal_infra.stack import FocalStack
+from focal_infra.built_stack import BuiltStack
 
 TABLE_OUTPUTS = {"sessions": "SessionsTableName", "profiles": "ProfilesTableName", "turns": "TurnsTableName",
                  "config": "AgentConfigTableName", "idempotency": "IdempotencyTableName"}
 
 
-def admin_key_command(stack: FocalStack) -> str:
+def admin_key_command(stack: BuiltStack) -> str:
     """`focal keys create` against this stack's keys table, in this stack's region (tokens resolve at deploy)."""
     return (f"AWS_REGION={stack.region} focal keys create --table {stack.api_keys_table.table_name} "
             f"--tenant {stack.tenant} --scope admin --label first-admin")
 
 
-def add(stack: FocalStack) -> None:
+def add(scope: Construct, stack: BuiltStack) -> None:
     def out(name: str, value: str, description: str) -> None:
-        CfnOutput(stack, name, value=value, description=description)
+        CfnOutput(scope, name, value=value, description=description)
 
     out("ApiEndpoint", stack.api.url, "Base URL of the turn API (append v1/...)")
     out("TurnUrlTemplate", f"{stack.api.url}v1/agents/<agent_id>/sessions/<session_id>/turns",

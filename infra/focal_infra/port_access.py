@@ -1,4 +1,4 @@
-"""Which ports (the fields of `focal.pipeline.deps.Deps`) each Lambda function's code calls, and which methods,
+"""Which ports (the fields of `focal.turn.deps.Deps`) each Lambda function's code calls, and which methods,
 read from the code with `ast` (nothing imported), as model_stages.py reads which functions may call a model.
 
 Entry points: every function the handler module defines and every call its module body makes (a handler
@@ -213,7 +213,7 @@ class Walk:
 
 def dispatched_stages(function: str) -> tuple[str, ...]:
     """The stages `function` (a stage name, fallback, approvals, ...) runs by name through focal.pipeline.stage_io."""
-    from focal.pipeline.definition import RESUME_STAGE, STAGE_NAMES
+    from focal.turn.definition import RESUME_STAGE, STAGE_NAMES
 
     if function in STAGE_NAMES:
         return (function,)

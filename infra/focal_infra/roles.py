@@ -9,21 +9,17 @@ index (the domain's reader and writer) are granted in stack.py.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from aws_cdk import ArnFormat
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 
 from focal_infra import port_access, port_grants
-
-if TYPE_CHECKING:
-    from focal_infra.stack import FocalStack
+from focal_infra.built_stack import BuiltStack
 
 TOOL_FUNCTION_PREFIX = "focal-{tenant}-tool-"  # lambda tools an agent may call
 
 
-def grant_port_access(stack: FocalStack) -> list[lambda_.Function]:
+def grant_port_access(stack: BuiltStack) -> list[lambda_.Function]:
     tool_runners = []
     for name, (fn, handler) in stack.handlers.items():
         derived = port_grants.grants(handler, port_access.dispatched_stages(name))
@@ -42,7 +38,7 @@ def grant_port_access(stack: FocalStack) -> list[lambda_.Function]:
     return tool_runners
 
 
-def tool_reach(stack: FocalStack, fn: lambda_.Function) -> None:
+def tool_reach(stack: BuiltStack, fn: lambda_.Function) -> None:
     """Tool secrets live under `focal/<tenant>/` in Secrets Manager; lambda tools are functions named
     `focal-<tenant>-tool-*`. Nothing else is reachable from an agent file."""
     fn.add_to_role_policy(iam.PolicyStatement(

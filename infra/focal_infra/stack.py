@@ -21,7 +21,7 @@ from aws_cdk import aws_opensearchservice as opensearch
 from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
-from focal.pipeline.definition import FALLBACK_HANDLER, STAGES
+from focal.turn.definition import FALLBACK_HANDLER, STAGES
 from focal_infra import models_access, operations, outputs, roles
 from focal_infra.acknowledged import acknowledge_warning
 from focal_infra.api import build_api
@@ -98,7 +98,7 @@ class FocalStack(Stack):
             "profiles": self._table("ProfilesTable"),
             "turns": self._table("TurnsTable", sort_key=True, ttl=True),
             "config": self._table("AgentConfigTable"),
-            # Turn claims of turn ids (focal.pipeline.idempotency, adapters/dynamodb_idempotency.py): `pk` =
+            # Turn claims of turn ids (focal.turn.idempotency, adapters/dynamodb_idempotency.py): `pk` =
             # TENANT#<t>#TURN#<hash>, TTL `expires_at`.
             "idempotency": self._table("IdempotencyTable", ttl=True),
         }
@@ -191,7 +191,7 @@ class FocalStack(Stack):
             logs=sfn.LogOptions(destination=sm_logs, level=sfn.LogLevel.ERROR, include_execution_data=False),
             tracing_enabled=True,
             timeout=Duration.minutes(2),
-            comment=f"Focal turn pipeline ({tenant}); generated from focal.pipeline.definition.STAGES",
+            comment=f"Focal turn pipeline ({tenant}); generated from focal.turn.definition.STAGES",
         )
 
         # --- API ------------------------------------------------------------------------------
@@ -204,7 +204,7 @@ class FocalStack(Stack):
 
         # --- Operations and outputs -----------------------------------------------------------
         self.monitoring = operations.Monitoring(self, "Monitoring", stack=self)
-        outputs.add(self)
+        outputs.add(self, self)
         self._drop_redundant_role_dependencies()
 
     def _drop_redundant_role_dependencies(self) -> None:

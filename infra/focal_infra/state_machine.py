@@ -1,4 +1,4 @@
-"""The turn state machine, generated from the engine's pipeline definition (`focal.pipeline.definition`).
+"""The turn state machine, generated from the engine's pipeline definition (`focal.turn.definition`).
 
 For every stage, in order, one LambdaInvoke task (named after the stage, payload response only, so
 each Lambda receives and returns the TurnState JSON). After every stage that declares `jumps`, a
@@ -27,7 +27,7 @@ from aws_cdk import aws_stepfunctions as sfn
 from aws_cdk import aws_stepfunctions_tasks as tasks
 from constructs import Construct
 
-from focal.pipeline.definition import CONTROL_FIELD, STAGES, StageSpec
+from focal.turn.definition import CONTROL_FIELD, STAGES, StageSpec
 
 LAMBDA_SERVICE_ERRORS: tuple[str, ...] = (
     "Lambda.ServiceException",

@@ -23,7 +23,7 @@ import pytest
 
 from focal.adapters.dynamodb_store import DynamoConfigStore, session_key
 from focal.models.agent import Tool
-from focal.pipeline.definition import FALLBACK_HANDLER, STAGE_NAMES, STAGES
+from focal.turn.definition import FALLBACK_HANDLER, STAGE_NAMES, STAGES
 from harness import REGION
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the `fakes` package

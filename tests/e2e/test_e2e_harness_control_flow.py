@@ -10,7 +10,7 @@ from __future__ import annotations
 import boto3
 import pytest
 
-from focal.pipeline.definition import FALLBACK_HANDLER, STAGES
+from focal.turn.definition import FALLBACK_HANDLER, STAGES
 from harness import REGION
 
 STAGE_OF_HANDLER = {s.handler: s.name for s in STAGES}

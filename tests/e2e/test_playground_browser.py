@@ -66,7 +66,7 @@ def server(tmp_path_factory):
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_HUB_OFFLINE": "1",
            "FOCAL_SECRET_CUSTOMER_TOKEN_SECRET": TOKEN_SECRET}
     env.pop("FOCAL_MODEL", None)
-    proc = subprocess.Popen([sys.executable, "-m", "focal.cli.main", "serve", "--agent", str(AGENT), "--agent", str(CARDS), "--db", str(db),
+    proc = subprocess.Popen([sys.executable, "-m", "focal.main", "serve", "--agent", str(AGENT), "--agent", str(CARDS), "--db", str(db),
                              "--port", "0", "--quiet"], cwd=folder, env=env, stderr=subprocess.PIPE, text=True)
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=lambda: [lines.put(line) for line in proc.stderr], daemon=True).start()  # type: ignore[union-attr]

@@ -102,3 +102,43 @@ def test_approving_re_checks_the_guard_and_a_failing_one_runs_nothing(tmp_path):
     assert "$75" not in (outcome.response or "") and "review" in (outcome.response or "")
     records = h.deps.turns.list_for_session(TENANT, "retail", "s1")
     assert records[-1].turn_id == f"{approval_id}-run" and records[-1].result.tool_calls[0]["status"] == "blocked"
+
+
+def _premium_request_for_a1002(h: Harness) -> str:
+    h.deps.profiles.save(CustomerProfile(tenant_id=TENANT, agent_id="retail", customer_id="c-100",
+                                         fields={"is_premium": True}))
+    h.to_confirmation(order="A1002")
+    result = h.turn(SIMILARITY_YES)
+    assert result.approval_state == "awaiting_approval", result.response
+    h.deps.profiles.save(CustomerProfile(tenant_id=TENANT, agent_id="retail", customer_id="c-100",
+                                         fields={"is_premium": False}))
+    return result.approval["id"]
+
+
+def test_a_block_at_the_step_withdraws_the_request_waiting_for_it(tmp_path):
+    """The customer's facts changed while the $75 refund waited for approval, and a repeated yes met the guard: the
+    step's confirmation is withdrawn, and so is the request for the action the guard now stops."""
+    h = Harness(tmp_path)
+    approval_id = _premium_request_for_a1002(h)
+    blocked = h.turn("yes")
+    assert [c["status"] for c in blocked.tool_calls] == ["blocked"] and "review" in blocked.response
+    session = h.session()
+    assert session.pending_approval_id is None and session.flow_state == "blocked"
+    outcome = answer(h.deps, TENANT, approval_id, approve=True)
+    assert outcome.ok is False and outcome.state == "expired" and outcome.tool_calls == []
+    assert h.tools.runs.get("issue_refund", 0) == 0
+
+
+def test_an_approved_request_the_guard_now_stops_leaves_no_question_open(tmp_path):
+    """Approving re-checks the guard, which now fails: the flow waits at the step without its confirmation, so the
+    customer's next yes answers nothing and runs nothing."""
+    h = Harness(tmp_path)
+    approval_id = _premium_request_for_a1002(h)
+    outcome = answer(h.deps, TENANT, approval_id, approve=True)
+    assert [c["status"] for c in outcome.tool_calls] == ["blocked"]
+    assert h.session().flow_state == "blocked" and h.session().confirmed_step is None
+    after = h.turn("yes")
+    record = h.deps.turns.list_for_session(TENANT, "retail", "s1")[-1]
+    assert "AffirmConfirmation" not in record.state["decision"]["executed"]
+    assert "Shall I go ahead" not in after.response and "review" in after.response
+    assert h.tools.runs.get("issue_refund", 0) == 0

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from focal.adapters.litellm_model import ScriptedLiteLLM
-from focal.cli.main import main
+from focal.main import main
 from focal.models.session import CustomerProfile
 from focal.models.turn import TurnRequest
 from focal.pipeline.approval_answer import answer

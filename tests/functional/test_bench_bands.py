@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from focal.bench.bands import default_suites, run_bands
-from focal.cli.main import main
+from focal.main import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 RETAIL_SUITE = EXAMPLES / "retail" / "tests.yaml"

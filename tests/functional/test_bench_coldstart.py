@@ -14,7 +14,7 @@ import focal.bench.coldstart_probe as probe
 from focal.bench.coldstart_layout import Function, Layout, functions_from_stack, venv_layout
 from focal.bench.coldstart_probe import Scenario
 from focal.bench.coldstart_report import Assumptions, report
-from focal.cli.main import main
+from focal.main import main
 
 AGENT = Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yaml"
 FAKE_HANDLER = '''

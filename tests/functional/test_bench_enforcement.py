@@ -19,9 +19,9 @@ from focal.bench.enforcement import (
     score,
 )
 from focal.bench.guards import guard_problems, load_guard_cases, run_guard_cases
-from focal.cli.main import main
 from focal.config.loader import load_agent
 from focal.enforcement.guards import is_guard
+from focal.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 RETAIL = ROOT / "examples" / "retail" / "agent.yaml"

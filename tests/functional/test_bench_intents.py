@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from focal.bench.intents import OOS, choose_thresholds
-from focal.cli.main import main
+from focal.main import main
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "bench_intents"
 
@@ -50,3 +50,8 @@ def test_thresholds_come_from_validation_predictions_by_the_stated_criteria():
     # Larson: best 151-way accuracy, 8/10, first reached once the 0.3 oos query is rejected (t > 0.3)
     # and kept up to 0.42; the lowest such grid value is chosen
     assert chosen["acc151 (Larson)"] == pytest.approx(0.305)
+
+def test_a_shot_count_with_no_rows_in_the_slice_is_a_clear_error_not_a_crash(tmp_path):
+    args = [a if a != "10" else "30" for a in SLICE]  # the slice holds 10-shot rows only
+    with pytest.raises(SystemExit, match="30-shot rows of seed 0 .* hold no example"):
+        main([*args, "--cache", str(tmp_path / "cache")])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from focal.cli.main import main
+from focal.main import main
 
 AGENT = Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yaml"
 

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from focal.bench.relevance import load_drafts
-from focal.cli.main import main
+from focal.main import main
 
 ON_TOPIC_REJECTED_MAX = 0.02
 UNRELATED_CAUGHT_MIN = 0.9  # poems, advice, unrelated facts (not the competitor pitches: see the bench's docstring)

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from focal.bench.retrieval import Case, case_problems, labelled, load_cases, recall_at, thinly_labelled, threshold_row
-from focal.cli.main import main
 from focal.config.loader import load_agent
+from focal.main import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 RETAIL = str(EXAMPLES / "retail" / "agent.yaml")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from focal.cli.main import main
+from focal.main import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 RETAIL = str(EXAMPLES / "retail" / "agent.yaml")
@@ -38,7 +38,8 @@ def test_schema_is_json_schema_of_the_agent_file(capsys):
 
 def test_turn_keeps_state_in_a_local_sqlite_file(tmp_path, capsys):
     db = str(tmp_path / "state.db")
-    base = ["turn", RETAIL, "--session", "cli-1", "--db", db, "--json"]
+    # c-200 owns A1004: the address change looks the order up on the customer's account first
+    base = ["turn", RETAIL, "--session", "cli-1", "--db", db, "--json", "--customer", "c-200"]
     assert main([*base, "--message", "I want to change my delivery address"]) == 0
     first = json.loads(capsys.readouterr().out)
     assert first["scenario"] == {"id": "change_address", "step_id": "ask_order"}
@@ -49,7 +50,7 @@ def test_turn_keeps_state_in_a_local_sqlite_file(tmp_path, capsys):
 
 
 def test_bench_overhead_reports_stages_model_calls_by_purpose_and_latency(tmp_path, capsys):
-    from focal.cli.main import main
+    from focal.main import main
 
     suite = tmp_path / "suite.yaml"
     # "yes" at a confirmation and an order number are sure offline readings; a shipping question is not.
@@ -79,7 +80,7 @@ def test_bench_overhead_reports_stages_model_calls_by_purpose_and_latency(tmp_pa
 def test_bench_overhead_prints_both_bounds_of_the_judge_calls_when_the_sensor_reads_conditions(capsys):
     """guardrails' GLOBAL subjective rule: the instant model reads its condition as holding (every draft
     judged), then a second run as not holding (only drafts the sensor's model did not read are judged)."""
-    from focal.cli.main import main
+    from focal.main import main
 
     agent = Path(__file__).resolve().parents[2] / "examples" / "guardrails" / "agent.yaml"
     assert main(["bench", "overhead", str(agent), "--repeat", "1", "--latency-ms", "0"]) == 0

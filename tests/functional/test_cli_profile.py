@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from focal.adapters.sqlite_store import open_sqlite_stores
-from focal.cli.main import main
+from focal.main import main
 
 CARDS = str(Path(__file__).resolve().parents[2] / "examples" / "cards" / "agent.yaml")
 

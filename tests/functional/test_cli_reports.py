@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from focal.cli.help_texts import subcommands
-from focal.cli.main import main, parser
 from focal.cli.style import colour_for, paint, plain
+from focal.main import main, parser
 
 AGENT = str(Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yaml")
 
@@ -153,8 +153,8 @@ def test_chat_greets_first_and_announces_first_time_work_on_stderr(tmp_path, mon
 
 
 def test_first_turn_of_a_suite_names_the_model_load_when_not_loaded(monkeypatch, capsys):
+    from focal import main as cli
     from focal.adapters import onnx_embedder
-    from focal.cli import main as cli
 
     monkeypatch.setattr(onnx_embedder, "_shared", {})
     cli._loading_model()

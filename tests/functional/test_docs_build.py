@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from focal.cli.help_texts import subcommands
-from focal.cli.main import parser
 from focal.cli.openapi import openapi_document
+from focal.main import parser
 from focal.models.agent import agent_json_schema
 
 ROOT = Path(__file__).resolve().parents[2]

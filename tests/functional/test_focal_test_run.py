@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from focal.cli.conversation_tests import format_report, run_suite
-from focal.cli.main import main
+from focal.main import main
 
 AGENT = str(Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yaml")
 SUITE = """\

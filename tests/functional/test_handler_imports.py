@@ -1,7 +1,7 @@
 """A stage function's init imports only what its init needs: no handler imports litellm (seconds of CPU)
 at import or when it builds its ports, even with a model configured; litellm comes with the first model call.
 Nor numpy, onnxruntime or tokenizers: they load with the first embedding or index search.
-(SnapStart's snapshot init imports them on purpose: focal.pipeline.prime, with FOCAL_PRIME / snap-start.)"""
+(SnapStart's snapshot init imports them on purpose: focal.prime, with FOCAL_PRIME / snap-start.)"""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from focal.pipeline.definition import STAGE_NAMES
+from focal.turn.definition import STAGE_NAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 AGENT = ROOT / "examples" / "retail" / "agent.yaml"

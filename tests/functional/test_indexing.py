@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from focal.adapters.numpy_index import NumpyRuleIndex
-from focal.cli.main import main
 from focal.config.loader import load_agent
+from focal.main import main
 from focal.models.turn import TurnRequest
 from focal.pipeline.runner import LocalRunner
 from focal.ports import ScopeFilter

@@ -19,7 +19,7 @@ import focal.cli.live_tests as live_tests
 from focal.adapters.litellm_model import LiteLLMModel
 from focal.cli.live_report import format_live_report
 from focal.cli.live_tests import run_live_suite
-from focal.cli.main import main
+from focal.main import main
 
 AGENT = str(Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yaml")
 OVER_CAP = "Great news: your refund of $75.00 for order A1002 is approved!"

@@ -9,9 +9,9 @@ from example_tools import reset_state
 
 from focal.errors import PayloadTooLarge
 from focal.models.turn import TurnRequest
-from focal.pipeline.definition import STAGE_NAMES
 from focal.pipeline.runner import LocalRunner
 from focal.pipeline.stage_io import MAX_PAYLOAD_BYTES, check_payload
+from focal.turn.definition import STAGE_NAMES
 from focal.wiring import local_deps
 
 AGENT = Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yaml"

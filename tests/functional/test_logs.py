@@ -28,7 +28,7 @@ import yaml
 from example_tools import reset_state
 from handler_walk import run_turn as walk
 
-from focal.pipeline.definition import STAGE_NAMES
+from focal.turn.definition import STAGE_NAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 RETAIL = ROOT / "examples" / "retail"

@@ -12,13 +12,13 @@ import pytest
 from pydantic import ValidationError
 
 import focal.adapters.litellm_model as lm
-import focal.cli.main as cli_main
+import focal.main as cli_main
 from focal.adapters.litellm_model import LiteLLMModel
 from focal.config.loader import load_agent
 from focal.models.turn import TurnRequest
-from focal.pipeline.budget import LAMBDA_MAX_BUDGET_S, turn_budget_s
 from focal.pipeline.runner import LocalRunner
 from focal.settings import Settings, get_settings
+from focal.turn.budget import LAMBDA_MAX_BUDGET_S, turn_budget_s
 from focal.wiring import local_deps
 from test_turn_budget import Clock, SlowModel  # a model that takes fake time per call, and its clock
 

@@ -15,8 +15,8 @@ from held_clock import claims_table, retail_runner
 from focal.errors import VersionConflict
 from focal.models.session import CustomerProfile
 from focal.models.turn import TurnRequest, TurnResult
-from focal.pipeline.idempotency import lease_s
 from focal.pipeline.runner import LocalRunner
+from focal.turn.idempotency import lease_s
 
 
 class CountingTools:

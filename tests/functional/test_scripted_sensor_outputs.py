@@ -13,7 +13,7 @@ import textwrap
 from pathlib import Path
 
 from focal.cli.conversation_tests import format_report, run_suite
-from focal.cli.main import main
+from focal.main import main
 
 AGENT = str(Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yaml")
 PREFIX = "scripted sensor output not used: "

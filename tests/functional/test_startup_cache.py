@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from focal.cli.main import main
+from focal.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 AGENT = str(ROOT / "examples" / "retail" / "agent.yaml")
@@ -21,7 +21,7 @@ STARTUP = re.compile(r"start-up: (\d+\.\d\d) s to the first conversation \(CPU (
 def focal_test(tmp_path: Path, suite: Path) -> re.Match[str]:
     env = {**os.environ, "FOCAL_DB_PATH": str(tmp_path / ".focal" / "focal.db"),
            "PYTHONPATH": os.pathsep.join([str(ROOT / "functions"), os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run([sys.executable, "-m", "focal.cli.main", "test", AGENT, str(suite), "-v"],
+    done = subprocess.run([sys.executable, "-m", "focal.main", "test", AGENT, str(suite), "-v"],
                           capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     found = STARTUP.search(done.stderr)

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from focal.cli.conversation_tests import SuiteError, load_suite
+from focal.cli.conversation_tests import EXPECT_KEYS, SuiteError, load_suite
+from focal.cli.suite_expect import EXPECT_CHECKS
 from focal.config.loader import load_agent
 
 AGENT = load_agent(Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yaml")
@@ -103,6 +104,92 @@ def test_a_value_of_the_wrong_kind_names_its_line(tmp_path):
     """) == ["6: expectation 'regenerations' must be a whole number ≥ 0, got '1', in conversation 'kinds' turn 1"]
 
 
+
+def test_each_expectation_of_the_wrong_kind_says_what_it_must_be(tmp_path):
+    where = ", in conversation 'kinds' turn 1"
+    assert problems(tmp_path, """\
+        conversations:
+          - name: kinds
+            turns:
+              - user: Hello!
+                expect:
+                  approval_state: waiting
+                  execution_path: answer
+                  intent: 3
+                  scenario: [refund]
+                  step: null
+                  matched_rules: refund_cap
+                  violations: [7]
+                  blocked_tools: {}
+                  commands: StartFlow
+                  tool_calls: lookup_order
+                  suggested_questions: 2
+                  model_calls: -1
+                  regenerations: true
+                  fast_path: "yes"
+                  fallback_used: 0
+                  response_contains: ""
+                  response_not_contains: []
+                  matched_rules_exclude: [refund_cap, 5]
+                  unverified: null
+    """) == [
+        "6: expectation 'approval_state' must be one of ['none', 'awaiting_approval', 'approved', 'denied', 'expired'], "
+        "got 'waiting'" + where,
+        "7: expectation 'execution_path' must be one of ['respond', 'clarify', 'approval', 'rejected', 'fallback', "
+        "'escalate'], got 'answer'" + where,
+        "8: expectation 'intent' must be null or a intent id, got 3" + where,
+        "9: expectation 'scenario' must be null or a scenario id, got ['refund']" + where,
+        "11: expectation 'matched_rules' must be a list of rule ids, got 'refund_cap'" + where,
+        "12: expectation 'violations' must be a list of rule or output check ids, got [7]" + where,
+        "13: expectation 'blocked_tools' must be a list of tool ids, got {}" + where,
+        "14: expectation 'commands' must be a list of command ids, got 'StartFlow'" + where,
+        "15: expectation 'tool_calls' must be a list of tool ids (or {tool: {argument: value}} for a call with these "
+        "arguments), got 'lookup_order'" + where,
+        "16: expectation 'suggested_questions' must be true, false or a list of questions, got 2" + where,
+        "17: expectation 'model_calls' must be a whole number ≥ 0, got -1" + where,
+        "18: expectation 'regenerations' must be a whole number ≥ 0, got True" + where,
+        "19: expectation 'fast_path' must be true or false, got 'yes'" + where,
+        "20: expectation 'fallback_used' must be true or false, got 0" + where,
+        "21: expectation 'response_contains' must be a non-empty string or list of strings, got ''" + where,
+        "22: expectation 'response_not_contains' must be a non-empty string or list of strings, got []" + where,
+        "23: expectation 'matched_rules_exclude' must be a list of rule ids, got ['refund_cap', 5]" + where,
+        "24: expectation 'unverified' must be a list of rule ids, got None" + where,
+    ]
+
+
+def test_expectations_of_the_right_kind_pass(tmp_path):
+    path = tmp_path / "tests.yaml"
+    path.write_text(textwrap.dedent("""\
+        conversations:
+          - name: kinds
+            turns:
+              - user: Hello!
+                expect:
+                  approval_state: approved
+                  execution_path: respond
+                  intent: null
+                  scenario: refund
+                  step: collect_order
+                  matched_rules: [refund_cap]
+                  violations: [refund_cap, relevance]
+                  blocked_tools: []
+                  commands: [StartFlow]
+                  tool_calls: [lookup_order]
+                  suggested_questions: ["Where is my order?"]
+                  model_calls: 0
+                  regenerations: 2
+                  fast_path: true
+                  fallback_used: false
+                  response_contains: [refund]
+                  response_not_contains: sorry
+    """), encoding="utf-8")
+    [conversation] = load_suite(path, AGENT)
+    assert conversation.turns[0].expect["step"] == "collect_order"
+
 def test_a_yaml_syntax_error_names_its_line(tmp_path):
     assert problems(tmp_path, "conversations:\n  - name: [unclosed\n") == [
         "3: YAML syntax error: expected ',' or ']', but got '<stream end>'"]
+
+
+def test_every_expectation_key_has_its_check():
+    assert sorted(EXPECT_CHECKS) == sorted(EXPECT_KEYS)

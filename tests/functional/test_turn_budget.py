@@ -1,4 +1,4 @@
-"""The per-turn time budget (focal.pipeline.budget) with a fake slow model at the LanguageModel port.
+"""The per-turn time budget (focal.turn.budget) with a fake slow model at the LanguageModel port.
 
 The model does not sleep: it advances the turn's clock (Deps.clock) by the time it "takes", or by the
 time it was allowed when that is shorter (then it fails as a provider timeout would)."""

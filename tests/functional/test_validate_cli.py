@@ -46,7 +46,7 @@ def write_agent(folder: Path, text: str) -> Path:
 
 def focal(*args: str, model: str | None = None) -> subprocess.CompletedProcess[str]:
     script = Path(sys.executable).with_name("focal")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "focal.cli.main"]
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "focal.main"]
     env = {k: v for k, v in os.environ.items() if k != "FOCAL_MODEL"}
     if model:
         env["FOCAL_MODEL"] = model

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from focal.cli.main import main
 from focal.config.gate import validate_file
+from focal.main import main
 
 MIXED = """\
 id: shop

@@ -85,7 +85,7 @@ def test_pins_agree_with_pyproject():
 
 def test_code_asset_has_engine_handlers_and_agents(recipes, tmp_path):
     recipes.build_code(tmp_path, compile_pyc=False)
-    assert (tmp_path / "focal" / "pipeline" / "definition.py").is_file()
+    assert (tmp_path / "focal" / "turn" / "definition.py").is_file()
     assert (tmp_path / "handlers" / "authorizer.py").is_file()
     # the injection classifier's weights travel with the code that reads them (every function, the sensor's too)
     assert (tmp_path / "focal" / "sensing" / "data" / "injection_classifier.npz").stat().st_size > 10_000

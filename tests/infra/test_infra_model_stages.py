@@ -9,7 +9,7 @@ import tempfile
 import aws_cdk as cdk
 import pytest
 
-from focal.pipeline.definition import FALLBACK_HANDLER, STAGES
+from focal.turn.definition import FALLBACK_HANDLER, STAGES
 from infra_helpers import of_type
 from test_infra_stack import function_by_handler, functions, logical_id_of, role_statements  # noqa: F401
 

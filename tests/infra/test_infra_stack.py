@@ -8,7 +8,7 @@ import re
 import pytest
 from aws_cdk.assertions import Match
 
-from focal.pipeline.definition import FALLBACK_HANDLER, STAGES
+from focal.turn.definition import FALLBACK_HANDLER, STAGES
 from infra_helpers import definition_with_placeholders, of_type
 from infra_helpers import method as api_method
 
@@ -276,7 +276,7 @@ def test_every_function_logs_to_a_group_kept_one_month(resources, functions):
         ("TurnsTable", ["pk", "sk"], True),
         ("AgentConfigTable", ["pk"], False),
         ("ApiKeysTable", ["pk"], False),
-        ("IdempotencyTable", ["pk"], True),  # turn ids (focal.pipeline.idempotency)
+        ("IdempotencyTable", ["pk"], True),  # turn ids (focal.turn.idempotency)
     ],
 )
 def test_tables(resources, prefix, keys, ttl):

@@ -7,7 +7,7 @@ import pytest
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_stepfunctions as sfn
 
-from focal.pipeline.definition import STAGES, StageSpec
+from focal.turn.definition import STAGES, StageSpec
 from focal_infra.state_machine import TurnPipeline
 from infra_helpers import definition_with_placeholders
 

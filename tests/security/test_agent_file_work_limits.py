@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from focal.cli.main import main
 from focal.config.limits import AGENT_FILE_LIMITS as LIMITS
 from focal.config.loader import AgentConfigInvalid, load_agent, load_agent_file, parse_agent_text
+from focal.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "functional"))

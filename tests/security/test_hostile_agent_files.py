@@ -24,11 +24,11 @@ import pytest
 import handlers.agents as agents_handler
 from focal import ast_parse, expressions
 from focal.adapters.python_tools import PythonToolRunner, read_regular_file
-from focal.cli.main import main
 from focal.config.loader import AgentConfigInvalid, load_agent, load_agent_file, parse_agent_text
 from focal.enforcement.deterministic import deterministic
 from focal.enforcement.grounding import extract_claims, id_patterns
 from focal.errors import ExpressionError, ToolError
+from focal.main import main
 from focal.models.agent import ProfileFieldDefinition, Tool
 from focal.sensing.extraction import PATTERN_TEXT_LIMIT, FieldPattern, PatternUnread, extract
 

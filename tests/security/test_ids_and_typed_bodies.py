@@ -21,8 +21,8 @@ import pytest
 from http_client import http_call
 
 from focal.auth import KeyRecord, Principal
-from focal.cli.main import main
 from focal.cli.serve import LocalApiKeyStore, ServeSettings, build_api, serving
+from focal.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 AGENT = ROOT / "examples" / "retail" / "agent.yaml"

@@ -10,7 +10,7 @@ import pytest
 
 from focal.adapters.api_keys import key_hash
 from focal.adapters.sqlite_api_keys import SqliteApiKeyStore
-from focal.cli.main import main
+from focal.main import main
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from handler_walk import run_turn as walk
 
-from focal.pipeline.definition import STAGE_NAMES
+from focal.turn.definition import STAGE_NAMES
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "functional"))

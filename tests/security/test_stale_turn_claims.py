@@ -18,13 +18,13 @@ from held_clock import claims_table, retail_runner
 from focal.cli.serve_api import turn_reply
 from focal.dialogue.tool_calls import NOT_REPEATED, execute, prepare
 from focal.models.turn import TurnRequest, TurnResult, TurnState
-from focal.pipeline.budget import turn_budget_s
-from focal.pipeline.definition import STAGE_NAMES, next_stage
-from focal.pipeline.idempotency import CLAIM_GRACE_S, TurnIdempotency, lease_s
 from focal.pipeline.runner import LocalRunner
 from focal.pipeline.stage_io import run_stage
 from focal.ports import TurnClaim
 from focal.stages import fallback, tools
+from focal.turn.budget import turn_budget_s
+from focal.turn.definition import STAGE_NAMES, next_stage
+from focal.turn.idempotency import CLAIM_GRACE_S, TurnIdempotency, lease_s
 
 NOW, LEASE = 1_800_000_000.0, 30.0
 

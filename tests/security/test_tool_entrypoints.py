@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from focal.adapters.python_tools import PythonToolRunner
-from focal.cli.main import main
 from focal.config.loader import load_agent_file
 from focal.errors import ToolError
+from focal.main import main
 from focal.models.agent import Tool
 
 AGENT = """\

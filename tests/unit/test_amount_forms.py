@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 from focal.config.loader import load_agent
-from focal.enforcement.amount_forms import names_quantity, normalise, normalise_percent, repeated, stray_figures
+from focal.enforcement.amount_forms import names_quantity, repeated, stray_figures
 from focal.enforcement.deterministic import deterministic
 from focal.enforcement.reading import apply_reading
 from focal.enforcement.variables import draft_variables
 from focal.errors import ModelError
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
+from focal.text.amounts import amounts_in_one_form, percents_in_one_form
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 GUARDRAILS = load_agent(EXAMPLES / "guardrails" / "agent.yaml")
@@ -44,11 +45,11 @@ def blocked(agent: AgentConfig, rule_id: str, draft: str, known: dict | None = N
     ("65,50 € back", "$65.50"), ("**$140**", "$140"), ("1\u200b40 dollars", "140 dollars"),
 ])
 def test_normalise_brings_amounts_to_one_form(text, form):
-    assert form in normalise(text)
+    assert form in amounts_in_one_form(text)
 
 
 def test_a_bare_m_is_no_million_without_a_currency():
-    assert normalise("the call lasted 5m") == "the call lasted 5m"
+    assert amounts_in_one_form("the call lasted 5m") == "the call lasted 5m"
 
 
 @pytest.mark.parametrize(("text", "form"), [
@@ -58,11 +59,11 @@ def test_a_bare_m_is_no_million_without_a_currency():
     ("a tenth off your stay", "10% off"),
 ])
 def test_normalise_percent_reads_shares_written_other_ways(text, form):
-    assert form in normalise_percent(text)
+    assert form in percents_in_one_form(text)
 
 
 def test_feel_free_and_toll_free_are_no_discount():
-    assert "%" not in normalise_percent("Feel free to call our toll-free line.")
+    assert "%" not in percents_in_one_form("Feel free to call our toll-free line.")
 
 
 @pytest.mark.parametrize(("text", "found"), [
@@ -72,7 +73,7 @@ def test_feel_free_and_toll_free_are_no_discount():
     ("account 123456", []), ("step 12 of the guide", []), ("one moment please", []),
 ])
 def test_stray_figures_are_figures_without_a_currency_that_no_value_explains(text, found):
-    assert stray_figures(normalise(text), []) == found
+    assert stray_figures(amounts_in_one_form(text), []) == found
 
 
 def test_a_figure_equal_to_an_accounted_value_is_not_stray():

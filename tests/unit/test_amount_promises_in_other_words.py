@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from focal.enforcement.amount_forms import normalise, normalise_percent, repeated
+from focal.enforcement.amount_forms import repeated
 from focal.models.agent import AgentConfig, AmountWords, ProfileFieldDefinition, Rule
-from focal.number_words import roman_value
+from focal.text.amounts import amounts_in_one_form, percents_in_one_form
+from focal.text.number_words import roman_value
 from test_amount_forms import GUARDRAILS, ORDER_75, RETAIL, TELECOM, blocked
 
 
@@ -19,10 +20,10 @@ def test_roman_value_reads_only_well_formed_numerals(numeral, value):
 
 
 def test_a_roman_numeral_is_an_amount_only_beside_a_currency_or_a_percent_sign():
-    assert "140 dollars" in normalise("a credit of CXL dollars")
-    assert "$140" in normalise("a credit of $CXL")
-    assert "30%" in normalise_percent("XXX% off")
-    assert normalise("I will call you. Chapter XI of the terms") == "I will call you. Chapter XI of the terms"
+    assert "140 dollars" in amounts_in_one_form("a credit of CXL dollars")
+    assert "$140" in amounts_in_one_form("a credit of $CXL")
+    assert "30%" in percents_in_one_form("XXX% off")
+    assert amounts_in_one_form("I will call you. Chapter XI of the terms") == "I will call you. Chapter XI of the terms"
 
 
 @pytest.mark.parametrize("draft", [
@@ -121,7 +122,7 @@ def test_an_amount_named_in_total_is_still_the_promises_total():
 
 def test_a_date_after_from_is_no_year_and_two_figures():
     from focal.enforcement.amount_forms import stray_figures
-    assert stray_figures(normalise("a credit for your stay from 2026-11-25 to 2026-11-27"), []) == []
+    assert stray_figures(amounts_in_one_form("a credit for your stay from 2026-11-25 to 2026-11-27"), []) == []
 
 
 @pytest.mark.parametrize("draft", [

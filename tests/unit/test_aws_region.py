@@ -66,7 +66,7 @@ def test_every_adapter_client_takes_aws_region(no_aws):
 
 
 def test_the_cli_says_a_missing_region_in_one_line(no_aws, capsys):
-    from focal.cli.main import main
+    from focal.main import main
 
     assert main(["keys", "list", "--table", "Focal-acme-ApiKeys"]) == 2
     err = capsys.readouterr().err

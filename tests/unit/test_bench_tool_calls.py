@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from focal.cli.main import main
+from focal.main import main
 
 
 def test_focal_bench_tools_prints_each_figure(capsys):

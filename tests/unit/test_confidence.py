@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from focal.dialogue import confidence as c
+from focal.dialogue.understanding import FREE_TEXT_SLOT
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig
 from focal.models.context import Command, Context, IntentScore
@@ -117,7 +118,7 @@ def test_goal_the_least_certain_command_decides(agent):
                       Command(name="SetSlot", flow="refund", slot="note", value="it broke")]
     state.decision.executed = ["SetSlot", "SetSlot"]
     value, why = c.goal_understanding(state, agent)
-    assert value == c.FREE_TEXT_SLOT and "note" in why  # a typed order id is sure, free text less so
+    assert value == FREE_TEXT_SLOT and "note" in why  # a typed order id is sure, free text less so
     state.commands.append(Command(name="Clarify"))
     state.decision.executed.append("Clarify")
     assert c.goal_understanding(state, agent)[0] == 0.0

@@ -12,15 +12,17 @@ import json
 
 import pytest
 
-from focal.enforcement.amount_forms import normalise
-from focal.enforcement.amount_styles import ambiguous_amounts
 from focal.enforcement.deterministic import deterministic
-from focal.enforcement.normalise import fold, plain, term_pattern
 from focal.enforcement.reading import apply_reading, offline_reading
+from focal.enforcement.terms import term_pattern
 from focal.enforcement.variables import draft_variables
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
 from focal.ports import ModelReply
 from focal.sensing.language import written_in
+from focal.text.amount_styles import ambiguous_amounts
+from focal.text.amounts import amounts_in_one_form
+from focal.text.draft_view import as_checked as fold
+from focal.text.draft_view import as_read as plain
 
 # Two agents: a percentage field reads "credit" as a cue of its own, so money and shares are kept apart here.
 CREDIT = ProfileFieldDefinition(field_name="credit_amount", field_type="money", extraction_hints=["credit"],
@@ -96,7 +98,7 @@ def test_a_listed_name_is_found_however_it_is_split(term, text, found):
     ("\u20ac45,50", "\u20ac45.50"),
 ])
 def test_other_grouping_styles_are_read_whole(text, form):
-    assert normalise(text) == form
+    assert amounts_in_one_form(text) == form
 
 
 @pytest.mark.parametrize(("text", "doubtful"), [

@@ -27,19 +27,19 @@ from focal.enforcement import (
     amount_cues,
     amount_forms,
     amount_repeats,
-    amount_styles,
     amount_tokens,
     draft_reading,
     linear_scan,
-    normalise,
     reading,
+    terms,
 )
 from focal.enforcement.linear_scan import Suffixes
 from focal.enforcement.reading import expression_names, offline_reading
+from focal.text import amount_styles, amounts, draft_view
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 READER = (amount_attribution, amount_clauses, amount_cues, amount_forms, amount_repeats, amount_styles, amount_tokens,
-          draft_reading, linear_scan, normalise, reading)
+          amounts, draft_reading, draft_view, linear_scan, reading, terms)
 
 
 class _Counted:
@@ -160,7 +160,7 @@ _LETTERS = st.sampled_from(["re", "imburse", "r", "e", "c", "d", "ed", "ing", "c
 def test_joining_ascii_pieces_finds_the_word_the_full_search_finds(pieces):
     words = frozenset({"reimburse", "reimbursement", "credit", "void", "money", "back"})
     for i in range(len(pieces) - 1):
-        assert normalise._longest_ascii(pieces, i, len(pieces) - 1, words) == normalise._longest(pieces, i, len(pieces) - 1, words)
+        assert terms._longest_ascii(pieces, i, len(pieces) - 1, words) == terms._longest(pieces, i, len(pieces) - 1, words)
 
 
 _SUFFIX_PATTERNS = [amount_cues.NEGATION, amount_cues.REPORTED, amount_cues.THRESHOLD_BEFORE, amount_cues.BASE_OF,

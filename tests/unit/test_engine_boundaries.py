@@ -44,7 +44,7 @@ def test_the_check_would_catch_an_sdk_import(tmp_path):
 def test_importing_every_stage_loads_no_sdk():
     code = (
         "import sys, importlib\n"
-        "from focal.pipeline.definition import STAGE_NAMES\n"
+        "from focal.turn.definition import STAGE_NAMES\n"
         "import focal.pipeline.runner\n"
         "for s in STAGE_NAMES: importlib.import_module(f'focal.stages.{s}')\n"
         f"print(sorted(m for m in {FORBIDDEN!r} if m in sys.modules))\n"

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from focal import expressions
-from focal.cli.main import main
 from focal.errors import ExpressionError
+from focal.main import main
 
 PAYLOADS = {
     "dunder walk": ("().__class__.__bases__[0].__subclasses__()", "attribute access"),
@@ -44,6 +44,43 @@ def test_the_evaluator_rejects_the_payload(expression, reason):
     with pytest.raises(ExpressionError, match=reason):
         expressions.evaluate(expression, {"x": 1})
 
+
+
+REFUSALS = [
+    ("", "expression is empty"),
+    ("x ==", "syntax error: invalid syntax"),
+    ("a.b", "attribute access '.b' is not allowed"),
+    ("foo(a.b)", "attribute access '.b' is not allowed"),  # the escape is named, not the call around it
+    ("[x for x in y]", "ListComp is not allowed in expressions"),
+    ("foo(1)", "function 'foo' is not allowed (allowed: abs, contains, len, lower, max, min, round)"),
+    ("(lambda: 1)()", "Lambda is not allowed in expressions"),
+    ("round(x, ndigits=2)", "keyword is not allowed in expressions"),
+    ("_a", "name '_a' is not allowed (names may not start with '_')"),
+    ("foo(_a)", "function 'foo' is not allowed (allowed: abs, contains, len, lower, max, min, round)"),
+    ("_a + foo(1)", "name '_a' is not allowed (names may not start with '_')"),
+    ("_a * 'b'", "string repetition is not allowed"),
+    ("3 * 'ab'", "string repetition is not allowed"),
+    ("x == '" + "a" * 201 + "'", "string literal longer than 200 characters"),
+    ("[[1] * 10001]", "a list or tuple of more than 10000 elements (nested ones counted) is not allowed"),
+    ("[1] * 5000 + [2] * 5001", "a list or tuple of more than 10000 elements (nested ones counted) is not allowed"),
+    ("(1, 2) * 6000", "a list or tuple of more than 10000 elements (nested ones counted) is not allowed"),
+    ("x ** 101", "exponents must be literal numbers no larger than 100"),
+    ("x ** y", "exponents must be literal numbers no larger than 100"),
+    ("len(x) ** -100", "exponents must be literal numbers no larger than 100"),
+]
+
+
+@pytest.mark.parametrize(("expression", "reason"), REFUSALS)
+def test_each_refusal_says_exactly_why(expression, reason):
+    with pytest.raises(ExpressionError) as caught:
+        expressions.parse(expression)
+    assert str(caught.value) == reason
+
+
+@pytest.mark.parametrize("expression", ["x ** 2.5", "[1, 2] * x", "x ** 100", "[1] * 5000 + [2] * 5000",
+                                        "contains(lower(x), 'a') and len([1, (2, 3)]) == 2 or not x in [1] * 3"])
+def test_what_the_whitelist_admits(expression):
+    assert expressions.parse(expression) is not None
 
 def test_values_that_are_not_plain_data_are_refused():
     class Sneaky:

@@ -12,7 +12,7 @@ import focal.adapters.litellm_model as lm
 from focal.adapters.litellm_model import LiteLLMModel, ProviderKey
 from focal.errors import ModelError
 from focal.models.agent import AgentConfig, ModelSettings
-from focal.pipeline.deps import Deps
+from focal.turn.deps import Deps
 
 
 class Status(Exception):

@@ -9,11 +9,12 @@ import pytest
 
 from focal.enforcement.amount_known import known_names, names_in
 from focal.enforcement.amount_repeats import said_again, site
-from focal.enforcement.amount_styles import ambiguous_amounts
-from focal.enforcement.normalise import fold, joined
 from focal.enforcement.reading import offline_reading
+from focal.enforcement.terms import joined
 from focal.models.agent import AgentConfig, AmountWords, ProfileFieldDefinition, Rule
 from focal.sensing.language import foreign_parts
+from focal.text.amount_styles import ambiguous_amounts
+from focal.text.draft_view import as_checked as fold
 from test_amount_forms import blocked
 
 PAYBACK = ProfileFieldDefinition(field_name="payback", field_type="money", extraction_hints=["reimburse", "reimbursed"],

@@ -15,7 +15,7 @@ FUNCTIONS = Path(__file__).resolve().parents[2] / "functions"
 NAMES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 CLI_START = (
     "import json, os, sys\n"
-    "import focal.cli.main\n"  # what the `focal` entry point imports before main() runs
+    "import focal.main\n"  # what the `focal` entry point imports before main() runs
     "print(json.dumps({'env': {k: os.environ.get(k) for k in %r}, 'numpy_before': NUMPY_BEFORE}))\n"
 )
 

@@ -4,7 +4,7 @@ nothing (newcomer finding: a four-digit PIN pattern took "1001" out of the phone
 from __future__ import annotations
 
 from focal.models.agent import AgentConfig
-from focal.sensing.offline import message_entities
+from focal.sensing.slot_reading import message_entities
 
 AGENT = AgentConfig.model_validate({
     "id": "a", "name": "a",

@@ -11,10 +11,10 @@ import re
 
 import pytest
 
-from focal.models.session import PiiCarry
+from focal.models.session import DigitTail, PiiCarry
 from focal.pii import mask_text
 from focal.pii_carry import CarryPlan
-from focal.pii_text import luhn_sums, luhn_valid
+from focal.pii_text import DigitRule, luhn_sums, luhn_valid
 
 CARDS = ["4111111111111111", "5105105105105100", "378282246310005", "6011000990139424", "4000056655665556",
          "3530111333300000", "4222222222222"]
@@ -88,3 +88,52 @@ def test_a_code_after_a_card_or_a_request_for_it_is_a_security_code() -> None:
     assert [r.mask for r in plans[1].rules] == ["[cvv]"] and not plans[2].rules
     carry = CarryPlan.of(PiiCarry(), "hello", "What is the CVV on the back of your card?", "t0", 0.0).carry
     assert carry.cvv_due and [r.mask for r in CarryPlan.of(carry, "it's 7373", "", "t1", 1.0).rules] == ["[cvv]"]
+
+
+def _plans(turns: list[tuple[str, str]]) -> list[CarryPlan]:
+    carry, plans = PiiCarry(), []
+    for n, (message, response) in enumerate(turns):
+        plans.append(CarryPlan.of(carry, message, response, f"t{n}", float(n)))
+        carry = plans[-1].carry
+    return plans
+
+
+def _tail(turn: int, count: int, sums: tuple[int, int], shown: str | None = None) -> DigitTail:
+    return DigitTail(turn_id=f"t{turn}", at=float(turn), count=count, sums=sums, shown=shown)
+
+
+def test_the_whole_plan_of_each_turn() -> None:
+    """Each turn's plan in full: the rules it masks with, the earlier turns masked again, the carry it leaves."""
+    first, second = _plans([("my card is 4111 1111", ""), ("1111 1111 thanks", "")])
+    assert first == CarryPlan(carry=PiiCarry(tails=[_tail(0, 8, (8, 5))]))
+    assert second == CarryPlan(carry=PiiCarry(cvv_due=True), earlier=(_tail(0, 8, (8, 5)),), rules=(
+        DigitRule(8, (2, 2), "**** **** **** 1111", "11111111"), DigitRule(8, (8, 5), "****")))
+
+    # asked for the card and its code: the code after the card's last part is masked as a code
+    first, second = _plans([("4111", "What is the card number and its CVV?"), ("1111 1111 1111 and 123", "")])
+    assert first == CarryPlan(carry=PiiCarry(tails=[_tail(0, 4, (2, 9))], cvv_due=True))
+    assert second == CarryPlan(carry=PiiCarry(cvv_due=True), earlier=(_tail(0, 4, (2, 9)),), rules=(
+        DigitRule(12, (8, 8), "**** **** **** 1111", "111111111111"), DigitRule(4, (2, 9), "****"),
+        DigitRule(3, (8, 0), "[cvv]", "123")))
+
+    # after a card: each code standing alone is masked; the last number (two digits) starts a new chain
+    _, after = _plans([("4242 4242 4242 4242", ""), ("737 and 12 and 4567", "")])
+    assert after == CarryPlan(carry=PiiCarry(tails=[_tail(1, 2, (4, 5))]), rules=(
+        DigitRule(3, (0, 3), "[cvv]", "737"), DigitRule(4, (3, 6), "[cvv]", "4567")))
+
+    # a masked card is the start of a longer one: the four digits its mask shows go with it
+    card, longer = _plans([("card 4111111111111111", ""), ("003 ok", "")])
+    assert card == CarryPlan(carry=PiiCarry(tails=[_tail(0, 16, (0, 7), "1111")], cvv_due=True))
+    assert longer == CarryPlan(carry=PiiCarry(cvv_due=True), earlier=(_tail(0, 16, (0, 7), "1111"),), rules=(
+        DigitRule(3, (3, 6), "****", "003"), DigitRule(4, (6, 6), "****", "1111", shown=True)))
+
+    # no customer message (a resumed approval): the carry goes on as it was
+    *_, code, resumed = _plans([("card 4111111111111111", ""), ("5105", ""), ("", "")])
+    assert code == CarryPlan(carry=PiiCarry(), rules=(DigitRule(4, (7, 8), "[cvv]", "5105"),))
+    assert resumed == CarryPlan(carry=PiiCarry())
+    carry = PiiCarry(tails=[_tail(0, 4, (2, 9))], cvv_due=True)
+    assert CarryPlan.of(carry, "", "Anything else?", "t1", 1.0) == CarryPlan(carry=carry)
+
+    # a card and its code in one message, then digits that complete no card with it: a chain of their own
+    _, then = _plans([("card 4111 1111 1111 1111 then 5105", ""), ("1051 0510 5100", "")])
+    assert then == CarryPlan(carry=PiiCarry(tails=[_tail(1, 12, (3, 7))]))

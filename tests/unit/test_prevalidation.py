@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 import yaml
 
-from focal.cli.main import main
 from focal.config.loader import load_agent
+from focal.main import main
 from focal.models.agent import AgentConfig, FeatureFlags, PreValidationConfig, Scenario, Step
 from focal.models.context import PreValidationCheck
 from focal.models.session import HistoryEntry, Session

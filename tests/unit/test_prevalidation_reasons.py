@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from focal.cli.main import main
 from focal.cli.trace import format_trace
+from focal.main import main
 from focal.models.agent import AgentConfig
 from focal.models.turn import TurnResult
 from focal.sensing.dangerous import dangerous_findings

@@ -8,11 +8,11 @@ import pytest
 
 from focal.config.validate import semantic_problems
 from focal.dialogue import resolution
-from focal.dialogue.variables import known_variables
 from focal.models.agent import AgentConfig
 from focal.models.context import Context
 from focal.models.session import CustomerProfile, Session
 from focal.models.turn import RouteDecision, ScoredRule, ToolCall, TurnRequest, TurnState
+from focal.variables import PENDING, known_variables
 
 AGENT = {
     "id": "shop",
@@ -179,7 +179,7 @@ def test_a_rule_asks_then_answers_on_the_next_turn(agent):
     state.decision = RouteDecision(action="respond")
     resolution.after_actions(state, agent, tool_runner(agent, state))
     assert (state.decision.action, state.decision.asked_slot) == ("ask_slot", "order_id")
-    assert state.session.variables[resolution.PENDING] == {"variable": "order_id", "rules": ["order_total_question"]}
+    assert state.session.variables[PENDING] == {"variable": "order_id", "rules": ["order_total_question"]}
 
     # Next turn: "A1004" matches no rule; the answer is read into the session and the rule answered.
     nxt = make_state(dict(state.session.variables), entities={"order_id": "A1004"}, message="A1004")
@@ -189,17 +189,17 @@ def test_a_rule_asks_then_answers_on_the_next_turn(agent):
     resolution.after_actions(nxt, agent, run)
     assert nxt.decision.action == "respond"
     assert [m.rule_id for m in nxt.matched_rules] == ["order_total_question"]
-    assert nxt.session.variables["order_total"] == 18.5 and resolution.PENDING not in nxt.session.variables
+    assert nxt.session.variables["order_total"] == 18.5 and PENDING not in nxt.session.variables
     assert "order_id: from message (asked last turn)" in nxt.decision.notes
     assert [c.trigger for c in nxt.tool_calls] == ["resolve order_total"]
 
 
 def test_an_answer_without_the_value_drops_the_question(agent):
-    state = make_state({resolution.PENDING: {"variable": "order_id", "rules": ["order_total_question"]}}, message="never mind")
+    state = make_state({PENDING: {"variable": "order_id", "rules": ["order_total_question"]}}, message="never mind")
     state.decision = RouteDecision(action="out_of_scope")
     resolution.before_actions(state, agent, tool_runner(agent, state))
     assert state.decision.action == "out_of_scope" and state.matched_rules == []
-    assert resolution.PENDING not in state.session.variables
+    assert PENDING not in state.session.variables
 
 
 def test_inside_a_flow_a_rule_variable_is_not_asked(agent):
@@ -208,7 +208,7 @@ def test_inside_a_flow_a_rule_variable_is_not_asked(agent):
     state.matched_rules = [ScoredRule(rule_id="order_total_question", score=0.9, scope="GLOBAL")]
     state.decision = RouteDecision(action="respond")
     resolution.after_actions(state, agent, tool_runner(agent, state))
-    assert state.decision.action == "respond" and resolution.PENDING not in state.session.variables
+    assert state.decision.action == "respond" and PENDING not in state.session.variables
 
 
 def test_validate_names_an_unknown_required_variable():

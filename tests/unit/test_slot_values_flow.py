@@ -7,7 +7,8 @@ from typing import Any
 
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Scenario, Slot, Step
 from focal.models.session import Session
-from focal.sensing.offline import awaited_slot, offline_context
+from focal.sensing.offline import offline_context
+from focal.sensing.slot_reading import awaited_slot
 
 FIELDS = [
     ProfileFieldDefinition(field_name="incident_date", field_type="date", sources=["message"]),

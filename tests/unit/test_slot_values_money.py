@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from focal.models.agent import ProfileFieldDefinition
-from focal.number_words import number_value
 from focal.sensing.extraction import extract
 from focal.sensing.money import message_amount
+from focal.text.number_words import number_value
 
 ESTIMATE = ProfileFieldDefinition(field_name="estimate", field_type="money", sources=["message"])
 HINTED = ProfileFieldDefinition(field_name="estimate", field_type="money", sources=["message"],

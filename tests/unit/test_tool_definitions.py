@@ -131,3 +131,52 @@ def test_url_placeholders_are_escaped_whole_and_body_values_keep_their_type():
     assert fill_body({"n": "{n}", "t": "n={n}", "c": 3, "gone": "{missing}"}, {"n": 2.5}) == {"n": 2.5, "t": "n=2.5", "c": 3}
     assert secret_names("Bearer ${secret:a/b} ${secret:c}") == ["a/b", "c"]
     assert bad_secret_references("${secret:ok} ${env:HOME} ${secret:bad name}") == ["${env:HOME}", "${secret:bad name}"]
+
+
+def test_every_check_of_a_tool_definition_in_the_order_validate_reports_them():
+    """One http tool wrong in each way a tool can be, and a lambda tool: each problem at its path, in order."""
+    text = HEAD.replace("tools:\n", "  - {field_name: plan, field_type: enum}\ntools:\n") + textwrap.indent(textwrap.dedent("""\
+        - id: t
+          kind: http
+          method: POST
+          url: 'http://{host}/x/{a}/{b}?k=${secret:k}'
+          body: {x: '{ghost}', y: '${secret:key}', z: '{a}'}
+          headers: {K: '${secret:jwt_secret} {a} ${oops}', L: '${secret:Customer_Token_Secret}'}
+          arguments: {nope: order_id, a: 'order_id ==', note: "'x'"}
+          input: {a: {type: string}, b: {type: string, required: false}, note: {type: enum}, plan: {type: enum},
+                  status: {type: enum}}
+          output: {s: order_statu}
+          side_effect: true
+          retries: 1
+        - id: l
+          kind: lambda
+          function: 'bad name'
+    """), "  ")
+    loaded = parse_agent_text(text)
+    assert loaded.config is not None, loaded.problems
+    found = [(p.path, p.severity, p.message) for p in semantic_problems(loaded.config, loaded.raw)
+             if p.path.startswith("tools")]
+    assert found == [
+        ("tools[0].arguments.nope", "error", "'nope' is not an input of this tool; did you mean 'note'?"),
+        ("tools[0].arguments.a", "error", "invalid expression: syntax error: invalid syntax (in 'order_id ==')"),
+        ("tools[0].input.b", "error", "argument 'b' is not a declared variable, so it can never be filled; map it to one "
+         "with arguments: {b: <variable>}"),
+        ("tools[0].input.plan", "warning", "argument 'plan' is an enum, but field 'plan' lists no allowed_values, so any "
+         "text passes; list the values on the field"),
+        ("tools[0].input.status", "error", "argument 'status' is not a declared variable, so it can never be filled; map it "
+         "to one with arguments: {status: <variable>}"),
+        ("tools[0].output.s", "error", "output 's' is mapped to 'order_statu', which is not a declared field; did you mean "
+         "'order_status'? (no tool's output fills that field)"),
+        ("tools[0].url", "error", "expected an absolute http:// or https:// URL with a fixed host (no placeholder in the host)"),
+        ("tools[0].url", "error", "secrets are only allowed in headers, write '${secret:NAME}' in a header value"),
+        ("tools[0].url", "error", "placeholder '{host}' is not an input of this tool"),
+        ("tools[0].url", "error", "placeholder '{b}' names an optional input; url placeholders must be required"),
+        ("tools[0].body.x", "error", "placeholder '{ghost}' is not an input of this tool"),
+        ("tools[0].body.y", "error", "'${secret:key}': secrets are only filled in headers; in a body it would be sent as "
+         "this literal text (write '${secret:NAME}' in a header value)"),
+        ("tools[0].headers.K", "error", "invalid secret reference '${oops}'; write '${secret:NAME}' (letters, digits, _ . / -)"),
+        ("tools[0].headers.K", "error", "header values take constants and '${secret:NAME}' only, not '{argument}'"),
+        ("tools[0].headers.L", "error", "secret 'Customer_Token_Secret' signs customer tokens and is never sent to a tool"),
+        ("tools[0].retries", "error", "a side_effect tool is never retried unless it is declared idempotent: true"),
+        ("tools[1].function", "error", "expected a function name, 'name:alias' or a function ARN"),
+    ]

@@ -57,3 +57,11 @@ def test_amounts_are_read_in_any_style():
     assert marked_figures("Le devolvemos 75,00 € y 10 % de descuento", "money") == [75.0]
     assert marked_figures("Le devolvemos 75,00 € y 10 % de descuento", "percentage") == [10.0]
     assert marked_figures("I'll pay back $9O now", "money")[-1] == float("inf")  # a figure nobody can read
+
+
+def test_an_answer_s_figures_are_read_in_the_agent_s_languages():
+    src = build_sources([], {"credit": 1000}, [])
+    assert [u.text for u in unbound_facts("a credit of 1.000 euros", src, languages=["en"])] == ["1.000"]  # one, in English
+    assert unbound_facts("a credit of 1.000 euros", src, languages=["de"]) == []  # a thousand, in German
+    assert unbound_facts("a credit of 1,000.00 euros", src, languages=["de"]) == []  # another style: still read
+    assert marked_figures("€1.000", "money") == [1000.0]  # a cap holds for the largest reading, whatever the language

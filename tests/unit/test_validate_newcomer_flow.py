@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from agent_variants import line
 
-from focal.cli.main import main
+from focal.main import main
 from test_validate_newcomer_agent import found, run, shown
 
 PAYOUT_PROMPT = "        confirmation_prompt: Your claim {claim_reference} is filed. Shall I pay out ${payout_amount} now?\n"

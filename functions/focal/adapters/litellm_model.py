@@ -3,7 +3,7 @@
 Every call carries the agent's `models` settings (Deps.llm configures a copy per agent): `timeout_s` per
 attempt, `temperature`, and `retries` with exponential backoff and jitter on timeouts, 5xx and throttling
 only (an authentication or bad-request error is not retried). `total_s`, set per call from the turn's time
-budget (focal.pipeline.budget), bounds all attempts and backoffs together. FOCAL_MODEL_TIMEOUT_S, when
+budget (focal.turn.budget), bounds all attempts and backoffs together. FOCAL_MODEL_TIMEOUT_S, when
 set, replaces `timeout_s` for every call (a slow local model; `attempt_s`). litellm's and the provider
 SDK's own retries are off, so the count is exactly 1 + retries.
 
@@ -152,7 +152,7 @@ class LiteLLMModel:
     Building one imports nothing: litellm (seconds of CPU) is imported at the first call, so a function
     that never calls the model this turn never pays for it. `warm=True` starts the import in the
     background now; commands that will call the model (`focal serve`, `focal chat`) use
-    `warm_up_if_configured`, and a SnapStart function imports it before its snapshot (focal.pipeline.prime)."""
+    `warm_up_if_configured`, and a SnapStart function imports it before its snapshot (focal.prime)."""
 
     def __init__(self, model: str | None, timeout_s: float = 20.0, temperature: float = 0.0, warm: bool = False,
                  retries: int = 0, key_for: Callable[[str], str | None] | None = None, total_s: float | None = None):

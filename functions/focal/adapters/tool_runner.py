@@ -11,6 +11,7 @@ variables it fills by the engine, for every runner: `focal.dialogue.tool_outputs
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from focal.errors import ToolError, ToolInputInvalid
@@ -27,40 +28,67 @@ def _invalid(tool: Tool, name: str, why: str) -> ToolInputInvalid:
     return ToolInputInvalid(f"tool {tool.id!r}: argument {name!r} {why}", argument=name)
 
 
-def coerce_argument(tool: Tool, name: str, spec: ToolParameter, value: Any, allowed: list[str] | None = None) -> Any:
-    kind = spec.type
-    if kind in _NUMERIC:
-        out = None if isinstance(value, bool) else coerce(kind, value)
-        if out is None:
-            raise _invalid(tool, name, f"must be a number ({kind})")
-        return out
-    if kind == "integer":
-        number = None if isinstance(value, bool) else coerce("number", value)
-        if number is None or not float(number).is_integer():
-            raise _invalid(tool, name, "must be an integer")
-        return int(number)
-    if kind == "boolean":
-        if isinstance(value, bool):
-            return value
-        word = str(value).strip().lower() if isinstance(value, _SCALAR) else None
-        if word in _TRUE_WORDS or word == "1":
-            return True
-        if word in _FALSE_WORDS or word == "0":
-            return False
-        raise _invalid(tool, name, "must be a boolean")
-    if kind == "entity_list":
-        if isinstance(value, list | tuple) and all(isinstance(v, _SCALAR) for v in value):
-            return list(value)
-        if isinstance(value, _SCALAR) and not isinstance(value, bool):
-            return [str(value)]
-        raise _invalid(tool, name, "must be a list of values")
-    # string, id, enum, date: one scalar value, sent as text.
+class _Unfit(ValueError):
+    """Why a value does not fit its declared type ('must be an integer')."""
+
+
+def _number(kind: str, value: Any, allowed: list[str] | None) -> Any:
+    out = None if isinstance(value, bool) else coerce(kind, value)
+    if out is None:
+        raise _Unfit(f"must be a number ({kind})")
+    return out
+
+
+def _integer(kind: str, value: Any, allowed: list[str] | None) -> int:
+    number = None if isinstance(value, bool) else coerce("number", value)
+    if number is None or not float(number).is_integer():
+        raise _Unfit("must be an integer")
+    return int(number)
+
+
+def _boolean(kind: str, value: Any, allowed: list[str] | None) -> bool:
+    """true/false, or a yes/no word (or 1/0) as text or number."""
+    if isinstance(value, bool):
+        return value
+    word = str(value).strip().lower() if isinstance(value, _SCALAR) else None
+    if word in _TRUE_WORDS or word == "1":
+        return True
+    if word in _FALSE_WORDS or word == "0":
+        return False
+    raise _Unfit("must be a boolean")
+
+
+def _values(kind: str, value: Any, allowed: list[str] | None) -> list[Any]:
+    """A list of scalar values, or one value (not a boolean) as a list of its text."""
+    if isinstance(value, list | tuple) and all(isinstance(v, _SCALAR) for v in value):
+        return list(value)
+    if isinstance(value, _SCALAR) and not isinstance(value, bool):
+        return [str(value)]
+    raise _Unfit("must be a list of values")
+
+
+def _text(kind: str, value: Any, allowed: list[str] | None) -> str:
+    """string, id, enum, date: one scalar value, sent as text (an enum's among `allowed`, ignoring case)."""
     if isinstance(value, bool) or not isinstance(value, _SCALAR):
-        raise _invalid(tool, name, f"must be a single {kind} value")
+        raise _Unfit(f"must be a single {kind} value")
     text = value if isinstance(value, str) else str(value)
     if kind == "enum" and allowed is not None and text.casefold() not in {a.casefold() for a in allowed}:
-        raise _invalid(tool, name, "is not one of the allowed values of its field")
+        raise _Unfit("is not one of the allowed values of its field")
     return text
+
+
+_COERCE: dict[str, Callable[[str, Any, list[str] | None], Any]] = {
+    "number": _number, "money": _number, "percentage": _number, "integer": _integer, "boolean": _boolean,
+    "entity_list": _values,
+}
+
+
+def coerce_argument(tool: Tool, name: str, spec: ToolParameter, value: Any, allowed: list[str] | None = None) -> Any:
+    """`value` brought to the argument's declared type, or ToolInputInvalid naming the argument (never its value)."""
+    try:
+        return _COERCE.get(spec.type, _text)(spec.type, value, allowed)
+    except _Unfit as exc:
+        raise _invalid(tool, name, str(exc)) from None
 
 
 def enum_values(agent: AgentConfig, tool: Tool) -> dict[str, list[str]]:

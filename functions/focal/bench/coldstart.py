@@ -22,7 +22,7 @@ from pathlib import Path
 from focal.bench.coldstart_layout import DEFAULT_ASSETS, Function, Layout, functions_from_stack, lambda_layout, venv_layout
 from focal.bench.coldstart_probe import ProbeFailed, Scenario, measure, measure_litellm, refused_port
 from focal.bench.coldstart_report import Assumptions, Row, report
-from focal.pipeline.definition import STAGES
+from focal.turn.definition import STAGES
 
 BENCH_MODEL = "openai/bench"
 
@@ -30,8 +30,8 @@ BENCH_MODEL = "openai/bench"
 def stage_events(agent_path: str, folder: Path) -> dict[str, str]:
     """Each stage's input event from one real local turn (written to `folder`), for the first-invoke run."""
     from focal.models.turn import TurnRequest
-    from focal.pipeline.definition import next_stage
     from focal.pipeline.stage_io import run_stage
+    from focal.turn.definition import next_stage
     from focal.wiring import local_deps
 
     deps = local_deps(agent_path, folder / "events.db")

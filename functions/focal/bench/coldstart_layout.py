@@ -22,7 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
 
-from focal.pipeline.definition import STAGES
+from focal.turn.definition import STAGES
 
 FUNCTIONS = Path(__file__).resolve().parents[2]
 ROOT = FUNCTIONS.parent

@@ -77,9 +77,9 @@ def measure(agent_path: str | Path = RETAIL, sizes: Sequence[int] = SIZES, shape
     """Read a draft of each shape and size `repeat` times: offline_reading alone, and the enforce stage's lane 1."""
     from focal.bench.enforcement import _FixedAgent, benched_agent, build_state
     from focal.config.loader import load_agent
-    from focal.dialogue.variables import known_variables
     from focal.enforcement.reading import expression_names, offline_reading
     from focal.stages import enforce
+    from focal.variables import known_variables
     from focal.wiring import local_deps
 
     agent = load_agent(agent_path)

@@ -57,7 +57,6 @@ import json
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +72,7 @@ from focal.bench.enforcement_cases import (  # noqa: F401  (re-exported: the ben
     load_cases,
     output_checks,
 )
+from focal.bench.enforcement_report import Outcome, format_report, score  # noqa: F401  (score: re-exported)
 from focal.bench.guards import format_guards, guard_problems, load_guard_cases, run_guard_cases
 from focal.enforcement.tripwires import DEFAULT_RULES
 from focal.models.agent import AgentConfig, Scope
@@ -150,19 +150,6 @@ def build_state(agent: AgentConfig, case: Case, embedding: Sequence[float]) -> T
     return state
 
 
-@dataclass
-class Outcome:
-    case: Case
-    predicted: dict[str, str]  # violated id -> lane
-    unverified: list[str]
-    timings: dict[str, float]  # lane -> ms
-    stage_ms: float
-
-    @property
-    def correct(self) -> bool:
-        return set(self.predicted) == set(self.case.expected)
-
-
 def run_cases(
     agent_path: str | Path, cases: Sequence[Case], checks: Sequence[str] = CHECKS
 ) -> tuple[AgentConfig, list[Outcome]]:
@@ -205,55 +192,7 @@ def run_cases(
 NOT_COUNTED = {"unbound", *DEFAULT_RULES}
 
 
-# --------------------------------------------------------------------------- scoring and report
-
-@dataclass
-class Tally:
-    tp: int = 0
-    fp: int = 0
-    fn: int = 0
-
-    @property
-    def precision(self) -> float | None:
-        return self.tp / (self.tp + self.fp) if self.tp + self.fp else None
-
-    @property
-    def recall(self) -> float | None:
-        return self.tp / (self.tp + self.fn) if self.tp + self.fn else None
-
-
-def score(agent: AgentConfig, outcomes: Sequence[Outcome], include_hard: bool = True) -> tuple[dict[str, Tally], dict[str, Tally]]:
-    """(per lane, per check) TP/FP/FN over (case, id) pairs. A predicted id is attributed to the lane
-    that reported it; an expected one to the lane that should have."""
-    lanes: dict[str, Tally] = {lane: Tally() for lane in LANES}
-    checks: dict[str, Tally] = {}
-    for o in outcomes:
-        if o.case.hard and not include_hard:
-            continue
-        for check in set(o.predicted) | set(o.case.expected):
-            lane = o.predicted.get(check) or lane_of(agent, check)
-            t_lane, t_check = lanes.setdefault(lane, Tally()), checks.setdefault(check, Tally())
-            hit, wanted = check in o.predicted, check in o.case.expected
-            for t in (t_lane, t_check):
-                t.tp += hit and wanted
-                t.fp += hit and not wanted
-                t.fn += wanted and not hit
-    return lanes, checks
-
-
-def lane_ran(lane: str, outcomes: Sequence[Outcome]) -> bool:
-    return any(lane in o.timings or lane in o.predicted.values() for o in outcomes)
-
-
-def _pct(value: float | None) -> str:
-    return "   —" if value is None else f"{value:.3f}"
-
-
-def _ms(values: list[float]) -> str:
-    if not values:
-        return f"{'—':>7} {'—':>7}"
-    return f"{np.percentile(values, 50):7.2f} {np.percentile(values, 95):7.2f}"
-
+# --------------------------------------------------------------------------- the report
 
 def _run_set(agent_path: str | Path, cases_path: str | Path, show: bool, limit: int | None) -> tuple[AgentConfig, str]:
     from focal.config.loader import load_agent
@@ -282,77 +221,6 @@ def report(agent_path: str | Path, cases_path: str | Path, show: bool = False, l
     for name, path in extra_sets(cases_path).items():
         parts.append(f"set {name!r}: " + _run_set(agent_path, path, show, limit)[1])
     return "\n\n".join(parts)
-
-
-def format_report(
-    agent: AgentConfig, outcomes: Sequence[Outcome], source: str, show: bool = False, checks: Sequence[str] = CHECKS
-) -> str:
-    compliant = [o for o in outcomes if not o.case.expected]
-    hard = sum(o.case.hard for o in outcomes)
-    scripted_judge = any(o.case.judge for o in outcomes)
-    lanes_all, checks_all = score(agent, outcomes)
-    lanes_easy, checks_easy = score(agent, outcomes, include_hard=False)
-    categories: dict[str, int] = {}
-    for o in outcomes:
-        categories[o.case.category] = categories.get(o.case.category, 0) + 1
-    lines = [
-        f"enforcement on {source}: agent {agent.id!r}, {len(outcomes)} cases ({hard} hard, {len(compliant)} compliant), "
-        f"one draft each, max_retries 0, output checks on: {', '.join(checks) or 'none'}",
-        "categories: " + ", ".join(f"{k} {v}" for k, v in sorted(categories.items())),
-        "",
-        f"{'lane / check':<26}{'TP':>5}{'FP':>5}{'FN':>5}  {'prec':>6} {'recall':>6}  {'excl. hard':>13}  {'p50 ms':>7} {'p95 ms':>7}",
-    ]
-
-    def row(name: str, t: Tally, easy: Tally, timing: str, status: str = "") -> str:
-        return (f"{name:<26}{t.tp:>5}{t.fp:>5}{t.fn:>5}  {_pct(t.precision):>6} {_pct(t.recall):>6}  "
-                f"{_pct(easy.precision):>6} {_pct(easy.recall):>6}  {timing}{'  ' + status if status else ''}")
-
-    for lane in LANES:
-        # an unverified judge made no call: its near-zero time is not the lane's latency
-        timings = [o.timings[lane] for o in outcomes if lane in o.timings and not (lane == "judge" and o.unverified)]
-        status = ""
-        if lane in CHECKS and lane not in checks:
-            status = "off (the set is not labelled for it)"
-        elif lane == "judge" and not scripted_judge:
-            status = ("no model: subjective rules marked unverified" if agent.enforcement.unverifiable_subjective
-                      == "mark_unverified" else "no model: subjective rules block (fail_closed)")
-        elif not lane_ran(lane, outcomes):
-            status = "not run (no verdict, no timing)"
-        elif lane == "judge" and scripted_judge:
-            status = "scripted verdicts"
-        unverified = sum(bool(o.unverified) for o in outcomes) if lane == "judge" else 0
-        if unverified:
-            status += f"{'; ' if status else ''}unverified (no verdict) in {unverified} case(s)"
-        lines.append(row(lane, lanes_all[lane], lanes_easy[lane], _ms(timings), status))
-        for check in sorted(c for c in checks_all if lane_of(agent, c) == lane):
-            lines.append(row(f"  {check}", checks_all[check], checks_easy.get(check, Tally()), ""))
-    extra = sorted(set(lanes_all) - set(LANES))
-    for lane in extra:
-        lines.append(row(lane, lanes_all[lane], lanes_easy.get(lane, Tally()), ""))
-    total = Tally(*(sum(getattr(t, k) for t in lanes_all.values()) for k in ("tp", "fp", "fn")))
-    easy = Tally(*(sum(getattr(t, k) for t in lanes_easy.values()) for k in ("tp", "fp", "fn")))
-    lines.append(row("all lanes", total, easy, _ms([o.stage_ms for o in outcomes]), "(timing: the whole stage)"))
-    blocked = [o for o in compliant if o.predicted]
-    rate = len(blocked) / len(compliant) if compliant else 0.0
-    exact = sum(o.correct for o in outcomes)
-    violating = [o for o in outcomes if o.case.expected]
-    caught = [o for o in violating if o.case.expected <= set(o.predicted)]
-    lines += [
-        "",
-        f"violating drafts caught (every expected id reported): {len(caught)}/{len(violating)} "
-        f"({len(caught) / len(violating) if violating else 0.0:.1%})",
-        f"false-block rate on compliant drafts: {len(blocked)}/{len(compliant)} ({rate:.1%}); by lane: "
-        + ", ".join(f"{lane} {sum(lane in o.predicted.values() for o in compliant)}" for lane in LANES),
-        f"cases with exactly the expected verdict: {exact}/{len(outcomes)}",
-    ]
-    if show:
-        for o in outcomes:
-            if not o.correct:
-                missed = sorted(set(o.case.expected) - set(o.predicted))
-                extra_ids = sorted(set(o.predicted) - set(o.case.expected))
-                lines.append(f"  wrong {o.case.id}{' (hard)' if o.case.hard else ''}: "
-                             f"missed {missed or '-'}, false {extra_ids or '-'}")
-    return "\n".join(lines)
 
 
 def cli(args) -> int:

@@ -85,65 +85,94 @@ def load_cases(path: str | Path) -> list[Case]:
     if unknown:
         raise ValueError(f"{path}: unknown key(s) {sorted(unknown)}")
     named = as_mapping(data.get("contexts"), f"{path}: contexts")
-    cases, seen = [], set()
+    cases: list[Case] = []
+    seen: set[str] = set()
     for i, item in enumerate(data["cases"]):
-        where = f"{path}: cases[{i}]"
-        if not isinstance(item, dict):
-            raise ValueError(f"{where} must be a mapping")
-        unknown = set(item) - CASE_KEYS
-        if unknown:
-            raise ValueError(f"{where}: unknown key(s) {sorted(unknown)}")
-        case_id = item.get("id")
-        if not isinstance(case_id, str) or not case_id or case_id in seen:
-            raise ValueError(f"{where}.id must be a unique non-empty string")
+        case_id = _case_id(item, f"{path}: cases[{i}]", seen)
         seen.add(case_id)
-        where = f"{path}: case {case_id}"
-        for key in ("message", "draft"):
-            if not isinstance(item.get(key), str) or not item[key].strip():
-                raise ValueError(f"{where}.{key} must be a non-empty string (quote yes/no/on/off)")
-        expected = item.get("violations")
-        if not isinstance(expected, list) or not all(isinstance(v, str) for v in expected):
-            raise ValueError(f"{where}.violations must be a list of rule ids or check names ([] for compliant)")
-        ctx = _context(item.get("context"), named, where)
-        judge = item.get("judge")
-        if judge is not None:
-            judge = as_mapping(judge, f"{where}.judge")
-            for rule_id, verdict in judge.items():
-                if not isinstance(verdict, dict) or not isinstance(verdict.get("compliant"), bool):
-                    raise ValueError(f"{where}.judge.{rule_id} must be a mapping with compliant: true|false")
-        scenario, step = ctx.get("scenario"), ctx.get("step")
-        for key, value in (("scenario", scenario), ("step", step)):
-            if value is not None and not isinstance(value, str):
-                raise ValueError(f"{where}.context.{key} must be a string or null")
-        matched = [*(ctx.get("matched_rules") or []), *(item.get("matched_rules") or [])]
-        if not all(isinstance(r, str) for r in matched):
-            raise ValueError(f"{where}: matched_rules must be lists of rule ids")
-        matched = list(dict.fromkeys(matched))
-        tools = as_mapping(ctx.get("tools"), f"{where}.context.tools")
-        for tool_id, outputs in tools.items():
-            as_mapping(outputs, f"{where}.context.tools.{tool_id}")
-        if not isinstance(item.get("hard", False), bool):
-            raise ValueError(f"{where}.hard must be true or false")
-        cases.append(Case(
-            id=case_id,
-            category=str(item.get("category") or "uncategorised"),
-            message=item["message"],
-            draft=item["draft"],
-            expected=frozenset(expected),
-            scenario=scenario,
-            step=step,
-            profile={**as_mapping(ctx.get("profile"), f"{where}.context.profile"), **as_mapping(item.get("profile"), f"{where}.profile")},
-            variables={
-                **as_mapping(ctx.get("variables"), f"{where}.context.variables"),
-                **as_mapping(item.get("variables"), f"{where}.variables"),
-            },
-            tools={k: dict(v) for k, v in tools.items()},
-            matched_rules=tuple(matched),
-            hard=bool(item.get("hard", False)),
-            note=str(item.get("note") or ""),
-            judge=judge,
-        ))
+        cases.append(_case(item, case_id, named, f"{path}: case {case_id}"))
     return cases
+
+
+def _case_id(item: Any, where: str, seen: set[str]) -> str:
+    """The id of a case written as a mapping of known keys: a non-empty string no earlier case has."""
+    if not isinstance(item, dict):
+        raise ValueError(f"{where} must be a mapping")
+    unknown = set(item) - CASE_KEYS
+    if unknown:
+        raise ValueError(f"{where}: unknown key(s) {sorted(unknown)}")
+    case_id = item.get("id")
+    if not isinstance(case_id, str) or not case_id or case_id in seen:
+        raise ValueError(f"{where}.id must be a unique non-empty string")
+    return case_id
+
+
+def _case(item: dict[str, Any], case_id: str, named: dict[str, Any], where: str) -> Case:
+    """One case, its context (inline or named) merged under its own profile, variables and matched rules."""
+    for key in ("message", "draft"):
+        if not isinstance(item.get(key), str) or not item[key].strip():
+            raise ValueError(f"{where}.{key} must be a non-empty string (quote yes/no/on/off)")
+    expected = item.get("violations")
+    if not isinstance(expected, list) or not all(isinstance(v, str) for v in expected):
+        raise ValueError(f"{where}.violations must be a list of rule ids or check names ([] for compliant)")
+    ctx = _context(item.get("context"), named, where)
+    judge = _judge(item.get("judge"), where)
+    scenario, step = _place(ctx, where)
+    matched = _matched_rules(ctx, item, where)
+    tools = as_mapping(ctx.get("tools"), f"{where}.context.tools")
+    for tool_id, outputs in tools.items():
+        as_mapping(outputs, f"{where}.context.tools.{tool_id}")
+    if not isinstance(item.get("hard", False), bool):
+        raise ValueError(f"{where}.hard must be true or false")
+    return Case(
+        id=case_id,
+        category=str(item.get("category") or "uncategorised"),
+        message=item["message"],
+        draft=item["draft"],
+        expected=frozenset(expected),
+        scenario=scenario,
+        step=step,
+        profile=_merged(ctx, item, "profile", where),
+        variables=_merged(ctx, item, "variables", where),
+        tools={k: dict(v) for k, v in tools.items()},
+        matched_rules=matched,
+        hard=bool(item.get("hard", False)),
+        note=str(item.get("note") or ""),
+        judge=judge,
+    )
+
+
+def _judge(raw: Any, where: str) -> dict[str, dict[str, Any]] | None:
+    """Scripted judge verdicts: rule id → {compliant: true|false, reason}."""
+    if raw is None:
+        return None
+    judge = as_mapping(raw, f"{where}.judge")
+    for rule_id, verdict in judge.items():
+        if not isinstance(verdict, dict) or not isinstance(verdict.get("compliant"), bool):
+            raise ValueError(f"{where}.judge.{rule_id} must be a mapping with compliant: true|false")
+    return judge
+
+
+def _place(ctx: dict[str, Any], where: str) -> tuple[str | None, str | None]:
+    """The context's scenario and step, each a string or null."""
+    scenario, step = ctx.get("scenario"), ctx.get("step")
+    for key, value in (("scenario", scenario), ("step", step)):
+        if value is not None and not isinstance(value, str):
+            raise ValueError(f"{where}.context.{key} must be a string or null")
+    return scenario, step
+
+
+def _matched_rules(ctx: dict[str, Any], item: dict[str, Any], where: str) -> tuple[str, ...]:
+    """The context's matched rules, then the case's own, each once."""
+    matched = [*(ctx.get("matched_rules") or []), *(item.get("matched_rules") or [])]
+    if not all(isinstance(r, str) for r in matched):
+        raise ValueError(f"{where}: matched_rules must be lists of rule ids")
+    return tuple(dict.fromkeys(matched))
+
+
+def _merged(ctx: dict[str, Any], item: dict[str, Any], key: str, where: str) -> dict[str, Any]:
+    """The context's `profile` or `variables`, the case's own over them."""
+    return {**as_mapping(ctx.get(key), f"{where}.context.{key}"), **as_mapping(item.get(key), f"{where}.{key}")}
 
 
 def lane_of(agent: AgentConfig, check: str) -> str:
@@ -161,38 +190,65 @@ def case_problems(agent: AgentConfig, cases: Sequence[Case], checks: Sequence[st
     globals_ = {r.id for r in agent.global_hard_constraints()}
     for case in cases:
         where = f"case {case.id}"
-        scenario = agent.scenario(case.scenario) if case.scenario else None
-        if case.scenario and scenario is None:
-            problems.append(f"{where}: scenario {case.scenario!r} does not exist")
-        if case.step and (scenario is None or not any(s.id == case.step for s in scenario.steps)):
-            problems.append(f"{where}: step {case.step!r} is not a step of scenario {case.scenario!r}")
-        for name in [*case.profile, *case.variables]:
-            if name not in fields:
-                problems.append(f"{where}: {name!r} is not a declared field")
-        for tool_id, outputs in case.tools.items():
-            tool = agent.tool(tool_id)
-            if tool is None:
-                problems.append(f"{where}: tool {tool_id!r} does not exist")
-            else:
-                problems += [f"{where}: {tool_id} has no output {k!r}" for k in outputs if k not in tool.output]
-        for rule_id in case.matched_rules:
-            if agent.rule(rule_id) is None:
-                problems.append(f"{where}: matched rule {rule_id!r} does not exist")
-        enforced = globals_ | {r for r in case.matched_rules if (rule := agent.rule(r)) and rule.is_hard_constraint and rule.enabled}
-        for check in sorted(case.expected):
-            if check in CHECKS:
-                if check not in checks:
-                    problems.append(f"{where}: expects {check!r}, which this set's output_checks leave off")
-                continue
-            if agent.rule(check) is None:
-                problems.append(f"{where}: expected violation {check!r} is neither a rule nor a check ({', '.join(CHECKS)})")
-            elif check not in enforced:
-                problems.append(f"{where}: expected violation {check!r} is not enforced in this context "
-                                "(not a GLOBAL hard constraint nor a matched one)")
-        for rule_id in case.judge or {}:
-            rule = agent.rule(rule_id)
-            if rule is None or not rule.subjective:
-                problems.append(f"{where}: judge verdict for {rule_id!r}, which is not a subjective rule")
+        problems += [
+            *_place_problems(agent, case, where),
+            *(f"{where}: {name!r} is not a declared field" for name in [*case.profile, *case.variables] if name not in fields),
+            *_tool_problems(agent, case, where),
+            *(f"{where}: matched rule {rule_id!r} does not exist" for rule_id in case.matched_rules
+              if agent.rule(rule_id) is None),
+            *_expected_problems(agent, case, where, checks, globals_),
+            *_judge_problems(agent, case, where),
+        ]
+    return problems
+
+
+def _place_problems(agent: AgentConfig, case: Case, where: str) -> list[str]:
+    """The case's scenario exists and its step is one of that scenario's."""
+    problems = []
+    scenario = agent.scenario(case.scenario) if case.scenario else None
+    if case.scenario and scenario is None:
+        problems.append(f"{where}: scenario {case.scenario!r} does not exist")
+    if case.step and (scenario is None or not any(s.id == case.step for s in scenario.steps)):
+        problems.append(f"{where}: step {case.step!r} is not a step of scenario {case.scenario!r}")
+    return problems
+
+
+def _tool_problems(agent: AgentConfig, case: Case, where: str) -> list[str]:
+    """Each tool of the context exists and has the outputs the case gives it."""
+    problems = []
+    for tool_id, outputs in case.tools.items():
+        tool = agent.tool(tool_id)
+        if tool is None:
+            problems.append(f"{where}: tool {tool_id!r} does not exist")
+        else:
+            problems += [f"{where}: {tool_id} has no output {k!r}" for k in outputs if k not in tool.output]
+    return problems
+
+
+def _expected_problems(agent: AgentConfig, case: Case, where: str, checks: Sequence[str], globals_: set[str]) -> list[str]:
+    """Each expected id is a check the set is labelled for, or a hard rule enforced in the case's context (a GLOBAL
+    one, or one the case matches)."""
+    enforced = globals_ | {r for r in case.matched_rules if (rule := agent.rule(r)) and rule.is_hard_constraint and rule.enabled}
+    problems = []
+    for check in sorted(case.expected):
+        if check in CHECKS:
+            if check not in checks:
+                problems.append(f"{where}: expects {check!r}, which this set's output_checks leave off")
+        elif agent.rule(check) is None:
+            problems.append(f"{where}: expected violation {check!r} is neither a rule nor a check ({', '.join(CHECKS)})")
+        elif check not in enforced:
+            problems.append(f"{where}: expected violation {check!r} is not enforced in this context "
+                            "(not a GLOBAL hard constraint nor a matched one)")
+    return problems
+
+
+def _judge_problems(agent: AgentConfig, case: Case, where: str) -> list[str]:
+    """Scripted judge verdicts are for subjective rules only."""
+    problems = []
+    for rule_id in case.judge or {}:
+        rule = agent.rule(rule_id)
+        if rule is None or not rule.subjective:
+            problems.append(f"{where}: judge verdict for {rule_id!r}, which is not a subjective rule")
     return problems
 
 

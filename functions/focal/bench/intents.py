@@ -23,38 +23,17 @@ import csv
 import hashlib
 import json
 import os
-import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from focal.bench.intents_report import BankingResult, ClincRow, IntentsRun, MarginRow, format_intents
 from focal.models.agent import AgentConfig, NavigationConfig, Scenario, Step
 from focal.sensing.intents import IntentIndex
 
 OOS = "oos"
-
-# Published figures, copied from the data folder's README.md ("Published numbers to beat").
-BANKING_ANCHORS: list[tuple[str, str, str]] = [  # (model, 10-shot, full)
-    ("USE+ConveRT (MLP), Casanueva et al. 2020", "85.19", "93.36"),
-    ("USE (MLP), Casanueva et al. 2020", "84.23", "–"),
-    ("BERT-Large fine-tuned, Casanueva et al. 2020", "83.42", "93.66"),
-    ("ConveRT (MLP), Casanueva et al. 2020", "83.32", "–"),
-]
-CLINC_ANCHORS: list[tuple[str, str, str]] = [  # (method, in-scope acc, oos recall), Larson et al. 2019 Table 2
-    ("oos-threshold BERT, Larson et al. 2019", "96.2", "52.3"),
-    ("oos-threshold MLP on USE", "93.4", "49.1"),
-    ("oos-threshold SVM (bag of words)", "88.2", "18.0"),
-    ("oos-train BERT", "96.9", "40.3"),
-    ("oos-train MLP on USE", "93.5", "47.4"),
-    ("oos-train Rasa", "91.5", "45.3"),
-    ("oos-train DialogFlow", "91.7", "14.0"),
-]
-MEASURED_BASELINE = "MiniLM 1-NN cosine, measured (README): Banking77 82.20 ± 0.66 / 88.67 ± 0.21 / 91.92"
-TARGETS = "targets: Banking77 10-shot ≥ 86.0; CLINC150 in-scope ≥ 93.4 with oos recall ≥ 55"
-
 
 def default_data_dir() -> Path:
     env = os.environ.get("FOCAL_BENCH_INTENTS")
@@ -205,12 +184,6 @@ def accuracy(index: IntentIndex, embedder, texts: list[str], labels: list[str]) 
     return float(np.mean(names[matrix.argmax(axis=1)] == np.array(labels))) * 100
 
 
-@dataclass
-class BankingResult:
-    per_seed: dict[int, list[float]] = field(default_factory=dict)  # k → accuracy per seed
-    full: float | None = None
-
-
 def run_banking(data: Path, embedder, *, shots: Sequence[int], seeds: Sequence[int], full: bool, classes: int | None,
                 per_label: int | None, head_weight: float | None, log) -> BankingResult:
     train_t, train_l = read_banking(data / "banking77_train.csv")
@@ -225,6 +198,9 @@ def run_banking(data: Path, embedder, *, shots: Sequence[int], seeds: Sequence[i
     for k in shots:
         for seed in seeds:
             rows = [i for i in fewshot[str(k)][str(seed)] if keep is None or train_l[i] in keep]
+            if not rows:
+                raise SystemExit(f"focal bench intents: the {k}-shot rows of seed {seed} in {data} hold no example of "
+                                 f"the first {classes} labels; choose more --classes")
             t0 = time.perf_counter()
             index = IntentIndex(bench_agent(label_order, [train_t[i] for i in rows], [train_l[i] for i in rows], head_weight),
                                 embedder)
@@ -238,17 +214,6 @@ def run_banking(data: Path, embedder, *, shots: Sequence[int], seeds: Sequence[i
         out.full = accuracy(index, embedder, test_t, test_l)
         log(f"  banking77 full ({len(t)} rows): {out.full:.2f}  ({time.perf_counter() - t0:.1f} s)")
     return out
-
-
-@dataclass
-class ClincRow:
-    criterion: str
-    threshold: float
-    val_in_scope: float
-    val_oos_recall: float
-    in_scope: float
-    oos_recall: float
-    acc151: float
 
 
 def _oos_stats(top_label: np.ndarray, top_score: np.ndarray, gold: np.ndarray, t: float) -> tuple[float, float, float]:
@@ -277,18 +242,6 @@ def choose_thresholds(top_label: np.ndarray, top_score: np.ndarray, gold: np.nda
         f"val in-scope −{budget:g} pt": max(within) if within else 0.0,
         "acc151 (Larson)": float(next(t for t, s in zip(grid, stats, strict=True) if s[2] == best151)),
     }
-
-
-@dataclass
-class MarginRow:
-    """The ambiguity trap: in-scope queries whose top-2 scores are closer than `margin` are asked about."""
-
-    margin: float
-    val_ask_rate: float
-    val_right_if_guessed: float
-    ask_rate: float
-    right_if_guessed: float
-    answered_accuracy: float
 
 
 def _margin_stats(top_label: np.ndarray, gap: np.ndarray, gold: np.ndarray, m: float) -> tuple[float, float, float]:
@@ -358,14 +311,6 @@ def run_clinc(data: Path, embedder, *, classes: int | None, per_label: int | Non
 # ---------------------------------------------------------------- the command
 
 
-def _mean_std(values: list[float]) -> str:
-    if not values:
-        return "–"
-    if len(values) == 1:
-        return f"{values[0]:.2f}"
-    return f"{statistics.mean(values):.2f} ± {statistics.stdev(values):.2f}"
-
-
 def intents(
     data_dir: str | None = None, cache_dir: str | None = ".focal/bench-cache", *, shots: Sequence[int] = (10, 30),
     seeds: Sequence[int] = (0, 1, 2, 3, 4), full: bool = True, clinc: bool = True, classes: int | None = None,
@@ -383,80 +328,30 @@ def intents(
     weight = NavigationConfig().intent_head_weight if head_weight is None else head_weight
 
     log(f"focal bench intents: data {data}")
-    configs = [("Focal offline sensor", head_weight)]
+    run = IntentsRun(weight=weight, shots=shots, seeds=seeds, full=full, clinc=clinc, classes=classes,
+                     per_label=per_label, threads=threads, cache_dir=cache_dir)
+    _measure(run, "Focal offline sensor", head_weight, data, embedder, log)
     if baseline and weight > 0:
-        configs.append(("  nearest example only (w = 0)", 0.0))
-    banking: list[tuple[str, BankingResult]] = []
-    clinc_rows: list[tuple[str, list[ClincRow]]] = []
-    margins: list[tuple[str, MarginRow]] = []
-    for name, w in configs:
-        log(f"{name.strip()}:")
-        banking.append((name, run_banking(data, embedder, shots=shots, seeds=seeds, full=full, classes=classes,
-                                          per_label=per_label, head_weight=w, log=log)))
-        if clinc:
-            rows, margin_row = run_clinc(data, embedder, classes=classes, per_label=per_label, head_weight=w,
-                                         entry_threshold=NavigationConfig().entry_threshold, log=log)
-            clinc_rows.append((name, rows))
-            margins.append((name, margin_row))
+        _measure(run, "  nearest example only (w = 0)", 0.0, data, embedder, log)
 
     test_t, _ = read_banking(data / "banking77_test.csv")
-    tput = throughput(base, test_t[:throughput_sentences]) if throughput_sentences > 0 else 0.0
+    run.throughput = throughput(base, test_t[:throughput_sentences]) if throughput_sentences > 0 else 0.0
+    run.throughput_sentences = min(throughput_sentences, len(test_t))
+    run.embedded, run.embed_seconds = embedder.embedded, embedder.embed_seconds
+    run.seconds = time.perf_counter() - started
+    return format_intents(run)
 
-    sliced = bool(classes or per_label)
-    lines = ["", f"focal bench intents — offline intent sensor (IntentIndex: nearest example × logistic head, "
-                 f"w = {weight:g}), all-MiniLM-L6-v2 int8 ONNX, no hosted model"]
-    if sliced:
-        lines.append(f"  SLICE (classes={classes}, rows per label={per_label}): figures are NOT comparable to the anchors")
-    lines.append(f"  {TARGETS}")
-    lines.append("")
-    cols = [f"{k}-shot" for k in shots] + (["full"] if full else [])
-    head = f"{'Banking77 accuracy %, test set':<48}" + "".join(f"{c:>16}" for c in cols)
-    lines += [head, "-" * len(head)]
-    for name, res in banking:
-        cells = [_mean_std(res.per_seed.get(k, [])) for k in shots] + ([f"{res.full:.2f}"] if full and res.full is not None else [])
-        lines.append(f"{name:<48}" + "".join(f"{c:>16}" for c in cells))
-    for name, ten, full_fig in BANKING_ANCHORS:
-        cells = [ten if k == 10 else "–" for k in shots] + ([full_fig] if full else [])
-        lines.append(f"{name:<48}" + "".join(f"{c:>16}" for c in cells))
-    lines.append(f"  ({MEASURED_BASELINE}; 30-shot column of Casanueva et al. not retrievable here)")
-    for name, res in banking:
-        for k, v in res.per_seed.items():
-            lines.append(f"  {name.strip()} {k}-shot per seed {'/'.join(f'{x:.2f}' for x in v)} (seeds {','.join(map(str, seeds))})")
 
-    if clinc:
-        lines.append("")
-        head = (f"{'CLINC150 full, test (in-scope / oos)':<48}{'in-scope acc':>14}{'oos recall':>12}{'151-way':>9}"
-                f"{'threshold':>11}  chosen by (on val: in-scope / oos recall)")
-        lines += [head, "-" * len(head)]
-        for name, rows in clinc_rows:
-            for r in rows:
-                t = "–" if np.isnan(r.threshold) else f"{r.threshold:.3f}"
-                how = r.criterion if np.isnan(r.val_in_scope) else f"{r.criterion} (val {r.val_in_scope:.2f} / {r.val_oos_recall:.1f})"
-                lines.append(f"{name:<48}{r.in_scope:>14.2f}{r.oos_recall:>12.2f}{r.acc151:>9.2f}{t:>11}  {how}")
-                name = ""
-        for name, i, recall in CLINC_ANCHORS:
-            lines.append(f"{name:<48}{i:>14}{recall:>12}")
-        lines.append("  (out of scope: top score < threshold; thresholds chosen on the validation split only, never on test; "
-                     "the 100 oos training queries are not used)")
-        lines.append("")
-        head = (f"{'CLINC150 ambiguity trap (top-2 gap < margin: ask)':<48}{'margin':>8}{'asked %':>9}"
-                f"{'guess right %':>15}{'answered acc':>14}  (val: asked % / guess right %)")
-        lines += [head, "-" * len(head)]
-        nav = NavigationConfig()
-        for name, m in margins:
-            lines.append(f"{name:<48}{m.margin:>8.3f}{m.ask_rate:>9.2f}{m.right_if_guessed:>15.2f}"
-                         f"{m.answered_accuracy:>14.2f}  (val {m.val_ask_rate:.2f} / {m.val_right_if_guessed:.2f})")
-        lines.append(f"  margin: the widest top-2 gap under which a guess is right at most half the time on val; agent "
-                     f"defaults: ambiguity_margin {nav.ambiguity_margin:g}, clarify_floor {nav.clarify_floor:g}, "
-                     f"entry_threshold {nav.entry_threshold:g}")
-    lines.append("")
-    lines.append(f"Embedding throughput: {tput:.0f} sentences/s (MiniLM int8, onnxruntime {threads} intra-op thread, "
-                 f"length-sorted batches of 32, {min(throughput_sentences, len(test_t))} Banking77 test sentences, cold cache)")
-    if embedder.embedded:
-        lines.append(f"  this run embedded {embedder.embedded} uncached sentences in {embedder.embed_seconds:.1f} s "
-                     f"({embedder.embedded / max(embedder.embed_seconds, 1e-9):.0f} sentences/s)")
-    lines.append(f"  wall time {time.perf_counter() - started:.1f} s; embeddings cached in {cache_dir or '(no cache)'}")
-    return "\n".join(lines)
+def _measure(run: IntentsRun, name: str, head_weight: float | None, data: Path, embedder, log) -> None:
+    """One configuration (a head weight) on Banking77 and, unless left out, on CLINC150: its rows added to `run`."""
+    log(f"{name.strip()}:")
+    run.banking.append((name, run_banking(data, embedder, shots=run.shots, seeds=run.seeds, full=run.full,
+                                          classes=run.classes, per_label=run.per_label, head_weight=head_weight, log=log)))
+    if run.clinc:
+        rows, margin_row = run_clinc(data, embedder, classes=run.classes, per_label=run.per_label, head_weight=head_weight,
+                                     entry_threshold=NavigationConfig().entry_threshold, log=log)
+        run.clinc_rows.append((name, rows))
+        run.margins.append((name, margin_row))
 
 
 def cmd(args) -> int:

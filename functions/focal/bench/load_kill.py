@@ -71,7 +71,7 @@ class Server:
     """`focal serve` as a child process: started, killed with SIGKILL, started again."""
 
     def __init__(self, agent: str, db: Path, port: int, threads: int | None, log: Path, budget_s: float | None):
-        self.command = [sys.executable, "-m", "focal.cli.main", "serve", "--agent", agent, "--db", str(db),
+        self.command = [sys.executable, "-m", "focal.main", "serve", "--agent", agent, "--db", str(db),
                         "--port", str(port), "--api-key", f"{KEY}={TENANT}:chat", "--rate-per-key", "0", "--quiet",
                         *(["--threads", str(threads)] if threads else [])]
         self.env = {**os.environ, **({"FOCAL_TURN_BUDGET_S": str(budget_s)} if budget_s else {})}
@@ -198,7 +198,7 @@ def load_with_kill(agent_path: str, conversations: int, turns: int, threads: int
                    kill_at: float = 0.4, turn_budget_s: float | None = None) -> str:
     from focal.bench.load_script import conversation_script
     from focal.config.loader import load_agent
-    from focal.pipeline.idempotency import CLAIM_GRACE_S
+    from focal.turn.idempotency import CLAIM_GRACE_S
 
     if not 0 < kill_at < 1:
         raise ValueError("kill_at: the share of turns answered before the kill, between 0 and 1")

@@ -24,8 +24,8 @@ from focal.bench.model import InstantModel, capturing
 from focal.bench.runs import TENANT, TurnSample, one_turn, run_turns
 from focal.cli.conversation_tests import load_suite
 from focal.config.loader import load_agent
-from focal.pipeline.definition import STAGE_NAMES
 from focal.pipeline.runner import LocalRunner
+from focal.turn.definition import STAGE_NAMES
 from focal.wiring import local_deps
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"

@@ -272,22 +272,38 @@ def latency_line(results: Sequence[CaseResult]) -> str:
 def per_rule_lines(agent: AgentConfig, results: Sequence[CaseResult]) -> list[str]:
     lines = [f"{'rule':<20}{'cases':>6}{'@1':>5}{'@5':>5}{'rank (mean)':>13}{'score (min)':>13}{'passed':>11}"
              f"{'false hits':>12}"]
-    for rule in agent.rules:
-        mine = [r for r in results if rule.id in r.case.expected]
-        ranks, scores = [], []
-        for r in mine:
-            ids = [h.rule_id for h in r.ranked]
-            ranks.append(ids.index(rule.id) + 1 if rule.id in ids else len(ids) + 1)
-            scores.append(next((h.score for h in r.candidates if h.rule_id == rule.id), float("nan")))
-        false_hits = sum(1 for r in results if rule.id not in r.case.expected and rule.id in passing(agent, r.candidates))
-        at1 = sum(1 for x in ranks if x <= 1)
-        at5 = sum(1 for x in ranks if x <= 5)
-        above = sum(1 for r in mine if rule.id in passing(agent, r.candidates))
-        mean_rank = f"{np.mean(ranks):.1f}" if ranks else "-"
-        min_score = f"{np.nanmin(scores):.2f}" if scores and not np.all(np.isnan(scores)) else "-"
-        lines.append(f"{rule.id:<20}{len(mine):>6}{at1:>5}{at5:>5}{mean_rank:>13}{min_score:>13}"
-                     f"{f'{above}/{len(mine)}':>11}{false_hits:>12}")
-    return lines
+    return lines + [_rule_line(agent, rule.id, results) for rule in agent.rules]
+
+
+def _rank(rule_id: str, result: CaseResult) -> int:
+    """The rule's rank among the case's similarity hits (1 = best); one past the last when it is not among them."""
+    ids = [h.rule_id for h in result.ranked]
+    return ids.index(rule_id) + 1 if rule_id in ids else len(ids) + 1
+
+
+def _score(rule_id: str, result: CaseResult) -> float:
+    """The rule's score among the case's candidates, NaN when it is not one."""
+    return next((h.score for h in result.candidates if h.rule_id == rule_id), float("nan"))
+
+
+def _lowest(scores: list[float]) -> str:
+    """The lowest score that is a number, '-' when none is."""
+    return f"{np.nanmin(scores):.2f}" if scores and not np.all(np.isnan(scores)) else "-"
+
+
+def _rule_line(agent: AgentConfig, rule_id: str, results: Sequence[CaseResult]) -> str:
+    """One rule's row: the cases expecting it, how many rank it first and in the top 5, its mean rank and lowest
+    score there, how many of them it passes, and the cases not expecting it that it passes (false hits)."""
+    mine = [r for r in results if rule_id in r.case.expected]
+    ranks = [_rank(rule_id, r) for r in mine]
+    scores = [_score(rule_id, r) for r in mine]
+    false_hits = sum(1 for r in results if rule_id not in r.case.expected and rule_id in passing(agent, r.candidates))
+    at1 = sum(1 for x in ranks if x <= 1)
+    at5 = sum(1 for x in ranks if x <= 5)
+    above = sum(1 for r in mine if rule_id in passing(agent, r.candidates))
+    mean_rank = f"{np.mean(ranks):.1f}" if ranks else "-"
+    return (f"{rule_id:<20}{len(mine):>6}{at1:>5}{at5:>5}{mean_rank:>13}{_lowest(scores):>13}"
+            f"{f'{above}/{len(mine)}':>11}{false_hits:>12}")
 
 
 def miss_lines(results: Sequence[CaseResult], agent: AgentConfig) -> list[str]:

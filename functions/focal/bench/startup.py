@@ -37,7 +37,7 @@ def _env(home: Path) -> dict[str, str]:
 
 def _focal_test(args: list[str], home: Path) -> tuple[subprocess.CompletedProcess[str], float]:
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "focal.cli.main", "test", *args], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "focal.main", "test", *args], capture_output=True, text=True,
                           env=_env(home), cwd=home, timeout=900)
     return done, time.perf_counter() - started
 

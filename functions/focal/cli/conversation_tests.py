@@ -80,103 +80,14 @@ from focal.cli.suite_report import (  # noqa: F401 - the report's names, importe
     format_report,
     turn_lines,
 )
-from focal.cli.suite_report import shown as _shown
-from focal.cli.tool_expect import tool_calls_failures
+from focal.cli.turn_checks import check_turn
 from focal.cli.turn_why import turn_why
 from focal.config.loader import load_agent
 from focal.models.agent import AgentConfig
 from focal.models.session import CustomerProfile
-from focal.models.turn import TurnRequest, TurnResult
+from focal.models.turn import TurnRequest
 
 TENANT_ID = "local"
-
-
-def _as_list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else [value]
-
-
-# --- checking one turn --------------------------------------------------------------------------
-
-
-def _quote(value: Any) -> str:
-    return repr(value) if not isinstance(value, list) else "[" + ", ".join(repr(v) for v in value) + "]"
-
-
-def check_turn(expect: dict[str, Any], result: TurnResult) -> list[str]:
-    """'expected X, got Y' for every expectation the result does not meet."""
-    failures: list[str] = []
-    scenario = result.scenario or {}
-    violated = list(dict.fromkeys(v["rule_id"] for v in result.enforcement.get("violations", [])))
-    response = result.response.lower()
-
-    if "execution_path" in expect and result.execution_path != expect["execution_path"]:
-        failures.append(f"expected execution_path {expect['execution_path']!r}, got {result.execution_path!r}")
-    if "approval_state" in expect and result.approval_state != expect["approval_state"]:
-        failures.append(f"expected approval_state {expect['approval_state']!r}, got {result.approval_state!r}")
-    if "intent" in expect and result.intent.get("label") != expect["intent"]:
-        failures.append(f"expected intent {expect['intent']!r}, got {result.intent.get('label')!r}")
-    if "scenario" in expect and scenario.get("id") != expect["scenario"]:
-        failures.append(f"expected scenario {expect['scenario']!r}, got {scenario.get('id')!r}")
-    if "step" in expect and scenario.get("step_id") != expect["step"]:
-        failures.append(f"expected step {expect['step']!r}, got {scenario.get('step_id')!r}")
-    if "matched_rules" in expect and sorted(result.matched_rules) != sorted(expect["matched_rules"]):
-        failures.append(f"expected matched rules {_quote(expect['matched_rules'])}, got {_quote(result.matched_rules)}")
-    if "matched_rules_include" in expect:
-        missing = [r for r in expect["matched_rules_include"] if r not in result.matched_rules]
-        if missing:
-            failures.append(f"expected matched rules to include {_quote(missing)}, got {_quote(result.matched_rules)}")
-    if "matched_rules_exclude" in expect:
-        present = [r for r in expect["matched_rules_exclude"] if r in result.matched_rules]
-        if present:
-            failures.append(f"expected matched rules to exclude {_quote(present)}, got {_quote(result.matched_rules)}")
-    if "violations" in expect:
-        wanted = expect["violations"]
-        if not wanted and violated:
-            failures.append(f"expected no violations, got {_quote(violated)}")
-        missing = [r for r in wanted if r not in violated]
-        if missing:
-            got = _quote(violated) if violated else "none"
-            failures.append(f"expected violations to include {_quote(missing)}, got {got}")
-    fallback_used = bool(result.enforcement.get("fallback_used"))
-    if "fallback_used" in expect and fallback_used != expect["fallback_used"]:
-        failures.append(f"expected fallback_used {expect['fallback_used']}, got {fallback_used}")
-    regenerations = result.enforcement.get("regenerations", 0)
-    if "regenerations" in expect and regenerations != expect["regenerations"]:
-        failures.append(f"expected regenerations {expect['regenerations']}, got {regenerations}")
-    for text in _as_list(expect.get("response_contains", [])):
-        if text.lower() not in response:
-            failures.append(f"expected the response to contain {text!r}, got {_shown(result.response)}")
-    for text in _as_list(expect.get("response_not_contains", [])):
-        if text.lower() in response:
-            failures.append(f"expected the response not to contain {text!r}, got {_shown(result.response)}")
-    if "suggested_questions" in expect:
-        wanted_q, got_q = expect["suggested_questions"], result.suggested_questions
-        if wanted_q is True and not got_q:
-            failures.append("expected suggested questions, got none")
-        elif wanted_q is False and got_q:
-            failures.append(f"expected no suggested questions, got {_quote(got_q)}")
-        elif isinstance(wanted_q, list):
-            missing_q = [q for q in wanted_q if q.lower() not in {g.lower() for g in got_q}]
-            if missing_q:
-                failures.append(f"expected suggested questions to include {_quote(missing_q)}, got {_quote(got_q)}")
-    if "commands" in expect:
-        got_c = sorted(c["name"] for c in result.commands)
-        if got_c != sorted(expect["commands"]):
-            failures.append(f"expected commands {_quote(sorted(expect['commands']))}, got {_quote(got_c)}")
-    if "unverified" in expect and sorted(result.enforcement.get("unverified", [])) != sorted(expect["unverified"]):
-        failures.append(f"expected unverified {_quote(sorted(expect['unverified']))}, "
-                        f"got {_quote(sorted(result.enforcement.get('unverified', [])))}")
-    if "model_calls" in expect and result.model_calls != expect["model_calls"]:
-        failures.append(f"expected {expect['model_calls']} model call(s), got {result.model_calls}")
-    if "fast_path" in expect and result.intent.get("fast_path") != expect["fast_path"]:
-        failures.append(f"expected fast_path {expect['fast_path']}, got {result.intent.get('fast_path')}")
-    if "tool_calls" in expect:
-        failures += tool_calls_failures(expect["tool_calls"], result.tool_calls)
-    if "blocked_tools" in expect:
-        blocked = [t["tool_id"] for t in result.tool_calls if t.get("status") == "blocked"]
-        if sorted(set(blocked)) != sorted(set(expect["blocked_tools"])):
-            failures.append(f"expected blocked tools {_quote(sorted(expect['blocked_tools']))}, got {_quote(sorted(set(blocked)))}")
-    return failures
 
 
 # --- running ------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
-"""The OpenAPI 3.1 document of the turn API (served by `focal serve` at GET /openapi.json).
+"""The OpenAPI 3.1 document of `focal serve` (served at GET /openapi.json): the turn API, then the local routes.
 
 Built from the pydantic models: the request bodies are those the API validates with (focal.api_bodies; the turn
-body mirrors API Gateway's TurnRequest model, stack.py), the answer is `TurnResult`.
+body mirrors API Gateway's TurnRequest model, stack.py), the answer is `TurnResult`. The routes only `focal serve`
+has — the playground's page, files and reads, and this document — follow, tagged `local` (focal.web.openapi).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from focal.api_bodies import ApprovalDecision, TurnRequestBody
 from focal.ids import ID
 from focal.models.turn import TurnResult
+from focal.web.openapi import SCHEMAS as LOCAL_SCHEMAS
+from focal.web.openapi import Builders, local_paths
 
 PATH_ID = {"type": "string", "minLength": 1, "maxLength": ID.max_length, "pattern": ID.pattern}
 
@@ -61,6 +64,7 @@ ERRORS = {
     "411": "a chunked body without Content-Length",
     "413": "the body is too large",
     "429": "over the API key's request rate; Retry-After says when to retry",
+    "501": "not available with these stores",
 }
 TURN_ERRORS = {
     "403": "the API key lacks the chat scope, or session_not_yours: the session was opened by another customer, "
@@ -84,7 +88,7 @@ def _strip_nullable(schema: dict[str, Any]) -> dict[str, Any]:
 
 def _components() -> dict[str, Any]:
     schemas: dict[str, Any] = {}
-    for model in (TurnRequestBody, TurnResult, ApprovalDecision, ErrorBody, PublishedAgent, ApprovalAnswer):
+    for model in (TurnRequestBody, TurnResult, ApprovalDecision, ErrorBody, PublishedAgent, ApprovalAnswer, *LOCAL_SCHEMAS):
         doc = model.model_json_schema(ref_template="#/components/schemas/{model}")
         schemas.update(doc.pop("$defs", {}))
         schemas[model.__name__] = doc
@@ -104,11 +108,18 @@ def _param(name: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
     return {"name": name, "in": "path", "required": True, "schema": schema or PATH_ID}
 
 
+def _static_files() -> list[str]:
+    from focal.web.static_files import STATIC_FILES
+
+    return sorted(name for name in STATIC_FILES if name != "index.html")  # the page itself is served at /
+
+
 def openapi_document(server_url: str | None = None) -> dict[str, Any]:
     doc: dict[str, Any] = {
         "openapi": "3.1.0",
         "info": {"title": "Focal turn API", "version": "1",
-                 "description": "The routes of the API Gateway stage, as served by `focal serve`."},
+                 "description": "The routes of the API Gateway stage, as served by `focal serve`, then the routes only "
+                                "`focal serve` has (tag `local`): the playground and this document."},
         "components": {
             "schemas": _components(),
             "securitySchemes": {
@@ -158,6 +169,7 @@ def openapi_document(server_url: str | None = None) -> dict[str, Any]:
             },
         },
     }
+    doc["paths"].update(local_paths(_static_files(), Builders(_param, _errors, _json)))
     if server_url:
         doc["servers"] = [{"url": server_url}]
     return doc

@@ -26,7 +26,6 @@ from typing import Any
 from focal.cli.serve_api import (  # noqa: F401 - the names tests and `focal bench load` import from here
     MAX_BODY_BYTES,
     OPENAPI_ROUTE,
-    ApiError,
     FocalApi,
     LocalApiKeyStore,
     Reply,

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from focal.adapters.api_keys import key_hash
+from focal.api_bodies import ApiError
 from focal.auth import (
     CUSTOMER_TOKEN_SECRET,
     SCOPES,
@@ -45,12 +46,6 @@ OPENAPI_ROUTE = "/openapi.json"
 # A turn result's error code → the HTTP status `focal serve` answers with (anything else: 200).
 TURN_ERROR_STATUS = {"session_conflict": 409, "turn_id_reused": 409, "turn_in_progress": 409, "session_not_yours": 403}
 AGENT_NOT_FOUND = ("agent_not_found", "stage_failed:AgentNotFound")
-
-
-class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str, headers: Mapping[str, str] | None = None):
-        super().__init__(message)
-        self.status, self.code, self.message, self.headers = status, code, message, dict(headers or {})
 
 
 def error_body(code: str, message: str, request_id: str | None = None, **extra: Any) -> dict[str, Any]:

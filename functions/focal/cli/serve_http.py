@@ -29,6 +29,7 @@ from starlette.responses import Response
 from starlette.routing import Match, Route
 
 from focal.adapters.api_keys import key_hash, keys_from_headers
+from focal.api_bodies import ApiError
 from focal.auth import ConflictingCredentials, Principal, authenticate_keys, required_scope
 from focal.cli.serve_api import (
     AGENT_ROUTE,
@@ -38,7 +39,6 @@ from focal.cli.serve_api import (
     MAX_TURN_BODY_BYTES,
     OPENAPI_ROUTE,
     TURN_ROUTE,
-    ApiError,
     FocalApi,
     LocalApiKeyStore,
     Reply,
@@ -46,6 +46,7 @@ from focal.cli.serve_api import (
     error_body,
 )
 from focal.credential_headers import single_credentials
+from focal.web.openapi import PLAYGROUND_API, STATIC_ROUTE
 
 log = logging.getLogger("focal.serve")
 AccessLog = Callable[[dict[str, Any]], None]
@@ -272,7 +273,6 @@ PAGE_HEADERS = {  # the playground's own files only: no inline script, no other 
                                "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
     "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store",
 }
-PLAYGROUND_API = "/playground/api"
 
 
 class Playground:
@@ -290,7 +290,7 @@ class Playground:
     def routes(self) -> list[Route]:
         a = PLAYGROUND_API
         return [Route("/", self.page, methods=["GET"]),
-                Route("/playground/static/{name}", self.static, methods=["GET"]),
+                Route(STATIC_ROUTE, self.static, methods=["GET"]),
                 Route(f"{a}/agents", self.agents, methods=["GET"]),
                 Route(f"{a}/agents/{{agent_id}}/sessions", self.sessions, methods=["GET"]),
                 Route(f"{a}/agents/{{agent_id}}/sessions/{{session_id}}/turns", self.turns, methods=["GET"]),

@@ -16,18 +16,18 @@ import json
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
 
 import yaml
 
 from focal.adapters.python_tools import read_regular_file
-from focal.cli.tool_expect import tool_calls_problems
+from focal.cli.suite_expect import expect_problems, whole
 from focal.config.hints import meant
-from focal.config.loader import reading_problems, safe_load_bounded, stripped
+from focal.config.loader import read_bounded, reading_problems, stripped
+from focal.config.problems import format_path
+from focal.config.yaml_readings import Reading, changed_in_reading, hint
 from focal.errors import ConfigError
 from focal.models.agent import AgentConfig
-from focal.models.context import CommandName
-from focal.models.turn import OUTPUT_CHECKS, ApprovalStateName, ExecutionPath
 
 DEFAULT_CUSTOMER = "test-customer"
 PURPOSES = ("sensor", "rules", "generate", "judge")
@@ -112,72 +112,6 @@ def _unknown_keys(problems: _Problems, mapping: dict[str, Any], known: tuple[str
             problems.add(_line(mapping, key), f"unknown key {key!r}{meant(key, known, 'known')}", where)
 
 
-def _is_str_list(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
-
-
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def _expect_problems(agent: AgentConfig, key: str, value: Any) -> list[str]:
-    """What is wrong with one expectation (a known key), each a message of its own."""
-    scenario_ids = {s.id for s in agent.scenarios}
-    step_ids = {st.id for s in agent.scenarios for st in s.steps}
-    rule_ids = {r.id for r in agent.rules}
-    tool_ids = {t.id for t in agent.tools}
-    labels = {s.intent_label or s.id for s in agent.scenarios}
-
-    def one_of(values: list[str] | tuple[str, ...]) -> list[str]:
-        return [] if value in values else [f"expectation {key!r} must be one of {list(values)}, got {value!r}"]
-
-    def named(known: set[str], kind: str, nullable: bool = True) -> list[str]:
-        if value is None and nullable:
-            return []
-        if not isinstance(value, str):
-            return [f"expectation {key!r} must be {'null or ' if nullable else ''}a {kind} id, got {value!r}"]
-        return [] if value in known else [f"unknown {kind} {value!r} in {key!r}{meant(value, known, 'the agent has')}"]
-
-    def ids(known: set[str], kind: str) -> list[str]:
-        if not _is_str_list(value):
-            return [f"expectation {key!r} must be a list of {kind} ids, got {value!r}"]
-        return [f"unknown {kind} {v!r} in {key!r}{meant(v, known, 'the agent has')}" for v in value if v not in known]
-
-    def kind_of(ok: bool, what: str) -> list[str]:
-        return [] if ok else [f"expectation {key!r} must be {what}, got {value!r}"]
-
-    if key == "approval_state":
-        return one_of(get_args(ApprovalStateName))
-    if key == "execution_path":
-        return one_of(get_args(ExecutionPath))
-    if key == "intent":
-        return named(labels, "intent")
-    if key == "scenario":
-        return named(scenario_ids, "scenario")
-    if key == "step":
-        return named(step_ids, "step")
-    if key in ("matched_rules", "matched_rules_include", "matched_rules_exclude", "unverified"):
-        return ids(rule_ids, "rule")
-    if key == "violations":
-        return ids(rule_ids | set(OUTPUT_CHECKS), "rule or output check")
-    if key == "blocked_tools":
-        return ids(tool_ids, "tool")
-    if key == "commands":
-        return ids(set(get_args(CommandName)), "command")
-    if key == "tool_calls":
-        return tool_calls_problems(agent, value)
-    if key == "suggested_questions":
-        return kind_of(isinstance(value, bool) or _is_str_list(value), "true, false or a list of questions")
-    if key in ("model_calls", "regenerations"):
-        return kind_of(_whole(value), "a whole number ≥ 0")
-    if key in ("fast_path", "fallback_used"):
-        return kind_of(isinstance(value, bool), "true or false")
-    if key in ("response_contains", "response_not_contains"):
-        ok = (isinstance(value, str) or _is_str_list(value)) and value not in ("", [])
-        return kind_of(ok, "a non-empty string or list of strings")
-    return []
-
-
 def _expect(problems: _Problems, agent: AgentConfig, expect: dict[str, Any], where: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key in _keys(expect):
@@ -186,7 +120,7 @@ def _expect(problems: _Problems, agent: AgentConfig, expect: dict[str, Any], whe
             problems.add(line, f"unknown expectation {key!r}{meant(key, EXPECT_KEYS, 'known')}", where)
             continue
         value = stripped(expect[key])
-        for message in _expect_problems(agent, key, value):
+        for message in expect_problems(agent, key, value):
             problems.add(line, message, where)
         out[key] = value
     return out
@@ -281,7 +215,7 @@ def _conversation(problems: _Problems, agent: AgentConfig, conv: dict[str, Any],
         if key not in fields:
             problems.add(_line(profile, key), f"profile field {key!r} is not declared by the agent{meant(key, fields)}", where)
     task = conv.get("task")
-    if task is not None and not _whole(task):
+    if task is not None and not whole(task):
         problems.add(_line(conv, "task"), f"task must be a whole number ≥ 0 (the benchmark task index), got {task!r}", where)
         task = None
     setup = _setup(problems, agent, conv, where)
@@ -304,7 +238,7 @@ def _setup(problems: _Problems, agent: AgentConfig, conv: dict[str, Any], where:
     return setup
 
 
-def _read(path: Path, problems: _Problems) -> Any:
+def _read(path: Path, problems: _Problems) -> tuple[Any, list[Reading]]:
     try:
         text = read_regular_file(path, MAX_SUITE_BYTES).decode("utf-8")
     except OSError as exc:
@@ -312,7 +246,7 @@ def _read(path: Path, problems: _Problems) -> Any:
     except UnicodeDecodeError as exc:
         raise SuiteError(problems.source, [f"cannot read file: not UTF-8 text ({exc.reason} at byte {exc.start})"]) from exc
     try:
-        return safe_load_bounded(text)
+        return read_bounded(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else getattr(exc, "line", None)
@@ -325,7 +259,7 @@ def read_suite(suite_path: str | Path, agent: AgentConfig) -> Suite:
     """Parse and check a suite against the agent; raise `SuiteError` listing every problem with its line."""
     source = str(suite_path)
     problems = _Problems(source)
-    raw = _read(Path(suite_path), problems)
+    raw, found = _read(Path(suite_path), problems)
     if not isinstance(raw, dict) or not isinstance(raw.get("conversations"), list) or not raw["conversations"]:
         problems.add(_line(raw, "conversations") or _line(raw),
                      "the suite must be a mapping with a non-empty list 'conversations'")
@@ -334,9 +268,12 @@ def read_suite(suite_path: str | Path, agent: AgentConfig) -> Suite:
         raise SuiteError(source, problems.lines())
     for unread in reading_problems(raw):  # duplicate keys, values YAML cannot read
         problems.add(unread.line, unread.message, unread.path)
+    for reading in changed_in_reading(found):  # a date, 010, 1_000: never what a test means to compare
+        if reading.path[-1:] != ("user",):  # a message must be text: said by its turn's own check
+            problems.add(reading.line, hint(reading), format_path(reading.path))
     _unknown_keys(problems, raw, SUITE_KEYS)
     total = raw.get("tasks_total")
-    if total is not None and not (_whole(total) and total >= 1):
+    if total is not None and not (whole(total) and total >= 1):
         problems.add(_line(raw, "tasks_total"),
                      f"tasks_total must be a whole number ≥ 1 (the benchmark's number of tasks), got {total!r}")
     conversations: list[Conversation] = []

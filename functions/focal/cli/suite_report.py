@@ -115,37 +115,73 @@ def _warning_lines(turn: TurnReport, colour: bool) -> list[str]:
             *(f"        {paint('⚠', 'unverified', colour)} {warning}" for warning in turn.warnings)]
 
 
+def error_line(conv: Any, colour: bool) -> str:
+    """A conversation that could not run to its end: after how many turns, and why."""
+    from focal.cli.style import paint
+
+    return f"        {paint('✗', 'blocked', colour)} error after {len(conv.turns)} turn(s): {conv.error}"
+
+
+def not_run_lines(report: Report) -> list[str]:
+    """The conversations `-x` did not start, counted."""
+    if not report.not_run:
+        return []
+    return [f"stopped at the first failure (-x): {len(report.not_run)} conversation(s) not run"]
+
+
+def _shown_turn(turn: TurnReport, verbose: bool, colour: bool) -> list[str]:
+    """A failing turn (any turn when `verbose`) in full; a passing one by its warnings only, if it has any."""
+    if not turn.passed or verbose:
+        return turn_lines(turn, f"      turn {turn.index} > {turn.user}", colour)
+    return _warning_lines(turn, colour) if turn.warnings else []
+
+
+def _conversation_lines(conv: ConversationReport, verbose: bool, colour: bool) -> list[str]:
+    from focal.cli.style import paint
+
+    mark = paint("PASS", "pass", colour) if conv.passed else paint("FAIL", "blocked", colour)
+    lines = [f"{mark}  {conv.name}  ({len(conv.turns)} turn(s), {conv.ms / 1000:.2f}s)"]
+    for turn in conv.turns:
+        lines += _shown_turn(turn, verbose, colour)
+    return lines + ([error_line(conv, colour)] if conv.error else [])
+
+
+def _totals_line(report: Report, colour: bool) -> str:
+    from focal.cli.style import paint
+
+    failed, total = len(report.failed), len(report.conversations)
+    turns = sum(len(c.turns) for c in report.conversations)
+    summary = f"{total - failed} of {total} conversation(s) passed, {turns} turn(s), {report.ms / 1000:.2f}s"
+    if not failed:
+        return summary
+    return f"{summary}; {paint('FAILED', 'blocked', colour)}: {', '.join(c.name for c in report.failed)}"
+
+
+def _warned_lines(report: Report, colour: bool) -> list[str]:
+    from focal.cli.style import paint
+
+    warned = sum(1 for c in report.conversations for t in c.turns if t.warnings)
+    return [f"{paint('⚠', 'unverified', colour)} {warned} turn(s) with warnings"] if warned else []
+
+
+def _coverage_lines(report: Report) -> list[str]:
+    """The benchmark tasks the suite covers and the violating attempts a guard blocked, when it has any."""
+    tasks = {c.task for c in report.conversations if c.task is not None}
+    if not tasks:  # a benchmark's counts: said only for a suite whose conversations name its tasks
+        return []
+    blocked, attempts = report.guard_attempts
+    parts = [f"tasks covered: {len(report.tasks_covered)} of {report.tasks_total or len(tasks)}"]
+    parts += [f"violating attempts blocked: {blocked} of {attempts}"] if attempts else []
+    return [" · ".join(parts)]
+
+
 def format_report(report: Report, verbose: bool = False, colour: bool = False) -> str:
     """One line per conversation; under a failing one, each failing turn with its failures and response; under
     any, each turn's warnings. `colour`: PASS in green, FAIL and each failure in red, warnings in yellow
     (`focal.cli.style`; the CLI sets it on a TTY only)."""
-    from focal.cli.style import paint
-
     lines = [f"focal test: {report.suite_path} against {report.agent_path}"]
     for conv in report.conversations:
-        mark = paint("PASS", "pass", colour) if conv.passed else paint("FAIL", "blocked", colour)
-        lines.append(f"{mark}  {conv.name}  ({len(conv.turns)} turn(s), {conv.ms / 1000:.2f}s)")
-        for turn in conv.turns:
-            if not turn.passed or verbose:
-                lines += turn_lines(turn, f"      turn {turn.index} > {turn.user}", colour)
-            elif turn.warnings:
-                lines += _warning_lines(turn, colour)
-        if conv.error:
-            lines.append(f"        {paint('✗', 'blocked', colour)} error after {len(conv.turns)} turn(s): {conv.error}")
-    failed = len(report.failed)
-    total = len(report.conversations)
-    turns = sum(len(c.turns) for c in report.conversations)
-    summary = f"{total - failed} of {total} conversation(s) passed, {turns} turn(s), {report.ms / 1000:.2f}s"
-    lines.append(summary if not failed else f"{summary}; {paint('FAILED', 'blocked', colour)}: {', '.join(c.name for c in report.failed)}")
-    warned = sum(1 for c in report.conversations for t in c.turns if t.warnings)
-    if warned:
-        lines.append(f"{paint('⚠', 'unverified', colour)} {warned} turn(s) with warnings")
-    if report.not_run:
-        lines.append(f"stopped at the first failure (-x): {len(report.not_run)} conversation(s) not run")
-    blocked, attempts = report.guard_attempts
-    tasks = {c.task for c in report.conversations if c.task is not None}
-    parts = [f"tasks covered: {len(report.tasks_covered)} of {report.tasks_total or len(tasks)}"] if tasks else []
-    parts += [f"violating attempts blocked: {blocked} of {attempts}"] if attempts else []
-    if parts:
-        lines.append(" · ".join(parts))
+        lines += _conversation_lines(conv, verbose, colour)
+    lines += [_totals_line(report, colour), *_warned_lines(report, colour), *not_run_lines(report),
+              *_coverage_lines(report)]
     return "\n".join(lines)

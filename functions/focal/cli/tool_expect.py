@@ -15,8 +15,7 @@ from typing import Any
 
 from focal.config.hints import meant
 from focal.models.agent import AgentConfig
-
-SCALARS = (str, int, float, bool)
+from focal.web.saved_test import SCALARS
 
 
 def tool_id(entry: Any) -> str:
@@ -77,21 +76,34 @@ def _quote(value: Any) -> str:
     return repr(value) if not isinstance(value, list) else "[" + ", ".join(repr(v) for v in value) + "]"
 
 
+def _ran(call: dict[str, Any]) -> str:
+    """A call as the report shows it: 'tool (status)', or 'tool (status: error)'."""
+    error = f": {call['error']}" if call.get("error") else ""
+    return f"{call['tool_id']} ({call.get('status')}{error})"
+
+
+def _not_run(wanted: list[Any], ok: list[dict[str, Any]], ran: list[str]) -> list[str]:
+    """The tools `wanted` names that no call with status ok ran, as one failure."""
+    missing = [tool_id(entry) for entry in wanted if not any(t["tool_id"] == tool_id(entry) for t in ok)]
+    if not missing:
+        return []
+    return [f"expected tool calls {_quote(missing)} with status ok, got {_quote(ran) if ran else 'none'}"]
+
+
+def _argument_failure(entry: Any, ok: list[dict[str, Any]]) -> list[str]:
+    """An entry with arguments whose tool ran, but in no call with these arguments."""
+    args = arguments_of(entry)
+    same_tool = [t for t in ok if t["tool_id"] == tool_id(entry)]
+    if not args or not same_tool or any(_matches(t, args) for t in same_tool):
+        return []
+    got_args = [t.get("arguments") or {} for t in same_tool]
+    return [f"expected {tool_id(entry)} with arguments {args!r}, got {_quote(got_args)}"]
+
+
 def tool_calls_failures(wanted: list[Any], tool_calls: list[dict[str, Any]]) -> list[str]:
     """'expected X, got Y' when the turn's tool calls do not meet `wanted` (an empty list: no call at all)."""
-    ran = [f"{t['tool_id']} ({t.get('status')}{': ' + t['error'] if t.get('error') else ''})" for t in tool_calls]
+    ran = [_ran(t) for t in tool_calls]
     if not wanted:
         return [f"expected no tool calls, got {_quote(ran)}"] if tool_calls else []
     ok = [t for t in tool_calls if t.get("status") == "ok"]
-    failures: list[str] = []
-    missing = [tool_id(entry) for entry in wanted if not any(t["tool_id"] == tool_id(entry) for t in ok)]
-    if missing:
-        got = _quote(ran) if ran else "none"
-        failures.append(f"expected tool calls {_quote(missing)} with status ok, got {got}")
-    for entry in wanted:
-        args = arguments_of(entry)
-        same_tool = [t for t in ok if t["tool_id"] == tool_id(entry)]
-        if args and same_tool and not any(_matches(t, args) for t in same_tool):
-            got_args = [t.get("arguments") or {} for t in same_tool]
-            failures.append(f"expected {tool_id(entry)} with arguments {args!r}, got {_quote(got_args)}")
-    return failures
+    return _not_run(wanted, ok, ran) + [failure for entry in wanted for failure in _argument_failure(entry, ok)]

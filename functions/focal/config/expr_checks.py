@@ -73,41 +73,89 @@ def _show(node: ast.AST) -> str:
     return ast.unparse(node)
 
 
-def static_problems(tree: ast.Expression, types: Mapping[str, str]) -> list[tuple[str, bool]]:
+Finding = tuple[str, bool]  # (message, certain: found on literals alone)
+
+
+def static_problems(tree: ast.Expression, types: Mapping[str, str]) -> list[Finding]:
     """What would fail on every evaluation: (message, certain) each. `types`: variable name → field type."""
-    out: list[tuple[str, bool]] = []
+    out: list[Finding] = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ARITY:
-            fewest, most = ARITY[node.func.id]
-            given = len(node.args)
-            if given < fewest or (most is not None and given > most):
-                want = str(fewest) if fewest == most else (f"{fewest} or {most}" if most else f"at least {fewest}")
-                out.append((f"{node.func.id}() takes {want} argument(s), {given} given", True))
-            elif node.func.id == "len" and _kind(node.args[0], types) == "number":
-                out.append((f"len() of {_show(node.args[0])}, a number, fails: numbers have no length", not _typed(node.args[0])))
-            elif node.func.id in ("min", "max") and given == 1 and _kind(node.args[0], types) == "number":
-                out.append((f"{node.func.id}() of one number fails: give two or more values, or a list", not _typed(node.args[0])))
+        if isinstance(node, ast.Call):
+            out += _call_problem(node, types)
         elif isinstance(node, ast.Compare):
-            left = node.left
-            for op, right in zip(node.ops, node.comparators, strict=True):
-                if isinstance(op, ast.In | ast.NotIn) and (
-                        _kind(right, types) == "number" or (isinstance(right, ast.Constant) and not isinstance(right.value, str))):
-                    out.append((f"'in' needs a list or a text on its right, not {_show(right)}", not _typed(right)))
-                elif isinstance(op, _ORDERING) and {_kind(left, types), _kind(right, types)} == {"number", "text"}:
-                    out.append((f"{_show(left)} and {_show(right)} cannot be ordered: one is a number, the other a text "
-                                "(write numbers without quotes)", not _typed(left, right)))
-                elif isinstance(op, _ORDERING) and {_kind(left, types), _kind(right, types)} == {"number", "date"}:
-                    out.append((_date_and_number(left, right, types, "cannot be ordered"), False))
-                left = right
+            out += _compare_problems(node, types)
         elif isinstance(node, ast.BinOp):
-            if isinstance(node.op, ast.Div | ast.FloorDiv | ast.Mod) and isinstance(node.right, ast.Constant) \
-                    and node.right.value == 0 and not isinstance(node.right.value, bool):
-                out.append(("division by zero", True))
-            elif isinstance(node.op, _ARITHMETIC) and {_kind(node.left, types), _kind(node.right, types)} == {"number", "text"}:
-                out.append((f"{_show(node.left)} and {_show(node.right)} mix a number with a text", not _typed(node.left, node.right)))
-            elif isinstance(node.op, _ARITHMETIC) and {_kind(node.left, types), _kind(node.right, types)} == {"number", "date"}:
-                out.append((_date_and_number(node.left, node.right, types, "cannot be added or subtracted"), False))
+            out += _arithmetic_problem(node, types)
     return list(dict.fromkeys(out))
+
+
+def _kinds(left: ast.AST, right: ast.AST, types: Mapping[str, str]) -> set[str | None]:
+    return {_kind(left, types), _kind(right, types)}
+
+
+def _arity(fewest: int, most: int | None) -> str:
+    """'1', '1 or 2' or 'at least 1' argument(s)."""
+    if fewest == most:
+        return str(fewest)
+    return f"{fewest} or {most}" if most else f"at least {fewest}"
+
+
+def _call_problem(node: ast.Call, types: Mapping[str, str]) -> list[Finding]:
+    """A whitelisted function given the wrong number of arguments, or a number where it needs a list or a text."""
+    if not isinstance(node.func, ast.Name) or node.func.id not in ARITY:
+        return []
+    name, given = node.func.id, len(node.args)
+    fewest, most = ARITY[name]
+    if given < fewest or (most is not None and given > most):
+        return [(f"{name}() takes {_arity(fewest, most)} argument(s), {given} given", True)]
+    first = node.args[0]
+    if name == "len" and _kind(first, types) == "number":
+        return [(f"len() of {_show(first)}, a number, fails: numbers have no length", not _typed(first))]
+    if name in ("min", "max") and given == 1 and _kind(first, types) == "number":
+        return [(f"{name}() of one number fails: give two or more values, or a list", not _typed(first))]
+    return []
+
+
+def _compare_problems(node: ast.Compare, types: Mapping[str, str]) -> list[Finding]:
+    """Each link of a (chained) comparison: `in` against a number, ordering across kinds."""
+    out: list[Finding] = []
+    left = node.left
+    for op, right in zip(node.ops, node.comparators, strict=True):
+        out += _comparison_problem(op, left, right, types)
+        left = right
+    return out
+
+
+def _comparison_problem(op: ast.cmpop, left: ast.AST, right: ast.AST, types: Mapping[str, str]) -> list[Finding]:
+    if isinstance(op, ast.In | ast.NotIn):
+        if _kind(right, types) == "number" or (isinstance(right, ast.Constant) and not isinstance(right.value, str)):
+            return [(f"'in' needs a list or a text on its right, not {_show(right)}", not _typed(right))]
+        return []
+    if not isinstance(op, _ORDERING):
+        return []
+    kinds = _kinds(left, right, types)
+    if kinds == {"number", "text"}:
+        return [(f"{_show(left)} and {_show(right)} cannot be ordered: one is a number, the other a text "
+                 "(write numbers without quotes)", not _typed(left, right))]
+    if kinds == {"number", "date"}:
+        return [(_date_and_number(left, right, types, "cannot be ordered"), False)]
+    return []
+
+
+def _arithmetic_problem(node: ast.BinOp, types: Mapping[str, str]) -> list[Finding]:
+    """Division by a literal zero, or arithmetic mixing a number with a text or a date."""
+    divisor = node.right
+    if isinstance(node.op, ast.Div | ast.FloorDiv | ast.Mod) and isinstance(divisor, ast.Constant) \
+            and divisor.value == 0 and not isinstance(divisor.value, bool):
+        return [("division by zero", True)]
+    if not isinstance(node.op, _ARITHMETIC):
+        return []
+    kinds = _kinds(node.left, node.right, types)
+    if kinds == {"number", "text"}:
+        return [(f"{_show(node.left)} and {_show(node.right)} mix a number with a text", not _typed(node.left, node.right))]
+    if kinds == {"number", "date"}:
+        return [(_date_and_number(node.left, node.right, types, "cannot be added or subtracted"), False)]
+    return []
 
 
 def _texts(node: ast.AST) -> list[str]:

@@ -141,11 +141,11 @@ def validate_file(path: str | Path, model: str | None = None) -> GateResult:
     """Every error and warning of an agent file in one pass, each list sorted by line."""
     loaded = load_agent_file(path)
     problems = list(loaded.problems)
-    warnings: list[Problem] = []
+    warnings: list[Problem] = list(loaded.warnings)
     config = loaded.config
     if config is not None:
         problems += semantic_problems(config, loaded.raw)
-        warnings = semantic_warnings(config, loaded.raw, model=model)
+        warnings += semantic_warnings(config, loaded.raw, model=model)
     elif isinstance(loaded.raw, dict):
         partial, repaired = repaired_config(loaded.raw, loaded.base_dir)
         if partial is not None:
@@ -153,7 +153,7 @@ def validate_file(path: str | Path, model: str | None = None) -> GateResult:
             seen = {(p.path, p.message) for p in problems}
             problems += [p for p in semantic_problems(partial, loaded.raw)
                          if _kept(p, exact, prefixes) and (p.path, p.message) not in seen]
-            warnings = [w for w in semantic_warnings(partial, loaded.raw, model=model) if _kept(w, exact, prefixes)]
+            warnings += [w for w in semantic_warnings(partial, loaded.raw, model=model) if _kept(w, exact, prefixes)]
     errors = [p for p in problems if p.severity == "error"]
     warnings += [p for p in problems if p.severity == "warning"]
     return GateResult(by_line(errors), by_line(warnings), config if not errors else None)

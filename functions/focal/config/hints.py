@@ -102,13 +102,13 @@ def _unwrap(annotation: Any) -> list[Any]:
     return [annotation]
 
 
-def model_at(root: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] | None:
-    """The pydantic model that validates the mapping at `loc` (e.g. ('rules', 2) → Rule), or None."""
+def annotation_at(root: type[BaseModel], loc: tuple[Any, ...]) -> Any:
+    """The annotation of the value at `loc` (e.g. ('rules', 2, 'examples', 0) → str), or None when the path
+    leaves the schema."""
     current: Any = root
     for part in loc:
-        options = _unwrap(current)
         nxt = None
-        for option in options:
+        for option in _unwrap(current):
             origin, args = typing.get_origin(option), typing.get_args(option)
             if isinstance(part, int) and origin in (list, tuple) and args:
                 nxt = args[0]
@@ -122,7 +122,12 @@ def model_at(root: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] | N
         if nxt is None:
             return None
         current = nxt
-    found = [t for t in _unwrap(current) if isinstance(t, type) and issubclass(t, BaseModel)]
+    return current
+
+
+def model_at(root: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] | None:
+    """The pydantic model that validates the mapping at `loc` (e.g. ('rules', 2) → Rule), or None."""
+    found = [t for t in _unwrap(annotation_at(root, loc)) if isinstance(t, type) and issubclass(t, BaseModel)]
     return found[0] if found else None
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from focal.config.limits import AGENT_FILE_LIMITS
 from focal.config.problems import Problem, format_path, line_of
 from focal.config.size_checks import size_problems
 from focal.config.validate import semantic_problems
+from focal.config.yaml_readings import Reading, explains, hint, readings, warnings
 from focal.errors import ConfigError
 from focal.models.agent import AgentConfig
 from focal.tool_files import read_regular_file
@@ -111,13 +112,18 @@ def _check_expansion(root: yaml.Node) -> None:
 
 def safe_load_bounded(text: str) -> Any:
     """Parse YAML with the agent loader's limits (depth, alias expansion); raises yaml.YAMLError."""
+    return read_bounded(text)[0]
+
+
+def read_bounded(text: str) -> tuple[Any, list[Reading]]:
+    """`safe_load_bounded`, with the unquoted values YAML read as something other than text (yaml_readings)."""
     loader = _LineLoader(text)
     try:
         node = loader.get_single_node()
         if node is None:
-            return None
+            return None, []
         _check_expansion(node)
-        return loader.construct_document(node)
+        return loader.construct_document(node), readings(node)
     finally:
         loader.dispose()
 
@@ -223,6 +229,7 @@ class LoadedAgent:
     raw: Any
     problems: list[Problem]
     base_dir: str | None = None  # the agent file's folder (set on `config` too when it loaded)
+    warnings: list[Problem] = field(default_factory=list)  # values YAML read otherwise than written (yaml_readings)
 
 
 def stripped(raw: Any) -> Any:
@@ -236,7 +243,7 @@ def parse_agent_text(text: str, source: str = "<agent>", base_dir: str | None = 
     if size > MAX_AGENT_BYTES:
         return LoadedAgent(None, None, [Problem("<yaml>", f"the agent file is {size} bytes; the limit is {MAX_AGENT_BYTES}")])
     try:
-        raw = safe_load_bounded(text)
+        raw, found = read_bounded(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else getattr(exc, "line", None)
@@ -251,16 +258,21 @@ def parse_agent_text(text: str, source: str = "<agent>", base_dir: str | None = 
     unread = reading_problems(raw)
     if unread:  # a value was lost or replaced: a schema check would judge a document nobody wrote
         return LoadedAgent(None, raw, unread, base_dir)
+    at = {r.path: r for r in found}
     try:
         config = AgentConfig.model_validate(_strip_lines(raw))
     except ValidationError as exc:
-        problems = [
-            Problem(format_path(err["loc"]), err["msg"] + schema_hint(AgentConfig, err), line_of(raw, err["loc"]))
-            for err in exc.errors()
-        ]
-        return LoadedAgent(None, raw, problems, base_dir)
+        problems = [_schema_problem(raw, err, at.get(tuple(err["loc"]))) for err in exc.errors()]
+        refused = {tuple(err["loc"]) for err in exc.errors()}
+        return LoadedAgent(None, raw, problems, base_dir, warnings(AgentConfig, raw, found, refused))
     config.base_dir = base_dir
-    return LoadedAgent(config, raw, [], base_dir)
+    return LoadedAgent(config, raw, [], base_dir, warnings(AgentConfig, raw, found, set()))
+
+
+def _schema_problem(raw: Any, err: Any, reading: Reading | None) -> Problem:
+    """A schema error with its did-you-mean, or what YAML read the refused value as when it was unquoted."""
+    why = f": {hint(reading)}" if reading is not None and explains(AgentConfig, reading) else schema_hint(AgentConfig, err)
+    return Problem(format_path(err["loc"]), err["msg"] + why, line_of(raw, err["loc"]))
 
 
 def load_agent_file(path: str | Path) -> LoadedAgent:

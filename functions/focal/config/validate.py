@@ -27,7 +27,7 @@ from focal.config.validate_signatures import signature_problems
 from focal.config.validate_tools import tool_problems
 from focal.config.validate_values import placeholder_problems, slot_type_problems, slot_warnings
 from focal.errors import ExpressionError
-from focal.models.agent import AgentConfig, Rule, Scope
+from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule, Scope
 from focal.sensing.extraction import PATTERN_MAX_LENGTH
 
 __all__ = ["GUARD_BUILTINS", "declared_names", "resolve_step_scope", "semantic_problems", "semantic_warnings"]
@@ -62,6 +62,27 @@ def _pattern_problem(pattern: str) -> str | None:
     except RecursionError:
         return "invalid regular expression: groups nested too deeply"
     return None
+
+
+def _label_problems(c: Collector, path: tuple[Any, ...], f: ProfileFieldDefinition) -> None:
+    """value_labels name allowed values of an enum, each with words of its own (the customer hears them and may
+    answer with them)."""
+    if f.value_labels and f.field_type != "enum":
+        c.add((*path, "value_labels"), f"value_labels are for enum fields; '{f.field_name}' is {f.field_type}")
+        return
+    for value, label in f.value_labels.items():
+        if value not in f.allowed_values:
+            c.add((*path, "value_labels", value), f"'{value}' is not one of allowed_values ({', '.join(f.allowed_values)})"
+                  f"{did_you_mean(value, f.allowed_values)}")
+        elif not label.strip():
+            c.add((*path, "value_labels", value), "a label must say something: leave the value out to say it as written")
+    said: dict[str, str] = {}
+    for value in f.allowed_values:
+        words = " ".join(str(f.spoken(value)).lower().split())
+        if words in said:
+            c.add((*path, "value_labels"), f"'{said[words]}' and '{value}' are both said as '{words}': the customer could "
+                  "not tell them apart, nor answer with one of them")
+        said.setdefault(words, value)
 
 
 def semantic_warnings(agent: AgentConfig, raw: Any = None, *, model: str | None = None) -> list[Problem]:
@@ -139,7 +160,7 @@ def _missing_scope_id(agent: AgentConfig, scope: Scope) -> str:
 
 
 def _validation(c: Collector, parts: tuple[Any, ...], expr: str, whose: str, own: str) -> None:
-    """A slot's validation or a field's validation_rules: evaluated with `value` alone (dialogue/flow.py
+    """A slot's validation or a field's validation_rules: evaluated with `value` alone (focal/flow_reading.py
     value_valid), so any other name has no value there and every value is refused."""
     used = c.names(parts, expr)
     if used is None:
@@ -319,6 +340,7 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
                       f"({', '.join(f.allowed_values)}): synonyms name the value they stand for{did_you_mean(value, f.allowed_values)}")
         for j, rule in enumerate(f.validation_rules):
             _validation(c, (*path, "validation_rules", j), rule, "a field's validation_rules", f.field_name)
+        _label_problems(c, path, f)
 
     _rule_problems(c, agent, names)
     default_problems(c, agent)

@@ -25,12 +25,12 @@ from focal import expressions
 from focal.config.collector import Collector, agent_expressions
 from focal.config.hints import quoted
 from focal.config.validate_guards import reply_only_fields
-from focal.dialogue.variables import render
 from focal.enforcement.deterministic import deterministic
 from focal.enforcement.reading import PROBES, DraftReading, apply_reading, offline_reading
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
 from focal.models.turn import Violation
+from focal.variables import render
 
 MAX_SITUATIONS = 64  # combinations of the other names' values tried per text
 

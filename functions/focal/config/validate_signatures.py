@@ -14,11 +14,12 @@ A decorated function is not judged: what the decorator makes of its signature is
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 from typing import Any
 
 from focal.config.collector import Collector
 from focal.config.hints import meant
-from focal.models.agent import AgentConfig, Tool, ToolKind
+from focal.models.agent import AgentConfig, Tool, ToolKind, ToolParameter
 from focal.settings import get_settings
 from focal.tool_files import function_definition
 
@@ -34,6 +35,52 @@ def _parameters(args: ast.arguments) -> list[tuple[str, bool, bool]]:
     return out + [(a.arg, d is not None, False) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)]
 
 
+@dataclass(frozen=True)
+class _Signature:
+    """A function as the runner will call it: its named parameters and whether it takes **kwargs."""
+
+    params: list[tuple[str, bool, bool]]  # (name, has a default, positional-only), in order
+    takes_any: bool
+    where: str  # "function 'name' in 'file.py'", for the messages
+
+    def parameter(self, name: str) -> tuple[bool, bool] | None:
+        """(has a default, positional-only) of the parameter `name`, or None when there is none."""
+        return next(((default, only) for p, default, only in self.params if p == name), None)
+
+
+def _input_problem(sig: _Signature, name: str, spec: ToolParameter) -> str | None:
+    """Why a call with the input `name` (or, for an optional one, without it) fails, or None."""
+    found = sig.parameter(name)
+    if found is None:
+        if sig.takes_any:
+            return None
+        listed = ", ".join(p for p, _, _ in sig.params) or "none"
+        known = {p for p, _, _ in sig.params}
+        return (f"{sig.where} has no parameter '{name}'{meant(name, known)}, so every call fails (it is passed as "
+                f"{name}=...); its parameters: {listed}")
+    default, positional_only = found
+    if positional_only:
+        return (f"parameter '{name}' of {sig.where} is positional-only (before '/'), but arguments are passed by "
+                "name, so every call fails; remove the '/'")
+    if not spec.required and not default:
+        return (f"input '{name}' is optional (required: false) but parameter '{name}' of {sig.where} has no default, "
+                f"so a call without a {name} fails; give the parameter a default ({name}=None) or make the input required")
+    return None
+
+
+def _parameter_problem(sig: _Signature, t: Tool, name: str, default: bool, positional_only: bool) -> str | None:
+    """Why a parameter without a default is left unfilled by every call, or None when something fills it."""
+    if default or name in t.input or (name == FROM_THE_RUNNER and not positional_only):
+        return None
+    if name == KEY and not positional_only:
+        if t.side_effect:
+            return None
+        return (f"parameter '{KEY}' of {sig.where} has no default and is given only to a side_effect tool, so every "
+                f"call fails; give it a default ({KEY}=None) or declare side_effect: true")
+    return (f"parameter '{name}' of {sig.where} has no default and is not an input of the tool, so every call fails; "
+            "declare it under input, or give it a default")
+
+
 def signature_problems(c: Collector, agent: AgentConfig, path: tuple[Any, ...], t: Tool) -> None:
     if t.kind != ToolKind.python or not t.entrypoint:
         return
@@ -41,30 +88,13 @@ def signature_problems(c: Collector, agent: AgentConfig, path: tuple[Any, ...], 
     if found is None or found[0].decorator_list:
         return  # no function to read (entrypoint_problem says why), or one a decorator may reshape
     func, target = found
-    params = _parameters(func.args)
-    by_name = {name: (default, positional_only) for name, default, positional_only in params}
-    takes_any = func.args.kwarg is not None
-    where = f"function '{func.name}' in '{target}'"
+    sig = _Signature(_parameters(func.args), func.args.kwarg is not None, f"function '{func.name}' in '{target}'")
     head = f"tool '{t.id}': "
     for name, spec in t.input.items():
-        if name in by_name and by_name[name][1]:
-            c.add((*path, "input", name), f"{head}parameter '{name}' of {where} is positional-only (before '/'), but "
-                  "arguments are passed by name, so every call fails; remove the '/'")
-        elif name not in by_name and not takes_any:
-            listed = ", ".join(p for p, _, _ in params) or "none"
-            c.add((*path, "input", name), f"{head}{where} has no parameter '{name}'{meant(name, by_name)}, so every "
-                  f"call fails (it is passed as {name}=...); its parameters: {listed}")
-        elif name in by_name and not spec.required and not by_name[name][0]:
-            c.add((*path, "input", name), f"{head}input '{name}' is optional (required: false) but parameter '{name}' "
-                  f"of {where} has no default, so a call without a {name} fails; give the parameter a default "
-                  f"({name}=None) or make the input required")
-    for name, default, positional_only in params:
-        if default or name in t.input or (name == FROM_THE_RUNNER and not positional_only):
-            continue
-        if name == KEY and not positional_only:
-            if not t.side_effect:
-                c.add((*path, "entrypoint"), f"{head}parameter '{KEY}' of {where} has no default and is given only to a "
-                      f"side_effect tool, so every call fails; give it a default ({KEY}=None) or declare side_effect: true")
-            continue
-        c.add((*path, "entrypoint"), f"{head}parameter '{name}' of {where} has no default and is not an input of the "
-              "tool, so every call fails; declare it under input, or give it a default")
+        problem = _input_problem(sig, name, spec)
+        if problem:
+            c.add((*path, "input", name), head + problem)
+    for name, default, positional_only in sig.params:
+        problem = _parameter_problem(sig, t, name, default, positional_only)
+        if problem:
+            c.add((*path, "entrypoint"), head + problem)

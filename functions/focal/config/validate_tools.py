@@ -22,11 +22,34 @@ _LAMBDA_FUNCTION = re.compile(
 
 def tool_problems(c: Collector, agent: AgentConfig, path: tuple[Any, ...], t: Tool, names: set[str]) -> None:
     """Kind-specific checks of one tool (the model already ensured each kind has its own fields)."""
+    _argument_problems(c, path, t, names)
+    _input_problems(c, agent, path, t, names)
+    _output_problems(c, agent, path, t)
+    if t.kind == ToolKind.python and t.entrypoint:
+        _entrypoint_problems(c, agent, path, t.entrypoint)
+    if t.kind == ToolKind.http and t.url:
+        _url_problems(c, path, t, t.url)
+        if t.body is not None:
+            _body_problems(c, path, t, t.body)
+        _header_problems(c, path, t)
+    if t.kind == ToolKind.lambda_ and t.function and not _LAMBDA_FUNCTION.match(t.function):
+        c.add((*path, "function"), "expected a function name, 'name:alias' or a function ARN")
+    if t.retries and not t.may_retry:
+        c.add((*path, "retries"), "a side_effect tool is never retried unless it is declared idempotent: true")
+
+
+def _argument_problems(c: Collector, path: tuple[Any, ...], t: Tool, names: set[str]) -> None:
+    """Each `arguments:` entry maps an input of the tool to an expression over declared names."""
     for name in t.arguments:
         if name not in t.input:
             c.add((*path, "arguments", name), f"'{name}' is not an input of this tool" + did_you_mean(name, set(t.input)))
         else:
             c.expression((*path, "arguments", name), t.arguments[name], names)
+
+
+def _input_problems(c: Collector, agent: AgentConfig, path: tuple[Any, ...], t: Tool, names: set[str]) -> None:
+    """An input no argument maps is filled from the variable of its name: one must be declared (an enum one with
+    the values it may take)."""
     for name, spec in t.input.items():
         if name in t.arguments:
             continue
@@ -36,42 +59,49 @@ def tool_problems(c: Collector, agent: AgentConfig, path: tuple[Any, ...], t: To
         elif spec.type == "enum" and not ((f := agent.field(name)) is not None and f.allowed_values):
             c.add((*path, "input", name), f"argument '{name}' is an enum, but field '{name}' lists no allowed_values, so "
                   "any text passes; list the values on the field", "warning")
-    _output_problems(c, agent, path, t)
-    if t.kind == ToolKind.python and t.entrypoint:
-        # The rules live with the runner, which checks them again before loading anything.
-        problem = entrypoint_problem(t.entrypoint, agent.base_dir, get_settings().tool_modules)
-        if problem:
-            target, _, func = t.entrypoint.partition(":")
-            c.add((*path, "entrypoint"), problem + did_you_mean(func, _functions_in(agent.base_dir, target)))
-    if t.kind == ToolKind.http and t.url:
-        if not re.match(r"^https?://[^/{}?#]+", t.url):
-            c.add((*path, "url"), "expected an absolute http:// or https:// URL with a fixed host (no placeholder in the host)")
-        if tool_templates.SECRET_LIKE.search(t.url):
-            c.add((*path, "url"), "secrets are only allowed in headers, write '${secret:NAME}' in a header value")
-        for name in dict.fromkeys(tool_templates.placeholders(t.url)):
-            if name not in t.input:
-                c.add((*path, "url"), f"placeholder '{{{name}}}' is not an input of this tool")
-            elif not t.input[name].required:
-                c.add((*path, "url"), f"placeholder '{{{name}}}' names an optional input; url placeholders must be required")
-        if t.body is not None:
-            for where, name in tool_templates.body_placeholders(t.body):
-                if name not in t.input:
-                    c.add((*path, "body", *where), f"placeholder '{{{name}}}' is not an input of this tool")
-            for where, ref in tool_templates.body_secret_references(t.body):
-                c.add((*path, "body", *where), f"'{ref}': secrets are only filled in headers; in a body it would be "
-                      "sent as this literal text (write '${secret:NAME}' in a header value)")
-        for header, value in t.headers.items():
-            for bad in tool_templates.bad_secret_references(value):
-                c.add((*path, "headers", header), f"invalid secret reference '{bad}'; write '${{secret:NAME}}' (letters, digits, _ . / -)")
-            for name in tool_templates.secret_names(value):
-                if name.strip().lower() in tool_templates.RESERVED_SECRETS:
-                    c.add((*path, "headers", header), f"secret '{name}' signs customer tokens and is never sent to a tool")
-            if tool_templates.placeholders(value):
-                c.add((*path, "headers", header), "header values take constants and '${secret:NAME}' only, not '{argument}'")
-    if t.kind == ToolKind.lambda_ and t.function and not _LAMBDA_FUNCTION.match(t.function):
-        c.add((*path, "function"), "expected a function name, 'name:alias' or a function ARN")
-    if t.retries and not t.may_retry:
-        c.add((*path, "retries"), "a side_effect tool is never retried unless it is declared idempotent: true")
+
+
+def _entrypoint_problems(c: Collector, agent: AgentConfig, path: tuple[Any, ...], entrypoint: str) -> None:
+    # The rules live with the runner, which checks them again before loading anything.
+    problem = entrypoint_problem(entrypoint, agent.base_dir, get_settings().tool_modules)
+    if problem:
+        target, _, func = entrypoint.partition(":")
+        c.add((*path, "entrypoint"), problem + did_you_mean(func, _functions_in(agent.base_dir, target)))
+
+
+def _url_problems(c: Collector, path: tuple[Any, ...], t: Tool, url: str) -> None:
+    """A fixed host, no secret, and each placeholder a required input."""
+    if not re.match(r"^https?://[^/{}?#]+", url):
+        c.add((*path, "url"), "expected an absolute http:// or https:// URL with a fixed host (no placeholder in the host)")
+    if tool_templates.SECRET_LIKE.search(url):
+        c.add((*path, "url"), "secrets are only allowed in headers, write '${secret:NAME}' in a header value")
+    for name in dict.fromkeys(tool_templates.placeholders(url)):
+        if name not in t.input:
+            c.add((*path, "url"), f"placeholder '{{{name}}}' is not an input of this tool")
+        elif not t.input[name].required:
+            c.add((*path, "url"), f"placeholder '{{{name}}}' names an optional input; url placeholders must be required")
+
+
+def _body_problems(c: Collector, path: tuple[Any, ...], t: Tool, body: Any) -> None:
+    """Each placeholder an input; no secret (a body is never filled with one)."""
+    for where, name in tool_templates.body_placeholders(body):
+        if name not in t.input:
+            c.add((*path, "body", *where), f"placeholder '{{{name}}}' is not an input of this tool")
+    for where, ref in tool_templates.body_secret_references(body):
+        c.add((*path, "body", *where), f"'{ref}': secrets are only filled in headers; in a body it would be "
+              "sent as this literal text (write '${secret:NAME}' in a header value)")
+
+
+def _header_problems(c: Collector, path: tuple[Any, ...], t: Tool) -> None:
+    """Constants and well-formed secret references only, never the secret that signs customer tokens."""
+    for header, value in t.headers.items():
+        for bad in tool_templates.bad_secret_references(value):
+            c.add((*path, "headers", header), f"invalid secret reference '{bad}'; write '${{secret:NAME}}' (letters, digits, _ . / -)")
+        for name in tool_templates.secret_names(value):
+            if name.strip().lower() in tool_templates.RESERVED_SECRETS:
+                c.add((*path, "headers", header), f"secret '{name}' signs customer tokens and is never sent to a tool")
+        if tool_templates.placeholders(value):
+            c.add((*path, "headers", header), "header values take constants and '${secret:NAME}' only, not '{argument}'")
 
 
 def _functions_in(base_dir: str | None, target: str) -> list[str]:

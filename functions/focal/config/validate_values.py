@@ -14,10 +14,10 @@ from focal import expressions
 from focal.config.collector import GUARD_BUILTINS, Collector, agent_expressions
 from focal.config.expr_checks import NUMERIC_TYPES
 from focal.config.hints import closest, did_you_mean
-from focal.dialogue.variables import placeholders
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Scenario
 from focal.tool_inputs import read_variables
+from focal.variables import placeholders
 
 # Wording of the findings that hold only of the whole document (the gate drops them from a repaired one).
 NEVER_FILLED = "can never be filled"

@@ -15,20 +15,18 @@ from __future__ import annotations
 
 import re
 import uuid
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from focal.dialogue.confidence import Assessment, assess, plain
-from focal.dialogue.flow import current_step
 from focal.dialogue.tool_calls import arguments_for
-from focal.dialogue.variables import known_variables, render
+from focal.flow_reading import current_step
 from focal.models.agent import AgentConfig
 from focal.models.approval import ApprovalRequest, EngineEvent, EventType
 from focal.models.session import Session
 from focal.models.turn import ToolCall, TurnState
 from focal.tool_inputs import read_variables
-
-if TYPE_CHECKING:  # the deps bundle is wiring: a building block only names its type
-    from focal.pipeline.deps import Deps
+from focal.turn.deps import Deps
+from focal.variables import known_variables, render, spoken
 
 Path_ = Literal["execute", "approval", "clarify", "rejected"]
 MAX_SAVE_TRIES = 3
@@ -108,7 +106,7 @@ def _questions(state: TurnState, agent: AgentConfig, tool_ids: list[str]) -> lis
                 questions.append(slots[name].prompt if name in slots else
                                  f"What is the {(fld.display_name if fld and fld.display_name else name.replace('_', ' ')).lower()}?")
     if step is not None and step.confirmation_prompt:
-        questions.append(render(step.confirmation_prompt, known))
+        questions.append(render(step.confirmation_prompt, spoken(agent, known)))
     elif tool_ids and (tool := agent.tool(tool_ids[0])) is not None:
         questions.append(f"Do you want me to {(tool.description or tool.id).rstrip('.').lower()}?")
     return list(dict.fromkeys(q for q in questions if q))
@@ -121,14 +119,9 @@ def _call_arguments(calls: list[ToolCall]) -> dict[str, Any]:
     return out
 
 
-def gate(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[str], trigger: str,
-         calls: list[ToolCall] | None = None, confirmed: bool = False) -> Path_:
-    """Decide whether `tool_ids` (at least one side-effecting) run now; act on anything but execute.
-
-    `calls` are the prepared calls (exact arguments, guard verdicts): an approval request stores them,
-    and approving it re-checks those guards on those arguments."""
-    assert state.session is not None
-    session, d = state.session, state.decision
+def _decide(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[str]) -> tuple[Assessment, Path_, str]:
+    """The assessment, the path it leads to and why. An unknown tool, an assessment that fails or an approval with
+    no store to keep it rejects: an error in the decision never executes."""
     unknown = [t for t in tool_ids if agent.tool(t) is None]
     try:
         assessment = assessment_for(state, agent, tool_ids)
@@ -138,55 +131,81 @@ def gate(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[str], 
         assessment, path, reason = Assessment(score=0.0, factors={}), "rejected", f"assessment failed: {type(exc).__name__}"
     if path == "approval" and deps.approvals is None:
         path, reason = "rejected", "no approval store configured"
+    return assessment, path, reason
+
+
+def _request_approval(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[str], trigger: str,
+                      calls: list[ToolCall] | None, confirmed: bool, assessment: Assessment, side: str) -> str:
+    """Store the request (the exact arguments and guard verdicts), start its workflow, tell the turn; its id."""
+    assert deps.approvals is not None and state.session is not None
+    session, now, r = state.session, deps.clock(), state.request
+    request = ApprovalRequest(
+        approval_id=f"apr-{uuid.uuid4().hex[:20]}", tenant_id=r.tenant_id, agent_id=r.agent_id,
+        session_id=r.session_id, customer_id=session.customer_id, turn_id=r.turn_id, tool_id=side,
+        tools=list(tool_ids), step=step_key(session) if trigger.startswith("step") else None, trigger=trigger,
+        arguments=_call_arguments(calls) if calls is not None else _arguments(state, agent, tool_ids),
+        guard_verdicts=[v.model_dump() for c in (calls or []) for v in c.guards],
+        customer_confirmed=confirmed, confidence=assessment.score,
+        confidence_factors=dict(assessment.factors), created_at=now,
+        expires_at=now + agent.approval.timeout_seconds,
+    )
+    deps.approvals.create(request)
+    if deps.approval_workflow is not None:  # AWS: a STANDARD execution waits on a task token
+        deps.approval_workflow.start(request)
+    session.pending_approval_id = request.approval_id
+    state.approval = request.summary()
+    state.decision.action = "awaiting_approval"
+    publish_turn(deps, state, "approval_requested", request.approval_id, tool_id=side, tools=list(tool_ids),
+                 step=request.step, confidence=assessment.score, factors=dict(assessment.factors),
+                 expires_at=request.expires_at, argument_names=sorted(request.arguments))
+    return request.approval_id
+
+
+def _ask_again(state: TurnState, agent: AgentConfig) -> None:
+    """Back to asking: a "no" withdraws, a later clear "yes" meets the pending request (held) or, once it has
+    expired, decides afresh. (A guard's block withdraws the question instead: nothing could run on a yes.)"""
+    assert state.session is not None
+    step = current_step(agent, state.session)
+    if step is not None and step.requires_confirmation:
+        state.session.confirmed_step, state.session.flow_state = None, "confirming"
+
+
+def _clarify(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[str], assessment: Assessment,
+             side: str) -> str:
+    request_id = f"clr-{uuid.uuid4().hex[:20]}"
+    state.suggested_questions = _questions(state, agent, tool_ids)
+    state.decision.action = "clarify_action"
+    publish_turn(deps, state, "clarification_requested", request_id, tool_id=side,
+                 confidence=assessment.score, factors=dict(assessment.factors), questions=len(state.suggested_questions))
+    return request_id
+
+
+def gate(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[str], trigger: str,
+         calls: list[ToolCall] | None = None, confirmed: bool = False) -> Path_:
+    """Decide whether `tool_ids` (at least one side-effecting) run now; act on anything but execute.
+
+    `calls` are the prepared calls (exact arguments, guard verdicts): an approval request stores them,
+    and approving it re-checks those guards on those arguments."""
+    assert state.session is not None
+    d = state.decision
+    assessment, path, reason = _decide(state, agent, deps, tool_ids)
     if agent.feature_on("graded_confidence"):
         record_assessment(state, assessment)
     side = next(t for t in tool_ids if (tool := agent.tool(t)) is None or tool.side_effect)
     request_id = None
     d.notes.append(f"approval gate on {', '.join(tool_ids)} ({trigger}): {path} ({reason})")
-
     if path == "approval":
-        assert deps.approvals is not None
-        now = deps.clock()
-        r = state.request
-        request = ApprovalRequest(
-            approval_id=f"apr-{uuid.uuid4().hex[:20]}", tenant_id=r.tenant_id, agent_id=r.agent_id,
-            session_id=r.session_id, customer_id=session.customer_id, turn_id=r.turn_id, tool_id=side,
-            tools=list(tool_ids), step=step_key(session) if trigger.startswith("step") else None, trigger=trigger,
-            arguments=_call_arguments(calls) if calls is not None else _arguments(state, agent, tool_ids),
-            guard_verdicts=[v.model_dump() for c in (calls or []) for v in c.guards],
-            customer_confirmed=confirmed, confidence=assessment.score,
-            confidence_factors=dict(assessment.factors), created_at=now,
-            expires_at=now + agent.approval.timeout_seconds,
-        )
-        deps.approvals.create(request)
-        if deps.approval_workflow is not None:  # AWS: a STANDARD execution waits on a task token
-            deps.approval_workflow.start(request)
-        request_id = request.approval_id
-        session.pending_approval_id = request_id
-        state.approval = request.summary()
-        d.action = "awaiting_approval"
-        publish_turn(deps, state, "approval_requested", request_id, tool_id=side, tools=list(tool_ids),
-                      step=request.step, confidence=assessment.score, factors=dict(assessment.factors),
-                      expires_at=request.expires_at, argument_names=sorted(request.arguments))
+        request_id = _request_approval(state, agent, deps, tool_ids, trigger, calls, confirmed, assessment, side)
     if path != "execute" and trigger.startswith("step"):
-        step = current_step(agent, session)
-        if step is not None and step.requires_confirmation:
-            # Back to asking: a "no" withdraws, a later clear "yes" meets the pending request (held) or,
-            # once it has expired, decides afresh.
-            session.confirmed_step, session.flow_state = None, "confirming"
+        _ask_again(state, agent)
     if path == "clarify":
-        request_id = f"clr-{uuid.uuid4().hex[:20]}"
-        state.suggested_questions = _questions(state, agent, tool_ids)
-        d.action = "clarify_action"
-        publish_turn(deps, state, "clarification_requested", request_id, tool_id=side,
-                      confidence=assessment.score, factors=dict(assessment.factors),
-                      questions=len(state.suggested_questions))
+        request_id = _clarify(state, agent, deps, tool_ids, assessment, side)
     elif path == "rejected":
         d.action = "action_rejected"
         d.notes.append(f"not run: {reason}")
     state.request_id = request_id or state.request_id
     publish_turn(deps, state, "execution_decision", request_id, path=path, tool_id=side, tools=list(tool_ids),
-                  confidence=assessment.score, factors=dict(assessment.factors), reason=reason)
+                 confidence=assessment.score, factors=dict(assessment.factors), reason=reason)
     return path
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from focal.models.agent import AgentConfig, Scenario, Step, Tool
 from focal.models.context import Context
 from focal.models.turn import TurnState
-
-MAX_OPTIONS = 3
+from focal.sensing.confirmation_reply import asked_detail, detail_question
+from focal.sensing.offers import MAX_OPTIONS
 
 
 def likely_scenarios(agent: AgentConfig, context: Context | None) -> list[Scenario]:
@@ -74,3 +74,10 @@ def confirmation_question(agent: AgentConfig, step: Step) -> str:
         return "Shall I go ahead?"
     what = tool.description.strip().rstrip(".")
     return f"Do you want me to {what[:1].lower()}{what[1:]}?"
+
+
+def question_to_ask(agent: AgentConfig, step: Step, context: Context | None) -> str:
+    """What a confirmation step asks this turn: the question about a detail the customer's yes referred to (a
+    command of the turn's `context`, focal.sensing.confirmation_reply), else the step's own confirmation question."""
+    detail = asked_detail(context.commands) if context is not None else None
+    return detail_question(detail) if detail is not None else confirmation_question(agent, step)

@@ -9,16 +9,16 @@ from typing import Any
 from focal.dialogue.flow import (
     drop_offer,
     end_flow,
-    flow_slots,
     resume_flow,
     rewind_to_slot,
-    slot_value_valid,
     start_flow,
 )
+from focal.flow_reading import flow_slots, slot_value_valid
 from focal.models.agent import AgentConfig, Slot
 from focal.models.context import Command, Context
 from focal.models.session import Session
 from focal.models.turn import RouteDecision
+from focal.sensing.confirmation_reply import DETAIL
 from focal.sensing.extraction import allowed_value, coerce
 from focal.tool_inputs import read_variables
 
@@ -61,8 +61,10 @@ def _start(run: CommandRun, cmd: Command) -> None:
         if run.context.source == "model":
             # one scale on both sides: the offline intent score of the proposed flow, not the model's self-rating
             score = _intent_score(run, scenario.id) or score
-        held = _intent_score(run, run.session.active_scenario_id) + nav.stickiness_boost
-        if score < nav.exit_intent_threshold or score <= held:
+        # a blocked flow holds no question open: another request only has to fit better than it
+        blocked = run.session.flow_state == "blocked"
+        held = _intent_score(run, run.session.active_scenario_id) + (0.0 if blocked else nav.stickiness_boost)
+        if (score < nav.exit_intent_threshold and not blocked) or score <= held:
             run.decision.notes.append(
                 f"stayed in {run.session.active_scenario_id}: {scenario.id} scored {score:.2f} "
                 f"(exit needs ≥ {nav.exit_intent_threshold:.2f} and > {held:.2f} with stickiness)"
@@ -173,10 +175,10 @@ def _affirm(run: CommandRun, cmd: Command) -> None:
         run.session.offer = None
         run.executed.append("AffirmConfirmation")
     elif run.session.flow_state == "confirming" and run.session.active_step_id:
-        if any(c in run.executed for c in ("SetSlot", "CorrectSlot")):
+        if any(c in run.executed for c in ("SetSlot", "CorrectSlot", "Clarify")):
             # "yes, and make it for two": a value changed with the yes, so the yes confirmed what was asked before
-            # the change, not what would now run; the step asks again with the new value
-            run.decision.notes.append("a value changed with the yes: the confirmation is asked again")
+            # the change, not what would now run; the step asks again with the new value (or about the detail)
+            run.decision.notes.append("a value changed or asked about with the yes: the confirmation is asked again")
             return
         run.session.confirmed_step = run.session.active_step_id
         run.executed.append("AffirmConfirmation")
@@ -190,8 +192,8 @@ def _deny(run: CommandRun, cmd: Command) -> None:
         run.decision.action = "declined"
         run.executed.append("DenyConfirmation")
         return
-    if run.session.flow_state != "confirming":
-        return
+    if run.session.flow_state not in ("confirming", "blocked"):
+        return  # "no" after a guard's refusal leaves the flow as it leaves a question
     run.executed.append("DenyConfirmation")
     if any(c in run.executed for c in ("SetSlot", "CorrectSlot")):
         return  # "no, change the date": the correction stands, the step asks again
@@ -211,6 +213,12 @@ def _handoff(run: CommandRun, cmd: Command) -> None:
 
 @handles("Clarify")
 def _clarify(run: CommandRun, cmd: Command) -> None:
+    if cmd.topic == DETAIL:
+        # a yes that referred to a shown value without stating it: the step asks about that detail (its question
+        # is focal.dialogue.confirmation_reply.question_to_ask); the yes confirms nothing yet
+        run.decision.notes.append(f"the confirmation asks whether {cmd.value} is the {cmd.slot} shown")
+        run.executed.append("Clarify")
+        return
     run.decision.action = "clarify"
     run.executed.append("Clarify")
 
@@ -220,7 +228,7 @@ def _clarify(run: CommandRun, cmd: Command) -> None:
 # belong to the flow it starts), then slot values (so "no, make it B-124" is a correction before
 # it is a denial), then the rest.
 WITHDRAWS_APPROVAL = {"SetSlot", "CorrectSlot", "CancelFlow", "DenyConfirmation", "StartFlow", "HumanHandoff"}
-PRECEDENCE = {"CancelFlow": 0, "HumanHandoff": 0, "StartFlow": 1, "SetSlot": 2, "CorrectSlot": 2}
+PRECEDENCE = {"CancelFlow": 0, "HumanHandoff": 0, "StartFlow": 1, "SetSlot": 2, "CorrectSlot": 2, "Clarify": 2}
 
 
 def execute(run: CommandRun, commands: list[Command]) -> None:

@@ -6,8 +6,8 @@ gate decision to the next, so that at the default weights and bands (≥ 0.85 ex
 approval, below clarify) the customer's say-so, where the values came from and how risky the call
 is all move the decision:
 
-- goal_understanding — how sure the reading of *this* message is, by its source and margin: the
-  least certain of the commands that changed the conversation. A lexicon act ("yes" answering the
+- goal_understanding (`focal.dialogue.understanding`) — how sure the reading of *this* message is,
+  by its source and margin: the least certain of the commands that changed the conversation. A lexicon act ("yes" answering the
   confirmation on screen) 1.0; an act recognised by exemplar similarity 0.5 at
   `sensor.act_similarity`, rising to 1.0 at `ACT_SPAN` above it; a slot value read by its type 1.0,
   free text taken whole 0.9; a started flow its intent score, cut when the runner-up intent is
@@ -53,22 +53,19 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from focal.dialogue.flow import current_step, customer_confirmed
-from focal.dialogue.variables import known_variables, placeholders
+from focal.dialogue.flow import customer_confirmed
+from focal.dialogue.understanding import clip, confirmation_certainty, goal_understanding
 from focal.enforcement.guards import guard_variables, guards_for
 from focal.enforcement.headroom import guard_headroom
 from focal.enforcement.scope import turn_scope
 from focal.errors import ExpressionError
+from focal.flow_reading import current_step
 from focal.models.agent import AgentConfig, Tool
 from focal.models.turn import TurnState
-from focal.sensing.acts import MODEL_ONLY_YES
 from focal.tool_inputs import read_variables, tool_arguments
+from focal.variables import known_variables, placeholders
 
 FACTORS = ("goal_understanding", "tool_availability", "context_richness", "tool_determinism")
-FREE_TEXT_SLOT = 0.9  # a string slot that took the whole message: probably, not certainly, the value
-NO_READING = 0.9  # an executed act with no recorded reading (e.g. a command added by code)
-ACT_SPAN = 0.2  # an exemplar similarity this far above the act threshold is as sure as the lexicon
-MODEL_ONLY_YES_CERTAINTY = 0.6  # a yes only the model heard: at most approval, never execution on its own
 # Argument provenance (tool_availability) and how established a dependency is (context_richness).
 STATED, TOOL, READ, PROFILE, DEFAULT = 0.8, 0.8, 0.5, 0.4, 0.2
 ESTABLISHED = {"session": 1.0, "profile": 0.6, "default": 0.3, "missing": 0.0}
@@ -77,11 +74,6 @@ SAFE, ONCE, NONDETERMINISTIC, NONDETERMINISTIC_EFFECT = 1.0, 0.9, 0.7, 0.5
 GUARD_ROOM = 0.5
 SIZED = ("money", "percentage")  # field types that measure the size of an action (a guard's limit on them)
 SHOWN_WINDOW = 3  # the agent's messages a confirmation answer may refer back to
-ACT_OF = {
-    "AffirmConfirmation": "affirm", "DenyConfirmation": "deny", "CancelFlow": "cancel",
-    "HumanHandoff": "handoff", "ChitChat": "chitchat",
-}
-_ACT_NOTE = re.compile(r"^act (\w+) \((lexicon|similarity ([0-9.]+))\)$")
 
 
 @dataclass
@@ -90,108 +82,6 @@ class Assessment:
     factors: dict[str, float]
     reasons: dict[str, str] = field(default_factory=dict)
     tools: list[str] = field(default_factory=list)
-
-
-def _clip(x: float) -> float:
-    return max(0.0, min(1.0, float(x)))
-
-
-# --- goal understanding -------------------------------------------------------------------------
-
-
-def act_certainty(how: str, threshold: float) -> float:
-    """A lexicon act is sure; an exemplar act by its margin over the threshold (0.5 at it, 1.0 at +ACT_SPAN)."""
-    if how == "lexicon":
-        return 1.0
-    return _clip(0.5 + 0.5 * (float(how) - threshold) / ACT_SPAN)
-
-
-def _act_readings(notes: list[str], threshold: float) -> dict[str, tuple[float, str]]:
-    out: dict[str, tuple[float, str]] = {}
-    for note in notes:
-        m = _ACT_NOTE.match(note)
-        if m:
-            how = "lexicon" if m.group(2) == "lexicon" else m.group(3)
-            label = "lexicon" if how == "lexicon" else f"similarity {how} vs threshold {threshold:.2f}"
-            out[m.group(1)] = (act_certainty(how, threshold), label)
-    return out
-
-
-def _intent_certainty(state: TurnState, agent: AgentConfig, flow: str | None, score: float) -> tuple[float, str]:
-    """An intent score, cut when the runner-up scenario is close behind it."""
-    ctx = state.context
-    others = [s.score for s in (ctx.intent_scores if ctx else []) if s.scenario_id != flow]
-    if not others:
-        return _clip(score), f"{score:.2f}"
-    margin, wide = score - max(others), 2 * agent.navigation.ambiguity_margin
-    if wide <= 0 or margin >= wide:
-        return _clip(score), f"{score:.2f}, margin {margin:.2f}"
-    return _clip(score * (0.5 + 0.5 * max(margin, 0.0) / wide)), f"{score:.2f}, runner-up {margin:.2f} behind"
-
-
-def _readings(state: TurnState, agent: AgentConfig) -> list[tuple[str, float, str]]:
-    """(command, certainty, how) of each executed command of this turn."""
-    ctx = state.context
-    if ctx is None:
-        return []
-    executed = set(state.decision.executed)
-    if executed and ctx.source == "model":
-        c = _clip(ctx.intent_confidence)
-        read = [(name, c, f"read by the model ({c:.2f})") for name in state.decision.executed]
-        if MODEL_ONLY_YES in ctx.notes:  # a yes no offline reading heard: never sure enough to run on its own
-            read = [(n, min(v, MODEL_ONLY_YES_CERTAINTY), f"{how}; {MODEL_ONLY_YES}") if n == "AffirmConfirmation"
-                    else (n, v, how) for n, v, how in read]
-        return read
-    acts = _act_readings(ctx.notes, agent.sensor.act_similarity)
-    out: list[tuple[str, float, str]] = []
-    for cmd in state.commands:
-        if cmd.name not in executed:
-            continue
-        if cmd.name in ACT_OF:
-            value, how = acts.get(ACT_OF[cmd.name], (NO_READING, "no recorded reading"))
-            out.append((cmd.name, value, how))
-        elif cmd.name in ("SetSlot", "CorrectSlot"):
-            scenario = agent.scenario(cmd.flow or (state.session.active_scenario_id if state.session else None))
-            slot = next((s for st in (scenario.steps if scenario else []) for s in st.slots if s.name == cmd.slot), None)
-            fld = agent.field(cmd.slot or "")
-            free = slot is not None and slot.type == "string" and not (fld and fld.pattern)
-            out.append((f"{cmd.name} {cmd.slot}", FREE_TEXT_SLOT if free else 1.0, "free text" if free else "typed"))
-        elif cmd.name == "StartFlow":
-            score = float(cmd.value) if isinstance(cmd.value, int | float) else ctx.intent_confidence
-            value, how = _intent_certainty(state, agent, cmd.flow, score)
-            out.append((f"StartFlow {cmd.flow}", value, how))
-        elif cmd.name == "Clarify":
-            out.append(("Clarify", 0.0, "the sensor asked"))
-    return out
-
-
-def goal_understanding(state: TurnState, agent: AgentConfig) -> tuple[float, str]:
-    ctx = state.context
-    if ctx is None:
-        return 0.0, "no reading of the message"
-    parts = _readings(state, agent)
-    if parts:
-        name, value, how = min(parts, key=lambda p: p[1])
-        return _clip(value), f"{name} ({how})"
-    soft = [m for m in state.matched_rules if (r := agent.rule(m.rule_id)) and not r.is_hard_constraint]
-    if soft:
-        best = max(soft, key=lambda m: m.score)
-        return _clip(best.score), f"rule {best.rule_id} ({best.score:.2f})"
-    flow = agent.flow_of_intent(ctx.detected_intent) if ctx.detected_intent else None
-    value, how = _intent_certainty(state, agent, flow, ctx.intent_confidence)
-    return value, f"intent score ({how})"
-
-
-
-
-def confirmation_certainty(state: TurnState, agent: AgentConfig) -> float | None:
-    """How sure the customer's yes to the active step's confirmation is, when this turn gave one."""
-    session = state.session
-    step = current_step(agent, session) if session else None
-    if session is None or step is None or not step.requires_confirmation or session.confirmed_step != step.id:
-        return None
-    affirm = [v for name, v, _ in _readings(state, agent) if name == "AffirmConfirmation"]
-    return min(affirm) if affirm else None
 
 
 # --- where each value comes from ----------------------------------------------------------------
@@ -228,6 +118,15 @@ def written_in(value: Any, texts: list[str]) -> bool:
     return any(pattern.search(t) for t in texts)
 
 
+def value_written(agent: AgentConfig, name: str, value: Any, texts: list[str]) -> bool:
+    """`written_in` for a variable's value in any of the words it goes by: itself, how the customer is told it
+    (an enum value's label) and the synonyms the agent gives for it."""
+    f = agent.field(name)
+    if f is None or not isinstance(value, str):
+        return written_in(value, texts)
+    return any(written_in(form, texts) for form in dict.fromkeys([value, f.spoken(value), *f.value_synonyms.get(value, [])]))
+
+
 def origin(agent: AgentConfig, state: TurnState, name: str) -> str:
     """session (this conversation) | profile (an earlier one) | default | missing."""
     s, p = state.session, state.profile
@@ -255,7 +154,8 @@ def provenance(agent: AgentConfig, state: TurnState, name: str, value: Any) -> t
     assert state.session is not None
     if name not in state.session.slots and name in _tool_outputs(agent):
         return TOOL, "tool output"
-    return (STATED, "stated") if written_in(value, _customer_texts(state)) else (READ, "read, not in the customer's words")
+    return (STATED, "stated") if value_written(agent, name, value, _customer_texts(state)) else \
+        (READ, "read, not in the customer's words")
 
 
 def tool_availability(state: TurnState, agent: AgentConfig, tool_ids: list[str],
@@ -275,7 +175,7 @@ def tool_availability(state: TurnState, agent: AgentConfig, tool_ids: list[str],
             continue
         for name in read_variables(tool, required_only=True):
             score, label = provenance(agent, state, name, known.get(name))
-            if certainty is not None and score > 0 and written_in(known.get(name), [shown]):
+            if certainty is not None and score > 0 and value_written(agent, name, known.get(name), [shown]):
                 score, label = score + (1 - score) * certainty, f"{label}, confirmed ({certainty:.2f})"
             scores.append(score)
             parts.append(f"{name}: {label}")
@@ -332,7 +232,7 @@ def context_richness(state: TurnState, agent: AgentConfig, tool_ids: list[str],
         where = origin(agent, state, name)
         value = ESTABLISHED[where]
         if certainty is not None and name in confirmed and value > 0:
-            value *= certainty if written_in(known.get(name), [shown]) else certainty / 2
+            value *= certainty if value_written(agent, name, known.get(name), [shown]) else certainty / 2
         total += value
         if where != "session":
             weak.append(f"{name} {where}")
@@ -392,9 +292,9 @@ def assess(state: TurnState, agent: AgentConfig, tool_ids: list[str]) -> Assessm
         "tool_determinism": tool_determinism(state, agent, tool_ids),
     }
     weights = agent.approval.weights
-    factors = {name: round(_clip(v), 4) for name, (v, _) in values.items()}
+    factors = {name: round(clip(v), 4) for name, (v, _) in values.items()}
     score = sum(weights.get(name, 0.0) * factors[name] for name in FACTORS)
-    return Assessment(score=round(_clip(score), 4), factors=factors,
+    return Assessment(score=round(clip(score), 4), factors=factors,
                       reasons={name: why for name, (_, why) in values.items()}, tools=list(tool_ids))
 
 

@@ -4,6 +4,12 @@
 the turn must do next: ask for a slot, ask for confirmation, run the step's tools, or report the
 finished step. Route calls it after executing the commands; tools calls it again after the step's
 tools have run, because transitions may read what the tools returned.
+
+A step whose action a guard stopped is `blocked` (`hold_blocked`): its confirmation is withdrawn and the flow
+waits at the step for a changed value. A changed value moves the flow as any correction does (back to the step
+that collects it, whose lookups run again); until then the step is not offered again: `progress` hands its
+action to the tools stage, which checks its guards again without running it and asks the question again only
+once they hold.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from typing import Any
 
 from focal import expressions
 from focal.errors import ExpressionError
+from focal.flow_reading import current_step, missing_slot, scenario_slot_names
 from focal.models.agent import AgentConfig, Scenario, Slot, Step
 from focal.models.session import FlowFrame, Offer, Session
 
@@ -30,34 +37,17 @@ class Progress:
     notes: list[str] = field(default_factory=list)
 
 
-def current_step(agent: AgentConfig, session: Session) -> Step | None:
-    return agent.step(session.active_scenario_id, session.active_step_id)
-
-
 def customer_confirmed(agent: AgentConfig, session: Session) -> bool:
     """The guards' built-in `customer_confirmed`: the customer said yes to the step that leads to the call."""
     step = current_step(agent, session)
     return bool(step and step.requires_confirmation and session.confirmed_step == step.id)
 
 
-def scenario_slot_names(scenario: Scenario | None) -> list[str]:
-    return [slot.name for step in (scenario.steps if scenario else []) for slot in step.slots]
-
-
-def flow_slots(agent: AgentConfig, scenario: Scenario | None) -> list[Slot]:
-    """The slots a flow collects: its own, then those of the flows its steps call (transitively), so a value in the
-    message that starts it ("no signal, my number is 555-123-2002") is kept for the identification it calls."""
-    out: list[Slot] = []
-    seen: set[str] = set()
-    todo = [scenario] if scenario is not None else []
-    while todo:
-        current = todo.pop(0)
-        if current.id in seen:
-            continue
-        seen.add(current.id)
-        out += [slot for step in current.steps for slot in step.slots]
-        todo += [called for step in current.steps if step.call and (called := agent.scenario(step.call)) is not None]
-    return out
+def hold_blocked(session: Session) -> None:
+    """A guard stopped the active step's action: a yes given is spent, no question is left open, and the flow
+    waits at the step (state `blocked`) for a changed value, a new request, or a "no"."""
+    session.confirmed_step = None
+    session.flow_state = "blocked"
 
 
 def start_flow(agent: AgentConfig, session: Session, scenario: Scenario, call: bool = False) -> None:
@@ -150,6 +140,8 @@ def resume_flow(session: Session, agent: AgentConfig | None = None) -> FlowFrame
     else:
         session.variables.update(frame.variables)
     _enter(session, frame.scenario_id, step_id)
+    if frame.state == "blocked" and not frame.stale:
+        session.flow_state = "blocked"  # nothing its guards read has changed: still not offered again unchecked
     session.effects_done = list(frame.effects_done)  # what the flow already did comes back with it
     session.offer = None
     return frame
@@ -191,26 +183,6 @@ def _reachable(scenario: Scenario, start: str, goal: str) -> bool:
     return False
 
 
-def missing_slot(step: Step, variables: dict[str, Any]) -> Slot | None:
-    return next((s for s in step.slots if s.required and variables.get(s.name) in (None, "")), None)
-
-
-def value_valid(expressions_: list[str], value: Any) -> bool:
-    """Every expression over `value` holds (one that cannot be evaluated does not)."""
-    for expression in expressions_:
-        try:
-            if not expressions.evaluate(expression, {"value": value}):
-                return False
-        except ExpressionError:
-            return False
-    return True
-
-
-def slot_value_valid(slot: Slot, value: Any, field_rules: list[str] | None = None) -> bool:
-    """The slot's `validation` and the same-named field's `validation_rules` all hold."""
-    return value_valid(([slot.validation] if slot.validation else []) + list(field_rules or []), value)
-
-
 def next_step_id(step: Step, variables: dict[str, Any]) -> str | None:
     for transition in step.transitions:
         if not transition.when:
@@ -239,6 +211,9 @@ def progress(agent: AgentConfig, session: Session, variables: dict[str, Any]) ->
             session.flow_state = "waiting_for_slot"
             return Progress("ask_slot", step=step, slot=slot, notes=notes)
         if step.requires_confirmation and session.confirmed_step != step.id:
+            if session.flow_state == "blocked" and step.action:
+                # its guards are checked again (nothing runs) before the question is asked again
+                return Progress("run_tools", step=step, tools=list(step.action), notes=notes)
             session.flow_state = "confirming"
             return Progress("confirm", step=step, notes=notes)
         if step.action and session.actions_done_step != step.id:

@@ -16,8 +16,8 @@ import re
 from typing import Any
 
 from focal.dialogue.confidence import written_in
-from focal.dialogue.variables import placeholders
 from focal.models.agent import Step
+from focal.variables import placeholders
 
 _NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.,])\d+(?:\.\d+)?")
 
@@ -30,9 +30,11 @@ def _shown(value: Any, text: str) -> bool:
     return written_in(value, [text])
 
 
-def offer_shown(step: Step | None, variables: dict[str, Any], draft: str) -> bool:
-    """The draft asks the customer and shows each value of the step's confirmation prompt."""
+def offer_shown(step: Step | None, variables: dict[str, Any], draft: str, said: dict[str, Any] | None = None) -> bool:
+    """The draft asks the customer and shows each value of the step's confirmation prompt, as stored or as the
+    customer is told it (`said`: an enum value by its label, dialogue.variables.spoken)."""
     if step is None or not step.requires_confirmation or "?" not in draft:
         return False
     names = placeholders(step.confirmation_prompt or "")
-    return all(_shown(variables.get(name), draft) for name in names)
+    said = said or {}
+    return all(_shown(variables.get(name), draft) or _shown(said.get(name), draft) for name in names)

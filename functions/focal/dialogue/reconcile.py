@@ -9,11 +9,12 @@ safely, and the other turn's view wins.
 
 from __future__ import annotations
 
-from focal.dialogue.flow import current_step, progress
-from focal.dialogue.variables import known_variables
+from focal.dialogue.flow import progress
+from focal.flow_reading import current_step
 from focal.models.agent import AgentConfig
 from focal.models.session import Session
 from focal.models.turn import ToolCall, TurnState
+from focal.variables import known_variables
 
 
 def effects(agent: AgentConfig, state: TurnState) -> list[ToolCall]:

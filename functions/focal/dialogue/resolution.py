@@ -27,16 +27,16 @@ from typing import Any
 
 from focal import expressions
 from focal.dialogue.decision import apply_progress
-from focal.dialogue.flow import end_flow, progress, scenario_slot_names
-from focal.dialogue.variables import known_variables, placeholders, render
+from focal.dialogue.flow import end_flow, progress
 from focal.errors import ExpressionError
+from focal.flow_reading import scenario_slot_names
 from focal.models.agent import AgentConfig, Rule, Tool
 from focal.models.turn import ScoredRule, ToolCall, TurnState
 from focal.sensing.extraction import coerce
 from focal.tool_inputs import read_variables
+from focal.variables import PENDING, known_variables, placeholders, render
 
 MAX_ROUNDS = 3
-PENDING = "_resolving"  # session variable: {"variable": name, "rules": [rule ids waiting for it]}
 FREE_ACTIONS = ("respond", "out_of_scope", "clarify", "chitchat")  # no flow is waiting on the customer
 
 RunTool = Callable[[str, str], ToolCall]  # (tool id, trigger) → the recorded call
@@ -188,25 +188,38 @@ def ask_prompt(agent: AgentConfig, name: str | None, variables: dict[str, Any] |
 
 def resolve(agent: AgentConfig, state: TurnState, needed: list[str], run_tool: RunTool, may_ask: bool = True) -> Outcome:
     """Resolve `needed` in order session → profile → message → tools (≤ MAX_ROUNDS) → ask."""
-    session = state.session
-    assert session is not None
     out = Outcome()
     needed = list(dict.fromkeys(needed))
+    known = _from_conversation(agent, state, needed, out)
+    if all(name in out.sources for name in needed):
+        out.notes = [f"{n}: from {out.sources[n]}" for n in needed]
+        return out
+    _from_message(agent, state, needed, known, out)
+    _from_tools(agent, state, needed, run_tool, out)
+    _ask_for_the_rest(agent, state, needed, may_ask, out)
+    return out
+
+
+def _from_conversation(agent: AgentConfig, state: TurnState, needed: list[str], out: Outcome) -> dict[str, Any]:
+    """The needed variables the session or profile already holds (or a changed value in the message replaced);
+    returns the known variables."""
+    session = state.session
+    assert session is not None
     replaced = _replace_from_message(agent, state, needed, known_variables(agent, session, state.profile))
     known = known_variables(agent, session, state.profile)
     for name in replaced:
         if name in needed:
             out.sources[name] = "message"
     for name in needed:
-        if name in out.sources:
-            continue
-        if not _missing(known, name):
+        if name not in out.sources and not _missing(known, name):
             out.sources[name] = _origin(agent, state, name)
-    if all(name in out.sources for name in needed):
-        out.notes = [f"{n}: from {out.sources[n]}" for n in needed]
-        return out
+    return known
 
-    # The message: a value the customer just gave for a needed variable or a tool input.
+
+def _from_message(agent: AgentConfig, state: TurnState, needed: list[str], known: dict[str, Any], out: Outcome) -> None:
+    """A value the customer just gave for a needed variable or a tool input, into the session."""
+    session = state.session
+    assert session is not None
     entities = state.context.extracted_entities if state.context else {}
     for name in _wanted(agent, needed, known):
         f = agent.field(name)
@@ -215,17 +228,23 @@ def resolve(agent: AgentConfig, state: TurnState, needed: list[str], run_tool: R
             if name in needed:
                 out.sources[name] = "message"
 
+
+def _runnable(agent: AgentConfig, wanted: list[str], known: dict[str, Any], ran: set[str]) -> list[tuple[Tool, str]]:
+    """The providing tools not run yet whose required inputs are known, each with the variable it is run for."""
+    runnable: list[tuple[Tool, str]] = []
+    for name in wanted:
+        for tool in providers(agent, name):
+            if tool.id not in ran and tool.id not in {t.id for t, _ in runnable} and not _missing_inputs(tool, known):
+                runnable.append((tool, name))
+    return runnable
+
+
+def _from_tools(agent: AgentConfig, state: TurnState, needed: list[str], run_tool: RunTool, out: Outcome) -> None:
+    """Read-only providers, round after round (one tool's output may unlock another's input), ≤ MAX_ROUNDS."""
     ran = {c.tool_id for c in state.tool_calls if c.status == "ok"}  # outputs of this turn are final
     for round_ in range(1, MAX_ROUNDS + 1):
-        known = known_variables(agent, session, state.profile)
-        wanted = _wanted(agent, needed, known)
-        if not wanted:
-            break
-        runnable: list[tuple[Tool, str]] = []
-        for name in wanted:
-            for tool in providers(agent, name):
-                if tool.id not in ran and tool.id not in {t.id for t, _ in runnable} and not _missing_inputs(tool, known):
-                    runnable.append((tool, name))
+        known = known_variables(agent, state.session, state.profile)
+        runnable = _runnable(agent, _wanted(agent, needed, known), known, ran)
         if not runnable:
             break
         for tool, name in runnable:
@@ -237,7 +256,10 @@ def resolve(agent: AgentConfig, state: TurnState, needed: list[str], run_tool: R
                 if var in needed and value not in (None, "") and var not in out.sources:
                     out.sources[var] = f"tool {tool.id} (round {round_})"
 
-    known = known_variables(agent, session, state.profile)
+
+def _ask_for_the_rest(agent: AgentConfig, state: TurnState, needed: list[str], may_ask: bool, out: Outcome) -> None:
+    """What is still missing is asked for (when the turn may ask); every needed variable gets its note."""
+    known = known_variables(agent, state.session, state.profile)
     still = [n for n in needed if _missing(known, n)]
     if still and may_ask:
         out.asked = next((t for n in still if (t := ask_target(agent, n, known)) is not None), None)
@@ -252,7 +274,6 @@ def resolve(agent: AgentConfig, state: TurnState, needed: list[str], run_tool: R
             out.notes.append(f"{name}: unresolved{waiting}")
     if out.asked and out.asked not in needed:
         out.notes.append(f"{out.asked}: asked")
-    return out
 
 
 # --- the tools stage's two hooks ---------------------------------------------------------------

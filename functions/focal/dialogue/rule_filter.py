@@ -2,7 +2,9 @@
 
 1. calibrated similarity (focal.retrieval.matching): at least `rule_match_threshold`, within
    `rule_match_margin` of the turn's best rule, and not beaten by more than the margin by another
-   flow's entry example (the message asks for that flow, not what the rule answers); then `enabled`,
+   flow's entry example (the message asks for that flow, not what the rule answers) nor, for a soft
+   rule, by the value the message gives the variable asked last turn (the message is that answer,
+   focal.retrieval.slot_answer); then `enabled`,
    fire limits and cooldowns — counted in the session, decided in code: a model never decides how
    often a rule has fired;
 2. optionally one batched model call that judges which soft candidates truly apply (`applies`);
@@ -85,25 +87,31 @@ def _without_conflicts(agent: AgentConfig, ranked: list[ScoredRule], notes: list
     return kept
 
 
-def below(agent: AgentConfig, candidates: list[ScoredRule], cand: ScoredRule) -> str | None:
-    """None if the candidate's similarity lets it match; else why not ('' below the threshold: no note)."""
+def below(agent: AgentConfig, candidates: list[ScoredRule], cand: ScoredRule, flows_compete: bool = True) -> str | None:
+    """None if the candidate's similarity lets it match; else why not ('' below the threshold: no note).
+    `flows_compete` False: the message only asks how things are (focal.dialogue.rule_answers), which no flow
+    answers, so a flow's resemblance is no reason to set the rule aside."""
     cfg = agent.retrieval
     if cand.score < cfg.rule_match_threshold:
         return ""
     best = max(candidates, key=lambda c: c.score)
     if cand.score < best.score - cfg.rule_match_margin:
         return f"{cand.score:.2f} is more than {cfg.rule_match_margin:g} below rule {best.rule_id} ({best.score:.2f})"
-    if cand.flow_score is not None and cand.score < cand.flow_score - cfg.rule_match_margin:
+    if flows_compete and cand.flow_score is not None and cand.score < cand.flow_score - cfg.rule_match_margin:
         return f"the message fits flow {cand.flow_id} better ({cand.flow_score:.2f} vs {cand.score:.2f})"
+    if cand.answer_score is not None and cand.score < cand.answer_score - cfg.rule_match_margin \
+            and (rule := agent.rule(cand.rule_id)) is not None and not rule.is_hard_constraint:
+        return f"the message answers the question asked ({cand.answer_slot}: {cand.answer_score:.2f} vs {cand.score:.2f})"
     return None
 
 
 def filter_rules(
-    agent: AgentConfig, session: Session, candidates: list[ScoredRule], notes: list[str], applies: Applies | None = None
+    agent: AgentConfig, session: Session, candidates: list[ScoredRule], notes: list[str], applies: Applies | None = None,
+    flows_compete: bool = True,
 ) -> list[ScoredRule]:
     matched: list[ScoredRule] = []
     for cand in candidates:
-        if (why := below(agent, candidates, cand)) is not None:
+        if (why := below(agent, candidates, cand, flows_compete)) is not None:
             if why:
                 notes.append(f"rule {cand.rule_id} not matched: {why}")
             continue

@@ -17,10 +17,9 @@ its own system answers the repeated idempotency key with the first result); any 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from focal.dialogue.tool_outputs import checked_outputs
-from focal.dialogue.variables import known_variables
 from focal.enforcement import guards
 from focal.enforcement.scope import ActiveScope, turn_scope
 from focal.errors import ToolError, stops_process
@@ -28,9 +27,8 @@ from focal.models.agent import AgentConfig
 from focal.models.turn import ToolCall, ToolCallContext, TurnState
 from focal.tool_inputs import tool_arguments
 from focal.tool_keys import idempotency_key
-
-if TYPE_CHECKING:  # the deps bundle is wiring: a building block only names its type
-    from focal.pipeline.deps import Deps
+from focal.turn.deps import Deps
+from focal.variables import known_variables
 
 
 def arguments_for(agent: AgentConfig, state: TurnState, tool_id: str) -> dict[str, Any]:

@@ -163,7 +163,7 @@ def _charge_back(v: str, r: str) -> re.Pattern[str]:
 
 
 # Cue words a draft may write with separators inside ("re-imburse", "c r e d i t"): rejoined before reading
-# (focal.enforcement.normalise.joined), with the words of the field's own hints and verbs.
+# (focal.enforcement.terms.joined), with the words of the field's own hints and verbs.
 _CUE_WORDS = frozenset("reimburse reimbursement credit compensate compensation reverse reversal voucher discount rebate "
                        "coupon waive void deposit transfer approve money back off percent chargeback".split())
 

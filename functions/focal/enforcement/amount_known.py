@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from focal.enforcement.normalise import fold, term_pattern
+from focal.enforcement.terms import term_pattern
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
+from focal.text.draft_view import as_checked
 
 
 def known_values(agent: AgentConfig, kind: str, known: dict[str, Any], skip: set[str]) -> list[float]:
@@ -38,7 +39,7 @@ def _words(text: str) -> set[str]:
 def known_names(agent: AgentConfig, field: ProfileFieldDefinition, known: dict[str, Any], skip: set[str]) -> tuple[str, ...]:
     """The turn's known names of a purchase (folded), for the money `field`: ids, and texts of fields named after one of
     its purchase words. Short (3 to 60 characters, at most 6 words); never a field read from the draft, nor a default."""
-    purchases = {w for p in field.amount_words.purchases for w in _words(fold(p))}
+    purchases = {w for p in field.amount_words.purchases for w in _words(as_checked(p))}
     out = []
     for name, value in known.items():
         f = agent.field(name)
@@ -47,7 +48,7 @@ def known_names(agent: AgentConfig, field: ProfileFieldDefinition, known: dict[s
             continue
         if f.field_type == "string" and not (purchases & _words(name.replace("_", " "))):
             continue  # a free text (a reason, an address) names no purchase
-        shown = " ".join(fold(value).split())
+        shown = " ".join(as_checked(value).split())
         if 3 <= len(shown) <= 60 and len(shown.split()) <= 6 and re.search(r"[^\W_]", shown):
             out.append(shown)
     return tuple(sorted(set(out)))

@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 
 from focal.enforcement.amount_cues import NUM, SHARES
-from focal.enforcement.amount_forms import normalise, normalise_percent, spell_out
+from focal.enforcement.amount_forms import spell_out
 from focal.enforcement.linear_scan import overlaps
-from focal.enforcement.normalise import fold
+from focal.text.amounts import amounts_in_one_form, percents_in_one_form
+from focal.text.draft_view import as_checked
 
 _I = re.IGNORECASE
 MONEY = re.compile(
@@ -50,9 +51,9 @@ def show(kind: str, value: float) -> str:
 def normalised(kind: str, text: str) -> str:
     """The text in the forms the reader knows for `kind` (focal.enforcement.amount_forms)."""
     if kind == "money":
-        return spell_out(normalise(text))
+        return spell_out(amounts_in_one_form(text))
     if kind == "percentage":
-        return spell_out(normalise_percent(text))
-    return fold(text)
+        return spell_out(percents_in_one_form(text))
+    return as_checked(text)
 
 

@@ -141,29 +141,53 @@ def assess(agent: AgentConfig, rules: list[Rule], names: set[str], draft: Draft,
     declared = _declared(agent, draft.commitments or {}, names)
     for name in sorted(names):
         f = agent.field(name)
-        if f is None or "response" not in f.sources or f.privileged:
-            continue
-        if f.field_type in NUMERIC_TYPES:
-            _numeric(agent, rules, f, draft, result, declared, known)
-        elif name in reading.uncertain:
-            _needs(reading, result.verify, f, reading.uncertain[name])
-        elif name in declared:
-            read = reading.values.get(name)
-            if read is not None and read != f.default and _more(f.field_type, read, declared[name]):
-                _needs(reading, result.verify, f, f"the text reads {read!r} for {name} but the draft commits to "
-                       f"{declared[name]!r}", read)
-            else:
-                reading.values[name] = declared[name]
-        elif (read := reading.values.get(name)) is not None and not holds_for(rules, name, read, known):
-            _needs(reading, result.verify, f, f"the offline reader reads {read!r} for {name}; a rule would not hold")
+        if f is not None and "response" in f.sources and not f.privileged:
+            _response_field(agent, rules, f, draft, result, declared, known)
+    result.defaults.extend(_default_checks(agent, rules, names, draft, result.reading, declared, known, message, acted,
+                                           requested))
+    return result
+
+
+def _response_field(agent: AgentConfig, rules: list[Rule], f: ProfileFieldDefinition, draft: Draft, result: Assessment,
+                    declared: dict[str, Any], known: dict[str, Any]) -> None:
+    """One response field of a model's draft: an amount by its candidates, else what the reader could not place
+    needs verification, a declared value decides unless the text states more, and a value only the reader read
+    stands when every rule holds for it."""
+    name, reading = f.field_name, result.reading
+    if f.field_type in NUMERIC_TYPES:
+        _numeric(agent, rules, f, draft, result, declared, known)
+    elif name in reading.uncertain:
+        _needs(reading, result.verify, f, reading.uncertain[name])
+    elif name in declared:
+        _declared_value(reading, result.verify, f, declared[name])
+    elif (read := reading.values.get(name)) is not None and not holds_for(rules, name, read, known):
+        _needs(reading, result.verify, f, f"the offline reader reads {read!r} for {name}; a rule would not hold")
+
+
+def _declared_value(reading: DraftReading, verify: list[ProfileFieldDefinition], f: ProfileFieldDefinition,
+                    declared: Any) -> None:
+    """The draft's declared value decides, unless the text states more or other than it (then: verify)."""
+    name = f.field_name
+    read = reading.values.get(name)
+    if read is not None and read != f.default and _more(f.field_type, read, declared):
+        _needs(reading, verify, f, f"the text reads {read!r} for {name} but the draft commits to {declared!r}", read)
+    else:
+        reading.values[name] = declared
+
+
+def _default_checks(agent: AgentConfig, rules: list[Rule], names: set[str], draft: Draft, reading: DraftReading,
+                    declared: dict[str, Any], known: dict[str, Any], message: str, acted: bool,
+                    requested: str | None) -> list[Rule]:
+    """The default checks a tripwire raises on a model's draft."""
+    raised: list[Rule] = []
     if asks_for_credentials(draft.text):
-        result.defaults.append(DEFAULT_RULES["no_credential_request"])
+        raised.append(DEFAULT_RULES["no_credential_request"])
     # a structured draft that declares what it gives is checked on that; one that declares nothing, or prose, may be a
     # bare "yes" to the demand
-    if not acted and not declared and not _states_what_it_gives(agent, result.reading, names) and demands_forbidden(
+    if not acted and not declared and not _states_what_it_gives(agent, reading, names) and demands_forbidden(
             agent, rules, names, message, known, requested):
-        result.defaults.append(DEFAULT_RULES["no_unbacked_agreement"])
-    return result
+        raised.append(DEFAULT_RULES["no_unbacked_agreement"])
+    return raised
 
 
 def _states_what_it_gives(agent: AgentConfig, reading: DraftReading, names: set[str]) -> bool:

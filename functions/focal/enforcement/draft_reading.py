@@ -36,14 +36,16 @@ from functools import lru_cache
 from focal.enforcement.amount_attribution import Tally, read_clause
 from focal.enforcement.amount_clauses import SENTENCE, Clause, cue_patterns, sentences
 from focal.enforcement.amount_cues import DISCOUNT_CUES, EXCEPTION, STRONG_EXCEPTION, Lexicon, cue_words, lexicon
-from focal.enforcement.amount_forms import GIVEN_AWAY_MARK, added_on_top, names_quantity, repeated, stray_figures
+from focal.enforcement.amount_forms import added_on_top, names_quantity, repeated, stray_figures
 from focal.enforcement.amount_known import names_in
 from focal.enforcement.amount_repeats import Site, said_again_of, sites_of
-from focal.enforcement.amount_styles import ambiguous_amounts
 from focal.enforcement.amount_tokens import MONEY, normalised, number, show, tokens
 from focal.enforcement.linear_scan import CloseValues, close
-from focal.enforcement.normalise import fold, joined
+from focal.enforcement.terms import joined
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
+from focal.text.amount_styles import ambiguous_amounts
+from focal.text.amounts import GIVEN_AWAY_MARK
+from focal.text.draft_view import as_checked
 
 NUMERIC = ("money", "percentage", "number", "integer")
 _I = re.IGNORECASE
@@ -243,7 +245,7 @@ class _Reader:
         reading.uncertain = self._settle_shares(candidates)
         reading.uncertain = self._settle_wholes(candidates) or reading.uncertain
         reading.unexplained = self._unexplained()
-        if kind == "money" and reading.cue and (doubtful := ambiguous_amounts(fold(self.draft))):
+        if kind == "money" and reading.cue and (doubtful := ambiguous_amounts(as_checked(self.draft))):
             # "€1.000": a thousand, or one with three decimals — never the smaller reading
             reading.uncertain = f"the answer writes \"{doubtful[0]}\", a figure that reads two ways"
         if reading.unexplained and reading.cue:

@@ -19,12 +19,13 @@ figures are the business's, filled from known values.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from focal.models.agent import AgentConfig
+from focal.text.numbers import figure_readings
+from focal.text.views import reader_view
 
 _URL = re.compile(r"\b(?:https?://|www\.)[^\s<>\"')\]]+"
                   r"|\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|net|org|info|biz|io|co|app|dev|example|test|"
@@ -45,42 +46,10 @@ _UNIT_SUFFIX = re.compile(r"^(\d+(?:[.,]\d+)?)-?([^\W\d_]{1,12})$")
 _DATE = re.compile(r"(?<![\w.,/-])(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})(?![\w/-])")
 
 
-_SEPARATORS = {"\u066b": ".", "\u066c": ",", "\u2013": "-", "\u2212": "-"}  # Arabic decimal and thousands signs, dashes
-
-
-def _fold_char(m: re.Match[str]) -> str:
-    ch = m.group(0)
-    if ch.isdecimal():
-        return str(unicodedata.decimal(ch, 0))
-    if ch in _SEPARATORS:
-        return _SEPARATORS[ch]
-    return "" if unicodedata.category(ch) == "Cf" else ch
-
-
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
-
-
-def _digits_ascii(text: str) -> str:
-    """Any script's decimal digits as ASCII digits, compatibility forms folded, invisible characters dropped."""
-    if text.isascii():
-        return text
-    return _NON_ASCII.sub(_fold_char, unicodedata.normalize("NFKC", text))
-
-
-def number_values(raw: str) -> set[float]:
-    """Every value a written number can mean: "1.000" is 1 or 1000, "75,00" is 75, "1,234.50" is 1234.5."""
-    s = raw.strip().replace("\u00a0", " ").replace("'", ",").replace(" ", ",")
-    out: set[float] = set()
-    for thousands, decimal in ((",", "."), (".", ",")):
-        whole, _, fraction = s.partition(decimal)
-        groups = whole.split(thousands)
-        if decimal in fraction or thousands in fraction or not all(g.isdigit() for g in groups) or (
-                len(groups) > 1 and any(len(g) != 3 for g in groups[1:])):
-            continue  # "75,00" has no thousands group; "1.2.3" is no number
-        if fraction and not fraction.isdigit():
-            continue
-        out.add(round(float("".join(groups) + ("." + fraction if fraction else "")), 4))
-    return out
+def number_values(raw: str, languages: Iterable[str] | None = None) -> set[float]:
+    """Every value a written number can mean in the styles of `languages` (focal.text.numbers; every style CLDR knows
+    when None): "1.000" is 1 in English and 1000 in German, "75,00" is 75, "1,234.50" is 1234.5."""
+    return {round(float(v), 4) for v in figure_readings(raw, languages)}
 
 
 def _digits(text: str) -> str:
@@ -109,7 +78,7 @@ def _walk(value: Any) -> Iterable[Any]:
 
 
 def _add_text(src: Sources, text: str) -> None:
-    text = _digits_ascii(text)
+    text = reader_view(text)
     src.words += "\n" + text.lower()
     for m in _NUMBER.finditer(text):
         src.numbers |= number_values(m.group(0))
@@ -120,7 +89,7 @@ def _add_text(src: Sources, text: str) -> None:
 
 def _contact_sources(texts: list[str]) -> Sources:
     src = Sources()
-    declared = _digits_ascii("\n".join(texts))
+    declared = reader_view("\n".join(texts))
     src.contacts = declared.lower()
     src.contact_digits = {_digits(m.group(0)) for m in _PHONE.finditer(declared)}
     _add_text(src, declared)
@@ -198,16 +167,17 @@ def _without_steps_and_dates(text: str) -> tuple[str, list[str]]:
 
 
 def unbound_facts(text: str, src: Sources, spans: list[tuple[int, int]] | None = None,
-                  contacts_only: bool = False) -> list[Unbound]:
+                  contacts_only: bool = False, languages: Iterable[str] | None = None) -> list[Unbound]:
     """The facts of `text` that no binding, known value, typed value or declaration supports. Links, e-mails and
     phones are read in the whole text, rendered values included (a placeholder may show a tool's text); figures and
-    ids only outside the rendered values (`spans`, where the renderer put them: masked before folding)."""
-    found, _ = _contacts(_without_steps_and_dates(_digits_ascii(text))[0], src)
+    ids only outside the rendered values (`spans`, where the renderer put them: masked before folding). A figure is
+    read in the styles of the agent's `languages` ("1.000" in an English answer is one, not a thousand)."""
+    found, _ = _contacts(_without_steps_and_dates(reader_view(text))[0], src)
     if contacts_only:
         return found
     for start, end in spans or []:
         text = _mask(text, start, end)
-    text, dates = _without_steps_and_dates(_digits_ascii(text))
+    text, dates = _without_steps_and_dates(reader_view(text))
     _, text = _contacts(text, src)  # read above: masked here so their digits are no figures
     found += [Unbound("date", d) for d in dates if d.lower() not in src.words]
     for m in _RANGE.finditer(text):
@@ -218,19 +188,19 @@ def unbound_facts(text: str, src: Sources, spans: list[tuple[int, int]] | None =
         token = m.group(0).lstrip("#")
         unit = _UNIT_SUFFIX.match(token)
         if unit:  # "3pm", "2nd", "10x": a number with a unit, read as the number
-            if not _supported_number(unit.group(1), src):
+            if not _supported_number(unit.group(1), src, languages):
                 found.append(Unbound("figure", m.group(0)))
         elif token.lower() not in src.words:
             found.append(Unbound("id", m.group(0)))
         text = _mask(text, m.start(), m.end())
     for m in _NUMBER.finditer(text):
-        if not _supported_number(m.group(0), src):
+        if not _supported_number(m.group(0), src, languages):
             found.append(Unbound("figure", m.group(0)))
     return found
 
 
-def _supported_number(raw: str, src: Sources) -> bool:
-    values = number_values(raw)
+def _supported_number(raw: str, src: Sources, languages: Iterable[str] | None) -> bool:
+    values = number_values(raw, languages) or number_values(raw)  # a figure in another style is still read
     if not values:
         return True
     return bool(values & src.numbers)
@@ -259,8 +229,9 @@ _PERCENT_FIGURE = re.compile(r"(?P<a>\d+(?:[.,]\d+)?)\s?(?:%|percent\b|per\s?cen
 def marked_figures(text: str, kind: str) -> list[float]:
     """The amounts of `kind` (money: a currency sign or code beside it; percentage: a percent sign or word) a text
     states, in any language and number style, each once per mention (the largest reading of one that reads two
-    ways); a currency sign before digits run into letters ("$9O", "$l20") is an amount nobody can read: infinite."""
-    text = _digits_ascii(text)
+    ways, in every style: a cap holds for whichever way the customer reads it); a currency sign before digits run
+    into letters ("$9O", "$l20") is an amount nobody can read: infinite."""
+    text = reader_view(text)
     pattern = _MONEY_FIGURE if kind == "money" else _PERCENT_FIGURE if kind == "percentage" else None
     if pattern is None:
         return []

@@ -43,13 +43,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from focal.enforcement.normalise import fold
+from focal.enforcement.declared_texts import agent_texts
 from focal.model_calls import call_model
 from focal.models.agent import AgentConfig
 from focal.models.turn import TurnState
 from focal.ports import EntailmentModel, LanguageModel
 from focal.prompt_data import DATA_RULE, data_message
 from focal.sensing.extraction import FieldPattern, PatternUnread, field_pattern
+from focal.text.draft_view import as_checked
 
 MONTHS = {m: i for i, m in enumerate(
     ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"], start=1)}
@@ -109,9 +110,9 @@ def _mask(text: str, start: int, end: int) -> str:
 
 
 def extract_claims(text: str, id_patterns: Iterable[FieldPattern] = (), entities: Iterable[str] = ()) -> list[Claim]:
-    """Every checkable claim of a text (folded: focal.enforcement.normalise), each span counted once, in order of kind."""
+    """Every checkable claim of a text (as checked: focal.text.draft_view), each span counted once, in order of kind."""
     claims: list[Claim] = []
-    text = fold(text)
+    text = as_checked(text)
     work = text
 
     def take(kind: str, pattern: re.Pattern[str] | FieldPattern, key) -> None:  # noqa: ANN001
@@ -179,28 +180,6 @@ def _show(value: Any) -> list[str]:
     return [str(value)]
 
 
-def agent_texts(agent: AgentConfig) -> list[str]:
-    """The agent's declared knowledge, the same on every turn: rules, field definitions, steps, fixed texts.
-
-    Templates are taken unrendered: the values they would show are sources themselves (variables)."""
-    texts = [agent.name, agent.description or "", agent.persona or "", agent.greeting, agent.out_of_scope_message,
-             agent.enforcement.fallback_message, agent.pre_validation.refusal_message]
-    for rule in agent.rules:
-        if rule.enabled:
-            texts += [rule.condition_text, rule.action_text, rule.response_template or "", rule.fallback_text or ""]
-    for f in agent.profile_field_definitions:
-        texts += [f.display_name or "", f.description or "", " ".join(f.extraction_hints or [])]
-        if f.field_type == "enum":
-            texts += [str(v) for v in f.allowed_values or []]
-    for scenario in agent.scenarios:
-        texts.append(scenario.name)
-        for step in scenario.steps:
-            texts += [step.instructions, step.clarification_hint or "", step.confirmation_prompt or "",
-                      step.response_template or ""]
-            texts += [s.prompt for s in step.slots if s.prompt]
-    return [t for t in texts if t and t.strip()]
-
-
 def turn_texts(state: TurnState, variables: dict[str, Any]) -> list[str]:
     """What this turn adds: the message, the conversation so far, variables and profile, tool data, episodes."""
     texts = [state.request.message]
@@ -227,7 +206,7 @@ class Sources:
     dates: set[str] = field(default_factory=set)
 
     def add(self, texts: list[str], patterns: list[FieldPattern]) -> None:
-        joined = fold("\n".join(texts))  # read as the answer is
+        joined = as_checked("\n".join(texts))  # read as the answer is
         self.text = f"{self.text}\n{joined}" if self.text else joined
         self.upper, self.lower = self.text.upper(), self.text.lower()
         for claim in extract_claims(joined, patterns):

@@ -23,6 +23,7 @@ from focal.models.agent import AgentConfig, Rule
 from focal.models.turn import GuardVerdict
 
 CONFIRMED = "customer_confirmed"  # built-in guard variable
+UNVERIFIED = "cannot verify"  # how a verdict that could not be decided on known values begins
 
 
 def is_guard(rule: Rule) -> bool:
@@ -41,7 +42,7 @@ def guard_variables(variables: dict[str, Any], arguments: dict[str, Any], confir
 def evaluate(rule: Rule, values: dict[str, Any]) -> GuardVerdict:
     expression = rule.enforcement_expression
     if not expression:
-        return GuardVerdict(rule_id=rule.id, passed=False, reason="cannot verify: the guard has no expression")
+        return GuardVerdict(rule_id=rule.id, passed=False, reason=f"{UNVERIFIED}: the guard has no expression")
     try:
         names = expressions.names(expression)
         shown = {n: values[n] for n in sorted(names) if n in values}
@@ -52,13 +53,13 @@ def evaluate(rule: Rule, values: dict[str, Any]) -> GuardVerdict:
             decided = expressions.decide(expression, {k: v for k, v in values.items() if v is not None})
             if decided is None:
                 return GuardVerdict(rule_id=rule.id, passed=False, variables=shown,
-                                    reason=f"cannot verify: {', '.join(unknown)} unknown")
+                                    reason=f"{UNVERIFIED}: {', '.join(unknown)} unknown")
             whatever = f"whatever {', '.join(unknown)} {'is' if len(unknown) == 1 else 'are'}"
             return GuardVerdict(rule_id=rule.id, passed=decided, variables=shown,
                                 reason=f"holds {whatever}" if decided else f"{expression} is false for {shown}, {whatever}")
         holds = expressions.evaluate(expression, values)
     except ExpressionError as exc:
-        return GuardVerdict(rule_id=rule.id, passed=False, reason=f"cannot verify: {exc}")
+        return GuardVerdict(rule_id=rule.id, passed=False, reason=f"{UNVERIFIED}: {exc}")
     if holds is True:
         return GuardVerdict(rule_id=rule.id, passed=True, reason="holds", variables=shown)
     why = "is false" if holds is False or holds is None else f"gave {type(holds).__name__} {holds!r}, not true"
@@ -80,3 +81,8 @@ def check_call(
 
 def blocked(verdicts: list[GuardVerdict]) -> list[GuardVerdict]:
     return [v for v in verdicts if not v.passed]
+
+
+def unverified(verdict: GuardVerdict) -> bool:
+    """The guard failed because it could not be decided (a value unknown, an error), not on known values."""
+    return not verdict.passed and verdict.reason.startswith(UNVERIFIED)

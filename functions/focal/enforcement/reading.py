@@ -21,12 +21,13 @@ from focal.enforcement.amount_forms import may_state_amount, states_figure
 from focal.enforcement.amount_known import known_names, known_values, names_in
 from focal.enforcement.draft_reading import NUMERIC, policy_figures, read_amount
 from focal.enforcement.linear_scan import Suffixes
-from focal.enforcement.normalise import fold, plain, term_pattern
+from focal.enforcement.terms import term_pattern
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
 from focal.models.turn import Violation
 from focal.sensing.extraction import PatternUnread, coerce, read_value
 from focal.sensing.language import foreign_parts
+from focal.text.draft_view import as_checked, as_read
 
 PROBES = {"money": (0.0, -1e12, 1e12), "percentage": (0.0, -1e12, 1e12), "number": (0.0, -1e12, 1e12),
            "integer": (0, -10**12, 10**12), "boolean": (True, False)}
@@ -61,15 +62,15 @@ def offline_reading(
     agent: AgentConfig, draft: str, names: set[str], known: dict[str, Any] | None = None, model_written: bool = True,
 ) -> tuple[DraftReading, list[ProfileFieldDefinition]]:
     """The reading without a model, and the fields a model should read (`draft_variables` asks it). Every check
-    reads the folded draft (focal.enforcement.normalise). `model_written`: not one of the agent's own texts —
+    reads the checked draft (focal.text.draft_view). `model_written`: not one of the agent's own texts —
     then a draft with a sentence or a clause in another language than the cues' (English) states no amount the
     reading can place, once it states a figure or names one of the turn's known purchases."""
     known = known or {}
     fields = [f for n in sorted(names) if (f := agent.field(n)) is not None and "response" in f.sources
               and not f.privileged]
     reading, ask = DraftReading(), []
-    text = fold(draft)
-    foreign = foreign_parts(plain(draft)) if model_written and any(f.field_type in ("money", "percentage") for f in fields) else []
+    text = as_checked(draft)
+    foreign = foreign_parts(as_read(draft)) if model_written and any(f.field_type in ("money", "percentage") for f in fields) else []
     draft_read = _Draft(agent, text, known, {f.field_name for f in fields}, foreign)
     for f in (_folded(f) for f in fields):
         asked = draft_read.amount(f, reading) if f.field_type in NUMERIC else _read_other(f, text, reading)
@@ -132,13 +133,13 @@ def _folded(field: ProfileFieldDefinition) -> ProfileFieldDefinition:
     words = [*field.extraction_hints, *w.verbs, *w.purchases, *w.other_roles]
     if all(word.isascii() for word in words):
         return field
-    amount_words = w.model_copy(update={k: [fold(x) for x in getattr(w, k)] for k in ("verbs", "purchases", "other_roles")})
-    return field.model_copy(update={"extraction_hints": [fold(h) for h in field.extraction_hints], "amount_words": amount_words})
+    amount_words = w.model_copy(update={k: [as_checked(x) for x in getattr(w, k)] for k in ("verbs", "purchases", "other_roles")})
+    return field.model_copy(update={"extraction_hints": [as_checked(h) for h in field.extraction_hints], "amount_words": amount_words})
 
 
 def _named(field: ProfileFieldDefinition, value: str, text: str) -> bool:
-    """A listed value (or a synonym of it) named in the folded draft, however its parts are joined or split."""
-    return any(term_pattern(w).search(text) for w in [value, *field.value_synonyms.get(value, [])])
+    """A listed value (its label, or a synonym of it) named in the folded draft, however its parts are joined or split."""
+    return any(term_pattern(w).search(text) for w in [value, field.spoken(value), *field.value_synonyms.get(value, [])])
 
 
 # A refusal of the promise itself: a negated verb of promising or being able, just before the hint ("I can't

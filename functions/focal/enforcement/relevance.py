@@ -41,11 +41,11 @@ from typing import Any
 
 import numpy as np
 
-from focal.dialogue.variables import render
 from focal.enforcement.topic import CONVERSATIONAL_MOVES, UNRELATED_KINDS, UNRELATED_TEXTS, domain_texts
 from focal.models.agent import AgentConfig
 from focal.models.turn import TurnState
 from focal.ports import Embedder, RelevanceModel, embed_fixed
+from focal.variables import render
 
 OWN_SOURCES = ("offline", "template", "fallback")
 
@@ -210,11 +210,7 @@ def check_relevance(
     message = state.request.message
     context_vec = state.context.embedding if state.context else []
     earlier = earlier_request(state)
-    rendered = [(t, render(t, variables)) for t in route_texts(agent, state)]
-    fixed = [r for t, r in rendered if r == t]  # the agent's own words: embedded once, kept
-    filled = [r for t, r in rendered if r != t]  # with the customer's values in them: embedded now, not kept
-    scenario = agent.scenario(state.decision.scenario_id)
-    fixed += [scenario.name] if scenario else []
+    fixed, filled = _routed(agent, state, variables)
     if cfg.relevance_refusal_bypass and (why := refusal_reason(agent, text, None, None, 1.0, variables)):
         return RelevanceResult(True, None, f"bypass: {why}", "bypass", threshold)  # by its words: nothing embedded
     vectors, fixed_vecs = _embed(embedder, [text] + ([] if context_vec else [message]), fixed)
@@ -223,13 +219,29 @@ def check_relevance(
     if cfg.relevance_refusal_bypass and (why := refusal_likeness(agent, answer_vec, embedder,
                                                                    cfg.relevance_refusal_similarity)):
         return RelevanceResult(True, None, f"bypass: {why}", "bypass", threshold)
-    if model is not None:
-        queries = [message] + filled + earlier + fixed
-        scores = model.relevance([(q, text) for q in queries])
-        method = "cross_encoder"
-    else:
+    if model is None:
         return _cosine_verdict(agent, embedder, answer_vec, message_vec, fixed, fixed_vecs, filled + earlier, threshold,
                                earlier)
+    return _model_verdict(model, text, [message] + filled + earlier + fixed, earlier, threshold)
+
+
+def _routed(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """The routed texts rendered with the turn's values: (those that stay the agent's own words, embedded once
+    and kept — with the scenario's name —, those the customer's values filled in, embedded now and not kept)."""
+    rendered = [(t, render(t, variables)) for t in route_texts(agent, state)]
+    fixed = [r for t, r in rendered if r == t]
+    filled = [r for t, r in rendered if r != t]
+    scenario = agent.scenario(state.decision.scenario_id)
+    fixed += [scenario.name] if scenario else []
+    return fixed, filled
+
+
+def _model_verdict(model: RelevanceModel, text: str, queries: list[str], earlier: list[str],
+                   threshold: float) -> RelevanceResult:
+    """The relevance model's best score of the answer to the message, an earlier message or a routed text
+    (`queries`, the message first)."""
+    scores = model.relevance([(q, text) for q in queries])
+    method = "cross_encoder"
     best = int(np.argmax(scores))
     which = "the message" if best == 0 else ("an earlier message" if queries[best] in earlier else "the routed text")
     score = round(float(scores[best]), 4)

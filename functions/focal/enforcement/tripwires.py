@@ -18,10 +18,10 @@ from typing import Any
 
 from focal import expressions
 from focal.enforcement.facts import marked_figures
-from focal.enforcement.normalise import fold
 from focal.enforcement.reading import offline_reading
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, Rule
+from focal.text.draft_view import as_checked
 
 _SECRETS = re.compile(
     r"\b(?:(?:credit|debit|bank|full|long)\s+card(?:\s+number)?|card\s*(?:numbers?|no\.?|details|info(?:rmation)?|digits)"
@@ -67,7 +67,7 @@ def holds_for(rules: list[Rule], name: str, value: Any, known: dict[str, Any]) -
 
 
 def asks_for_credentials(text: str) -> bool:
-    return bool(_SECRETS.search(fold(text)))
+    return bool(_SECRETS.search(as_checked(text)))
 
 
 def runs_guarded_action(agent: AgentConfig, scenario_id: str | None) -> bool:
@@ -87,7 +87,7 @@ def demands_forbidden(agent: AgentConfig, rules: list[Rule], names: set[str], me
     caller passes it only when the turn is outside that flow)."""
     if not message.strip():
         return False
-    text = fold(message)
+    text = as_checked(message)
     for name in names:
         f = agent.field(name)
         if f is None or f.field_type not in ("money", "percentage"):

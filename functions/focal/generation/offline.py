@@ -9,14 +9,17 @@ violation only: the ordinary offline answer).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from focal.dialogue.clarify import clarify_question, confirmation_question, likely_scenarios, step_clarification
+from focal.dialogue.clarify import clarify_question, likely_scenarios, question_to_ask, step_clarification
 from focal.dialogue.resolution import ask_prompt
-from focal.dialogue.variables import render, unknown
+from focal.enforcement.guards import unverified
 from focal.models.agent import AgentConfig, Step
-from focal.models.turn import OUTPUT_CHECKS, TurnState
-from focal.sensing import language, tone
+from focal.models.turn import OUTPUT_CHECKS, GuardVerdict, TurnState
+from focal.sensing import language, lexicon, tone
+from focal.variables import render, unknown
 
 MAX_RULE_PARTS = 2
 ANYTHING_ELSE = "Is there anything else I can help with?"
@@ -31,6 +34,8 @@ ALREADY_DONE = ("That was already done with the details you gave before, so I ca
                 "been done. A member of our team can help you change it.")
 # "It looks like B-123" in a prompt reads as a guess at the customer's value: said as an example instead.
 _GUESS = re.compile(r"\b(it|this|that) (looks|seems|appears)( to be)? like\s+", re.IGNORECASE)
+NOT_UNDERSTOOD = "I didn't quite understand."
+UNPLACED_REPLY = "Just to be sure before I go ahead:"
 TOOL_ERROR = "I'm sorry, I couldn't complete that step just now. Please try again in a moment, or ask for a member of our team."
 
 
@@ -86,15 +91,31 @@ def _compliant_texts(agent: AgentConfig, state: TurnState, variables: dict[str, 
     return texts
 
 
+def _speaking_rank(agent: AgentConfig, verdict: GuardVerdict) -> tuple[bool, int, int]:
+    """A guard that failed on known values before one that could not be decided; then the higher `priority`;
+    then the sequence the agent declares its rules in (a verdict of no rule of the agent's, deny-by-default, last)."""
+    rule = agent.rule(verdict.rule_id)
+    index = next((i for i, r in enumerate(agent.rules) if r.id == verdict.rule_id), len(agent.rules))
+    return unverified(verdict), -(rule.priority if rule else 0), index
+
+
+def speaking_guard(agent: AgentConfig, state: TurnState) -> str | None:
+    """The one guard whose text the customer hears when several stopped the turn's actions (all of them stay in
+    `blocked_by`, the trace and the turn record)."""
+    stopped_by = state.decision.blocked_by  # the guards that stopped an action (not a look-up of the resolution)
+    failed = [v for c in state.tool_calls if c.status == "blocked" for v in c.guards
+              if not v.passed and v.rule_id in stopped_by]
+    if failed:
+        return min(failed, key=lambda v: _speaking_rank(agent, v)).rule_id
+    return stopped_by[0] if stopped_by else None
+
+
 def blocked_text(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:
-    """What the guards that stopped an action say (their template, else their fallback), and that nothing was done."""
-    texts: list[str] = []
-    for rule_id in state.decision.blocked_by:
-        rule = agent.rule(rule_id)
-        text = render((rule.response_template or rule.fallback_text or rule.action_text) if rule else ACTION_REJECTED, variables)
-        if text not in texts:
-            texts.append(text)
-    return " ".join(texts or [ACTION_REJECTED])
+    """One message: the speaking guard's own text (its template, else its fallback) — never several guards' texts
+    run together; the engine's notice when no rule of the agent's stopped it."""
+    rule = agent.rule(speaking_guard(agent, state) or "")
+    text = (rule.response_template or rule.fallback_text or rule.action_text) if rule else ACTION_REJECTED
+    return render(text, variables)
 
 
 # Decisions whose answer is fully given by the agent's own texts (or the engine's fixed notices).
@@ -130,7 +151,7 @@ def compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> 
 
 
 def _ask_confirmation(agent: AgentConfig, state: TurnState, step: Step, variables: dict[str, Any]) -> list[str]:
-    return _step_text(state, f"confirmation of {step.id}", confirmation_question(agent, step), variables)
+    return _step_text(state, f"confirmation of {step.id}", question_to_ask(agent, step, state.context), variables)
 
 
 def _step_text(state: TurnState, what: str, text: str, variables: dict[str, Any]) -> list[str]:
@@ -138,57 +159,130 @@ def _step_text(state: TurnState, what: str, text: str, variables: dict[str, Any]
     return [said] if said is not None else [NOT_FOUND]
 
 
+@dataclass
+class _Turn:
+    """What every part of the offline answer may read."""
+
+    agent: AgentConfig
+    state: TurnState
+    step: Step | None
+    rules: list[str]  # the matched soft rules' templates, said first
+    variables: dict[str, Any]
+
+
+# One composer per route decision: the parts of the answer, or None when the decision has no answer of its own
+# here (a confirmation with no step, say): then the rules' texts, else the agent's out-of-scope message.
+_Parts = Callable[[_Turn], "list[str] | None"]
+
+
+def _fixed(*texts: str) -> _Parts:
+    return lambda t: list(texts)
+
+
+def _clarify_action(t: _Turn) -> list[str]:
+    return [CLARIFY_ACTION] + t.state.suggested_questions[:2]
+
+
+def _already_done(t: _Turn) -> list[str]:
+    """Already done, then what the flow still waits for, so a "yes" answers that question."""
+    session = t.state.session
+    waiting = t.step is not None and t.step.requires_confirmation and session is not None \
+        and session.flow_state == "confirming"
+    return [ALREADY_DONE] + (_ask_confirmation(t.agent, t.state, t.step, t.variables) if waiting and t.step else [])
+
+
+def _blocked(t: _Turn) -> list[str]:
+    return [blocked_text(t.agent, t.state, t.variables)]
+
+
+def _cancelled(t: _Turn) -> list[str]:
+    d = t.state.decision
+    return [_stopped(t.agent, d.cancelled_scenario_id)] + (_resume(t.agent, d.resume_offered_id) or [ANYTHING_ELSE])
+
+
+def _ask_slot(t: _Turn) -> list[str]:
+    d = t.state.decision
+    if t.step is None:  # a variable the resolution loop could not find (dialogue/resolution.py)
+        return [ask_prompt(t.agent, d.asked_slot, t.variables)]
+    slot = next((s for s in t.step.slots if s.name == d.asked_slot), None)
+    retry = ["That doesn't look right."] if d.invalid_slot else []
+    return t.rules + retry + ([as_example(render(slot.prompt, t.variables))] if slot else [])
+
+
+def _confirm(t: _Turn) -> list[str] | None:
+    return t.rules + _ask_confirmation(t.agent, t.state, t.step, t.variables) if t.step else None
+
+
+def _complete(t: _Turn) -> list[str] | None:
+    """A step's `instructions` are for the model, never said; a finished step with no template of its own says
+    nothing it did not do, and never nothing at all."""
+    step = t.step
+    if step is None:
+        return None
+    said = _step_text(t.state, f"template of {step.id}", step.response_template, t.variables) if step.response_template else []
+    parts = t.rules + said
+    return parts + (_resume(t.agent, t.state.decision.resume_offered_id) or ([] if parts else [ANYTHING_ELSE]))
+
+
+def _clarify(t: _Turn) -> list[str]:
+    return [clarify_question(likely_scenarios(t.agent, t.state.context))]
+
+
+def _clarify_step(t: _Turn) -> list[str] | None:
+    if t.step is None:
+        return None
+    return [_not_placed(t.state, t.step), as_example(render(step_clarification(t.step, t.state), t.variables))]
+
+
+def _not_placed(state: TurnState, step: Step) -> str:
+    """How a step's clarification opens: a yes or a no with more words at a confirmation was understood as an
+    answer whose details could not be placed, so it is asked again plainly, never as not understood."""
+    message = state.context.message if state.context else ""
+    if step.requires_confirmation and lexicon.is_reply_word(message):
+        return UNPLACED_REPLY
+    return NOT_UNDERSTOOD
+
+
+def _respond(t: _Turn) -> list[str] | None:
+    if not t.rules and any(" not said: " in n for n in t.state.decision.notes):
+        return [NOT_FOUND]  # the rule that fits needed a value no tool found
+    return None
+
+
+def _chitchat(t: _Turn) -> list[str] | None:
+    return [t.agent.greeting] if not t.rules else None
+
+
+_COMPOSERS: dict[str, _Parts] = {
+    "escalate": _fixed(ESCALATE),
+    "tool_error": _fixed(TOOL_ERROR),
+    "awaiting_approval": _fixed(AWAITING_APPROVAL),
+    "clarify_action": _clarify_action,
+    "action_rejected": _fixed(ACTION_REJECTED),
+    "already_done": _already_done,
+    "action_blocked": _blocked,
+    "cancelled": _cancelled,
+    "ask_slot": _ask_slot,
+    "confirm": _confirm,
+    "complete": _complete,
+    "clarify": _clarify,
+    "clarify_step": _clarify_step,
+    "declined": _fixed("Okay, no problem. Is there anything else I can help with?"),
+    "chitchat": _chitchat,
+    "respond": _respond,
+}
+
+
 def _compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:
     d = state.decision
     if state.feedback and state.drafts and (compliant := _compliant_texts(agent, state, variables)):
         return " ".join(compliant)
-    step = agent.step(d.scenario_id, d.step_id)
-    rules = _rule_parts(agent, state, variables)
-    if d.action == "escalate":
-        parts = [ESCALATE]
-    elif d.action == "tool_error":
-        parts = [TOOL_ERROR]
-    elif d.action == "awaiting_approval":
-        parts = [AWAITING_APPROVAL]
-    elif d.action == "clarify_action":
-        parts = [CLARIFY_ACTION] + state.suggested_questions[:2]
-    elif d.action == "action_rejected":
-        parts = [ACTION_REJECTED]
-    elif d.action == "already_done":  # then what the flow still waits for, so a "yes" answers that question
-        waiting = step is not None and step.requires_confirmation and state.session is not None \
-            and state.session.flow_state == "confirming"
-        parts = [ALREADY_DONE] + (_ask_confirmation(agent, state, step, variables) if waiting and step else [])
-    elif d.action == "action_blocked":
-        parts = [blocked_text(agent, state, variables)]
-    elif d.action == "cancelled":
-        parts = [_stopped(agent, d.cancelled_scenario_id)]
-        parts += _resume(agent, d.resume_offered_id) or [ANYTHING_ELSE]
-    elif d.action == "ask_slot" and not step:  # a variable the resolution loop could not find (dialogue/resolution.py)
-        parts = [ask_prompt(agent, d.asked_slot, variables)]
-    elif d.action == "ask_slot" and step:
-        slot = next((s for s in step.slots if s.name == d.asked_slot), None)
-        retry = ["That doesn't look right."] if d.invalid_slot else []
-        parts = rules + retry + ([as_example(render(slot.prompt, variables))] if slot else [])
-    elif d.action == "confirm" and step:
-        parts = rules + _ask_confirmation(agent, state, step, variables)
-    elif d.action == "complete" and step:
-        # a step's `instructions` are for the model, never said; a finished step with no template of its own says
-        # nothing it did not do, and never nothing at all
-        said = _step_text(state, f"template of {step.id}", step.response_template, variables) if step.response_template else []
-        parts = rules + said
-        parts += _resume(agent, d.resume_offered_id) or ([] if parts else [ANYTHING_ELSE])
-    elif d.action == "clarify":
-        parts = [clarify_question(likely_scenarios(agent, state.context))]
-    elif d.action == "clarify_step" and step:
-        parts = ["I didn't quite understand.", as_example(render(step_clarification(step, state), variables))]
-    elif d.action == "declined":
-        parts = ["Okay, no problem. Is there anything else I can help with?"]
-    elif d.action == "chitchat" and not rules:
-        parts = [agent.greeting]
-    elif d.action in ("respond", "chitchat") and not rules and any(" not said: " in n for n in d.notes):
-        parts = [NOT_FOUND]  # the rule that fits needed a value no tool found
-    else:
-        parts = rules or [agent.out_of_scope_message]
+    # the rules' texts first, always: saying them notes any value they lack, which `_respond` reads
+    turn = _Turn(agent, state, agent.step(d.scenario_id, d.step_id), _rule_parts(agent, state, variables), variables)
+    composer = _COMPOSERS.get(d.action)
+    parts = composer(turn) if composer else None
+    if parts is None:
+        parts = turn.rules or [agent.out_of_scope_message]
     if "CancelFlow" in d.executed and d.action != "cancelled":
         parts.insert(0, _stopped(agent, d.cancelled_scenario_id))  # cancelled, and something else started
     return " ".join(p.strip() for p in parts if p.strip())

@@ -11,41 +11,51 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from focal.dialogue.clarify import clarify_question, confirmation_question, likely_scenarios
+from focal.dialogue.clarify import clarify_question, likely_scenarios, question_to_ask
 from focal.dialogue.resolution import ask_prompt
-from focal.dialogue.variables import render
 from focal.generation.structured import instructions
-from focal.models.agent import AgentConfig, Rule
+from focal.models.agent import AgentConfig, Rule, Step
 from focal.models.turn import TurnState
 from focal.prompt_data import DATA_RULE, data_message
+from focal.variables import render
 
 HISTORY_TURNS = 6
+
+
+# What the model is told to do, per route decision, when the text needs no value of the turn.
+_FIXED_TASKS = {
+    "escalate": "Tell the customer a member of the team will take over.",
+    "tool_error": "Apologise: the action could not be completed right now. Promise nothing.",
+    "awaiting_approval": "Say the request needs a quick approval by the team before you go ahead; nothing has been done yet.",
+    "action_blocked": "Say you cannot do that: a policy stops it; nothing has been done.",
+    "action_rejected": "Say you cannot do that here; nothing has been done. Offer a member of the team.",
+}
+
+
+def _step_task(agent: AgentConfig, state: TurnState, step: Step, variables: dict[str, Any]) -> str | None:
+    """The task of a decision about the flow's current step."""
+    d = state.decision
+    if d.action == "ask_slot":
+        slot = next((s for s in step.slots if s.name == d.asked_slot), None)
+        return f"Ask the customer for {d.asked_slot}: {render(slot.prompt, variables) if slot else ''}"
+    if d.action == "confirm":
+        return f"Ask the customer to confirm: {render(question_to_ask(agent, step, state.context), variables)}"
+    if d.action == "complete":
+        return f"Report the outcome: {render(step.response_template or step.instructions, variables)}"
+    return None
 
 
 def _task(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:
     d = state.decision
     step = agent.step(d.scenario_id, d.step_id)
-    if d.action == "ask_slot" and not step:  # a variable the resolution loop could not find
+    if step is not None and (task := _step_task(agent, state, step, variables)) is not None:
+        return task
+    if d.action == "ask_slot":  # a variable the resolution loop could not find
         return f"Ask the customer for {d.asked_slot}: {ask_prompt(agent, d.asked_slot, variables)}"
-    if d.action == "ask_slot" and step:
-        slot = next((s for s in step.slots if s.name == d.asked_slot), None)
-        return f"Ask the customer for {d.asked_slot}: {render(slot.prompt, variables) if slot else ''}"
-    if d.action == "confirm" and step:
-        return f"Ask the customer to confirm: {render(confirmation_question(agent, step), variables)}"
-    if d.action == "complete" and step:
-        return f"Report the outcome: {render(step.response_template or step.instructions, variables)}"
-    if d.action == "escalate":
-        return "Tell the customer a member of the team will take over."
-    if d.action == "tool_error":
-        return "Apologise: the action could not be completed right now. Promise nothing."
-    if d.action == "awaiting_approval":
-        return "Say the request needs a quick approval by the team before you go ahead; nothing has been done yet."
+    if d.action in _FIXED_TASKS:
+        return _FIXED_TASKS[d.action]
     if d.action == "clarify_action":
         return "Say nothing has been done yet and ask: " + " ".join(state.suggested_questions)
-    if d.action == "action_blocked":
-        return "Say you cannot do that: a policy stops it; nothing has been done."
-    if d.action == "action_rejected":
-        return "Say you cannot do that here; nothing has been done. Offer a member of the team."
     if d.action == "clarify":  # the options on offer: a "yes" or "the second one" next turn takes one of them up
         return f"Ask the customer, in one short question: {clarify_question(likely_scenarios(agent, state.context))}"
     if d.action == "out_of_scope":
@@ -66,25 +76,26 @@ def _definitions(agent: AgentConfig, rules: list[Rule]) -> list[str]:
     return out
 
 
-def generation_messages(agent: AgentConfig, state: TurnState, variables: dict[str, Any],
-                        commitments: list[str] | None = None) -> list[dict[str, str]]:
-    """The messages of the generation call; `commitments`: the response fields the answer may commit to (the
-    structured answer's form is then asked for)."""
-    rules = [agent.rule(m.rule_id) for m in state.matched_rules]
-    step = agent.step(state.decision.scenario_id, state.decision.step_id)
-    lines = [agent.persona, "Always follow these rules:"]
-    hard = [r for r in rules if r is not None and r.is_hard_constraint]
+def _rule_lines(agent: AgentConfig, rules: list[Rule]) -> list[str]:
+    """The hard rules in play (every global one too), then the soft rules that matched, then their definitions."""
+    hard = [r for r in rules if r.is_hard_constraint]
     hard += [r for r in agent.global_hard_constraints() if r not in hard]
-    lines += [f"- {r.action_text}" for r in hard]
-    soft = [r for r in rules if r is not None and not r.is_hard_constraint]
+    lines = ["Always follow these rules:", *(f"- {r.action_text}" for r in hard)]
+    soft = [r for r in rules if not r.is_hard_constraint]
     if soft:
         # The rule filter's applicability check, folded into this call: no call of its own.
         lines.append("These rules matched the message by similarity; apply each only if its condition truly holds:")
         lines += [f"- When {r.condition_text.rstrip('.?!')}: {r.action_text}" for r in soft]
-    definitions = _definitions(agent, [r for r in rules if r is not None])
+    definitions = _definitions(agent, rules)
     if definitions:
         lines.append("Definitions the rules rely on:")
         lines += definitions
+    return lines
+
+
+def _system_lines(agent: AgentConfig, state: TurnState, rules: list[Rule], commitments: list[str] | None) -> list[str]:
+    lines = [agent.persona, *_rule_lines(agent, rules)]
+    step = agent.step(state.decision.scenario_id, state.decision.step_id)
     if step and step.instructions:
         lines.append(f"Current step: {step.instructions}")
     lines.append("Your task now: what `task` in the turn's data block says, with the values of `known_facts`.")
@@ -97,6 +108,10 @@ def generation_messages(agent: AgentConfig, state: TurnState, variables: dict[st
     lines.append(DATA_RULE)
     if commitments is not None:
         lines.append(instructions(agent, commitments))
+    return lines
+
+
+def _turn_data(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> dict[str, Any]:
     turn: dict[str, Any] = {"task": _task(agent, state, variables), "known_facts": variables}
     if state.episodes:
         turn["earlier_conversations"] = [
@@ -104,10 +119,18 @@ def generation_messages(agent: AgentConfig, state: TurnState, variables: dict[st
             for e in state.episodes]
     if state.feedback:
         turn["draft_feedback"] = list(state.feedback)
+    return turn
+
+
+def generation_messages(agent: AgentConfig, state: TurnState, variables: dict[str, Any],
+                        commitments: list[str] | None = None) -> list[dict[str, str]]:
+    """The messages of the generation call; `commitments`: the response fields the answer may commit to (the
+    structured answer's form is then asked for)."""
+    rules = [r for m in state.matched_rules if (r := agent.rule(m.rule_id)) is not None]
     assert state.session is not None
     return [
-        {"role": "system", "content": "\n".join(lines)},
-        data_message("turn", turn),
+        {"role": "system", "content": "\n".join(_system_lines(agent, state, rules, commitments))},
+        data_message("turn", _turn_data(agent, state, variables)),
         *({"role": h.role, "content": h.text} for h in state.session.history[-HISTORY_TURNS:]),
         {"role": "user", "content": state.request.message},
     ]

@@ -88,6 +88,12 @@ class ProfileFieldDefinition(Strict):
         description="enum and entity_list fields: other words customers use for an allowed value (water: [flood, leak, "
         "burst pipe]), read as whole words like the value itself, a refused one included ('not a flood')",
     )
+    value_labels: dict[str, str] = Field(
+        default_factory=dict,
+        description="enum fields: how an allowed value is said to the customer wherever a text shows it (small_animal: "
+        "rabbit or guinea pig); a value without a label is said with its underscores as spaces ('small animal'). A "
+        "customer's answer in the label's words is read as the value",
+    )
     sources: list[VariableSource] = Field(
         default_factory=_all_sources,
         description="where a value for this variable may come from",
@@ -107,6 +113,13 @@ class ProfileFieldDefinition(Strict):
     prompt: str | None = Field(
         default=None, description="how to ask the customer for this variable when no tool can provide it ({name} reads a variable)"
     )
+
+    def spoken(self, value: Any) -> Any:
+        """How a value of this field is said to the customer: an enum's allowed value by its label (its underscores
+        as spaces without one); any other value as it is."""
+        if self.field_type != "enum" or not isinstance(value, str) or value not in self.allowed_values:
+            return value
+        return self.value_labels.get(value) or value.replace("_", " ")
 
 
 class Rule(Strict):

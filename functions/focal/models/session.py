@@ -6,7 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-FlowState = Literal["idle", "waiting_for_slot", "confirming", "executing_action", "completed", "error"]
+# blocked: a guard stopped the step's action; the flow waits at the step for a changed value, with no question open
+FlowState = Literal["idle", "waiting_for_slot", "confirming", "executing_action", "blocked", "completed", "error"]
 
 
 class FlowFrame(BaseModel):

@@ -38,6 +38,10 @@ class ScoredRule(BaseModel):
     reason: str = "similarity"
     flow_id: str | None = Field(default=None, description="the flow (not the rule's own) whose entry example fits the message best")
     flow_score: float | None = Field(default=None, description="that entry example's calibrated similarity")
+    answer_slot: str | None = Field(default=None, description="the variable asked last turn that the message gives a value")
+    answer_score: float | None = Field(
+        default=None, description="the calibrated similarity of the message to that value's words (a soft rule must not "
+                                  "be beaten by it: the message is then that answer, focal.retrieval.slot_answer)")
 
 
 class RouteDecision(BaseModel):
@@ -261,7 +265,7 @@ class TurnState(BaseModel):
     idempotency: Literal["replayed", "in_progress", "key_reused", "superseded"] | None = Field(
         default=None, description="set when the turn id was seen before (or its claim was taken over): nothing is written")
     claim_owner: str | None = Field(
-        default=None, description="this execution's token on the turn id's claim (focal.pipeline.idempotency)")
+        default=None, description="this execution's token on the turn id's claim (focal.turn.idempotency)")
     actions_claimed: bool = Field(
         default=False, description="this execution claimed the session for its side effects (stages/tools.py)")
     foreign_session: bool = Field(

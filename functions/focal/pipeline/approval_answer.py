@@ -23,9 +23,9 @@ from focal.models.approval import ApprovalRequest, ApprovalState, EventType
 from focal.models.context import Context
 from focal.models.session import CustomerProfile, Session
 from focal.models.turn import ApprovalResume, TurnRequest, TurnState
-from focal.pipeline.definition import RESUME_STAGE
-from focal.pipeline.deps import Deps
 from focal.pipeline.runner import run_pipeline
+from focal.turn.definition import RESUME_STAGE
+from focal.turn.deps import Deps
 
 MAX_SAVE_TRIES = 3
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from focal.dialogue.approvals import publish
 from focal.pipeline.approval_answer import ApprovalAnswer, answer
-from focal.pipeline.deps import Deps
+from focal.turn.deps import Deps
 
 
 def taken(result: ApprovalAnswer) -> bool:

@@ -14,10 +14,10 @@ from typing import Any
 
 from focal.errors import stops_process
 from focal.models.turn import TurnRequest, TurnResult
-from focal.pipeline.definition import STAGE_NAMES, next_stage
-from focal.pipeline.deps import Deps
 from focal.pipeline.stage_io import run_stage
 from focal.stages import fallback
+from focal.turn.definition import STAGE_NAMES, next_stage
+from focal.turn.deps import Deps
 
 MAX_STAGE_RUNS = 3 * len(STAGE_NAMES)  # the enforce → generate loop is bounded by max_retries; this is a backstop
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from focal.errors import PayloadTooLarge
 from focal.models.turn import TurnState
-from focal.pipeline.deps import Deps
+from focal.turn.deps import Deps
 
 # Step Functions rejects state payloads over 256 KiB; keep a margin for the service's own wrapping.
 MAX_PAYLOAD_BYTES = 256 * 1024 - 4 * 1024

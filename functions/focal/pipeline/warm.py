@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from focal.enforcement.relevance import warm_refusals
 from focal.models.agent import AgentConfig
-from focal.pipeline.deps import Deps
 from focal.retrieval.rules import ensure_indexed
 from focal.sensing.acts import act_index
 from focal.sensing.injection_classifier import shipped_classifier
 from focal.sensing.injection_exemplars import exemplar_index
 from focal.sensing.intents import intent_index
+from focal.turn.deps import Deps
 
 
 def warm_agent(deps: Deps, tenant_id: str, agent: AgentConfig) -> None:

@@ -14,9 +14,7 @@ from focal.models.agent import AgentConfig
 from focal.models.memory import Episode, RecalledEpisode
 from focal.models.turn import TurnState
 from focal.pii import TurnTexts
-
-if TYPE_CHECKING:  # the deps bundle is wiring: a building block only names its type
-    from focal.pipeline.deps import Deps
+from focal.turn.deps import Deps
 
 if TYPE_CHECKING:  # numpy loads with the stages that embed (retrieve), not with persist's init
     import numpy as np

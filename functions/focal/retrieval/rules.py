@@ -15,7 +15,6 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -25,9 +24,7 @@ from focal.models.agent import AgentConfig, Rule, Scope
 from focal.models.session import Session
 from focal.ports import Embedder, IndexedRule, RuleIndex, ScopeFilter, embed_fixed
 from focal.retrieval.calibration import calibration_id, centred
-
-if TYPE_CHECKING:  # the deps bundle is wiring: a building block only names its type
-    from focal.pipeline.deps import Deps
+from focal.turn.deps import Deps
 
 EMBED_BATCH = 64
 

@@ -98,6 +98,19 @@ def date_slots(agent: AgentConfig, slots: list[Slot], held: dict[str, Any], awai
     found = dates.read_dates(text, today, answering)
     if not found:
         return {}
+    out, rest = _anchored_dates(agent, group, text, found)
+    targets = _rest_targets(agent, [s for s in group if s.name not in out], rest, held, awaited, text)
+    if len(rest) > len(targets):
+        notes.append(f"{len(found)} date(s) for {len(group)} date slots: which slot each is for is not said")
+        return {}
+    out.update({slot.name: value for slot, value in zip(targets, rest, strict=False)})
+    notes.append("dates to slots: " + ", ".join(f"{k} {v}" for k, v in out.items()))
+    return out
+
+
+def _anchored_dates(agent: AgentConfig, group: list[Slot], text: str,
+                    found: list[tuple[int, int, str]]) -> tuple[dict[str, Any], list[str]]:
+    """The dates right after a slot's name or hint, by slot; and the rest, first to last."""
     out: dict[str, Any] = {}
     rest: list[str] = []
     previous_end = 0
@@ -108,19 +121,20 @@ def date_slots(agent: AgentConfig, slots: list[Slot], held: dict[str, Any], awai
         else:
             rest.append(value)
         previous_end = end
-    free = [s for s in group if s.name not in out]
+    return out, rest
+
+
+def _rest_targets(agent: AgentConfig, free: list[Slot], rest: list[str], held: dict[str, Any], awaited: Slot | None,
+                  text: str) -> list[Slot]:
+    """The slots the dates no name anchors go to, in order: the one slot the message names for a single date, every
+    free slot when there are as many dates, else the empty ones from the awaited one (or the slot already holding
+    a single date repeated)."""
     said = [s for s in free if named(agent, s, text)]
     if len(rest) == 1 and len(said) == 1:
-        targets = said  # "December 2 for the check-out"
-    elif len(rest) == len(free) and len(rest) > 1:
-        targets = free
-    else:
-        targets = _targets(free, held, awaited)
-        if len(rest) == 1 and not targets:
-            targets = [s for s in free if held.get(s.name) == rest[0]][:1]  # a repeat of a held date
-    if len(rest) > len(targets):
-        notes.append(f"{len(found)} date(s) for {len(group)} date slots: which slot each is for is not said")
-        return {}
-    out.update({slot.name: value for slot, value in zip(targets, rest, strict=False)})
-    notes.append("dates to slots: " + ", ".join(f"{k} {v}" for k, v in out.items()))
-    return out
+        return said  # "December 2 for the check-out"
+    if len(rest) == len(free) and len(rest) > 1:
+        return free
+    targets = _targets(free, held, awaited)
+    if len(rest) == 1 and not targets:
+        targets = [s for s in free if held.get(s.name) == rest[0]][:1]  # a repeat of a held date
+    return targets

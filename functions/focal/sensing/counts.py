@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from focal.number_words import number_value
+from focal.text.number_words import number_value
 
 _PEOPLE = (r"adults?|child|children|kids?|bab(?:y|ies)|infants?|toddlers?|teens?|teenagers?|persons?|people|guests?|"
            r"seniors?|m[ae]n|wom[ae]n|boys?|girls?|friends?|travell?ers?|passengers?|grown-?ups?|individuals?")

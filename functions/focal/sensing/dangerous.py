@@ -12,9 +12,10 @@ for the reason; the message text itself is never echoed.
 from __future__ import annotations
 
 import re
-import unicodedata
 
-# (name, pattern) over NFKC-normalised, lower-cased text.
+from focal.text.views import check_view
+
+# (name, pattern) over the check view (focal.text.views: what every check reads), lower-cased.
 _PATTERNS: tuple[tuple[str, str], ...] = (
     # Shell
     ("shell command (recursive delete)", r"\brm\s+-[a-z]*[rf][a-z]*\b"),
@@ -83,7 +84,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 def dangerous_findings(text: str) -> list[str]:
     """Names of the dangerous payload kinds found in the message (empty: none)."""
-    norm = unicodedata.normalize("NFKC", text).lower()
+    norm = check_view(text).lower()
     found = [name for name, pattern in _COMPILED if pattern.search(norm)]
     if _CONTROL.search(text):
         found.append("control characters")

@@ -31,8 +31,8 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from focal.number_words import WORD_RUN, number_value
 from focal.sensing import lexicon
+from focal.text.number_words import WORD_RUN, number_value
 
 NEAREST_DAYS = 120
 _ANY_DAY = date(2000, 1, 15)  # where relative days are only looked for
@@ -201,6 +201,16 @@ def _read(text: str, today: date | None, answering: bool, strict: bool) -> _Foun
     found = _Found(text, strict)
     for m in _ISO.finditer(text):
         found.add(m, _make(int(m.group(1)), int(m.group(2)), int(m.group(3))))
+    _read_month_names(found, today)
+    _read_numeric(found)
+    if answering:
+        _read_relative(found, today)
+    return found
+
+
+def _read_month_names(found: _Found, today: date | None) -> None:
+    """"March 3", "3 March", with a year, the year of the range they are in, or the nearest to `today`."""
+    text = found.text
     for pattern, day_group, month_group in ((_MONTH_FIRST, 2, 1), (_DAY_FIRST, 1, 2)):
         for m in pattern.finditer(text):
             if found.taken(m):
@@ -212,19 +222,25 @@ def _read(text: str, today: date | None, answering: bool, strict: bool) -> _Foun
                 found.add(m, _make(year, mo, d))  # "from March 3 to March 5, 2026": the range's year
             elif (near := _nearest(mo, d, today)) is not None or _make(2000, mo, d) is None:
                 found.add(m, near)  # "February 30" is no date
-            elif strict:
+            elif found.strict:
                 found.unreadable = True  # no year, and no clock or too far from today to tell which
-    for m in _NUMERIC.finditer(text):
+
+
+def _read_numeric(found: _Found) -> None:
+    """Dates in figures ("03/05/2026"); one that may be read two ways is no date, and strictly it is unreadable."""
+    for m in _NUMERIC.finditer(found.text):
         if not found.taken(m):
             value = _numeric(int(m.group(1)), int(m.group(3)), int(m.group(4)))
-            if value is not None or strict:
+            if value is not None or found.strict:
                 found.add(m, value)
-    if answering:
-        for m, value in _relative(text, today or _ANY_DAY):
-            if found.taken(m):
-                continue
-            if today is not None and value is not None:
-                found.add(m, value)
-            elif strict:
-                found.unreadable = True  # "yesterday" without the turn's date: unknown, never the wall clock
-    return found
+
+
+def _read_relative(found: _Found, today: date | None) -> None:
+    """Days named relative to `today` ("yesterday", "next Monday"): read only with the turn's date."""
+    for m, value in _relative(found.text, today or _ANY_DAY):
+        if found.taken(m):
+            continue
+        if today is not None and value is not None:
+            found.add(m, value)
+        elif found.strict:
+            found.unreadable = True  # "yesterday" without the turn's date: unknown, never the wall clock

@@ -155,49 +155,76 @@ def read_value(field: ProfileFieldDefinition, text: str, whole_message_for_strin
     boolean customer value only `answering` (the flow asked exactly this slot): otherwise it answers
     whatever else was asked (a confirmation, another prompt), so only the field's hints name it."""
     message = text
-    named = _named if choosing else _word_in
     kind = field.field_type
-    hints = field.extraction_hints
     if kind in ("money", "percentage"):
         text = spelled_numbers(text)
     if field.pattern:
-        compiled = field_pattern(field.pattern, ignore_case=True)
-        if compiled is None:
-            raise PatternUnread("its pattern is refused")  # validation refuses such a pattern
-        m = compiled.search(text)
-        if kind == "boolean":
-            return m is not None  # "does the text contain this pattern" (e.g. an echoed card number)
-        if kind in ("id", "string") or m is None:
-            return m.group(0).upper() if m and kind == "id" else (m.group(0) if m else None)
+        decided, value = _by_pattern(field.pattern, kind, text)
+        if decided:
+            return value
     if kind == "money" and choosing:
-        return message_amount(message, hints, answering)
-    if kind in ("integer", "number"):
-        text = dates.blank_dates(text)  # "December 1, 2026" states no count of 1
+        return message_amount(message, field.extraction_hints, answering)
     if kind in ("money", "percentage", "integer", "number"):
-        value = _figure(kind, text, hints)
-        if value is None and answering and hints:
-            value = _figure(kind, text, [])  # the hints help; the answer to the field's own prompt needs none
-        return value
+        return _read_figure(kind, text, field.extraction_hints, answering)
     if kind == "enum":
-        return next((v for v in field.allowed_values if any(named(w, text) for w in _words_for(field, v))), None)
+        return next((v for v in field.allowed_values if _names(field, v, text, choosing)), None)
     if kind == "entity_list":
-        return [v for v in field.allowed_values if any(named(w, text) for w in _words_for(field, v))]
+        return [v for v in field.allowed_values if _names(field, v, text, choosing)]
     if kind == "boolean":
-        said = yes_or_no(text)
-        if choosing and not answering:
-            said = None  # a bare yes/no answers the question asked: a confirmation, another slot's prompt
-        if hints:
-            named_hint = any(h.lower() in text.lower() for h in hints)
-            return said if said is not None and answering else True if named_hint else None
-        return said
+        return _read_yes_or_no(text, field.extraction_hints, choosing, answering)
     if kind == "date":
         return dates.read_date(text, today, answering, strict=choosing)
     if kind == "id":
         return None  # ids need a pattern
     if whole_message_for_strings:
-        stripped = text.strip()
-        return stripped or None
+        return text.strip() or None
     return None
+
+
+def _by_pattern(pattern: str, kind: str, text: str) -> tuple[bool, Any]:
+    """(whether the field's pattern decides the value, that value). A boolean says whether the text contains the
+    pattern (e.g. an echoed card number), an id or a string is the match, and no match is no value; a match for any
+    other type only places it, and the value is read by the type."""
+    compiled = field_pattern(pattern, ignore_case=True)
+    if compiled is None:
+        raise PatternUnread("its pattern is refused")  # validation refuses such a pattern
+    m = compiled.search(text)
+    if kind == "boolean":
+        return True, m is not None
+    if m is None:
+        return True, None
+    if kind == "id":
+        return True, m.group(0).upper()
+    if kind == "string":
+        return True, m.group(0)
+    return False, None
+
+
+def _read_figure(kind: str, text: str, hints: list[str], answering: bool) -> Any:
+    """An amount, a percentage or a count; the hints help, the answer to the field's own prompt needs none."""
+    if kind in ("integer", "number"):
+        text = dates.blank_dates(text)  # "December 1, 2026" states no count of 1
+    value = _figure(kind, text, hints)
+    if value is None and answering and hints:
+        value = _figure(kind, text, [])
+    return value
+
+
+def _names(field: ProfileFieldDefinition, value: str, text: str, choosing: bool) -> bool:
+    """The text names the allowed value or one of its synonyms (and, `choosing`, does not refuse it)."""
+    named = _named if choosing else _word_in
+    return any(named(w, text) for w in _words_for(field, value))
+
+
+def _read_yes_or_no(text: str, hints: list[str], choosing: bool, answering: bool) -> bool | None:
+    """A boolean: the yes or no the text says, when it answers this field's prompt; else a hint named means yes."""
+    said = yes_or_no(text)
+    if choosing and not answering:
+        said = None  # a bare yes/no answers the question asked: a confirmation, another slot's prompt
+    if hints:
+        named_hint = any(h.lower() in text.lower() for h in hints)
+        return said if said is not None and answering else True if named_hint else None
+    return said
 
 
 def allowed_value(field: ProfileFieldDefinition, raw: Any) -> str | None:
@@ -209,8 +236,10 @@ def allowed_value(field: ProfileFieldDefinition, raw: Any) -> str | None:
 
 
 def _words_for(field: ProfileFieldDefinition, value: str) -> list[str]:
-    """An allowed value and the synonyms the agent gives for it ("burst pipe" for water)."""
-    return [value, *field.value_synonyms.get(value, [])]
+    """An allowed value, the words it is said in to the customer ("small animal" for small_animal, or its label) and
+    the synonyms the agent gives for it ("burst pipe" for water)."""
+    said = field.spoken(value)
+    return [value, *([said] if said != value else []), *field.value_synonyms.get(value, [])]
 
 
 def coerce(kind: str, value: Any) -> Any:

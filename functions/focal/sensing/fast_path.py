@@ -10,7 +10,7 @@ intent, a slot it could not fill) goes to the model when one is configured.
 
 from __future__ import annotations
 
-from focal.models.agent import AgentConfig
+from focal.models.agent import AgentConfig, SensorConfig
 from focal.models.context import Context
 from focal.models.session import Session
 from focal.sensing import language, tone
@@ -25,12 +25,22 @@ def fast_path(agent: AgentConfig, context: Context, session: Session | None = No
         return False, "fast path disabled"
     if context.is_ambiguous:
         return False, f"ambiguous: {context.ambiguity_reason}"
-    names = [c.name for c in context.commands]
+    decided = _by_commands(cfg, context)
+    if decided is not None:
+        return decided
+    if session is not None and _about_no_scenario(agent, context, session):
+        return True, f"no scenario near: best intent scored {context.intent_confidence:.2f} < {cfg.no_intent_floor:.2f}"
+    return False, "nothing the offline sensor could place"
+
+
+def _by_commands(cfg: SensorConfig, context: Context) -> tuple[bool, str] | None:
+    """What the offline commands decide: a weak intent needs the model; a dialogue act, a confident intent or a slot
+    filled by its type does not. None: they decide nothing."""
     starts = [c for c in context.commands if c.name == "StartFlow"]
     weak = [c for c in starts if float(c.value or 0.0) < cfg.fast_path_confidence]
     if weak:
         return False, f"intent {weak[0].flow} scored {float(weak[0].value or 0):.2f} < {cfg.fast_path_confidence:.2f}"
-    acts = [n for n in names if n in ACT_COMMANDS]
+    acts = [c.name for c in context.commands if c.name in ACT_COMMANDS]
     if acts:
         return True, f"dialogue act {acts[0]}"
     if starts:
@@ -38,9 +48,7 @@ def fast_path(agent: AgentConfig, context: Context, session: Session | None = No
     filled = sorted({c.slot or "" for c in context.commands if c.name in ("SetSlot", "CorrectSlot")})
     if filled:
         return True, f"slot {', '.join(filled)} filled by its type"
-    if session is not None and _about_no_scenario(agent, context, session):
-        return True, f"no scenario near: best intent scored {context.intent_confidence:.2f} < {cfg.no_intent_floor:.2f}"
-    return False, "nothing the offline sensor could place"
+    return None
 
 
 def _about_no_scenario(agent: AgentConfig, context: Context, session: Session) -> bool:

@@ -1,4 +1,4 @@
-"""Prompt-injection heuristics: named regular expressions over a normalised copy of the message.
+"""Prompt-injection heuristics: named regular expressions over the message as every check reads it (focal.text).
 
 The message is read folded (case, Unicode look-alikes, zero-width characters) and in its s-p-a-c-e-d,
 l33t and split-word spellings, and base64-looking runs are decoded and read the same way; each match
@@ -12,9 +12,8 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-import unicodedata
+from focal.text.views import check_view, words_view
 
-_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
 _B64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
 
@@ -183,7 +182,7 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
     ("instruction override", r"\b(?:negeer|vergeet)\b[^.?!\n]{0,40}\b(?:instructies|regels)\b"),
     ("system prompt request", r"\b(?:systemprompt|prompt système|prompt del sistema|prompt do sistema|system-prompt)\b"),
 )
-_COMPILED = tuple((name, re.compile(pattern)) for name, pattern in _PATTERNS)
+_COMPILED = tuple((name, re.compile(check_view(pattern))) for name, pattern in _PATTERNS)  # read as the text: no accents
 # l33t spelling: a digit or @/$ between letters ("ign0re", "pr3vious"), not "B2001" or "$74.99".
 _LEET_WORD = re.compile(r"[a-z][0134579@$]+[a-z]")
 # Runs of single letters split by separators: "i g n o r e", "i-g-n-o-r-e", "i.g.n.o.r.e".
@@ -193,11 +192,6 @@ _SPLIT_WORD = re.compile(r"(?<=[a-z]{2})[-_*]+(?=[a-z])|(?<=[a-z])[-_*]+(?=[a-z]
 # The persona name is only a signal in capitals ("DAN", not "Dan").
 _DAN = re.compile(r"\bDAN\b")
 
-
-def normalise(text: str) -> str:
-    """Lower case, compatibility forms (full-width, ligatures), no zero-width characters, single spaces."""
-    text = unicodedata.normalize("NFKC", text).translate(_ZERO_WIDTH).lower()
-    return re.sub(r"[ \t\r\f\v]+", " ", text)
 
 
 def _despaced(text: str) -> str:
@@ -231,10 +225,10 @@ def _decoded_runs(text: str) -> list[str]:
 
 
 def _variants(text: str) -> list[str]:
-    base = normalise(text)
+    base = words_view(text)
     variants = [base]
     # Despace before collapsing whitespace: the wider gaps between spaced-out words mark the words.
-    despaced = re.sub(r"[ \t]+", " ", _despaced(unicodedata.normalize("NFKC", text).translate(_ZERO_WIDTH).lower()))
+    despaced = re.sub(r"[ \t]+", " ", _despaced(check_view(text).lower()))
     if despaced != base:
         variants.append(despaced)
     if _LEET_WORD.search(base):
@@ -247,7 +241,7 @@ def _variants(text: str) -> list[str]:
 def heuristic_findings(text: str) -> list[str]:
     """Names of the injection patterns the message matches (empty: none)."""
     found: list[str] = []
-    if _DAN.search(text):
+    if _DAN.search(check_view(text)):
         found.append("role-play jailbreak")
     for variant in _variants(text):
         for name, pattern in _COMPILED:

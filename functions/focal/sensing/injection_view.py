@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from focal.sensing.injection import normalise
+from focal.text.views import words_view
 from focal.sensing.language import detect, written_in
 
 MASK = ""
@@ -32,7 +32,7 @@ MAX_DIGITS_IN_LEET = 3
 
 def fold(text: str) -> str:
     """The one folding the injection checks use (case, compatibility forms, zero-width characters, spaces)."""
-    return normalise(text)
+    return words_view(text)
 
 
 def is_figure(token: str) -> bool:

@@ -110,12 +110,17 @@ def question_of(message: str) -> str:
     return asking[-1].strip() if asking else message
 
 
+def plain_yes_words(echo: str = "") -> set[str]:
+    """The words a plain yes may be made of: yes-words and the words of `echo` (the question it answers)."""
+    return set(_PLAIN_YES) | set(_TOKEN.findall(_straight(echo).lower()))
+
+
 def plain_affirm(text: str, echo: str = "") -> bool:
     """Only yes-words and words of `echo` (the question being answered), and no question mark."""
     said = _straight(text).lower()
     if "?" in said:
         return False
-    allowed = _PLAIN_YES | set(_TOKEN.findall(_straight(echo).lower()))
+    allowed = plain_yes_words(echo)
     return all(word in allowed for word in _TOKEN.findall(said))
 
 

@@ -1,6 +1,6 @@
 """The amount a customer's message gives for a money field: exactly, or not at all.
 
-The message is first brought to the forms drafts are read in (`amount_forms.normalise`: "$1.2k" and
+The message is first brought to the forms drafts are read in (`focal.text.amounts.amounts_in_one_form`: "$1.2k" and
 "3 grand" as the whole figure, cents, a decimal comma beside a currency, full-width digits), with
 amounts written out in words ("twelve hundred dollars"). Then an amount is read only when it can be
 read exactly:
@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import re
 
-from focal.enforcement.amount_forms import normalise
-from focal.number_words import WORD_RUN, number_value
 from focal.sensing import lexicon
+from focal.text.amounts import amounts_in_one_form
+from focal.text.number_words import WORD_RUN, number_value
 
 _I = re.IGNORECASE
 _CURRENCY_WORDS = r"dollars?|bucks|usd|euros?|eur|pounds|gbp|quid"
@@ -123,7 +123,7 @@ def _bare_amount(text: str) -> float | None:
 
 def message_amount(text: str, hints: list[str], answering: bool = False) -> float | None:
     """The amount the customer's `text` gives, or None when it gives none exactly (see the module)."""
-    text = normalise(spelled_numbers(text), styles=False)  # "$1,20", "$1.200": no exact sum, asked again
+    text = amounts_in_one_form(spelled_numbers(text), styles=False)  # "$1,20", "$1.200": no exact sum, asked again
     sentences = [s.strip() for s in _SENTENCE.findall(text) if s.strip()] or [text]
     lowered = [h.lower() for h in hints]
     hinted = [s for s in sentences if any(h in s.lower() for h in lowered)] if hints else sentences

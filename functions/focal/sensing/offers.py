@@ -13,6 +13,7 @@ import re
 from focal.models.agent import AgentConfig
 from focal.models.session import Offer
 
+MAX_OPTIONS = 3  # the scenarios one question offers to choose between, at most (a clarification, a `choose` offer)
 _ORDINALS = {
     "first": 0, "1st": 0, "one": 0, "1": 0,
     "second": 1, "2nd": 1, "two": 1, "2": 1,

@@ -1,75 +1,66 @@
 """The offline sensor: intent by nearest entry examples, dialogue acts by lexicon and exemplars,
-slot values by type, corrections by cue words, hypotheticals held back for a question."""
+slot values by type, corrections by cue words, hypotheticals held back for a question.
+
+The message is read once (`_read`: its values, its dialogue acts, its tone, a digression); the commands then come
+from a list of steps, in order (`COMMAND_STEPS`), each of which adds what it reads to the turn's commands and may
+look at what the steps before it added: exits first, then the answer to a question on screen, the flow to start,
+the slot values, a whole-message free-text value and, when nothing else was read, small talk."""
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from focal.dialogue.clarify import MAX_OPTIONS
-from focal.dialogue.flow import current_step, flow_slots, missing_slot, slot_value_valid, value_valid
-from focal.dialogue.resolution import PENDING
-from focal.dialogue.variables import known_variables
-from focal.models.agent import AgentConfig, ProfileFieldDefinition, Scenario, Slot
+from focal.flow_reading import current_step, flow_slots
+from focal.models.agent import AgentConfig, Scenario
 from focal.models.context import Command, Context, IntentScore
 from focal.models.session import Offer, Session
-from focal.sensing import assign, counts, digression, language, lexicon, offers, tone
+from focal.sensing import digression, language, lexicon, offers, tone
 from focal.sensing.acts import detect_acts
+from focal.sensing.confirmation_reply import confirmation_answer
 from focal.sensing.extraction import coerce, extract
+from focal.sensing.offers import MAX_OPTIONS
+from focal.sensing.slot_reading import fill_rest, last_agent_message, message_entities, slot_commands, slot_field
+from focal.variables import PENDING
 
 STOP_ACTS = ("HumanHandoff", "CancelFlow")  # explicit exits: they break stickiness
+SETTLING = {"HumanHandoff", "CancelFlow", "AffirmConfirmation", "DenyConfirmation", "SetSlot", "CorrectSlot"}
 
 
-def slot_field(agent: AgentConfig, slot: Slot) -> ProfileFieldDefinition:
-    """A slot is read with the field definition of the same name when there is one."""
-    return agent.field(slot.name) or ProfileFieldDefinition(field_name=slot.name, field_type=slot.type)
+@dataclass
+class _Turn:
+    """The message as read so far, and the commands the steps have added."""
+
+    agent: AgentConfig
+    session: Session
+    text: str
+    scores: list[IntentScore]
+    today: date | None
+    notes: list[str]
+    entities: dict[str, Any]
+    acts: dict[str, str]
+    abusive: bool
+    nested: IntentScore | None  # a digression: the scenario that answers a question about another value
+    active: Scenario | None
+    commands: list[Command] = field(default_factory=list)
+    candidate: IntentScore | None = None  # the scenario the message would start (or asks about, hypothetically)
+    starting: Scenario | None = None
+
+    @property
+    def hypothetical(self) -> bool:
+        return "hypothetical" in self.acts
+
+    @property
+    def best(self) -> IntentScore | None:
+        return self.scores[0] if self.scores else None
+
+    def has(self, name: str) -> bool:
+        return any(c.name == name for c in self.commands)
 
 
-def message_entities(agent: AgentConfig, text: str, today: date | None = None, asked: str | None = None) -> dict[str, Any]:
-    """The values the message states for the fields a customer may give; `asked`: the variable the last turn
-    asked for outside a flow, which the message answers (a bare "yes" is a value only for it)."""
-    out = {}
-    for f in agent.profile_field_definitions:
-        if "message" not in f.sources or f.privileged or f.field_type == "string" and not f.pattern:
-            continue
-        value = extract(f, text, choosing=True, answering=f.field_name == asked, today=today)
-        if value in (None, [], ""):
-            continue
-        value = coerce(f.field_type, value)
-        if value_valid(f.validation_rules, value):  # a value failing the field's validation_rules is not taken
-            out[f.field_name] = value
-    return _without_parts(out, text)
-
-
-def _within(part: str, whole: str, text: str) -> bool:
-    """Every place `part` is written in `text` lies inside a place `whole` is written."""
-    spans = [(m.start(), m.end()) for m in re.finditer(re.escape(whole), text)]
-    starts = [m.start() for m in re.finditer(re.escape(part), text)]
-    return bool(starts) and all(any(a <= s and s + len(part) <= b for a, b in spans) for s in starts)
-
-
-def _without_parts(values: dict[str, Any], text: str) -> dict[str, Any]:
-    """One value, one field: a text value that is only ever a piece of another field's value ("1001" of the
-    phone number "555-010-1001" read by a four-digit pattern) is no value of its own."""
-    texts = {name: v for name, v in values.items() if isinstance(v, str) and v}
-    return {name: v for name, v in values.items()
-            if not (name in texts and any(o != name and len(w) > len(v) and _within(v, w, text) for o, w in texts.items()))}
-
-
-def awaited_slot(agent: AgentConfig, session: Session) -> Slot | None:
-    """The slot the active flow is waiting for: the message answers its prompt."""
-    step = current_step(agent, session)
-    if step is None or session.flow_state != "waiting_for_slot":
-        return None
-    return missing_slot(step, known_variables(agent, session, None))
-
-
-def _slots_of(agent: AgentConfig, scenario: Scenario | None) -> list[Slot]:
-    return flow_slots(agent, scenario)
-
-
-def _ambiguity(agent: AgentConfig, scores: list[IntentScore], active: bool) -> str | None:
+def _near_tie(agent: AgentConfig, scores: list[IntentScore], active: bool) -> str | None:
     nav = agent.navigation
     if active or not scores:
         return None
@@ -79,88 +70,25 @@ def _ambiguity(agent: AgentConfig, scores: list[IntentScore], active: bool) -> s
     return None  # a weak best intent is judged by route, after the rules have had their say
 
 
-GENERIC_NOUNS = {"number", "id", "value", "name", "code"}
-
-
-def _mentions(agent: AgentConfig, slot: Slot, text: str) -> bool:
-    """Whether the message names the slot: "the booking reference", "the new address", "the address"."""
-    field = agent.field(slot.name)
-    names = {slot.name.replace("_", " ")}
-    if field and field.display_name:
-        words = field.display_name.lower().split()
-        names.add(" ".join(words))
-        if words[-1] not in GENERIC_NOUNS:
-            names.add(words[-1])
-    return any(re.search(rf"\b{re.escape(n)}\b", text, re.IGNORECASE) for n in names)
-
-
-def _unique(slots: list[Slot]) -> list[Slot]:
-    """A slot asked at several steps (again after a failed check) is one slot, read once."""
-    return list({slot.name: slot for slot in reversed(slots)}.values())[::-1]
-
-
-def _readings(agent: AgentConfig, session: Session, text: str, entities: dict[str, Any], scenario: Scenario,
-              notes: list[str], today: date | None) -> dict[str, Any]:
-    """The value the message gives each slot of `scenario`, one value to one slot (`assign`)."""
-    active = scenario.id == session.active_scenario_id
-    awaited = awaited_slot(agent, session) if active else None
-    held = session.slots if active else {}
-    slots = _unique(_slots_of(agent, scenario))
-    values: dict[str, Any] = {}
-    # a yes or a no answers a yes/no slot only when the agent's last message asked something (a fallback text
-    # that replaced the blocked question did not: the customer never saw it)
-    asked = "?" in next((h.text for h in reversed(session.history) if h.role == "assistant"), "")
-    for slot in slots:
-        value = entities.get(slot.name)
-        answering = awaited is not None and slot.name == awaited.name and (slot.type != "boolean" or asked)
-        if answering and slot.type == "integer" and counts.asks_how_many(slot.prompt) and (n := counts.people(text)):
-            value = n  # "two adults and a child", "me and my wife" (a message that only lists people)
-        elif value is None:
-            value = coerce(slot.type, extract(slot_field(agent, slot), text, choosing=True, answering=answering, today=today))
-        if value not in (None, "", []):
-            values[slot.name] = value
-    dated = assign.date_slots(agent, slots, held, awaited, text, today, notes)
-    if dated is not None:
-        values = {s.name: values[s.name] for s in slots if s.type != "date" and s.name in values} | dated
-    values = assign.one_slot_each(agent, slots, values, held, awaited, text, notes)
-    for slot in slots:  # a value the message gives another slot is not this one's, for the rest of the turn either
-        if slot.name in entities and values.get(slot.name) != entities[slot.name]:
-            del entities[slot.name]
-    return values
-
-
-def _slot_commands(
-    agent: AgentConfig, session: Session, text: str, entities: dict[str, Any], scenarios: list[Scenario], notes: list[str],
-    today: date | None = None,
-) -> list[Command]:
-    """SetSlot for new values; CorrectSlot when the active flow already holds a different value and the
-    message says it corrects it (correction language or frame, see `digression`), or when the customer
-    asks to change a value without giving the new one ("wrong address")."""
-    commands: list[Command] = []
-    correcting = lexicon.is_correction(text)
-    step = current_step(agent, session)
-    for scenario in scenarios:
-        active = scenario.id == session.active_scenario_id
-        values = _readings(agent, session, text, entities, scenario, notes, today)
-        for slot in _unique(_slots_of(agent, scenario)):
-            value = values.get(slot.name)
-            held = session.slots.get(slot.name) if active else None
-            if value is not None:
-                if held not in (None, "") and held != value:
-                    if not (digression.is_correction(text) or digression.correction_frame(session, step, slot, text, value)):
-                        notes.append(f"{slot.name} {value!r} is not a correction of {held!r} (no correction language or frame)")
-                        continue
-                    commands.append(Command(name="CorrectSlot", flow=scenario.id, slot=slot.name, value=value))
-                else:
-                    commands.append(Command(name="SetSlot", flow=scenario.id, slot=slot.name, value=value))
-            elif active and correcting and held not in (None, "") and _mentions(agent, slot, text):
-                commands.append(Command(name="CorrectSlot", flow=scenario.id, slot=slot.name, value=None))
-    return commands
-
-
 def _read_only(agent: AgentConfig, scenario: Scenario) -> bool:
     tools = [agent.tool(t) for st in scenario.steps for t in st.action]
     return all(t is not None and not t.side_effect for t in tools)
+
+
+def _other_values(agent: AgentConfig, session: Session, text: str, entities: dict[str, Any], active: Scenario,
+                  today: date | None) -> set[str]:
+    """The held slots of the active flow the message gives another value for, without correcting them."""
+    step = current_step(agent, session)
+    others: set[str] = set()
+    for slot in flow_slots(agent, active):
+        value = entities.get(slot.name)
+        if value is None:
+            value = coerce(slot.type, extract(slot_field(agent, slot), text, choosing=True, today=today))
+        held = session.slots.get(slot.name)
+        if value not in (None, "", []) and held not in (None, "") and held != value \
+                and not digression.correction_frame(session, step, slot, text, value):
+            others.add(slot.name)
+    return others
 
 
 def _digression(agent: AgentConfig, session: Session, text: str, entities: dict[str, Any], scores: list[IntentScore],
@@ -171,20 +99,11 @@ def _digression(agent: AgentConfig, session: Session, text: str, entities: dict[
     active = agent.scenario(session.active_scenario_id)
     if active is None or digression.is_correction(text) or not digression.is_digression(text):
         return None
-    step = current_step(agent, session)
-    others: set[str] = set()
-    for slot in _slots_of(agent, active):
-        value = entities.get(slot.name)
-        if value is None:
-            value = coerce(slot.type, extract(slot_field(agent, slot), text, choosing=True, today=today))
-        held = session.slots.get(slot.name)
-        if value not in (None, "", []) and held not in (None, "") and held != value \
-                and not digression.correction_frame(session, step, slot, text, value):
-            others.add(slot.name)
+    others = _other_values(agent, session, text, entities, active, today)
     if not others:
         return None
     takers = [s for s in scores if s.scenario_id != active.id
-              and others & {slot.name for slot in _slots_of(agent, agent.scenario(s.scenario_id))}]
+              and others & {slot.name for slot in flow_slots(agent, agent.scenario(s.scenario_id))}]
     fit = next((s for s in takers if s.score >= agent.navigation.entry_threshold), None)
     if fit is None:
         fit = next((s for s in takers if _read_only(agent, agent.scenario(s.scenario_id))), None)  # type: ignore[arg-type]
@@ -201,6 +120,10 @@ def _candidate(
     other = next((s for s in scores if s.scenario_id != session.active_scenario_id), None)
     if other is None or other.score < (nav.entry_threshold if floor is None else floor):
         return None
+    if session.active_scenario_id and not exiting and session.flow_state == "blocked":
+        # a guard stopped the flow's action and no question is open: a request that fits another flow better starts it
+        held = next((s.score for s in scores if s.scenario_id == session.active_scenario_id), 0.0)
+        return other if other.score > held else None
     if session.active_scenario_id and not exiting and other.score < nav.exit_intent_threshold:
         return None
     return other
@@ -219,21 +142,158 @@ def _answer_offer(agent: AgentConfig, session: Session, text: str, acts: dict[st
     return [Command(name="AffirmConfirmation", flow=offer.choices()[index], value=index)]
 
 
-def _fill_rest(agent: AgentConfig, session: Session, text: str, commands: list[Command]) -> list[Command]:
-    """Several slots from one message: once typed slots took their values, a short remainder fills the flow's
-    next empty free-text slot ("a large margherita": size "large", then the pizza "margherita")."""
+# --- reading the message once ---------------------------------------------------------------------
+
+
+def _dialogue_acts(agent: AgentConfig, session: Session, text: str, act_similarities: dict[str, float] | None,
+                   notes: list[str]) -> dict[str, str]:
+    """The message's dialogue acts, with how each was heard; a yes only when it is nothing more than a yes."""
+    acts = detect_acts(text, act_similarities, agent.sensor.act_similarity)
+    # the question the customer answers: the last sentence of the agent's last message that asks one, not the
+    # summary before it ("…the money goes back to your card. Shall I cancel booking K1NW8N?")
+    asked = lexicon.question_of(last_agent_message(session))
+    if "affirm" not in acts and lexicon.affirm_in_its_words(text, asked):
+        for act in ("cancel", "deny"):  # "sure, cancel it" to "Shall I cancel it?" answers yes; it stops nothing
+            acts.pop(act, None)
+        acts["affirm"] = "lexicon (a yes in the words of the question)"
+    if "affirm" in acts and not lexicon.plain_affirm(text, asked):
+        acts.pop("affirm")  # "yes lol nvm", "yes, on Monday": more than a yes, so no confirmation
+        notes.append("act affirm set aside: the message says more than yes")
+    notes += [f"act {act} ({how})" for act, how in acts.items()]
+    return acts
+
+
+def _read(agent: AgentConfig, session: Session, text: str, scores: list[IntentScore],
+          act_similarities: dict[str, float] | None, today: date | None, notes: list[str]) -> _Turn:
+    """The message's values, dialogue acts, tone and any digression, before any command."""
     active = agent.scenario(session.active_scenario_id)
-    step = current_step(agent, session)
-    filled = [c for c in commands if c.name == "SetSlot" and c.flow == session.active_scenario_id]
-    if not filled or not any(s.name == c.slot for c in filled for s in (step.slots if step else [])):
-        return []
-    slot = digression.free_text_slot(active, session, step)
-    if slot is None or any(c.slot == slot.name for c in commands):
-        return []
-    rest = digression.remainder(text, [c.value for c in filled])
-    if rest is None or not slot_value_valid(slot, rest):
-        return []
-    return [Command(name="SetSlot", flow=session.active_scenario_id, slot=slot.name, value=rest)]
+    pending = session.variables.get(PENDING)
+    entities = message_entities(agent, text, today, pending.get("variable") if isinstance(pending, dict) else None)
+    acts = _dialogue_acts(agent, session, text, act_similarities, notes)
+    abusive = tone.abusive(text)
+    if abusive:
+        notes.append(tone.NOTE)
+    nested = None
+    if active and "hypothetical" not in acts:
+        nested = _digression(agent, session, text, entities, scores, today)
+    if nested is not None:
+        notes.append(f"digression: a question about another value, answered by {nested.label}; not a correction")
+    return _Turn(agent=agent, session=session, text=text, scores=scores, today=today, notes=notes, entities=entities,
+                 acts=acts, abusive=abusive, nested=nested, active=active)
+
+
+# --- the command steps, in order ------------------------------------------------------------------
+
+
+def _exits(turn: _Turn) -> None:
+    """A request for a human, or to cancel the active flow (not a hypothetical one, not inside a digression)."""
+    if "handoff" in turn.acts:
+        turn.commands.append(Command(name="HumanHandoff"))
+    elif turn.active and "cancel" in turn.acts and not turn.hypothetical and turn.nested is None:
+        turn.commands.append(Command(name="CancelFlow", flow=turn.active.id))
+
+
+def _answer(turn: _Turn) -> None:
+    """The answer to the question on screen: an offer outside a flow, else the active flow's confirmation."""
+    active, session = turn.active, turn.session
+    if turn.hypothetical:
+        return
+    if session.offer is not None and not active:
+        turn.commands += _answer_offer(turn.agent, session, turn.text, turn.acts, turn.notes)
+    elif active and turn.nested is None:
+        turn.commands += _answer_step(turn, active)
+
+
+def _answer_step(turn: _Turn, active: Scenario) -> list[Command]:
+    """A yes or a no to the active step: at a confirmation, its answer, with any details after it read against the
+    values the question showed (focal.sensing.confirmation_reply); after a guard's refusal (`blocked`) no question
+    is open, so a yes answers nothing and a no leaves the flow."""
+    session = turn.session
+    if session.flow_state == "confirming":
+        asked = lexicon.question_of(last_agent_message(session))
+        return confirmation_answer(turn.agent, session, turn.text, turn.acts, asked, turn.today, turn.notes)
+    if session.flow_state == "blocked" and "deny" in turn.acts:
+        return [Command(name="DenyConfirmation", flow=active.id)]
+    return []
+
+
+def _choose_candidate(turn: _Turn) -> IntentScore | None:
+    """The scenario the message would start: the digression's, else the best other one; none once it answered a
+    question. A hypothetical needs only a weak resemblance: it is asked about, never acted on."""
+    nav, best = turn.agent.navigation, turn.best
+    if turn.has("AffirmConfirmation"):
+        candidate = None
+    else:
+        floor = nav.clarify_floor if turn.abusive else None  # insults pull the vector away from every example
+        candidate = turn.nested or _candidate(turn.agent, turn.session, turn.scores, exiting=turn.has("CancelFlow"),
+                                              floor=floor)
+    if candidate is None and turn.hypothetical and best is not None and best.score >= nav.clarify_floor \
+            and best.scenario_id != turn.session.active_scenario_id:
+        candidate = best  # "if I did X, would …?": a weak resemblance is enough to ask, never to act
+    return candidate
+
+
+def _start(turn: _Turn) -> None:
+    """StartFlow for the candidate scenario, or Clarify when the message only asks what would happen."""
+    turn.candidate = candidate = _choose_candidate(turn)
+    if candidate is None:
+        return
+    if turn.hypothetical:
+        turn.commands.append(Command(name="Clarify", flow=candidate.scenario_id, topic="hypothetical"))
+        return
+    turn.starting = turn.agent.scenario(candidate.scenario_id)
+    turn.commands.append(Command(name="StartFlow", flow=candidate.scenario_id, value=round(candidate.score, 4),
+                                 topic="digression" if turn.nested is not None else None))
+
+
+def _slot_values(turn: _Turn) -> None:
+    """The slot values of the flow the message starts, else of the active one; a hypothetical sets none."""
+    if turn.hypothetical:
+        return
+    # Values in a message that starts a flow belong to that flow ("check the status of B-125"
+    # during a rebooking is not a new reference for the rebooking).
+    owners = [turn.starting] if turn.starting else [turn.active] if turn.active else []
+    turn.commands += slot_commands(turn.agent, turn.session, turn.text, turn.entities, owners, turn.notes, turn.today)
+    if turn.starting is None and turn.active is not None:
+        turn.commands += fill_rest(turn.agent, turn.session, turn.text, turn.commands)
+
+
+def _whole_message(turn: _Turn) -> None:
+    """A free-text slot takes the whole message when nothing else claims it — not a question ("how much
+    does it cost?" asked while the flow waits for a destination is answered, and the slot asked again),
+    nor an answer to a yes/no question ("yes if it's under $20" is no destination)."""
+    session, text = turn.session, turn.text
+    step = current_step(turn.agent, session)
+    if (step is None or session.flow_state != "waiting_for_slot" or turn.commands or turn.acts or not text.strip()
+            or lexicon.is_question(text) or lexicon.is_reply_word(text)):
+        return
+    waiting = next((s for s in step.slots if s.type == "string" and session.slots.get(s.name) in (None, "")), None)
+    if waiting is not None:
+        flow = turn.active.id if turn.active else None
+        turn.commands.append(Command(name="SetSlot", flow=flow, slot=waiting.name, value=text.strip()))
+
+
+def _small_talk(turn: _Turn) -> None:
+    if not turn.commands and "chitchat" in turn.acts:
+        turn.commands.append(Command(name="ChitChat", topic="greeting" if lexicon.is_greeting(turn.text) else "smalltalk"))
+
+
+COMMAND_STEPS: tuple[Callable[[_Turn], None], ...] = (_exits, _answer, _start, _slot_values, _whole_message, _small_talk)
+
+
+def _ambiguity(turn: _Turn) -> str | None:
+    """Why the message is ambiguous, if it is: a hypothetical asked about, or a near tie between two scenarios
+    with nothing else read (then the choice is offered: "yes" or "the second" answers it)."""
+    if turn.hypothetical and turn.has("Clarify"):
+        return f"a hypothetical question about '{turn.candidate.label}': asked before acting" if turn.candidate \
+            else "hypothetical"
+    if {c.name for c in turn.commands} & SETTLING:
+        return None
+    ambiguity = _near_tie(turn.agent, turn.scores, turn.active is not None)
+    if ambiguity is not None:
+        options = [s.scenario_id for s in turn.scores if s.score >= turn.agent.navigation.clarify_floor][:MAX_OPTIONS]
+        turn.session.offer = Offer(kind="choose", scenario_id=options[0], options=options)
+    return ambiguity
 
 
 def offline_context(
@@ -247,104 +307,28 @@ def offline_context(
 ) -> Context:
     """The offline reading of `text`. `today`: the turn's date from the caller's clock; without it a date
     with no year, or named relative to today ("yesterday"), is not read."""
-    nav = agent.navigation
-    commands: list[Command] = []
-    notes: list[str] = []
-    active = agent.scenario(session.active_scenario_id)
-    step = current_step(agent, session)
     best = scores[0] if scores else None
+    confidence = best.score if best else 0.0
+    notes: list[str] = []
     if (lang := language.foreign(text, agent.languages)) is not None:
         # Not a language the agent speaks: a notice (the composer says it), never a guess from an English menu.
         notes.append(f"{language.NOTE_PREFIX}{lang}")
         return Context(message=text, embedding=embedding, intent_scores=scores[:5], source="offline", notes=notes,
-                       intent_confidence=best.score if best else 0.0)
-    pending = session.variables.get(PENDING)
-    entities = message_entities(agent, text, today, pending.get("variable") if isinstance(pending, dict) else None)
-    acts = detect_acts(text, act_similarities, agent.sensor.act_similarity)
-    # the question the customer answers: the last sentence of the agent's last message that asks one, not the
-    # summary before it ("…the money goes back to your card. Shall I cancel booking K1NW8N?")
-    asked = lexicon.question_of(next((h.text for h in reversed(session.history) if h.role == "assistant"), ""))
-    if "affirm" not in acts and lexicon.affirm_in_its_words(text, asked):
-        for act in ("cancel", "deny"):  # "sure, cancel it" to "Shall I cancel it?" answers yes; it stops nothing
-            acts.pop(act, None)
-        acts["affirm"] = "lexicon (a yes in the words of the question)"
-    if "affirm" in acts and not lexicon.plain_affirm(text, asked):
-        acts.pop("affirm")  # "yes lol nvm", "yes, on Monday": more than a yes, so no confirmation
-        notes.append("act affirm set aside: the message says more than yes")
-    hypothetical = "hypothetical" in acts
-    notes += [f"act {act} ({how})" for act, how in acts.items()]
-    abusive = tone.abusive(text)
-    if abusive:
-        notes.append(tone.NOTE)
-    nested = _digression(agent, session, text, entities, scores, today) if active and not hypothetical else None
-    if nested is not None:
-        notes.append(f"digression: a question about another value, answered by {nested.label}; not a correction")
-
-    if "handoff" in acts:
-        commands.append(Command(name="HumanHandoff"))
-    elif active and "cancel" in acts and not hypothetical and nested is None:
-        commands.append(Command(name="CancelFlow", flow=active.id))
-    if session.offer is not None and not active and not hypothetical:
-        commands += _answer_offer(agent, session, text, acts, notes)
-    elif active and session.flow_state == "confirming" and not hypothetical and nested is None:
-        if "affirm" in acts:
-            commands.append(Command(name="AffirmConfirmation", flow=active.id))
-        elif "deny" in acts:
-            commands.append(Command(name="DenyConfirmation", flow=active.id))
-
-    starting = None
-    answered = any(c.name == "AffirmConfirmation" for c in commands)
-    floor = nav.clarify_floor if abusive else None  # insults pull the vector away from every example
-    candidate = None if answered else nested or _candidate(
-        agent, session, scores, exiting="CancelFlow" in {c.name for c in commands}, floor=floor)
-    if candidate is None and hypothetical and best is not None and best.score >= nav.clarify_floor \
-            and best.scenario_id != session.active_scenario_id:
-        candidate = best  # "if I did X, would …?": a weak resemblance is enough to ask, never to act
-    if candidate is not None:
-        if hypothetical:
-            commands.append(Command(name="Clarify", flow=candidate.scenario_id, topic="hypothetical"))
-        else:
-            starting = agent.scenario(candidate.scenario_id)
-            commands.append(Command(name="StartFlow", flow=candidate.scenario_id, value=round(candidate.score, 4),
-                                    topic="digression" if nested is not None else None))
-
-    if not hypothetical:
-        # Values in a message that starts a flow belong to that flow ("check the status of B-125"
-        # during a rebooking is not a new reference for the rebooking).
-        owners = [starting] if starting else [active] if active else []
-        commands += _slot_commands(agent, session, text, entities, owners, notes, today)
-        if starting is None and active is not None:
-            commands += _fill_rest(agent, session, text, commands)
-    # A free-text slot takes the whole message when nothing else claims it — not a question ("how much
-    # does it cost?" asked while the flow waits for a destination is answered, and the slot asked again),
-    # nor an answer to a yes/no question ("yes if it's under $20" is no destination).
-    if (step is not None and session.flow_state == "waiting_for_slot" and not commands and not acts and text.strip()
-            and not lexicon.is_question(text) and not lexicon.is_reply_word(text)):
-        waiting = next((s for s in step.slots if s.type == "string" and session.slots.get(s.name) in (None, "")), None)
-        if waiting is not None:
-            commands.append(Command(name="SetSlot", flow=active.id if active else None, slot=waiting.name, value=text.strip()))
-    if not commands and "chitchat" in acts:
-        commands.append(Command(name="ChitChat", topic="greeting" if lexicon.is_greeting(text) else "smalltalk"))
-
-    names = {c.name for c in commands}
-    ambiguity = None
-    if hypothetical and "Clarify" in names:
-        ambiguity = f"a hypothetical question about '{candidate.label}': asked before acting" if candidate else "hypothetical"
-    elif not names & {"HumanHandoff", "CancelFlow", "AffirmConfirmation", "DenyConfirmation", "SetSlot", "CorrectSlot"}:
-        ambiguity = _ambiguity(agent, scores, active is not None)
-        if ambiguity is not None:
-            options = [s.scenario_id for s in scores if s.score >= nav.clarify_floor][:MAX_OPTIONS]
-            session.offer = Offer(kind="choose", scenario_id=options[0], options=options)  # "yes" / "the second" answers it
+                       intent_confidence=confidence)
+    turn = _read(agent, session, text, scores, act_similarities, today, notes)
+    for step in COMMAND_STEPS:
+        step(turn)
+    ambiguity = _ambiguity(turn)
     return Context(
         message=text,
         embedding=embedding,
-        detected_intent=best.label if best and best.score >= nav.clarify_floor else None,
-        intent_confidence=best.score if best else 0.0,
+        detected_intent=best.label if best and best.score >= agent.navigation.clarify_floor else None,
+        intent_confidence=confidence,
         intent_scores=scores[:5],
-        extracted_entities=entities,
+        extracted_entities=turn.entities,
         is_ambiguous=ambiguity is not None,
         ambiguity_reason=ambiguity,
-        commands=commands,
+        commands=turn.commands,
         source="offline",
         notes=notes,
     )

@@ -30,7 +30,7 @@ from focal.models.context import PreValidationCheck
 from focal.models.session import Session
 from focal.ports import Embedder, InjectionClassifier
 from focal.sensing.dangerous import dangerous_findings
-from focal.sensing.injection import normalise
+from focal.text.views import words_view
 from focal.sensing.injection_classifier import EmbeddingClassifier
 from focal.sensing.injection_verdict import detect_injection
 
@@ -70,7 +70,7 @@ def _has_context(session: Session) -> bool:
 
 
 def _needs_context(text: str) -> str | None:
-    norm = normalise(text).strip()
+    norm = words_view(text).strip()
     if _DEICTIC_ONLY.match(norm):
         return "it answers or points at something, but nothing was asked or offered in this conversation yet"
     if _BACK_REFERENCE.search(norm):

@@ -21,6 +21,7 @@ apart (`Context.set_aside`), so a conversation test can say why a scripted readi
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Protocol
 
@@ -125,118 +126,203 @@ def _inferable(agent: AgentConfig, session: Session, flow: str | None, cmd: Comm
     return f"{'a choice among its allowed values ' if asked else ''}inferred by the confident reading of {flow}"
 
 
+@dataclass
+class _Merge:
+    """The merged reading as it is built: the offline reading's commands with what the model's adds, and what of
+    the model's reading was taken (`used`) or set aside, and why."""
+
+    agent: AgentConfig
+    session: Session
+    text: str
+    today: date | None
+    offline: Context
+    output: ModelReading
+    flow: str | None  # the model's intent, when it may set the offline one aside
+    notes: list[str]
+    set_aside: list[str]  # what of the model's reading is not taken, and why (also in notes)
+    commands: list[Command] = field(init=False)  # from the offline reading's
+    entities: dict[str, Any] = field(init=False)
+    ambiguous: bool = field(init=False)
+    reason: str | None = field(init=False)
+    used: bool = False
+
+    def __post_init__(self) -> None:
+        self.commands = list(self.offline.commands)
+        self.entities = dict(self.offline.extracted_entities)
+        self.ambiguous, self.reason = self.offline.is_ambiguous, self.offline.ambiguity_reason
+
+    @property
+    def offline_slots(self) -> dict[str | None, Any]:
+        return {c.slot: c.value for c in self.offline.commands if c.name in SLOT_COMMANDS}
+
+    @property
+    def offline_values(self) -> list[Any]:
+        return [*self.offline_slots.values(), *self.offline.extracted_entities.values()]
+
+    @property
+    def offline_acts(self) -> set[str]:
+        return {c.name for c in self.offline.commands if c.name in ACTS}
+
+    def drop(self, note: str) -> None:
+        self.notes.append(note)
+        self.set_aside.append(note)
+
+
+def _begin(agent: AgentConfig, session: Session, text: str, offline: Context, output: ModelReading,
+           today: date | None) -> _Merge:
+    """The merge, with the model's intent judged first (why it did not set the offline one aside is set aside)."""
+    notes: list[str] = []
+    flow = accepted_intent(agent, session, offline, output, notes,
+                           supported_flows(agent, session, text, offline, output, today))
+    set_aside = list(notes) if flow is None and output.detected_intent else []
+    return _Merge(agent=agent, session=session, text=text, today=today, offline=offline, output=output, flow=flow,
+                  notes=notes, set_aside=set_aside)
+
+
+def _take_intent(m: _Merge) -> None:
+    """The model's confident intent sets aside the offline StartFlow of another flow; the offline values move to it."""
+    if m.flow is None:
+        return
+    stale = [c for c in m.commands if c.name == "StartFlow" and c.flow != m.flow]
+    if stale:
+        m.notes.append(f"the model's confident {m.flow} set aside the offline StartFlow {stale[0].flow}")
+    moved = {c.flow for c in stale}  # the offline values stand, in the flow taken
+    m.commands = [c.model_copy(update={"flow": m.flow}) if c.name in SLOT_COMMANDS and c.flow in moved else c
+                  for c in m.commands if c not in stale]
+    m.used = True
+
+
+def _model_start(m: _Merge, cmd: Command) -> None:
+    """The model's StartFlow stands for the intent taken (at most its confidence); another flow's is dropped."""
+    flow = m.flow
+    if flow is not None and cmd.flow == flow and m.session.active_scenario_id != flow and not any(
+            c.name == "StartFlow" and c.flow == flow for c in m.commands):
+        value = float(cmd.value) if isinstance(cmd.value, int | float) else m.output.intent_confidence
+        m.commands.append(cmd.model_copy(update={"value": min(value, m.output.intent_confidence)}))
+    elif cmd.flow != flow:
+        (m.drop if flow is not None else m.notes.append)(f"the model's StartFlow {cmd.flow} dropped: not the intent taken")
+
+
+def _model_act(m: _Merge, cmd: Command) -> None:
+    """A model act is added when the offline reading heard none; one contradicting an offline act is dropped."""
+    offline_acts = m.offline_acts
+    if offline_acts and cmd.name not in offline_acts:
+        m.drop(f"the model's {cmd.name} dropped: the offline reading heard {sorted(offline_acts)[0]}")
+    elif cmd.name not in offline_acts:
+        m.commands.append(cmd)
+        m.used = True
+
+
+def _model_other(m: _Merge, cmd: Command) -> None:
+    """ChitChat, Clarify: added once, for no flow or a flow the agent has."""
+    if any(c.name == cmd.name for c in m.commands):
+        return
+    if cmd.flow is None or m.agent.scenario(cmd.flow) is not None:
+        m.commands.append(cmd)
+        m.used = True
+
+
+def _model_slot(m: _Merge, cmd: Command) -> None:
+    """The model's slot command, when it may stand; `drop` says why when it may not."""
+    what = f"the model's {cmd.slot}={_short(cmd.value)}"
+    if not customer_may_set(m.agent, cmd.slot):
+        m.commands.append(cmd)  # not the customer's to set: focal.sensing.provenance drops it and says so
+        return
+    offline_slots = m.offline_slots
+    if cmd.slot in offline_slots:
+        _offline_slot_stands(m, cmd, offline_slots[cmd.slot], what)
+        return
+    why = grounding(m.agent, m.session, cmd.slot, cmd.value, m.text, m.offline_values, m.today)
+    if why is None:
+        why = _inferable(m.agent, m.session, m.flow, cmd)
+        if why is None:
+            m.drop(f"{what} dropped: not in the message (made up)")
+            return
+        m.notes.append(f"{what} kept: {why}, not in the message's words")
+    if any(c.name in SLOT_COMMANDS and c.slot == cmd.slot for c in m.commands):
+        return
+    m.commands.append(cmd)
+    m.used = True
+
+
+def _offline_slot_stands(m: _Merge, cmd: Command, offline_value: Any, what: str) -> None:
+    """A slot the offline reader read keeps its value; the model's same value may only give its spelling."""
+    if grounding(m.agent, m.session, cmd.slot, cmd.value, m.text, [offline_value], m.today) is None:
+        m.drop(f"{what} dropped: the offline reading gave {_short(offline_value)}")
+    elif isinstance(cmd.value, str) and cmd.value in m.text and str(offline_value) not in m.text:
+        # the same value, as the customer wrote it ("sara_doe_4962", which the offline id reader capitalises)
+        at = next(i for i, c in enumerate(m.commands) if c.name in SLOT_COMMANDS and c.slot == cmd.slot)
+        m.commands[at] = m.commands[at].model_copy(update={"value": cmd.value})
+
+
+def _model_commands(m: _Merge) -> None:
+    """Each of the model's commands, by its kind."""
+    for cmd in m.output.commands:
+        if cmd.name == "StartFlow":
+            _model_start(m, cmd)
+        elif cmd.name in SLOT_COMMANDS:
+            _model_slot(m, cmd)
+        elif cmd.name in ACTS:
+            _model_act(m, cmd)
+        else:
+            _model_other(m, cmd)
+
+
+def _customer_spelling(m: _Merge) -> None:
+    """An offline entity the model gives as the customer wrote it (see `_offline_slot_stands`) takes that spelling."""
+    for cmd in m.output.commands:
+        name, value = cmd.slot or "", cmd.value
+        if (cmd.name in SLOT_COMMANDS and isinstance(value, str) and value in m.text and name in m.entities
+                and str(m.entities[name]) not in m.text and str(m.entities[name]).casefold() == value.casefold()):
+            m.entities[name] = value
+
+
+def _model_entities(m: _Merge) -> None:
+    """The model's entities the offline reader did not read: kept when they follow from the message."""
+    for name, value in m.output.extracted_entities.items():
+        if name in m.entities or value in (None, "", []):
+            continue
+        if not customer_may_set(m.agent, name):
+            m.entities[name] = value  # not the customer's to set: focal.sensing.provenance drops it and says so
+            continue
+        if grounding(m.agent, m.session, name, value, m.text, m.offline_values, m.today):
+            m.entities[name] = value
+            m.used = True
+        else:
+            m.drop(f"the model's {name}={_short(value)} dropped: not in the message (made up)")
+
+
+def _ambiguity(m: _Merge) -> None:
+    """The model's confident intent resolves an offline near-tie; the model's doubt counts when nothing was read."""
+    if m.ambiguous and m.flow is not None:
+        m.ambiguous, m.reason = False, None
+        m.notes.append(f"the offline near-tie resolved by the model's confident {m.flow}")
+    if m.output.is_ambiguous and not m.ambiguous and not m.offline.commands and m.flow is None:
+        m.ambiguous, m.reason = True, m.output.ambiguity_reason or "the model found the message ambiguous"
+        m.used = True
+
+
+MERGE_STEPS: tuple[Callable[[_Merge], None], ...] = (
+    _take_intent, _model_commands, _customer_spelling, _model_entities, _ambiguity)
+
+
 def merge_readings(agent: AgentConfig, session: Session, text: str, offline: Context, output: ModelReading,
                    today: date | None = None) -> Context:
     """The offline reading with what the model's reading may add to it (see the module)."""
-    notes: list[str] = []
-    set_aside: list[str] = []  # what of the model's reading is not taken, and why (also in notes)
-
-    def drop(note: str) -> None:
-        notes.append(note)
-        set_aside.append(note)
-
-    flow = accepted_intent(agent, session, offline, output, notes,
-                           supported_flows(agent, session, text, offline, output, today))
-    if flow is None and output.detected_intent:
-        set_aside += notes  # the model's intent did not set the offline one aside: why
-    offline_slots = {c.slot: c.value for c in offline.commands if c.name in SLOT_COMMANDS}
-    offline_values = [*offline_slots.values(), *offline.extracted_entities.values()]
-    offline_acts = {c.name for c in offline.commands if c.name in ACTS}
-    commands = list(offline.commands)
-    used = False
-    if flow is not None:
-        stale = [c for c in commands if c.name == "StartFlow" and c.flow != flow]
-        if stale:
-            notes.append(f"the model's confident {flow} set aside the offline StartFlow {stale[0].flow}")
-        moved = {c.flow for c in stale}  # the offline values stand, in the flow taken
-        commands = [c.model_copy(update={"flow": flow}) if c.name in SLOT_COMMANDS and c.flow in moved else c
-                    for c in commands if c not in stale]
-        used = True
-    for cmd in output.commands:
-        if cmd.name == "StartFlow":
-            if flow is not None and cmd.flow == flow and session.active_scenario_id != flow and not any(
-                    c.name == "StartFlow" and c.flow == flow for c in commands):
-                value = float(cmd.value) if isinstance(cmd.value, int | float) else output.intent_confidence
-                commands.append(cmd.model_copy(update={"value": min(value, output.intent_confidence)}))
-            elif cmd.flow != flow:
-                (drop if flow is not None else notes.append)(f"the model's StartFlow {cmd.flow} dropped: not the intent taken")
-        elif cmd.name in SLOT_COMMANDS:
-            if _slot(agent, session, text, cmd, flow, offline_slots, offline_values, commands, notes, drop, today):
-                used = True
-        elif cmd.name in ACTS:
-            if offline_acts and cmd.name not in offline_acts:
-                drop(f"the model's {cmd.name} dropped: the offline reading heard {sorted(offline_acts)[0]}")
-            elif cmd.name not in offline_acts:
-                commands.append(cmd)
-                used = True
-        elif not any(c.name == cmd.name for c in commands):  # ChitChat, Clarify
-            if cmd.flow is None or agent.scenario(cmd.flow) is not None:
-                commands.append(cmd)
-                used = True
-    entities = dict(offline.extracted_entities)
-    for cmd in output.commands:  # an offline value the model gives as the customer wrote it (see `_slot`)
-        name, value = cmd.slot or "", cmd.value
-        if (cmd.name in SLOT_COMMANDS and isinstance(value, str) and value in text and name in entities
-                and str(entities[name]) not in text and str(entities[name]).casefold() == value.casefold()):
-            entities[name] = value
-    for name, value in output.extracted_entities.items():
-        if name in entities or value in (None, "", []):
-            continue
-        if not customer_may_set(agent, name):
-            entities[name] = value  # not the customer's to set: focal.sensing.provenance drops it and says so
-            continue
-        why = grounding(agent, session, name, value, text, offline_values, today)
-        if why:
-            entities[name] = value
-            used = True
-        else:
-            drop(f"the model's {name}={_short(value)} dropped: not in the message (made up)")
-    ambiguous, reason = offline.is_ambiguous, offline.ambiguity_reason
-    if ambiguous and flow is not None:
-        ambiguous, reason = False, None
-        notes.append(f"the offline near-tie resolved by the model's confident {flow}")
-    if output.is_ambiguous and not ambiguous and not offline.commands and flow is None:
-        ambiguous, reason = True, output.ambiguity_reason or "the model found the message ambiguous"
-        used = True
-    if not used and not set_aside:
-        set_aside.append("nothing of the model's reading was taken")
-    acts_taken = any(c.name in ACTS and c.name not in offline_acts for c in commands)
+    m = _begin(agent, session, text, offline, output, today)
+    for step in MERGE_STEPS:
+        step(m)
+    if not m.used and not m.set_aside:
+        m.set_aside.append("nothing of the model's reading was taken")
+    offline_acts = m.offline_acts
+    acts_taken = any(c.name in ACTS and c.name not in offline_acts for c in m.commands)
     merged = offline.model_copy(update={
-        "commands": commands, "extracted_entities": entities, "is_ambiguous": ambiguous, "ambiguity_reason": reason,
-        "source": "model",
-        "intent_confidence": output.intent_confidence if flow is not None or acts_taken else offline.intent_confidence,
-        "notes": [*offline.notes, *notes, *([] if used else ["nothing of the model's reading was taken"])],
-        "set_aside": [*offline.set_aside, *set_aside],
+        "commands": m.commands, "extracted_entities": m.entities, "is_ambiguous": m.ambiguous,
+        "ambiguity_reason": m.reason, "source": "model",
+        "intent_confidence": output.intent_confidence if m.flow is not None or acts_taken else offline.intent_confidence,
+        "notes": [*offline.notes, *m.notes, *([] if m.used else ["nothing of the model's reading was taken"])],
+        "set_aside": [*offline.set_aside, *m.set_aside],
     })
-    if flow is not None:
-        merged.detected_intent = next((s.intent_label or s.id for s in agent.scenarios if s.id == flow), flow)
+    if m.flow is not None:
+        merged.detected_intent = next((s.intent_label or s.id for s in agent.scenarios if s.id == m.flow), m.flow)
     return merged
-
-
-def _slot(agent: AgentConfig, session: Session, text: str, cmd: Command, flow: str | None,
-          offline_slots: dict[str | None, Any], offline_values: list[Any], commands: list[Command], notes: list[str],
-          drop: Callable[[str], None], today: date | None) -> bool:
-    """Add the model's slot command to `commands` when it may stand; `drop` says why when it may not."""
-    what = f"the model's {cmd.slot}={_short(cmd.value)}"
-    if not customer_may_set(agent, cmd.slot):
-        commands.append(cmd)  # not the customer's to set: focal.sensing.provenance drops it and says so
-        return False
-    if cmd.slot in offline_slots:
-        if grounding(agent, session, cmd.slot, cmd.value, text, [offline_slots[cmd.slot]], today) is None:
-            drop(f"{what} dropped: the offline reading gave {_short(offline_slots[cmd.slot])}")
-        elif isinstance(cmd.value, str) and cmd.value in text and str(offline_slots[cmd.slot]) not in text:
-            # the same value, as the customer wrote it ("sara_doe_4962", which the offline id reader capitalises)
-            at = next(i for i, c in enumerate(commands) if c.name in SLOT_COMMANDS and c.slot == cmd.slot)
-            commands[at] = commands[at].model_copy(update={"value": cmd.value})
-        return False
-    why = grounding(agent, session, cmd.slot, cmd.value, text, offline_values, today)
-    if why is None:
-        why = _inferable(agent, session, flow, cmd)
-        if why is None:
-            drop(f"{what} dropped: not in the message (made up)")
-            return False
-        notes.append(f"{what} kept: {why}, not in the message's words")
-    if any(c.name in SLOT_COMMANDS and c.slot == cmd.slot for c in commands):
-        return False
-    commands.append(cmd)
-    return True

@@ -31,8 +31,7 @@ from typing import Any
 
 from focal.dialogue.flow import end_flow
 from focal.dialogue.offer_shown import offer_shown
-from focal.dialogue.variables import known_variables, render
-from focal.enforcement.assess import assess, settle
+from focal.enforcement.assess import Assessment, assess, settle
 from focal.enforcement.conditions import rules_to_judge, still_to_judge
 from focal.enforcement.deterministic import deterministic
 from focal.enforcement.facts import agent_declared_texts, build_sources, unbound_facts
@@ -46,15 +45,15 @@ from focal.enforcement.tripwires import DEFAULT_RULES
 from focal.enforcement.variables import PURPOSE as READ_PURPOSE
 from focal.enforcement.variables import draft_variables, field_listing
 from focal.models.agent import AgentConfig, Rule
-from focal.models.turn import OUTPUT_CHECKS, CheckVerdict, TurnState, Violation
-from focal.pipeline.budget import SPENT, budget_spent, start_budget
-from focal.pipeline.deps import Deps
+from focal.models.turn import OUTPUT_CHECKS, CheckVerdict, Draft, TurnState, Violation
+from focal.turn.budget import SPENT, budget_spent, start_budget
+from focal.turn.deps import Deps
+from focal.variables import known_variables, render, said_variables, spoken
 
 CHECK_LANES = OUTPUT_CHECKS  # output checks: their violations name the check, not a rule
 
 
 def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], text: str) -> list[Violation]:
-    cfg = agent.enforcement
     draft = state.drafts[-1]
     if draft.agent_text:
         return []  # a guard's or a rule's own template: the business's words, said as written
@@ -64,28 +63,11 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
     if (blocked := _blocked_whatever_it_says(agent, state, rules, names, text, dict(variables))) is not None:
         _lap(state, "deterministic", started)
         return blocked
-    acted = any(c.status == "ok" and (t := agent.tool(c.tool_id)) is not None and t.side_effect for c in state.tool_calls)
-    in_flow = state.decision.scenario_id is not None  # an action asked for inside a flow is that flow's to guard
-    requested = agent.flow_of_intent(state.context.detected_intent if state.context else None)
-    found = assess(agent, rules, names, draft, variables, state.request.message, acted or in_flow, requested)
-    defaults = found.defaults
-    subjective = rules_to_judge(state, [r for r in rules if r.subjective]) + defaults
+    found = _assessed(agent, state, rules, names, variables)
+    subjective = rules_to_judge(state, [r for r in rules if r.subjective]) + found.defaults
     llm = deps.llm(agent, state)
-    judging = bool(subjective) and cfg.llm_judge_enabled and llm.available("judge")
-    batched: list[Violation] | None = None
-    batch_s = 0.0
-    if found.verify and (judging or llm.available(READ_PURPOSE)):
-        # The verification call: the fields the reader raised, read by a model that did not write the draft —
-        # with the subjective rules' verdicts in the same call when there are any.
-        call_started = time.perf_counter()
-        message = state.request.message
-        if judging:
-            batched, values = judge_and_read(llm, subjective, field_listing(found.verify), text, state.model_calls, message)
-        else:
-            values = verify_values(llm, field_listing(found.verify), text, state.model_calls, message)
-        batch_s = time.perf_counter() - call_started
-        if values is not None:  # a failed call leaves the raised fields uncertain: cannot verify
-            settle(found.reading, found.verify, values)
+    judging = bool(subjective) and agent.enforcement.llm_judge_enabled and llm.available("judge")
+    batched, batch_s = _verify(state, llm, found, subjective, judging, text)
     checkable, unverifiable = apply_reading(agent, rules, variables, found.reading)  # uncertain values: "cannot verify"
     _keep_values(state, names, variables)
     violations = unverifiable + deterministic([r for r in checkable if not r.subjective], variables)
@@ -94,12 +76,37 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
         started = time.perf_counter() - batch_s
         verdicts = batched if found.verify and judging else (
             judge(llm, subjective, text, state.model_calls, state.request.message) if judging else None)
-        if verdicts is not None:
-            violations += verdicts
-        else:
-            violations += _unjudged(agent, state, llm, subjective, judging, defaults)
+        violations += verdicts if verdicts is not None else _unjudged(agent, state, llm, subjective, judging, found.defaults)
         _lap(state, "judge", started)
     return violations
+
+
+def _assessed(agent: AgentConfig, state: TurnState, rules: list[Rule], names: set[str], variables: dict[str, Any]) -> Assessment:
+    """The latest draft assessed on what it commits to (focal.enforcement.assess)."""
+    acted = any(c.status == "ok" and (t := agent.tool(c.tool_id)) is not None and t.side_effect for c in state.tool_calls)
+    in_flow = state.decision.scenario_id is not None  # an action asked for inside a flow is that flow's to guard
+    requested = agent.flow_of_intent(state.context.detected_intent if state.context else None)
+    return assess(agent, rules, names, state.drafts[-1], variables, state.request.message, acted or in_flow, requested)
+
+
+def _verify(state: TurnState, llm: Any, found: Assessment, subjective: list[Rule], judging: bool,
+            text: str) -> tuple[list[Violation] | None, float]:
+    """The verification call: the fields the reader raised, read by a model that did not write the draft — with the
+    subjective rules' verdicts in the same call when there are any. The verdicts it gave (None: not asked, or not
+    batched) and how long it took; a failed call leaves the raised fields uncertain ("cannot verify")."""
+    if not found.verify or not (judging or llm.available(READ_PURPOSE)):
+        return None, 0.0
+    started = time.perf_counter()
+    message = state.request.message
+    batched: list[Violation] | None = None
+    if judging:
+        batched, values = judge_and_read(llm, subjective, field_listing(found.verify), text, state.model_calls, message)
+    else:
+        values = verify_values(llm, field_listing(found.verify), text, state.model_calls, message)
+    took = time.perf_counter() - started
+    if values is not None:
+        settle(found.reading, found.verify, values)
+    return batched, took
 
 
 def _unjudged(agent: AgentConfig, state: TurnState, llm: Any, subjective: list[Rule], judging: bool,
@@ -176,7 +183,7 @@ def _unbound(agent: AgentConfig, state: TurnState, index: int) -> list[Violation
     own = [*(state.session.slots.values() if state.session else []), *(state.profile.fields.values() if state.profile else [])]
     checked = [h.text for h in history if h.role != "user"]  # answers already checked and sent
     src = build_sources(agent_declared_texts(agent), known, typed + checked, own)
-    found = unbound_facts(draft.text, src, draft.spans, contacts_only=draft.source != "model")
+    found = unbound_facts(draft.text, src, draft.spans, contacts_only=draft.source != "model", languages=agent.languages)
     problems = [f"{{{name}}} names no known value" for name in draft.unbound_placeholders]
     problems += [f"{u.kind} {u.text!r} comes from no known value, the customer or the agent's texts" for u in found]
     reason = "; ".join(problems) or "every figure, id, link and phone is bound"
@@ -200,7 +207,7 @@ def _output_checks(agent: AgentConfig, state: TurnState, deps: Deps) -> list[Vio
         started = time.perf_counter()
         folder = _model_folder(agent, cfg.relevance_model_dir)
         model = deps.relevance_model(folder) if folder and deps.relevance_model else None
-        rel = check_relevance(agent, state, draft.text, draft.source, deps.embedder, variables, model)
+        rel = check_relevance(agent, state, draft.text, draft.source, deps.embedder, spoken(agent, variables), model)
         _lap(state, "relevance", started)
         state.enforcement.checks.append(CheckVerdict(
             name="relevance", draft=index, passed=rel.passed, score=rel.score,
@@ -252,7 +259,7 @@ def _calls_may_overlap(agent: AgentConfig, state: TurnState, deps: Deps, rules: 
 
 
 def _is_fallback_text(agent: AgentConfig, state: TurnState, text: str) -> bool:
-    variables = known_variables(agent, state.session, state.profile)
+    variables = said_variables(agent, state.session, state.profile)
     texts = {render(r.fallback_text, variables) for v in state.enforcement.violations
              if (r := agent.rule(v.rule_id)) is not None and r.fallback_text and not r.response_template}
     return text in texts
@@ -263,7 +270,8 @@ def _offer_still_shown(agent: AgentConfig, state: TurnState, text: str) -> bool:
     if session is None or state.decision.action != "confirm":
         return False
     step = agent.step(session.active_scenario_id, session.active_step_id)
-    return offer_shown(step, known_variables(agent, session, state.profile), text)
+    known = known_variables(agent, session, state.profile)
+    return offer_shown(step, known, text, spoken(agent, known))
 
 
 def _withdraw_confirmation(state: TurnState) -> None:
@@ -276,6 +284,59 @@ def _withdraw_confirmation(state: TurnState) -> None:
         state.decision.scenario_id, state.decision.step_id = session.active_scenario_id, session.active_step_id
 
 
+def _violations(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule]) -> list[Violation]:
+    """Every violation of the latest draft: the rule lanes, the output checks, then unbound facts."""
+    draft = state.drafts[-1]
+    if _calls_may_overlap(agent, state, deps, rules):
+        # The grounding judge and the rule lanes' call read the same draft independently: side by side.
+        checks = _pool().submit(_output_checks, agent, state, deps)
+        try:
+            found = _check(agent, state, deps, rules, draft.text)
+        finally:
+            outputs = checks.result()
+        found += outputs
+    else:
+        found = _check(agent, state, deps, rules, draft.text)
+        found += _output_checks(agent, state, deps)
+    return found + _unbound(agent, state, len(state.drafts) - 1)  # after the rule lanes: it reads their values
+
+
+def _accept(agent: AgentConfig, state: TurnState, draft: Draft) -> TurnState:
+    """A draft that passed every check is the answer."""
+    report = state.enforcement
+    state.response = draft.text
+    state.feedback = []
+    if draft.agent_text and _is_fallback_text(agent, state, draft.text):
+        report.fallback_used = True  # the violated rule's own fallback text is what the customer hears
+        state.execution_path = "fallback"
+    if any(v.lane not in CHECK_LANES for v in report.violations) and not _offer_still_shown(agent, state, draft.text):
+        # An earlier draft of this turn broke a hard constraint: unless the compliant draft puts the same
+        # offer to the customer, the step's side effect must not run on a "yes" to an offer that was blocked.
+        _withdraw_confirmation(state)
+    return state
+
+
+def _fall_back(agent: AgentConfig, state: TurnState, draft: Draft, variables: dict[str, Any]) -> TurnState:
+    """No draft can be said: the agent's own words once (when no rule says what to say instead), else the fallback."""
+    report = state.enforcement
+    first = next((agent.rule(v.rule_id) for v in draft.violations if agent.rule(v.rule_id) is not None), None)
+    if first is None and draft.source == "model" and not report.own_words:
+        # No rule of the agent's says what to say instead: the agent's own words for this turn (the step's template,
+        # its question), checked like any draft, before the generic fallback.
+        report.own_words = True
+        state.feedback = [f"{v.rule_id}: {v.reason}" for v in draft.violations]
+        state.control.next = "generate"
+        return state
+    first = first or next((DEFAULT_RULES.get(v.rule_id) for v in draft.violations if v.rule_id in DEFAULT_RULES), None)
+    state.response = render((first.fallback_text if first else None) or agent.enforcement.fallback_message,
+                            spoken(agent, variables))
+    report.fallback_used = True
+    state.execution_path = "fallback"
+    state.feedback = []
+    _withdraw_confirmation(state)
+    return state
+
+
 def run(state: TurnState, deps: Deps) -> TurnState:
     r = state.request
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
@@ -283,29 +344,9 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     report = state.enforcement
     rules = rules_to_enforce(agent, state)
     report.checked = [rule.id for rule in rules]
-    if _calls_may_overlap(agent, state, deps, rules):
-        # The grounding judge and the rule lanes' call read the same draft independently: side by side.
-        checks = _pool().submit(_output_checks, agent, state, deps)
-        try:
-            draft.violations = _check(agent, state, deps, rules, draft.text)
-        finally:
-            outputs = checks.result()
-        draft.violations += outputs
-    else:
-        draft.violations = _check(agent, state, deps, rules, draft.text)
-        draft.violations += _output_checks(agent, state, deps)
-    draft.violations += _unbound(agent, state, len(state.drafts) - 1)  # after the rule lanes: it reads their values
+    draft.violations = _violations(agent, state, deps, rules)
     if not draft.violations:
-        state.response = draft.text
-        state.feedback = []
-        if draft.agent_text and _is_fallback_text(agent, state, draft.text):
-            report.fallback_used = True  # the violated rule's own fallback text is what the customer hears
-            state.execution_path = "fallback"
-        if any(v.lane not in CHECK_LANES for v in report.violations) and not _offer_still_shown(agent, state, draft.text):
-            # An earlier draft of this turn broke a hard constraint: unless the compliant draft puts the same
-            # offer to the customer, the step's side effect must not run on a "yes" to an offer that was blocked.
-            _withdraw_confirmation(state)
-        return state
+        return _accept(agent, state, draft)
 
     report.violations += draft.violations
     variables = known_variables(agent, state.session, state.profile)
@@ -317,19 +358,4 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         state.feedback = [f"{v.rule_id}: {v.reason}" for v in draft.violations]
         state.control.next = "generate"
         return state
-
-    first = next((agent.rule(v.rule_id) for v in draft.violations if agent.rule(v.rule_id) is not None), None)
-    if first is None and draft.source == "model" and not report.own_words:
-        # No rule of the agent's says what to say instead: the agent's own words for this turn (the step's template,
-        # its question), checked like any draft, before the generic fallback.
-        report.own_words = True
-        state.feedback = [f"{v.rule_id}: {v.reason}" for v in draft.violations]
-        state.control.next = "generate"
-        return state
-    first = first or next((DEFAULT_RULES.get(v.rule_id) for v in draft.violations if v.rule_id in DEFAULT_RULES), None)
-    state.response = render((first.fallback_text if first else None) or agent.enforcement.fallback_message, variables)
-    report.fallback_used = True
-    state.execution_path = "fallback"
-    state.feedback = []
-    _withdraw_confirmation(state)
-    return state
+    return _fall_back(agent, state, draft, variables)

@@ -10,10 +10,10 @@ from pydantic import ValidationError
 from focal.errors import AgentNotFound, DuplicateTurn
 from focal.models.turn import TurnError, TurnRequest, TurnState
 from focal.pii import digit_rules
-from focal.pipeline.definition import STAGE_NAMES, next_stage
-from focal.pipeline.deps import Deps
-from focal.pipeline.idempotency import complete_turn, hold_turn
 from focal.stages.persist import carry_plan, count_turn, remask_earlier, turn_record
+from focal.turn.definition import STAGE_NAMES, next_stage
+from focal.turn.deps import Deps
+from focal.turn.idempotency import complete_turn, hold_turn
 
 # Errors a stage raises that describe the request, by exception name (the Catch's `Error`) → the turn's code.
 CLIENT_ERRORS = {AgentNotFound.__name__: AgentNotFound.code}
@@ -83,7 +83,7 @@ def handle(event: dict[str, Any], deps: Deps) -> dict[str, Any]:
             state.error.message += " (the turn record could not be written)"
             state.result = state.to_result()
     # A repeat of this turn id answers with this fallback result and re-runs nothing (a tool with a
-    # side effect may have run before the failure); see focal.pipeline.idempotency.
+    # side effect may have run before the failure); see focal.turn.idempotency.
     try:
         complete_turn(state, deps.idempotency, deps.clock())
     except Exception:  # noqa: BLE001

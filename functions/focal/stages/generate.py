@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from focal.dialogue.clarify import MAX_OPTIONS, likely_scenarios, step_suggestions, suggestions
-from focal.dialogue.variables import known_variables
+from focal.dialogue.clarify import likely_scenarios, step_suggestions, suggestions
 from focal.enforcement.bindings import render_draft
 from focal.enforcement.reading import expression_names
 from focal.enforcement.repair import hopeless, rules_to_enforce
@@ -15,8 +14,10 @@ from focal.generation.structured import commitment_schema, parse_draft
 from focal.model_calls import call_model
 from focal.models.agent import AgentConfig
 from focal.models.turn import OUTPUT_CHECKS, Draft, TurnState
-from focal.pipeline.budget import budget_spent
-from focal.pipeline.deps import Deps
+from focal.sensing.offers import MAX_OPTIONS
+from focal.turn.budget import budget_spent
+from focal.turn.deps import Deps
+from focal.variables import known_variables, spoken
 
 EXECUTION_PATHS = {
     "escalate": "escalate", "out_of_scope": "clarify", "tool_error": "fallback", "clarify": "clarify", "clarify_step": "clarify",
@@ -31,58 +32,88 @@ def commitment_names(agent: AgentConfig, state: TurnState) -> list[str]:
     return sorted(n for n in names if (f := agent.field(n)) is not None and "response" in f.sources and not f.privileged)
 
 
+def _suggest(agent: AgentConfig, state: TurnState) -> None:
+    """The questions a chat channel may offer as buttons after a clarification or an out-of-scope answer."""
+    action = state.decision.action
+    if action == "clarify":
+        state.suggested_questions = suggestions(likely_scenarios(agent, state.context))
+    elif action == "clarify_step":
+        state.suggested_questions = step_suggestions(state)
+    elif action == "out_of_scope":
+        state.suggested_questions = suggestions(agent.scenarios[:MAX_OPTIONS])
+
+
+def _said_as_written(agent: AgentConfig, state: TurnState) -> str | None:
+    """Why this turn's draft is the agent's own words with no generation call (None: the model may write it)."""
+    if (fixed := fixed_text(agent, state)) is not None:
+        # Said as written: no model call, checked by enforce like any other draft (models.rephrase_fixed_texts).
+        return f"no generation call ({fixed})"
+    if state.enforcement.own_words:
+        return "the model's drafts failed: the agent's own words"
+    return None
+
+
+def _hopeless(agent: AgentConfig, state: TurnState, llm: Any, variables: dict[str, Any]) -> str | None:
+    if llm.available("generate") and (blocker := hopeless(agent, rules_to_enforce(agent, state), variables)):
+        # Whatever the model wrote, enforce would block it and answer with the fallback: no call.
+        return f"no generation call: no answer can satisfy {blocker.id}"
+    return None
+
+
+def _composed(agent: AgentConfig, state: TurnState, variables: dict[str, Any], why: str) -> TurnState:
+    state.decision.notes.append(why)
+    state.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
+    return state
+
+
+def _model_draft(agent: AgentConfig, state: TurnState, llm: Any, variables: dict[str, Any]) -> bool:
+    """The model's structured draft, placeholders rendered by the engine; False when it gave nothing usable."""
+    names = commitment_names(agent, state)
+    messages = generation_messages(agent, state, variables, names)
+    reply, call = call_model(llm, "generate", messages, state.model_calls, json_schema=commitment_schema(agent, names))
+    parsed = parse_draft(reply.text) if reply is not None else None
+    if parsed is not None and parsed.problem is None:
+        shown = render_draft(parsed.text, variables, parsed.commitments, names)
+        committed = shown.commitments if parsed.structured else None
+        state.drafts.append(Draft(text=shown.text, source="model", commitments=committed, spans=shown.spans,
+                                  bindings=shown.bound, unbound_placeholders=shown.unbound))
+        state.decision.notes += parsed.notes
+        return True
+    if parsed is not None:
+        call.ok, call.note = False, parsed.problem or "unusable answer"
+    state.decision.notes.append(f"generation model gave no usable answer ({call.note or 'no reply'}); offline composer used")
+    return False
+
+
+def _offline_draft(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> Draft:
+    """The composer's draft. After a rule's violation it says the violated rules' own texts: the agent's words,
+    said as written."""
+    source: Literal["template", "offline"] = "template" if state.feedback else "offline"
+    own = bool(state.feedback) and any(v.lane not in OUTPUT_CHECKS and agent.rule(v.rule_id) is not None
+                                       for v in state.drafts[-1].violations)
+    return Draft(text=compose(agent, state, variables), source=source, agent_text=own)
+
+
 def run(state: TurnState, deps: Deps) -> TurnState:
     r = state.request
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
     variables = known_variables(agent, state.session, state.profile)
+    said = spoken(agent, variables)  # what the customer reads: enum values by their labels
     state.execution_path = EXECUTION_PATHS.get(state.decision.action, "respond")  # type: ignore[assignment]
-    if state.decision.action == "clarify":
-        state.suggested_questions = suggestions(likely_scenarios(agent, state.context))
-    if state.decision.action == "clarify_step":
-        state.suggested_questions = step_suggestions(state)
-    if state.decision.action == "out_of_scope":
-        state.suggested_questions = suggestions(agent.scenarios[:MAX_OPTIONS])
-
+    _suggest(agent, state)
     if state.decision.action == "action_blocked":
         # The customer hears the guard's own words, never a model's paraphrase that might say "done".
-        state.drafts.append(Draft(text=blocked_text(agent, state, variables), source="template", agent_text=True))
+        state.drafts.append(Draft(text=blocked_text(agent, state, said), source="template", agent_text=True))
         return state
-    if (fixed := fixed_text(agent, state)) is not None:
-        # Said as written: no model call, checked by enforce like any other draft (models.rephrase_fixed_texts).
-        state.decision.notes.append(f"no generation call ({fixed})")
-        state.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
-        return state
-    if state.enforcement.own_words:
-        state.decision.notes.append("the model's drafts failed: the agent's own words")
-        state.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
-        return state
+    if (why := _said_as_written(agent, state)) is not None:
+        return _composed(agent, state, said, why)
     llm = deps.llm(agent, state)
-    if llm.available("generate") and (blocker := hopeless(agent, rules_to_enforce(agent, state), variables)):
-        # Whatever the model wrote, enforce would block it and answer with the fallback: no call.
-        state.decision.notes.append(f"no generation call: no answer can satisfy {blocker.id}")
-        state.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
-        return state
+    if (why := _hopeless(agent, state, llm, variables)) is not None:
+        return _composed(agent, state, said, why)
     if llm.available("generate"):
-        names = commitment_names(agent, state)
-        messages = generation_messages(agent, state, variables, names)
-        reply, call = call_model(llm, "generate", messages, state.model_calls, json_schema=commitment_schema(agent, names))
-        parsed = parse_draft(reply.text) if reply is not None else None
-        if parsed is not None and parsed.problem is None:
-            shown = render_draft(parsed.text, variables, parsed.commitments, names)
-            committed = shown.commitments if parsed.structured else None
-            state.drafts.append(Draft(text=shown.text, source="model", commitments=committed, spans=shown.spans,
-                                      bindings=shown.bound, unbound_placeholders=shown.unbound))
-            state.decision.notes += parsed.notes
+        if _model_draft(agent, state, llm, said):
             return state
-        if parsed is not None:
-            call.ok, call.note = False, parsed.problem or "unusable answer"
-        state.decision.notes.append(f"generation model gave no usable answer ({call.note or 'no reply'}); "
-                                    "offline composer used")
     elif budget_spent(llm):
         state.decision.notes.append("time budget spent: offline composer used")
-    source: Literal["template", "offline"] = "template" if state.feedback else "offline"
-    # After a rule's violation the composer says the violated rules' own texts: the agent's words, said as written.
-    own = bool(state.feedback) and any(v.lane not in OUTPUT_CHECKS and agent.rule(v.rule_id) is not None
-                                       for v in state.drafts[-1].violations)
-    state.drafts.append(Draft(text=compose(agent, state, variables), source=source, agent_text=own))
+    state.drafts.append(_offline_draft(agent, state, said))
     return state

@@ -14,7 +14,7 @@ the store adapters, not here.
 A repeated turn id (`state.idempotency` set by the sensor) writes nothing: the answer came from
 the idempotency store. Every other turn first holds its claim on the turn id (an execution whose claim
 was taken over writes nothing), and its final result is stored there last (see
-`focal.pipeline.idempotency`).
+`focal.turn.idempotency`).
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ from focal.models.session import PiiCarry, Session
 from focal.models.turn import TurnError, TurnRecord, TurnState
 from focal.pii import TurnTexts, digit_rules
 from focal.pii_carry import CarryPlan
-from focal.pipeline.deps import Deps
-from focal.pipeline.idempotency import complete_turn, hold_turn
 from focal.retrieval.memory import remember
 from focal.sensing.extraction import coerce
 from focal.sensing.provenance import customer_may_set
+from focal.turn.deps import Deps
+from focal.turn.idempotency import complete_turn, hold_turn
 
 
 def _profile_facts(state: TurnState, deps: Deps) -> None:

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
+from focal.dialogue import rule_answers
 from focal.dialogue.clarify import likely_scenarios
 from focal.dialogue.commands import CommandRun, execute
 from focal.dialogue.decision import apply_progress
 from focal.dialogue.flow import progress
 from focal.dialogue.rule_filter import filter_rules, record_fires
-from focal.dialogue.variables import known_variables
 from focal.models.agent import AgentConfig
 from focal.models.context import Command
 from focal.models.session import Offer
 from focal.models.turn import RouteDecision, TurnState
-from focal.pipeline.deps import Deps
 from focal.retrieval.applicability import PURPOSE as APPLICABILITY
 from focal.retrieval.applicability import model_applies
 from focal.sensing import language, lexicon
+from focal.turn.deps import Deps
+from focal.variables import known_variables
 
 
 def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str]) -> list[Command]:
@@ -29,10 +30,11 @@ def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str])
     if state.session.active_scenario_id or not soft:
         return list(state.commands)
     best = max(soft, key=lambda m: m.score)
+    asked = rule_answers.asks_about_rules(agent, state.context.message if state.context else "", state.commands)
     kept = []
     for cmd in state.commands:
         score = float(cmd.value) if isinstance(cmd.value, int | float) else 0.0
-        if cmd.name == "StartFlow" and score < agent.navigation.exit_intent_threshold and best.score > score:
+        if cmd.name == "StartFlow" and score < agent.navigation.exit_intent_threshold and (best.score > score or asked):
             notes.append(f"answered by rule {best.rule_id} ({best.score:.2f}) rather than starting {cmd.flow} ({score:.2f})")
             continue
         kept.append(cmd)
@@ -91,29 +93,47 @@ def _count_invalid(state: TurnState, agent: AgentConfig) -> None:
     apply_progress(state, agent, progress(agent, session, known_variables(agent, session, state.profile)))
 
 
-def run(state: TurnState, deps: Deps) -> TurnState:
-    r = state.request
-    agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
-    session, context = state.session, state.context
+def _match_rules(state: TurnState, agent: AgentConfig, deps: Deps) -> str | None:
+    """The rules that apply to the message (the applicability model has its say when it is on); a message in a
+    language the agent does not speak keeps only the hard constraints. Returns that language, if any."""
+    session, context, decision = state.session, state.context, state.decision
     assert session is not None and context is not None
-    state.decision = decision = RouteDecision(intent_label=context.detected_intent, started_scenario_id=session.active_scenario_id,
-                                              started_step_id=session.active_step_id)
-
     llm = deps.llm(agent, state)
     applies = (model_applies(llm, agent, context.message, state.model_calls, decision.notes)
                if agent.retrieval.model_filter and llm.available(APPLICABILITY) else None)
-    state.matched_rules = filter_rules(agent, session, state.candidates, decision.notes, applies)
+    state.matched_rules = filter_rules(agent, session, state.candidates, decision.notes, applies,
+                                       flows_compete=not rule_answers.asks_about_rules(agent, context.message, state.commands))
+    state.matched_rules = rule_answers.asked_rules(agent, session, context.message, state.commands, state.matched_rules,
+                                                   decision.notes)
     if (lang := language.noted(context.notes)) is not None:
         # a language the agent does not speak: no soft rule or flow is guessed from it (the composer says so)
         state.matched_rules = [m for m in state.matched_rules if (rule := agent.rule(m.rule_id)) and rule.is_hard_constraint]
         decision.action = "out_of_scope"
         decision.notes.append(f"message in {lang}, not in {', '.join(agent.languages)}: language notice")
     record_fires(session, state.matched_rules)
+    return lang
 
-    commands = _prefer_rule_answers(agent, state, decision.notes)
-    run_ = CommandRun(agent, session, context, decision)
-    execute(run_, commands)
-    decision.executed = list(run_.executed)
+
+def _clarify_or_out_of_scope(state: TurnState, agent: AgentConfig) -> None:
+    """Outside a flow with no rule matched: ask when a scenario fits weakly (the question offers the likely
+    scenarios), else out of scope."""
+    session, context, decision = state.session, state.context, state.decision
+    assert session is not None and context is not None
+    weak = context.intent_scores[0] if context.intent_scores else None
+    clarify = weak is not None and weak.score >= agent.navigation.clarify_floor and agent.feature_on("clarification")
+    decision.action = "clarify" if clarify else "out_of_scope"
+    if clarify and weak is not None:  # clarify implies weak is not None
+        decision.notes.append(f"'{weak.label}' fits only weakly ({weak.score:.2f}): ask")
+        options = [s.id for s in likely_scenarios(agent, context)]
+        if options:  # the question is an offer: "yes", "the second one" or an option's name answers it
+            session.offer = Offer(kind="choose", scenario_id=options[0], options=options)
+
+
+def _decide(state: TurnState, agent: AgentConfig, run_: CommandRun, lang: str | None) -> None:
+    """The move once the commands ran: a final action stays, a flow moves on (or counts an invalid value, or
+    clarifies when stuck), small talk is answered, and a message nothing answers is clarified or out of scope."""
+    session, decision = state.session, state.decision
+    assert session is not None
     if decision.action in ("escalate", "cancelled", "clarify", "declined", "already_done"):
         decision.scenario_id, decision.step_id = session.active_scenario_id, session.active_step_id
     elif session.active_scenario_id and decision.invalid_slot and not run_.executed:
@@ -125,17 +145,32 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     elif "ChitChat" in run_.executed:
         decision.action = "chitchat"
     elif not state.matched_rules and lang is None:
-        weak = context.intent_scores[0] if context.intent_scores else None
-        clarify = weak is not None and weak.score >= agent.navigation.clarify_floor and agent.feature_on("clarification")
-        decision.action = "clarify" if clarify else "out_of_scope"
-        if clarify and weak is not None:  # clarify implies weak is not None
-            decision.notes.append(f"'{weak.label}' fits only weakly ({weak.score:.2f}): ask")
-            options = [s.id for s in likely_scenarios(agent, context)]
-            if options:  # the question is an offer: "yes", "the second one" or an option's name answers it
-                session.offer = Offer(kind="choose", scenario_id=options[0], options=options)
-    state.confidence = round(
+        _clarify_or_out_of_scope(state, agent)
+
+
+def _turn_confidence(state: TurnState) -> float:
+    """In a flow (or one just completed) the intent's score, else the best matched rule's."""
+    session, context, decision = state.session, state.context, state.decision
+    assert session is not None and context is not None
+    return round(
         context.intent_confidence if session.active_scenario_id or decision.completed_scenario_id
         else max((m.score for m in state.matched_rules), default=context.intent_confidence),
         4,
     )
+
+
+def run(state: TurnState, deps: Deps) -> TurnState:
+    r = state.request
+    agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
+    session, context = state.session, state.context
+    assert session is not None and context is not None
+    state.decision = decision = RouteDecision(intent_label=context.detected_intent, started_scenario_id=session.active_scenario_id,
+                                              started_step_id=session.active_step_id)
+    lang = _match_rules(state, agent, deps)
+    commands = _prefer_rule_answers(agent, state, decision.notes)
+    run_ = CommandRun(agent, session, context, decision)
+    execute(run_, commands)
+    decision.executed = list(run_.executed)
+    _decide(state, agent, run_, lang)
+    state.confidence = _turn_confidence(state)
     return state

@@ -12,7 +12,6 @@ from datetime import UTC, datetime
 import numpy as np
 
 from focal.dialogue.clarify import (
-    MAX_OPTIONS,
     clarify_question,
     hypothetical_question,
     hypothetical_suggestions,
@@ -26,18 +25,19 @@ from focal.models.agent import AgentConfig
 from focal.models.context import Context
 from focal.models.session import CustomerProfile, Offer, Session
 from focal.models.turn import TurnState
-from focal.pipeline.budget import budget_spent, start_budget
-from focal.pipeline.deps import Deps
-from focal.pipeline.idempotency import begin_turn
 from focal.ports import InjectionClassifier
 from focal.sensing.acts import MODEL_ONLY_YES, act_index, model_yes_doubt, offline_heard_yes
 from focal.sensing.fast_path import ACT_COMMANDS, fast_path
 from focal.sensing.intents import intent_index
 from focal.sensing.model_sensor import model_sensor
+from focal.sensing.offers import MAX_OPTIONS
 from focal.sensing.offline import offline_context
 from focal.sensing.prevalidation import blocking_failures, prevalidate, refusal_text, suggested_questions
 from focal.sensing.provenance import from_customer
 from focal.sensing.sensor_merge import merge_readings
+from focal.turn.budget import budget_spent, start_budget
+from focal.turn.deps import Deps
+from focal.turn.idempotency import begin_turn
 
 
 def _load(state: TurnState, deps: Deps, agent: AgentConfig) -> tuple[Session, CustomerProfile] | None:
@@ -149,7 +149,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)  # its turn budget sets the claim's lease
     if begin_turn(state, deps.idempotency, agent, deps.clock()):
         return state  # a repeated turn id: answered from the idempotency store, nothing runs
-    start_budget(state, agent, deps.clock)  # the turn's model budget runs from here (focal.pipeline.budget)
+    start_budget(state, agent, deps.clock)  # the turn's model budget runs from here (focal.turn.budget)
     loaded = _load(state, deps, agent)
     if loaded is None:
         _refuse_foreign(state)

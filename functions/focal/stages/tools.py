@@ -1,9 +1,19 @@
 """Stage 4 — tools: the tools of matched rules and of the step being completed; outputs → variables.
 
 Every call is prepared first (`dialogue/tool_calls.py`): its exact arguments are fixed and every
-action guard in scope is evaluated on them. A blocked call never runs; the turn answers with the
-guard's own text (`action_blocked`), and the trace, the turn record and an `action_blocked` event
-name the call, the rule and the reason.
+action guard in scope is evaluated on them. A blocked call never runs; the turn answers with one
+guard's own text (`action_blocked`; which one: generation/offline.py), and the trace, the turn record
+and an `action_blocked` event name the call and every rule that stopped it, with the reasons.
+
+A block of the active step's own action withdraws its confirmation: the flow waits at the step in state
+`blocked` (`flow.hold_blocked`), so the next message is read fresh, never as the answer to a question the
+customer was told cannot be done. A changed value moves the flow as any correction does; any other message
+that reaches the blocked step meets its guards again (`_check_again`, nothing runs): still blocked, the
+customer hears why again; allowed now, the question is asked again. A request waiting for approval of the
+blocked action is withdrawn with it.
+
+A turn runs at most `MAX_ACTION_ROUNDS` step actions in a row (a step's action runs, the flow moves on, the
+next step's action runs, ...); a further one waits for the next message, and the trace says so.
 
 with `features.graded_confidence` the turn's confidence is graded here; with
 `features.approval_gates` a side-effecting call runs only when the gate says execute (otherwise an
@@ -28,16 +38,18 @@ from __future__ import annotations
 from focal.dialogue import approvals, resolution
 from focal.dialogue.confidence import assess
 from focal.dialogue.decision import apply_progress
-from focal.dialogue.flow import current_step, customer_confirmed, progress
+from focal.dialogue.flow import customer_confirmed, hold_blocked, progress
 from focal.dialogue.handoff import SUMMARY, conversation_summary
 from focal.dialogue.tool_calls import execute, may_repeat, not_repeated, prepare
-from focal.dialogue.variables import known_variables
 from focal.enforcement.scope import turn_scope
 from focal.errors import VersionConflict
+from focal.flow_reading import current_step
 from focal.models.agent import AgentConfig
 from focal.models.session import Session
 from focal.models.turn import ToolCall, TurnError, TurnState
-from focal.pipeline.deps import Deps
+from focal.sensing import lexicon
+from focal.turn.deps import Deps
+from focal.variables import known_variables
 
 MAX_ACTION_ROUNDS = 3
 CLAIM_TTL_S = 120  # a claim older than this belongs to a turn that died; it no longer stops others
@@ -57,13 +69,15 @@ def _side_effects(agent: AgentConfig, tool_ids: list[str]) -> bool:
 def _record(state: TurnState, deps: Deps, agent: AgentConfig, calls: list[ToolCall]) -> None:
     state.tool_calls.extend(calls)
     if not agent.features.enabled:
-        return  # events belong to the seed-004 features; the plain pipeline publishes none
+        return  # events belong to the approval and confidence features; the plain pipeline publishes none
     for call in calls:
         approvals.tool_result_event(deps, state, call, state.resume.approval_id if state.resume else None)
 
 
-def block(state: TurnState, agent: AgentConfig, deps: Deps, calls: list[ToolCall]) -> None:
-    """Guards stopped an action: nothing runs, the customer hears the guards' texts, the flow waits."""
+def block(state: TurnState, agent: AgentConfig, deps: Deps, calls: list[ToolCall], at_step: bool = False) -> None:
+    """Guards stopped an action: nothing runs and the customer hears one guard's text. `at_step`: the action is the
+    active step's own, whose confirmation is then withdrawn (`flow.hold_blocked`), with any request waiting for its
+    approval; a rule's tool or a handoff leaves the flow as it is."""
     stopped = [c for c in calls if c.status == "blocked"]
     state.tool_calls.extend(stopped)
     d = state.decision
@@ -76,12 +90,41 @@ def block(state: TurnState, agent: AgentConfig, deps: Deps, calls: list[ToolCall
         approvals.publish_turn(deps, state, "action_blocked", None, tool_id=call.tool_id, trigger=call.trigger, rules=rules)
     session = state.session
     assert session is not None
-    step = current_step(agent, session)
-    if step is not None and step.requires_confirmation and session.active_step_id == step.id:
-        # the yes given is spent: the answer says only why the action cannot happen (the guard's one text), a
-        # "no" ends the flow, a changed value asks again, and a repeated yes meets the same guards again
-        session.confirmed_step, session.flow_state = None, "confirming"
+    if at_step:
+        hold_blocked(session)
+        d.notes.append(f"confirmation of {session.active_step_id} withdrawn: the flow waits there for a changed value")
+        if session.pending_approval_id:
+            d.notes.append(f"approval {session.pending_approval_id} withdrawn: the action it waits for is blocked")
+            session.pending_approval_id = None
     d.scenario_id, d.step_id = session.active_scenario_id, session.active_step_id
+
+
+def _question_a_rule_answers(agent: AgentConfig, state: TurnState) -> bool:
+    """The message asks something a soft rule answers ("how long does that take?"); a message that asks nothing
+    ("yes, do it anyway") is about the blocked request, whatever rule shares its topic."""
+    message = state.context.message if state.context else state.request.message
+    return lexicon.is_question(message) and any(
+        (r := agent.rule(m.rule_id)) is not None and not r.is_hard_constraint for m in state.matched_rules)
+
+
+def _check_again(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[str], trigger: str) -> None:
+    """The active step's action was blocked and nothing the message changed moved the flow: its guards are checked
+    again on its current arguments as the customer's yes would meet them, and nothing runs. Still blocked: the
+    customer hears why again. Allowed now (a fact changed since): the confirmation is asked again. A
+    question a soft rule answers is answered by the rule, and the step keeps waiting."""
+    session = state.session
+    assert session is not None
+    if _question_a_rule_answers(agent, state):
+        state.decision.notes.append(f"step {session.active_step_id} stays blocked: a rule answers the message")
+        return
+    checked = [prepare(state, agent, t, trigger, confirmed=True) for t in tool_ids]
+    if any(c.status == "blocked" for c in checked):
+        state.decision.notes.append(f"{', '.join(tool_ids)} checked again as a yes would meet it: still blocked, nothing ran")
+        block(state, agent, deps, checked, at_step=True)
+        return
+    state.decision.notes.append(f"the guards that blocked {', '.join(tool_ids)} now hold: the confirmation is asked again")
+    session.flow_state = "confirming"
+    apply_progress(state, agent, progress(agent, session, known_variables(agent, session, state.profile)))
 
 
 def _live_claims(state: TurnState, deps: Deps) -> dict[str, float]:
@@ -135,7 +178,7 @@ def _run_resume(state: TurnState, agent: AgentConfig, deps: Deps) -> TurnState:
         arguments = {n: res.arguments[n] for n in (tool.input if tool else {}) if n in res.arguments}
         call = prepare(state, agent, tool_id, res.trigger, arguments=arguments, confirmed=res.customer_confirmed, scope=scope)
         if call.status == "blocked":
-            block(state, agent, deps, [call])
+            block(state, agent, deps, [call], at_step=res.step is not None and approvals.step_key(session) == res.step)
             return state
         calls.append(execute(state, agent, deps, call))
         if calls[-1].status != "ok":
@@ -184,7 +227,7 @@ def _run_action(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list
     gates = agent.feature_on("approval_gates")
     checked = [prepare(state, agent, t, trigger, confirmed=confirmed) for t in tool_ids]
     if any(c.status == "blocked" for c in checked):
-        block(state, agent, deps, checked)
+        block(state, agent, deps, checked, at_step=step_id is not None)
         return False
     side = _side_effects(agent, tool_ids)
     if side and claimed_before(state) and not all(may_repeat(agent, t) for t in tool_ids):
@@ -202,7 +245,7 @@ def _run_action(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list
         call = prepare(state, agent, tool_id, trigger, confirmed=confirmed)
         if call.status == "blocked":
             _record(state, deps, agent, calls)
-            block(state, agent, deps, [call])
+            block(state, agent, deps, [call], at_step=step_id is not None)
             return False
         calls.append(execute(state, agent, deps, call))
     _record(state, deps, agent, calls)
@@ -230,11 +273,57 @@ def _hand_off(state: TurnState, agent: AgentConfig, deps: Deps, tool_id: str) ->
         state.decision.notes.append(f"the handoff through {tool_id} failed: {call.error}")
 
 
+def _run_rule_tools(state: TurnState, agent: AgentConfig, deps: Deps, rule_tools: list[tuple[str, str]]) -> bool:
+    """The tools attached to the rules that matched, each its own action; False when the turn must stop."""
+    for rule_id, tool_id in rule_tools:
+        _run_action(state, agent, deps, [tool_id], f"rule {rule_id}", None, confirmed=False)
+        if state.error is not None:
+            return False
+    return True
+
+
+def _after_step_action(state: TurnState, agent: AgentConfig, step_id: str | None, tool_ids: list[str], trigger: str) -> bool:
+    """The step's action ran: a failed call stops the flow in state error (False); otherwise the flow moves on."""
+    session = state.session
+    assert session is not None
+    if any(c.status != "ok" for c in state.tool_calls if c.trigger == trigger):
+        session.flow_state = "error"
+        state.decision.action = "tool_error"
+        state.decision.notes.append("a step action failed; the flow waits in state error")
+        return False
+    session.actions_done_step = step_id
+    _note_effects(agent, session, step_id, tool_ids)
+    apply_progress(state, agent, progress(agent, session, known_variables(agent, session, state.profile)))
+    return True
+
+
+def _run_step_actions(state: TurnState, agent: AgentConfig, deps: Deps) -> None:
+    """The actions of the steps the flow reaches, at most MAX_ACTION_ROUNDS in a row: a step's action can move the
+    flow to a step with an action of its own."""
+    for _ in range(MAX_ACTION_ROUNDS):
+        pending, state.decision.pending_tools = state.decision.pending_tools, []
+        session = state.session  # a claim saves (and replaces) it
+        if not pending or session is None:
+            return
+        step = current_step(agent, session)
+        trigger = f"step {session.active_scenario_id}.{session.active_step_id}"
+        if step is not None and step.requires_confirmation and session.flow_state == "blocked":
+            _check_again(state, agent, deps, pending, trigger)
+            return
+        step_id = step.id if step else None
+        if not _run_action(state, agent, deps, pending, trigger, step_id, customer_confirmed(agent, session)):
+            return
+        if not _after_step_action(state, agent, step_id, pending, trigger):
+            return
+    if state.decision.pending_tools:
+        state.decision.notes.append(f"{MAX_ACTION_ROUNDS} step actions ran this turn (MAX_ACTION_ROUNDS): "
+                                    f"{', '.join(state.decision.pending_tools)} wait for the next message")
+
+
 def run(state: TurnState, deps: Deps) -> TurnState:
     r = state.request
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
-    session = state.session
-    assert session is not None
+    assert state.session is not None
     if state.resume is not None:
         return _run_resume(state, agent, deps)
     if any(t != r.turn_id for t in _live_claims(state, deps)):
@@ -246,11 +335,8 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     if agent.feature_on("graded_confidence"):
         # The turn's confidence: for what it is about to run (a gate below may re-assess its own action).
         approvals.record_assessment(state, assess(state, agent, [t for _, t in rule_tools] + state.decision.pending_tools))
-
-    for rule_id, tool_id in rule_tools:
-        _run_action(state, agent, deps, [tool_id], f"rule {rule_id}", None, confirmed=False)
-        if state.error is not None:
-            return state
+    if not _run_rule_tools(state, agent, deps, rule_tools):
+        return state
 
     def run_one(tool_id: str, trigger: str) -> ToolCall:  # variable resolution: read-only tools only
         call = execute(state, agent, deps, prepare(state, agent, tool_id, trigger))
@@ -258,25 +344,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         return call
 
     resolution.before_actions(state, agent, run_one)
-    for _ in range(MAX_ACTION_ROUNDS):
-        pending, state.decision.pending_tools = state.decision.pending_tools, []
-        if not pending:
-            break
-        step = current_step(agent, session)
-        trigger = f"step {session.active_scenario_id}.{session.active_step_id}"
-        confirmed = customer_confirmed(agent, session)
-        if not _run_action(state, agent, deps, pending, trigger, step.id if step else None, confirmed):
-            break
-        session = state.session  # the claim saved (and replaced) it
-        assert session is not None
-        if any(c.status != "ok" for c in state.tool_calls if c.trigger == trigger):
-            session.flow_state = "error"
-            state.decision.action = "tool_error"
-            state.decision.notes.append("a step action failed; the flow waits in state error")
-            break
-        session.actions_done_step = step.id if step else None
-        _note_effects(agent, session, step.id if step else None, pending)
-        apply_progress(state, agent, progress(agent, session, known_variables(agent, session, state.profile)))
+    _run_step_actions(state, agent, deps)
     if state.error is None:
         resolution.after_actions(state, agent, run_one)  # what the answer will say: session → profile → tools → ask
     return state

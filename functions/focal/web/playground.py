@@ -14,25 +14,22 @@ Session and approval lists read the local SQLite file; other stores answer 501.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
-from focal.cli.serve_api import ApiError
+from focal.api_bodies import ApiError
 from focal.ids import ID
 from focal.models.turn import TurnRecord
 from focal.web.flow_view import flow_view
 from focal.web.replaced import blocked_actions, replacement
 from focal.web.saved_test import suite_text
+from focal.web.static_files import STATIC_DIR, STATIC_FILES  # noqa: F401 - served by focal serve (cli/serve_http.py)
 
 MAX_SESSIONS = 200
 MAX_APPROVALS = 100
-STATIC_DIR = Path(__file__).resolve().parent / "static"
-STATIC_FILES = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
-                "panels.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8"}
 
 
 def _stages() -> list[str]:
-    from focal.pipeline.definition import STAGES
+    from focal.turn.definition import STAGES
 
     return [getattr(s, "name", str(s)) for s in STAGES]
 

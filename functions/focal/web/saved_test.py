@@ -24,12 +24,12 @@ from typing import Any
 
 import yaml
 
-from focal.cli.tool_expect import SCALARS
-from focal.dialogue.variables import literal_parts
 from focal.models.agent import AgentConfig
 from focal.models.turn import TurnRecord
 from focal.pii import holds_mask
+from focal.variables import literal_parts
 
+SCALARS = (str, int, float, bool)  # the argument values a `tool_calls` expectation compares (focal.cli.tool_expect)
 MIN_PART_CHARS = 12  # shorter runs of text ("Ticket ", ") is due on ") say too little to pin an answer
 MAX_PART_CHARS = 80
 

@@ -55,7 +55,7 @@ def prime(stage: str, *, embed: bool | None = None, llm: bool | None = None) -> 
 
 
 def _stage_names() -> tuple[str, ...]:
-    from focal.pipeline.definition import STAGE_NAMES
+    from focal.turn.definition import STAGE_NAMES
 
     return (*STAGE_NAMES, "fallback")
 

@@ -8,6 +8,7 @@ from typing import Any
 from focal.models.agent import AgentConfig
 from focal.models.session import CustomerProfile, Session
 
+PENDING = "_resolving"  # session variable of a question asked outside a flow: {"variable": name, "rules": [rule ids]}
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
@@ -19,6 +20,21 @@ def known_variables(agent: AgentConfig, session: Session | None, profile: Custom
         out.update({k: v for k, v in session.variables.items() if v is not None})
         out.update({k: v for k, v in session.slots.items() if v is not None})
     return out
+
+
+def spoken(agent: AgentConfig, variables: dict[str, Any]) -> dict[str, Any]:
+    """The variables as the customer is told them: each enum value by its label (ProfileFieldDefinition.spoken).
+    For the texts said to the customer only: expressions, guards and tools read the values themselves."""
+    out = dict(variables)
+    for f in agent.profile_field_definitions:
+        if f.field_type == "enum" and f.field_name in out:
+            out[f.field_name] = f.spoken(out[f.field_name])
+    return out
+
+
+def said_variables(agent: AgentConfig, session: Session | None, profile: CustomerProfile | None) -> dict[str, Any]:
+    """`known_variables` as the customer is told them (`spoken`)."""
+    return spoken(agent, known_variables(agent, session, profile))
 
 
 def _show(value: Any) -> str:

@@ -54,8 +54,8 @@ from typing import Literal
 
 from focal.models.agent import AgentConfig
 from focal.models.turn import TurnRequest, TurnResult, TurnState
-from focal.pipeline.budget import turn_budget_s
 from focal.ports import TurnClaim, TurnClaimStore
+from focal.turn.budget import turn_budget_s
 
 log = logging.getLogger("focal.idempotency")
 

@@ -9,8 +9,6 @@ from typing import Any
 
 from focal.models.agent import AgentConfig
 from focal.models.turn import TurnState
-from focal.pipeline.budget import BudgetedModel, start_budget
-from focal.pipeline.idempotency import TurnIdempotency
 from focal.ports import (
     ApprovalStore,
     ApprovalWorkflow,
@@ -28,6 +26,8 @@ from focal.ports import (
     ToolRunner,
     TurnStore,
 )
+from focal.turn.budget import BudgetedModel, start_budget
+from focal.turn.idempotency import TurnIdempotency
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Amounts written in another country's style, brought to the one form the reader knows ("$1000.50").
 
-Run by focal.enforcement.amount_forms.normalise on folded text (focal.enforcement.normalise: a no-break
+Run by focal.text.amounts.amounts_in_one_form on the checked draft (focal.text.draft_view: a no-break
 or narrow space is already a space). Only a figure beside a currency — a sign, an ISO code, a currency
 name — is rewritten, so counts, dates and references keep their digits:
 

@@ -1,4 +1,7 @@
-"""The `focal` command: demo, chat, turn, validate, schema, test, bench."""
+"""The `focal` command: demo, chat, turn, validate, schema, test, bench.
+
+It sits above every front end it dispatches (focal.cli, focal.bench), outside both: the benchmarks use the
+cli's conversation-test runner and local server, so the command that registers them cannot live in focal.cli."""
 
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from focal.cli.help_texts import Parser, explain
 from focal.cli.progress import loading_model as _loading_model
 from focal.cli.progress import progress
 from focal.cli.style import colour_for, paint
-from focal.cli.trace import format_trace
+from focal.cli.trace import format_trace, guard_ids
 
 DEMO_CUSTOMER = "c-100"  # the customer `focal demo` plays; its messages are the agent's `demo_messages`
 
@@ -39,10 +42,10 @@ def _runner(agent: str, db: str, model: str | None, tenant: str = "local"):
     return LocalRunner(deps)
 
 
-def _agent_id(agent: str) -> str:
+def _load(agent: str):  # noqa: ANN202 - an AgentConfig (loaded lazily: `focal --help` imports no engine)
     from focal.config.loader import load_agent
 
-    return load_agent(agent).id
+    return load_agent(agent)
 
 
 def _turn(runner, args, agent_id: str, session: str, message: str, customer: str = "anonymous"):
@@ -54,13 +57,13 @@ def _turn(runner, args, agent_id: str, session: str, message: str, customer: str
     ))
 
 
-def _show(result, as_json: bool) -> None:
+def _show(result, as_json: bool, guards: frozenset[str] = frozenset()) -> None:
     if as_json:
         print(json.dumps(result.model_dump(mode="json"), indent=2))
     else:
         colour = colour_for(sys.stdout)
         print(f"{paint('agent>', 'agent', colour)} {result.response}")
-        print(format_trace(result, colour=colour))
+        print(format_trace(result, colour=colour, guards=guards))
 
 
 def cmd_validate(args) -> int:
@@ -94,16 +97,15 @@ def cmd_schema(args) -> int:
 
 def cmd_turn(args) -> int:
     runner = _runner(args.agent, args.db, args.model, args.tenant)
-    result = _turn(runner, args, _agent_id(args.agent), args.session, args.message, args.customer)
-    _show(result, args.json)
+    agent = _load(args.agent)
+    result = _turn(runner, args, agent.id, args.session, args.message, args.customer)
+    _show(result, args.json, guard_ids(agent))
     return 0 if result.success else 2
 
 
 def cmd_chat(args) -> int:
-    from focal.config.loader import load_agent
-
     runner = _runner(args.agent, args.db, args.model, args.tenant)
-    agent = load_agent(args.agent)
+    agent = _load(args.agent)
     agent_id = agent.id
     session = args.session or uuid.uuid4().hex[:12]
     header = f"Chatting with {agent_id} (session {session}). Empty line or Ctrl-D to leave."
@@ -121,14 +123,12 @@ def cmd_chat(args) -> int:
         message = line.strip()
         if not message:
             break
-        _show(_turn(runner, args, agent_id, session, message, args.customer), args.json)
+        _show(_turn(runner, args, agent_id, session, message, args.customer), args.json, guard_ids(agent))
     return 0
 
 
 def cmd_demo(args) -> int:
-    from focal.config.loader import load_agent
-
-    agent = load_agent(args.agent)
+    agent = _load(args.agent)
     model = args.model or agent.models.model  # FOCAL_MODEL / --model first, as `focal chat` does
     with tempfile.TemporaryDirectory() as tmp:
         runner = _runner(args.agent, str(Path(tmp) / "demo.db"), args.model, args.tenant)
@@ -137,7 +137,7 @@ def cmd_demo(args) -> int:
         print(f"Focal demo: agent {agent_id!r} on the embedded defaults (MiniLM ONNX, SQLite, {how})\n")
         for message in agent.demo_messages:
             print(f"you>   {message}")
-            _show(_turn(runner, args, agent_id, "demo", message, DEMO_CUSTOMER), args.json)
+            _show(_turn(runner, args, agent_id, "demo", message, DEMO_CUSTOMER), args.json, guard_ids(agent))
             print()
     return 0
 

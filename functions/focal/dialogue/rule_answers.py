@@ -1,0 +1,59 @@
+"""Rules answer questions, flows do what is asked: which of the two a message gets, by its dialogue act.
+
+A question about how things are in general (focal.sensing.inquiry.information_request) is answered by the
+soft rule retrieval matched for it, even when its words resemble a flow's entry examples more ("what is
+your cancellation limit?" names the cancellation flow's topic, but only the rule says what the limit
+is); an unmistakable request (a flow scoring ≥ exit_intent_threshold) still starts its flow.
+
+The other way round, a rule whose every example is a question answers questions: inside a flow (or as
+one starts), a message that asks nothing — a request the flow serves, a value, a yes — or that asks to
+have something done is not answered with it ("change the date of booking B-12" does not get the rule about changing a date after paying: the
+flow looks the booking up and says what applies to it).
+"""
+
+from __future__ import annotations
+
+from focal.models.agent import AgentConfig, Rule
+from focal.models.context import Command
+from focal.models.session import Session
+from focal.models.turn import ScoredRule
+from focal.sensing.inquiry import asks_for_its_own_sake, asks_to_know, information_request
+
+_VALUE_COMMANDS = ("SetSlot", "CorrectSlot")
+SIMILARITY = "similarity"  # a candidate matched by its own keys (not entailed, not always included)
+
+
+def asks_about_rules(agent: AgentConfig, message: str, commands: list[Command]) -> bool:
+    """The message only asks how things are in general: no request to act, nothing of the customer's own
+    case — which includes an identifier the message gives ("is booking B-12 refundable?" is about that one;
+    "can I add more than 2 GB?" asks about a limit)."""
+    identifies = any(c.name in _VALUE_COMMANDS and (f := agent.field(c.slot or "")) is not None and f.field_type == "id"
+                     for c in commands)
+    return information_request(message, states_values=identifies)
+
+
+def answers_questions(rule: Rule) -> bool:
+    """Every key of the rule a customer writes (its examples, else its condition) is a question."""
+    keys = rule.examples or [rule.condition_text]
+    return all(asks_to_know(k) for k in keys)
+
+
+def asked_rules(agent: AgentConfig, session: Session, message: str, commands: list[Command], matched: list[ScoredRule],
+                notes: list[str]) -> list[ScoredRule]:
+    """`matched` without the soft rules that answer questions, inside a flow (or as one starts), when the
+    message asks no question of its own: a request (also one put as a question: "can you change it?"), a
+    value, a yes. "I want to cancel, where does the money go?" asks one, and keeps its rule.
+
+    Only rules matched by their own similarity are set aside: a rule another one pulls in (entails_rule_ids)
+    comes with it."""
+    in_flow = session.active_scenario_id is not None or any(c.name == "StartFlow" for c in commands)
+    if not in_flow or asks_for_its_own_sake(message):
+        return matched
+    kept = []
+    for m in matched:
+        rule = agent.rule(m.rule_id)
+        if rule is not None and not rule.is_hard_constraint and m.reason == SIMILARITY and answers_questions(rule):
+            notes.append(f"rule {m.rule_id} not said: it answers questions, and the message asks for none")
+            continue
+        kept.append(m)
+    return kept

@@ -1,0 +1,298 @@
+"""The customer's answer to a confirmation question, when it says more than yes or no.
+
+A confirmation shows values ("Change the address of booking B-12 to 5 Lake Road?"): the words after a yes (or
+a no) are read with the extractors of the values the question showed, the slots of the active flow:
+
+- they state the value that was shown ("yes, to 5 Lake Road"): the details agree, so it is a yes (when nothing
+  else is left in them but a word or two that carries the value: "send it to …");
+- they state another value ("yes but make it 9 Hill Street", "no, it's 9 Hill Street", "yes, for three
+  nights" where two were shown): the value is corrected and the question is asked again with it — nothing
+  runs on a yes given to other values than the ones that would run;
+- they refer to a value without stating it ("yes, send it to my home address", "yes, the same card as last
+  time"): one question about that detail, quoting what was shown ("Is your home address 5 Lake Road?"), and
+  nothing runs until the customer answers it.
+
+Anything else (a condition, a question, a hedge, words about none of the shown values) is not read here: the
+sensor's ordinary reading stands, and the question is asked again.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from focal.flow_reading import current_step, flow_slots, slot_value_valid
+from focal.models.agent import AgentConfig, ProfileFieldDefinition, Slot, Step
+from focal.models.context import Command
+from focal.models.session import Session
+from focal.sensing import lexicon
+from focal.sensing.extraction import coerce, extract
+from focal.variables import known_variables, placeholders
+
+DETAIL = "detail"  # the topic of the Clarify command that asks about one shown value
+GENERIC_NOUNS = {"number", "id", "value", "name", "code"}
+# Words after which a condition, a doubt or a question follows: such details are not read here.
+_CONDITION = re.compile(r"\b(if|unless|as long as|provided|once|after|until|when|maybe|perhaps|not sure|"
+                        r"only|wait|hold on|later|tomorrow|first)\b|\?", re.IGNORECASE)
+# What introduces a value in the details: "… to X", "it's X", "make it X", "use X". After a no only the explicit
+# ones do ("no, it's 9 Hill Street"; not "no, leave it as it is").
+_MARKER = re.compile(r"\b(?:to|is|it's|it is|should be|make it|change it to|use|at|into|for|as)\s+", re.IGNORECASE)
+_EXPLICIT = re.compile(r"\b(?:it's|it is|it should be|should be|make it|change it to|use)\s+", re.IGNORECASE)
+# Words that state no value of their own: a candidate made only of them is none ("it is", "the same").
+_EMPTY = frozenset("it is as that this the a an one same them there here fine ok okay good right so".split())
+# A phrase that refers to a value instead of stating it: "my home address", "the same card", "our usual one".
+_REFERENCE = re.compile(r"^(?:my|our|the|this|that|his|her|their|your|same|usual)\b", re.IGNORECASE)
+_PERSON = {"my": "your", "our": "your", "mine": "yours", "me": "you", "i": "you", "we": "you", "us": "you"}
+_WORD = re.compile(r"[\w'-]+")
+_TRAILING = re.compile(r"(?:[\s,;.!]+(?:please|instead|thanks|thank you|then|too))+[\s.!]*$|[\s,;.!]+$", re.IGNORECASE)
+MAX_VALUE_WORDS = 4  # the longest span of words searched for a value written differently ("the 4th of May")
+MAX_CARRIER_WORDS = 1  # "send it to X", "use X": at most one word around an agreeing value that is not a yes
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A value the confirmation question shows: its variable, how it is read, what it is (None: not known to the
+    sensor, a profile fact), and the flow's slot for it (only a slot's value is the customer's to change)."""
+    name: str
+    field: ProfileFieldDefinition
+    held: Any
+    slot: Slot | None
+
+
+@dataclass
+class _Reading:
+    agrees: list[str] = field(default_factory=list)  # patterns of the shown values the details repeat
+    changes: list[tuple[Slot, Any]] = field(default_factory=list)
+    asks: list[tuple[str, str]] = field(default_factory=list)  # (variable, the customer's phrase for it)
+    conflicts: list[str] = field(default_factory=list)  # another value for a shown value the customer cannot change
+
+
+def shown_values(agent: AgentConfig, session: Session, step: Step) -> list[Shown]:
+    """The values the step's confirmation question shows, in the order of their names."""
+    slots = {s.name: s for s in flow_slots(agent, agent.scenario(session.active_scenario_id))}
+    known = known_variables(agent, session, None)
+    out = []
+    for name in sorted(placeholders(step.confirmation_prompt)):  # the question the step asks (without a prompt
+        # of its own, the tool's description, which shows no values)
+        slot = slots.get(name)
+        definition = agent.field(name) or (ProfileFieldDefinition(field_name=name, field_type=slot.type) if slot else None)
+        if definition is not None:
+            out.append(Shown(name, definition, known.get(name), slot))
+    return out
+
+
+def _kind(shown: Shown) -> str:
+    return shown.slot.type if shown.slot else shown.field.field_type
+
+
+def _names(agent: AgentConfig, name: str) -> list[str]:
+    """How a customer names the variable: "return date", "new return date", "date"."""
+    definition = agent.field(name)
+    names = {name.replace("_", " ")}
+    words = (definition.display_name or "").lower().split() if definition else []
+    if words:
+        names.add(" ".join(words))
+        if words[-1] not in GENERIC_NOUNS:
+            names.add(words[-1])
+    if name.split("_")[-1] not in GENERIC_NOUNS:
+        names.add(name.split("_")[-1])
+    return sorted(names, key=len, reverse=True)
+
+
+def _mention(agent: AgentConfig, name: str, text: str) -> str | None:
+    """The customer's phrase for the variable ("my home address"), or None when the text does not name it."""
+    for said in _names(agent, name):
+        m = re.search(rf"\b((?:my|our|the|this|that|your|same)\s+(?:[\w'-]+\s+){{0,3}}?)?{re.escape(said)}\b", text,
+                      re.IGNORECASE)
+        if m:
+            return m.group(0)
+    return None
+
+
+def _free_text(definition: ProfileFieldDefinition) -> bool:
+    return definition.field_type == "string" and not definition.pattern
+
+
+def _written(value: Any, text: str) -> str | None:
+    """Where `value` is written in `text` (spacing and case aside), as a pattern; None when it is not."""
+    words = _WORD.findall(str(value)) if value not in (None, "") else []
+    if not words:
+        return None
+    pattern = r"\W+".join(re.escape(w) for w in words)
+    return pattern if re.search(pattern, text, re.IGNORECASE) else None
+
+
+def _candidate(details: str, opening_no: bool, held: Any) -> str | None:
+    """The free-text value the details give: what follows their last marker ("… to X"); after a no, only an
+    explicit marker introduces one. A candidate is shaped like the value it would replace (digits where the
+    held value has digits) and has a word of its own."""
+    marks = list((_EXPLICIT if opening_no else _MARKER).finditer(details))
+    if not marks:
+        return None
+    tail = _TRAILING.sub("", details[marks[-1].end():]).strip()
+    words = [w.lower() for w in _WORD.findall(tail)]
+    if not words or all(w in _EMPTY for w in words):
+        return None
+    if any(ch.isdigit() for ch in str(held)) and not _REFERENCE.match(tail) and not any(ch.isdigit() for ch in tail):
+        return None
+    return tail
+
+
+def _reference(candidate: str) -> bool:
+    return bool(_REFERENCE.match(candidate)) and not any(ch.isdigit() for ch in candidate)
+
+
+def _read_free_text(agent: AgentConfig, shown: Shown, only: bool, details: str, opening_no: bool, out: _Reading) -> None:
+    """`only`: the one free-text value shown that the customer gave (a reference after the yes is to it)."""
+    if (pattern := _written(shown.held, details)) is not None:
+        out.agrees.append(pattern)
+        return
+    mention = _mention(agent, shown.name, details)
+    candidate = _candidate(details, opening_no, shown.held)
+    if candidate is not None and _reference(candidate) and (only or _mention(agent, shown.name, candidate)):
+        out.asks.append((shown.name, candidate))
+    elif candidate is not None and not _reference(candidate) and (only or mention is not None):
+        if shown.slot is None:
+            out.conflicts.append(shown.name)
+        elif slot_value_valid(shown.slot, candidate, shown.field.validation_rules):
+            out.changes.append((shown.slot, candidate))
+    elif mention is not None:
+        out.asks.append((shown.name, mention))
+
+
+def _span(shown: Shown, kind: str, details: str, value: Any, today: date | None) -> str:
+    """A pattern for the fewest words of `details` that state `value` ("May 4" for 2026-05-04)."""
+    words = _WORD.findall(details)
+    for size in range(1, min(len(words), MAX_VALUE_WORDS) + 1):
+        for start in range(len(words) - size + 1):
+            part = words[start:start + size]
+            if coerce(kind, extract(shown.field, " ".join(part), choosing=True, today=today)) == value:
+                return r"\W+".join(re.escape(w) for w in part)
+    return re.escape(str(value))
+
+
+def _read_typed(agent: AgentConfig, shown: Shown, others: list[Any], details: str, today: date | None,
+                out: _Reading) -> None:
+    """`others`: the values shown for other variables of the same type ("from May 4 to May 7"): a value that is
+    one of them is theirs, and another value could change either, so it is not read as this one's."""
+    kind = _kind(shown)
+    value = coerce(kind, extract(shown.field, details, choosing=True, today=today))
+    if value in (None, "", []):
+        if (phrase := _mention(agent, shown.name, details)) is not None:
+            out.asks.append((shown.name, phrase))
+    elif shown.held is not None and value == coerce(kind, shown.held):
+        out.agrees.append(_written(shown.held, details) or _span(shown, kind, details, value, today))
+    elif value in [coerce(kind, o) for o in others]:
+        return
+    elif shown.slot is not None and shown.held is not None and not others:
+        out.changes.append((shown.slot, value))
+    else:
+        out.conflicts.append(shown.name)
+
+
+def _carrier_words(details: str, agreed: list[str], question: str) -> list[str]:
+    """The words of the details that are neither the agreeing values, a yes, the question's own words nor filler."""
+    rest = details
+    for pattern in agreed:
+        rest = re.sub(pattern, " ", rest, flags=re.IGNORECASE)
+    allowed = lexicon.plain_yes_words(question) | {"to", "it", "them", "at", "for", "on", "in", "a", "an", "the", "my",
+                                                    "our", "that", "this", "one", "is", "as", "same"}
+    return [w for w in _WORD.findall(rest.lower()) if w not in allowed]
+
+
+def _opening(text: str) -> tuple[str, bool] | None:
+    """The details after a leading yes or no, and whether it was a no; None when the text opens with neither, or
+    when the details put a condition, a doubt, a question or a stop on it (those are not read here)."""
+    no = lexicon.DENY.match(text)
+    m = no or lexicon.AFFIRM.match(text)
+    if m is None:
+        return None
+    details = text[m.end():].strip(" ,;:.!-\u2014")
+    if not details or _CONDITION.search(details) or lexicon.is_unsure(text) or lexicon.is_cancel(details):
+        return None
+    return details, no is not None
+
+
+def _read(agent: AgentConfig, shown: list[Shown], details: str, opening_no: bool, today: date | None) -> _Reading:
+    """Each shown value read from the details: free text by what follows a marker, typed values by their extractor."""
+    out = _Reading()
+    free = [v for v in shown if _free_text(v.field)]
+    given = [v for v in free if v.slot is not None]
+    for value in shown:
+        if value in free:
+            named_elsewhere = any(_mention(agent, o.name, details) for o in shown if o is not value)
+            _read_free_text(agent, value, len(given) == 1 and value in given and not named_elsewhere, details,
+                            opening_no, out)
+        else:
+            others = [o.held for o in shown if o is not value and o not in free and o.held is not None
+                      and _kind(o) == _kind(value)]
+            _read_typed(agent, value, others, details, today, out)
+    return out
+
+
+def reply_commands(agent: AgentConfig, session: Session, text: str, asked: str, today: date | None,
+                   notes: list[str]) -> list[Command] | None:
+    """The commands of a yes or a no with details at a confirmation step (None: the details are not read here).
+
+    `asked`: the question being answered (its words may be echoed)."""
+    step = current_step(agent, session)
+    opened = _opening(text) if step is not None and session.flow_state == "confirming" else None
+    if step is None or opened is None:
+        return None
+    details, opening_no = opened
+    out = _read(agent, shown_values(agent, session, step), details, opening_no, today)
+    return _commands(session, out, details, asked, opening_no, notes)
+
+
+def _commands(session: Session, out: _Reading, details: str, asked: str, opening_no: bool,
+              notes: list[str]) -> list[Command] | None:
+    flow = session.active_scenario_id
+    if out.conflicts:
+        notes.append("confirmation answered with another value for " + ", ".join(out.conflicts) + ", which the customer"
+                     " does not set: asked again")
+        return None
+    if out.changes:
+        notes.append("confirmation answered with another value: " + ", ".join(s.name for s, _ in out.changes) + " changed")
+        changed = [Command(name="CorrectSlot", flow=flow, slot=s.name, value=v) for s, v in out.changes]
+        return changed + ([Command(name="DenyConfirmation", flow=flow)] if opening_no else [])
+    if out.asks and not opening_no:
+        name, phrase = out.asks[0]
+        notes.append(f"confirmation answered with a reference to {name}: asked whether it is the value shown")
+        return [Command(name="Clarify", flow=flow, slot=name, topic=DETAIL, value=_phrase(phrase))]
+    if out.agrees and not opening_no and len(_carrier_words(details, out.agrees, asked)) <= MAX_CARRIER_WORDS:
+        notes.append("act affirm (a yes whose details agree with the values shown)")
+        return [Command(name="AffirmConfirmation", flow=flow)]
+    return None
+
+
+def _phrase(words: str) -> str:
+    """The customer's phrase as the agent says it back ("my home address" → "your home address"), words only."""
+    said = [_PERSON.get(w.lower(), w) for w in _WORD.findall(words)]
+    if said and not _REFERENCE.match(said[0]):
+        said = ["the", *said]
+    return " ".join(said)
+
+
+def detail_question(command: Command) -> str:
+    """The one question about the detail a yes referred to, with the shown value as a placeholder."""
+    return (f"Is {command.value} {{{command.slot}}}? Please answer yes to go ahead with it, "
+            f"or no with the right one.")
+
+
+def asked_detail(commands: list[Command]) -> Command | None:
+    return next((c for c in commands if c.name == "Clarify" and c.topic == DETAIL and c.slot), None)
+
+
+def confirmation_answer(agent: AgentConfig, session: Session, text: str, acts: dict[str, str], asked: str,
+                        today: date | None, notes: list[str]) -> list[Command]:
+    """The commands of the customer's answer at a confirmation step: a plain yes, a yes or a no with details
+    (`reply_commands`), a plain no — or nothing the step can use."""
+    flow = session.active_scenario_id
+    if "affirm" in acts:
+        return [Command(name="AffirmConfirmation", flow=flow)]
+    read = reply_commands(agent, session, text, asked, today, notes)
+    if read is not None:
+        return read
+    return [Command(name="DenyConfirmation", flow=flow)] if "deny" in acts else []
