@@ -305,6 +305,9 @@ def _bench_parsers(sub) -> None:  # noqa: ANN001 - the subparsers of `focal`
     from focal.bench.language import add_parser as add_language_parser
 
     add_language_parser(bsub)  # `focal bench language`: messages and answers placed in a language, CPU per call
+    from focal.bench.languages import add_parser as add_languages_parser
+
+    add_languages_parser(bsub)  # `focal bench languages`: intent accuracy per language beside English, same rows
 
     def bench_prevalidation(args) -> int:
         from focal.bench.prevalidation import cli

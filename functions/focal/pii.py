@@ -264,12 +264,12 @@ class TurnTexts:
     the contacts the turn does not hold as a value masked. The turn's values are read once for all its texts."""
 
     def __init__(self, state: TurnState, agent: AgentConfig | None) -> None:
-        ctx = state.context
+        ctx = state.sensor.context
         values = {
             "session": state.session.model_dump(mode="json", include={"slots", "variables", "flow_stack"}) if state.session else {},
             "context": {"extracted_entities": ctx.extracted_entities} if ctx else {},
-            "commands": [c.model_dump(mode="json") for c in [*state.commands, *(ctx.commands if ctx else [])]],
-            "tool_calls": [{"arguments": t.arguments} for t in state.tool_calls],
+            "commands": [c.model_dump(mode="json") for c in [*state.sensor.commands, *(ctx.commands if ctx else [])]],
+            "tool_calls": [{"arguments": t.arguments} for t in state.tools.tool_calls],
             "resume": {"arguments": state.resume.arguments} if state.resume else {},
         }
         self._masker = _Masker(agent)

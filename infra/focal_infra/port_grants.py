@@ -68,7 +68,7 @@ PORTS: dict[str, dict[str, tuple[Items | str, ...]]] = {
 # the model (models_access.py, from the code too) and the rule index (above).
 NOT_PORTS = frozenset({"embedder", "model", "model_factory", "injection_classifier", "relevance_model",
                        "grounding_model", "clock", "indexed", "sync_on_turn", "session_ttl_s", "turn_ttl_s",
-                       "rule_index", "llm"})
+                       "rule_index", "llm", "multilingual_embedder", "multilingual_index"})
 
 
 @dataclass

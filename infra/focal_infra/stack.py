@@ -27,6 +27,7 @@ from focal_infra.acknowledged import acknowledge_warning
 from focal_infra.api import build_api
 from focal_infra.approval_workflow import ApprovalWorkflow
 from focal_infra.assets import ARCHITECTURE, RUNTIME, auth_layer, deps_layer, function_code, llm_layer, models_layer
+from focal_infra.multilingual_weights import MultilingualWeights, embeds_multilingually
 from focal_infra.options import TENANT_PATTERN, Options, options_from_context, tenant_from_context
 from focal_infra.state_machine import TurnPipeline
 
@@ -91,6 +92,7 @@ class FocalStack(Stack):
         self.options = options or options_from_context(self, tenant)
         self.aliases: dict[str, lambda_.Alias] = {}  # function name → its `live` alias (SnapStart)
         self.handlers: dict[str, tuple[lambda_.Function, str]] = {}  # function name → (function, Lambda handler)
+        self._use_weights: MultilingualWeights | None = None  # the S3 asset, made for the first function needing it
 
         # --- Tables (tenant data: retained) -------------------------------------------------
         self.tables: dict[str, dynamodb.Table] = {
@@ -229,6 +231,11 @@ class FocalStack(Stack):
             conditions={"ForAllValues:StringLike": {"dynamodb:LeadingKeys": [f"TENANT#{self.tenant}#{below}*"]}},
         )
 
+    def _multilingual_weights(self) -> MultilingualWeights:
+        if self._use_weights is None:
+            self._use_weights = MultilingualWeights(self, "MultilingualWeights")
+        return self._use_weights
+
     def _role(self, cid: str, log_group: logs.LogGroup) -> iam.Role:
         """A function's role, writing to its own log group only (AWSLambdaBasicExecutionRole would allow
         every log group of the account)."""
@@ -293,6 +300,10 @@ class FocalStack(Stack):
         self.handlers[name] = (fn, handler)
         if calls_models:
             models_access.grant(self, fn, self.options)
+        if embeds_multilingually(name):
+            if not profile.models:  # the model's code and tokenizer travel in the models layer
+                raise ValueError(f"the {name} function embeds in the multilingual space: its profile needs models=True")
+            self._multilingual_weights().grant(fn)
         if profile.snap_start:
             self.aliases[name] = lambda_.Alias(self, f"{cid}Alias", alias_name=ALIAS, version=fn.current_version)
             acknowledge_warning(fn, SNAPSTART_WARNING, SNAPSTART_PUBLISHED)

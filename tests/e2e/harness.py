@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import io
 import json
+import re
 import time
 import uuid
 import zipfile
@@ -59,6 +60,8 @@ def resolve(value: Any, refs: Mapping[str, Any], attrs: Mapping[tuple[str, str],
             if (logical_id, attribute) in attrs:
                 return attrs[(logical_id, attribute)]
             raise UnresolvedToken(f"Fn::GetAtt {logical_id}.{attribute}")
+        if key == "Fn::Sub" and isinstance(arg, str):  # the one-string form: ${Pseudo} and ${LogicalId}
+            return re.sub(r"\$\{([^}]+)\}", lambda m: str(resolve({"Ref": m.group(1)}, refs, attrs)), arg)
         if key.startswith("Fn::"):
             raise UnresolvedToken(f"unsupported intrinsic {key}")
     return {k: resolve(v, refs, attrs) for k, v in value.items()}

@@ -60,6 +60,10 @@ def _partition_key_value(params: dict[str, Any], key_name: str) -> str | None:
     return None
 
 
+# API operations authorized by an IAM action of another name.
+IAM_ACTION = {("lambda", "Invoke"): "InvokeFunction", ("s3", "HeadObject"): "GetObject"}
+
+
 @dataclass
 class Recorder:
     harness: PipelineHarness
@@ -101,7 +105,7 @@ class Recorder:
                 self.unattributed += 1  # the test's own set-up and moto's interpreter: no function's role
             return
         prefix = client.meta.service_model.signing_name
-        action = f"{prefix}:{'InvokeFunction' if (prefix, operation) == ('lambda', 'Invoke') else operation}"
+        action = f"{prefix}:{IAM_ACTION.get((prefix, operation), operation)}"
         self._add(IamRequest(handler, action, *self._resource(prefix, params)))
 
     def record_opensearch(self, method: str, domain: str, index: str | None) -> None:
@@ -122,6 +126,8 @@ class Recorder:
             return f"arn:aws:secretsmanager:{REGION}:{ACCOUNT}:secret:{params['SecretId']}-AbCdEf", ()
         if prefix == "lambda":
             return f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:{params['FunctionName']}", ()
+        if prefix == "s3" and "Key" in params:
+            return f"arn:aws:s3:::{params['Bucket']}/{params['Key']}", ()
         if prefix == "states" and "stateMachineArn" in params:
             return params["stateMachineArn"], ()
         return None, ()  # e.g. states:SendTaskSuccess names a task token, not a resource

@@ -35,7 +35,8 @@ RETAIL_YAML = EXAMPLES / "retail" / "agent.yaml"
 TENANT, AGENT = "acme", "retail"
 STAGE_OF_HANDLER = {**{s.handler: s.name for s in STAGES}, FALLBACK_HANDLER: "fallback"}
 # What differs between the stage functions' environments in the template, by design.
-PER_FUNCTION_KEYS = {"FOCAL_STAGE", "FOCAL_OPENSEARCH_ENDPOINT", "FOCAL_INDEX"}
+# FOCAL_USE_FILES: the multilingual weights, for the functions that embed in that space only
+PER_FUNCTION_KEYS = {"FOCAL_STAGE", "FOCAL_OPENSEARCH_ENDPOINT", "FOCAL_INDEX", "FOCAL_USE_FILES"}
 
 
 class _Ctx:

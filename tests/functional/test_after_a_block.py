@@ -178,7 +178,7 @@ def test_after_a_block_a_yes_answers_no_withdrawn_question(tmp_path: Path):
 
     again = desk.say("yes")
     assert ran(again) == []
-    assert "AffirmConfirmation" not in desk.record()["decision"]["executed"]  # no question was open to answer
+    assert "AffirmConfirmation" not in desk.record()["route"]["decision"]["executed"]  # no question was open to answer
     assert desk.session().confirmed_step is None
     assert again.response == DELIVERED and ASKED not in again.response  # the refusal again, not the offer
 
@@ -209,7 +209,7 @@ def test_after_a_block_a_new_request_starts_its_own_flow(tmp_path: Path):
     other = desk.say("Where is my parcel P101?")
     assert "Parcel P101 is in transit" in other.response  # an enum value said readably
     assert ASKED not in other.response and stopped(other) == []
-    assert desk.record()["decision"]["completed_scenario_id"] == "track"
+    assert desk.record()["route"]["decision"]["completed_scenario_id"] == "track"
     # the blocked flow is offered back; taken up, it is still blocked: its guards are met again, nothing runs
     resumed = desk.say("yes")
     assert ran(resumed) == [] and resumed.response == DELIVERED
@@ -223,8 +223,8 @@ def test_two_blocking_guards_say_one_message(tmp_path: Path):
     assert refusal.response == "Parcel P103 was already delivered, so it can't go to a pickup point."
     assert "20 kg" not in refusal.response
     record = desk.record()
-    assert record["decision"]["blocked_by"] == ["not_delivered", "light_enough"]  # the record keeps every rule
-    [call] = [c for c in record["tool_calls"] if c["status"] == "blocked"]
+    assert record["route"]["decision"]["blocked_by"] == ["not_delivered", "light_enough"]  # the record keeps every rule
+    [call] = [c for c in record["tools"]["tool_calls"] if c["status"] == "blocked"]
     assert [v["rule_id"] for v in call["guards"] if not v["passed"]] == ["not_delivered", "light_enough"]
 
 
@@ -234,7 +234,7 @@ def test_a_guard_with_a_higher_priority_speaks_first(tmp_path: Path):
     desk.say("P103")
     refusal = desk.say("yes")
     assert refusal.response == "Parcels over 20 kg don't fit a pickup point, so I haven't redirected it."
-    assert desk.record()["decision"]["blocked_by"] == ["not_delivered", "light_enough"]
+    assert desk.record()["route"]["decision"]["blocked_by"] == ["not_delivered", "light_enough"]
 
 
 def test_a_blocked_step_is_offered_again_once_its_guards_hold(tmp_path: Path):
@@ -304,4 +304,4 @@ def test_a_guard_that_failed_on_known_values_speaks_before_one_that_could_not_de
     desk.say("P102")
     refusal = desk.say("yes")
     assert refusal.response == DELIVERED
-    assert desk.record()["decision"]["blocked_by"] == ["insured_only", "not_delivered"]
+    assert desk.record()["route"]["decision"]["blocked_by"] == ["insured_only", "not_delivered"]

@@ -139,6 +139,6 @@ def test_an_approved_request_the_guard_now_stops_leaves_no_question_open(tmp_pat
     assert h.session().flow_state == "blocked" and h.session().confirmed_step is None
     after = h.turn("yes")
     record = h.deps.turns.list_for_session(TENANT, "retail", "s1")[-1]
-    assert "AffirmConfirmation" not in record.state["decision"]["executed"]
+    assert "AffirmConfirmation" not in record.state["route"]["decision"]["executed"]
     assert "Shall I go ahead" not in after.response and "review" in after.response
     assert h.tools.runs.get("issue_refund", 0) == 0

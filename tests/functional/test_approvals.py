@@ -157,7 +157,7 @@ def test_a_clear_yes_close_to_a_guard_limit_waits_for_approval(h):
     factors = result.confidence_factors
     assert factors["goal_understanding"] == 1.0 and factors["tool_availability"] == 1.0
     assert factors["tool_determinism"] < 0.01  # 0.9 × (0.01 / 50 left of the limit) / 0.5
-    reasons = h.deps.turns.list_for_session(TENANT, "retail", "s1")[-1].state["confidence_reasons"]
+    reasons = h.deps.turns.list_for_session(TENANT, "retail", "s1")[-1].state["tools"]["confidence_reasons"]
     assert "0.00 of refund_guard's limit left" in reasons["tool_determinism"]
 
 

@@ -58,7 +58,7 @@ def test_report_keeps_measured_and_assumed_apart_on_a_real_probe_run(tmp_path):
     assert measured < assumed
     assert "  where: fake asset (test)" in lines[measured:assumed] and "  note: a test asset" in lines[measured:assumed]
     assumptions = [line for line in lines[assumed + 1:] if line.startswith("  - ")]
-    assert len(assumptions) == 3 and all("source:" in line for line in assumptions)
+    assert len(assumptions) == 4 and all("source:" in line for line in assumptions)
     assert any("0.25 s per function" in line for line in assumptions)
     assert any("0.10 s per function" in line for line in assumptions)
     row = next(line for line in lines if line.startswith("fake "))

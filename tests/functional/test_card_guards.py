@@ -131,7 +131,7 @@ def test_a_guard_that_raises_at_run_time_blocks_the_call_and_the_turn_is_recorde
     records = deps.turns.list_for_session("local", "cards", "s1")
     assert [r.turn_id for r in records][-1] == "t3"
     assert records[-1].result.tool_calls[0]["status"] == "blocked"
-    assert records[-1].state["decision"]["blocked_by"] == ["verified_only"]
+    assert records[-1].state["route"]["decision"]["blocked_by"] == ["verified_only"]
 
 
 def test_a_turn_that_loses_the_race_after_its_action_ran_keeps_the_record_of_it(fresh_tools, tmp_path) -> None:

@@ -51,7 +51,7 @@ def turn(tmp_path: Path, model: Scripted, message: str = QUESTION):
     result = LocalRunner(deps).turn(TurnRequest(tenant_id="t", agent_id="guardrails", session_id="s", turn_id="1",
                                                 message=message))
     record = deps.turns.list_for_session("t", "guardrails", "s")[-1]
-    return result, record.state["enforcement"]
+    return result, record.state["enforce"]["report"]
 
 
 DRAFT = "I can offer you 15% off your next month."

@@ -25,3 +25,19 @@ def test_example_suite_passes(suite: Path) -> None:
     assert report.conversations and report.passed, "\n" + format_report(report)
     if report.tasks_total is not None:
         assert len(report.tasks_covered) == report.tasks_total, format_report(report)
+
+
+LANGUAGE_SUITES = sorted(EXAMPLES.glob("*/tests.??.yaml"))
+
+
+def test_there_are_suites_in_other_languages():
+    assert {(p.parent.name, p.name) for p in LANGUAGE_SUITES} >= {
+        (agent, f"tests.{lang}.yaml") for agent in ("tutorial", "cards") for lang in ("es", "de", "fr")}
+
+
+@pytest.mark.parametrize("suite", LANGUAGE_SUITES, ids=lambda p: f"{p.parent.name}-{p.name}")
+def test_an_example_suite_in_another_language_passes(suite: Path) -> None:
+    """The agent answers a customer writing Spanish, German or French in that language: its flows, confirmations,
+    rules and out-of-scope text (the suites reset the tools' state they change)."""
+    report = run_suite(suite.parent / "agent.yaml", suite)
+    assert len(report.conversations) >= 4 and report.passed, "\n" + format_report(report)

@@ -92,8 +92,8 @@ def test_a_failing_generation_model_falls_back_to_the_offline_composer(tmp_path,
     state = records[0].state
     call = state["model_calls"][0]
     assert call["purpose"] == "generate" and call["ok"] is False and note in call["note"]
-    assert any(n.startswith("generation model gave no usable answer") for n in state["decision"]["notes"])
-    assert state["drafts"][0]["source"] == "offline"
+    assert any(n.startswith("generation model gave no usable answer") for n in state["route"]["decision"]["notes"])
+    assert state["generate"]["drafts"][0]["source"] == "offline"
 
 
 @pytest.mark.parametrize("failure, note", [
@@ -196,8 +196,8 @@ def test_opensearch_down_degrades_retrieval_and_global_hard_constraints_still_ho
     assert not [t for t in result.tool_calls if t["tool_id"] == "issue_refund"]
     assert len(records) == 1
     state = records[0].state
-    assert state["candidates"] == [] and state["degraded"] == ["retrieval"]
-    note = next(n for n in state["context"]["notes"] if n.startswith("retrieve: retrieval degraded"))
+    assert state["retrieve"]["candidates"] == [] and state["degraded"] == ["retrieval"]
+    note = next(n for n in state["sensor"]["context"]["notes"] if n.startswith("retrieve: retrieval degraded"))
     assert error_name in note
 
 

@@ -141,12 +141,12 @@ def _run(agent: AgentConfig, conv: Conversation, n: int, deps: Any, faults: list
                                          customer_id=conv.customer_id, turn_id=f"{session}-{index}", message=turn.user))
         if kind and not model.queues.get("generate"):  # the generation call was made, and failed
             consumed["generate:" + kind] += 1
-            notes = deps.turns.list_for_session(TENANT_ID, agent.id, session)[-1].state["decision"]["notes"]
+            notes = deps.turns.list_for_session(TENANT_ID, agent.id, session)[-1].state["route"]["decision"]["notes"]
             assert any(GENERATED_NOTE in n for n in notes), (kind, turn.user, notes)
         if kind and not model.queues.get("sensor"):
             consumed[kind] += 1
             at += 1
-            notes = deps.turns.list_for_session(TENANT_ID, agent.id, session)[-1].state["context"]["notes"]
+            notes = deps.turns.list_for_session(TENANT_ID, agent.id, session)[-1].state["sensor"]["context"]["notes"]
             says = SAYS[kind] if kind != "invented_entities" or _invented(agent) != NOTHING_INVENTED else SAYS["null_intent"]
             assert any(says in n for n in notes), (kind, turn.user, notes)
         model.clear()

@@ -57,7 +57,7 @@ def test_refund_flow_over_three_turns_is_persisted(runner):
     records = runner.deps.turns.list_for_session("t1", "retail", "s1")
     assert [r.turn_number for r in records] == [1, 2, 3]
     assert records[2].result.response == third.response
-    assert records[0].state["context"]["embedding"] == []
+    assert records[0].state["sensor"]["context"]["embedding"] == []
 
 
 def test_a_blocked_refund_promise_loops_back_to_generate_once(runner):

@@ -43,7 +43,7 @@ def say(runner, message, session, customer, n, tenant="t1"):
 
 
 def recalled(runner, session, tenant="t1"):
-    return runner.deps.turns.list_for_session(tenant, "retail", session)[-1].state["episodes"]
+    return runner.deps.turns.list_for_session(tenant, "retail", session)[-1].state["retrieve"]["episodes"]
 
 
 def test_a_later_conversation_recalls_the_similar_episode_and_generate_sees_it(runner):

@@ -69,7 +69,7 @@ def test_without_the_override_the_same_call_is_cut_and_the_turn_answers_offline(
     deps.model = SlowModel(clock, {"generate"}, 90.0, LOCAL_ANSWER)
     result, record = run(deps, "how long does shipping take?")
     assert result.degraded == ["model_budget"] and "from the local model" not in result.response
-    assert record.state["model_calls"][0]["ok"] is False and record.state["drafts"][0]["source"] == "offline"
+    assert record.state["model_calls"][0]["ok"] is False and record.state["generate"]["drafts"][0]["source"] == "offline"
 
 
 def test_in_a_lambda_the_turn_budget_stays_within_api_gateways_wait(env, monkeypatch):
@@ -141,7 +141,7 @@ def test_a_call_the_budget_cuts_in_the_litellm_adapter_leaves_the_turn_offline_i
     calls = record.state["model_calls"]
     assert len(calls) == 1 and calls[0]["ok"] is False and calls[0]["note"].startswith("Timeout from model provider")
     assert clock.now - start >= 20.0 and "model_budget" in result.degraded  # nothing else was started
-    assert result.success and record.state["drafts"][0]["source"] == "offline" and "3-5 business days" in result.response
+    assert result.success and record.state["generate"]["drafts"][0]["source"] == "offline" and "3-5 business days" in result.response
 
 
 def test_demo_uses_focal_model_as_chat_does(env, monkeypatch, capsys):

@@ -179,11 +179,11 @@ def test_a_v1_profile_is_migrated_on_read_and_saved_at_persist(tmp_path):
     assert stored.schema_version == 2
     assert stored.fields == {"is_premium": False}  # undeclared dropped, the declared profile field defaulted
     record = runner.deps.turns.list_for_session("t1", "retail", "s1")[0]
-    assert record.state["profile_migration"] == {
+    assert record.state["sensor"]["profile_migration"] == {
         "from_version": 1, "to_version": 2, "applied": True, "dropped": ["loyalty_points", "favourite_colour"],
         "defaulted": ["is_premium"], "coerced": [], "invalid": []}
     _turn(runner, "thanks", "m-2")
-    assert runner.deps.turns.list_for_session("t1", "retail", "s1")[1].state["profile_migration"] is None
+    assert runner.deps.turns.list_for_session("t1", "retail", "s1")[1].state["sensor"]["profile_migration"] is None
 
 
 # --- the DynamoDB idempotency store (conditional writes, moto) -----------------------------------

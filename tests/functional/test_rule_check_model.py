@@ -50,7 +50,7 @@ def turn(tmp_path, model, message=ASKS, agent=None):
     deps.model = model
     runner = LocalRunner(deps)
     result = runner.turn(TurnRequest(tenant_id="t", agent_id="retail", session_id="s", turn_id="1", message=message))
-    notes = deps.turns.list_for_session("t", "retail", "s")[-1].state["decision"]["notes"]
+    notes = deps.turns.list_for_session("t", "retail", "s")[-1].state["route"]["decision"]["notes"]
     return result, notes
 
 

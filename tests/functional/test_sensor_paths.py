@@ -53,7 +53,7 @@ def say(runner: LocalRunner, message: str, n: int, session: str = "s1", customer
     result = runner.turn(TurnRequest(tenant_id="t1", agent_id="retail", session_id=session, customer_id=customer,
                                      turn_id=f"{session}-{n}", message=message))
     record = runner.deps.turns.list_for_session("t1", "retail", session)[-1]
-    return result, record.state["context"]
+    return result, record.state["sensor"]["context"]
 
 
 def test_confident_offline_readings_skip_the_model(make_runner):

@@ -85,7 +85,7 @@ def test_a_model_slower_than_the_budget_is_cut_at_the_deadline_and_the_turn_answ
     assert clock.now - start <= 20.0  # the call got what was left, not its own 60 s
     assert result.success and result.error is None and "3-5 business days" in result.response  # offline composer
     assert result.degraded == ["model_budget"]
-    assert record.state["model_calls"][0]["ok"] is False and record.state["drafts"][0]["source"] == "offline"
+    assert record.state["model_calls"][0]["ok"] is False and record.state["generate"]["drafts"][0]["source"] == "offline"
 
 
 def test_once_the_budget_is_spent_optional_calls_are_skipped_not_started(tmp_path):
@@ -96,7 +96,7 @@ def test_once_the_budget_is_spent_optional_calls_are_skipped_not_started(tmp_pat
     result, record = run(deps, "retail", "ok but what about the thing with the parcel then")
     assert [p for p, _ in model.calls] == ["sensor"]
     assert result.success and "model_budget" in result.degraded
-    assert "time budget spent: offline composer used" in record.state["decision"]["notes"]
+    assert "time budget spent: offline composer used" in record.state["route"]["decision"]["notes"]
 
 
 def test_a_subjective_rule_fails_closed_when_the_budget_is_spent(tmp_path):

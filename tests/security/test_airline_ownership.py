@@ -184,7 +184,7 @@ def ran(result: TurnResult, tool_id: str) -> list[str]:
 
 
 def blocked_by(runner: LocalRunner, session: str) -> list[str]:
-    return runner.deps.turns.list_for_session("local", "airline", session)[-1].state["decision"]["blocked_by"]
+    return runner.deps.turns.list_for_session("local", "airline", session)[-1].state["route"]["decision"]["blocked_by"]
 
 
 def cancel(runner: LocalRunner, session: str, customer: str, user_id: str, reservation: str,

@@ -150,7 +150,7 @@ def test_a_finding_about_another_card_does_not_let_the_action_run_on_this_one(fr
     assert call["status"] == "blocked"
     assert result.execution_path == "rejected" and "nothing has been blocked or ordered" in result.response
     records = runner.deps.turns.list_for_session("local", "cards", "s1")
-    assert records[-1].state["decision"]["blocked_by"] == ["own_card_only"]
+    assert records[-1].state["route"]["decision"]["blocked_by"] == ["own_card_only"]
     assert state("replacements") == {}
 
 
@@ -168,5 +168,5 @@ def test_a_finding_about_another_transaction_does_not_let_a_dispute_open_on_this
     assert call["status"] == "blocked"
     assert "no dispute has been opened" in result.response
     records = runner.deps.turns.list_for_session("local", "cards", "s1")
-    assert records[-1].state["decision"]["blocked_by"] == ["own_transaction_only"]
+    assert records[-1].state["route"]["decision"]["blocked_by"] == ["own_transaction_only"]
     assert state("disputes") == {}

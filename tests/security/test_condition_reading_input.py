@@ -42,7 +42,7 @@ def turn(tmp_path: Path, model: Scripted, message: str):
     deps.model = model
     result = LocalRunner(deps).turn(TurnRequest(tenant_id="t", agent_id="guardrails", session_id="s", turn_id="1",
                                                 message=message))
-    return result, deps.turns.list_for_session("t", "guardrails", "s")[-1].state["enforcement"]
+    return result, deps.turns.list_for_session("t", "guardrails", "s")[-1].state["enforce"]["report"]
 
 
 def test_a_reading_outside_the_allowed_three_is_no_reading(tmp_path):

@@ -242,8 +242,8 @@ def test_an_untrusted_claim_gets_no_profile_and_no_memory(aws, tmp_path):
                                               {"customer_id": "c-100"}), 2)
     # the trusted backend's customer is c-100: profile and memory are there (so the check below can fail)
     assert trusted.customer_id == "c-100" and trusted.state["profile"]["fields"].get("is_premium") is True
-    assert trusted.state["episodes"] and "Wireless mouse" in trusted.state["response"]
+    assert trusted.state["retrieve"]["episodes"] and "Wireless mouse" in trusted.state["response"]
     # the body's claim from a chat key: anonymous, no profile fields, no episodes, no order
     assert claimed.customer_id == "anonymous"
-    assert not (claimed.state.get("profile") or {}).get("fields") and claimed.state["episodes"] == []
+    assert not (claimed.state.get("profile") or {}).get("fields") and claimed.state["retrieve"]["episodes"] == []
     assert "Wireless mouse" not in claimed.state["response"]

@@ -83,16 +83,16 @@ def test_a_card_number_in_a_message_is_stored_with_its_last_four_digits_only(bil
     record = next(r for r in _docs(db, "turns") if r["turn_id"] == "s1-t2")
     state = record["state"]
     assert state["request"]["message"] == f"my card is {masked}"
-    assert state["context"]["message"] == f"my card is {masked}"
-    assert [d["text"] for d in state["drafts"]] == [f"Card {masked}: accepted."]
+    assert state["sensor"]["context"]["message"] == f"my card is {masked}"
+    assert [d["text"] for d in state["generate"]["drafts"]] == [f"Card {masked}: accepted."]
     assert state["response"] == record["result"]["response"] == f"Card {masked}: accepted."
-    assert [c["value"] for c in state["commands"] if c["name"] == "SetSlot"] == [masked]
+    assert [c["value"] for c in state["sensor"]["commands"] if c["name"] == "SetSlot"] == [masked]
     assert [c["value"] for c in record["result"]["commands"] if c["name"] == "SetSlot"] == [masked]
-    for calls in (state["tool_calls"], record["result"]["tool_calls"]):
+    for calls in (state["tools"]["tool_calls"], record["result"]["tool_calls"]):
         assert [(t["arguments"], t["outputs"]) for t in calls] == [({"card_number": masked},
                                                                     {"payment_status": "accepted", "charged_card": masked})]
     assert state["session"]["slots"]["card_number"] == masked
-    assert state["context"]["extracted_entities"]["card_number"] == masked
+    assert state["sensor"]["context"]["extracted_entities"]["card_number"] == masked
 
     assert [e["asked"] for e in _docs(db, "episodes")] == ["I want to pay my invoice", f"my card is {masked}"]
     stored = _stored(db)
@@ -147,9 +147,9 @@ def test_a_pii_field_is_redacted_at_rest_and_the_flow_goes_on(billing) -> None:
     assert session["slots"] == {"phone": "[redacted:phone]", "callback_time": "tomorrow at 10am"}
     record = next(r for r in _docs(db, "turns") if r["turn_id"] == "s2-t2")
     state = record["state"]
-    assert state["request"]["message"] == state["context"]["message"] == "[redacted:phone]"
-    assert state["context"]["extracted_entities"]["phone"] == "[redacted:phone]"
-    assert [c["value"] for c in state["commands"] if c["name"] == "SetSlot"] == ["[redacted:phone]"]
+    assert state["request"]["message"] == state["sensor"]["context"]["message"] == "[redacted:phone]"
+    assert state["sensor"]["context"]["extracted_entities"]["phone"] == "[redacted:phone]"
+    assert [c["value"] for c in state["sensor"]["commands"] if c["name"] == "SetSlot"] == ["[redacted:phone]"]
     assert state["response"] == "We'll call [redacted:phone]. When suits you best?"
     assert [e["asked"] for e in _docs(db, "episodes")][1] == "[redacted:phone]"
     stored = _stored(db)
@@ -167,7 +167,7 @@ def test_a_long_number_that_fails_luhn_is_stored_as_typed_beside_a_masked_card(b
     assert session["slots"]["tracking_number"] == TRACKING
     assert session["history"][2]["text"] == stored_message
     record = next(r for r in _docs(db, "turns") if r["turn_id"] == "s3-t2")
-    assert record["state"]["tool_calls"][0]["arguments"] == {"tracking_number": TRACKING}
+    assert record["state"]["tools"]["tool_calls"][0]["arguments"] == {"tracking_number": TRACKING}
     assert record["state"]["request"]["message"] == stored_message
     assert _docs(db, "episodes")[1]["asked"] == stored_message
 

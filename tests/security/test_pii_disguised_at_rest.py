@@ -105,6 +105,9 @@ def chat(billing: tuple[LocalRunner, Path]) -> Conversation:
     return Conversation(runner, db, f"s{next(_names)}")
 
 
+_GENERATED_ID = re.compile(r"\b(?=[0-9a-f-]*[a-f])[0-9a-f]{8}(?:-?[0-9a-f]{4}){3}-?[0-9a-f]{12}\b|\b(?=[0-9a-f]*[a-f])[0-9a-f]{16,}\b")
+
+
 def _strings(obj: Any) -> Iterator[str]:
     if isinstance(obj, dict):
         for value in obj.values():
@@ -113,7 +116,8 @@ def _strings(obj: Any) -> Iterator[str]:
         for item in obj:
             yield from _strings(item)
     elif isinstance(obj, str):
-        yield obj
+        # a generated id (a uuid, a hex digest) holds any digit run by chance: "decea8b54821…" stores no code 4821
+        yield _GENERATED_ID.sub("<id>", obj)
 
 
 def _digits(text: str) -> str:

@@ -72,7 +72,7 @@ def test_a_model_that_believes_the_customer_is_premium_lifts_nothing(tmp_path):
     runner.deps.model = model
     first = say(runner, "I'm a premium member, does that change anything about my order?", 1)
     assert model.calls == ["sensor"]
-    notes = runner.deps.turns.list_for_session("t1", "retail", "s1")[-1].state["context"]["notes"]
+    notes = runner.deps.turns.list_for_session("t1", "retail", "s1")[-1].state["sensor"]["context"]["notes"]
     assert "ignored from the message (not the customer's to set): is_premium" in notes
     assert all(c.get("slot") != "is_premium" for c in first.commands)
     _assert_no_premium_refund(runner, [first, *refund_a1002(runner, 2)])

@@ -109,7 +109,7 @@ def test_losing_the_race_for_a_new_session_id_to_another_customer_writes_nothing
                       session=Session(tenant_id="local", agent_id="retail", session_id="race-1", customer_id=OTHER))
     loser.error = TurnError(code=VersionConflict.code, message="conflict", stage="tools")
     persist.run(loser, runner.deps)
-    assert loser.foreign_session and loser.result is not None
+    assert loser.sensor.foreign_session and loser.result is not None
     records = runner.deps.turns.list_for_session("local", "retail", "race-1")
     assert [r.customer_id for r in records] == [OWNER]
     stored = runner.deps.sessions.get("local", "retail", "race-1")

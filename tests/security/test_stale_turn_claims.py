@@ -220,11 +220,26 @@ def test_an_owner_that_outlived_its_lease_can_neither_record_nor_answer_for_the_
     assert failed["result"]["error"]["code"] == "turn_in_progress"
     assert _records(runner) == ["s"]  # exactly one turn recorded: the new owner's
     record = runner.deps.turns.list_for_session("t1", "retail", "s1")[0]
-    assert record.state["claim_owner"] != slow["claim_owner"]
+    assert record.state["sensor"]["claim_owner"] != slow["sensor"]["claim_owner"]
     after = runner.deps.sessions.get("t1", "retail", "s1")
     assert (after.version, after.turn_count) == (session.version, 1)  # nothing of the late owner landed
     replay = runner.turn(_req("How long does shipping usually take?", "s"))
     assert runner.visited == ["sensor", "persist"] and replay.response == retried.response
+
+
+@pytest.mark.parametrize("flat", [False, True], ids=["sectioned", "flat"])
+def test_a_fallback_on_an_event_it_cannot_read_still_completes_the_turn_as_its_claims_owner(tmp_path, flat):
+    runner = _runner(tmp_path)
+    event = _until(runner, _req("How long does shipping usually take?", "u"), "persist")
+    owner = event["sensor"]["claim_owner"]
+    event["route"] = {"decision": {"action": "no such action"}}  # a part of the document that does not validate
+    if flat:  # an execution in flight across the deployment that grouped the state: its claim token at the top
+        event = {**{k: v for k, v in event.items() if k != "sensor"}, "claim_owner": owner}
+    failed = fallback.handle({**event, "caught": {"Error": "RuntimeError"}}, runner.deps)
+    assert failed["sensor"]["claim_owner"] == owner and failed["result"]["error"]["code"] == "stage_failed:RuntimeError"
+    assert _records(runner) == ["u"]
+    replay = runner.turn(_req("How long does shipping usually take?", "u"))  # completed by its owner: answered again
+    assert runner.visited == ["sensor", "persist"] and replay.response == failed["result"]["response"]
 
 
 def _dead_refund(runner: LocalRunner) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from focal.models.agent import AgentConfig, EnforcementConfig, ProfileFieldDefinition, Rule
-from focal.models.turn import Draft, TurnRequest, TurnState
+from focal.models.turn import Draft, GenerateOutput, TurnRequest, TurnState
 from focal.ports import ModelReply
 from focal.stages.enforce import _check
 
@@ -43,8 +43,10 @@ class _Deps:
 def _run(text: str | None, mode: str = "fail_closed"):
     agent = AgentConfig(id="a", name="a", profile_field_definitions=[FIELD], rules=[CAP, TONE],
                         enforcement=EnforcementConfig(unverifiable_subjective=mode))
-    state = TurnState(request=TurnRequest(tenant_id="t", agent_id="a", session_id="s", turn_id="x", message="m"),
-                      drafts=[Draft(text=DRAFT, source="model")])
+    state = TurnState(
+        request=TurnRequest(tenant_id="t", agent_id="a", session_id="s", turn_id="x", message="m"),
+        generate=GenerateOutput(drafts=[Draft(text=DRAFT, source="model")]),
+    )
     model = _Model(text)
     return _check(agent, state, _Deps(model), [CAP, TONE], DRAFT), model, state
 
@@ -70,4 +72,4 @@ def test_a_failed_batched_call_fails_closed_on_both():
 def test_an_invalid_batched_answer_with_mark_unverified_still_blocks_the_uncertain_amount():
     violations, _, state = _run("not json", mode="mark_unverified")
     assert [v.rule_id for v in violations] == ["cap"] and violations[0].reason.startswith("cannot verify")
-    assert state.enforcement.unverified == ["tone"]
+    assert state.enforce.report.unverified == ["tone"]

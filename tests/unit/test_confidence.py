@@ -13,7 +13,7 @@ from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig
 from focal.models.context import Command, Context, IntentScore
 from focal.models.session import CustomerProfile, HistoryEntry, Session
-from focal.models.turn import RouteDecision, ScoredRule, TurnRequest, TurnState
+from focal.models.turn import RouteDecision, RouteOutput, ScoredRule, SensorOutput, TurnRequest, TurnState
 
 PROMPT = "Order {order_id} ({order_item}) came to ${order_total}. Shall I refund it?"
 AGENT: dict[str, Any] = {
@@ -84,11 +84,13 @@ def confirming(message: str = "yes", note: str | None = "act affirm (lexicon)", 
     )
     return TurnState(
         request=TurnRequest(tenant_id="t", agent_id="shop", session_id="s", turn_id="2", message=message),
-        session=session, profile=CustomerProfile(tenant_id="t", agent_id="shop", customer_id="c", fields=profile or {}),
-        context=Context(message=message, source=source, intent_confidence=intent_confidence, notes=[note] if note else [],
-                        commands=[Command(name="AffirmConfirmation", flow="refund")]),
-        commands=[Command(name="AffirmConfirmation", flow="refund")],
-        decision=RouteDecision(executed=["AffirmConfirmation"]),
+        session=session,
+        profile=CustomerProfile(tenant_id="t", agent_id="shop", customer_id="c", fields=profile or {}),
+        sensor=SensorOutput(
+            context=Context(message=message, source=source, intent_confidence=intent_confidence, notes=[note] if note else [],
+                            commands=[Command(name="AffirmConfirmation", flow="refund")]),
+            commands=[Command(name="AffirmConfirmation", flow="refund")]),
+        route=RouteOutput(decision=RouteDecision(executed=["AffirmConfirmation"])),
     )
 
 
@@ -114,33 +116,33 @@ def test_goal_a_model_reading_is_the_models_own_certainty(agent):
 
 def test_goal_the_least_certain_command_decides(agent):
     state = confirming()
-    state.commands = [Command(name="SetSlot", flow="refund", slot="order_id", value="A1001"),
+    state.sensor.commands = [Command(name="SetSlot", flow="refund", slot="order_id", value="A1001"),
                       Command(name="SetSlot", flow="refund", slot="note", value="it broke")]
-    state.decision.executed = ["SetSlot", "SetSlot"]
+    state.route.decision.executed = ["SetSlot", "SetSlot"]
     value, why = c.goal_understanding(state, agent)
     assert value == FREE_TEXT_SLOT and "note" in why  # a typed order id is sure, free text less so
-    state.commands.append(Command(name="Clarify"))
-    state.decision.executed.append("Clarify")
+    state.sensor.commands.append(Command(name="Clarify"))
+    state.route.decision.executed.append("Clarify")
     assert c.goal_understanding(state, agent)[0] == 0.0
 
 
 def test_goal_a_started_flow_is_cut_when_the_runner_up_is_close(agent):
     state = confirming()
-    state.commands = [Command(name="StartFlow", flow="refund", value=0.8)]
-    state.decision.executed = ["StartFlow"]
-    assert state.context is not None
-    state.context.intent_scores = [IntentScore(scenario_id="refund", label="refund_request", score=0.8),
+    state.sensor.commands = [Command(name="StartFlow", flow="refund", value=0.8)]
+    state.route.decision.executed = ["StartFlow"]
+    assert state.sensor.context is not None
+    state.sensor.context.intent_scores = [IntentScore(scenario_id="refund", label="refund_request", score=0.8),
                                    IntentScore(scenario_id="status", label="order_status", score=0.3)]
     assert c.goal_understanding(state, agent)[0] == pytest.approx(0.8)
-    state.context.intent_scores[1].score = 0.75  # 0.05 behind, under 2 × the ambiguity margin
+    state.sensor.context.intent_scores[1].score = 0.75  # 0.05 behind, under 2 × the ambiguity margin
     close = c.goal_understanding(state, agent)[0]
     assert 0.4 < close < 0.6
 
 
 def test_goal_without_commands_reads_the_matched_soft_rule(agent):
     state = confirming()
-    state.commands, state.decision.executed = [], []
-    state.matched_rules = [ScoredRule(rule_id="gift_rule", score=0.62, scope="GLOBAL")]
+    state.sensor.commands, state.route.decision.executed = [], []
+    state.route.matched_rules = [ScoredRule(rule_id="gift_rule", score=0.62, scope="GLOBAL")]
     assert c.goal_understanding(state, agent) == (pytest.approx(0.62), "rule gift_rule (0.62)")
 
 

@@ -41,8 +41,8 @@ def state(active: tuple[str, str] | None = None, started: tuple[str, str] | None
     session = Session(tenant_id="t", agent_id="a", session_id="s", customer_id="c",
                       active_scenario_id=active[0] if active else None, active_step_id=active[1] if active else None)
     st = TurnState(request=TurnRequest(tenant_id="t", agent_id="a", session_id="s", turn_id="1", message="hi"), session=session)
-    st.decision.started_scenario_id, st.decision.started_step_id = started or (None, None)
-    st.decision.completed_scenario_id, st.decision.cancelled_scenario_id = completed, cancelled
+    st.route.decision.started_scenario_id, st.route.decision.started_step_id = started or (None, None)
+    st.route.decision.completed_scenario_id, st.route.decision.cancelled_scenario_id = completed, cancelled
     return st
 
 
@@ -56,7 +56,7 @@ def test_outside_any_flow_only_global_constraints_apply():
 
 def test_the_active_scenario_and_step_bring_their_constraints_whatever_retrieval_scored():
     st = state(active=("s1", "y"))
-    assert st.matched_rules == []
+    assert st.route.matched_rules == []
     assert ids(rules_to_enforce(AGENT, st)) == ["g", "sc1", "st1y"]
 
 

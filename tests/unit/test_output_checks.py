@@ -17,7 +17,7 @@ from focal.enforcement.relevance import check_relevance, refusal_reason
 from focal.models.agent import AgentConfig
 from focal.models.context import Context
 from focal.models.session import HistoryEntry, Session
-from focal.models.turn import RouteDecision, ToolCall, TurnRequest, TurnState
+from focal.models.turn import RouteDecision, RouteOutput, ToolCall, TurnRequest, TurnState
 from focal.ports import EntailmentModel, ModelReply, RelevanceModel
 from focal.stages import enforce
 from test_prevalidation import write_tiny_classifier  # the hand-written ONNX protobuf helper
@@ -48,12 +48,15 @@ def turn(message: str, embedder=None, decision: RouteDecision | None = None, var
          tool_outputs: dict | None = None, history: list[str] | None = None) -> TurnState:
     session = Session(tenant_id="t", agent_id="retail", session_id="s", customer_id="c",
                       variables=dict(variables or {}), history=[HistoryEntry(role="user", text=h) for h in history or []])
-    state = TurnState(request=TurnRequest(tenant_id="t", agent_id="retail", session_id="s", turn_id="1", message=message),
-                      session=session, decision=decision or RouteDecision())
+    state = TurnState(
+        request=TurnRequest(tenant_id="t", agent_id="retail", session_id="s", turn_id="1", message=message),
+        session=session,
+        route=RouteOutput(decision=decision or RouteDecision()),
+    )
     if embedder is not None:
-        state.context = Context(message=message, embedding=[float(x) for x in embedder.embed([message])[0]])
+        state.sensor.context = Context(message=message, embedding=[float(x) for x in embedder.embed([message])[0]])
     if tool_outputs:
-        state.tool_calls = [ToolCall(tool_id="lookup_order", outputs=tool_outputs)]
+        state.tools.tool_calls = [ToolCall(tool_id="lookup_order", outputs=tool_outputs)]
     return state
 
 
@@ -304,9 +307,9 @@ def test_flags_off_means_no_check_and_no_verdict(retail):
     from focal.models.turn import Draft
 
     state = turn("Where is my order?")
-    state.drafts.append(Draft(text="It came to $95.", source="model"))
+    state.generate.drafts.append(Draft(text="It came to $95.", source="model"))
     assert enforce._output_checks(agent, state, stage_deps(agent, NoEmbedder())) == []
-    assert [(c.name, c.passed) for c in state.enforcement.checks] == [("internals", True)]  # no switch; names only
+    assert [(c.name, c.passed) for c in state.enforce.report.checks] == [("internals", True)]  # no switch; names only
 
 
 def test_a_model_draft_writing_internal_names_is_a_violation_with_the_flags_off(retail):
@@ -314,11 +317,11 @@ def test_a_model_draft_writing_internal_names_is_a_violation_with_the_flags_off(
 
     agent = with_enforcement(retail, relevance_check_enabled=False, grounding_check_enabled=False)
     state = turn("Where is my order?")
-    state.drafts.append(Draft(text="Since is_premium is false, refund_cap applies.", source="model"))
+    state.generate.drafts.append(Draft(text="Since is_premium is false, refund_cap applies.", source="model"))
     violations = enforce._output_checks(agent, state, stage_deps(agent, NoEmbedder()))
     assert [(v.rule_id, v.lane) for v in violations] == [("internals", "internals")]
     assert "is_premium" in violations[0].reason and "refund_cap" in violations[0].reason
-    state.drafts.append(Draft(text="Since is_premium is false, refund_cap applies.", source="template"))
+    state.generate.drafts.append(Draft(text="Since is_premium is false, refund_cap applies.", source="template"))
     assert enforce._output_checks(agent, state, stage_deps(agent, NoEmbedder())) == []  # the business's own text
 
 
@@ -327,10 +330,10 @@ def test_each_check_leaves_a_verdict_with_its_threshold(retail, minilm):
 
     agent = with_enforcement(retail, relevance_check_enabled=True, grounding_check_enabled=True)
     state = turn("A1001", minilm, decision=CONFIRM, variables=ORDER, tool_outputs={"total": 30.0})
-    state.drafts.append(Draft(text="The capital of France is Paris and it costs $95.", source="model"))
+    state.generate.drafts.append(Draft(text="The capital of France is Paris and it costs $95.", source="model"))
     violations = enforce._output_checks(agent, state, stage_deps(agent, minilm))
     assert [(v.rule_id, v.lane) for v in violations] == [("relevance", "relevance"), ("grounding", "grounding")]
-    names, rel, grd = state.enforcement.checks
+    names, rel, grd = state.enforce.report.checks
     assert (names.name, names.passed) == ("internals", True)
     assert (rel.name, rel.passed, rel.threshold, rel.draft) == ("relevance", False, 0.3, 0)
     assert (grd.name, grd.passed, grd.threshold, grd.unsupported) == ("grounding", False, 0.75, ["$95"])
@@ -422,12 +425,12 @@ def test_the_stage_loads_both_folders_relative_to_the_agent_file(tmp_path, retai
         return shared_entailment_model(folder)
 
     state = turn("refund order A1001", minilm, decision=CONFIRM, variables=ORDER)
-    state.drafts.append(Draft(text="Order A1001 came to $30.00, refund to your card?", source="model"))
+    state.generate.drafts.append(Draft(text="Order A1001 came to $30.00, refund to your card?", source="model"))
     enforce._output_checks(agent, state, stage_deps(agent, minilm, relevance_model=rel, grounding_model=nli))
     assert loaded == [str(tmp_path / "models" / "rel"), str(tmp_path / "models" / "nli")]
-    methods = {c.name: c.method for c in state.enforcement.checks}
+    methods = {c.name: c.method for c in state.enforce.report.checks}
     assert methods == {"internals": "names", "relevance": "cross_encoder", "grounding": "claims+nli"}
-    assert next(c for c in state.enforcement.checks if c.name == "relevance").threshold == 0.5
+    assert next(c for c in state.enforce.report.checks if c.name == "relevance").threshold == 0.5
 
 
 def test_a_cross_encoder_folder_must_hold_model_and_tokenizer(tmp_path):

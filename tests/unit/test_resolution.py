@@ -11,7 +11,7 @@ from focal.dialogue import resolution
 from focal.models.agent import AgentConfig
 from focal.models.context import Context
 from focal.models.session import CustomerProfile, Session
-from focal.models.turn import RouteDecision, ScoredRule, ToolCall, TurnRequest, TurnState
+from focal.models.turn import RouteDecision, ScoredRule, SensorOutput, ToolCall, TurnRequest, TurnState
 from focal.variables import PENDING, known_variables
 
 AGENT = {
@@ -70,7 +70,7 @@ def make_state(variables: dict[str, Any] | None = None, profile: dict[str, Any] 
         request=TurnRequest(tenant_id="t", agent_id="shop", session_id="s", turn_id="1", message=message),
         session=session,
         profile=CustomerProfile(tenant_id="t", agent_id="shop", customer_id="c", fields=dict(profile or {})),
-        context=Context(message=message, extracted_entities=dict(entities or {})),
+        sensor=SensorOutput(context=Context(message=message, extracted_entities=dict(entities or {}))),
     )
 
 
@@ -85,7 +85,7 @@ def tool_runner(agent: AgentConfig, state: TurnState):
         assert all(k in call.arguments for k in tool.input), "a tool runs only when its inputs are known"
         for key, var in tool.output.items():
             state.session.variables[var] = call.outputs[var] = OUTPUTS[tool_id][key]  # type: ignore[union-attr]
-        state.tool_calls.append(call)
+        state.tools.tool_calls.append(call)
         return call
 
     return run
@@ -94,21 +94,21 @@ def tool_runner(agent: AgentConfig, state: TurnState):
 def test_a_value_in_the_session_needs_no_tool(agent):
     state = make_state({"order_total": 30.0})
     out = resolution.resolve(agent, state, ["order_total"], tool_runner(agent, state))
-    assert state.tool_calls == [] and out.asked is None
+    assert state.tools.tool_calls == [] and out.asked is None
     assert out.notes == ["order_total: from session"]
 
 
 def test_the_profile_comes_before_a_tool(agent):
     state = make_state(profile={"loyalty_tier": "silver"})
     out = resolution.resolve(agent, state, ["loyalty_tier"], tool_runner(agent, state))
-    assert state.tool_calls == []
+    assert state.tools.tool_calls == []
     assert out.notes == ["loyalty_tier: from profile"]
 
 
 def test_a_tool_provides_a_missing_variable(agent):
     state = make_state({"order_id": "A1004"})
     out = resolution.resolve(agent, state, ["order_total"], tool_runner(agent, state))
-    assert [(c.tool_id, c.trigger) for c in state.tool_calls] == [("lookup_order", "resolve order_total")]
+    assert [(c.tool_id, c.trigger) for c in state.tools.tool_calls] == [("lookup_order", "resolve order_total")]
     assert state.session.variables["order_total"] == 18.5
     assert "order_total: from tool lookup_order (round 1)" in out.notes
 
@@ -116,7 +116,7 @@ def test_a_tool_provides_a_missing_variable(agent):
 def test_one_tools_output_unlocks_the_next_tools_input(agent):
     state = make_state({"order_id": "A1004"})
     out = resolution.resolve(agent, state, ["delivery_eta"], tool_runner(agent, state))
-    assert [c.tool_id for c in state.tool_calls] == ["lookup_order", "carrier_info", "track"]
+    assert [c.tool_id for c in state.tools.tool_calls] == ["lookup_order", "carrier_info", "track"]
     assert "delivery_eta: from tool track (round 3)" in out.notes
     assert out.asked is None and out.unresolved == []
 
@@ -124,7 +124,7 @@ def test_one_tools_output_unlocks_the_next_tools_input(agent):
 def test_at_most_three_rounds(agent):
     state = make_state({"order_id": "A1004"})
     out = resolution.resolve(agent, state, ["eta_detail"], tool_runner(agent, state))
-    assert [c.tool_id for c in state.tool_calls] == ["lookup_order", "carrier_info", "track"]  # eta_detail would be round 4
+    assert [c.tool_id for c in state.tools.tool_calls] == ["lookup_order", "carrier_info", "track"]  # eta_detail would be round 4
     assert out.unresolved == ["eta_detail"] and out.asked is None  # a tool-only value is not asked for
     assert "eta_detail: unresolved" in out.notes
 
@@ -132,7 +132,7 @@ def test_at_most_three_rounds(agent):
 def test_a_side_effecting_tool_is_never_run_to_find_a_value(agent):
     state = make_state({"order_id": "A1004"})
     out = resolution.resolve(agent, state, ["refund_reference"], tool_runner(agent, state))
-    assert state.tool_calls == []
+    assert state.tools.tool_calls == []
     assert out.unresolved == ["refund_reference"]
     assert resolution.providers(agent, "refund_reference") == []
 
@@ -140,7 +140,7 @@ def test_a_side_effecting_tool_is_never_run_to_find_a_value(agent):
 def test_a_missing_tool_input_is_asked_for(agent):
     state = make_state()
     out = resolution.resolve(agent, state, ["order_total"], tool_runner(agent, state))
-    assert state.tool_calls == []
+    assert state.tools.tool_calls == []
     assert out.asked == "order_id"
     assert out.notes == ["order_total: unresolved (waiting for order_id)", "order_id: asked"]
     assert resolution.ask_prompt(agent, "order_id") == "Which order is it? It looks like A1001."
@@ -157,15 +157,15 @@ def test_a_value_in_the_message_feeds_the_tool(agent):
     state = make_state(entities={"order_id": "A1004"})
     out = resolution.resolve(agent, state, ["order_total"], tool_runner(agent, state))
     assert state.session.variables["order_id"] == "A1004"
-    assert [c.arguments for c in state.tool_calls] == [{"order_id": "A1004"}]
+    assert [c.arguments for c in state.tools.tool_calls] == [{"order_id": "A1004"}]
     assert "order_total: from tool lookup_order (round 1)" in out.notes
 
 
 def test_a_tool_that_already_ran_this_turn_is_not_run_again(agent):
     state = make_state({"order_id": "A1004"})
-    state.tool_calls.append(ToolCall(tool_id="lookup_order", status="ok"))
+    state.tools.tool_calls.append(ToolCall(tool_id="lookup_order", status="ok"))
     out = resolution.resolve(agent, state, ["order_total"], tool_runner(agent, state))
-    assert len(state.tool_calls) == 1 and out.unresolved == ["order_total"]
+    assert len(state.tools.tool_calls) == 1 and out.unresolved == ["order_total"]
 
 
 def test_rule_variables_skip_what_the_answer_itself_says(agent):
@@ -175,40 +175,40 @@ def test_rule_variables_skip_what_the_answer_itself_says(agent):
 
 def test_a_rule_asks_then_answers_on_the_next_turn(agent):
     state = make_state()
-    state.matched_rules = [ScoredRule(rule_id="order_total_question", score=0.9, scope="GLOBAL")]
-    state.decision = RouteDecision(action="respond")
+    state.route.matched_rules = [ScoredRule(rule_id="order_total_question", score=0.9, scope="GLOBAL")]
+    state.route.decision = RouteDecision(action="respond")
     resolution.after_actions(state, agent, tool_runner(agent, state))
-    assert (state.decision.action, state.decision.asked_slot) == ("ask_slot", "order_id")
+    assert (state.route.decision.action, state.route.decision.asked_slot) == ("ask_slot", "order_id")
     assert state.session.variables[PENDING] == {"variable": "order_id", "rules": ["order_total_question"]}
 
     # Next turn: "A1004" matches no rule; the answer is read into the session and the rule answered.
     nxt = make_state(dict(state.session.variables), entities={"order_id": "A1004"}, message="A1004")
-    nxt.decision = RouteDecision(action="out_of_scope")
+    nxt.route.decision = RouteDecision(action="out_of_scope")
     run = tool_runner(agent, nxt)
     resolution.before_actions(nxt, agent, run)
     resolution.after_actions(nxt, agent, run)
-    assert nxt.decision.action == "respond"
-    assert [m.rule_id for m in nxt.matched_rules] == ["order_total_question"]
+    assert nxt.route.decision.action == "respond"
+    assert [m.rule_id for m in nxt.route.matched_rules] == ["order_total_question"]
     assert nxt.session.variables["order_total"] == 18.5 and PENDING not in nxt.session.variables
-    assert "order_id: from message (asked last turn)" in nxt.decision.notes
-    assert [c.trigger for c in nxt.tool_calls] == ["resolve order_total"]
+    assert "order_id: from message (asked last turn)" in nxt.route.decision.notes
+    assert [c.trigger for c in nxt.tools.tool_calls] == ["resolve order_total"]
 
 
 def test_an_answer_without_the_value_drops_the_question(agent):
     state = make_state({PENDING: {"variable": "order_id", "rules": ["order_total_question"]}}, message="never mind")
-    state.decision = RouteDecision(action="out_of_scope")
+    state.route.decision = RouteDecision(action="out_of_scope")
     resolution.before_actions(state, agent, tool_runner(agent, state))
-    assert state.decision.action == "out_of_scope" and state.matched_rules == []
+    assert state.route.decision.action == "out_of_scope" and state.route.matched_rules == []
     assert PENDING not in state.session.variables
 
 
 def test_inside_a_flow_a_rule_variable_is_not_asked(agent):
     state = make_state()
     state.session.active_scenario_id = "somewhere"
-    state.matched_rules = [ScoredRule(rule_id="order_total_question", score=0.9, scope="GLOBAL")]
-    state.decision = RouteDecision(action="respond")
+    state.route.matched_rules = [ScoredRule(rule_id="order_total_question", score=0.9, scope="GLOBAL")]
+    state.route.decision = RouteDecision(action="respond")
     resolution.after_actions(state, agent, tool_runner(agent, state))
-    assert state.decision.action == "respond" and PENDING not in state.session.variables
+    assert state.route.decision.action == "respond" and PENDING not in state.session.variables
 
 
 def test_validate_names_an_unknown_required_variable():
@@ -230,10 +230,10 @@ def test_a_step_slot_a_tool_provides_moves_the_flow_on():
     agent = AgentConfig.model_validate(raw)
     state = make_state({"order_id": "A1004"})
     state.session.active_scenario_id, state.session.active_step_id = "track", "ask"
-    state.decision = RouteDecision(action="ask_slot", asked_slot="carrier", scenario_id="track", step_id="ask")
+    state.route.decision = RouteDecision(action="ask_slot", asked_slot="carrier", scenario_id="track", step_id="ask")
     run = tool_runner(agent, state)
     resolution.before_actions(state, agent, run)
-    assert state.decision.action == "complete" and state.decision.step_id == "say"
+    assert state.route.decision.action == "complete" and state.route.decision.step_id == "say"
     resolution.after_actions(state, agent, run)  # the finished step's template needs tracking_url: round 1
-    assert [c.trigger for c in state.tool_calls] == ["resolve carrier", "resolve tracking_url"]
-    assert "tracking_url: from tool carrier_info (round 1)" in state.decision.notes
+    assert [c.trigger for c in state.tools.tool_calls] == ["resolve carrier", "resolve tracking_url"]
+    assert "tracking_url: from tool carrier_info (round 1)" in state.route.decision.notes

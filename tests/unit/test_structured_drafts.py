@@ -11,7 +11,7 @@ from focal.enforcement.bindings import render_draft
 from focal.errors import ModelError
 from focal.generation.structured import parse_draft
 from focal.models.agent import AgentConfig, EnforcementConfig, ProfileFieldDefinition, Rule
-from focal.models.turn import Draft, TurnRequest, TurnState
+from focal.models.turn import Draft, GenerateOutput, TurnRequest, TurnState
 from focal.ports import ModelReply
 from focal.stages.enforce import _check
 
@@ -59,8 +59,10 @@ def _agent(*rules: Rule) -> AgentConfig:
 
 def _check_draft(draft: Draft, rules: list[Rule], model=None, message: str = "where is my order?"):
     agent = _agent(*rules)
-    state = TurnState(request=TurnRequest(tenant_id="t", agent_id="a", session_id="s", turn_id="x", message=message),
-                      drafts=[draft])
+    state = TurnState(
+        request=TurnRequest(tenant_id="t", agent_id="a", session_id="s", turn_id="x", message=message),
+        generate=GenerateOutput(drafts=[draft]),
+    )
     return _check(agent, state, _Deps(model or _Model()), rules, draft.text), state
 
 
@@ -215,12 +217,12 @@ def test_a_guards_template_is_said_as_written_whatever_the_response_constraints_
                       slots={"order_id": "A1002"}, variables={"order_total": 75.0, "order_item": "Blue rain jacket"})
     state = TurnState(request=TurnRequest(tenant_id="local", agent_id="retail", session_id="s", turn_id="x",
                                           message="yes"), session=session)
-    state.decision.action, state.decision.blocked_by = "action_blocked", ["refund_guard"]
+    state.route.decision.action, state.route.decision.blocked_by = "action_blocked", ["refund_guard"]
     generate.run(state, deps)
     enforce.run(state, deps)
     assert state.response == ("Refunds above $50 need a review by our team, so I haven't refunded order A1002. If you'd "
                               "like a member of our team to review it, just ask for one.")
-    assert state.enforcement.violations == [] and not state.enforcement.fallback_used
+    assert state.enforce.report.violations == [] and not state.enforce.report.fallback_used
 
 
 def test_a_verification_answer_that_leaves_the_raised_field_out_blocks():

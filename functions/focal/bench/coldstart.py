@@ -20,7 +20,14 @@ import tempfile
 from pathlib import Path
 
 from focal.bench.coldstart_layout import DEFAULT_ASSETS, Function, Layout, functions_from_stack, lambda_layout, venv_layout
-from focal.bench.coldstart_probe import ProbeFailed, Scenario, measure, measure_litellm, refused_port
+from focal.bench.coldstart_probe import (
+    ProbeFailed,
+    Scenario,
+    measure,
+    measure_litellm,
+    measure_multilingual,
+    refused_port,
+)
 from focal.bench.coldstart_report import Assumptions, Row, report
 from focal.turn.definition import STAGES
 
@@ -100,8 +107,29 @@ def coldstart(agent_path: str, *, model: str | None = BENCH_MODEL, venv: bool = 
                 litellm_ms = measure_litellm(layout, caller, scenario, timeout_s)
             except ProbeFailed as exc:
                 _say(f"not measured: {exc}")
+        multilingual = _multilingual(layout, functions, scenario, timeout_s)
     return report(rows, agent=agent_path, layout_label=layout.label, layout_notes=layout.notes, memory_source=source,
-                  model=model, litellm_ms=litellm_ms, assumed=assumed or Assumptions())
+                  model=model, litellm_ms=litellm_ms, assumed=assumed or Assumptions(), multilingual=multilingual)
+
+
+def _multilingual(layout: Layout, functions: list[Function], scenario: Scenario,
+                  timeout_s: float | None) -> tuple[str, dict[str, float]] | None:
+    """The multilingual model's first use in the sensor (retrieve pays the same), or None when not measurable."""
+    from focal.adapters.use_files import WEIGHTS, UseModelUnavailable, package_folder
+
+    sensor = next((f for f in functions if f.name == "sensor"), None)
+    try:
+        weights = package_folder() / "resources" / WEIGHTS  # the bytes the stack uploads as its S3 asset
+    except UseModelUnavailable as exc:
+        _say(f"multilingual model not measured: {exc}")
+        return None
+    if sensor is None:
+        return None
+    try:
+        return sensor.name, measure_multilingual(layout, sensor, scenario, weights, timeout_s)
+    except ProbeFailed as exc:
+        _say(f"not measured: {exc}")
+        return None
 
 
 def add_parser(bsub) -> None:  # noqa: ANN001 - argparse's subparsers action

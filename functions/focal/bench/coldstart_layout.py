@@ -59,6 +59,8 @@ class Layout:
     def sys_path(self, function: Function) -> list[str]:
         paths = [str(self.code)] + [str(self.layer_paths[n]) for n in function.layers
                                     if n != "models" and n in self.layer_paths]
+        if "models" in function.layers and "models_code" in self.layer_paths:  # the models layer's /opt/python
+            paths.append(str(self.layer_paths["models_code"]))
         return paths + ([str(self.runtime)] if self.runtime else [])
 
     def model_dir(self) -> str | None:
@@ -189,6 +191,17 @@ def _ensure(folder: Path, name: str, stamp: str, build) -> None:  # noqa: ANN001
     marker.write_text(stamp)
 
 
+def built_assets(folder: Path) -> Path:
+    """The code asset (rebuilt, it is small) and every layer (reused while its recipe is unchanged) in `folder`."""
+    build = recipes()
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(folder / "code", ignore_errors=True)
+    build.build_code(folder / "code")
+    for name in LAYER_RECIPES:
+        _ensure(folder, name, _recipe_hash(name), build.BUILDERS[name])
+    return folder
+
+
 def lambda_layout(folder: Path) -> Layout:
     """The assets as deployed: built with layers/build.py into `folder` (layers reused while their
     recipes are unchanged; the code asset rebuilt every run, it is small)."""
@@ -197,18 +210,14 @@ def lambda_layout(folder: Path) -> Layout:
     if python312 is None:
         raise SystemExit("focal bench coldstart: no CPython 3.12 found (Lambda's python3.12; set FOCAL_PYTHON312), "
                          "or run with --venv to measure in this interpreter instead")
-    folder.mkdir(parents=True, exist_ok=True)
-    shutil.rmtree(folder / "code", ignore_errors=True)
-    build.build_code(folder / "code")
-    for name in LAYER_RECIPES:
-        _ensure(folder, name, _recipe_hash(name), build.BUILDERS[name])
+    built_assets(folder)
     _ensure(folder, "runtime", json.dumps(_runtime_versions()), lambda out: _build_runtime(out, python312))
     return Layout(
         label=f"Lambda layout: code asset + each function's layers from layers/build.py in {folder}, "
               f"{python312} -I -S -B (bytecode as shipped, none written)",
         command=(python312, "-I", "-S", "-B"), code=folder / "code",
         layer_paths={"deps": folder / "deps" / "python", "auth": folder / "auth" / "python", "llm": folder / "llm" / "python",
-                     "models": folder / "models" / "models"},
+                     "models": folder / "models" / "models", "models_code": folder / "models" / "python"},
         runtime=folder / "runtime",
         notes=(f"the runtime's own packages ({', '.join(RUNTIME_PACKAGES)}) installed with pip and compiled, "
                "as the python3.12 runtime ships them",),

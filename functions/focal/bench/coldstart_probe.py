@@ -67,6 +67,29 @@ usage = resource.getrusage(resource.RUSAGE_SELF)
 print("FOCAL_BENCH " + json.dumps({"import": (usage.ru_utime + usage.ru_stime) * 1000 - started}), flush=True)
 """
 
+# The multilingual model's first use in a function (the first turn in another language): both files checked
+# against their digests, the weights loaded, one message embedded. CPU ms of each part.
+MULTILINGUAL_PROBE = r"""
+import json, os, resource, sys
+sys.path[:0] = json.loads(os.environ["FOCAL_BENCH_SYS_PATH"])
+def cpu_ms():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return (usage.ru_utime + usage.ru_stime) * 1000
+import numpy
+from focal.adapters import use_files
+from focal.adapters.use_embedder import UseEmbedder
+out, started = {}, cpu_ms()
+use_files.model_paths()
+out["digests"] = cpu_ms() - started
+embedder, started = UseEmbedder(), cpu_ms()
+embedder._loaded()
+out["load"] = cpu_ms() - started
+started = cpu_ms()
+embedder.embed(["Quiero renovar un libro"])
+out["embed"] = cpu_ms() - started
+print("FOCAL_BENCH " + json.dumps(out), flush=True)
+"""
+
 
 class ProbeFailed(Exception):
     """A measurement that did not finish: the message names the function, the phase and why."""
@@ -136,6 +159,21 @@ def measure(layout: Layout, function: Function, scenario: Scenario, *, snap_star
     if event:
         env["FOCAL_BENCH_EVENT"] = event
     return run_probe(layout.command, PROBE.format(watch=WATCH), env, f"{function.name} ({mode})", timeout_s)
+
+
+def measure_multilingual(layout: Layout, function: Function, scenario: Scenario, weights: Path,
+                         timeout_s: float | None = None) -> dict[str, float]:
+    """The multilingual model's first use on `function`'s path: the tokenizer from the models layer as built, the
+    weights from a local file in place of the S3 object (the fetch itself is an assumed cost)."""
+    from focal.adapters.use_files import ENV, KNOWN_SHA256, TOKENIZER, WEIGHTS
+
+    env = scenario.env(layout, function, False, "multilingual")
+    model_dir = layout.model_dir()
+    tokenizer = Path(model_dir) / "use" / TOKENIZER if model_dir else weights.parent / TOKENIZER
+    env[ENV] = json.dumps({WEIGHTS: {"source": str(weights), "sha256": KNOWN_SHA256[WEIGHTS]},
+                           TOKENIZER: {"source": str(tokenizer), "sha256": KNOWN_SHA256[TOKENIZER]}})
+    found = run_probe(layout.command, MULTILINGUAL_PROBE, env, f"multilingual model ({function.name})", timeout_s)
+    return {k: float(v) for k, v in found.items()}
 
 
 def measure_litellm(layout: Layout, function: Function, scenario: Scenario, timeout_s: float | None = None) -> float:

@@ -92,8 +92,8 @@ def measure(agent_path: str | Path = RETAIL, sizes: Sequence[int] = SIZES, shape
 
     def lane1(text: str) -> tuple[float, str]:
         state = enforce.run(build_state(benched, _case(text, turn), embedding), deps)
-        shown = ", ".join(sorted({v.rule_id for v in state.drafts[0].violations})) or "passes"
-        return float(state.enforcement.timings.get("deterministic", 0.0)), shown
+        shown = ", ".join(sorted({v.rule_id for v in state.generate.drafts[0].violations})) or "passes"
+        return float(state.enforce.report.timings.get("deterministic", 0.0)), shown
 
     lane1(draft(200, "prose", turn["paragraphs"]))  # warm-up: lazy imports, compiled patterns, caches
     rows = []

@@ -78,7 +78,7 @@ from focal.enforcement.tripwires import DEFAULT_RULES
 from focal.models.agent import AgentConfig, Scope
 from focal.models.context import Context
 from focal.models.session import CustomerProfile, Session
-from focal.models.turn import Draft, ScoredRule, ToolCall, TurnRequest, TurnState
+from focal.models.turn import Draft, GenerateOutput, RouteOutput, ScoredRule, SensorOutput, ToolCall, ToolsOutput, TurnRequest, TurnState
 from focal.ports import ModelReply
 
 TENANT = "bench"
@@ -141,12 +141,15 @@ def build_state(agent: AgentConfig, case: Case, embedding: Sequence[float]) -> T
         rule = agent.rule(rule_id)
         matched.append(ScoredRule(rule_id=rule_id, score=1.0, scope=rule.scope.value if rule else Scope.GLOBAL.value))
     state = TurnState(
-        request=request, session=session, profile=profile,
-        context=Context(message=case.message, embedding=[float(x) for x in embedding]),
-        matched_rules=matched, tool_calls=calls,
-        drafts=[Draft(text=case.draft, source="model")],
+        request=request,
+        session=session,
+        profile=profile,
+        sensor=SensorOutput(context=Context(message=case.message, embedding=[float(x) for x in embedding])),
+        route=RouteOutput(matched_rules=matched),
+        tools=ToolsOutput(tool_calls=calls),
+        generate=GenerateOutput(drafts=[Draft(text=case.draft, source="model")]),
     )
-    state.decision.scenario_id, state.decision.step_id = case.scenario, case.step
+    state.route.decision.scenario_id, state.route.decision.step_id = case.scenario, case.step
     return state
 
 
@@ -173,16 +176,16 @@ def run_cases(
         t0 = time.perf_counter()
         state = enforce.run(state, deps)
         stage_ms = (time.perf_counter() - t0) * 1000
-        first = state.drafts[0]
-        timings = dict(getattr(state.enforcement, "timings", {}) or {})  # lanes 1 and 2
-        for verdict in getattr(state.enforcement, "checks", []) or []:  # output checks: their own ms per draft
-            if verdict.draft == 0 and verdict.name not in state.enforcement.timings:
+        first = state.generate.drafts[0]
+        timings = dict(getattr(state.enforce.report, "timings", {}) or {})  # lanes 1 and 2
+        for verdict in getattr(state.enforce.report, "checks", []) or []:  # output checks: their own ms per draft
+            if verdict.draft == 0 and verdict.name not in state.enforce.report.timings:
                 timings[verdict.name] = timings.get(verdict.name, 0.0) + verdict.ms
         # The always-on check of unbound facts and the default checks are measured on blind sets (`focal bench
         # drafts`); here they count only where a case names them.
         named = set(case.expected)
         counted: dict[str, str] = {v.rule_id: v.lane for v in first.violations if v.rule_id not in NOT_COUNTED or v.rule_id in named}
-        return Outcome(case, counted, list(state.enforcement.unverified), timings, stage_ms)
+        return Outcome(case, counted, list(state.enforce.report.unverified), timings, stage_ms)
 
     if cases:
         once(0, cases[0])  # warm-up: lazy imports, ONNX session, caches

@@ -16,6 +16,7 @@ to the answer of the last turn the kill interrupted.
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import os
 import signal
@@ -63,7 +64,7 @@ def _send(url: str, body: dict[str, Any] | None = None) -> tuple[int, dict[str, 
         except ValueError:
             payload = {}
         return exc.code, payload, float(retry) if retry and retry.isdigit() else None
-    except (OSError, ValueError):  # refused, reset, timed out, cut short
+    except (OSError, ValueError, http.client.HTTPException):  # refused, reset, timed out, cut short mid-answer
         return 0, {}, None
 
 

@@ -103,6 +103,7 @@ def _fresh_deps(agent_path: str | Path, shared: Any | None) -> Any:
     deps.model_factory = None  # an unscripted purpose stays offline, even when the agent names a model
     if shared is not None:
         deps.configs, deps.rule_index, deps.indexed = shared.configs, shared.rule_index, shared.indexed
+        deps.multilingual_index = shared.multilingual_index
     return deps
 
 

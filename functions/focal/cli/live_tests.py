@@ -122,7 +122,7 @@ def run_turn_live(runner: Any, deps: Any, agent: AgentConfig, conv: Conversation
                                      customer_id=conv.customer_id, turn_id=turn_id, message=turn.user))
     ms = round((time.perf_counter() - t0) * 1000, 1)
     state = _record_state(deps, agent.id, session_id, turn_id)
-    drafts = state.get("drafts") or []
+    drafts = (state.get("generate") or {}).get("drafts") or []
     checked, hard, skipped = split_expect(agent, turn.expect)
     tr = LiveTurnReport(
         index=index, user=turn.user, response=result.response, execution_path=result.execution_path, ms=ms,

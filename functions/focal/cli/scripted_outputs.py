@@ -38,10 +38,10 @@ def _not_asked(context: dict[str, Any], result: TurnResult) -> str:
 
 def sensor_warnings(scripted: int, left: int, state: dict[str, Any], result: TurnResult) -> list[str]:
     """The warnings of a turn that scripted `scripted` sensor outputs, `left` of them unread; `state` is the turn's
-    record (its context's `model_skipped` and `set_aside`)."""
+    record (its sensor context's `model_skipped` and `set_aside`)."""
     if not scripted:
         return []
-    context = state.get("context") or {}
+    context = (state.get("sensor") or {}).get("context") or {}
     if left == scripted:
         return [PREFIX + _not_asked(context, result)]
     out = [PREFIX + str(note) for note in context.get("set_aside") or []]

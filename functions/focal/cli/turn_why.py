@@ -26,7 +26,7 @@ def turn_why(deps: Any, tenant_id: str, agent_id: str, session_id: str, turn_id:
     records = [r for r in deps.turns.list_for_session(tenant_id, agent_id, session_id) if r.turn_id == turn_id]
     lines = []
     if records:
-        for n, draft in enumerate(records[0].state.get("drafts") or [], start=1):
+        for n, draft in enumerate((records[0].state.get("generate") or {}).get("drafts") or [], start=1):
             lines.append(f"draft {n} [{draft.get('source')}] {_short(draft.get('text') or '')} → "
                          f"{_verdicts(draft.get('violations') or [])}")
     for call in result.tool_calls:

@@ -25,6 +25,7 @@ from focal.config.validate_privileges import privilege_warnings
 from focal.config.validate_rules import default_problems, disabled_warnings, fraction_warnings, own_text_warnings
 from focal.config.validate_signatures import signature_problems
 from focal.config.validate_tools import tool_problems
+from focal.config.validate_translations import translation_problems, translation_warnings
 from focal.config.validate_values import placeholder_problems, slot_type_problems, slot_warnings
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule, Scope
@@ -104,6 +105,7 @@ def semantic_warnings(agent: AgentConfig, raw: Any = None, *, model: str | None 
     own_text_warnings(c, agent)
     privilege_warnings(c, agent)
     soft_rule_warnings(c, agent)
+    translation_warnings(c, agent)
     if not agent.enforcement.llm_judge_enabled:
         why = "the judge is off (enforcement.llm_judge_enabled: false)"
     elif not (agent.models.model or model):
@@ -350,6 +352,7 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
         tool_problems(c, agent, ("tools", i), tool, names)
         signature_problems(c, agent, ("tools", i), tool)
     placeholder_problems(c, agent, names)
+    translation_problems(c, agent)
     _approval_problems(c, agent)
     if agent.pre_validation.min_length > agent.pre_validation.max_length:
         c.add(("pre_validation", "min_length"), "must not exceed max_length")

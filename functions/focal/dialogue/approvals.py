@@ -74,8 +74,8 @@ def step_key(session: Session) -> str | None:
 
 def record_assessment(state: TurnState, assessment: Assessment) -> None:
     state.confidence = assessment.score
-    state.confidence_factors = dict(assessment.factors)
-    state.confidence_reasons = dict(assessment.reasons)
+    state.tools.confidence_factors = dict(assessment.factors)
+    state.tools.confidence_reasons = dict(assessment.reasons)
 
 
 def assessment_for(state: TurnState, agent: AgentConfig, tool_ids: list[str]) -> Assessment:
@@ -153,8 +153,8 @@ def _request_approval(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids
     if deps.approval_workflow is not None:  # AWS: a STANDARD execution waits on a task token
         deps.approval_workflow.start(request)
     session.pending_approval_id = request.approval_id
-    state.approval = request.summary()
-    state.decision.action = "awaiting_approval"
+    state.tools.approval = request.summary()
+    state.route.decision.action = "awaiting_approval"
     publish_turn(deps, state, "approval_requested", request.approval_id, tool_id=side, tools=list(tool_ids),
                  step=request.step, confidence=assessment.score, factors=dict(assessment.factors),
                  expires_at=request.expires_at, argument_names=sorted(request.arguments))
@@ -174,7 +174,7 @@ def _clarify(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[st
              side: str) -> str:
     request_id = f"clr-{uuid.uuid4().hex[:20]}"
     state.suggested_questions = _questions(state, agent, tool_ids)
-    state.decision.action = "clarify_action"
+    state.route.decision.action = "clarify_action"
     publish_turn(deps, state, "clarification_requested", request_id, tool_id=side,
                  confidence=assessment.score, factors=dict(assessment.factors), questions=len(state.suggested_questions))
     return request_id
@@ -187,7 +187,7 @@ def gate(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[str], 
     `calls` are the prepared calls (exact arguments, guard verdicts): an approval request stores them,
     and approving it re-checks those guards on those arguments."""
     assert state.session is not None
-    d = state.decision
+    d = state.route.decision
     assessment, path, reason = _decide(state, agent, deps, tool_ids)
     if agent.feature_on("graded_confidence"):
         record_assessment(state, assessment)
@@ -203,7 +203,7 @@ def gate(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[str], 
     elif path == "rejected":
         d.action = "action_rejected"
         d.notes.append(f"not run: {reason}")
-    state.request_id = request_id or state.request_id
+    state.tools.request_id = request_id or state.tools.request_id
     publish_turn(deps, state, "execution_decision", request_id, path=path, tool_id=side, tools=list(tool_ids),
                  confidence=assessment.score, factors=dict(assessment.factors), reason=reason)
     return path
@@ -224,10 +224,10 @@ def held(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[str]) 
     same = (pending is not None and pending.tools == list(tool_ids) and pending.step == step_key(session)
             and pending.arguments == _arguments(state, agent, tool_ids))
     if pending is not None and pending.state == "awaiting_approval" and same:
-        state.approval = pending.summary(now)
-        state.request_id = pending.approval_id
-        state.decision.action = "awaiting_approval"
-        state.decision.notes.append(f"approval {pending.approval_id} still pending: nothing run")
+        state.tools.approval = pending.summary(now)
+        state.tools.request_id = pending.approval_id
+        state.route.decision.action = "awaiting_approval"
+        state.route.decision.notes.append(f"approval {pending.approval_id} still pending: nothing run")
         return True
     if pending is not None and pending.state in ("awaiting_approval", "expired"):
         expired = pending.state == "expired"

@@ -47,7 +47,7 @@ def step_clarification(step: Step, state: TurnState) -> str:
     if step.requires_confirmation and state.session and state.session.flow_state == "confirming":
         return "Please answer yes to go ahead, or no to stop. " + (step.confirmation_prompt or "")
     filled = state.session.slots if state.session else {}
-    slot = next((s for s in step.slots if s.name == state.decision.asked_slot), None) or next(
+    slot = next((s for s in step.slots if s.name == state.route.decision.asked_slot), None) or next(
         (s for s in step.slots if filled.get(s.name) in (None, "")), None)  # never ask again for what is filled
     if slot is not None:
         return slot.prompt

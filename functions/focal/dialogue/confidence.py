@@ -210,7 +210,7 @@ def needed_variables(state: TurnState, agent: AgentConfig, tool_ids: list[str]) 
             confirmed = placeholders(step.confirmation_prompt)
             names += sorted(confirmed)
     else:
-        for m in state.matched_rules:
+        for m in state.route.matched_rules:
             rule = agent.rule(m.rule_id)
             if rule and not rule.is_hard_constraint and rule.response_template:
                 names += sorted(placeholders(rule.response_template))

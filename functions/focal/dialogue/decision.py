@@ -9,7 +9,7 @@ from focal.models.turn import TurnState
 
 def apply_progress(state: TurnState, agent: AgentConfig, step: Progress) -> None:
     """Turn what the flow needs next into the route decision (shared with the tools stage)."""
-    d = state.decision
+    d = state.route.decision
     assert state.session is not None
     d.scenario_id = state.session.active_scenario_id
     d.step_id = state.session.active_step_id

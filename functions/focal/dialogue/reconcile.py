@@ -13,13 +13,13 @@ from focal.dialogue.flow import progress
 from focal.flow_reading import current_step
 from focal.models.agent import AgentConfig
 from focal.models.session import Session
-from focal.models.turn import ToolCall, TurnState
+from focal.models.turn import ToolCall, ToolsOutput, TurnState
 from focal.variables import known_variables
 
 
-def effects(agent: AgentConfig, state: TurnState) -> list[ToolCall]:
+def effects(agent: AgentConfig, tools: ToolsOutput) -> list[ToolCall]:
     """The side-effecting calls of the turn that ran."""
-    return [c for c in state.tool_calls if c.status == "ok" and (tool := agent.tool(c.tool_id)) and tool.side_effect]
+    return [c for c in tools.tool_calls if c.status == "ok" and (tool := agent.tool(c.tool_id)) and tool.side_effect]
 
 
 def _step_of(trigger: str) -> str | None:
@@ -30,14 +30,14 @@ def _step_of(trigger: str) -> str | None:
 def apply_effects(agent: AgentConfig, state: TurnState, fresh: Session) -> None:
     """Apply the turn's tool outputs and finished step action onto `fresh` (the latest stored session)."""
     fresh.action_claims.pop(state.request.turn_id, None)
-    ran = [c for c in state.tool_calls if c.status == "ok"]
+    ran = [c for c in state.tools.tool_calls if c.status == "ok"]
     for call in ran:
         fresh.variables.update(call.outputs)
     resume = state.resume
     if resume is not None and fresh.pending_approval_id == resume.approval_id:
         fresh.pending_approval_id = None
-    steps = {s for c in effects(agent, state) if (s := _step_of(c.trigger))}
-    if resume is not None and resume.step and effects(agent, state):
+    steps = {s for c in effects(agent, state.tools) if (s := _step_of(c.trigger))}
+    if resume is not None and resume.step and effects(agent, state.tools):
         steps.add(resume.step)
     key = f"{fresh.active_scenario_id}.{fresh.active_step_id}" if fresh.active_scenario_id else None
     if key in steps:

@@ -70,13 +70,13 @@ def rule_variables(agent: AgentConfig, rule: Rule) -> list[str]:
 
 
 def soft_rules(agent: AgentConfig, state: TurnState) -> list[Rule]:
-    rules = [agent.rule(m.rule_id) for m in state.matched_rules]
+    rules = [agent.rule(m.rule_id) for m in state.route.matched_rules]
     return [r for r in rules if r is not None and not r.is_hard_constraint]
 
 
 def step_text_variables(agent: AgentConfig, state: TurnState) -> list[str]:
     """The placeholders of the step text the route decided to say."""
-    d = state.decision
+    d = state.route.decision
     step = agent.step(d.scenario_id, d.step_id)
     if step is None:
         return []
@@ -131,9 +131,9 @@ def _replace_from_message(agent: AgentConfig, state: TurnState, needed: list[str
     correction (CorrectSlot). Returns the replaced names."""
     session = state.session
     assert session is not None
-    if session.active_scenario_id or state.context is None:
+    if session.active_scenario_id or state.sensor.context is None:
         return []
-    entities = state.context.extracted_entities
+    entities = state.sensor.context.extracted_entities
     relevant = _inputs_closure(agent, needed)
     replaced = []
     for name in relevant:
@@ -220,7 +220,7 @@ def _from_message(agent: AgentConfig, state: TurnState, needed: list[str], known
     """A value the customer just gave for a needed variable or a tool input, into the session."""
     session = state.session
     assert session is not None
-    entities = state.context.extracted_entities if state.context else {}
+    entities = state.sensor.context.extracted_entities if state.sensor.context else {}
     for name in _wanted(agent, needed, known):
         f = agent.field(name)
         if entities.get(name) not in (None, "", []) and (f is None or "message" in f.sources):
@@ -241,7 +241,7 @@ def _runnable(agent: AgentConfig, wanted: list[str], known: dict[str, Any], ran:
 
 def _from_tools(agent: AgentConfig, state: TurnState, needed: list[str], run_tool: RunTool, out: Outcome) -> None:
     """Read-only providers, round after round (one tool's output may unlock another's input), ≤ MAX_ROUNDS."""
-    ran = {c.tool_id for c in state.tool_calls if c.status == "ok"}  # outputs of this turn are final
+    ran = {c.tool_id for c in state.tools.tool_calls if c.status == "ok"}  # outputs of this turn are final
     for round_ in range(1, MAX_ROUNDS + 1):
         known = known_variables(agent, state.session, state.profile)
         runnable = _runnable(agent, _wanted(agent, needed, known), known, ran)
@@ -279,13 +279,13 @@ def _ask_for_the_rest(agent: AgentConfig, state: TurnState, needed: list[str], m
 # --- the tools stage's two hooks ---------------------------------------------------------------
 
 def _matched(state: TurnState, rule: Rule) -> None:
-    if all(m.rule_id != rule.id for m in state.matched_rules):
-        state.matched_rules.append(ScoredRule(rule_id=rule.id, score=1.0, scope=rule.scope.value, reason="resolution"))
+    if all(m.rule_id != rule.id for m in state.route.matched_rules):
+        state.route.matched_rules.append(ScoredRule(rule_id=rule.id, score=1.0, scope=rule.scope.value, reason="resolution"))
 
 
 def _given(state: TurnState, agent: AgentConfig, name: str) -> Any:
     f = agent.field(name)
-    value = (state.context.extracted_entities if state.context else {}).get(name)
+    value = (state.sensor.context.extracted_entities if state.sensor.context else {}).get(name)
     if value in (None, "", []) and f is not None and f.field_type == "string" and not f.pattern:
         value = state.request.message.strip()  # a free-text answer is the whole message
     if value in (None, "", []):
@@ -296,9 +296,9 @@ def _given(state: TurnState, agent: AgentConfig, name: str) -> Any:
 def _undo_weak_start(state: TurnState, agent: AgentConfig) -> None:
     """A bare answer ("B-123") may resemble a flow's examples; as with `_prefer_rule_answers`, only an
     unmistakable request (≥ exit_intent_threshold) starts a flow instead of answering the question."""
-    session, d = state.session, state.decision
+    session, d = state.session, state.route.decision
     assert session is not None
-    start = next((c for c in state.commands if c.name == "StartFlow"), None)
+    start = next((c for c in state.sensor.commands if c.name == "StartFlow"), None)
     score = float(start.value) if start is not None and isinstance(start.value, int | float) else 1.0
     if start is None or not session.active_scenario_id or session.flow_stack or score >= agent.navigation.exit_intent_threshold:
         return
@@ -312,7 +312,7 @@ def _undo_weak_start(state: TurnState, agent: AgentConfig) -> None:
 def _answer_pending(state: TurnState, agent: AgentConfig) -> None:
     """Last turn asked the customer for a variable: read it from this message, then answer the rules
     that waited for it. Anything else (another flow, no value given) drops the question."""
-    session, d = state.session, state.decision
+    session, d = state.session, state.route.decision
     assert session is not None
     pending = session.variables.pop(PENDING, None)
     if not isinstance(pending, dict):
@@ -337,7 +337,7 @@ def _answer_pending(state: TurnState, agent: AgentConfig) -> None:
 def before_actions(state: TurnState, agent: AgentConfig, run_tool: RunTool) -> None:
     """Before the step's actions: an answer to last turn's question, and a slot the step is about
     to ask for that a read-only tool can provide (then the flow moves on)."""
-    session, d = state.session, state.decision
+    session, d = state.session, state.route.decision
     assert session is not None
     if PENDING in session.variables:
         _answer_pending(state, agent)
@@ -358,7 +358,7 @@ def before_actions(state: TurnState, agent: AgentConfig, run_tool: RunTool) -> N
 
 def after_actions(state: TurnState, agent: AgentConfig, run_tool: RunTool) -> None:
     """Before composing: what the answer will say — the step's text and the matched soft rules."""
-    session, d = state.session, state.decision
+    session, d = state.session, state.route.decision
     assert session is not None
     if d.action not in FREE_ACTIONS + ("confirm", "complete"):
         return

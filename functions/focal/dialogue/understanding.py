@@ -49,7 +49,7 @@ def _act_readings(notes: list[str], threshold: float) -> dict[str, tuple[float, 
 
 def _intent_certainty(state: TurnState, agent: AgentConfig, flow: str | None, score: float) -> tuple[float, str]:
     """An intent score, cut when the runner-up scenario is close behind it."""
-    ctx = state.context
+    ctx = state.sensor.context
     others = [s.score for s in (ctx.intent_scores if ctx else []) if s.scenario_id != flow]
     if not others:
         return clip(score), f"{score:.2f}"
@@ -63,7 +63,7 @@ def _model_readings(state: TurnState, ctx: Context) -> list[Reading]:
     """A model's reading: each executed command as sure as the model says, a yes only it heard at most
     MODEL_ONLY_YES_CERTAINTY."""
     c = clip(ctx.intent_confidence)
-    read = [(name, c, f"read by the model ({c:.2f})") for name in state.decision.executed]
+    read = [(name, c, f"read by the model ({c:.2f})") for name in state.route.decision.executed]
     if MODEL_ONLY_YES in ctx.notes:  # a yes no offline reading heard: never sure enough to run on its own
         read = [(n, min(v, MODEL_ONLY_YES_CERTAINTY), f"{how}; {MODEL_ONLY_YES}") if n == "AffirmConfirmation"
                 else (n, v, how) for n, v, how in read]
@@ -98,26 +98,26 @@ def _command_reading(state: TurnState, agent: AgentConfig, ctx: Context, cmd: Co
 
 def _readings(state: TurnState, agent: AgentConfig) -> list[Reading]:
     """(command, certainty, how) of each executed command of this turn."""
-    ctx = state.context
+    ctx = state.sensor.context
     if ctx is None:
         return []
-    executed = set(state.decision.executed)
+    executed = set(state.route.decision.executed)
     if executed and ctx.source == "model":
         return _model_readings(state, ctx)
     acts = _act_readings(ctx.notes, agent.sensor.act_similarity)
-    read = [_command_reading(state, agent, ctx, cmd, acts) for cmd in state.commands if cmd.name in executed]
+    read = [_command_reading(state, agent, ctx, cmd, acts) for cmd in state.sensor.commands if cmd.name in executed]
     return [r for r in read if r is not None]
 
 
 def goal_understanding(state: TurnState, agent: AgentConfig) -> tuple[float, str]:
-    ctx = state.context
+    ctx = state.sensor.context
     if ctx is None:
         return 0.0, "no reading of the message"
     parts = _readings(state, agent)
     if parts:
         name, value, how = min(parts, key=lambda p: p[1])
         return clip(value), f"{name} ({how})"
-    soft = [m for m in state.matched_rules if (r := agent.rule(m.rule_id)) and not r.is_hard_constraint]
+    soft = [m for m in state.route.matched_rules if (r := agent.rule(m.rule_id)) and not r.is_hard_constraint]
     if soft:
         best = max(soft, key=lambda m: m.score)
         return clip(best.score), f"rule {best.rule_id} ({best.score:.2f})"

@@ -20,7 +20,7 @@ from focal.enforcement.guards import is_guard
 from focal.enforcement.scope import ActiveScope, hard_constraints_in_scope
 from focal.models.agent import AgentConfig, Rule
 from focal.models.session import Session
-from focal.models.turn import TurnState
+from focal.models.turn import SensorOutput, TurnState
 
 NOT_HOLDING = "the sensor model read its condition as not holding on this turn"
 
@@ -33,23 +33,23 @@ def sensor_rules(agent: AgentConfig, session: Session) -> list[Rule]:
             if r.subjective and not is_guard(r) and r.condition_text.strip()]
 
 
-def read_as_not_holding(state: TurnState) -> set[str]:
+def read_as_not_holding(sensor: SensorOutput) -> set[str]:
     """Ids of the rules whose condition the sensor *model* read as does_not_hold on this turn."""
-    context = state.context
+    context = sensor.context
     if context is None or context.source != "model":
         return set()
     return {rule_id for rule_id, reading in context.conditions.items() if reading == "does_not_hold"}
 
 
-def still_to_judge(state: TurnState, subjective: list[Rule]) -> list[Rule]:
+def still_to_judge(sensor: SensorOutput, subjective: list[Rule]) -> list[Rule]:
     """`subjective` minus the rules whose condition the sensor model read as not holding."""
-    spared = read_as_not_holding(state)
+    spared = read_as_not_holding(sensor)
     return [r for r in subjective if r.id not in spared]
 
 
 def rules_to_judge(state: TurnState, subjective: list[Rule]) -> list[Rule]:
     """`still_to_judge`, each rule spared noted in the trace."""
-    judged = still_to_judge(state, subjective)
+    judged = still_to_judge(state.sensor, subjective)
     kept = {r.id for r in judged}
-    state.enforcement.not_judged.update({r.id: NOT_HOLDING for r in subjective if r.id not in kept})
+    state.enforce.report.not_judged.update({r.id: NOT_HOLDING for r in subjective if r.id not in kept})
     return judged

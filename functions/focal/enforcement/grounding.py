@@ -187,9 +187,9 @@ def turn_texts(state: TurnState, variables: dict[str, Any]) -> list[str]:
         texts += [h.text for h in state.session.history]
     for name, value in variables.items():
         texts += [f"{name}: {s}" for s in _show(value)]
-    for call in state.tool_calls:
+    for call in state.tools.tool_calls:
         texts += _show(call.outputs) + _show(call.arguments)
-    for episode in state.episodes:
+    for episode in state.retrieve.episodes:
         texts += [episode.asked, episode.decided]
     return [t for t in texts if t and t.strip()]
 
@@ -247,7 +247,7 @@ def build_sources(agent: AgentConfig, state: TurnState, variables: dict[str, Any
     for value in variables.values():
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             src.free.add(_value(str(value)))
-    for call in state.tool_calls:
+    for call in state.tools.tool_calls:
         for value in call.outputs.values():
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 src.free.add(_value(str(value)))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from focal.models.agent import AgentConfig
+from focal.per_object import PerObject
 
 _PLACEHOLDER = re.compile(r"\{\w+\}")
 _SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$", re.IGNORECASE)
@@ -28,19 +29,14 @@ def _customer_texts(agent: AgentConfig) -> list[str]:
     return [_PLACEHOLDER.sub(" ", t) for t in texts if t]
 
 
-_CACHE: dict[int, tuple[AgentConfig, re.Pattern[str] | None, tuple[str, ...]]] = {}
-_CACHE_SIZE = 32  # agents are long-lived objects of the config store; the entry holds the agent it was built for
+def _build(agent: AgentConfig) -> tuple[re.Pattern[str] | None, tuple[str, ...]]:
+    names = internal_names(agent)
+    pattern = re.compile(rf"(?<![\w-])(?:{'|'.join(map(_written, names))})(?![\w-])", re.IGNORECASE) if names else None
+    return pattern, names
 
 
-def _compiled(agent: AgentConfig) -> tuple[re.Pattern[str] | None, tuple[str, ...]]:
-    hit = _CACHE.get(id(agent))
-    if hit is None or hit[0] is not agent:
-        names = internal_names(agent)
-        pattern = re.compile(rf"(?<![\w-])(?:{'|'.join(map(_written, names))})(?![\w-])", re.IGNORECASE) if names else None
-        if len(_CACHE) >= _CACHE_SIZE:
-            _CACHE.pop(next(iter(_CACHE)))
-        hit = _CACHE[id(agent)] = (agent, pattern, names)
-    return hit[1], hit[2]
+# agents are long-lived objects of the config store
+_compiled: PerObject[AgentConfig, tuple[re.Pattern[str] | None, tuple[str, ...]]] = PerObject(_build, size=32)
 
 
 def _written(name: str) -> str:

@@ -43,7 +43,7 @@ import numpy as np
 
 from focal.enforcement.topic import CONVERSATIONAL_MOVES, UNRELATED_KINDS, UNRELATED_TEXTS, domain_texts
 from focal.models.agent import AgentConfig
-from focal.models.turn import TurnState
+from focal.models.turn import RouteOutput, TurnState
 from focal.ports import Embedder, RelevanceModel, embed_fixed
 from focal.variables import render
 
@@ -125,7 +125,7 @@ class RelevanceResult:
 
 def earlier_request(state: TurnState) -> list[str]:
     """The customer's previous message while a flow is active: "It's X-123" answers "I want to cancel my booking"."""
-    if state.session is None or not state.decision.scenario_id:
+    if state.session is None or not state.route.decision.scenario_id:
         return []
     users = [h.text for h in state.session.history if h.role == "user" and h.text != state.request.message]
     return users[-1:]
@@ -166,9 +166,9 @@ def warm_refusals(agent: AgentConfig, embedder: Embedder) -> None:
     _embed(embedder, [], list(REFUSAL_EXEMPLARS + own_texts(agent)))
 
 
-def route_texts(agent: AgentConfig, state: TurnState) -> list[str]:
+def route_texts(agent: AgentConfig, route: RouteOutput) -> list[str]:
     """What the route decided to say on this turn, as the agent wrote it (unrendered: embedded once)."""
-    d = state.decision
+    d = route.decision
     parts: list[str] = []
     step = agent.step(d.scenario_id, d.step_id)
     if step is not None:
@@ -179,7 +179,7 @@ def route_texts(agent: AgentConfig, state: TurnState) -> list[str]:
         if step.response_template:
             parts.append(step.response_template)
         parts.append(step.instructions)
-    for match in state.matched_rules:
+    for match in route.matched_rules:
         rule = agent.rule(match.rule_id)
         if rule is not None:
             parts += [rule.action_text] + ([rule.response_template] if rule.response_template else [])
@@ -208,7 +208,7 @@ def check_relevance(
     if source in OWN_SOURCES:
         return RelevanceResult(True, None, "composed from the agent's own templates", "bypass", threshold)
     message = state.request.message
-    context_vec = state.context.embedding if state.context else []
+    context_vec = state.sensor.context.embedding if state.sensor.context else []
     earlier = earlier_request(state)
     fixed, filled = _routed(agent, state, variables)
     if cfg.relevance_refusal_bypass and (why := refusal_reason(agent, text, None, None, 1.0, variables)):
@@ -228,10 +228,10 @@ def check_relevance(
 def _routed(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> tuple[list[str], list[str]]:
     """The routed texts rendered with the turn's values: (those that stay the agent's own words, embedded once
     and kept — with the scenario's name —, those the customer's values filled in, embedded now and not kept)."""
-    rendered = [(t, render(t, variables)) for t in route_texts(agent, state)]
+    rendered = [(t, render(t, variables)) for t in route_texts(agent, state.route)]
     fixed = [r for t, r in rendered if r == t]
     filled = [r for t, r in rendered if r != t]
-    scenario = agent.scenario(state.decision.scenario_id)
+    scenario = agent.scenario(state.route.decision.scenario_id)
     fixed += [scenario.name] if scenario else []
     return fixed, filled
 

@@ -43,7 +43,7 @@ def rules_to_enforce(agent: AgentConfig, state: TurnState) -> list[Rule]:
     """Every response constraint (a hard constraint that guards no tool) in this turn's scope, plus any
     hard constraint retrieval matched (focal.enforcement.scope)."""
     in_scope = hard_constraints_in_scope(agent, turn_scope(agent, state))
-    matched = [r for m in state.matched_rules if (r := agent.rule(m.rule_id)) and r.is_hard_constraint and r.enabled]
+    matched = [r for m in state.route.matched_rules if (r := agent.rule(m.rule_id)) and r.is_hard_constraint and r.enabled]
     unique = {r.id: r for r in in_scope + matched}
     return [r for r in unique.values() if not is_guard(r)]
 

@@ -41,7 +41,7 @@ def turn_scope(agent: AgentConfig, state: TurnState) -> ActiveScope:
     """The scenarios and steps active at any point of this turn: where it started (a flow it left or
     interrupted), where it is now (a flow it entered), and what it completed or cancelled."""
     scope = ActiveScope()
-    d = state.decision
+    d = state.route.decision
     scope.add(d.started_scenario_id, d.started_step_id)
     scope.add(d.scenario_id, d.step_id)
     if state.session is not None:

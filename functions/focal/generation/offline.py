@@ -43,7 +43,7 @@ def _said(state: TurnState, what: str, text: str, variables: dict[str, Any]) -> 
     """`text` filled in, or None (and a trace note) when one of its values is unknown."""
     missing = unknown(text, variables)
     if missing:
-        state.decision.notes.append(f"{what} not said: {', '.join(missing)} unknown")
+        state.route.decision.notes.append(f"{what} not said: {', '.join(missing)} unknown")
         return None
     return render(text, variables)
 
@@ -55,12 +55,12 @@ def as_example(prompt: str) -> str:
 
 def _rule_parts(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> list[str]:
     parts = []
-    for match in state.matched_rules:
+    for match in state.route.matched_rules:
         rule = agent.rule(match.rule_id)
         if rule and not rule.is_hard_constraint and rule.response_template:
             if (text := _said(state, f"rule {rule.id}", rule.response_template, variables)) is not None:
                 parts.append(text)
-    return parts[:MAX_RULE_PARTS if state.decision.action in ("respond", "out_of_scope", "chitchat") else 1]
+    return parts[:MAX_RULE_PARTS if state.route.decision.action in ("respond", "out_of_scope", "chitchat") else 1]
 
 
 def _resume(agent: AgentConfig, scenario_id: str | None) -> list[str]:
@@ -80,7 +80,7 @@ def _compliant_texts(agent: AgentConfig, state: TurnState, variables: dict[str, 
     that failed only those is replaced by the ordinary offline answer below — the route's own
     templates, relevant and grounded by construction."""
     texts: list[str] = []
-    for violation in state.drafts[-1].violations:
+    for violation in state.generate.drafts[-1].violations:
         rule = agent.rule(violation.rule_id)
         if violation.lane in OUTPUT_CHECKS or rule is None:
             continue  # an output check or a default check: the ordinary offline answer below
@@ -102,8 +102,8 @@ def _speaking_rank(agent: AgentConfig, verdict: GuardVerdict) -> tuple[bool, int
 def speaking_guard(agent: AgentConfig, state: TurnState) -> str | None:
     """The one guard whose text the customer hears when several stopped the turn's actions (all of them stay in
     `blocked_by`, the trace and the turn record)."""
-    stopped_by = state.decision.blocked_by  # the guards that stopped an action (not a look-up of the resolution)
-    failed = [v for c in state.tool_calls if c.status == "blocked" for v in c.guards
+    stopped_by = state.route.decision.blocked_by  # the guards that stopped an action (not a look-up of the resolution)
+    failed = [v for c in state.tools.tool_calls if c.status == "blocked" for v in c.guards
               if not v.passed and v.rule_id in stopped_by]
     if failed:
         return min(failed, key=lambda v: _speaking_rank(agent, v)).rule_id
@@ -130,10 +130,10 @@ def fixed_text(agent: AgentConfig, state: TurnState) -> str | None:
 
     The route's decision must be one the agent's texts answer completely, and every soft rule that
     matched must have a template of its own (a rule without one needs the model to apply its action)."""
-    d = state.decision
-    if agent.models.rephrase_fixed_texts or state.feedback or d.action not in FIXED_TEXT_ACTIONS:
+    d = state.route.decision
+    if agent.models.rephrase_fixed_texts or state.enforce.feedback or d.action not in FIXED_TEXT_ACTIONS:
         return None
-    for match in state.matched_rules:
+    for match in state.route.matched_rules:
         rule = agent.rule(match.rule_id)
         if rule is not None and not rule.is_hard_constraint and not rule.response_template:
             return None
@@ -141,17 +141,17 @@ def fixed_text(agent: AgentConfig, state: TurnState) -> str | None:
 
 
 def compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:
-    notes = state.context.notes if state.context else []
+    notes = state.sensor.context.notes if state.sensor.context else []
     if (lang := language.noted(notes)) is not None:
         return language.notice(lang, agent.languages)
     text = _compose(agent, state, variables)
-    if tone.NOTE in notes and state.decision.action not in ("escalate",):
+    if tone.NOTE in notes and state.route.decision.action not in ("escalate",):
         text = f"{tone.ACKNOWLEDGE} {text}"  # acknowledged, then the request is acted on
     return text
 
 
 def _ask_confirmation(agent: AgentConfig, state: TurnState, step: Step, variables: dict[str, Any]) -> list[str]:
-    return _step_text(state, f"confirmation of {step.id}", question_to_ask(agent, step, state.context), variables)
+    return _step_text(state, f"confirmation of {step.id}", question_to_ask(agent, step, state.sensor.context), variables)
 
 
 def _step_text(state: TurnState, what: str, text: str, variables: dict[str, Any]) -> list[str]:
@@ -196,12 +196,12 @@ def _blocked(t: _Turn) -> list[str]:
 
 
 def _cancelled(t: _Turn) -> list[str]:
-    d = t.state.decision
+    d = t.state.route.decision
     return [_stopped(t.agent, d.cancelled_scenario_id)] + (_resume(t.agent, d.resume_offered_id) or [ANYTHING_ELSE])
 
 
 def _ask_slot(t: _Turn) -> list[str]:
-    d = t.state.decision
+    d = t.state.route.decision
     if t.step is None:  # a variable the resolution loop could not find (dialogue/resolution.py)
         return [ask_prompt(t.agent, d.asked_slot, t.variables)]
     slot = next((s for s in t.step.slots if s.name == d.asked_slot), None)
@@ -221,11 +221,11 @@ def _complete(t: _Turn) -> list[str] | None:
         return None
     said = _step_text(t.state, f"template of {step.id}", step.response_template, t.variables) if step.response_template else []
     parts = t.rules + said
-    return parts + (_resume(t.agent, t.state.decision.resume_offered_id) or ([] if parts else [ANYTHING_ELSE]))
+    return parts + (_resume(t.agent, t.state.route.decision.resume_offered_id) or ([] if parts else [ANYTHING_ELSE]))
 
 
 def _clarify(t: _Turn) -> list[str]:
-    return [clarify_question(likely_scenarios(t.agent, t.state.context))]
+    return [clarify_question(likely_scenarios(t.agent, t.state.sensor.context))]
 
 
 def _clarify_step(t: _Turn) -> list[str] | None:
@@ -237,14 +237,14 @@ def _clarify_step(t: _Turn) -> list[str] | None:
 def _not_placed(state: TurnState, step: Step) -> str:
     """How a step's clarification opens: a yes or a no with more words at a confirmation was understood as an
     answer whose details could not be placed, so it is asked again plainly, never as not understood."""
-    message = state.context.message if state.context else ""
+    message = state.sensor.context.message if state.sensor.context else ""
     if step.requires_confirmation and lexicon.is_reply_word(message):
         return UNPLACED_REPLY
     return NOT_UNDERSTOOD
 
 
 def _respond(t: _Turn) -> list[str] | None:
-    if not t.rules and any(" not said: " in n for n in t.state.decision.notes):
+    if not t.rules and any(" not said: " in n for n in t.state.route.decision.notes):
         return [NOT_FOUND]  # the rule that fits needed a value no tool found
     return None
 
@@ -274,8 +274,8 @@ _COMPOSERS: dict[str, _Parts] = {
 
 
 def _compose(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:
-    d = state.decision
-    if state.feedback and state.drafts and (compliant := _compliant_texts(agent, state, variables)):
+    d = state.route.decision
+    if state.enforce.feedback and state.generate.drafts and (compliant := _compliant_texts(agent, state, variables)):
         return " ".join(compliant)
     # the rules' texts first, always: saying them notes any value they lack, which `_respond` reads
     turn = _Turn(agent, state, agent.step(d.scenario_id, d.step_id), _rule_parts(agent, state, variables), variables)

@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 from focal.dialogue.clarify import clarify_question, likely_scenarios, question_to_ask
+from focal.dialogue.notices import answer_language_lines
 from focal.dialogue.resolution import ask_prompt
 from focal.generation.structured import instructions
 from focal.models.agent import AgentConfig, Rule, Step
@@ -34,19 +35,19 @@ _FIXED_TASKS = {
 
 def _step_task(agent: AgentConfig, state: TurnState, step: Step, variables: dict[str, Any]) -> str | None:
     """The task of a decision about the flow's current step."""
-    d = state.decision
+    d = state.route.decision
     if d.action == "ask_slot":
         slot = next((s for s in step.slots if s.name == d.asked_slot), None)
         return f"Ask the customer for {d.asked_slot}: {render(slot.prompt, variables) if slot else ''}"
     if d.action == "confirm":
-        return f"Ask the customer to confirm: {render(question_to_ask(agent, step, state.context), variables)}"
+        return f"Ask the customer to confirm: {render(question_to_ask(agent, step, state.sensor.context), variables)}"
     if d.action == "complete":
         return f"Report the outcome: {render(step.response_template or step.instructions, variables)}"
     return None
 
 
 def _task(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> str:
-    d = state.decision
+    d = state.route.decision
     step = agent.step(d.scenario_id, d.step_id)
     if step is not None and (task := _step_task(agent, state, step, variables)) is not None:
         return task
@@ -57,7 +58,7 @@ def _task(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> st
     if d.action == "clarify_action":
         return "Say nothing has been done yet and ask: " + " ".join(state.suggested_questions)
     if d.action == "clarify":  # the options on offer: a "yes" or "the second one" next turn takes one of them up
-        return f"Ask the customer, in one short question: {clarify_question(likely_scenarios(agent, state.context))}"
+        return f"Ask the customer, in one short question: {clarify_question(likely_scenarios(agent, state.sensor.context))}"
     if d.action == "out_of_scope":
         return f"Say what you can help with: {agent.out_of_scope_message}"
     return "Answer the customer following the rules."
@@ -95,17 +96,18 @@ def _rule_lines(agent: AgentConfig, rules: list[Rule]) -> list[str]:
 
 def _system_lines(agent: AgentConfig, state: TurnState, rules: list[Rule], commitments: list[str] | None) -> list[str]:
     lines = [agent.persona, *_rule_lines(agent, rules)]
-    step = agent.step(state.decision.scenario_id, state.decision.step_id)
+    step = agent.step(state.route.decision.scenario_id, state.route.decision.step_id)
     if step and step.instructions:
         lines.append(f"Current step: {step.instructions}")
     lines.append("Your task now: what `task` in the turn's data block says, with the values of `known_facts`.")
-    if state.episodes:
+    if state.retrieve.episodes:
         lines.append("`earlier_conversations` lists this customer's most similar earlier requests: use them as background.")
-    if state.feedback:
-        broken = [r for f in state.feedback if (r := agent.rule(f.split(":", 1)[0])) is not None]
+    if state.enforce.feedback:
+        broken = [r for f in state.enforce.feedback if (r := agent.rule(f.split(":", 1)[0])) is not None]
         lines.append("Your previous draft broke these rules; write a compliant answer: "
                      + " ".join(f"[{r.id}] {r.action_text}" for r in broken) + " (details in `draft_feedback`).")
     lines.append(DATA_RULE)
+    lines += answer_language_lines(agent.languages, state.session)
     if commitments is not None:
         lines.append(instructions(agent, commitments))
     return lines
@@ -113,12 +115,12 @@ def _system_lines(agent: AgentConfig, state: TurnState, rules: list[Rule], commi
 
 def _turn_data(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> dict[str, Any]:
     turn: dict[str, Any] = {"task": _task(agent, state, variables), "known_facts": variables}
-    if state.episodes:
+    if state.retrieve.episodes:
         turn["earlier_conversations"] = [
             {"date": time.strftime("%Y-%m-%d", time.gmtime(e.created_at)), "asked": e.asked, "decided": e.decided}
-            for e in state.episodes]
-    if state.feedback:
-        turn["draft_feedback"] = list(state.feedback)
+            for e in state.retrieve.episodes]
+    if state.enforce.feedback:
+        turn["draft_feedback"] = list(state.enforce.feedback)
     return turn
 
 
@@ -126,7 +128,7 @@ def generation_messages(agent: AgentConfig, state: TurnState, variables: dict[st
                         commitments: list[str] | None = None) -> list[dict[str, str]]:
     """The messages of the generation call; `commitments`: the response fields the answer may commit to (the
     structured answer's form is then asked for)."""
-    rules = [r for m in state.matched_rules if (r := agent.rule(m.rule_id)) is not None]
+    rules = [r for m in state.route.matched_rules if (r := agent.rule(m.rule_id)) is not None]
     assert state.session is not None
     return [
         {"role": "system", "content": "\n".join(_system_lines(agent, state, rules, commitments))},

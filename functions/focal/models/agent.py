@@ -7,13 +7,15 @@ Cross-field checks (references, expressions) live in `focal.config.validate`, so
 
 from __future__ import annotations
 
-import re
 from enum import Enum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationInfo, field_validator
 from pydantic.json_schema import GenerateJsonSchema, SkipJsonSchema
 from pydantic_core import PydanticCustomError
+
+from focal.models.translations import REFUSAL_PLACEHOLDER as REFUSAL_PLACEHOLDER  # read by the pre-validation
+from focal.models.translations import LanguageTexts, plain_refusal_placeholders
 
 
 # Every boolean setting is a StrictBool: YAML reads true/false (and unquoted yes/no/on/off) as booleans, and a
@@ -495,9 +497,6 @@ class ApprovalConfig(Strict):
     )
 
 
-REFUSAL_PLACEHOLDER = re.compile(r"\{(max_length|min_length|kinds)\}")
-
-
 class PreValidationConfig(Strict):
     """Pre-validation. The master switches are `features.enabled` and `features.pre_validation`;
     `non_empty` always runs under them, every other check has its own flag here."""
@@ -523,17 +522,7 @@ class PreValidationConfig(Strict):
                     "never the message itself. Keys given here replace those defaults one by one",
     )
 
-    @field_validator("refusal_messages", mode="after")
-    @classmethod
-    def _plain_placeholders(cls, texts: dict[str, str]) -> dict[str, str]:
-        """Only `{max_length}`, `{min_length}` and `{kinds}`, filled as plain text: a brace anywhere else (a
-        format spec such as `{max_length:>9999}`, an attribute `{kinds.__class__}`) is refused at load."""
-        for key, text in texts.items():
-            rest = REFUSAL_PLACEHOLDER.sub("", text)
-            if "{" in rest or "}" in rest:
-                raise ValueError(f"refusal_messages.{key}: only the placeholders {{max_length}}, {{min_length}} and "
-                                 f"{{kinds}} may appear in braces, got {text!r}")
-        return texts
+    _plain_placeholders = field_validator("refusal_messages", mode="after")(plain_refusal_placeholders)
 
     check_length: StrictBool = Field(default=True, description="length_bounds: min_length ≤ characters ≤ max_length")
     check_dangerous_content: StrictBool = Field(
@@ -666,8 +655,16 @@ class AgentConfig(Strict):
     )
     languages: list[str] = Field(
         default_factory=lambda: ["en"],
-        description="ISO 639-1 codes of the languages the agent answers in; a message clearly in another (a stopword test "
-        "offline, focal.sensing.language) gets a polite notice naming these, never a guess from the menu",
+        description="ISO 639-1 codes of the languages the agent answers in, its own texts' language first; each turn is "
+        "read in the declared language the customer writes (kept for short replies), answered with `translations` "
+        "and matched in the multilingual space when it is not English; a message clearly in another language (a "
+        "stopword test offline, focal.sensing.language) gets a polite notice naming these, never a guess from the menu",
+    )
+    translations: dict[str, LanguageTexts] = Field(
+        default_factory=dict,
+        description="language code → the agent's customer-facing texts in that language, by the ids of this file "
+        "(greeting, out_of_scope_message, scenarios' names, examples and step texts, rules' templates, fallback texts "
+        "and examples, fields' prompts, tools' descriptions); a text not given is said as written",
     )
     demo_messages: list[str] = Field(
         default_factory=lambda: ["Hi there", "What can you help me with?", "Could I speak to a human about it?"],

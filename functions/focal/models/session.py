@@ -89,6 +89,8 @@ class Session(BaseModel):
         description="turn id → when it claimed the right to run its side effects (saved before they run, cleared at persist)",
     )
     history: list[HistoryEntry] = Field(default_factory=list)
+    language: str | None = Field(default=None, description="the conversation's language, one the agent declares "
+                                 "(focal.sensing.turn_language): kept for replies too short to tell")
     pii_carry: PiiCarry = Field(default_factory=PiiCarry, description="a card typed over several messages (focal.pii_carry)")
     turn_count: int = 0
     version: int = 0

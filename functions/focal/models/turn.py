@@ -1,19 +1,56 @@
 """One turn: the request, the state that flows from stage to stage, and the result contract.
 
 `TurnState` is the JSON document every stage handler receives and returns, locally and in the
-Step Functions execution alike. `TurnResult` is the one answer contract for CLI and API.
+Step Functions execution alike: one document, grouped by the stage that writes each part, so what a
+stage owns is visible where it is used (`state.route.decision`, `state.generate.drafts`).
+`TurnResult` is the one answer contract for CLI and API.
+
+Who writes what. Each section is a typed model written by one stage; the top level holds the input, the
+conversation and what every stage shares.
+
+- top level
+  - `request`, `resume`: the caller (resume: an approved action, focal.pipeline.approval_answer).
+  - `session`, `profile`: loaded by sensor; route and tools change the session; persist saves both.
+  - `response`, `execution_path`, `confidence`, `suggested_questions`: the answer, set by the stage that
+    decides it (sensor's early exits, route and tools for confidence, generate, enforce; persist and the
+    fallback on a failure).
+  - `model_calls`, `deadline`, `degraded`: every stage that calls a model (focal.turn.budget); retrieve
+    marks its own degradation.
+  - `timings_ms`, `control`, `last_stage`, `error`, `result`: the pipeline (stage_io), a stage's jump or
+    early exit, persist and the fallback.
+- `sensor` (SensorOutput): prevalidation, context, commands, profile_migration, idempotency, claim_owner,
+  foreign_session. Written by sensor (the turn id's claim: focal.turn.idempotency); persist and the
+  fallback mark a claim lost to a newer attempt, persist a session another customer took meanwhile.
+  Read by every later stage.
+- `retrieve` (RetrieveOutput): candidates, episodes. Written by retrieve (which notes a degraded index in
+  `sensor.context.notes`); read by route, generate, enforce (grounding) and persist (memory).
+- `route` (RouteOutput): decision, matched_rules. Written by route (the sensor's clarification sets the
+  action before it); later stages amend the decision (tools: a blocked or failed action; generate and
+  enforce: notes, a withdrawn confirmation; persist: a reconciled session) and the tools' variable
+  resolution adds the rule it applied. Read by tools, generate, enforce and persist.
+- `tools` (ToolsOutput): tool_calls, actions_claimed, approval, request_id, confidence_factors,
+  confidence_reasons. Written by tools (dialogue.tool_calls, .approvals, .resolution); an approved action's
+  resume restores approval, request_id and factors. Read by generate, enforce, persist.
+- `generate` (GenerateOutput): drafts. Written by generate; enforce records each draft's violations and
+  the values it read on the draft. Read by enforce and persist.
+- `enforce` (EnforceOutput): report, feedback. Written by enforce; read by generate (the feedback of a
+  regeneration, `report.own_words`) and persist.
+
+Documents written before the grouping (a stored turn record, an execution in flight across a deployment)
+still load: their flat keys are lifted into the sections (focal.models.turn_legacy).
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from focal.models.context import Command, Context, PreValidationCheck
 from focal.models.ids import CustomerIdStr, IdStr
 from focal.models.memory import RecalledEpisode
 from focal.models.session import CustomerProfile, Session
+from focal.models.turn_legacy import lift_flat_keys
 
 ExecutionPath = Literal["respond", "clarify", "approval", "rejected", "fallback", "escalate"]
 ApprovalStateName = Literal["none", "awaiting_approval", "approved", "denied", "expired"]
@@ -226,30 +263,79 @@ class ApprovalResume(BaseModel):
     trigger: str = ""
 
 
+class SensorOutput(BaseModel):
+    """Written by the sensor: whether the turn runs at all, and how the message was read."""
+
+    prevalidation: list[PreValidationCheck] = Field(default_factory=list)
+    context: Context | None = None
+    commands: list[Command] = Field(default_factory=list, description="how the message was read; route executes them")
+    # Persistence: what migrating the stored profile did (field names only), and whether
+    # this execution answers a repeated turn id from the idempotency store instead of running.
+    profile_migration: dict[str, Any] | None = Field(default=None, description="the profile's schema migration on read")
+    idempotency: Literal["replayed", "in_progress", "key_reused", "superseded"] | None = Field(
+        default=None, description="set when the turn id was seen before (or its claim was taken over): nothing is written")
+    claim_owner: str | None = Field(
+        default=None, description="this execution's token on the turn id's claim (focal.turn.idempotency)")
+    foreign_session: bool = Field(
+        default=False, description="the session belongs to another customer: refused, nothing runs, nothing is written to it")
+
+
+class RetrieveOutput(BaseModel):
+    """Written by retrieve: the rules that may apply, and the customer's similar earlier episodes."""
+
+    candidates: list[ScoredRule] = Field(default_factory=list)
+    episodes: list[RecalledEpisode] = Field(default_factory=list)
+
+
+class RouteOutput(BaseModel):
+    """Written by route: the rules that apply and the move the turn makes (later stages amend the decision)."""
+
+    decision: RouteDecision = Field(default_factory=RouteDecision)
+    matched_rules: list[ScoredRule] = Field(default_factory=list)
+
+
+class ToolsOutput(BaseModel):
+    """Written by tools: the calls made, the session claim for their side effects, the approval gate's outcome."""
+
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    actions_claimed: bool = Field(
+        default=False, description="this execution claimed the session for its side effects (stages/tools.py)")
+    approval: dict[str, Any] | None = Field(default=None, description="the approval request this turn created or waits on")
+    request_id: str | None = Field(default=None, description="the approval or clarification request id (events carry it)")
+    confidence_factors: dict[str, float] = Field(default_factory=dict, description="graded confidence")
+    confidence_reasons: dict[str, str] = Field(default_factory=dict, description="why each factor has its value")
+
+
+class GenerateOutput(BaseModel):
+    """Written by generate: every draft of the turn, in order (enforce records its verdicts on each)."""
+
+    drafts: list[Draft] = Field(default_factory=list)
+
+
+class EnforceOutput(BaseModel):
+    """Written by enforce: what was checked and found, and the feedback a regeneration gets."""
+
+    report: EnforcementReport = Field(default_factory=EnforcementReport)
+    feedback: list[str] = Field(default_factory=list)
+
+
 class TurnState(BaseModel):
     request: TurnRequest
     resume: ApprovalResume | None = Field(default=None, description="set when the turn runs an approved action")
     session: Session | None = None
     profile: CustomerProfile | None = None
-    prevalidation: list[PreValidationCheck] = Field(default_factory=list)
-    context: Context | None = None
-    candidates: list[ScoredRule] = Field(default_factory=list)
-    matched_rules: list[ScoredRule] = Field(default_factory=list)
-    episodes: list[RecalledEpisode] = Field(default_factory=list)
-    decision: RouteDecision = Field(default_factory=RouteDecision)
-    commands: list[Command] = Field(default_factory=list)
-    tool_calls: list[ToolCall] = Field(default_factory=list)
-    drafts: list[Draft] = Field(default_factory=list)
-    feedback: list[str] = Field(default_factory=list)
-    enforcement: EnforcementReport = Field(default_factory=EnforcementReport)
+    sensor: SensorOutput = Field(default_factory=SensorOutput)
+    retrieve: RetrieveOutput = Field(default_factory=RetrieveOutput)
+    route: RouteOutput = Field(default_factory=RouteOutput)
+    tools: ToolsOutput = Field(default_factory=ToolsOutput)
+    generate: GenerateOutput = Field(default_factory=GenerateOutput)
+    enforce: EnforceOutput = Field(default_factory=EnforceOutput)
+    # The answer, set by whichever stage decides it:
     response: str | None = None
     execution_path: ExecutionPath = "respond"
     confidence: float = 1.0
-    confidence_factors: dict[str, float] = Field(default_factory=dict, description="graded confidence")
-    confidence_reasons: dict[str, str] = Field(default_factory=dict, description="why each factor has its value")
-    approval: dict[str, Any] | None = Field(default=None, description="the approval request this turn created or waits on")
-    request_id: str | None = Field(default=None, description="the approval or clarification request id (events carry it)")
     suggested_questions: list[str] = Field(default_factory=list)
+    # The pipeline's own bookkeeping, and what every model-calling stage adds to:
     model_calls: list[ModelCall] = Field(default_factory=list)
     timings_ms: dict[str, float] = Field(default_factory=dict)
     control: Control = Field(default_factory=Control)
@@ -259,17 +345,12 @@ class TurnState(BaseModel):
         default=None, description="epoch seconds when the turn's model budget (models.turn_budget_s) is spent; set by the first stage")
     error: TurnError | None = None
     result: TurnResult | None = None
-    # Persistence: what migrating the stored profile did (field names only), and whether
-    # this execution answers a repeated turn id from the idempotency store instead of running.
-    profile_migration: dict[str, Any] | None = Field(default=None, description="the profile's schema migration on read")
-    idempotency: Literal["replayed", "in_progress", "key_reused", "superseded"] | None = Field(
-        default=None, description="set when the turn id was seen before (or its claim was taken over): nothing is written")
-    claim_owner: str | None = Field(
-        default=None, description="this execution's token on the turn id's claim (focal.turn.idempotency)")
-    actions_claimed: bool = Field(
-        default=False, description="this execution claimed the session for its side effects (stages/tools.py)")
-    foreign_session: bool = Field(
-        default=False, description="the session belongs to another customer: refused, nothing runs, nothing is written to it")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _lift_flat_keys(cls, data: Any) -> Any:
+        """A document written before the grouping by stage (focal.models.turn_legacy)."""
+        return lift_flat_keys(data) if isinstance(data, dict) else data
 
     @property
     def cost_usd(self) -> float:
@@ -290,9 +371,9 @@ class TurnState(BaseModel):
         self.control.next = "persist"
 
     def to_result(self) -> TurnResult:
-        ctx = self.context
+        ctx = self.sensor.context
         scenario = (
-            {"id": self.decision.scenario_id, "step_id": self.decision.step_id} if self.decision.scenario_id else None
+            {"id": self.route.decision.scenario_id, "step_id": self.route.decision.step_id} if self.route.decision.scenario_id else None
         )
         return TurnResult(
             success=self.error is None,
@@ -308,22 +389,22 @@ class TurnState(BaseModel):
                 "fast_path": ctx.fast_path if ctx else False,
             },
             scenario=scenario,
-            matched_rules=[m.rule_id for m in self.matched_rules],
-            enforcement=self.enforcement.model_dump(),
-            commands=[c.model_dump(exclude_none=True) for c in self.commands],
-            tool_calls=[t.model_dump() for t in self.tool_calls],
+            matched_rules=[m.rule_id for m in self.route.matched_rules],
+            enforcement=self.enforce.report.model_dump(),
+            commands=[c.model_dump(exclude_none=True) for c in self.sensor.commands],
+            tool_calls=[t.model_dump() for t in self.tools.tool_calls],
             model_calls=len(self.model_calls),
             cost_usd=self.cost_usd,
             timings_ms=dict(self.timings_ms),
             suggested_questions=list(self.suggested_questions),
             error=self.error.model_dump(exclude={"retry_after_s"} if self.error.retry_after_s is None else None)
             if self.error else None,
-            approval_state=self.approval["state"] if self.approval else "none",
-            approval=dict(self.approval) if self.approval else None,
-            request_id=self.request_id,
-            confidence_factors=dict(self.confidence_factors),
+            approval_state=self.tools.approval["state"] if self.tools.approval else "none",
+            approval=dict(self.tools.approval) if self.tools.approval else None,
+            request_id=self.tools.request_id,
+            confidence_factors=dict(self.tools.confidence_factors),
             degraded=list(self.degraded),
-            prevalidation=[{"name": c.name, "reason": c.reason, "blocking": c.blocking} for c in self.prevalidation if not c.passed],
+            prevalidation=[{"name": c.name, "reason": c.reason, "blocking": c.blocking} for c in self.sensor.prevalidation if not c.passed],
         )
 
 
@@ -341,3 +422,9 @@ class TurnRecord(BaseModel):
     result: TurnResult
     state: dict[str, Any] = Field(description="the full TurnState without the embedding")
     expires_at: int | None = None
+
+    @field_validator("state")
+    @classmethod
+    def _lift_flat_keys(cls, state: dict[str, Any]) -> dict[str, Any]:
+        """A record stored before the grouping by stage reads like a new one (focal.models.turn_legacy)."""
+        return lift_flat_keys(state)

@@ -22,7 +22,7 @@ from focal.errors import VersionConflict
 from focal.models.approval import ApprovalRequest, ApprovalState, EventType
 from focal.models.context import Context
 from focal.models.session import CustomerProfile, Session
-from focal.models.turn import ApprovalResume, TurnRequest, TurnState
+from focal.models.turn import ApprovalResume, SensorOutput, TurnRequest, TurnState
 from focal.pipeline.runner import run_pipeline
 from focal.turn.definition import RESUME_STAGE
 from focal.turn.deps import Deps
@@ -150,14 +150,19 @@ def _run_approved(deps: Deps, req: ApprovalRequest, session: Session, now: float
     resume = ApprovalResume(approval_id=req.approval_id, tools=list(req.tools), arguments=dict(req.arguments),
                             step=req.step, customer_confirmed=req.customer_confirmed,
                             trigger=f"approval {req.approval_id}")
-    state = TurnState(request=request, resume=resume, session=session, profile=profile,
-                      context=Context(message="", notes=[f"approval {req.approval_id} approved"]))
-    state.decision.scenario_id, state.decision.step_id = session.active_scenario_id, session.active_step_id
-    state.decision.started_scenario_id, state.decision.started_step_id = session.active_scenario_id, session.active_step_id
-    state.decision.notes.append(f"approved action {', '.join(req.tools)} (request {req.approval_id})")
-    state.confidence, state.confidence_factors = req.confidence, dict(req.confidence_factors)
-    state.approval = {**req.summary(now), "state": "approved"}
-    state.request_id = req.approval_id
+    state = TurnState(
+        request=request,
+        resume=resume,
+        session=session,
+        profile=profile,
+        sensor=SensorOutput(context=Context(message="", notes=[f"approval {req.approval_id} approved"])),
+    )
+    state.route.decision.scenario_id, state.route.decision.step_id = session.active_scenario_id, session.active_step_id
+    state.route.decision.started_scenario_id, state.route.decision.started_step_id = session.active_scenario_id, session.active_step_id
+    state.route.decision.notes.append(f"approved action {', '.join(req.tools)} (request {req.approval_id})")
+    state.confidence, state.tools.confidence_factors = req.confidence, dict(req.confidence_factors)
+    state.tools.approval = {**req.summary(now), "state": "approved"}
+    state.tools.request_id = req.approval_id
 
     result = run_pipeline(state.model_dump(mode="json"), deps, RESUME_STAGE)
     calls = result.tool_calls
@@ -166,4 +171,4 @@ def _run_approved(deps: Deps, req: ApprovalRequest, session: Session, now: float
     ok = bool(calls) and all(c["status"] == "ok" for c in calls) and result.error is None
     ran = ", ".join(f"{c['tool_id']} {c['status']}" for c in calls) or "nothing"
     return ApprovalAnswer(ok, req.approval_id, "approved", f"Approval request {req.approval_id} approved; ran {ran}.",
-                          state.approval, result.response, list(calls), turn_id)
+                          state.tools.approval, result.response, list(calls), turn_id)

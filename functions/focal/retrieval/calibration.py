@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 
 import numpy as np
 
@@ -27,13 +27,18 @@ from focal.ports import Embedder
 
 MINILM = "all-MiniLM-L6-v2"
 VERSION = "centred-1"  # part of each document's digest: a change re-embeds the index
+DATA = Path(__file__).resolve().parent / "data"
+# The background mean of each model that has one: MiniLM's under its historical name, any other model's as
+# `<model name>_background.json` (focal bench languages --calibrate writes the multilingual model's).
+_BACKGROUND_FILES = {MINILM: "minilm_background.json"}
 
 
 @lru_cache(maxsize=4)
 def background_mean(model_id: str) -> np.ndarray | None:
-    if model_id != MINILM:
+    path = DATA / _BACKGROUND_FILES.get(model_id, f"{model_id}_background.json")
+    if "/" in model_id or not path.is_file():
         return None
-    raw = json.loads(resources.files("focal.retrieval").joinpath("data", "minilm_background.json").read_text("utf-8"))
+    raw = json.loads(path.read_text("utf-8"))
     return np.asarray(raw["mean"], dtype=np.float32)
 
 
@@ -57,3 +62,4 @@ def centred(embedder: Embedder, vectors: np.ndarray) -> np.ndarray:
     out = vectors - mean
     norms = np.linalg.norm(out, axis=-1, keepdims=True)
     return (out / np.clip(norms, 1e-12, None)).astype(np.float32)
+

@@ -29,13 +29,13 @@ def _enabled(agent: AgentConfig, deps: Deps, customer_id: str) -> bool:
 
 def decided(state: TurnState) -> str:
     """What the turn did, in a few words (ids only, never the answer's text)."""
-    d = state.decision
+    d = state.route.decision
     parts = [f"{d.scenario_id}/{d.step_id}" if d.scenario_id else d.action]
-    tools = [f"{t.tool_id} {t.status}" for t in state.tool_calls]
+    tools = [f"{t.tool_id} {t.status}" for t in state.tools.tool_calls]
     if tools:
         parts.append("tools " + ", ".join(tools))
-    if state.matched_rules:
-        parts.append("rules " + ", ".join(m.rule_id for m in state.matched_rules))
+    if state.route.matched_rules:
+        parts.append("rules " + ", ".join(m.rule_id for m in state.route.matched_rules))
     parts.append(state.execution_path)
     return " · ".join(parts)[:300]
 
@@ -44,17 +44,17 @@ def remember(state: TurnState, deps: Deps, agent: AgentConfig, texts: TurnTexts 
     """Leave the turn's episode; `texts`: the turn's texts as persist masks them (read once per turn)."""
     r = state.request
     session = state.session
-    if not _enabled(agent, deps, session.customer_id if session else r.customer_id) or state.context is None:
+    if not _enabled(agent, deps, session.customer_id if session else r.customer_id) or state.sensor.context is None:
         return
-    if state.execution_path == "rejected" or not state.context.embedding:
+    if state.execution_path == "rejected" or not state.sensor.context.embedding:
         return  # a refused message is audited in the turn record, not remembered
     now = deps.clock()
     assert deps.episodes is not None and session is not None
     deps.episodes.put(Episode(
         tenant_id=r.tenant_id, agent_id=r.agent_id, customer_id=session.customer_id, session_id=r.session_id,
-        turn_id=r.turn_id, created_at=now, asked=(texts or TurnTexts(state, agent)).mask(state.context.message)[:ASKED_CHARS],
+        turn_id=r.turn_id, created_at=now, asked=(texts or TurnTexts(state, agent)).mask(state.sensor.context.message)[:ASKED_CHARS],
         decided=decided(state),
-        embedding=[round(x, 5) for x in state.context.embedding],
+        embedding=[round(x, 5) for x in state.sensor.context.embedding],
         expires_at=int(now + agent.memory.max_age_days * 86400),
     ))
 

@@ -108,7 +108,7 @@ def sync_index(
     return report
 
 
-_DIGESTS: OrderedDict[int, tuple[AgentConfig, Embedder, str]] = OrderedDict()  # id(agent) → (agent, embedder, digest)
+_DIGESTS: OrderedDict[tuple[int, int], tuple[AgentConfig, Embedder, str]] = OrderedDict()  # ids → (agent, embedder, digest)
 _DIGESTS_KEPT = 64
 _DIGESTS_LOCK = threading.Lock()
 
@@ -117,13 +117,13 @@ def config_digest(agent: AgentConfig, embedder: Embedder) -> str:
     """The digest of everything an agent config puts in the index, computed once per config object
     (a config store hands out the same object until the file or record changes)."""
     with _DIGESTS_LOCK:
-        hit = _DIGESTS.get(id(agent))
+        hit = _DIGESTS.get((id(agent), id(embedder)))
         if hit is not None and hit[0] is agent and hit[1] is embedder:
-            _DIGESTS.move_to_end(id(agent))
+            _DIGESTS.move_to_end((id(agent), id(embedder)))
             return hit[2]
     digest = hashlib.sha256("".join(d.digest for d in agent_documents(agent, embedder)).encode()).hexdigest()
     with _DIGESTS_LOCK:
-        _DIGESTS[id(agent)] = (agent, embedder, digest)  # the config held: its id is not reused while cached
+        _DIGESTS[(id(agent), id(embedder))] = (agent, embedder, digest)  # both held: their ids are not reused
         while len(_DIGESTS) > _DIGESTS_KEPT:
             _DIGESTS.popitem(last=False)
     return digest

@@ -13,6 +13,7 @@ from typing import Any
 
 from focal.models.agent import ProfileFieldDefinition
 from focal.sensing import dates, lexicon
+from focal.sensing.locale_reading import as_read
 from focal.sensing.money import message_amount, spelled_numbers
 
 _MONEY = re.compile(
@@ -120,7 +121,7 @@ def yes_or_no(text: str) -> bool | None:
         return True
     if words & _FALSE_WORDS:
         return False
-    return True if lexicon.AFFIRM.search(text) else False if lexicon.is_deny(text) else None
+    return True if lexicon.opens_affirm(text) else False if lexicon.is_deny(text) else None
 
 
 def _word_in(word: str, text: str) -> bool:
@@ -154,8 +155,8 @@ def read_value(field: ProfileFieldDefinition, text: str, whole_message_for_strin
     turn's date, from the caller's clock; without it a date without a year is not read). A yes or a no is a
     boolean customer value only `answering` (the flow asked exactly this slot): otherwise it answers
     whatever else was asked (a confirmation, another prompt), so only the field's hints name it."""
-    message = text
     kind = field.field_type
+    message = text = as_read(kind, text, today, answering)  # figures and dates of the turn's language
     if kind in ("money", "percentage"):
         text = spelled_numbers(text)
     if field.pattern:

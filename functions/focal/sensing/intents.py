@@ -196,7 +196,8 @@ _lock = threading.Lock()
 
 
 def intent_index(tenant_id: str, agent: AgentConfig, embedder: Embedder) -> IntentIndex:
-    key = f"{tenant_id}/{agent.id}/{index_digest(agent)}"
+    space = getattr(embedder, "model_name", type(embedder).__name__)  # one index per embedding space
+    key = f"{tenant_id}/{agent.id}/{space}/{index_digest(agent)}"
     with _lock:
         if key not in _cache:
             _cache[key] = IntentIndex(agent, embedder)

@@ -22,13 +22,16 @@ STOPWORDS: dict[str, frozenset[str]] = {
                     "will do does did not no yes please have has had there here want need".split()),
     "es": frozenset("el la los las un una unos unas y o pero es son fue ser estar está están yo tú usted "
                     "él ella nosotros mi mis su sus me te se de del en por para con sin que qué dónde cuándo "
-                    "cómo quiero necesito puedo puede por favor hola gracias no sí muy también".split()),
+                    "cómo quiero necesito puedo puede por favor hola gracias no sí muy también cuál cuáles cuánto "
+                    "cuánta este esta".split()),
     "fr": frozenset("le la les un une des et ou mais est sont était être je tu vous il elle nous ils mon ma "
                     "mes votre vos me te se de du dans sur pour avec sans que qui quoi où quand comment "
-                    "veux voudrais peux pouvez merci bonjour oui non pas très aussi".split()),
+                    "veux voudrais peux pouvez merci bonjour oui non pas très aussi quel quelle quels quelles à au "
+                    "aux ce cette ces est-ce".split()),
     "de": frozenset("der die das ein eine einen und oder aber ist sind war sein ich du sie er es wir ihr "
                     "mein meine ihr ihre mich mir dich zu von in im auf für mit ohne dass was wo wann wie "
-                    "warum möchte will kann können bitte danke hallo ja nein nicht sehr auch".split()),
+                    "warum möchte will kann können bitte danke hallo ja nein nicht sehr auch welche welcher welches "
+                    "wird werden dem des zum zur".split()),
     "it": frozenset("il lo la i gli le un una e o ma è sono era essere io tu lei lui noi voi mio mia miei "
                     "suo sua di del della in su per con senza che cosa dove quando come perché voglio "
                     "vorrei posso può grazie ciao sì non molto anche".split()),

@@ -1,8 +1,11 @@
-"""Small built-in lexicons for dialogue acts the offline sensor recognises without a model."""
+"""Small built-in lexicons for dialogue acts the offline sensor recognises without a model: English patterns here,
+the short replies of the other languages as word tables (focal.sensing.reply_words), matched alongside."""
 
 from __future__ import annotations
 
 import re
+
+from focal.sensing import reply_words
 
 AFFIRM = re.compile(
     r"^\s*(yes|yeah|yep|yup|sure|ok(ay)?|correct|right|please do|go ahead|do it|confirm(ed)?|that'?s (right|correct)"
@@ -75,7 +78,11 @@ def refused(before: str) -> bool:
 
 def is_reply_word(text: str) -> bool:
     """The message opens with a yes or a no: an answer to a yes/no question, not a value."""
-    return bool(AFFIRM.search(text) or DENY.search(text))
+    return bool(opens_affirm(text) or is_deny(text))
+
+
+def opens_affirm(text: str) -> bool:
+    return bool(AFFIRM.search(text)) or reply_words.opens_with("affirm", text)
 
 
 def is_question(text: str) -> bool:
@@ -98,7 +105,7 @@ def _straight(text: str) -> str:
     return text.replace("\u2019", "'").replace("\u2018", "'")
 
 
-_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_TOKEN = re.compile(r"[^\W_]+(?:'[^\W\d_]+)?")  # letters of any language ("sí", "d'accord"), digits
 
 
 _SENTENCES = re.compile(r"(?:\d\.\d|[^.!?\n])+[.!?]?")
@@ -112,7 +119,7 @@ def question_of(message: str) -> str:
 
 def plain_yes_words(echo: str = "") -> set[str]:
     """The words a plain yes may be made of: yes-words and the words of `echo` (the question it answers)."""
-    return set(_PLAIN_YES) | set(_TOKEN.findall(_straight(echo).lower()))
+    return set(_PLAIN_YES) | reply_words.plain_yes_words() | set(_TOKEN.findall(_straight(echo).lower()))
 
 
 def plain_affirm(text: str, echo: str = "") -> bool:
@@ -128,7 +135,7 @@ def affirm_in_its_words(text: str, question: str) -> bool:
     """A plain yes in the words of the question it answers: "sure, cancel it" to "Shall I cancel it?", "yes
     stop it" to "Shall I stop your subscription?" — a yes, though its verb would otherwise cancel or hold it
     back. Only words of the question may follow the yes ("no, cancel it" and "yes, but cancel it" are no yes)."""
-    if "?" not in question or not AFFIRM.search(text) or DENY.search(text) or is_unsure(text):
+    if "?" not in question or not opens_affirm(text) or is_deny(text) or is_unsure(text):
         return False
     if not plain_affirm(text, question):
         return False
@@ -137,31 +144,31 @@ def affirm_in_its_words(text: str, question: str) -> bool:
 
 
 def is_affirm(text: str) -> bool:
-    return bool(AFFIRM.search(text)) and not DENY.search(text) and not has_reservation(text)
+    return opens_affirm(text) and not is_deny(text) and not has_reservation(text)
 
 
 def has_reservation(text: str) -> bool:
-    return bool(RESERVATION.search(_straight(text)))
+    return bool(RESERVATION.search(_straight(text))) or reply_words.contains("reservation", _straight(text))
 
 
 def is_deny(text: str) -> bool:
-    return bool(DENY.search(text))
+    return bool(DENY.search(text)) or reply_words.opens_with("deny", text)
 
 
 def is_cancel(text: str) -> bool:
-    return bool(CANCEL.search(text))
+    return bool(CANCEL.search(text)) or reply_words.contains("cancel", text)
 
 
 def is_handoff(text: str) -> bool:
-    return bool(HANDOFF.search(text))
+    return bool(HANDOFF.search(text)) or reply_words.contains("handoff", text)
 
 
 def is_greeting(text: str) -> bool:
-    return bool(GREETING.search(text))
+    return bool(GREETING.search(text)) or reply_words.is_whole("greeting", text)
 
 
 def is_unsure(text: str) -> bool:
-    return bool(UNSURE.search(text))
+    return bool(UNSURE.search(text)) or reply_words.contains("unsure", text)
 
 
 def is_correction(text: str) -> bool:

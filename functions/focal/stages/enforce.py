@@ -20,6 +20,11 @@ the check. On a violation: regenerate with the violations as feedback (jump back
 own words for the turn (the offline composer), checked like any draft, before the agent's fallback. At once
 when a violated rule fails for every value a draft could state (focal.enforcement.repair). Only a rule
 violation withdraws a pending confirmation when a later draft passes.
+
+State (focal.models.turn): reads `generate.drafts` (the latest), `route`, `sensor`, `tools.tool_calls`,
+`retrieve.episodes`, `session`, `profile`; owns `enforce`. Records its verdicts and the values it read on the
+latest draft, sets `response` and `execution_path`, withdraws a blocked confirmation (`route.decision`,
+`session`) and jumps back to generate for a regeneration.
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ from focal.enforcement.tripwires import DEFAULT_RULES
 from focal.enforcement.variables import PURPOSE as READ_PURPOSE
 from focal.enforcement.variables import draft_variables, field_listing
 from focal.models.agent import AgentConfig, Rule
-from focal.models.turn import OUTPUT_CHECKS, CheckVerdict, Draft, TurnState, Violation
+from focal.models.turn import OUTPUT_CHECKS, CheckVerdict, Draft, EnforcementReport, TurnState, Violation
 from focal.turn.budget import SPENT, budget_spent, start_budget
 from focal.turn.deps import Deps
 from focal.variables import known_variables, render, said_variables, spoken
@@ -54,14 +59,14 @@ CHECK_LANES = OUTPUT_CHECKS  # output checks: their violations name the check, n
 
 
 def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], text: str) -> list[Violation]:
-    draft = state.drafts[-1]
+    draft = state.generate.drafts[-1]
     if draft.agent_text:
         return []  # a guard's or a rule's own template: the business's words, said as written
     started = time.perf_counter()  # lane 1 timing includes reading the draft's values
     variables = known_variables(agent, state.session, state.profile)
     names = expression_names(rules)
     if (blocked := _blocked_whatever_it_says(agent, state, rules, names, text, dict(variables))) is not None:
-        _lap(state, "deterministic", started)
+        _lap(state.enforce.report, "deterministic", started)
         return blocked
     found = _assessed(agent, state, rules, names, variables)
     subjective = rules_to_judge(state, [r for r in rules if r.subjective]) + found.defaults
@@ -69,24 +74,24 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
     judging = bool(subjective) and agent.enforcement.llm_judge_enabled and llm.available("judge")
     batched, batch_s = _verify(state, llm, found, subjective, judging, text)
     checkable, unverifiable = apply_reading(agent, rules, variables, found.reading)  # uncertain values: "cannot verify"
-    _keep_values(state, names, variables)
+    _keep_values(state.generate.drafts[-1], names, variables)
     violations = unverifiable + deterministic([r for r in checkable if not r.subjective], variables)
-    _lap(state, "deterministic", started + batch_s)
+    _lap(state.enforce.report, "deterministic", started + batch_s)
     if subjective:
         started = time.perf_counter() - batch_s
         verdicts = batched if found.verify and judging else (
             judge(llm, subjective, text, state.model_calls, state.request.message) if judging else None)
-        violations += verdicts if verdicts is not None else _unjudged(agent, state, llm, subjective, judging, found.defaults)
-        _lap(state, "judge", started)
+        violations += verdicts if verdicts is not None else _unjudged(agent, state.enforce.report, llm, subjective, judging, found.defaults)
+        _lap(state.enforce.report, "judge", started)
     return violations
 
 
 def _assessed(agent: AgentConfig, state: TurnState, rules: list[Rule], names: set[str], variables: dict[str, Any]) -> Assessment:
     """The latest draft assessed on what it commits to (focal.enforcement.assess)."""
-    acted = any(c.status == "ok" and (t := agent.tool(c.tool_id)) is not None and t.side_effect for c in state.tool_calls)
-    in_flow = state.decision.scenario_id is not None  # an action asked for inside a flow is that flow's to guard
-    requested = agent.flow_of_intent(state.context.detected_intent if state.context else None)
-    return assess(agent, rules, names, state.drafts[-1], variables, state.request.message, acted or in_flow, requested)
+    acted = any(c.status == "ok" and (t := agent.tool(c.tool_id)) is not None and t.side_effect for c in state.tools.tool_calls)
+    in_flow = state.route.decision.scenario_id is not None  # an action asked for inside a flow is that flow's to guard
+    requested = agent.flow_of_intent(state.sensor.context.detected_intent if state.sensor.context else None)
+    return assess(agent, rules, names, state.generate.drafts[-1], variables, state.request.message, acted or in_flow, requested)
 
 
 def _verify(state: TurnState, llm: Any, found: Assessment, subjective: list[Rule], judging: bool,
@@ -109,14 +114,14 @@ def _verify(state: TurnState, llm: Any, found: Assessment, subjective: list[Rule
     return batched, took
 
 
-def _unjudged(agent: AgentConfig, state: TurnState, llm: Any, subjective: list[Rule], judging: bool,
+def _unjudged(agent: AgentConfig, report: EnforcementReport, llm: Any, subjective: list[Rule], judging: bool,
               defaults: list[Rule]) -> list[Violation]:
     """Subjective rules nobody could judge: blocked, unless the agent (or the rule) marks them unverified; the
     default checks always block."""
     cfg = agent.enforcement
     marked = [r for r in subjective
               if r not in defaults and (r.unverifiable or cfg.unverifiable_subjective) == "mark_unverified"]
-    state.enforcement.unverified += [r.id for r in marked if r.id not in state.enforcement.unverified]
+    report.unverified += [r.id for r in marked if r.id not in report.unverified]
     why = ("cannot verify: the judge gave no valid verdict" if judging
            else SPENT if budget_spent(llm)
            else "cannot verify: no judge model available (none configured, or a test script's verdicts ran out)")
@@ -130,24 +135,24 @@ def _blocked_whatever_it_says(agent: AgentConfig, state: TurnState, rules: list[
     blocker = hopeless(agent, rules, variables)
     if blocker is None:
         return None
-    reading = draft_variables(agent, text, names, None, known=variables, model_written=state.drafts[-1].source == "model")
+    reading = draft_variables(agent, text, names, None, known=variables, model_written=state.generate.drafts[-1].source == "model")
     checkable, unverifiable = apply_reading(agent, rules, variables, reading)
     violations = unverifiable + deterministic([r for r in checkable if not r.subjective], variables)
     if blocker.id not in {v.rule_id for v in violations}:
         return None  # this draft's own value satisfies it after all: judged and read as any other
-    _keep_values(state, names, variables)
+    _keep_values(state.generate.drafts[-1], names, variables)
     why = f"the draft is blocked by {blocker.id}, which no draft can satisfy"
-    state.enforcement.not_judged.update({r.id: why for r in rules if r.subjective})
+    state.enforce.report.not_judged.update({r.id: why for r in rules if r.subjective})
     return violations
 
 
-def _keep_values(state: TurnState, names: set[str], variables: dict[str, Any]) -> None:
+def _keep_values(draft: Draft, names: set[str], variables: dict[str, Any]) -> None:
     """The values the expressions read, on the draft they were read for (the trace shows them)."""
-    state.drafts[-1].variables = {n: variables[n] for n in sorted(names) if n in variables}
+    draft.variables = {n: variables[n] for n in sorted(names) if n in variables}
 
 
-def _lap(state: TurnState, lane: str, started: float) -> None:
-    timings = state.enforcement.timings  # per lane, added up over the drafts of the turn
+def _lap(report: EnforcementReport, lane: str, started: float) -> None:
+    timings = report.timings  # per lane, added up over the drafts of the turn
     timings[lane] = round(timings.get(lane, 0.0) + (time.perf_counter() - started) * 1000, 3)
 
 
@@ -158,14 +163,14 @@ def _model_folder(agent: AgentConfig, folder: str | None) -> str | None:
 
 
 def _internal_names(agent: AgentConfig, state: TurnState, index: int) -> list[Violation]:
-    draft = state.drafts[index]
+    draft = state.generate.drafts[index]
     if draft.source != "model":
         return []  # the business's own texts say what they say
     started = time.perf_counter()
     leaks = leaked_names(agent, draft.text)
     reason = ("the answer writes the agent's internal names " + ", ".join(leaks) + "; say it in the customer's words"
               if leaks else "no internal names")
-    state.enforcement.checks.append(CheckVerdict(
+    state.enforce.report.checks.append(CheckVerdict(
         name="internals", draft=index, passed=not leaks, score=float(len(leaks)), threshold=0.0, reason=reason,
         method="names", ms=round((time.perf_counter() - started) * 1000, 3)))
     return [Violation(rule_id="internals", lane="internals", reason=reason)] if leaks else []
@@ -174,7 +179,7 @@ def _internal_names(agent: AgentConfig, state: TurnState, index: int) -> list[Vi
 def _unbound(agent: AgentConfig, state: TurnState, index: int) -> list[Violation]:
     """Facts nothing supports (focal.enforcement.facts), always: all kinds on a model's draft, links, e-mails and
     phones on every draft (a tool's text reaches the customer through the agent's templates too)."""
-    draft = state.drafts[index]
+    draft = state.generate.drafts[index]
     started = time.perf_counter()
     history = state.session.history if state.session is not None else []
     # the values the rule lanes settled for this draft (a promise the reader read and the rules allow) are its own
@@ -187,7 +192,7 @@ def _unbound(agent: AgentConfig, state: TurnState, index: int) -> list[Violation
     problems = [f"{{{name}}} names no known value" for name in draft.unbound_placeholders]
     problems += [f"{u.kind} {u.text!r} comes from no known value, the customer or the agent's texts" for u in found]
     reason = "; ".join(problems) or "every figure, id, link and phone is bound"
-    state.enforcement.checks.append(CheckVerdict(
+    state.enforce.report.checks.append(CheckVerdict(
         name="unbound", draft=index, passed=not problems, score=float(len(problems)), threshold=0.0, reason=reason,
         method="bindings", ms=round((time.perf_counter() - started) * 1000, 3)))
     return [Violation(rule_id="unbound", lane="unbound", reason=reason)] if problems else []
@@ -197,8 +202,8 @@ def _output_checks(agent: AgentConfig, state: TurnState, deps: Deps) -> list[Vio
     """Unbound facts and internal names (always), relevance and grounding (each behind its flag) of the latest
     draft; every verdict goes to the trace."""
     cfg = agent.enforcement
-    index = len(state.drafts) - 1
-    draft = state.drafts[index]
+    index = len(state.generate.drafts) - 1
+    draft = state.generate.drafts[index]
     violations = _internal_names(agent, state, index)
     if not (cfg.relevance_check_enabled or cfg.grounding_check_enabled):
         return violations
@@ -208,8 +213,8 @@ def _output_checks(agent: AgentConfig, state: TurnState, deps: Deps) -> list[Vio
         folder = _model_folder(agent, cfg.relevance_model_dir)
         model = deps.relevance_model(folder) if folder and deps.relevance_model else None
         rel = check_relevance(agent, state, draft.text, draft.source, deps.embedder, spoken(agent, variables), model)
-        _lap(state, "relevance", started)
-        state.enforcement.checks.append(CheckVerdict(
+        _lap(state.enforce.report, "relevance", started)
+        state.enforce.report.checks.append(CheckVerdict(
             name="relevance", draft=index, passed=rel.passed, score=rel.score,
             threshold=rel.threshold if rel.threshold is not None else cfg.relevance_threshold,
             reason=rel.reason, method=rel.method, ms=round((time.perf_counter() - started) * 1000, 3),
@@ -222,8 +227,8 @@ def _output_checks(agent: AgentConfig, state: TurnState, deps: Deps) -> list[Vio
         nli = deps.grounding_model(folder) if folder and deps.grounding_model else None
         llm = deps.llm(agent, state) if draft.source == "model" else None  # the agent's own templates need no second opinion
         ground = check_grounding(agent, state, draft.text, variables, nli, llm)
-        _lap(state, "grounding", started)
-        state.enforcement.checks.append(CheckVerdict(
+        _lap(state.enforce.report, "grounding", started)
+        state.enforce.report.checks.append(CheckVerdict(
             name="grounding", draft=index, passed=ground.passed, score=ground.score, threshold=cfg.grounding_threshold,
             reason=ground.reason, method=ground.method, unsupported=[c.text for c in ground.unsupported],
             ms=round((time.perf_counter() - started) * 1000, 3),
@@ -247,27 +252,27 @@ def _calls_may_overlap(agent: AgentConfig, state: TurnState, deps: Deps, rules: 
     """Whether both the grounding judge and a rule-lane call (judge or draft reading) may be made on
     this draft; only then are the two run in parallel (otherwise a thread buys nothing)."""
     cfg = agent.enforcement
-    if not (cfg.grounding_check_enabled and cfg.grounding_judge_enabled and state.drafts[-1].source == "model"):
+    if not (cfg.grounding_check_enabled and cfg.grounding_judge_enabled and state.generate.drafts[-1].source == "model"):
         return False
     start_budget(state, agent, deps.clock)  # the turn's deadline set before either side reads it
     llm = deps.llm(agent)  # asked without the budget: asking must not mark the turn degraded
     if not llm.available("grounding"):
         return False
-    subjective = still_to_judge(state, [r for r in rules if r.subjective])
+    subjective = still_to_judge(state.sensor, [r for r in rules if r.subjective])
     judged = cfg.llm_judge_enabled and bool(subjective) and llm.available("judge")
     return judged or (bool(expression_names(rules)) and llm.available(READ_PURPOSE))
 
 
 def _is_fallback_text(agent: AgentConfig, state: TurnState, text: str) -> bool:
     variables = said_variables(agent, state.session, state.profile)
-    texts = {render(r.fallback_text, variables) for v in state.enforcement.violations
+    texts = {render(r.fallback_text, variables) for v in state.enforce.report.violations
              if (r := agent.rule(v.rule_id)) is not None and r.fallback_text and not r.response_template}
     return text in texts
 
 
 def _offer_still_shown(agent: AgentConfig, state: TurnState, text: str) -> bool:
     session = state.session
-    if session is None or state.decision.action != "confirm":
+    if session is None or state.route.decision.action != "confirm":
         return False
     step = agent.step(session.active_scenario_id, session.active_step_id)
     known = known_variables(agent, session, state.profile)
@@ -277,16 +282,16 @@ def _offer_still_shown(agent: AgentConfig, state: TurnState, text: str) -> bool:
 def _withdraw_confirmation(state: TurnState) -> None:
     """The customer never saw the offer, so there is nothing for them to confirm; the result says so."""
     session = state.session
-    if state.decision.action == "confirm" and session is not None and session.flow_state == "confirming":
-        state.decision.notes.append(f"confirmation of {session.active_step_id} withdrawn: the offer was blocked")
-        state.decision.cancelled_scenario_id = session.active_scenario_id
+    if state.route.decision.action == "confirm" and session is not None and session.flow_state == "confirming":
+        state.route.decision.notes.append(f"confirmation of {session.active_step_id} withdrawn: the offer was blocked")
+        state.route.decision.cancelled_scenario_id = session.active_scenario_id
         end_flow(session)
-        state.decision.scenario_id, state.decision.step_id = session.active_scenario_id, session.active_step_id
+        state.route.decision.scenario_id, state.route.decision.step_id = session.active_scenario_id, session.active_step_id
 
 
 def _violations(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule]) -> list[Violation]:
     """Every violation of the latest draft: the rule lanes, the output checks, then unbound facts."""
-    draft = state.drafts[-1]
+    draft = state.generate.drafts[-1]
     if _calls_may_overlap(agent, state, deps, rules):
         # The grounding judge and the rule lanes' call read the same draft independently: side by side.
         checks = _pool().submit(_output_checks, agent, state, deps)
@@ -298,14 +303,14 @@ def _violations(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Ru
     else:
         found = _check(agent, state, deps, rules, draft.text)
         found += _output_checks(agent, state, deps)
-    return found + _unbound(agent, state, len(state.drafts) - 1)  # after the rule lanes: it reads their values
+    return found + _unbound(agent, state, len(state.generate.drafts) - 1)  # after the rule lanes: it reads their values
 
 
 def _accept(agent: AgentConfig, state: TurnState, draft: Draft) -> TurnState:
     """A draft that passed every check is the answer."""
-    report = state.enforcement
+    report = state.enforce.report
     state.response = draft.text
-    state.feedback = []
+    state.enforce.feedback = []
     if draft.agent_text and _is_fallback_text(agent, state, draft.text):
         report.fallback_used = True  # the violated rule's own fallback text is what the customer hears
         state.execution_path = "fallback"
@@ -318,13 +323,13 @@ def _accept(agent: AgentConfig, state: TurnState, draft: Draft) -> TurnState:
 
 def _fall_back(agent: AgentConfig, state: TurnState, draft: Draft, variables: dict[str, Any]) -> TurnState:
     """No draft can be said: the agent's own words once (when no rule says what to say instead), else the fallback."""
-    report = state.enforcement
+    report = state.enforce.report
     first = next((agent.rule(v.rule_id) for v in draft.violations if agent.rule(v.rule_id) is not None), None)
     if first is None and draft.source == "model" and not report.own_words:
         # No rule of the agent's says what to say instead: the agent's own words for this turn (the step's template,
         # its question), checked like any draft, before the generic fallback.
         report.own_words = True
-        state.feedback = [f"{v.rule_id}: {v.reason}" for v in draft.violations]
+        state.enforce.feedback = [f"{v.rule_id}: {v.reason}" for v in draft.violations]
         state.control.next = "generate"
         return state
     first = first or next((DEFAULT_RULES.get(v.rule_id) for v in draft.violations if v.rule_id in DEFAULT_RULES), None)
@@ -332,7 +337,7 @@ def _fall_back(agent: AgentConfig, state: TurnState, draft: Draft, variables: di
                             spoken(agent, variables))
     report.fallback_used = True
     state.execution_path = "fallback"
-    state.feedback = []
+    state.enforce.feedback = []
     _withdraw_confirmation(state)
     return state
 
@@ -340,8 +345,8 @@ def _fall_back(agent: AgentConfig, state: TurnState, draft: Draft, variables: di
 def run(state: TurnState, deps: Deps) -> TurnState:
     r = state.request
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
-    draft = state.drafts[-1]
-    report = state.enforcement
+    draft = state.generate.drafts[-1]
+    report = state.enforce.report
     rules = rules_to_enforce(agent, state)
     report.checked = [rule.id for rule in rules]
     draft.violations = _violations(agent, state, deps, rules)
@@ -355,7 +360,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         report.not_regenerated = f"{blocker.id}: no draft can satisfy it (it fails for every value a draft could state)"
     elif report.regenerations < agent.enforcement.max_retries:
         report.regenerations += 1
-        state.feedback = [f"{v.rule_id}: {v.reason}" for v in draft.violations]
+        state.enforce.feedback = [f"{v.rule_id}: {v.reason}" for v in draft.violations]
         state.control.next = "generate"
         return state
     return _fall_back(agent, state, draft, variables)

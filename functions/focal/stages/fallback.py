@@ -1,4 +1,8 @@
-"""The error path of every stage (the state machine's Catch): a structured answer, and the turn recorded."""
+"""The error path of every stage (the state machine's Catch): a structured answer, and the turn recorded.
+
+State (focal.models.turn): reads `request`, `control`, `last_stage`, `sensor.claim_owner`; sets `error`, the
+answer and `result`.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from focal.dialogue.notices import say_in_language, turn_language
 from focal.errors import AgentNotFound, DuplicateTurn
+from focal.models.localized import localized
 from focal.models.turn import TurnError, TurnRequest, TurnState
 from focal.pii import digit_rules
 from focal.stages.persist import carry_plan, count_turn, remask_earlier, turn_record
@@ -41,23 +47,30 @@ def _error(caught: dict[str, Any]) -> TurnError:
     return TurnError(code=f"stage_failed:{code}"[:80], message="The turn could not be completed.", stage=stage)
 
 
+def _claim_owner(event: dict[str, Any]) -> str | None:
+    """The turn id's claim token from an event the state model could not read (flat: written before the grouping)."""
+    sensor = event.get("sensor")
+    owner = sensor.get("claim_owner") if isinstance(sensor, dict) else event.get("claim_owner")
+    return owner if isinstance(owner, str) else None
+
+
 def handle(event: dict[str, Any], deps: Deps) -> dict[str, Any]:
     caught = event.get("caught") or {}
     try:
         state = TurnState.model_validate({k: v for k, v in event.items() if k != "caught"})
     except ValidationError:
         state = TurnState(request=TurnRequest.model_validate(event["request"]))
-        owner = event.get("claim_owner")
-        state.claim_owner = owner if isinstance(owner, str) else None
+        state.sensor.claim_owner = _claim_owner(event)
     state.error = _error(caught)
     state.error.stage = state.error.stage or failed_stage(state)
     state.execution_path = "fallback"
     state.confidence = 0.0
     try:
         agent = deps.configs.get_agent(state.request.tenant_id, state.request.agent_id)
-        state.response = agent.enforcement.fallback_message
+        state.response = localized(agent, turn_language(state)).enforcement.fallback_message
     except Exception:  # noqa: BLE001 - the fallback answers whatever the config store raised
         state.response = MESSAGE
+    say_in_language(state)
     state.result = state.to_result()
     try:
         held = hold_turn(state, deps.idempotency, deps.clock())
@@ -74,7 +87,7 @@ def handle(event: dict[str, Any], deps: Deps) -> dict[str, Any]:
         except Exception:  # noqa: BLE001
             turn_number = 0
         try:
-            if not state.foreign_session:  # another customer's session keeps no record of this caller's turn
+            if not state.sensor.foreign_session:  # another customer's session keeps no record of this caller's turn
                 deps.turns.put(turn_record(state, deps, turn_number))
                 remask_earlier(state, deps, plan)
         except DuplicateTurn:

@@ -1,4 +1,9 @@
-"""Stage 5 — generate: draft the answer, with the model when one is configured, else offline."""
+"""Stage 5 — generate: draft the answer, with the model when one is configured, else offline.
+
+State (focal.models.turn): reads `route`, `sensor.context`, `retrieve.episodes`, `tools.tool_calls`, `enforce`
+(the feedback of a regeneration, `report.own_words`), `session`, `profile`; owns `generate` (one draft appended
+per run); sets `execution_path`, `suggested_questions` and notes on `route.decision`.
+"""
 
 from __future__ import annotations
 
@@ -34,9 +39,9 @@ def commitment_names(agent: AgentConfig, state: TurnState) -> list[str]:
 
 def _suggest(agent: AgentConfig, state: TurnState) -> None:
     """The questions a chat channel may offer as buttons after a clarification or an out-of-scope answer."""
-    action = state.decision.action
+    action = state.route.decision.action
     if action == "clarify":
-        state.suggested_questions = suggestions(likely_scenarios(agent, state.context))
+        state.suggested_questions = suggestions(likely_scenarios(agent, state.sensor.context))
     elif action == "clarify_step":
         state.suggested_questions = step_suggestions(state)
     elif action == "out_of_scope":
@@ -48,7 +53,7 @@ def _said_as_written(agent: AgentConfig, state: TurnState) -> str | None:
     if (fixed := fixed_text(agent, state)) is not None:
         # Said as written: no model call, checked by enforce like any other draft (models.rephrase_fixed_texts).
         return f"no generation call ({fixed})"
-    if state.enforcement.own_words:
+    if state.enforce.report.own_words:
         return "the model's drafts failed: the agent's own words"
     return None
 
@@ -61,8 +66,8 @@ def _hopeless(agent: AgentConfig, state: TurnState, llm: Any, variables: dict[st
 
 
 def _composed(agent: AgentConfig, state: TurnState, variables: dict[str, Any], why: str) -> TurnState:
-    state.decision.notes.append(why)
-    state.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
+    state.route.decision.notes.append(why)
+    state.generate.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
     return state
 
 
@@ -75,22 +80,22 @@ def _model_draft(agent: AgentConfig, state: TurnState, llm: Any, variables: dict
     if parsed is not None and parsed.problem is None:
         shown = render_draft(parsed.text, variables, parsed.commitments, names)
         committed = shown.commitments if parsed.structured else None
-        state.drafts.append(Draft(text=shown.text, source="model", commitments=committed, spans=shown.spans,
+        state.generate.drafts.append(Draft(text=shown.text, source="model", commitments=committed, spans=shown.spans,
                                   bindings=shown.bound, unbound_placeholders=shown.unbound))
-        state.decision.notes += parsed.notes
+        state.route.decision.notes += parsed.notes
         return True
     if parsed is not None:
         call.ok, call.note = False, parsed.problem or "unusable answer"
-    state.decision.notes.append(f"generation model gave no usable answer ({call.note or 'no reply'}); offline composer used")
+    state.route.decision.notes.append(f"generation model gave no usable answer ({call.note or 'no reply'}); offline composer used")
     return False
 
 
 def _offline_draft(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> Draft:
     """The composer's draft. After a rule's violation it says the violated rules' own texts: the agent's words,
     said as written."""
-    source: Literal["template", "offline"] = "template" if state.feedback else "offline"
-    own = bool(state.feedback) and any(v.lane not in OUTPUT_CHECKS and agent.rule(v.rule_id) is not None
-                                       for v in state.drafts[-1].violations)
+    source: Literal["template", "offline"] = "template" if state.enforce.feedback else "offline"
+    own = bool(state.enforce.feedback) and any(v.lane not in OUTPUT_CHECKS and agent.rule(v.rule_id) is not None
+                                       for v in state.generate.drafts[-1].violations)
     return Draft(text=compose(agent, state, variables), source=source, agent_text=own)
 
 
@@ -99,11 +104,11 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
     variables = known_variables(agent, state.session, state.profile)
     said = spoken(agent, variables)  # what the customer reads: enum values by their labels
-    state.execution_path = EXECUTION_PATHS.get(state.decision.action, "respond")  # type: ignore[assignment]
+    state.execution_path = EXECUTION_PATHS.get(state.route.decision.action, "respond")  # type: ignore[assignment]
     _suggest(agent, state)
-    if state.decision.action == "action_blocked":
+    if state.route.decision.action == "action_blocked":
         # The customer hears the guard's own words, never a model's paraphrase that might say "done".
-        state.drafts.append(Draft(text=blocked_text(agent, state, said), source="template", agent_text=True))
+        state.generate.drafts.append(Draft(text=blocked_text(agent, state, said), source="template", agent_text=True))
         return state
     if (why := _said_as_written(agent, state)) is not None:
         return _composed(agent, state, said, why)
@@ -114,6 +119,6 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         if _model_draft(agent, state, llm, said):
             return state
     elif budget_spent(llm):
-        state.decision.notes.append("time budget spent: offline composer used")
-    state.drafts.append(_offline_draft(agent, state, said))
+        state.route.decision.notes.append("time budget spent: offline composer used")
+    state.generate.drafts.append(_offline_draft(agent, state, said))
     return state

@@ -11,10 +11,14 @@ recorded: the stored session's turn count and history advance by a small re-read
 up to `COUNT_ATTEMPTS` times, and the turn record keeps the full trace. Throttling retries belong to
 the store adapters, not here.
 
-A repeated turn id (`state.idempotency` set by the sensor) writes nothing: the answer came from
+A repeated turn id (`state.sensor.idempotency` set by the sensor) writes nothing: the answer came from
 the idempotency store. Every other turn first holds its claim on the turn id (an execution whose claim
 was taken over writes nothing), and its final result is stored there last (see
 `focal.turn.idempotency`).
+
+State (focal.models.turn): reads every part (the turn record keeps the whole state); owns `result`; saves
+`session` and `profile`. A lost claim or session race sets `sensor.idempotency` / `sensor.foreign_session`
+and `error`; a reconciled session is noted on `route.decision`.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
+from focal.dialogue.notices import say_in_language
 from focal.dialogue.ownership import ownership
 from focal.dialogue.reconcile import apply_effects, effects
 from focal.errors import VersionConflict
@@ -41,9 +46,9 @@ def _profile_facts(state: TurnState, deps: Deps) -> None:
     """Facts the customer stated that the agent keeps across sessions (`persist_to_profile`), for
     fields the customer may set (sources include `message`, not privileged)."""
     agent = deps.configs.get_agent(state.request.tenant_id, state.request.agent_id)
-    if state.profile is None or state.context is None:
+    if state.profile is None or state.sensor.context is None:
         return
-    for name, value in state.context.extracted_entities.items():
+    for name, value in state.sensor.context.extracted_entities.items():
         field = agent.field(name)
         if field and field.persist_to_profile and value is not None and customer_may_set(agent, name):
             state.profile.fields[name] = coerce(field.field_type, value)
@@ -53,12 +58,12 @@ def turn_record(state: TurnState, deps: Deps, turn_number: int) -> TurnRecord:
     r = state.request
     now = deps.clock()
     dumped = state.model_dump(mode="json", exclude={"result"})
-    if dumped.get("context"):
-        dumped["context"]["embedding"] = []  # 384 floats per turn say nothing to an auditor
+    if dumped["sensor"].get("context"):
+        dumped["sensor"]["context"]["embedding"] = []  # 384 floats per turn say nothing to an auditor
     return TurnRecord(
         tenant_id=r.tenant_id, agent_id=r.agent_id, session_id=r.session_id, turn_id=r.turn_id,
         turn_number=turn_number, customer_id=r.customer_id, created_at=now,
-        intent_label=state.context.detected_intent if state.context else None,
+        intent_label=state.sensor.context.detected_intent if state.sensor.context else None,
         result=state.to_result(), state=dumped, expires_at=int(now + deps.turn_ttl_s),
     )
 
@@ -101,7 +106,7 @@ def count_turn(state: TurnState, deps: Deps, plan: CarryPlan | None = None) -> i
     for _ in range(COUNT_ATTEMPTS):
         found = deps.sessions.get(r.tenant_id, r.agent_id, r.session_id)
         if ownership(found, r.customer_id) == "foreign":
-            state.foreign_session = True
+            state.sensor.foreign_session = True
             return 0  # a failed turn on another customer's session: nothing of it lands in that conversation
         stored = found or Session(
             tenant_id=r.tenant_id, agent_id=r.agent_id, session_id=r.session_id, customer_id=r.customer_id
@@ -145,9 +150,9 @@ def _reconcile(state: TurnState, deps: Deps, agent: AgentConfig, plan: CarryPlan
             state.session = deps.sessions.save(fresh, expected_version=expected)
         except VersionConflict:
             continue
-        state.decision.notes.append("session reconciled: another turn saved first; this turn's actions were applied to it")
+        state.route.decision.notes.append("session reconciled: another turn saved first; this turn's actions were applied to it")
         if fresh.active_scenario_id:  # the result names where the conversation really is
-            state.decision.scenario_id, state.decision.step_id = fresh.active_scenario_id, fresh.active_step_id
+            state.route.decision.scenario_id, state.route.decision.step_id = fresh.active_scenario_id, fresh.active_step_id
         return True
     return False
 
@@ -159,7 +164,7 @@ def _conflict(state: TurnState, deps: Deps, plan: CarryPlan) -> TurnState:
     state.confidence = 0.0
     state.result = state.to_result()
     turn_number = count_turn(state, deps, plan)
-    if not state.foreign_session:  # lost the race for a new session id to another customer: nothing lands in it
+    if not state.sensor.foreign_session:  # lost the race for a new session id to another customer: nothing lands in it
         deps.turns.put(turn_record(state, deps, turn_number))
         remask_earlier(state, deps, plan)
     complete_turn(state, deps.idempotency, deps.clock())
@@ -179,13 +184,14 @@ def run(state: TurnState, deps: Deps) -> TurnState:
 
 
 def _run(state: TurnState, deps: Deps) -> TurnState:
-    if state.idempotency is not None:
+    if state.sensor.idempotency is not None:
         return state  # a repeated turn id: the sensor answered from the idempotency store; write nothing
     if not hold_turn(state, deps.idempotency, deps.clock()):
         return state  # another execution took this turn over (this one outlived its lease): write nothing
-    if state.foreign_session:
+    if state.sensor.foreign_session:
         complete_turn(state, deps.idempotency, deps.clock())  # another customer's session: nothing is written to it
         return state
+    say_in_language(state)  # the engine's notices in the customer's language, before the answer is written anywhere
     plan = carry_plan(state, deps)
     with digit_rules(plan.rules):  # every document this turn writes masks them too
         if state.error is not None and state.error.code == VersionConflict.code:
@@ -205,10 +211,10 @@ def _write(state: TurnState, deps: Deps, plan: CarryPlan) -> TurnState:
     try:
         state.session = deps.sessions.save(session, expected_version=expected)
     except VersionConflict:
-        if not (effects(agent, state) or state.resume is not None) or not _reconcile(state, deps, agent, plan, texts):
+        if not (effects(agent, state.tools) or state.resume is not None) or not _reconcile(state, deps, agent, plan, texts):
             return _conflict(state, deps, plan)
     # Save when facts changed or the profile was migrated to the agent's schema on read.
-    if state.profile is not None and (state.profile.fields or state.profile_migration):
+    if state.profile is not None and (state.profile.fields or state.sensor.profile_migration):
         deps.profiles.save(state.profile)
     state.result = state.to_result()
     assert state.session is not None  # saved above, or replaced by the reconciled session

@@ -4,8 +4,11 @@ Each candidate carries what competes with it: another flow's best entry example 
 answers the question asked last turn, that answer's similarity (focal.retrieval.slot_answer).
 
 An unreachable or failing rule index (OpenSearch down, a refused search) does not fail the turn: the
-stage goes on with no candidates, marks the turn `degraded: ["retrieval"]` with the reason in `context.notes`,
-and enforce still checks every GLOBAL hard constraint, which it reads from the config, not the index.
+stage goes on with no candidates, marks the turn `degraded: ["retrieval"]` with the reason in
+`sensor.context.notes`, and enforce still checks every GLOBAL hard constraint, which it reads from the
+config, not the index.
+
+State (focal.models.turn): reads `request`, `session`, `sensor` (context, commands); owns `retrieve`.
 """
 
 from __future__ import annotations
@@ -18,8 +21,10 @@ from focal.models.turn import ScoredRule, TurnState
 from focal.retrieval.calibration import centred
 from focal.retrieval.matching import RuleHit, search_rules
 from focal.retrieval.memory import recall
+from focal.retrieval.multilingual import search_multilingual
 from focal.retrieval.rules import ensure_indexed, turn_scope
 from focal.retrieval.slot_answer import answer_score, slot_answer
+from focal.sensing.spaces import MultilingualSpaceUnavailable, multilingual_turn
 from focal.turn.deps import Deps
 
 logger = logging.getLogger("focal.retrieve")
@@ -29,35 +34,43 @@ DEGRADED = "retrieval"
 def run(state: TurnState, deps: Deps) -> TurnState:
     r = state.request
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
-    assert state.session is not None and state.context is not None
-    entering = [c.flow for c in state.commands if c.name == "StartFlow" and c.flow]
+    assert state.session is not None and state.sensor.context is not None
+    entering = [c.flow for c in state.sensor.commands if c.name == "StartFlow" and c.flow]
     scope = turn_scope(r.tenant_id, agent, state.session, entering)
-    vector = np.asarray(state.context.embedding, dtype=np.float32)
+    vector = np.asarray(state.sensor.context.embedding, dtype=np.float32)
     if vector.size == 0:
-        vector = deps.embedder.embed([state.context.message])[0]
+        vector = deps.embedder.embed([state.sensor.context.message])[0]
     query = centred(deps.embedder, vector)
     hits: list[RuleHit]
     try:
-        if deps.sync_on_turn:
-            ensure_indexed(deps, r.tenant_id, agent)
-        hits = search_rules(agent, deps.rule_index, scope, query, agent.retrieval.top_k)
+        found = search_multilingual(deps, r.tenant_id, agent, scope, state.sensor.context.message, state.sensor.context.notes,
+                                    state.session.language) \
+            if multilingual_turn(agent, state.session.language) else None
+        if found is not None:
+            hits = found  # a turn in another language: its own space (focal.retrieval.multilingual)
+        else:
+            if deps.sync_on_turn:
+                ensure_indexed(deps, r.tenant_id, agent)
+            hits = search_rules(agent, deps.rule_index, scope, query, agent.retrieval.top_k)
+    except MultilingualSpaceUnavailable:
+        raise  # the turn needs a model this deployment lacks: fail closed, not a turn without rules
     except Exception as exc:  # noqa: BLE001 - any index failure (RuleIndexError, transport errors) degrades the turn
         hits = []
         if DEGRADED not in state.degraded:
             state.degraded.append(DEGRADED)
-        state.context.notes.append(  # route rebuilds `decision`; the context's notes reach the record
+        state.sensor.context.notes.append(  # route rebuilds `decision`; the context's notes reach the record
             f"retrieve: retrieval degraded: rule index unavailable ({type(exc).__name__}); no rule candidates, "
             "GLOBAL hard constraints still enforced from the config"
         )
         logger.warning("rule index unavailable, retrieval degraded: %s", type(exc).__name__)  # never the message text
-    answer = slot_answer(agent, state.session, state.commands, state.context.extracted_entities) if hits else None
+    answer = slot_answer(agent, state.session, state.sensor.commands, state.sensor.context.extracted_entities) if hits else None
     answered = answer_score(deps.embedder, answer, query) if answer else None
-    state.candidates = [
+    state.retrieve.candidates = [
         ScoredRule(rule_id=hit.rule_id, score=round(hit.score, 4), scope=rule.scope.value, reason=hit.reason,
                    flow_id=hit.flow_id, flow_score=None if hit.flow_score is None else round(hit.flow_score, 4),
                    answer_slot=answer.slot if answer else None, answer_score=answered)
         for hit in hits
         if (rule := agent.rule(hit.rule_id)) is not None
     ]
-    state.episodes = recall(state, deps, agent, vector)
+    state.retrieve.episodes = recall(state, deps, agent, vector)
     return state

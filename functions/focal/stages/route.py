@@ -1,4 +1,8 @@
-"""Stage 3 — route: apply the rule filter, execute the commands on the flow stack, decide the move."""
+"""Stage 3 — route: apply the rule filter, execute the commands on the flow stack, decide the move.
+
+State (focal.models.turn): reads `sensor` (context, commands), `retrieve.candidates`, `session`, `profile`;
+owns `route` (built anew each turn); moves the `session`'s flows and sets `confidence`.
+"""
 
 from __future__ import annotations
 
@@ -26,13 +30,13 @@ def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str])
     better; an unmistakable request (score ≥ exit_intent_threshold) still starts its flow.
     """
     assert state.session is not None
-    soft = [m for m in state.matched_rules if (r := agent.rule(m.rule_id)) and not r.is_hard_constraint]
+    soft = [m for m in state.route.matched_rules if (r := agent.rule(m.rule_id)) and not r.is_hard_constraint]
     if state.session.active_scenario_id or not soft:
-        return list(state.commands)
+        return list(state.sensor.commands)
     best = max(soft, key=lambda m: m.score)
-    asked = rule_answers.asks_about_rules(agent, state.context.message if state.context else "", state.commands)
+    asked = rule_answers.asks_about_rules(agent, state.sensor.context.message if state.sensor.context else "", state.sensor.commands)
     kept = []
-    for cmd in state.commands:
+    for cmd in state.sensor.commands:
         score = float(cmd.value) if isinstance(cmd.value, int | float) else 0.0
         if cmd.name == "StartFlow" and score < agent.navigation.exit_intent_threshold and (best.score > score or asked):
             notes.append(f"answered by rule {best.rule_id} ({best.score:.2f}) rather than starting {cmd.flow} ({score:.2f})")
@@ -47,21 +51,21 @@ def _stuck(state: TurnState, agent: AgentConfig, run_: CommandRun) -> bool:
     A reply to the confirmation that asks nothing ("yes, but with the upgrade") answers the agent's question,
     not a rule's, even when a rule shares its topic: it is asked again."""
     assert state.session is not None
-    message = state.context.message if state.context else ""
+    message = state.sensor.context.message if state.sensor.context else ""
     replied = (state.session.flow_state == "confirming" and lexicon.is_reply_word(message)
                and not lexicon.is_question(message))
-    answered = not replied and any((r := agent.rule(m.rule_id)) and not r.is_hard_constraint for m in state.matched_rules)
+    answered = not replied and any((r := agent.rule(m.rule_id)) and not r.is_hard_constraint for m in state.route.matched_rules)
     return (
         not run_.executed
         and not answered
-        and state.decision.invalid_slot is None
+        and state.route.decision.invalid_slot is None
         and state.session.flow_state in ("confirming", "waiting_for_slot")
     )
 
 
 def _clarify_or_fall_back(state: TurnState, agent: AgentConfig) -> None:
     """Clarify with the step's hint up to `max_clarifications_per_step`, then `fallback_behavior`."""
-    session, d, nav = state.session, state.decision, agent.navigation
+    session, d, nav = state.session, state.route.decision, agent.navigation
     assert session is not None
     key = f"{session.active_scenario_id}.{session.active_step_id}"
     count = session.clarification_counts.get(key, 0)
@@ -80,7 +84,7 @@ def _clarify_or_fall_back(state: TurnState, agent: AgentConfig) -> None:
 def _count_invalid(state: TurnState, agent: AgentConfig) -> None:
     """An invalid value for the slot the step asks for is an attempt like any other: after
     `max_clarifications_per_step` of them `fallback_behavior: escalate` hands over (the retry is asked otherwise)."""
-    session, d, nav = state.session, state.decision, agent.navigation
+    session, d, nav = state.session, state.route.decision, agent.navigation
     assert session is not None
     key = f"{session.active_scenario_id}.{session.active_step_id}"
     count = session.clarification_counts.get(key, 0)
@@ -96,28 +100,28 @@ def _count_invalid(state: TurnState, agent: AgentConfig) -> None:
 def _match_rules(state: TurnState, agent: AgentConfig, deps: Deps) -> str | None:
     """The rules that apply to the message (the applicability model has its say when it is on); a message in a
     language the agent does not speak keeps only the hard constraints. Returns that language, if any."""
-    session, context, decision = state.session, state.context, state.decision
+    session, context, decision = state.session, state.sensor.context, state.route.decision
     assert session is not None and context is not None
     llm = deps.llm(agent, state)
     applies = (model_applies(llm, agent, context.message, state.model_calls, decision.notes)
                if agent.retrieval.model_filter and llm.available(APPLICABILITY) else None)
-    state.matched_rules = filter_rules(agent, session, state.candidates, decision.notes, applies,
-                                       flows_compete=not rule_answers.asks_about_rules(agent, context.message, state.commands))
-    state.matched_rules = rule_answers.asked_rules(agent, session, context.message, state.commands, state.matched_rules,
+    state.route.matched_rules = filter_rules(agent, session, state.retrieve.candidates, decision.notes, applies,
+                                       flows_compete=not rule_answers.asks_about_rules(agent, context.message, state.sensor.commands))
+    state.route.matched_rules = rule_answers.asked_rules(agent, session, context.message, state.sensor.commands, state.route.matched_rules,
                                                    decision.notes)
     if (lang := language.noted(context.notes)) is not None:
         # a language the agent does not speak: no soft rule or flow is guessed from it (the composer says so)
-        state.matched_rules = [m for m in state.matched_rules if (rule := agent.rule(m.rule_id)) and rule.is_hard_constraint]
+        state.route.matched_rules = [m for m in state.route.matched_rules if (rule := agent.rule(m.rule_id)) and rule.is_hard_constraint]
         decision.action = "out_of_scope"
         decision.notes.append(f"message in {lang}, not in {', '.join(agent.languages)}: language notice")
-    record_fires(session, state.matched_rules)
+    record_fires(session, state.route.matched_rules)
     return lang
 
 
 def _clarify_or_out_of_scope(state: TurnState, agent: AgentConfig) -> None:
     """Outside a flow with no rule matched: ask when a scenario fits weakly (the question offers the likely
     scenarios), else out of scope."""
-    session, context, decision = state.session, state.context, state.decision
+    session, context, decision = state.session, state.sensor.context, state.route.decision
     assert session is not None and context is not None
     weak = context.intent_scores[0] if context.intent_scores else None
     clarify = weak is not None and weak.score >= agent.navigation.clarify_floor and agent.feature_on("clarification")
@@ -132,7 +136,7 @@ def _clarify_or_out_of_scope(state: TurnState, agent: AgentConfig) -> None:
 def _decide(state: TurnState, agent: AgentConfig, run_: CommandRun, lang: str | None) -> None:
     """The move once the commands ran: a final action stays, a flow moves on (or counts an invalid value, or
     clarifies when stuck), small talk is answered, and a message nothing answers is clarified or out of scope."""
-    session, decision = state.session, state.decision
+    session, decision = state.session, state.route.decision
     assert session is not None
     if decision.action in ("escalate", "cancelled", "clarify", "declined", "already_done"):
         decision.scenario_id, decision.step_id = session.active_scenario_id, session.active_step_id
@@ -144,17 +148,17 @@ def _decide(state: TurnState, agent: AgentConfig, run_: CommandRun, lang: str | 
         apply_progress(state, agent, progress(agent, session, known_variables(agent, session, state.profile)))
     elif "ChitChat" in run_.executed:
         decision.action = "chitchat"
-    elif not state.matched_rules and lang is None:
+    elif not state.route.matched_rules and lang is None:
         _clarify_or_out_of_scope(state, agent)
 
 
 def _turn_confidence(state: TurnState) -> float:
     """In a flow (or one just completed) the intent's score, else the best matched rule's."""
-    session, context, decision = state.session, state.context, state.decision
+    session, context, decision = state.session, state.sensor.context, state.route.decision
     assert session is not None and context is not None
     return round(
         context.intent_confidence if session.active_scenario_id or decision.completed_scenario_id
-        else max((m.score for m in state.matched_rules), default=context.intent_confidence),
+        else max((m.score for m in state.route.matched_rules), default=context.intent_confidence),
         4,
     )
 
@@ -162,9 +166,9 @@ def _turn_confidence(state: TurnState) -> float:
 def run(state: TurnState, deps: Deps) -> TurnState:
     r = state.request
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
-    session, context = state.session, state.context
+    session, context = state.session, state.sensor.context
     assert session is not None and context is not None
-    state.decision = decision = RouteDecision(intent_label=context.detected_intent, started_scenario_id=session.active_scenario_id,
+    state.route.decision = decision = RouteDecision(intent_label=context.detected_intent, started_scenario_id=session.active_scenario_id,
                                               started_step_id=session.active_step_id)
     lang = _match_rules(state, agent, deps)
     commands = _prefer_rule_answers(agent, state, decision.notes)

@@ -2,6 +2,10 @@
 
 Early exits (to persist): a message that fails pre-validation (rejected) and an ambiguous or
 hypothetical one (clarify: no action is taken). Everything else goes on to retrieve.
+
+State (focal.models.turn): reads `request`; owns `sensor`; loads `session` and `profile` and starts the
+turn's `deadline`. Its early exits set the answer (`response`, `execution_path`, `confidence`,
+`suggested_questions`), a clarification also `route.decision`'s action.
 """
 
 from __future__ import annotations
@@ -23,18 +27,21 @@ from focal.dialogue.profile_migration import migrate_profile
 from focal.enforcement.conditions import sensor_rules
 from focal.models.agent import AgentConfig
 from focal.models.context import Context
+from focal.models.localized import localized
 from focal.models.session import CustomerProfile, Offer, Session
 from focal.models.turn import TurnState
 from focal.ports import InjectionClassifier
 from focal.sensing.acts import MODEL_ONLY_YES, act_index, model_yes_doubt, offline_heard_yes
 from focal.sensing.fast_path import ACT_COMMANDS, fast_path
-from focal.sensing.intents import intent_index
+from focal.sensing.locale_reading import reading_in
 from focal.sensing.model_sensor import model_sensor
 from focal.sensing.offers import MAX_OPTIONS
 from focal.sensing.offline import offline_context
 from focal.sensing.prevalidation import blocking_failures, prevalidate, refusal_text, suggested_questions
 from focal.sensing.provenance import from_customer
 from focal.sensing.sensor_merge import merge_readings
+from focal.sensing.spaces import intent_scores, multilingual_turn
+from focal.sensing.turn_language import turn_language
 from focal.turn.budget import budget_spent, start_budget
 from focal.turn.deps import Deps
 from focal.turn.idempotency import begin_turn
@@ -57,17 +64,23 @@ def _load(state: TurnState, deps: Deps, agent: AgentConfig) -> tuple[Session, Cu
         schema_version=agent.profile_schema_version,
     )
     migration = migrate_profile(profile, agent)  # an older schema is migrated on read; persist saves it
-    state.profile_migration = migration.model_dump() if migration else None
+    state.sensor.profile_migration = migration.model_dump() if migration else None
     return session, profile
 
 
 def _understand(state: TurnState, deps: Deps, agent: AgentConfig, text: str, vector: np.ndarray) -> Context:
     """The offline reading always; the model's, merged into it, only when the offline one is not sure enough."""
     assert state.session is not None
-    scores = intent_index(state.request.tenant_id, agent, deps.embedder).scores(vector)
-    acts = act_index(deps.embedder).similarities(vector) if text else None
+    lang = state.session.language
+    space_notes: list[str] = []
+    scores = intent_scores(state.request.tenant_id, agent, lang, deps.embedder, vector, deps.multilingual_embedder, text,
+                           space_notes)
+    # the dialogue-act exemplars are English and their threshold MiniLM's: another language's acts are read by the
+    # lexicon's word tables only (focal.sensing.reply_words)
+    acts = act_index(deps.embedder).similarities(vector) if text and not multilingual_turn(agent, lang) else None
     today = datetime.fromtimestamp(deps.clock(), UTC).date()  # "yesterday", "March 3": the turn's own date
     context = offline_context(agent, state.session, text, vector.tolist(), scores, acts, today=today)
+    context.notes[:0] = space_notes
     context.fast_path, context.fast_path_reason = fast_path(agent, context, state.session)
     llm = deps.llm(agent, state)
     if not llm.available("sensor"):
@@ -131,8 +144,8 @@ def _clarify(state: TurnState, agent: AgentConfig, context: Context) -> None:
         options = likely_scenarios(agent, context)
         state.suggested_questions = suggestions(options)
         state.response = clarify_question(options)
-    state.decision.action = "clarify"
-    state.decision.intent_label = context.detected_intent
+    state.route.decision.action = "clarify"
+    state.route.decision.intent_label = context.detected_intent
     state.execution_path = "clarify"
     state.confidence = round(context.intent_confidence, 4)
     state.control.next = "persist"
@@ -140,7 +153,7 @@ def _clarify(state: TurnState, agent: AgentConfig, context: Context) -> None:
 
 def _refuse_foreign(state: TurnState) -> None:
     """Early exit: another customer's session. Nothing of it is loaded, run or written."""
-    state.foreign_session = True
+    state.sensor.foreign_session = True
     state.refuse_early(FOREIGN_SESSION, FOREIGN_MESSAGE)
 
 
@@ -156,31 +169,34 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         return state
     state.session, state.profile = loaded
     text = r.message.strip()
+    state.session.language = turn_language(agent, text, state.session.language)
+    agent = localized(agent, state.session.language)  # the agent's texts in the customer's language
     vector = deps.embedder.embed([text])[0] if text else np.zeros(deps.embedder.dimension, dtype=np.float32)
 
     if agent.feature_on("pre_validation"):
-        state.prevalidation = prevalidate(
+        state.sensor.prevalidation = prevalidate(
             agent, r.message, vector if text else None, deps.embedder, state.session, _classifier(deps, agent)
         )
-        failed = blocking_failures(state.prevalidation)
+        failed = blocking_failures(state.sensor.prevalidation)
         if failed:
             # Refused and audited: the turn record keeps every check and its reason, not the text.
-            state.context = Context(message=text[:200], notes=[f"pre-validation failed: {c.name}" for c in failed])
+            state.sensor.context = Context(message=text[:200], notes=[f"pre-validation failed: {c.name}" for c in failed])
             state.response = refusal_text(agent, failed)  # what was wrong and what to do, never the text
             state.execution_path = "rejected"
             state.confidence = 0.0
             state.control.next = "persist"
             return state
 
-    state.context = context = from_customer(agent, _understand(state, deps, agent, text, vector))
-    state.commands = list(context.commands)
+    with reading_in(state.session.language):  # dates and figures as the customer's language writes them
+        state.sensor.context = context = from_customer(agent, _understand(state, deps, agent, text, vector))
+    state.sensor.commands = list(context.commands)
     if context.is_ambiguous and agent.feature_on("clarification"):
         _clarify(state, agent, context)
-    elif not context.commands and (questions := suggested_questions(agent, state.prevalidation)):
+    elif not context.commands and (questions := suggested_questions(agent, state.sensor.prevalidation)):
         # "do the same as before" in a new conversation: nothing to act on, ask what is meant
         state.response = questions[0]
         state.suggested_questions = suggestions(agent.scenarios[:MAX_OPTIONS])
-        state.decision.action = "clarify"
+        state.route.decision.action = "clarify"
         state.execution_path = "clarify"
         state.confidence = round(context.intent_confidence, 4)
         state.control.next = "persist"

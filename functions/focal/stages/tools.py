@@ -31,6 +31,11 @@ here too (`state.resume`): exactly its stored calls, after the guards are checke
 
 around the step's actions, `dialogue/resolution.py` resolves the variables the turn needs
 (session → profile → read-only tools, at most 3 rounds → ask the customer).
+
+State (focal.models.turn): reads `route`, `sensor`, `resume`, `session`, `profile`; owns `tools`. Amends
+`route` (a blocked or failed action, the pending tools it took, a rule variable resolution applied), claims
+and changes the `session`; the approval gate sets `confidence` and `suggested_questions`, a session conflict
+`error` and the jump to persist.
 """
 
 from __future__ import annotations
@@ -67,7 +72,7 @@ def _side_effects(agent: AgentConfig, tool_ids: list[str]) -> bool:
 
 
 def _record(state: TurnState, deps: Deps, agent: AgentConfig, calls: list[ToolCall]) -> None:
-    state.tool_calls.extend(calls)
+    state.tools.tool_calls.extend(calls)
     if not agent.features.enabled:
         return  # events belong to the approval and confidence features; the plain pipeline publishes none
     for call in calls:
@@ -79,8 +84,8 @@ def block(state: TurnState, agent: AgentConfig, deps: Deps, calls: list[ToolCall
     active step's own, whose confirmation is then withdrawn (`flow.hold_blocked`), with any request waiting for its
     approval; a rule's tool or a handoff leaves the flow as it is."""
     stopped = [c for c in calls if c.status == "blocked"]
-    state.tool_calls.extend(stopped)
-    d = state.decision
+    state.tools.tool_calls.extend(stopped)
+    d = state.route.decision
     d.action = "action_blocked"
     for call in stopped:
         rules = [v.rule_id for v in call.guards if not v.passed]
@@ -102,9 +107,9 @@ def block(state: TurnState, agent: AgentConfig, deps: Deps, calls: list[ToolCall
 def _question_a_rule_answers(agent: AgentConfig, state: TurnState) -> bool:
     """The message asks something a soft rule answers ("how long does that take?"); a message that asks nothing
     ("yes, do it anyway") is about the blocked request, whatever rule shares its topic."""
-    message = state.context.message if state.context else state.request.message
+    message = state.sensor.context.message if state.sensor.context else state.request.message
     return lexicon.is_question(message) and any(
-        (r := agent.rule(m.rule_id)) is not None and not r.is_hard_constraint for m in state.matched_rules)
+        (r := agent.rule(m.rule_id)) is not None and not r.is_hard_constraint for m in state.route.matched_rules)
 
 
 def _check_again(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[str], trigger: str) -> None:
@@ -115,14 +120,14 @@ def _check_again(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: lis
     session = state.session
     assert session is not None
     if _question_a_rule_answers(agent, state):
-        state.decision.notes.append(f"step {session.active_step_id} stays blocked: a rule answers the message")
+        state.route.decision.notes.append(f"step {session.active_step_id} stays blocked: a rule answers the message")
         return
     checked = [prepare(state, agent, t, trigger, confirmed=True) for t in tool_ids]
     if any(c.status == "blocked" for c in checked):
-        state.decision.notes.append(f"{', '.join(tool_ids)} checked again as a yes would meet it: still blocked, nothing ran")
+        state.route.decision.notes.append(f"{', '.join(tool_ids)} checked again as a yes would meet it: still blocked, nothing ran")
         block(state, agent, deps, checked, at_step=True)
         return
-    state.decision.notes.append(f"the guards that blocked {', '.join(tool_ids)} now hold: the confirmation is asked again")
+    state.route.decision.notes.append(f"the guards that blocked {', '.join(tool_ids)} now hold: the confirmation is asked again")
     session.flow_state = "confirming"
     apply_progress(state, agent, progress(agent, session, known_variables(agent, session, state.profile)))
 
@@ -134,7 +139,7 @@ def _live_claims(state: TurnState, deps: Deps) -> dict[str, float]:
 
 
 def _conflict(state: TurnState, why: str) -> TurnState:
-    state.decision.notes.append(why)
+    state.route.decision.notes.append(why)
     state.error = TurnError(code=VersionConflict.code, message=CONFLICT_MESSAGE, stage="tools")
     state.control.next = "persist"
     return state
@@ -153,7 +158,7 @@ def claim(state: TurnState, deps: Deps, step_id: str | None) -> bool:
         state.session = deps.sessions.save(session, expected_version=session.version)
     except VersionConflict:
         return False
-    state.actions_claimed = True
+    state.tools.actions_claimed = True
     return True
 
 
@@ -161,7 +166,7 @@ def claimed_before(state: TurnState) -> bool:
     """An earlier execution of this turn id claimed the session for side effects and never reached persist
     (which clears the claim): what it started may have run."""
     assert state.session is not None
-    return state.request.turn_id in state.session.action_claims and not state.actions_claimed
+    return state.request.turn_id in state.session.action_claims and not state.tools.actions_claimed
 
 
 def _run_resume(state: TurnState, agent: AgentConfig, deps: Deps) -> TurnState:
@@ -186,8 +191,8 @@ def _run_resume(state: TurnState, agent: AgentConfig, deps: Deps) -> TurnState:
     _record(state, deps, agent, calls)
     if any(c.status != "ok" for c in calls):
         session.flow_state = "error"
-        state.decision.action = "tool_error"
-        state.decision.notes.append("an approved action failed; the flow waits in state error")
+        state.route.decision.action = "tool_error"
+        state.route.decision.notes.append("an approved action failed; the flow waits in state error")
     elif res.step and approvals.step_key(session) == res.step:
         step = current_step(agent, session)
         session.confirmed_step = session.actions_done_step = step.id if step else None  # the approval stands for the yes
@@ -216,7 +221,7 @@ def _not_repeated(state: TurnState, deps: Deps, agent: AgentConfig, checked: lis
         calls.append(not_repeated(call) if not may_repeat(agent, call.tool_id) else call.model_copy(
             update={"status": "skipped", "error": "not run: another call of this action is not repeated"}))
     _record(state, deps, agent, calls)
-    state.decision.notes.append(
+    state.route.decision.notes.append(
         f"{', '.join(c.tool_id for c in checked)} not run again: an earlier attempt of this turn claimed its side effects")
     return True
 
@@ -269,8 +274,8 @@ def _hand_off(state: TurnState, agent: AgentConfig, deps: Deps, tool_id: str) ->
     call = execute(state, agent, deps, call)
     _record(state, deps, agent, [call])
     if call.status != "ok":
-        state.decision.action = "tool_error"
-        state.decision.notes.append(f"the handoff through {tool_id} failed: {call.error}")
+        state.route.decision.action = "tool_error"
+        state.route.decision.notes.append(f"the handoff through {tool_id} failed: {call.error}")
 
 
 def _run_rule_tools(state: TurnState, agent: AgentConfig, deps: Deps, rule_tools: list[tuple[str, str]]) -> bool:
@@ -286,10 +291,10 @@ def _after_step_action(state: TurnState, agent: AgentConfig, step_id: str | None
     """The step's action ran: a failed call stops the flow in state error (False); otherwise the flow moves on."""
     session = state.session
     assert session is not None
-    if any(c.status != "ok" for c in state.tool_calls if c.trigger == trigger):
+    if any(c.status != "ok" for c in state.tools.tool_calls if c.trigger == trigger):
         session.flow_state = "error"
-        state.decision.action = "tool_error"
-        state.decision.notes.append("a step action failed; the flow waits in state error")
+        state.route.decision.action = "tool_error"
+        state.route.decision.notes.append("a step action failed; the flow waits in state error")
         return False
     session.actions_done_step = step_id
     _note_effects(agent, session, step_id, tool_ids)
@@ -301,7 +306,7 @@ def _run_step_actions(state: TurnState, agent: AgentConfig, deps: Deps) -> None:
     """The actions of the steps the flow reaches, at most MAX_ACTION_ROUNDS in a row: a step's action can move the
     flow to a step with an action of its own."""
     for _ in range(MAX_ACTION_ROUNDS):
-        pending, state.decision.pending_tools = state.decision.pending_tools, []
+        pending, state.route.decision.pending_tools = state.route.decision.pending_tools, []
         session = state.session  # a claim saves (and replaces) it
         if not pending or session is None:
             return
@@ -315,9 +320,9 @@ def _run_step_actions(state: TurnState, agent: AgentConfig, deps: Deps) -> None:
             return
         if not _after_step_action(state, agent, step_id, pending, trigger):
             return
-    if state.decision.pending_tools:
-        state.decision.notes.append(f"{MAX_ACTION_ROUNDS} step actions ran this turn (MAX_ACTION_ROUNDS): "
-                                    f"{', '.join(state.decision.pending_tools)} wait for the next message")
+    if state.route.decision.pending_tools:
+        state.route.decision.notes.append(f"{MAX_ACTION_ROUNDS} step actions ran this turn (MAX_ACTION_ROUNDS): "
+                                    f"{', '.join(state.route.decision.pending_tools)} wait for the next message")
 
 
 def run(state: TurnState, deps: Deps) -> TurnState:
@@ -328,13 +333,13 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         return _run_resume(state, agent, deps)
     if any(t != r.turn_id for t in _live_claims(state, deps)):
         return _conflict(state, "another turn of this session is running its actions")
-    if state.decision.action == "escalate" and agent.handoff_tool:
+    if state.route.decision.action == "escalate" and agent.handoff_tool:
         _hand_off(state, agent, deps, agent.handoff_tool)
         return state
-    rule_tools = [(m.rule_id, tool_id) for m in state.matched_rules for tool_id in _attached(agent, m.rule_id)]
+    rule_tools = [(m.rule_id, tool_id) for m in state.route.matched_rules for tool_id in _attached(agent, m.rule_id)]
     if agent.feature_on("graded_confidence"):
         # The turn's confidence: for what it is about to run (a gate below may re-assess its own action).
-        approvals.record_assessment(state, assess(state, agent, [t for _, t in rule_tools] + state.decision.pending_tools))
+        approvals.record_assessment(state, assess(state, agent, [t for _, t in rule_tools] + state.route.decision.pending_tools))
     if not _run_rule_tools(state, agent, deps, rule_tools):
         return state
 

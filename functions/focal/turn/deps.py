@@ -44,6 +44,10 @@ class Deps:
     # model_factory(name, timeout_s=…, temperature=…, retries=…) (LiteLLMModel's signature).
     model_factory: Callable[..., LanguageModel] | None = None
     episodes: EpisodeStore | None = None  # episodic memory; None: off
+    # The multilingual space (focal.sensing.spaces): a turn in another language than English is matched there,
+    # against an in-process index of the agent's rule keys; None: every turn is matched in the English space.
+    multilingual_embedder: Embedder | None = None
+    multilingual_index: RuleIndex | None = None
     # Loads the optional ONNX prompt-injection classifier an agent names (a folder), once per folder.
     injection_classifier: Callable[[str], InjectionClassifier | None] | None = None
     # Load the optional ONNX cross-encoders of the output checks (enforcement.*_model_dir), once per folder.

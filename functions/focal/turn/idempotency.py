@@ -17,7 +17,7 @@ budget does not bound (tools, persist), from the moment the turn starts.
    - a free key → this execution claims it and runs the turn;
    - an in-progress claim whose lease has ended (its process died: a `kill -9`, a Lambda that never
      reached the fallback) → taken over: this execution becomes the owner and runs the turn;
-   - a COMPLETED record → its stored `TurnResult` is the answer (`state.idempotency="replayed"`);
+   - a COMPLETED record → its stored `TurnResult` is the answer (`state.sensor.idempotency="replayed"`);
    - an in-progress claim within its lease → `turn_in_progress` with `retry_after_s` (the lease's
      remaining seconds; `focal serve` sends it as Retry-After);
    - a different payload → `turn_id_reused`.
@@ -134,14 +134,14 @@ def begin_turn(state: TurnState, idempotency: TurnIdempotency | None, agent: Age
         return False
     begun = idempotency.begin(state.request, now, lease_s(agent))
     if begun.owner is not None:
-        state.claim_owner = begun.owner
+        state.sensor.claim_owner = begun.owner
         if begun.outcome == "taken_over":  # ids only: a turn id is no customer text
             log.info("turn claim taken over after its lease ended",
                      extra={"tenant_id": state.request.tenant_id, "turn_id": state.request.turn_id})
         return False
     outcome = begun.outcome
     assert outcome in ("replayed", "in_progress", "key_reused")
-    state.idempotency = outcome
+    state.sensor.idempotency = outcome
     if outcome == "replayed":
         state.result = begun.result
         state.control.next = "persist"
@@ -154,11 +154,11 @@ def hold_turn(state: TurnState, idempotency: TurnIdempotency | None, now: float)
     """Before the turn's writes: True while this execution owns its claim (or holds none: idempotency off,
     a resumed approval). False when another execution took it over: the answer is set to `turn_in_progress`
     and nothing may be written. A store error propagates (the caller cannot know who owns the turn)."""
-    if idempotency is None or state.claim_owner is None or state.idempotency is not None:
+    if idempotency is None or state.sensor.claim_owner is None or state.sensor.idempotency is not None:
         return True
-    if idempotency.hold(state.request, state.claim_owner, now):
+    if idempotency.hold(state.request, state.sensor.claim_owner, now):
         return True
-    state.idempotency = "superseded"
+    state.sensor.idempotency = "superseded"
     log.warning("turn claim lost to a newer attempt; nothing written",
                 extra={"tenant_id": state.request.tenant_id, "turn_id": state.request.turn_id})
     state.refuse_early(*ANSWERS["superseded"], retry_after_s=1)
@@ -172,10 +172,10 @@ def complete_turn(state: TurnState, idempotency: TurnIdempotency | None, now: fl
     """Store the turn's final result as the answer to any repeat, if this execution still owns the claim.
     Never fails the turn: the turn is already recorded; if this write is lost, the claim's lease ends and a
     repeat runs again, refused by the write-once turn record."""
-    if idempotency is None or state.idempotency is not None or state.result is None or state.claim_owner is None:
+    if idempotency is None or state.sensor.idempotency is not None or state.result is None or state.sensor.claim_owner is None:
         return
     try:
-        stored = idempotency.complete(state.request, state.claim_owner, state.result, now)
+        stored = idempotency.complete(state.request, state.sensor.claim_owner, state.result, now)
     except Exception as exc:  # noqa: BLE001 - a store error must not turn a recorded answer into a failure
         log.warning("idempotency record not completed", extra={"error": type(exc).__name__})
         return

@@ -129,10 +129,11 @@ def _flow(session: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def _rules(state: dict[str, Any], threshold: float) -> list[dict[str, Any]]:
-    notes = (state.get("decision") or {}).get("notes", [])
-    matched = {m["rule_id"]: m for m in state.get("matched_rules", [])}
+    route = state.get("route") or {}
+    notes = (route.get("decision") or {}).get("notes", [])
+    matched = {m["rule_id"]: m for m in route.get("matched_rules", [])}
     rows: dict[str, dict[str, Any]] = {}
-    for cand in state.get("candidates", []):
+    for cand in (state.get("retrieve") or {}).get("candidates", []):
         rid = cand["rule_id"]
         note = next((n[len(f"rule {rid} "):] for n in notes if n.startswith(f"rule {rid} ")), None)
         if rid in matched:
@@ -152,13 +153,13 @@ def _rules(state: dict[str, Any], threshold: float) -> list[dict[str, Any]]:
 
 
 def _enforcement(state: dict[str, Any]) -> dict[str, Any]:
-    report = state.get("enforcement") or {}
+    report = (state.get("enforce") or {}).get("report") or {}
     lanes: dict[str, list[dict[str, Any]]] = {}
     for v in report.get("violations", []):
         lanes.setdefault(v["lane"], []).append(v)
     drafts = [{"index": i, "text": d.get("text", ""), "source": d.get("source"), "violations": d.get("violations", []),
                "blocked": bool(d.get("violations")), "shown": d.get("text") == state.get("response")}
-              for i, d in enumerate(state.get("drafts", []))]
+              for i, d in enumerate((state.get("generate") or {}).get("drafts", []))]
     return {"checked": report.get("checked", []), "lanes": lanes, "unverified": report.get("unverified", []),
             "not_judged": report.get("not_judged", {}), "not_regenerated": report.get("not_regenerated"),
             "regenerations": report.get("regenerations", 0), "fallback_used": report.get("fallback_used", False),
@@ -167,8 +168,9 @@ def _enforcement(state: dict[str, Any]) -> dict[str, Any]:
 
 def turn_trace(record: TurnRecord, session_before: dict[str, Any] | None, threshold: float) -> dict[str, Any]:
     state, result = record.state, record.result
-    ctx = state.get("context") or {}
-    decision = state.get("decision") or {}
+    sensor, tools = state.get("sensor") or {}, state.get("tools") or {}
+    ctx = sensor.get("context") or {}
+    decision = (state.get("route") or {}).get("decision") or {}
     timings = state.get("timings_ms") or result.timings_ms
     calls = state.get("model_calls", [])
     return {
@@ -176,7 +178,7 @@ def turn_trace(record: TurnRecord, session_before: dict[str, Any] | None, thresh
         "customer_id": record.customer_id, "message": (state.get("request") or {}).get("message", ""),
         "response": result.response, "execution_path": result.execution_path, "success": result.success,
         "error": result.error, "confidence": result.confidence,
-        "confidence_factors": state.get("confidence_factors", {}), "confidence_reasons": state.get("confidence_reasons", {}),
+        "confidence_factors": tools.get("confidence_factors", {}), "confidence_reasons": tools.get("confidence_reasons", {}),
         "timeline": [{"stage": s, "ms": timings.get(s), "ran": s in timings} for s in _stages()],
         "total_ms": round(sum(timings.values()), 3),
         "intent": {"label": ctx.get("detected_intent"), "confidence": ctx.get("intent_confidence", 0.0),
@@ -184,16 +186,16 @@ def turn_trace(record: TurnRecord, session_before: dict[str, Any] | None, thresh
                    "fast_path_reason": ctx.get("fast_path_reason", ""), "scores": ctx.get("intent_scores", []),
                    "entities": ctx.get("extracted_entities", {}), "ambiguous": ctx.get("is_ambiguous", False),
                    "notes": ctx.get("notes", [])},
-        "prevalidation": [c for c in state.get("prevalidation", []) if not c.get("passed", True)],
-        "commands": state.get("commands", []),
+        "prevalidation": [c for c in sensor.get("prevalidation", []) if not c.get("passed", True)],
+        "commands": sensor.get("commands", []),
         "decision": {k: decision.get(k) for k in ("action", "scenario_id", "step_id", "executed", "blocked_by",
                                                   "switched", "asked_slot", "notes")},
         "flow": {"before": _flow(session_before), "after": _flow(state.get("session"))},
         "rules": _rules(state, threshold),
-        "tools": state.get("tool_calls", []),
+        "tools": tools.get("tool_calls", []),
         "enforcement": _enforcement(state),
         "model_calls": calls, "cost_usd": round(sum(c.get("cost_usd", 0.0) for c in calls), 6),
-        "approval": state.get("approval"), "approval_state": result.approval_state,
+        "approval": tools.get("approval"), "approval_state": result.approval_state,
         "scenario": result.scenario, "matched_rules": result.matched_rules,
         "replaced": replacement(result), "blocked_actions": blocked_actions(result),
     }

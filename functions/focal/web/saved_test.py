@@ -85,7 +85,7 @@ def _outcome_rules(record: TurnRecord) -> list[str]:
 
 def stable_part(record: TurnRecord, texts: AgentTexts) -> str | None:
     """The part of the answer every run of the same conversation says: agent text only, none for a model's draft."""
-    shown = next((d for d in record.state.get("drafts") or [] if d.get("text") == record.result.response), None)
+    shown = next((d for d in (record.state.get("generate") or {}).get("drafts") or [] if d.get("text") == record.result.response), None)
     if shown is not None and shown.get("source") == "model":
         return None
     response = record.result.response.casefold()

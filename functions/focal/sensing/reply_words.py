@@ -1,0 +1,121 @@
+"""The words of short replies in Spanish, German and French, beside the English lexicon (focal.sensing.lexicon):
+a yes, a no, a stop, a request for a person, a greeting, a hesitation, and the words that take a yes back.
+
+Data, one table per language; the lexicon matches every language's words at once (a customer may answer "ja" in
+an English conversation), as whole words or phrases, case-insensitively. A word shared by two languages ("no",
+"ok") says nothing about which language a reply is in (`reply_language`).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+Table = dict[str, tuple[str, ...]]
+
+WORDS: dict[str, Table] = {
+    "es": {
+        "affirm": ("sí", "si", "claro", "vale", "de acuerdo", "adelante", "correcto", "perfecto", "por supuesto", "exacto",
+                   "hazlo", "hágalo", "confirmo", "venga", "desde luego", "eso es", "está bien", "muy bien", "ok", "okay"),
+        "deny": ("no", "nada", "todavía no", "aún no", "ahora no", "mejor no", "de ninguna manera"),
+        "cancel": ("cancela", "cancelar", "cancélalo", "cancelarlo", "olvídalo", "olvídelo", "déjalo", "déjelo", "anula",
+                   "anular", "detente", "no sigas"),
+        "handoff": ("hablar con una persona", "hablar con un humano", "hablar con un agente", "persona real", "un humano",
+                    "un operador", "alguien de su equipo", "alguien del equipo", "con una persona", "un agente humano"),
+        "greeting": ("hola", "gracias", "muchas gracias", "buenos días", "buenas tardes", "buenas noches", "buenas",
+                     "hola de nuevo", "mil gracias"),
+        "unsure": ("quizás", "quizá", "tal vez", "no sé", "no estoy seguro", "no estoy segura", "a lo mejor", "puede ser"),
+        "reservation": ("pero", "solo", "sólo", "espera", "excepto", "salvo", "mejor", "en vez", "mitad", "luego",
+                        "mañana", "primero", "nunca"),
+        "plain": ("sí", "si", "claro", "vale", "de", "acuerdo", "adelante", "correcto", "perfecto", "por", "supuesto",
+                  "favor", "exacto", "hazlo", "hágalo", "confirmo", "venga", "bueno", "gracias", "muy", "bien", "está",
+                  "eso", "es", "desde", "luego", "genial", "ok", "okay", "que"),
+    },
+    "de": {
+        "affirm": ("ja", "jawohl", "genau", "klar", "gerne", "gern", "einverstanden", "in ordnung", "richtig",
+                   "natürlich", "sicher", "mach das", "machen sie das", "bestätige", "passt", "na klar", "ok", "okay"),
+        "deny": ("nein", "nee", "nö", "lieber nicht", "noch nicht", "jetzt nicht", "auf keinen fall", "bitte nicht"),
+        "cancel": ("abbrechen", "brich ab", "brechen sie ab", "vergiss es", "vergessen sie es", "stopp", "lass es",
+                   "lassen sie es", "hör auf"),
+        "handoff": ("mit einem menschen", "mit einem mitarbeiter", "mit einer mitarbeiterin", "echten menschen",
+                    "echte person", "mit einer person", "einen mitarbeiter", "einen menschen", "einem berater"),
+        "greeting": ("hallo", "danke", "vielen dank", "danke schön", "dankeschön", "guten tag", "guten morgen",
+                     "guten abend", "servus", "moin", "hallo nochmal"),
+        "unsure": ("vielleicht", "weiß nicht", "weiss nicht", "keine ahnung", "nicht sicher", "mal sehen", "eventuell"),
+        "reservation": ("aber", "wenn", "falls", "nur", "warte", "warten sie", "außer", "lieber", "stattdessen", "halb",
+                        "später", "morgen", "zuerst", "nicht", "nie", "erst"),
+        "plain": ("ja", "jawohl", "genau", "klar", "gerne", "gern", "einverstanden", "in", "ordnung", "richtig",
+                  "natürlich", "sicher", "mach", "machen", "sie", "das", "bitte", "danke", "bestätige", "passt", "gut",
+                  "super", "prima", "los", "okay", "ok", "na", "sehr", "schön", "so"),
+    },
+    "fr": {
+        "affirm": ("oui", "ouais", "d'accord", "bien sûr", "exactement", "parfait", "allez-y", "vas-y", "volontiers",
+                   "entendu", "c'est ça", "je confirme", "absolument", "tout à fait", "ça marche", "très bien", "ok", "okay"),
+        "deny": ("non", "pas maintenant", "pas encore", "surtout pas", "pas du tout", "non merci"),
+        "cancel": ("annule", "annulez", "annuler", "laisse tomber", "laissez tomber", "oublie ça", "oubliez", "arrête",
+                   "arrêtez"),
+        "handoff": ("parler à un humain", "un humain", "une vraie personne", "un conseiller", "une conseillère",
+                    "une personne", "un opérateur", "quelqu'un de votre équipe", "un agent humain"),
+        "greeting": ("bonjour", "salut", "merci", "merci beaucoup", "bonsoir", "bonjour à nouveau", "merci bien"),
+        "unsure": ("peut-être", "je ne sais pas", "je sais pas", "pas sûr", "pas sûre", "aucune idée", "éventuellement"),
+        "reservation": ("mais", "seulement", "attends", "attendez", "sauf", "plutôt", "moitié", "plus tard", "demain",
+                        "d'abord", "pas", "jamais", "uniquement"),
+        "plain": ("oui", "ouais", "d'accord", "bien", "sûr", "exactement", "parfait", "allez", "vas", "y", "volontiers",
+                  "entendu", "c'est", "ça", "je", "confirme", "absolument", "merci", "s'il", "vous", "te", "plaît",
+                  "très", "tout", "à", "fait", "marche", "ok", "okay", "faites", "le", "go"),
+    },
+}
+LANGUAGES = tuple(WORDS)
+
+
+def _alternation(phrases: list[str]) -> str:
+    # longest first, so "muchas gracias" wins over "gracias"; a space matches any run of spaces
+    return "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in sorted(set(phrases), key=len, reverse=True))
+
+
+@lru_cache(maxsize=64)
+def _pattern(kind: str, where: str) -> re.Pattern[str]:
+    phrases = [p for table in WORDS.values() for p in table.get(kind, ())]
+    words = _alternation(phrases)
+    if where == "start":  # the reply opens with it ("sí, por favor", "¡claro!")
+        return re.compile(rf"^[\s¡¿\"'«]*(?:{words})(?![\w'’-])", re.IGNORECASE)
+    if where == "whole":  # the whole message is it ("¡Hola!", "merci beaucoup")
+        return re.compile(rf"^[\s¡¿\"'«]*(?:{words})(?:\s+(?:{words}))*[\s!.,»\"']*$", re.IGNORECASE)
+    return re.compile(rf"(?<![\w'’-])(?:{words})(?![\w'’-])", re.IGNORECASE)
+
+
+def opens_with(kind: str, text: str) -> bool:
+    return _pattern(kind, "start").search(text) is not None
+
+
+def contains(kind: str, text: str) -> bool:
+    return _pattern(kind, "any").search(text) is not None
+
+
+def is_whole(kind: str, text: str) -> bool:
+    return _pattern(kind, "whole").search(text) is not None
+
+
+@lru_cache(maxsize=1)
+def plain_yes_words() -> frozenset[str]:
+    """Every language's words a plain yes may be made of (focal.sensing.lexicon.plain_affirm)."""
+    return frozenset(w.lower() for table in WORDS.values() for w in table["plain"])
+
+
+_REPLY_KINDS = ("affirm", "deny", "greeting")
+
+
+def reply_language(text: str, languages: list[str]) -> str | None:
+    """The one declared language whose reply words open the message ("sí", "ja gerne", "non merci"), or None
+    when none does or several do ("no", "ok")."""
+    found = set()
+    for lang in languages:
+        table = WORDS.get(lang)
+        if not table:
+            continue
+        words = _alternation([p for kind in _REPLY_KINDS for p in table[kind]])
+        if re.search(rf"^[\s¡¿\"'«]*(?:{words})(?![\w'’-])", text, re.IGNORECASE):
+            found.add(lang)
+    if "en" in languages and re.search(r"^\s*(yes|no|ok|okay|sure|hi|hello|thanks|nope|yeah|yep)\b", text, re.IGNORECASE):
+        found.add("en")
+    return found.pop() if len(found) == 1 else None
