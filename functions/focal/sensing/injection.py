@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+
 from focal.text.views import check_view, words_view
 
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})

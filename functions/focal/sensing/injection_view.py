@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 
-from focal.text.views import words_view
 from focal.sensing.language import detect, written_in
+from focal.text.views import words_view
 
 MASK = ""
 _TOKEN = re.compile(r"\S+")

@@ -30,9 +30,9 @@ from focal.models.context import PreValidationCheck
 from focal.models.session import Session
 from focal.ports import Embedder, InjectionClassifier
 from focal.sensing.dangerous import dangerous_findings
-from focal.text.views import words_view
 from focal.sensing.injection_classifier import EmbeddingClassifier
 from focal.sensing.injection_verdict import detect_injection
+from focal.text.views import words_view
 
 # Phrases that point back at earlier conversation ("as before", "like I said") ...
 _BACK_REFERENCE = re.compile(
