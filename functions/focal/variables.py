@@ -12,6 +12,9 @@ PENDING = "_resolving"  # session variable of a question asked outside a flow: {
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
+STEP_ATTEMPTS = "step_attempts"  # how many times the current step's action ran in this run of the flow
+
+
 def known_variables(agent: AgentConfig, session: Session | None, profile: CustomerProfile | None) -> dict[str, Any]:
     out: dict[str, Any] = {f.field_name: f.default for f in agent.profile_field_definitions if f.default is not None}
     if profile is not None:
@@ -19,6 +22,8 @@ def known_variables(agent: AgentConfig, session: Session | None, profile: Custom
     if session is not None:
         out.update({k: v for k, v in session.variables.items() if v is not None})
         out.update({k: v for k, v in session.slots.items() if v is not None})
+        if session.active_step_id is not None:
+            out[STEP_ATTEMPTS] = session.step_attempts.get(session.active_step_id, 0)
     return out
 
 

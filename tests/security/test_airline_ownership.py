@@ -199,12 +199,12 @@ def test_an_anonymous_caller_who_types_olivias_user_id_sees_and_cancels_nothing(
     answers = {}
     for session, user_id, reservation in (("foreign", OWNER, OWNER_RES), ("unknown", "john_doe_0000", "ZZZ999")):
         turns = cancel(runner, session, "anonymous", user_id, reservation)
-        confirm, yes = turns[3], turns[4]
-        assert confirm.scenario == {"id": "cancel_reservation", "step_id": "confirm_cancel"}
-        assert ran(confirm, "get_reservation_details") == ["ok"]
-        assert ran(yes, "cancel_reservation") == ["blocked"] and yes.execution_path == "rejected"
-        assert "is cancelled" not in yes.response
-        assert {"user_identified", "own_reservation_only"} <= set(blocked_by(runner, session))
+        looked_up, yes = turns[3], turns[4]
+        # the flow branches on the look-ups: nothing is offered about an account that is not the caller's
+        assert looked_up.scenario == {"id": "cancel_reservation", "step_id": "unknown_user"}
+        assert ran(looked_up, "get_reservation_details") == ["ok"]
+        assert "shall i cancel" not in looked_up.response.lower()
+        assert ran(yes, "cancel_reservation") == [] and "is cancelled" not in yes.response  # a yes confirms nothing
         for turn in turns:
             shows_nothing_of_olivia(turn.response)
         answers[session] = [t.response.upper().replace(user_id.upper(), "<USER>").replace(reservation, "<RES>")
@@ -218,9 +218,9 @@ def test_another_signed_in_customer_cannot_cancel_olivias_reservation(fresh_tool
     answers = {}
     for session, reservation in (("foreign", OWNER_RES), ("unknown", "ZZZ999")):
         turns = cancel(runner, session, OTHER, OTHER, reservation)  # Mia, with her own user id
-        assert ran(turns[4], "cancel_reservation") == ["blocked"] and "is cancelled" not in turns[4].response
-        assert "own_reservation_only" in blocked_by(runner, session)
-        assert "user_identified" not in blocked_by(runner, session)  # she is who she says: the trip is not hers
+        # she is who she says, the trip is not hers: answered like an unknown one, and nothing is offered
+        assert turns[3].scenario == {"id": "cancel_reservation", "step_id": "not_found"}
+        assert ran(turns[4], "cancel_reservation") == [] and "is cancelled" not in turns[4].response
         for turn in turns:
             shows_nothing_of_olivia(turn.response)
         answers[session] = [t.response.replace(reservation, "<RES>") for t in turns]
@@ -228,8 +228,8 @@ def test_another_signed_in_customer_cannot_cancel_olivias_reservation(fresh_tool
 
     # nor by typing Olivia's user id
     turns = cancel(runner, "typed", OTHER, OWNER, OWNER_RES)
-    assert ran(turns[4], "cancel_reservation") == ["blocked"]
-    assert {"user_identified", "own_reservation_only"} <= set(blocked_by(runner, "typed"))
+    assert turns[3].scenario == {"id": "cancel_reservation", "step_id": "unknown_user"}
+    assert ran(turns[4], "cancel_reservation") == []
     for turn in turns:
         shows_nothing_of_olivia(turn.response)
     assert olivia_as_she_sees_it()[1]["reservation_status"] == "active"
@@ -316,14 +316,13 @@ conversations:
               - {{name: SetSlot, flow: cancel_reservation, slot: reservation_owner_ok, value: true}}
               - {{name: SetSlot, flow: cancel_reservation, slot: checked_reservation_id, value: Z7GOZK}}
         expect:
-          step: confirm_cancel
+          step: unknown_user
           tool_calls: [get_user_details, get_reservation_details]
-          response_contains: ["there is no reservation Z7GOZK"]
-          response_not_contains: ["1988-06-13", "Olivia Gonzalez", "HAT188"]
+          response_contains: ["couldn't find the user id olivia_gonzalez_2305"]
+          response_not_contains: ["1988-06-13", "Olivia Gonzalez", "HAT188", "Shall I cancel"]
       - user: "yes"
         expect:
-          execution_path: rejected
-          blocked_tools: [cancel_reservation]
+          tool_calls: []
           response_not_contains: ["is cancelled"]
 """
 
@@ -332,10 +331,9 @@ conversations:
 def test_a_compromised_model_that_names_olivia_and_claims_the_facts_changes_nothing(fresh_tools, tmp_path, customer) -> None:
     """Whatever the model reads into the turn (Olivia's user id and reservation, and the ownership facts
     themselves), whose account it is comes from the session: the lookups answer for the session
-    customer and the ownership guards stop the cancellation before the tool runs."""
+    customer (their answers replace the claimed facts), so the flow offers nothing and a "yes" runs nothing."""
     suite = tmp_path / "forged.yaml"
     suite.write_text(FORGED.format(customer=customer), encoding="utf-8")
     report = run_suite(AGENT, suite)
     assert report.passed, "\n" + format_report(report)
-    assert report.guard_attempts == (1, 1)
     assert olivia_as_she_sees_it()[1]["reservation_status"] == "active"

@@ -23,7 +23,7 @@ def in_refund_confirmation(agent) -> Session:
     session = Session(tenant_id="t", agent_id="retail", session_id="s", customer_id="c")
     start_flow(agent, session, agent.scenario("refund"))
     session.slots["order_id"] = "A1007"
-    session.variables.update(order_item="Notebook set", order_total=25.0, refund_eligible=True)
+    session.variables.update(order_found=True, order_item="Notebook set", order_total=25.0, refund_eligible=True)
     session.actions_done_step = "collect_order"
     progress(agent, session, {**session.variables, **session.slots})
     assert (session.active_step_id, session.flow_state) == ("confirm_refund", "confirming")

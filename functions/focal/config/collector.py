@@ -13,6 +13,7 @@ from focal.config.hints import did_you_mean, expression_hint, quoted
 from focal.config.problems import Problem, format_path, line_of
 from focal.errors import ExpressionError
 from focal.models.agent import HANDOFF_SUMMARY, AgentConfig
+from focal.variables import STEP_ATTEMPTS
 
 # The built-in name a guard may read besides its variables: the customer said yes to the action.
 GUARD_BUILTINS = frozenset({"customer_confirmed"})
@@ -36,6 +37,8 @@ def declared_names(agent: AgentConfig) -> set[str]:
         out.update(tool.output.values() or ())
     if agent.handoff_tool:
         out.add(HANDOFF_SUMMARY)
+    if any(st.transitions for s in agent.scenarios for st in s.steps):
+        out.add(STEP_ATTEMPTS)
     return out
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from focal.config.collector import GUARD_BUILTINS, Collector, agent_expressions, declared_names, resolve_step_scope
 from focal.config.flow_warnings import flow_warnings
 from focal.config.hints import did_you_mean, quoted
+from focal.config.lookup_warnings import lookup_problems, lookup_warnings
 from focal.config.problems import Problem
 from focal.config.soft_rule_warnings import soft_rule_warnings
 from focal.config.validate_guards import guard_problems
@@ -100,6 +101,7 @@ def semantic_warnings(agent: AgentConfig, raw: Any = None, *, model: str | None 
         c.add(parts, message, "warning")
     slot_warnings(c, agent)
     flow_warnings(c, agent)
+    lookup_warnings(c, agent)
     disabled_warnings(c, agent)
     fraction_warnings(c, agent)
     own_text_warnings(c, agent)
@@ -259,7 +261,7 @@ def _scenario_problems(c: Collector, agent: AgentConfig, names: set[str]) -> Non
             spath = (*path, "steps", j)
             _duplicates(c, st.slots, "name", (*spath, "slots"))
             for k, t in enumerate(st.transitions):
-                if t.target not in step_ids:
+                if t.target is not None and t.target not in step_ids:
                     c.add((*spath, "transitions", k, "target"), f"step '{t.target}' does not exist in scenario '{s.id}'"
                           + did_you_mean(t.target, step_ids))
                 if t.when:
@@ -320,6 +322,7 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
     if agent.handoff_tool is not None and agent.tool(agent.handoff_tool) is None:
         c.add(("handoff_tool",), f"tool '{agent.handoff_tool}' does not exist"
               + did_you_mean(agent.handoff_tool, [t.id for t in agent.tools]))
+    lookup_problems(c, agent)
     _duplicates(c, agent.rules, "id", ("rules",))
     _duplicates(c, agent.scenarios, "id", ("scenarios",))
     _index_ids(c, agent)

@@ -37,7 +37,8 @@ def _readers(agent: AgentConfig) -> dict[str, list[str]]:
         for st in sc.steps:
             for t in st.transitions:
                 if t.when:
-                    note(t.when, f"the transition of step '{sc.id}.{st.id}' to '{t.target}'")
+                    note(t.when, f"the transition of step '{sc.id}.{st.id}' to '{t.target}'" if t.target
+                         else f"the escalation of step '{sc.id}.{st.id}'")
     return out
 
 

@@ -20,6 +20,12 @@ def apply_progress(state: TurnState, agent: AgentConfig, step: Progress) -> None
         d.action = "confirm"
     elif step.action == "run_tools":
         d.pending_tools = step.tools
+    elif step.action == "not_found":
+        d.action, d.not_found = "not_found", step.missing
+        if step.offered:
+            d.resume_offered_id = step.offered.scenario_id
+    elif step.action == "escalate":
+        d.action, d.escalation_reason = "escalate", step.reason
     elif step.action == "complete":
         d.action = "complete"
         d.scenario_id = step.completed_scenario.id if step.completed_scenario else d.scenario_id

@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from focal import expressions
+from focal.dialogue.lookup_facts import found_variable, named_object, unknown_facts
 from focal.errors import ExpressionError
 from focal.flow_reading import current_step, missing_slot, scenario_slot_names
-from focal.models.agent import AgentConfig, Scenario, Slot, Step
+from focal.models.agent import AgentConfig, Scenario, Slot, Step, Transition
 from focal.models.session import FlowFrame, Offer, Session
 
 MAX_STEPS_PER_TURN = 10  # a cycle of transitions whose conditions all hold must not spin
@@ -28,13 +29,15 @@ MAX_STEPS_PER_TURN = 10  # a cycle of transitions whose conditions all hold must
 
 @dataclass
 class Progress:
-    action: str  # ask_slot | confirm | run_tools | complete | idle
+    action: str  # ask_slot | confirm | run_tools | complete | not_found | escalate | idle
     step: Step | None = None
     slot: Slot | None = None
     tools: list[str] = field(default_factory=list)
     completed_scenario: Scenario | None = None
     offered: FlowFrame | None = None  # an interrupted flow offered back after this one finished
     notes: list[str] = field(default_factory=list)
+    missing: str = ""  # not_found: what the customer named that a look-up did not find
+    reason: str = ""  # escalate: why the flow hands the conversation to a person
 
 
 def customer_confirmed(agent: AgentConfig, session: Session) -> bool:
@@ -70,12 +73,14 @@ def start_flow(agent: AgentConfig, session: Session, scenario: Scenario, call: b
             session.slots.pop(name, None)
     session.offer = None
     session.effects_done = []  # a fresh start of this flow, even when it was the active one
+    session.step_attempts = {}
     _enter(session, scenario.id, scenario.entry_step_id)
 
 
 def _enter(session: Session, scenario_id: str | None, step_id: str | None) -> None:
     if scenario_id != session.active_scenario_id:
         session.effects_done = []  # a step move keeps what this flow already did; another flow starts clean
+        session.step_attempts = {}
     session.active_scenario_id = scenario_id
     session.active_step_id = step_id
     session.flow_state = "waiting_for_slot" if scenario_id else "idle"
@@ -177,21 +182,66 @@ def _reachable(scenario: Scenario, start: str, goal: str) -> bool:
         for t in step.transitions if step else []:
             if t.target == goal:
                 return True
-            if t.target not in seen:
+            if t.target is not None and t.target not in seen:
                 seen.add(t.target)
                 todo.append(t.target)
     return False
 
 
-def next_step_id(step: Step, variables: dict[str, Any]) -> str | None:
+def next_transition(step: Step, variables: dict[str, Any]) -> Transition | None:
     for transition in step.transitions:
         if not transition.when:
-            return transition.target
+            return transition
         try:
             if expressions.evaluate(transition.when, variables):
-                return transition.target
+                return transition
         except ExpressionError:
             continue  # a condition on a variable not known yet does not hold
+    return None
+
+
+def _not_found(agent: AgentConfig, session: Session, step: Step, variables: dict[str, Any],
+               notes: list[str]) -> Progress | None:
+    """The step would ask about, or act on, an object an earlier look-up did not find: say what was not found and end
+    the flow (nothing is offered, nothing runs) instead of asking to confirm an unknown object."""
+    missing = unknown_facts(agent, agent.scenario(session.active_scenario_id), step, variables)
+    if not missing:
+        return None
+    what = " or ".join(dict.fromkeys(named_object(agent, tool, variables) for tool, _ in missing))
+    why = "; ".join(f"{tool.id} gave no true {names[0]}" if names == [found_variable(tool)]
+                    else f"{tool.id} gave no {', '.join(names)}" for tool, names in missing)
+    note = f"step {step.id} not offered: {why} (nothing found for {what}); the flow ends"
+    offered = end_flow(session)
+    return Progress("not_found", step=step, offered=offered, notes=[*notes, note], missing=what)
+
+
+def _escalate(agent: AgentConfig, session: Session, step: Step, taken: Transition, notes: list[str]) -> Progress:
+    """A transition with `escalate: true` holds: the flow ends and the conversation goes to a person, with why."""
+    scenario = agent.scenario(session.active_scenario_id)
+    because = taken.reason or (f"{taken.when} holds" if taken.when else "the flow hands over here")
+    reason = f"Handed over by flow '{scenario.name if scenario else session.active_scenario_id}' at step '{step.id}': {because}."
+    end_flow(session)
+    session.flow_stack.clear()  # a person takes over: no interrupted flow is offered back
+    session.offer = None
+    return Progress("escalate", step=step, notes=[*notes, f"step {step.id} escalates: {because}"], reason=reason)
+
+
+def _ask_or_act(agent: AgentConfig, session: Session, step: Step, variables: dict[str, Any],
+                notes: list[str]) -> Progress | None:
+    """The step's question or action, when it still has one: never over an object a look-up did not find."""
+    if step.requires_confirmation and session.confirmed_step != step.id:
+        if session.flow_state == "blocked" and step.action:
+            # its guards are checked again (nothing runs) before the question is asked again
+            return Progress("run_tools", step=step, tools=list(step.action), notes=notes)
+        if (unknown := _not_found(agent, session, step, variables, notes)) is not None:
+            return unknown
+        session.flow_state = "confirming"
+        return Progress("confirm", step=step, notes=notes)
+    if step.action and session.actions_done_step != step.id:
+        if (unknown := _not_found(agent, session, step, variables, notes)) is not None:
+            return unknown
+        session.flow_state = "executing_action"
+        return Progress("run_tools", step=step, tools=list(step.action), notes=notes)
     return None
 
 
@@ -210,18 +260,13 @@ def progress(agent: AgentConfig, session: Session, variables: dict[str, Any]) ->
         if slot is not None:
             session.flow_state = "waiting_for_slot"
             return Progress("ask_slot", step=step, slot=slot, notes=notes)
-        if step.requires_confirmation and session.confirmed_step != step.id:
-            if session.flow_state == "blocked" and step.action:
-                # its guards are checked again (nothing runs) before the question is asked again
-                return Progress("run_tools", step=step, tools=list(step.action), notes=notes)
-            session.flow_state = "confirming"
-            return Progress("confirm", step=step, notes=notes)
-        if step.action and session.actions_done_step != step.id:
-            session.flow_state = "executing_action"
-            return Progress("run_tools", step=step, tools=list(step.action), notes=notes)
-        target = next_step_id(step, variables)
-        if target is not None:
-            _enter(session, session.active_scenario_id, target)
+        if (acting := _ask_or_act(agent, session, step, variables, notes)) is not None:
+            return acting
+        taken = next_transition(step, variables)
+        if taken is not None and taken.escalate:
+            return _escalate(agent, session, step, taken, notes)
+        if taken is not None and taken.target is not None:
+            _enter(session, session.active_scenario_id, taken.target)
             continue
         if step.transitions:
             # Transitions exist but none holds: wait here, the customer has to tell us more.

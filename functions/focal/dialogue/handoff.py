@@ -11,10 +11,10 @@ LAST_MESSAGES = 3
 MESSAGE_CHARS = 200
 
 
-def conversation_summary(agent: AgentConfig, session: Session, message: str) -> str:
-    """Where the conversation stands, offline: the flow and step, the values collected, the customer's last words
-    (`message`, this turn's, included)."""
-    parts: list[str] = []
+def conversation_summary(agent: AgentConfig, session: Session, message: str, reason: str | None = None) -> str:
+    """Where the conversation stands, offline: why a flow handed it over (`reason`, when one did), the flow and step,
+    the values collected, the customer's last words (`message`, this turn's, included)."""
+    parts: list[str] = [reason] if reason else []
     scenario = agent.scenario(session.active_scenario_id)
     if scenario is not None:
         parts.append(f"In flow '{scenario.name}' at step '{session.active_step_id}'.")

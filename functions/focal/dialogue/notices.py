@@ -50,6 +50,10 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
         "verbinden.",
         "Je suis désolé, je ne peux pas le faire ici et rien n'a été fait. Je peux vous mettre en relation avec notre "
         "équipe."),
+    "I'm sorry, I couldn't find {what}, so I can't go ahead with that. Nothing has been done.": (
+        "Lo siento, no he encontrado {what}, así que no puedo continuar con eso. No se ha hecho nada.",
+        "Es tut mir leid, ich habe {what} nicht gefunden, daher kann ich das nicht ausführen. Es ist nichts geschehen.",
+        "Je suis désolé, je n'ai pas trouvé {what}, je ne peux donc pas continuer. Rien n'a été fait."),
     "I'm sorry, I couldn't find that. Could you check the details and try again?": (
         "Lo siento, no lo he encontrado. ¿Puede comprobar los datos e intentarlo de nuevo?",
         "Es tut mir leid, das habe ich nicht gefunden. Könnten Sie die Angaben prüfen und es noch einmal versuchen?",

@@ -30,6 +30,7 @@ AWAITING_APPROVAL = ("Before I go ahead, this needs a quick approval from our te
 CLARIFY_ACTION = "Before I do anything, I want to be sure I understood you correctly."
 ACTION_REJECTED = "I'm sorry, I can't do that here, and nothing has been done. I can connect you with a member of our team."
 NOT_FOUND = "I'm sorry, I couldn't find that. Could you check the details and try again?"
+NOT_FOUND_NAMED = "I'm sorry, I couldn't find {what}, so I can't go ahead with that. Nothing has been done."
 ALREADY_DONE = ("That was already done with the details you gave before, so I can't change it here and nothing new has "
                 "been done. A member of our team can help you change it.")
 # "It looks like B-123" in a prompt reads as a guess at the customer's value: said as an example instead.
@@ -122,7 +123,7 @@ def blocked_text(agent: AgentConfig, state: TurnState, variables: dict[str, Any]
 # Not out_of_scope or clarify: a question outside the flows, or one the route could not place, is the
 # model's to answer (within the rules, checked by enforce).
 FIXED_TEXT_ACTIONS = ("ask_slot", "clarify_step", "clarify_action", "escalate", "tool_error",
-                      "awaiting_approval", "action_rejected", "cancelled", "declined", "already_done")
+                      "awaiting_approval", "action_rejected", "cancelled", "declined", "already_done", "not_found")
 
 
 def fixed_text(agent: AgentConfig, state: TurnState) -> str | None:
@@ -189,6 +190,13 @@ def _already_done(t: _Turn) -> list[str]:
     waiting = t.step is not None and t.step.requires_confirmation and session is not None \
         and session.flow_state == "confirming"
     return [ALREADY_DONE] + (_ask_confirmation(t.agent, t.state, t.step, t.variables) if waiting and t.step else [])
+
+
+def _not_found(t: _Turn) -> list[str]:
+    """What the look-up did not find, then any interrupted flow offered back."""
+    d = t.state.route.decision
+    said = NOT_FOUND_NAMED.replace("{what}", d.not_found or "what you asked about")
+    return [said] + (_resume(t.agent, d.resume_offered_id) or [ANYTHING_ELSE])
 
 
 def _blocked(t: _Turn) -> list[str]:
@@ -260,6 +268,7 @@ _COMPOSERS: dict[str, _Parts] = {
     "clarify_action": _clarify_action,
     "action_rejected": _fixed(ACTION_REJECTED),
     "already_done": _already_done,
+    "not_found": _not_found,
     "action_blocked": _blocked,
     "cancelled": _cancelled,
     "ask_slot": _ask_slot,

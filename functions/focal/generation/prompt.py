@@ -30,6 +30,7 @@ _FIXED_TASKS = {
     "awaiting_approval": "Say the request needs a quick approval by the team before you go ahead; nothing has been done yet.",
     "action_blocked": "Say you cannot do that: a policy stops it; nothing has been done.",
     "action_rejected": "Say you cannot do that here; nothing has been done. Offer a member of the team.",
+    "not_found": "Say what the customer named could not be found, so nothing was done; ask them to check it.",
 }
 
 

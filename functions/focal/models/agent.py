@@ -10,7 +10,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationInfo, field_validator, model_validator
 from pydantic.json_schema import GenerateJsonSchema, SkipJsonSchema
 from pydantic_core import PydanticCustomError
 
@@ -187,8 +187,24 @@ class Slot(Strict):
 
 
 class Transition(Strict):
-    target: str = Field(description="the step to go to, in the same scenario")
+    target: str | None = Field(default=None, description="the step to go to, in the same scenario (not with escalate)")
     when: str | None = Field(default=None, description="simpleeval expression over session variables")
+    escalate: StrictBool = Field(
+        default=False,
+        description="instead of a target: hand the conversation to a person when this transition is taken (the flow "
+                    "ends and the agent's handoff_tool runs with conversation_summary, which says why), e.g. "
+                    "{escalate: true, when: 'amount > 300', reason: 'above the limit for self-service'}")
+    reason: str = Field(default="", description="escalate: why the conversation is handed over (given to the person in the summary)")
+
+    @model_validator(mode="after")
+    def _target_or_escalate(self) -> Transition:
+        if self.escalate and self.target is not None:
+            raise PydanticCustomError("transition_both", "a transition either goes to a 'target' or has 'escalate: true', not both")
+        if not self.escalate and self.target is None:
+            raise PydanticCustomError("transition_target_missing", "a transition needs a 'target' step (or 'escalate: true')")
+        if self.reason and not self.escalate:
+            raise PydanticCustomError("transition_reason", "'reason' is only for a transition with 'escalate: true'")
+        return self
 
 
 class Step(Strict):
@@ -298,6 +314,11 @@ class Tool(Strict):
         default_factory=dict,
         description="tool output key → session variable name; a value that does not fit the variable's declared type "
                     "fails the call and none of the answer is kept")
+    found: str | None = Field(
+        default=None,
+        description="read-only tools: the key of `output` whose value says whether the tool found what its inputs name "
+                    "(true: found). A step that asks to confirm, or acts, on what such a look-up did not find is never "
+                    "offered: the flow says what was not found and ends")
     side_effect: StrictBool = Field(
         default=False,
         description="the call changes something (a payment, a booking): approval gates and guards apply, no retries unless idempotent",

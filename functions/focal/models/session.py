@@ -77,6 +77,9 @@ class Session(BaseModel):
     call_done_step: str | None = Field(default=None, description="the step whose called flow already finished")
     effects_done: list[str] = Field(
         default_factory=list, description="steps of the active flow whose side-effecting actions ran: never run twice by a correction")
+    step_attempts: dict[str, int] = Field(
+        default_factory=dict,
+        description="step id → how many times its action ran in this run of the active flow (the built-in step_attempts)")
     slots: dict[str, Any] = Field(default_factory=dict)
     variables: dict[str, Any] = Field(default_factory=dict)
     rule_fire_counts: dict[str, int] = Field(default_factory=dict)

@@ -88,7 +88,11 @@ class RouteDecision(BaseModel):
         "awaiting_approval", "clarify_action", "action_rejected",  # the approval gate
         "action_blocked",  # an action guard stopped a side-effecting call before it ran
         "already_done",  # a correction of a value a side effect of this flow already used: not run again
+        "not_found",  # a step would confirm or act on an object an earlier look-up did not find: the flow ended
     ] = "respond"
+    not_found: str | None = Field(default=None, description="not_found: what the customer named that was not found")
+    escalation_reason: str | None = Field(
+        default=None, description="escalate by a flow's transition: why (the person taking over is told)")
     scenario_id: str | None = None
     step_id: str | None = None
     started_scenario_id: str | None = Field(default=None, description="the active scenario when the turn began")

@@ -27,7 +27,7 @@ from focal.variables import known_variables, spoken
 EXECUTION_PATHS = {
     "escalate": "escalate", "out_of_scope": "clarify", "tool_error": "fallback", "clarify": "clarify", "clarify_step": "clarify",
     "awaiting_approval": "approval", "clarify_action": "clarify", "action_rejected": "rejected",  # the approval gate
-    "action_blocked": "rejected", "already_done": "rejected",
+    "action_blocked": "rejected", "already_done": "rejected", "not_found": "rejected",
 }
 
 

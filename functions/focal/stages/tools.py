@@ -262,7 +262,8 @@ def _hand_off(state: TurnState, agent: AgentConfig, deps: Deps, tool_id: str) ->
     no approval, but the tool's guards still apply; a handoff that fails is said, never claimed."""
     session = state.session
     assert session is not None
-    session.variables[SUMMARY] = conversation_summary(agent, session, state.request.message)
+    session.variables[SUMMARY] = conversation_summary(agent, session, state.request.message,
+                                                      state.route.decision.escalation_reason)
     call = prepare(state, agent, tool_id, "escalation", confirmed=True)
     if call.status == "blocked":
         block(state, agent, deps, [call])
@@ -297,6 +298,8 @@ def _after_step_action(state: TurnState, agent: AgentConfig, step_id: str | None
         state.route.decision.notes.append("a step action failed; the flow waits in state error")
         return False
     session.actions_done_step = step_id
+    if step_id is not None:  # read by transitions as the built-in step_attempts ("after two failed checks, escalate")
+        session.step_attempts[step_id] = session.step_attempts.get(step_id, 0) + 1
     _note_effects(agent, session, step_id, tool_ids)
     apply_progress(state, agent, progress(agent, session, known_variables(agent, session, state.profile)))
     return True
@@ -350,6 +353,9 @@ def run(state: TurnState, deps: Deps) -> TurnState:
 
     resolution.before_actions(state, agent, run_one)
     _run_step_actions(state, agent, deps)
+    if state.error is None and state.route.decision.action == "escalate" and agent.handoff_tool:
+        _hand_off(state, agent, deps, agent.handoff_tool)  # a step's transition escalated on what its action returned
+        return state
     if state.error is None:
         resolution.after_actions(state, agent, run_one)  # what the answer will say: session → profile → tools → ask
     return state
