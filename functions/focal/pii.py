@@ -16,7 +16,8 @@ keeps the clear values, only the stored copy is masked:
 - **Contacts in text, always** (`focal.pii_text`): an e-mail address → ``[email]`` (nothing kept, not
   even the domain), an SSN (three, two and four digits joined by one dash, dot, slash, underscore or
   space) → ``[ssn]``, a phone number with its country (``+``, ``00``, ``011``; libphonenumber,
-  `focal.pii_phones`) or a North American one written like one → ``[phone]``; bare digit runs are
+  `focal.pii_phones`) or a North American one written like one → ``[phone]``, an IBAN whose ISO 7064 check
+  digits hold (`focal.pii_iban`) → ``[iban]``; bare digit runs are
   references, not phone numbers. A card's security code (three or four digits next to a card or to the
   words for it, `focal.pii_cvv`) → ``[cvv]``: never stored.
   A contact that is a whole value in a dict of named values (a slot, variable, extracted entity, tool

@@ -36,6 +36,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from focal.pii_cvv import CVV_MASK, CVV_WORDS, MASKED_CARD, cvv_spans
+from focal.pii_iban import iban_spans
 from focal.pii_phones import is_phone, phone_spans
 from focal.pii_view import View, masking_view, needs_no_masking, spelled
 
@@ -53,7 +54,7 @@ _PAIRS = (("(", ")"), ("[", "]"), ("{", "}"))
 EMAIL = re.compile(r"(?<![\w.+-])(?:[\w!#$%&'*+/=?^`{|}~-]+(?:\.[\w!#$%&'*+/=?^`{|}~-]+)*|\"[^\"\n]{1,64}\")"
                    r"@[^\W_](?:[\w-]*[^\W_])?(?:\.[^\W_](?:[\w-]*[^\W_])?)+(?![\w@-])")
 SSN = re.compile(r"(?<![\w./-])(?<!\d )\d{3}(?P<sep> ?[-./_] ?| )\d{2}(?P=sep)\d{4}(?![\w/-]|[ .,]\d)")
-MASKS = {"email": "[email]", "ssn": "[ssn]", "phone": "[phone]", "cvv": CVV_MASK}
+MASKS = {"email": "[email]", "ssn": "[ssn]", "phone": "[phone]", "iban": "[iban]", "cvv": CVV_MASK}
 
 
 def luhn_valid(digits: str) -> bool:
@@ -286,6 +287,7 @@ def _contact_masks(text: str, keep: Collection[str], values: Sequence[tuple[re.P
     if "@" in text:
         rule(_matches(EMAIL), MASKS["email"])
     if _ANY_DIGIT.search(text):
+        rule(iban_spans, MASKS["iban"])  # first: its digit groups are no phone number
         rule(_matches(SSN), MASKS["ssn"])
         rule(phone_spans, MASKS["phone"])
     return text, masks
@@ -337,7 +339,7 @@ def _nothing_to_read(text: str) -> bool:
 
 
 def contact_kind(value: str) -> str | None:
-    """"email" | "ssn" | "phone" when `value` is, as a whole, one e-mail address, SSN or phone number."""
+    """"email" | "ssn" | "iban" | "phone" when `value` is, as a whole, one e-mail address, SSN, IBAN or phone number."""
     if needs_no_masking(value):
         return None
     value = masking_view(value).strip()
@@ -346,6 +348,8 @@ def contact_kind(value: str) -> str | None:
     for kind, rule in (("email", EMAIL), ("ssn", SSN)):
         if rule.fullmatch(value):
             return kind
+    if iban_spans(value) == [(0, len(value))]:
+        return "iban"
     return "phone" if is_phone(value) else None
 
 

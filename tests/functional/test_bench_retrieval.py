@@ -3,6 +3,7 @@ agent runs with, the held-out set, and the scale mode (with recall of rules plan
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -138,3 +139,19 @@ def test_scale_mode_runs_on_a_tiny_index(capsys):
 def test_without_agent_or_rules_it_says_what_to_give(capsys):
     assert main(["bench", "retrieval"]) == 2
     assert "--rules" in capsys.readouterr().out
+
+
+def test_an_agent_without_rules_is_said_so_plainly(capsys):
+    assert main(["bench", "retrieval", str(EXAMPLES / "pizza" / "agent.yaml")]) == 0
+    out = capsys.readouterr().out
+    assert "has no enabled rules, so there is nothing to retrieve" in out
+    assert "Errno" not in out
+
+
+def test_an_agent_with_rules_but_no_labelled_set_says_what_to_write(tmp_path, capsys):
+    agent_dir = tmp_path / "agent"
+    shutil.copytree(EXAMPLES / "retail", agent_dir)
+    (agent_dir / "retrieval.yaml").unlink()
+    assert main(["bench", "retrieval", str(agent_dir / "agent.yaml")]) == 1
+    out = capsys.readouterr().out
+    assert "no labelled set there" in out and "--cases FILE" in out and "Errno" not in out

@@ -114,11 +114,17 @@ def test_a_sentence_or_clause_in_another_language_is_found(draft, foreign):
 @pytest.mark.parametrize(("draft", "blocked_too"), [
     ("Sure, happy to help with GM-2231! Le reembolsamos la cuota completa.", True),
     ("Sure thing. Le reembolsamos $40 hoy mismo.", True),
-    ("Claro, con gusto le ayudo.", False),
+    ("Claro, con gusto le ayudo.", True),  # the turn knows the $90 fee: "le devolvemos la cuota" needs no figure
 ])
 def test_another_language_touching_a_figure_or_a_known_purchase_cannot_be_verified(draft, blocked_too):
     reading, ask = offline_reading(GYM, draft, {"payback"}, KNOWN)
     assert ("payback" in reading.uncertain) is blocked_too and (PAYBACK in ask) is blocked_too  # a model is asked
+
+
+def test_another_language_with_no_figure_and_no_known_amount_is_read_as_promising_nothing():
+    known = {k: v for k, v in KNOWN.items() if k != "membership_fee"}
+    reading, ask = offline_reading(GYM, "Claro, con gusto le ayudo.", {"payback"}, known)
+    assert "payback" not in reading.uncertain and PAYBACK not in ask
 
 
 @pytest.mark.parametrize("draft", ["You'll get $30 back on your card.", "Your $30 will be back on your account soon."])

@@ -325,7 +325,12 @@ def labelled(agent_path: str, cases_path: str | None, ks: Sequence[int], show: b
     from focal.config.loader import load_agent
 
     agent = load_agent(agent_path)
+    if not any(r.enabled for r in agent.rules):
+        return (f"focal bench retrieval: agent {agent.id!r} has no enabled rules, so there is nothing to retrieve"
+                " (no labelled set is needed)"), []
     path = Path(cases_path) if cases_path else _beside(agent_path)
+    if not path.is_file():
+        raise ValueError(f"{path}: no labelled set there; write one beside the agent (retrieval.yaml) or pass --cases FILE")
     cases = load_cases(path)
     problems = case_problems(agent, cases)
     if problems:

@@ -92,15 +92,18 @@ class _Draft:
         """Read a money, percentage or number field into `reading`; True when a model should read it."""
         agent, text, kind = self.agent, self.text, f.field_type
         purchases = known_names(agent, f, self.known, self.read)
-        if self.foreign and kind in ("money", "percentage") and (states_figure(text) or names_in(purchases, text)):
-            # "Le reembolsamos $75", "…un reembolso completo del pedido B-123": the cue words are English, so what a
-            # sentence in another language promises cannot be read offline once the answer states a figure or
-            # names a known purchase anywhere (a model reads it)
+        knowns = known_values(agent, kind, self.known, self.read)
+        if self.foreign and kind in ("money", "percentage") and (states_figure(text) or names_in(purchases, text)
+                                                                  or knowns):
+            # "Le reembolsamos $75", "…un reembolso completo del pedido B-123", "le devolvemos la cuota íntegra" (the
+            # turn knows the fee): the cue words are English, so what a sentence in another language promises cannot
+            # be read offline once the answer states a figure, names a known purchase or the turn knows an amount
+            # it could promise without a figure (a model reads it)
             language, part = self.foreign[0]
             reading.uncertain[f.field_name] = (f"the answer is not all in English ({language}: \"{part[:60]}\"): the "
                                                f"offline reading cannot tell what it promises for {f.field_name}")
             return True
-        amount = read_amount(f, text, known_values(agent, kind, self.known, self.read), policy_figures(agent, kind),
+        amount = read_amount(f, text, knowns, policy_figures(agent, kind),
                              purchases if kind == "money" else ())
         if amount.value is not None:
             reading.values[f.field_name] = coerce(kind, amount.value)

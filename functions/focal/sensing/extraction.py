@@ -156,7 +156,8 @@ def read_value(field: ProfileFieldDefinition, text: str, whole_message_for_strin
     boolean customer value only `answering` (the flow asked exactly this slot): otherwise it answers
     whatever else was asked (a confirmation, another prompt), so only the field's hints name it."""
     kind = field.field_type
-    message = text = as_read(kind, text, today, answering)  # figures and dates of the turn's language
+    message = text  # the customer's amount is read in the turn's style by money.message_amount itself
+    text = as_read(kind, text, today, answering)  # figures and dates of the turn's language
     if kind in ("money", "percentage"):
         text = spelled_numbers(text)
     if field.pattern:

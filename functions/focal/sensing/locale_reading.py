@@ -75,7 +75,8 @@ def _currency_words(lang: str) -> dict[str, str]:
 _FIGURE = re.compile(r"(?<![\w.,])\d{1,3}(?:(?:[.\u00a0\u202f ]\d{3})+)(?:,\d+)?(?![\w]|[.,]\d)|(?<![\w.,])\d+(?:,\d+)?(?![\w]|[.,]\d)")
 
 
-def _currency_near(text: str, start: int, end: int, lang: str) -> tuple[str, int, int] | None:
+def currency_near(text: str, start: int, end: int, lang: str) -> tuple[str, int, int] | None:
+    """(the currency code named beside the figure at `start`:`end`, the span with it) in `lang`'s words, or None."""
     words = _currency_words(lang)
     after = re.match(r"\s?([^\W\d_]+|[$€£])", text[end:])
     if after and after.group(1).lower() in words:
@@ -97,7 +98,7 @@ def figures_as_read(text: str, lang: str | None = None) -> str:
         if value is None or m.start() < at:
             continue
         plain = format(value.normalize(), "f") if value == value.to_integral() else format(value, "f")
-        money = _currency_near(text, m.start(), m.end(), lang)
+        money = currency_near(text, m.start(), m.end(), lang)
         start, end, said = (money[1], money[2], f"{money[0]} {plain}") if money else (m.start(), m.end(), plain)
         if start < at:
             continue

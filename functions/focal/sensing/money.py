@@ -11,6 +11,10 @@ read exactly:
   amount ("1200", "about 1,200", "twelve hundred"), when it is the message's only figure and no
   count, duration, time, year or reference; and the field's extraction hints narrow the reading when
   a sentence names one, but are not needed.
+Figures are read in the turn's language (focal.sensing.locale_reading: "1.250,00 €" in a German turn is 1250,
+"1 250 €" in a French one); an English turn, or a language the agent did not declare, reads English figures. A
+figure beside a currency that the turn's style does not write so ("1.250,00 €" or "49,90 €" in an English turn,
+"$1,250.00" in a German one) leaves the amount unknown: another style would read it, and it is never guessed.
 """
 
 from __future__ import annotations
@@ -18,15 +22,20 @@ from __future__ import annotations
 import re
 
 from focal.sensing import lexicon
+from focal.sensing.locale_reading import currency_near, current, figures_as_read
 from focal.text.amounts import amounts_in_one_form
 from focal.text.number_words import WORD_RUN, number_value
+from focal.text.numbers import number_styles, read_figure
 
 _I = re.IGNORECASE
 _CURRENCY_WORDS = r"dollars?|bucks|usd|euros?|eur|pounds|gbp|quid"
 # A run of digits with the commas and points inside it: "1,200.50", "1.200", "1,20" (the last two no exact sum).
 _RUN = re.compile(r"\d(?:[\d,.]*\d)?")
+# A figure with separators inside it ("1.250,00", "1 250", "1'250", "49,90"): written in some language's style.
+_SEPARATED = re.compile(r"\d+(?:[.,'’\u00a0\u202f ]\d+)+")
 _EXACT = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d{2})?|\d+(?:\.\d{2})?")
 _SIGN_BEFORE = re.compile(r"(?:[$€£]|\b(?:usd|us\$|eur|gbp))\s?$", _I)
+_SIGN_AFTER = re.compile(r"\s?[$€£]")
 _WORD_AFTER = re.compile(rf"\s?(?:{_CURRENCY_WORDS})\b", _I)
 # "over $1,000", "at least 500", "$1,000+", "up to 2k": a bound, not the amount.
 _BOUND_BEFORE = re.compile(
@@ -121,8 +130,24 @@ def _bare_amount(text: str) -> float | None:
     return value
 
 
+def _foreign_style(text: str, lang: str | None) -> bool:
+    """Whether a figure beside a currency is written in a style other than the turn's language's."""
+    style = number_styles([lang or "en"])[0]
+    for m in _SEPARATED.finditer(text):
+        marked = (_marked(text, m.start(), m.end()) or _SIGN_AFTER.match(text[m.end():])
+                  or (lang is not None and currency_near(text, m.start(), m.end(), lang)))
+        if marked and read_figure(m.group(0), style) is None:
+            return True
+    return False
+
+
 def message_amount(text: str, hints: list[str], answering: bool = False) -> float | None:
     """The amount the customer's `text` gives, or None when it gives none exactly (see the module)."""
+    lang = current()
+    if _foreign_style(text, lang):
+        return None
+    if lang is not None:
+        text = figures_as_read(text, lang)
     text = amounts_in_one_form(spelled_numbers(text), styles=False)  # "$1,20", "$1.200": no exact sum, asked again
     sentences = [s.strip() for s in _SENTENCE.findall(text) if s.strip()] or [text]
     lowered = [h.lower() for h in hints]
