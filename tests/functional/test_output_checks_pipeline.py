@@ -136,7 +136,9 @@ def test_with_the_flags_off_only_the_internal_names_check_runs(tmp_path):
     result = say(runner, "Where is my order A1004?", 0, ScriptedGenerator("The capital of France is Paris."), customer="c-200")
     assert [c["name"] for c in result.enforcement["checks"]] == ["internals", "unbound"]  # these two are always on
     assert result.enforcement["violations"] == []
-    assert result.response == "The capital of France is Paris."
+    # nothing flags the off-topic draft, but it leaves out every value the finished step's own text shows: that
+    # text is said instead (focal.stages.step_values), with no further check verdict in the trace
+    assert result.response == "Order A1004 (Phone case) is processing."
 
 
 def test_suites_may_name_the_output_checks_as_violations(tmp_path):

@@ -22,7 +22,8 @@ from focal.variables import placeholders
 _NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.,])\d+(?:\.\d+)?")
 
 
-def _shown(value: Any, text: str) -> bool:
+def shown(value: Any, text: str) -> bool:
+    """The value written in `text`: a number by value, a text case-insensitively as whole words; never a yes/no."""
     if isinstance(value, bool) or value in (None, ""):
         return False
     if isinstance(value, int | float):
@@ -37,4 +38,4 @@ def offer_shown(step: Step | None, variables: dict[str, Any], draft: str, said: 
         return False
     names = placeholders(step.confirmation_prompt or "")
     said = said or {}
-    return all(_shown(variables.get(name), draft) or _shown(said.get(name), draft) for name in names)
+    return all(shown(variables.get(name), draft) or shown(said.get(name), draft) for name in names)

@@ -51,6 +51,7 @@ from focal.enforcement.variables import PURPOSE as READ_PURPOSE
 from focal.enforcement.variables import draft_variables, field_listing
 from focal.models.agent import AgentConfig, Rule
 from focal.models.turn import OUTPUT_CHECKS, CheckVerdict, Draft, EnforcementReport, TurnState, Violation
+from focal.stages.step_values import step_text_instead
 from focal.turn.budget import SPENT, budget_spent, start_budget
 from focal.turn.deps import Deps
 from focal.variables import known_variables, render, said_variables, spoken
@@ -86,12 +87,26 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
     return violations
 
 
-def _assessed(agent: AgentConfig, state: TurnState, rules: list[Rule], names: set[str], variables: dict[str, Any]) -> Assessment:
-    """The latest draft assessed on what it commits to (focal.enforcement.assess)."""
+def _assessed(agent: AgentConfig, state: TurnState, rules: list[Rule], names: set[str], variables: dict[str, Any],
+              draft: Draft | None = None) -> Assessment:
+    """The draft (the latest by default) assessed on what it commits to (focal.enforcement.assess)."""
     acted = any(c.status == "ok" and (t := agent.tool(c.tool_id)) is not None and t.side_effect for c in state.tools.tool_calls)
     in_flow = state.route.decision.scenario_id is not None  # an action asked for inside a flow is that flow's to guard
     requested = agent.flow_of_intent(state.sensor.context.detected_intent if state.sensor.context else None)
-    return assess(agent, rules, names, state.generate.drafts[-1], variables, state.request.message, acted or in_flow, requested)
+    return assess(agent, rules, names, draft or state.generate.drafts[-1], variables, state.request.message,
+                  acted or in_flow, requested)
+
+
+def _own_text_problems(agent: AgentConfig, state: TurnState, rules: list[Rule], draft: Draft) -> list[str]:
+    """Why the agent's own text may not replace a passed draft, read with no model call: a hard rule it breaks on
+    its values, a value only a model could read (fail closed), a fact nothing supports."""
+    variables = known_variables(agent, state.session, state.profile)
+    found = _assessed(agent, state, rules, expression_names(rules), variables, draft)
+    if found.needs_verification:
+        return [f"{f.field_name} needs a model to read" for f in found.verify] + [r.id for r in found.defaults]
+    checkable, unverifiable = apply_reading(agent, rules, variables, found.reading)
+    broken = unverifiable + deterministic([r for r in checkable if not r.subjective], variables)
+    return [v.rule_id for v in broken] + _fact_problems(agent, state, draft)
 
 
 def _verify(state: TurnState, llm: Any, found: Assessment, subjective: list[Rule], judging: bool,
@@ -181,6 +196,16 @@ def _unbound(agent: AgentConfig, state: TurnState, index: int) -> list[Violation
     phones on every draft (a tool's text reaches the customer through the agent's templates too)."""
     draft = state.generate.drafts[index]
     started = time.perf_counter()
+    problems = _fact_problems(agent, state, draft)
+    reason = "; ".join(problems) or "every figure, id, link and phone is bound"
+    state.enforce.report.checks.append(CheckVerdict(
+        name="unbound", draft=index, passed=not problems, score=float(len(problems)), threshold=0.0, reason=reason,
+        method="bindings", ms=round((time.perf_counter() - started) * 1000, 3)))
+    return [Violation(rule_id="unbound", lane="unbound", reason=reason)] if problems else []
+
+
+def _fact_problems(agent: AgentConfig, state: TurnState, draft: Draft) -> list[str]:
+    """What in `draft` nothing supports: placeholders naming nothing known, facts from no known value."""
     history = state.session.history if state.session is not None else []
     # the values the rule lanes settled for this draft (a promise the reader read and the rules allow) are its own
     known = {**known_variables(agent, state.session, state.profile), **draft.variables}
@@ -190,12 +215,7 @@ def _unbound(agent: AgentConfig, state: TurnState, index: int) -> list[Violation
     src = build_sources(agent_declared_texts(agent), known, typed + checked, own)
     found = unbound_facts(draft.text, src, draft.spans, contacts_only=draft.source != "model", languages=agent.languages)
     problems = [f"{{{name}}} names no known value" for name in draft.unbound_placeholders]
-    problems += [f"{u.kind} {u.text!r} comes from no known value, the customer or the agent's texts" for u in found]
-    reason = "; ".join(problems) or "every figure, id, link and phone is bound"
-    state.enforce.report.checks.append(CheckVerdict(
-        name="unbound", draft=index, passed=not problems, score=float(len(problems)), threshold=0.0, reason=reason,
-        method="bindings", ms=round((time.perf_counter() - started) * 1000, 3)))
-    return [Violation(rule_id="unbound", lane="unbound", reason=reason)] if problems else []
+    return problems + [f"{u.kind} {u.text!r} comes from no known value, the customer or the agent's texts" for u in found]
 
 
 def _output_checks(agent: AgentConfig, state: TurnState, deps: Deps) -> list[Violation]:
@@ -306,9 +326,10 @@ def _violations(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Ru
     return found + _unbound(agent, state, len(state.generate.drafts) - 1)  # after the rule lanes: it reads their values
 
 
-def _accept(agent: AgentConfig, state: TurnState, draft: Draft) -> TurnState:
+def _accept(agent: AgentConfig, state: TurnState, draft: Draft, rules: list[Rule]) -> TurnState:
     """A draft that passed every check is the answer."""
     report = state.enforce.report
+    draft = step_text_instead(agent, state, draft, lambda d: _own_text_problems(agent, state, rules, d)) or draft
     state.response = draft.text
     state.enforce.feedback = []
     if draft.agent_text and _is_fallback_text(agent, state, draft.text):
@@ -351,7 +372,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     report.checked = [rule.id for rule in rules]
     draft.violations = _violations(agent, state, deps, rules)
     if not draft.violations:
-        return _accept(agent, state, draft)
+        return _accept(agent, state, draft, rules)
 
     report.violations += draft.violations
     variables = known_variables(agent, state.session, state.profile)
