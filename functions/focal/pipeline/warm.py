@@ -1,5 +1,5 @@
 """Building what an agent's first turn would build: its rule index, its intent index, the dialogue-act index,
-the pre-validation exemplars (with the agent's own) and the refusal texts the answer checks compare with.
+the pre-validation exemplars (with the agent's own), the injection classifier's data and the refusal texts the answer checks compare with.
 
 `focal test` calls it before the first conversation, so the start-up is paid (and measured) once and not
 inside the first conversation's first turn. With an embedder that keeps vectors on disk
@@ -12,7 +12,8 @@ from focal.enforcement.relevance import warm_refusals
 from focal.models.agent import AgentConfig
 from focal.retrieval.rules import ensure_indexed
 from focal.sensing.acts import act_index
-from focal.sensing.injection import exemplar_index
+from focal.sensing.injection_classifier import shipped_classifier
+from focal.sensing.injection_exemplars import exemplar_index
 from focal.sensing.intents import intent_index
 from focal.turn.deps import Deps
 
@@ -24,4 +25,5 @@ def warm_agent(deps: Deps, tenant_id: str, agent: AgentConfig) -> None:
     pre = agent.pre_validation
     if agent.feature_on("pre_validation") and pre.check_injection:
         exemplar_index(deps.embedder, pre.extra_attack_exemplars, pre.extra_ordinary_exemplars)
+        shipped_classifier().check_embedder(deps.embedder)  # unreadable data or another model: fail at start
     warm_refusals(agent, deps.embedder)

@@ -1,37 +1,19 @@
-"""Prompt-injection detection without a hosted service.
+"""Prompt-injection heuristics: named regular expressions over the message as every check reads it (focal.text).
 
-Three layers, cheapest first, each giving a reason that names what it found (never the text):
-1. heuristics: named regular expressions over the message as every check reads it (focal.text's words view:
-   case, compatibility forms, invisible characters, Latin look-alikes and accents; then s-p-a-c-e-d and l33t spellings), plus decoding of
-   base64-looking runs, whose plain text goes through the same patterns;
-2. nearest neighbours: the message embedding the sensor already computed against a shipped set of
-   attack exemplars, contrasted with a shipped set of ordinary customer messages (an attack must be
-   closer to the attacks than to ordinary requests), exemplar vectors embedded once per process;
-3. an optional classifier (the `InjectionClassifier` port; an ONNX adapter loads one from a folder);
-4. jailbreak vocabulary (focal.sensing.jailbreak_signals): a message combining several kinds of
-   jailbreak talk (persona, restrictions, "never refuse", answer control…), English only.
+The message is read folded (case, Unicode look-alikes, zero-width characters) and in its s-p-a-c-e-d,
+l33t and split-word spellings, and base64-looking runs are decoded and read the same way; each match
+names what it found (never the text). The other layers of the injection check — exemplar similarity
+(focal.sensing.injection_exemplars), the classifier on the embedding (focal.sensing.injection_classifier),
+jailbreak vocabulary (focal.sensing.jailbreak_signals) — are combined in focal.sensing.injection_verdict.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import re
-import threading
-from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
 
-import numpy as np
-
-from focal.ports import Embedder, InjectionClassifier, embed_fixed
-from focal.sensing.jailbreak_signals import signal_kinds
 from focal.text.views import check_view, words_view
-
-ATTACK_FILE = "injection_exemplars.txt"
-ORDINARY_FILE = "customer_exemplars.txt"
 
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
 _B64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
@@ -212,6 +194,7 @@ _SPLIT_WORD = re.compile(r"(?<=[a-z]{2})[-_*]+(?=[a-z])|(?<=[a-z])[-_*]+(?=[a-z]
 _DAN = re.compile(r"\bDAN\b")
 
 
+
 def _despaced(text: str) -> str:
     """'i g n o r e  a-l-l' → 'ignore all': letters split by separators are joined; wider gaps stay spaces."""
 
@@ -271,107 +254,3 @@ def heuristic_findings(text: str) -> list[str]:
                 found.append("encoded payload")
             break
     return found
-
-
-def _read_lines(name: str) -> tuple[str, ...]:
-    text = resources.files("focal.sensing").joinpath("data", name).read_text(encoding="utf-8")
-    return tuple(line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#"))
-
-
-@lru_cache(maxsize=1)
-def attack_exemplars() -> tuple[str, ...]:
-    return _read_lines(ATTACK_FILE)
-
-
-@lru_cache(maxsize=1)
-def ordinary_exemplars() -> tuple[str, ...]:
-    return _read_lines(ORDINARY_FILE)
-
-
-@dataclass(frozen=True)
-class ExemplarIndex:
-    attacks: np.ndarray  # (n_attacks, dim), L2-normalised
-    ordinary: np.ndarray  # (n_ordinary, dim), L2-normalised
-
-    def nearest(self, vector: np.ndarray) -> tuple[int, float, float]:
-        """(index of the closest attack exemplar, its cosine, best cosine to an ordinary message)."""
-        attack_sims = self.attacks @ vector
-        best = int(attack_sims.argmax())
-        ordinary_best = float((self.ordinary @ vector).max()) if len(self.ordinary) else 0.0
-        return best, float(attack_sims[best]), ordinary_best
-
-
-def _digest(lines: tuple[str, ...]) -> str:
-    return hashlib.sha256("\n".join(lines).encode()).hexdigest()
-
-
-_indexes: dict[tuple[int, str], tuple[Embedder, ExemplarIndex]] = {}
-_indexes_lock = threading.Lock()
-
-
-def exemplar_index(embedder: Embedder, extra_attacks: Sequence[str] = (), extra_ordinary: Sequence[str] = ()) -> ExemplarIndex:
-    """The exemplar vectors for this embedder: the shipped generic ones plus the agent's own
-    (`pre_validation.extra_attack_exemplars` / `extra_ordinary_exemplars`), embedded once per process
-    and keyed by embedder and content digest."""
-    attacks = attack_exemplars() + tuple(extra_attacks)
-    ordinary = ordinary_exemplars() + tuple(extra_ordinary)
-    key = (id(embedder), _digest(attacks + ("--",) + ordinary))
-    hit = _indexes.get(key)
-    if hit is not None and hit[0] is embedder:
-        return hit[1]
-    with _indexes_lock:
-        hit = _indexes.get(key)
-        if hit is None or hit[0] is not embedder:
-            vectors = np.asarray(embed_fixed(embedder, list(attacks + ordinary)), dtype=np.float32)
-            index = ExemplarIndex(attacks=vectors[: len(attacks)], ordinary=vectors[len(attacks):])
-            _indexes[key] = hit = (embedder, index)  # holding the embedder keeps id() unique
-        return hit[1]
-
-
-@dataclass(frozen=True)
-class InjectionVerdict:
-    detected: bool
-    reasons: list[str]
-
-
-# A message of fewer words carries no instruction ("9999", "B-1042", "ok"): its vector says nothing about
-# an attack, and short codes land anywhere in the embedding space (a PIN once sat near an attack exemplar).
-MIN_WORDS_FOR_SIMILARITY = 2
-_WORD = re.compile(r"[^\W\d_]{2,}")
-
-
-def detect_injection(
-    text: str,
-    vector: np.ndarray | None = None,
-    embedder: Embedder | None = None,
-    *,
-    similarity_threshold: float,
-    similarity_margin: float,
-    classifier: InjectionClassifier | None = None,
-    classifier_threshold: float = 0.5,
-    extra_attacks: Sequence[str] = (),
-    extra_ordinary: Sequence[str] = (),
-    signal_count: int = 0,
-) -> InjectionVerdict:
-    reasons = [f"pattern: {name}" for name in heuristic_findings(text)]
-    if signal_count:
-        kinds = signal_kinds(words_view(text))
-        if len(kinds) >= signal_count:
-            reasons.append(f"jailbreak vocabulary: {len(kinds)} kinds ({', '.join(kinds)})")
-    if vector is not None and embedder is not None and len(_WORD.findall(text)) >= MIN_WORDS_FOR_SIMILARITY:
-        index = exemplar_index(embedder, extra_attacks, extra_ordinary)
-        best, attack_sim, ordinary_sim = index.nearest(np.asarray(vector, dtype=np.float32))
-        margin = attack_sim - ordinary_sim
-        # Both conditions: close to an attack in absolute terms (a message merely far from every
-        # ordinary exemplar, like a question from another business's customers, is not an attack), and
-        # closer to it than to any ordinary request ("give me my money back" sits near pressure attacks).
-        if attack_sim >= similarity_threshold and margin >= similarity_margin:
-            reasons.append(
-                f"similar to attack exemplar #{best + 1} (cosine {attack_sim:.2f}, "
-                f"{margin:.2f} closer than to any ordinary request)"
-            )
-    if classifier is not None:
-        score = float(classifier.injection_score(text))
-        if score >= classifier_threshold:
-            reasons.append(f"classifier score {score:.2f} ≥ {classifier_threshold:.2f}")
-    return InjectionVerdict(detected=bool(reasons), reasons=reasons)

@@ -9,12 +9,14 @@ check but `non_empty` also has its own flag in `pre_validation`):
 | length_bounds          | check_length                 | yes      | fewer than min_length / more than max_length |
 | dangerous_content      | check_dangerous_content      | yes      | shell, SQL, script, template, path payloads  |
 | prompt_injection       | check_injection              | yes      | overrides, jailbreaks, prompt extraction …   |
+|                        |                              |          | (focal.sensing.injection_verdict)             |
 | context_completeness   | check_context_completeness   | no       | "do the same as before" with no history      |
 
 Only a failed *blocking* check rejects the message (`blocking_failures`); a failed non-blocking
 check lets the turn go on and ask (`suggested_questions`). Reasons name what was found, never the
-customer's text. Cost after warm-up: a few dozen compiled regular expressions and one
-(n_exemplars × 384) matrix-vector product on the embedding the sensor already has.
+customer's text. Cost after warm-up: a few dozen compiled regular expressions, one (n_exemplars × 384)
+matrix-vector product and a small classifier on the embedding the sensor already has (one more embedding
+when the message holds figures, which the injection check masks).
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from focal.models.context import PreValidationCheck
 from focal.models.session import Session
 from focal.ports import Embedder, InjectionClassifier
 from focal.sensing.dangerous import dangerous_findings
-from focal.sensing.injection import detect_injection
+from focal.sensing.injection_classifier import EmbeddingClassifier
+from focal.sensing.injection_verdict import detect_injection
 from focal.text.views import words_view
 
 # Phrases that point back at earlier conversation ("as before", "like I said") ...
@@ -82,12 +85,14 @@ def prevalidate(
     embedder: Embedder | None = None,
     session: Session | None = None,
     classifier: InjectionClassifier | None = None,
+    vector_classifier: EmbeddingClassifier | None = None,
 ) -> list[PreValidationCheck]:
     """Run the enabled checks on one message.
 
     `vector` is the L2-normalised embedding of the stripped message (None if empty) and `embedder`
-    the one that made it; the exemplar check runs only when both are given (the exemplars are
-    embedded once per process). Context completeness runs only when the `session` is given.
+    the one that made it; the exemplar check and the classifier on the embedding run only when both are
+    given (the exemplars are embedded once per process; `vector_classifier` None is the shipped one).
+    Context completeness runs only when the `session` is given.
     """
     cfg = agent.pre_validation
     text = message.strip()
@@ -122,6 +127,7 @@ def prevalidate(
             extra_attacks=cfg.extra_attack_exemplars,
             extra_ordinary=cfg.extra_ordinary_exemplars,
             signal_count=cfg.injection_signal_count,
+            vector_classifier=vector_classifier,
         )
         checks.append(PreValidationCheck(
             name="prompt_injection", passed=not verdict.detected, reason="; ".join(verdict.reasons),

@@ -1,0 +1,111 @@
+"""The prompt-injection check: its layers, combined. A message is an attack when any layer says so.
+
+1. heuristics (focal.sensing.injection) on the message with its figures masked (focal.sensing.injection_view);
+2. jailbreak vocabulary (focal.sensing.jailbreak_signals): several kinds of jailbreak talk in one message;
+3. exemplar similarity (focal.sensing.injection_exemplars) on the view vector;
+4. the classifier on the view vector (focal.sensing.injection_classifier), at the threshold its data carries.
+Layers 3 and 4 read English views only (focal.sensing.injection_view.in_english): they rest on an English
+embedding model, English exemplars and English ordinary messages, and raised false alarms on one ordinary
+message in six (exemplars) to one in two (classifier) in other languages; those are read by the heuristics.
+5. an optional ONNX classifier on the text (the `InjectionClassifier` port, `injection_classifier_dir`).
+
+How they combine (any one flags) and the exemplar and vocabulary settings were chosen on a validation split
+of the training sources by `python -m focal.bench.injection_training`; `focal bench prevalidation` measures
+the result on sources never trained or tuned on. Each layer gives a reason naming what it found, never the
+text. Layers 3 and 4 read the view's vector: the sensor's own vector when the view is the message itself,
+else one more embedding (a message with figures or folded characters).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from focal.ports import Embedder, InjectionClassifier
+from focal.sensing.injection import heuristic_findings
+from focal.sensing.injection_classifier import EmbeddingClassifier, shipped_classifier
+from focal.sensing.injection_exemplars import exemplar_index
+from focal.sensing.injection_view import MASK, in_english, injection_view, mask_figures, reuses_vector
+from focal.sensing.jailbreak_signals import signal_kinds
+from focal.sensing.lexicon import plain_affirm
+
+# A view of fewer words carries no instruction ("9999", "B-1042", "ok", "VC10234 and 9999"): its vector says
+# nothing about an attack, and short codes land anywhere in the embedding space.
+MIN_WORDS_FOR_SIMILARITY = 2
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+@dataclass(frozen=True)
+class InjectionVerdict:
+    detected: bool
+    reasons: list[str]
+
+
+def view_vector(text: str, vector: np.ndarray, embedder: Embedder) -> tuple[str, np.ndarray]:
+    """The view of `text` and its vector (`vector` itself when the view does not differ from the message)."""
+    view = injection_view(text)
+    if reuses_vector(text, view):
+        return view, np.asarray(vector, dtype=np.float32)
+    return view, np.asarray(embedder.embed([view])[0], dtype=np.float32)
+
+
+def has_words(view: str) -> bool:
+    """Whether the view holds enough words to carry an instruction: two words at least (a masked figure is
+    none), and more than a plain reply ("yes please", "ok thanks": only the engine's yes-words)."""
+    return sum(w != MASK for w in _WORD.findall(view)) >= MIN_WORDS_FOR_SIMILARITY and not plain_affirm(view)
+
+
+def _similar(view_vec: np.ndarray, embedder: Embedder, threshold: float, margin: float,
+             extra_attacks: Sequence[str], extra_ordinary: Sequence[str]) -> str | None:
+    best, attack_sim, ordinary_sim = exemplar_index(embedder, extra_attacks, extra_ordinary).nearest(view_vec)
+    # Both conditions: close to an attack in absolute terms (a message merely far from every ordinary
+    # exemplar, like a question from another business's customers, is not an attack), and closer to it than
+    # to any ordinary request ("give me my money back" sits near pressure attacks).
+    if attack_sim >= threshold and attack_sim - ordinary_sim >= margin:
+        return (f"similar to attack exemplar #{best + 1} (cosine {attack_sim:.2f}, "
+                f"{attack_sim - ordinary_sim:.2f} closer than to any ordinary request)")
+    return None
+
+
+def detect_injection(
+    text: str,
+    vector: np.ndarray | None = None,
+    embedder: Embedder | None = None,
+    *,
+    similarity_threshold: float,
+    similarity_margin: float,
+    classifier: InjectionClassifier | None = None,
+    classifier_threshold: float = 0.5,
+    extra_attacks: Sequence[str] = (),
+    extra_ordinary: Sequence[str] = (),
+    signal_count: int = 0,
+    vector_classifier: EmbeddingClassifier | None = None,
+) -> InjectionVerdict:
+    """`vector` is the sensor's embedding of the stripped message; layers 3 and 4 run when it and its
+    `embedder` are given. `vector_classifier` None is the shipped one (InjectionClassifierUnavailable when
+    its data cannot be read or the embedder is of another model: the check never runs without it)."""
+    reasons = [f"pattern: {name}" for name in heuristic_findings(mask_figures(text))]
+    view = injection_view(text)
+    if signal_count:
+        kinds = signal_kinds(view)
+        if len(kinds) >= signal_count:
+            reasons.append(f"jailbreak vocabulary: {len(kinds)} kinds ({', '.join(kinds)})")
+    if vector is not None and embedder is not None:
+        model = vector_classifier or shipped_classifier()
+        model.check_embedder(embedder)
+    if vector is not None and embedder is not None and has_words(view) and in_english(view):
+        view, view_vec = view_vector(text, vector, embedder)
+        near = _similar(view_vec, embedder, similarity_threshold, similarity_margin, extra_attacks, extra_ordinary)
+        if near:
+            reasons.append(near)
+        score = model.score(view_vec)
+        if score >= model.threshold:
+            reasons.append(f"injection classifier {score:.2f} ≥ {model.threshold:.2f}")
+    if classifier is not None:
+        score = float(classifier.injection_score(text))
+        if score >= classifier_threshold:
+            reasons.append(f"classifier score {score:.2f} ≥ {classifier_threshold:.2f}")
+    return InjectionVerdict(detected=bool(reasons), reasons=reasons)

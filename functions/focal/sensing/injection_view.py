@@ -1,0 +1,78 @@
+"""The view of a message that the statistical injection checks read: folded, with figures masked.
+
+Ids, booking or ticket numbers, amounts, dates, codes and PINs carry no instruction, yet a short message made
+of them lands anywhere in the embedding space (a PIN once sat next to an attack exemplar, "dispute the 999
+charge" next to "issue a credit of $999"). So every token that is a figure is dropped before the
+heuristics, the exemplar similarity and the classifier read the message: what is left is the words. (A
+placeholder in their stead was tried and learnt as a sign of an attack: attacks carry '#' headings.)
+
+A token is a figure when it holds a digit and no run of more than four letters ("TX-999999", "VC10234",
+"$40", "3/4", "12.50€", "#B-1042", "10am", "SN-4F7A-99B2-0C11", "QX7K2P"), unless it is spelled like l33t —
+a digit between letters, only digits that stand for letters (0 1 3 4 5 7), at most three ("ign0re",
+"pr3v10us", "1nstruct10ns") — which the heuristics read as the word it hides. A word with digits glued on
+("ignore1234": a run of six letters) is not a figure either, so digits cannot hide a word from the checks.
+"""
+
+from __future__ import annotations
+
+import re
+
+from focal.sensing.language import detect, written_in
+from focal.text.views import words_view
+
+MASK = ""
+_TOKEN = re.compile(r"\S+")
+_LEET_SHAPE = re.compile(r"[^\W\d_]\d+[^\W\d_]")
+_LETTER_RUN = re.compile(r"[^\W\d_]+")
+_DIGIT = re.compile(r"\d")
+_LEET_DIGITS = frozenset("013457")
+MAX_LETTER_RUN_IN_A_FIGURE = 4
+MAX_DIGITS_IN_LEET = 3
+
+
+def fold(text: str) -> str:
+    """The one folding the injection checks use (case, compatibility forms, zero-width characters, spaces)."""
+    return words_view(text)
+
+
+def is_figure(token: str) -> bool:
+    """Whether a whitespace-separated token is an id, number, amount, date or code (see the module doc)."""
+    digits = _DIGIT.findall(token)
+    if not digits:
+        return False
+    if any(len(run) > MAX_LETTER_RUN_IN_A_FIGURE for run in _LETTER_RUN.findall(token)):
+        return False
+    leet = bool(_LEET_SHAPE.search(token)) and len(digits) <= MAX_DIGITS_IN_LEET and set(digits) <= _LEET_DIGITS
+    return not leet
+
+
+def mask_figures(text: str) -> str:
+    """`text` with every figure token dropped (`MASK`; other tokens and the spacing kept)."""
+    return _TOKEN.sub(lambda m: MASK if is_figure(m.group(0)) else m.group(0), text)
+
+
+def injection_view(text: str) -> str:
+    """What the statistical checks embed: the folded message, figures masked, single spaces."""
+    return " ".join(mask_figures(fold(text)).split())
+
+
+def reuses_vector(text: str, view: str) -> bool:
+    """Whether the sensor's vector of `text` already is the view's: the embedding model's tokenizer lowercases
+    and splits on spaces, so only a masked figure or a folded character makes the view differ."""
+    return view == " ".join(text.strip().lower().split())
+
+
+def in_english(view: str) -> bool:
+    """Whether the checks on the embedding may read this view: the embedding model (all-MiniLM-L6-v2), the
+    exemplars and the ordinary messages the classifier learnt from are English. A view mostly in another
+    script, or with at least as many function words of another language as of English (focal.sensing
+    .language), or more of its frequent words, is left to the heuristics (which read six languages); a view
+    with too few words, or none of those words, to tell by is read. The classifier learnt from the same
+    views (focal.bench.injection_training.clearly_english)."""
+    if written_in(view, "en") is not None:
+        return False
+    _, shares = detect(view)
+    if not shares:
+        return True
+    english, other = shares.pop("en"), max(shares.values())
+    return english > other or english == other == 0.0
