@@ -8,10 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
-from test_lookup_not_found import AGENT, TOOLS
 from written_agent import passes
 
 from focal.cli.conversation_tests import format_report, run_suite
+from test_lookup_not_found import AGENT, TOOLS
 
 ROOT = Path(__file__).resolve().parents[2]
 START = {"user": "Send my parcel to a pickup point", "expect": {"step": "ask_parcel"}}

@@ -87,7 +87,7 @@ def _slot(run: CommandRun, name: str | None) -> Slot | None:
 
 
 def _set_slot(run: CommandRun, cmd: Command) -> None:
-    if cmd.flow and cmd.flow != run.session.active_scenario_id and not _retried(run, cmd):
+    if not _for_active_flow(run, cmd):
         return  # a value read for a flow that did not start (stickiness held) is not this flow's
     slot = _slot(run, cmd.slot)
     if slot is None:
@@ -126,6 +126,11 @@ def _set_slot(run: CommandRun, cmd: Command) -> None:
         rewound = rewind_to_slot(run.agent, run.session, slot.name)
         run.decision.notes.append(f"corrected {slot.name}" + (f", back to step {rewound.id}" if rewound else ""))
     run.executed.append(cmd.name)
+
+
+def _for_active_flow(run: CommandRun, cmd: Command) -> bool:
+    """The value is for the active flow, or for the flow it starts again (`_retried`)."""
+    return not cmd.flow or cmd.flow == run.session.active_scenario_id or _retried(run, cmd)
 
 
 def _retried(run: CommandRun, cmd: Command) -> bool:
