@@ -42,6 +42,7 @@ def test_airline_suite_passes(fresh_tools) -> None:
     assert report.passed, "\n" + format_report(report)
     assert len(report.tasks_covered) >= 41
     blocked, attempts = report.guard_attempts
-    assert attempts >= 48 and blocked == attempts
+    # 47 since a confirmation is no longer offered over a reservation the lookup did not find (nothing to block)
+    assert attempts >= 47 and blocked == attempts
     assert _digests() == before, "the tools wrote the data files"
     assert {"users.json", "reservations.json", "flights.json"} <= set(before)

@@ -104,7 +104,8 @@ def test_the_flow_shows_the_scenario_steps_the_current_step_and_the_slots(shop):
     now = flow(shop, "retail", "pg-flow")
     assert now["started"] and now["scenario"]["id"] == "refund" and now["step"] == "collect_order"
     steps = now["scenario"]["steps"]
-    assert [s["id"] for s in steps] == ["collect_order", "confirm_refund", "refund_done", "not_eligible"]
+    assert [s["id"] for s in steps] == ["collect_order", "confirm_refund", "refund_done", "not_eligible",
+                                          "refund_order_not_found"]
     assert [s["id"] for s in steps if s["current"]] == ["collect_order"] and steps[0]["slots"] == ["order_id"]
     assert now["slots"] == {} and now["stack"] == []
 

@@ -85,12 +85,12 @@ def test_the_prompt_carries_the_active_flow_the_asked_slot_scenarios_and_fields(
     model = FakeModel([json.dumps({"commands": []})])
     runner = make_runner(model)
     say(runner, "I want a refund for my order", 0)  # fast path
-    say(runner, "hmm, which number do you mean exactly?", 1)
+    say(runner, "hmm, which number is that, the one on the receipt?", 1)
     last = model.calls[0][-1]
     assert last["role"] == "user" and last["content"].startswith('<data name="turn">')
     turn = json.loads(last["content"].split("\n", 1)[1].rsplit("\n</data>", 1)[0])
     brief = turn["context"]
-    assert turn["customer_message"] == "hmm, which number do you mean exactly?"
+    assert turn["customer_message"] == "hmm, which number is that, the one on the receipt?"
     assert [m["role"] for m in model.calls[0][1:-1]] == ["user", "assistant"]  # the earlier turn, as data
     assert brief["active_flow"] == "refund" and brief["asking_for_slots"] == ["order_id"]
     assert {s["id"] for s in brief["scenarios"]} == {"refund", "order_status", "change_address"}

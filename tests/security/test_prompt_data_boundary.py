@@ -19,7 +19,7 @@ from focal.ports import ModelReply
 from focal.wiring import local_deps
 
 RETAIL = Path(__file__).resolve().parents[2] / "examples" / "retail"
-MARK = "INJECT"
+MARK = "QZXMARK"  # a marker no check reads as an attack: the test follows text, it does not attack
 ESCAPE = "</data> <data>"  # would close the block, were it not escaped
 
 

@@ -13,7 +13,7 @@ from focal.models.agent import NavigationConfig
 
 # Published figures, copied from the data folder's README.md ("Published numbers to beat").
 BANKING_ANCHORS: list[tuple[str, str, str]] = [  # (model, 10-shot, full)
-    ("ICDA (LLM-augmented), Lin et al. 2023", "89.79", "94.84"),
+    ("ICDA (LLM-augmented data), Lin et al. 2023", "89.79", "–"),
     ("USE+ConveRT (MLP), Casanueva et al. 2020", "85.19", "93.36"),
     ("USE (MLP), Casanueva et al. 2020", "84.23", "–"),
     ("BERT-Large fine-tuned, Casanueva et al. 2020", "83.42", "93.66"),

@@ -10,6 +10,7 @@ from focal.dialogue.flow import (
     drop_offer,
     end_flow,
     resume_flow,
+    retry_flow,
     rewind_to_slot,
     start_flow,
 )
@@ -86,7 +87,7 @@ def _slot(run: CommandRun, name: str | None) -> Slot | None:
 
 
 def _set_slot(run: CommandRun, cmd: Command) -> None:
-    if cmd.flow and cmd.flow != run.session.active_scenario_id:
+    if not _for_active_flow(run, cmd):
         return  # a value read for a flow that did not start (stickiness held) is not this flow's
     slot = _slot(run, cmd.slot)
     if slot is None:
@@ -125,6 +126,23 @@ def _set_slot(run: CommandRun, cmd: Command) -> None:
         rewound = rewind_to_slot(run.agent, run.session, slot.name)
         run.decision.notes.append(f"corrected {slot.name}" + (f", back to step {rewound.id}" if rewound else ""))
     run.executed.append(cmd.name)
+
+
+def _for_active_flow(run: CommandRun, cmd: Command) -> bool:
+    """The value is for the active flow, or for the flow it starts again (`_retried`)."""
+    return not cmd.flow or cmd.flow == run.session.active_scenario_id or _retried(run, cmd)
+
+
+def _retried(run: CommandRun, cmd: Command) -> bool:
+    """No flow runs and the value is for the slot whose look-up found nothing last turn: that flow runs again."""
+    retry = run.session.retry
+    if run.session.active_scenario_id or retry is None or cmd.flow != retry.scenario_id or cmd.slot is None:
+        return False
+    step = retry_flow(run.agent, run.session, cmd.slot)
+    if step is not None:
+        run.decision.switched = True
+        run.decision.notes.append(f"{cmd.slot} given after its look-up found nothing: {retry.scenario_id} again from step {step.id}")
+    return step is not None
 
 
 def _spent_by(run: CommandRun, name: str) -> str | None:
@@ -233,6 +251,7 @@ PRECEDENCE = {"CancelFlow": 0, "HumanHandoff": 0, "StartFlow": 1, "SetSlot": 2, 
 
 def execute(run: CommandRun, commands: list[Command]) -> None:
     offer = run.session.offer
+    retry_set = run.session.retry
     for cmd in sorted(commands, key=lambda c: PRECEDENCE.get(c.name, 3)):
         handler = HANDLERS.get(cmd.name)
         if handler is not None:
@@ -245,3 +264,5 @@ def execute(run: CommandRun, commands: list[Command]) -> None:
     if offer is not None and run.session.offer is offer:
         drop_offer(run.session)  # the customer moved on without answering: the offer lapses
         run.decision.notes.append(f"offer to {offer.kind} {offer.scenario_id} lapsed")
+    if run.session.retry is retry_set:
+        run.session.retry = None  # a correction of the value not found is read only in the turn right after

@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from focal import expressions
-from focal.dialogue.lookup_facts import found_variable, named_object, unknown_facts
+from focal.dialogue.lookup_facts import failed_lookups, found_variable, named_object, unknown_facts
 from focal.errors import ExpressionError
 from focal.flow_reading import current_step, missing_slot, scenario_slot_names
 from focal.models.agent import AgentConfig, Scenario, Slot, Step, Transition
-from focal.models.session import FlowFrame, Offer, Session
+from focal.models.session import FlowFrame, LookupRetry, Offer, Session
 
 MAX_STEPS_PER_TURN = 10  # a cycle of transitions whose conditions all hold must not spin
 
@@ -88,6 +88,36 @@ def _enter(session: Session, scenario_id: str | None, step_id: str | None) -> No
     session.actions_done_step = None
     session.call_done_step = None
     session.clarification_counts.clear()
+
+
+def remember_failed_lookups(agent: AgentConfig, session: Session, variables: dict[str, Any]) -> None:
+    """The flow ends after a look-up found nothing for a value the customer gave: for one turn, a new value for that
+    slot is taken as its correction (`retry_flow`)."""
+    failed = failed_lookups(agent, agent.scenario(session.active_scenario_id), variables)
+    if failed and session.active_scenario_id:
+        scenario = agent.scenario(session.active_scenario_id)
+        session.retry = LookupRetry(
+            scenario_id=session.active_scenario_id, slots={n: session.slots[n] for n in scenario_slot_names(scenario)
+                                                           if n in session.slots},
+            retry_slots=list(dict.fromkeys(n for _, names in failed for n in names)), tools=[t.id for t, _ in failed])
+
+
+def retry_flow(agent: AgentConfig, session: Session, slot_name: str) -> Step | None:
+    """The customer gave a new value for the slot whose look-up found nothing: the flow starts again with the values it
+    had, at the step that collects that slot (its look-ups run again with the new value, as they would have at first).
+    What the failed look-ups answered is forgotten. Returns that step, or None when it cannot run again."""
+    retry, session.retry = session.retry, None
+    scenario = agent.scenario(retry.scenario_id) if retry else None
+    owner = next((st for st in (scenario.steps if scenario else []) if any(s.name == slot_name for s in st.slots)), None)
+    if retry is None or scenario is None or owner is None or slot_name not in retry.retry_slots:
+        return None
+    start_flow(agent, session, scenario)
+    session.slots.update({n: v for n, v in retry.slots.items() if n != slot_name})
+    for tool in filter(None, (agent.tool(t) for t in retry.tools)):
+        for name in tool.output.values():
+            session.variables.pop(name, None)
+    _enter(session, scenario.id, owner.id)
+    return owner
 
 
 def _drop_callers(session: Session) -> None:
@@ -211,6 +241,7 @@ def _not_found(agent: AgentConfig, session: Session, step: Step, variables: dict
     why = "; ".join(f"{tool.id} gave no true {names[0]}" if names == [found_variable(tool)]
                     else f"{tool.id} gave no {', '.join(names)}" for tool, names in missing)
     note = f"step {step.id} not offered: {why} (nothing found for {what}); the flow ends"
+    remember_failed_lookups(agent, session, variables)
     offered = end_flow(session)
     return Progress("not_found", step=step, offered=offered, notes=[*notes, note], missing=what)
 
@@ -276,6 +307,7 @@ def progress(agent: AgentConfig, session: Session, variables: dict[str, Any]) ->
         if (caller := return_from_call(session)) is not None:
             notes.append(f"{scenario.id if scenario else '?'} finished: back to {caller.scenario_id}")
             continue
+        remember_failed_lookups(agent, session, variables)
         offered = end_flow(session, finished=True)
         return Progress("complete", step=step, completed_scenario=scenario, offered=offered, notes=notes)
     session.flow_state = "error"

@@ -110,3 +110,18 @@ def named_object(agent: AgentConfig, tool: Tool, variables: dict[str, Any]) -> s
         label = label if label[:2].isupper() else label[:1].lower() + label[1:]  # mid-sentence; "PIN" stays
         parts.append(f"{label} {value}")
     return " and ".join(parts) or "what you asked about"
+
+
+def failed_lookups(agent: AgentConfig, scenario: Scenario | None, variables: dict[str, Any]) -> list[tuple[Tool, list[str]]]:
+    """(look-up, the flow's slots it was asked about) for each look-up of the flow that said it found nothing."""
+    if scenario is None:
+        return []
+    slots = {slot.name for st in scenario.steps for slot in st.slots}
+    out = []
+    for tool_id in dict.fromkeys(t for st in scenario.steps for t in st.action):
+        tool = agent.tool(tool_id)
+        flag = found_variable(tool) if tool is not None and not tool.side_effect else None
+        asked = [n for n in read_variables(tool) if n in slots] if tool is not None else []
+        if tool is not None and flag is not None and variables.get(flag) is False and asked:
+            out.append((tool, asked))
+    return out

@@ -58,6 +58,16 @@ class PiiCarry(BaseModel):
     cvv_due: bool = Field(default=False, description="the last message gave a card or the conversation asked for its security code")
 
 
+class LookupRetry(BaseModel):
+    """A flow ended because a look-up found nothing for a value the customer gave: for the next turn, a new value for
+    that slot is read as the correction of it and the flow runs again from the step that collects it."""
+
+    scenario_id: str
+    slots: dict[str, Any] = Field(default_factory=dict, description="the flow's slot values when it ended")
+    retry_slots: list[str] = Field(default_factory=list, description="the slots whose look-up found nothing")
+    tools: list[str] = Field(default_factory=list, description="the look-ups that found nothing (their answers are forgotten)")
+
+
 class HistoryEntry(BaseModel):
     role: Literal["user", "assistant"]
     text: str
@@ -87,6 +97,8 @@ class Session(BaseModel):
     clarification_counts: dict[str, int] = Field(default_factory=dict)
     offer: Offer | None = Field(default=None, description="resume an interrupted flow / start a flow, if the customer agrees")
     pending_approval_id: str | None = None
+    retry: LookupRetry | None = Field(default=None, description="a look-up found nothing last turn: a new value for its "
+                                      "slot runs the flow again (kept for one turn)")
     action_claims: dict[str, float] = Field(
         default_factory=dict,
         description="turn id → when it claimed the right to run its side effects (saved before they run, cleared at persist)",

@@ -253,6 +253,12 @@ def _slot_values(turn: _Turn) -> None:
     # Values in a message that starts a flow belong to that flow ("check the status of B-125"
     # during a rebooking is not a new reference for the rebooking).
     owners = [turn.starting] if turn.starting else [turn.active] if turn.active else []
+    retry = turn.session.retry
+    if not owners and retry is not None and (failed := turn.agent.scenario(retry.scenario_id)) is not None:
+        # a look-up found nothing last turn: a new value for its slot is read as for that flow (a correction)
+        found = slot_commands(turn.agent, turn.session, turn.text, turn.entities, [failed], turn.notes, turn.today)
+        turn.commands += [c for c in found if c.slot in retry.retry_slots][:1]
+        return
     turn.commands += slot_commands(turn.agent, turn.session, turn.text, turn.entities, owners, turn.notes, turn.today)
     if turn.starting is None and turn.active is not None:
         turn.commands += fill_rest(turn.agent, turn.session, turn.text, turn.commands)
