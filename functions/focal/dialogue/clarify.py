@@ -21,9 +21,17 @@ def clarify_question(options: list[Scenario]) -> str:
     return f"Just to be sure I help with the right thing: do you mean {names}?"
 
 
-def suggestions(options: list[Scenario]) -> list[str]:
-    """One example message per option, for the chat channel to offer as buttons."""
-    return [s.entry_examples[0] for s in options if s.entry_examples]
+def suggestions(options: list[Scenario], agent: AgentConfig | None = None, lang: str | None = None) -> list[str]:
+    """One example message per option, for the chat channel to offer as buttons: in the customer's language `lang`
+    when the agent's `translations` give the scenario examples in it, else as the agent wrote them."""
+    texts = agent.translations.get(lang or "") if agent is not None else None
+    out = []
+    for scenario in options:
+        given = texts.scenarios.get(scenario.id) if texts is not None else None
+        examples = given.entry_examples if given is not None and given.entry_examples else scenario.entry_examples
+        if examples:
+            out.append(examples[0])
+    return out
 
 
 def _lower_first(text: str) -> str:

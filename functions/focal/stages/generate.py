@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from focal.dialogue.clarify import likely_scenarios, step_suggestions, suggestions
+from focal.dialogue.notices import turn_language as conversation_language
 from focal.enforcement.bindings import render_draft
 from focal.enforcement.reading import expression_names
 from focal.enforcement.repair import hopeless, rules_to_enforce
@@ -39,13 +40,13 @@ def commitment_names(agent: AgentConfig, state: TurnState) -> list[str]:
 
 def _suggest(agent: AgentConfig, state: TurnState) -> None:
     """The questions a chat channel may offer as buttons after a clarification or an out-of-scope answer."""
-    action = state.route.decision.action
+    action, lang = state.route.decision.action, conversation_language(state)
     if action == "clarify":
-        state.suggested_questions = suggestions(likely_scenarios(agent, state.sensor.context))
+        state.suggested_questions = suggestions(likely_scenarios(agent, state.sensor.context), agent, lang)
     elif action == "clarify_step":
         state.suggested_questions = step_suggestions(state)
     elif action == "out_of_scope":
-        state.suggested_questions = suggestions(agent.scenarios[:MAX_OPTIONS])
+        state.suggested_questions = suggestions(agent.scenarios[:MAX_OPTIONS], agent, lang)
 
 
 def _said_as_written(agent: AgentConfig, state: TurnState) -> str | None:

@@ -22,6 +22,7 @@ from focal.dialogue.clarify import (
     likely_scenarios,
     suggestions,
 )
+from focal.dialogue.notices import turn_language as conversation_language
 from focal.dialogue.ownership import FOREIGN_MESSAGE, FOREIGN_SESSION, ownership
 from focal.dialogue.profile_migration import migrate_profile
 from focal.enforcement.conditions import sensor_rules
@@ -142,7 +143,7 @@ def _clarify(state: TurnState, agent: AgentConfig, context: Context) -> None:
         state.session.offer = Offer(kind="start", scenario_id=scenario.id)
     else:
         options = likely_scenarios(agent, context)
-        state.suggested_questions = suggestions(options)
+        state.suggested_questions = suggestions(options, agent, conversation_language(state))
         state.response = clarify_question(options)
     state.route.decision.action = "clarify"
     state.route.decision.intent_label = context.detected_intent
@@ -169,8 +170,8 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         return state
     state.session, state.profile = loaded
     text = r.message.strip()
-    state.session.language = turn_language(agent, text, state.session.language)
-    agent = localized(agent, state.session.language)  # the agent's texts in the customer's language
+    state.session.language = turn_language(agent, text, conversation_language(state))
+    agent = localized(agent, conversation_language(state))  # the agent's texts in the customer's language
     vector = deps.embedder.embed([text])[0] if text else np.zeros(deps.embedder.dimension, dtype=np.float32)
 
     if agent.feature_on("pre_validation"):
@@ -187,7 +188,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
             state.control.next = "persist"
             return state
 
-    with reading_in(state.session.language):  # dates and figures as the customer's language writes them
+    with reading_in(conversation_language(state)):  # dates and figures as the customer's language writes them
         state.sensor.context = context = from_customer(agent, _understand(state, deps, agent, text, vector))
     state.sensor.commands = list(context.commands)
     if context.is_ambiguous and agent.feature_on("clarification"):
@@ -195,7 +196,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     elif not context.commands and (questions := suggested_questions(agent, state.sensor.prevalidation)):
         # "do the same as before" in a new conversation: nothing to act on, ask what is meant
         state.response = questions[0]
-        state.suggested_questions = suggestions(agent.scenarios[:MAX_OPTIONS])
+        state.suggested_questions = suggestions(agent.scenarios[:MAX_OPTIONS], agent, conversation_language(state))
         state.route.decision.action = "clarify"
         state.execution_path = "clarify"
         state.confidence = round(context.intent_confidence, 4)
