@@ -5,28 +5,17 @@ and follows a clear change of language."""
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
-import yaml
+from agent_variants import tutorial_in_four_languages
 
 from focal.models.turn import TurnRequest
 from focal.pipeline.runner import LocalRunner
 from focal.wiring import local_deps
 
-TUTORIAL = Path(__file__).resolve().parents[2] / "examples" / "tutorial"
-
 
 @pytest.fixture(scope="module")
 def deps(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("library")
-    shutil.copy(TUTORIAL / "tools.py", folder / "tools.py")
-    doc = yaml.safe_load((TUTORIAL / "agent.yaml").read_text(encoding="utf-8"))
-    doc["languages"] = ["en", "es", "de", "fr"]
-    doc.pop("translations", None)
-    (folder / "agent.yaml").write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
-    return local_deps(folder / "agent.yaml", ":memory:")
+    return local_deps(tutorial_in_four_languages(tmp_path_factory.mktemp("library")), ":memory:")
 
 
 def _turns(deps, session: str, *messages: str):
