@@ -270,7 +270,7 @@ def _bench_parsers(sub) -> None:  # noqa: ANN001 - the subparsers of `focal`
     from focal.bench.overhead import add_parser as add_overhead_parser
 
     add_overhead_parser(bsub)  # `focal bench overhead`: offline, with an instant model, with model latency
-    from focal.bench.intents import add_parser as add_intents_parser
+    from focal.bench.intents_cli import add_parser as add_intents_parser
 
     add_intents_parser(bsub)  # `focal bench intents`: Banking77 / CLINC150 beside published figures
     from focal.bench.floor import add_parser as add_floor_parser

@@ -56,3 +56,38 @@ def test_a_shot_count_with_no_rows_in_the_slice_is_a_clear_error_not_a_crash(tmp
     args = [a if a != "10" else "30" for a in SLICE]  # the slice holds 10-shot rows only
     with pytest.raises(SystemExit, match="30-shot rows of seed 0 .* hold no example"):
         main([*args, "--cache", str(tmp_path / "cache")])
+
+
+def _model_folder(folder: Path) -> None:
+    """A model folder in the layout scripts/finetune_intents.py writes, holding the shipped model's files (a real
+    ONNX model: what is checked is the loading and the reporting, not the fine-tuning, which needs torch)."""
+    from focal.adapters.onnx_embedder import locate_model
+
+    model, tokenizer = locate_model()
+    (folder / "minilm").mkdir(parents=True)
+    (folder / "minilm" / "model.onnx").symlink_to(model)
+    (folder / "minilm" / "tokenizer.json").symlink_to(tokenizer)
+
+
+def test_finetuned_folders_are_measured_by_the_same_protocol_and_missing_seeds_are_named(tmp_path, capsys):
+    root = tmp_path / "finetuned"
+    _model_folder(root / "banking77-10shot-seed0")
+    _model_folder(root / "clinc150")
+    args = [a if a != "0" else "0,1" for a in SLICE]  # seeds 0 and 1: seed 1 has no folder
+    assert main([*args, "--cache", str(tmp_path / "cache"), "--throughput", "0", "--finetuned", str(root)]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("fine-tuned MiniLM (build time, per data set)")]
+    assert len(rows) == 3  # Banking77, CLINC150 and its ambiguity trap
+    shipped = next(line for line in out.splitlines() if line.startswith("Focal offline sensor") and "%" not in line)
+    # the same model files through the fine-tuned path give seed 0's figure of the shipped path
+    seed0 = next(line for line in out.splitlines() if "Focal offline sensor 10-shot per seed" in line)
+    assert rows[0].split()[-1] == seed0.split("per seed ")[1].split("/")[0]
+    assert "fine-tuned MiniLM (build time, per data set) 10-shot per seed" in out and "(seeds 0)" in out
+    assert "no model folder under" in out and "banking77-10shot-seed1" in out
+    assert "MB," in out and "ms/sentence" in out
+    assert shipped
+
+
+def test_a_finetuned_path_that_is_not_a_folder_is_a_clear_error(tmp_path):
+    with pytest.raises(SystemExit, match="--finetuned .* is not a folder"):
+        main([*SLICE, "--cache", str(tmp_path / "cache"), "--finetuned", str(tmp_path / "nothing")])

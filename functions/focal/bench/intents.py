@@ -315,8 +315,9 @@ def intents(
     data_dir: str | None = None, cache_dir: str | None = ".focal/bench-cache", *, shots: Sequence[int] = (10, 30),
     seeds: Sequence[int] = (0, 1, 2, 3, 4), full: bool = True, clinc: bool = True, classes: int | None = None,
     per_label: int | None = None, head_weight: float | None = None, baseline: bool = True,
-    throughput_sentences: int = 1000, threads: int = 1, log=print,
+    throughput_sentences: int = 1000, threads: int = 1, log=print, more=None,
 ) -> str:
+    """The report; `more(run, data, log)`, if given, adds rows measured otherwise (fine-tuned encoders)."""
     from focal.adapters.onnx_embedder import shared_embedder
 
     data = Path(data_dir) if data_dir else default_data_dir()
@@ -333,6 +334,8 @@ def intents(
     _measure(run, "Focal offline sensor", head_weight, data, embedder, log)
     if baseline and weight > 0:
         _measure(run, "  nearest example only (w = 0)", 0.0, data, embedder, log)
+    if more is not None:
+        more(run, data, log)
 
     test_t, _ = read_banking(data / "banking77_test.csv")
     run.throughput = throughput(base, test_t[:throughput_sentences]) if throughput_sentences > 0 else 0.0
@@ -352,35 +355,3 @@ def _measure(run: IntentsRun, name: str, head_weight: float | None, data: Path, 
                                      entry_threshold=NavigationConfig().entry_threshold, log=log)
         run.clinc_rows.append((name, rows))
         run.margins.append((name, margin_row))
-
-
-def cmd(args) -> int:
-    def ints(s: str) -> list[int]:
-        return [int(x) for x in s.split(",") if x.strip()]
-
-    print(intents(
-        args.data, None if args.no_cache else args.cache, shots=ints(args.shots), seeds=ints(args.seeds),
-        full=not args.no_full, clinc=not args.no_clinc, classes=args.classes, per_label=args.rows_per_label,
-        head_weight=args.head_weight, baseline=not args.no_baseline, throughput_sentences=args.throughput,
-        threads=args.threads, log=(lambda *_: None) if args.quiet else (lambda m: print(m, flush=True)),
-    ))
-    return 0
-
-
-def add_parser(bsub) -> None:
-    s = bsub.add_parser("intents", help="the offline intent sensor on Banking77 and CLINC150 beside published figures")
-    s.add_argument("--data", help="folder with the benchmark files (default: ../shared/bench/intents)")
-    s.add_argument("--cache", default=".focal/bench-cache", help="embedding cache folder")
-    s.add_argument("--no-cache", action="store_true")
-    s.add_argument("--shots", default="10,30")
-    s.add_argument("--seeds", default="0,1,2,3,4")
-    s.add_argument("--no-full", action="store_true", help="skip Banking77 full training data")
-    s.add_argument("--no-clinc", action="store_true")
-    s.add_argument("--no-baseline", action="store_true", help="skip the nearest-example-only rows")
-    s.add_argument("--classes", type=int, help="slice: only the first N labels (sorted) of each data set")
-    s.add_argument("--rows-per-label", type=int, help="slice: at most N rows per label in each split")
-    s.add_argument("--head-weight", type=float, help="override navigation.intent_head_weight")
-    s.add_argument("--throughput", type=int, default=1000, help="sentences timed for throughput (0: skip)")
-    s.add_argument("--threads", type=int, default=1, help="onnxruntime intra-op threads")
-    s.add_argument("--quiet", action="store_true", help="print only the table")
-    s.set_defaults(func=cmd)

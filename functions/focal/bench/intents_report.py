@@ -36,6 +36,7 @@ TARGETS = "targets: Banking77 10-shot ≥ 89.8 (the best few-shot figure above);
 class BankingResult:
     per_seed: dict[int, list[float]] = field(default_factory=dict)  # k → accuracy per seed
     full: float | None = None
+    seed_ids: dict[int, list[int]] = field(default_factory=dict)  # k → the seeds measured, when not the run's seeds
 
 
 @dataclass
@@ -82,6 +83,7 @@ class IntentsRun:
     embedded: int = 0  # sentences this run embedded (not found in the cache)
     embed_seconds: float = 0.0
     seconds: float = 0.0  # the run's wall time
+    notes: list[str] = field(default_factory=list)  # lines printed after the throughput (fine-tuned models)
 
 
 def _mean_std(values: list[float]) -> str:
@@ -117,9 +119,9 @@ def _banking_lines(run: IntentsRun) -> list[str]:
         cells = [ten if k == 10 else "–" for k in run.shots] + ([full_fig] if run.full else [])
         lines.append(f"{name:<48}" + "".join(f"{c:>16}" for c in cells))
     lines.append(f"  ({MEASURED_BASELINE}; 30-shot column of Casanueva et al. not retrievable here)")
-    seeds = ",".join(map(str, run.seeds))
     for name, res in run.banking:
         for k, v in res.per_seed.items():
+            seeds = ",".join(map(str, res.seed_ids.get(k, run.seeds)))
             lines.append(f"  {name.strip()} {k}-shot per seed {'/'.join(f'{x:.2f}' for x in v)} (seeds {seeds})")
     return lines
 
@@ -164,7 +166,7 @@ def _throughput_lines(run: IntentsRun) -> list[str]:
         lines.append(f"  this run embedded {run.embedded} uncached sentences in {run.embed_seconds:.1f} s "
                      f"({run.embedded / max(run.embed_seconds, 1e-9):.0f} sentences/s)")
     lines.append(f"  wall time {run.seconds:.1f} s; embeddings cached in {run.cache_dir or '(no cache)'}")
-    return lines
+    return lines + [f"  {note}" for note in run.notes]
 
 
 def format_intents(run: IntentsRun) -> str:
