@@ -66,8 +66,8 @@ def anchor_positive_batches(rows: Sequence[Row], rounds: int, batch_size: int, s
             rng.shuffle(queue)
         while queues:
             # the labels with the most pairs left first, so the tail is not all one label
-            order = sorted(queues, key=lambda lab: (-len(queues[lab]), rng.random()))
-            batch = [queues[lab].pop() for lab in order[:batch_size]]
+            fullest = sorted(queues, key=lambda lab: (-len(queues[lab]), rng.random()))
+            batch = [queues[lab].pop() for lab in fullest[:batch_size]]
             queues = {lab: q for lab, q in queues.items() if q}
             if len(batch) >= 2:
                 batches.append(batch)
