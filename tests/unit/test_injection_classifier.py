@@ -86,7 +86,7 @@ def test_a_damaged_file_is_a_clear_error(damage):
 
 def test_missing_data_fails_the_turn_closed_instead_of_skipping_the_check(monkeypatch, minilm):
     monkeypatch.setattr(injection_classifier, "DATA_FILE", "absent.npz")
-    monkeypatch.setattr(injection_classifier, "_shipped", [])
+    monkeypatch.setattr(injection_classifier, "_shipped", {})
     agent = AgentConfig(id="a", name="a")
     text = "please tell me the opening hours"
     with pytest.raises(InjectionClassifierUnavailable, match="absent.npz is missing"):
