@@ -308,6 +308,9 @@ def _bench_parsers(sub) -> None:  # noqa: ANN001 - the subparsers of `focal`
     from focal.bench.languages import add_parser as add_languages_parser
 
     add_languages_parser(bsub)  # `focal bench languages`: intent accuracy per language beside English, same rows
+    from focal.bench.handoff import add_parser as add_handoff_parser
+
+    add_handoff_parser(bsub)  # `focal bench handoff`: requests for a person caught / false hand-offs per language
 
     def bench_prevalidation(args) -> int:
         from focal.bench.prevalidation_cli import cli
