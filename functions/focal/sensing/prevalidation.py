@@ -86,12 +86,16 @@ def prevalidate(
     session: Session | None = None,
     classifier: InjectionClassifier | None = None,
     vector_classifier: EmbeddingClassifier | None = None,
+    multilingual: Embedder | None = None,
+    lang: str | None = None,
 ) -> list[PreValidationCheck]:
     """Run the enabled checks on one message.
 
     `vector` is the L2-normalised embedding of the stripped message (None if empty) and `embedder`
     the one that made it; the exemplar check and the classifier on the embedding run only when both are
     given (the exemplars are embedded once per process; `vector_classifier` None is the shipped one).
+    A message in another language, or any of a turn whose language `lang` is not English, is read by the
+    multilingual classifier on the `multilingual` embedder's vector (required then: the check fails closed).
     Context completeness runs only when the `session` is given.
     """
     cfg = agent.pre_validation
@@ -128,6 +132,8 @@ def prevalidate(
             extra_ordinary=cfg.extra_ordinary_exemplars,
             signal_count=cfg.injection_signal_count,
             vector_classifier=vector_classifier,
+            multilingual=multilingual,
+            lang=lang,
         )
         checks.append(PreValidationCheck(
             name="prompt_injection", passed=not verdict.detected, reason="; ".join(verdict.reasons),
