@@ -11,9 +11,9 @@ from pydantic import ValidationError
 
 from focal.config.validate import semantic_problems, semantic_warnings
 from focal.dialogue.notices import answer_language_line, buttons_in_language, in_language
-from focal.models.engine_texts import table
 from focal.generation.prompt import generation_messages
 from focal.models.agent import AgentConfig, agent_json_schema
+from focal.models.engine_texts import table
 from focal.models.localized import localized
 from focal.models.session import Session
 from focal.models.turn import TurnRequest, TurnState

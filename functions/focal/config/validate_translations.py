@@ -144,5 +144,5 @@ def engine_text_warnings(c: Collector, agent: AgentConfig) -> None:
                   f"version: a customer writing {name} hears them in English; add engine_texts.{lang}", "warning")
         for key in worded:
             if key not in given:
-                c.add(("engine_texts",), f"no {name} text (engine_texts.{lang}.{key}): a customer writing {name} hears "
-                      "the engine's own wording", "warning")
+                c.add(("engine_texts", lang, key), f"no {name} text: the file words '{key}' in another language, a "
+                      f"customer writing {name} hears the engine's own wording", "warning")

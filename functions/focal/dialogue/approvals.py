@@ -21,8 +21,8 @@ from focal.dialogue.confidence import Assessment, assess, plain
 from focal.dialogue.tool_calls import arguments_for
 from focal.flow_reading import current_step
 from focal.models.agent import AgentConfig
-from focal.models.engine_texts import english
 from focal.models.approval import ApprovalRequest, EngineEvent, EventType
+from focal.models.engine_texts import english
 from focal.models.session import Session
 from focal.models.turn import ToolCall, TurnState
 from focal.tool_inputs import read_variables

@@ -26,8 +26,8 @@ import re
 import numpy as np
 
 from focal.models.agent import REFUSAL_PLACEHOLDER, AgentConfig
-from focal.models.engine_texts import english
 from focal.models.context import PreValidationCheck
+from focal.models.engine_texts import english
 from focal.models.session import Session
 from focal.ports import Embedder, InjectionClassifier
 from focal.sensing.dangerous import dangerous_findings

@@ -192,7 +192,8 @@ def _run(state: TurnState, deps: Deps) -> TurnState:
     if state.sensor.foreign_session:
         complete_turn(state, deps.idempotency, deps.clock())  # another customer's session: nothing is written to it
         return state
-    say_in_language(state, _agent_or_none(state, deps))  # the engine's notices in the customer's language, before the answer is written anywhere
+    # the engine's texts in the customer's language, before the answer is written anywhere
+    say_in_language(state, _agent_or_none(state, deps))
     plan = carry_plan(state, deps)
     with digit_rules(plan.rules):  # every document this turn writes masks them too
         if state.error is not None and state.error.code == VersionConflict.code:
