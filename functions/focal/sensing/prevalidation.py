@@ -27,6 +27,7 @@ import numpy as np
 
 from focal.models.agent import REFUSAL_PLACEHOLDER, AgentConfig
 from focal.models.context import PreValidationCheck
+from focal.models.engine_texts import english
 from focal.models.session import Session
 from focal.ports import Embedder, InjectionClassifier
 from focal.sensing.dangerous import dangerous_findings
@@ -160,15 +161,10 @@ def suggested_questions(agent: AgentConfig, checks: list[PreValidationCheck]) ->
         if check.name == "context_completeness":
             topics = [s.name for s in agent.scenarios][:4]
             if topics:
-                listed = ", ".join(topics[:-1]) + (" or " if len(topics) > 1 else "") + topics[-1]
-                questions.append(
-                    "I don't have the earlier part of our conversation. "
-                    f"Could you tell me what you'd like to do — for example {listed}?"
-                )
+                listed = ", ".join(topics[:-1]) + (english("or") if len(topics) > 1 else "") + topics[-1]
+                questions.append(english("context_lost_listed").replace("{listed}", listed))
             else:
-                questions.append(
-                    "I don't have the earlier part of our conversation. Could you tell me what you'd like to do?"
-                )
+                questions.append(english("context_lost"))
             questions.extend(agent.pre_validation.context_questions)
     return questions
 
