@@ -308,14 +308,18 @@ def _bench_parsers(sub) -> None:  # noqa: ANN001 - the subparsers of `focal`
     from focal.bench.languages import add_parser as add_languages_parser
 
     add_languages_parser(bsub)  # `focal bench languages`: intent accuracy per language beside English, same rows
+    from focal.bench.handoff import add_parser as add_handoff_parser
+
+    add_handoff_parser(bsub)  # `focal bench handoff`: requests for a person caught / false hand-offs per language
 
     def bench_prevalidation(args) -> int:
-        from focal.bench.prevalidation import cli
+        from focal.bench.prevalidation_cli import cli
 
         return cli(args)
 
     s = bsub.add_parser("prevalidation", help="caught / false-alarm counts of pre-validation on a labelled YAML set")
-    s.add_argument("file", help="YAML with lists under attacks, dangerous, ordinary")
+    s.add_argument("file", help="YAML with lists under attacks, dangerous, ordinary; a folder of messages.LANG.yaml "
+                                "files (figures per language); or `shared` (sources never trained on)")
     s.add_argument("--show", action="store_true", help="also list the misses and false alarms")
     s.set_defaults(func=bench_prevalidation)
 

@@ -4,7 +4,8 @@ Labelled mode (`focal bench retrieval AGENT [--cases FILE] [--k 1,3,5,10]`): eve
 labelled set (default: retrieval.yaml beside the agent) goes through the code path a turn uses —
 `sync_index` into the embedded index (centred vectors, every key of every rule), the message
 embedded and centred as the retrieve stage does, the scope built by `turn_scope` from a session in
-the case's scenario/step, `search_rules` (keys folded into rules, competing flows), then the rule
+the case's scenario/step, `search_rules` (keys folded into rules, competing flows; a message of several parts also part by part,
+focal.retrieval.message_parts), then the rule
 filter's similarity decision (`rule_match_threshold`, `rule_match_margin`, the competing flow; fire
 limits and relationships are left out: a fresh session, the mechanism alone). It prints recall@k
 (expected rule ids among the top k rules; "always included" hits do not count), recall and precision
@@ -31,6 +32,7 @@ from focal.models.turn import ScoredRule
 from focal.ports import Embedder, RuleIndex
 from focal.retrieval.calibration import centred
 from focal.retrieval.matching import RuleHit, search_rules
+from focal.retrieval.message_parts import search_message
 from focal.retrieval.rules import indexed_scope_id, sync_index, turn_scope
 
 TENANT = "bench"
@@ -132,7 +134,7 @@ class CaseResult:
 
 def scored(agent: AgentConfig, hits: list[RuleHit]) -> list[ScoredRule]:
     return [ScoredRule(rule_id=h.rule_id, score=h.score, scope=rule.scope.value, reason=h.reason, flow_id=h.flow_id,
-                       flow_score=h.flow_score) for h in hits if (rule := agent.rule(h.rule_id)) is not None]
+                       flow_score=h.flow_score, best_score=h.best_score) for h in hits if (rule := agent.rule(h.rule_id)) is not None]
 
 
 def passing(agent: AgentConfig, candidates: list[ScoredRule], threshold: float | None = None) -> set[str]:
@@ -162,7 +164,7 @@ def run_cases(agent: AgentConfig, cases: Sequence[Case], embedder: Embedder, ind
         t1 = time.perf_counter()
         query = centred(embedder, vector)
         scope = turn_scope(TENANT, agent, session, [])
-        candidates = scored(agent, search_rules(agent, index, scope, query, agent.retrieval.top_k))
+        candidates = scored(agent, search_message(agent, index, embedder, scope, case.message, query))
         passing(agent, candidates)
         t2 = time.perf_counter()
         ranked = [h for h in search_rules(agent, index, scope, query, max_k) if h.reason == "similarity"]

@@ -38,6 +38,7 @@ EXAMPLES: dict[str, str] = {
     "bench startup": "focal bench startup examples/retail/agent.yaml examples/retail/tests.yaml --runs 2",
     "bench language": "focal bench language --repeat 3",
     "bench languages": "focal bench languages --seeds 0,1",
+    "bench handoff": "focal bench handoff tests/data/handoff_requests/held_out.tsv",
     "bench prevalidation": "focal bench prevalidation tests/data/prevalidation_messages.yaml --show",
     "bench relevance": "focal bench relevance --no-blind --show",
     "bench retrieval": "focal bench retrieval examples/retail/agent.yaml --k 1,3,5",

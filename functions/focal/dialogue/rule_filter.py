@@ -1,7 +1,8 @@
 """Which retrieved candidates truly apply.
 
 1. calibrated similarity (focal.retrieval.matching): at least `rule_match_threshold`, within
-   `rule_match_margin` of the turn's best rule, and not beaten by more than the margin by another
+   `rule_match_margin` of the best rule of its search (the whole message's, or one part's when the message
+   carries several concerns, focal.retrieval.message_parts), and not beaten by more than the margin by another
    flow's entry example (the message asks for that flow, not what the rule answers) nor, for a soft
    rule, by the value the message gives the variable asked last turn (the message is that answer,
    focal.retrieval.slot_answer); then `enabled`,
@@ -94,8 +95,11 @@ def below(agent: AgentConfig, candidates: list[ScoredRule], cand: ScoredRule, fl
     cfg = agent.retrieval
     if cand.score < cfg.rule_match_threshold:
         return ""
-    best = max(candidates, key=lambda c: c.score)
-    if cand.score < best.score - cfg.rule_match_margin:
+    if cand.best_score is not None:  # measured against the best rule of its own search (focal.retrieval.message_parts)
+        if cand.score < cand.best_score - cfg.rule_match_margin:
+            return f"{cand.score:.2f} is more than {cfg.rule_match_margin:g} below the best rule for that part of the " \
+                   f"message ({cand.best_score:.2f})"
+    elif cand.score < (best := max(candidates, key=lambda c: c.score)).score - cfg.rule_match_margin:
         return f"{cand.score:.2f} is more than {cfg.rule_match_margin:g} below rule {best.rule_id} ({best.score:.2f})"
     if flows_compete and cand.flow_score is not None and cand.score < cand.flow_score - cfg.rule_match_margin:
         return f"the message fits flow {cand.flow_id} better ({cand.flow_score:.2f} vs {cand.score:.2f})"

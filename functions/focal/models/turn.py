@@ -75,6 +75,9 @@ class ScoredRule(BaseModel):
     reason: str = "similarity"
     flow_id: str | None = Field(default=None, description="the flow (not the rule's own) whose entry example fits the message best")
     flow_score: float | None = Field(default=None, description="that entry example's calibrated similarity")
+    best_score: float | None = Field(
+        default=None, description="the best rule's similarity in the search this score comes from: the whole message's, "
+                                  "or one part's when the message has several (focal.retrieval.message_parts)")
     answer_slot: str | None = Field(default=None, description="the variable asked last turn that the message gives a value")
     answer_score: float | None = Field(
         default=None, description="the calibrated similarity of the message to that value's words (a soft rule must not "

@@ -1,5 +1,6 @@
-"""Building what an agent's first turn would build: its rule index, its intent index, the dialogue-act index,
-the pre-validation exemplars (with the agent's own), the injection classifier's data and the refusal texts the answer checks compare with.
+"""Building what an agent's first turn would build: its rule index, its intent index, the dialogue-act index (and, for
+an agent speaking another language, the request for a person in the multilingual space), the pre-validation exemplars
+(with the agent's own), the injection classifier's data and the refusal texts the answer checks compare with.
 
 `focal test` calls it before the first conversation, so the start-up is paid (and measured) once and not
 inside the first conversation's first turn. With an embedder that keeps vectors on disk
@@ -15,6 +16,9 @@ from focal.sensing.acts import act_index
 from focal.sensing.injection_classifier import shipped_classifier
 from focal.sensing.injection_exemplars import exemplar_index
 from focal.sensing.intents import intent_index
+from focal.sensing.person_request import person_index
+from focal.sensing.spaces import LOAD_ERRORS
+from focal.sensing.turn_language import ENGLISH
 from focal.turn.deps import Deps
 
 
@@ -22,6 +26,11 @@ def warm_agent(deps: Deps, tenant_id: str, agent: AgentConfig) -> None:
     ensure_indexed(deps, tenant_id, agent)
     intent_index(tenant_id, agent, deps.embedder)
     act_index(deps.embedder)
+    if deps.multilingual_embedder is not None and any(lang != ENGLISH for lang in agent.languages):
+        try:  # the request for a person in the multilingual space (a missing model is said by the turn that needs it)
+            person_index(deps.multilingual_embedder)
+        except LOAD_ERRORS:
+            pass
     pre = agent.pre_validation
     if agent.feature_on("pre_validation") and pre.check_injection:
         exemplar_index(deps.embedder, pre.extra_attack_exemplars, pre.extra_ordinary_exemplars)

@@ -32,6 +32,7 @@ class RuleHit:
     reason: str  # "similarity", or "always included" (a GLOBAL hard constraint outside the top k)
     flow_id: str | None = None
     flow_score: float | None = None
+    best_score: float | None = None  # the best rule's score in the same search (the rule filter's relative cut)
 
 
 def keys_per_rule(agent: AgentConfig) -> int:
@@ -80,11 +81,12 @@ def search_rules(agent: AgentConfig, index: RuleIndex, scope: ScopeFilter, vecto
     kept = similar[:top_k] + [h for h in folded.values() if h.reason == ALWAYS_INCLUDED]
     kept += [Hit(h.rule_id, h.score, ALWAYS_INCLUDED) for h in similar[top_k:] if _global_hard(agent, h.rule_id)]
     flows = flow_scores(index, scope, vector) if kept else {}
+    best = max((h.score for h in kept), default=None)
     out = []
     for h in kept:
         own = _own_flow(agent, h.rule_id)
-        rival = max(((f, s) for f, s in flows.items() if f != own), key=lambda fs: fs[1], default=None)
-        out.append(RuleHit(h.rule_id, h.score, h.reason, *(rival or (None, None))))
+        flow_id, flow_score = max(((f, s) for f, s in flows.items() if f != own), key=lambda fs: fs[1], default=(None, None))
+        out.append(RuleHit(h.rule_id, h.score, h.reason, flow_id, flow_score, best_score=best))
     return out
 
 

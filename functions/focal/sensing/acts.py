@@ -85,14 +85,18 @@ LEXICON = {
 }
 
 
-def detect_acts(text: str, similarities: dict[str, float] | None, threshold: float) -> dict[str, str]:
-    """act → how it was recognised ("lexicon" or "similarity 0.87"), for the acts the message expresses."""
+def detect_acts(text: str, similarities: dict[str, float] | None, threshold: float,
+                heard: dict[str, str] | None = None) -> dict[str, str]:
+    """act → how it was recognised ("lexicon" or "similarity 0.87"), for the acts the message expresses.
+    `heard`: acts already recognised by their meaning in the multilingual space (focal.sensing.person_request)."""
     found: dict[str, str] = {}
     for act in ACTS:
         if LEXICON[act](text):
             found[act] = "lexicon"
         elif similarities and similarities[act] >= threshold:
             found[act] = f"similarity {similarities[act]:.2f}"
+        elif heard and act in heard:
+            found[act] = heard[act]
     if lexicon.is_unsure(text):
         found.pop("affirm", None)
         if found.get("deny") != "lexicon":  # "hmm, no" is a no; "I'm not sure that's right" is neither

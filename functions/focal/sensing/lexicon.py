@@ -160,7 +160,8 @@ def is_cancel(text: str) -> bool:
 
 
 def is_handoff(text: str) -> bool:
-    return bool(HANDOFF.search(text)) or reply_words.contains("handoff", text)
+    """The English forms; other languages are heard by meaning (focal.sensing.person_request)."""
+    return bool(HANDOFF.search(text))
 
 
 def is_greeting(text: str) -> bool:

@@ -146,9 +146,9 @@ def _answer_offer(agent: AgentConfig, session: Session, text: str, acts: dict[st
 
 
 def _dialogue_acts(agent: AgentConfig, session: Session, text: str, act_similarities: dict[str, float] | None,
-                   notes: list[str]) -> dict[str, str]:
+                   notes: list[str], heard: dict[str, str] | None = None) -> dict[str, str]:
     """The message's dialogue acts, with how each was heard; a yes only when it is nothing more than a yes."""
-    acts = detect_acts(text, act_similarities, agent.sensor.act_similarity)
+    acts = detect_acts(text, act_similarities, agent.sensor.act_similarity, heard)
     # the question the customer answers: the last sentence of the agent's last message that asks one, not the
     # summary before it ("…the money goes back to your card. Shall I cancel booking K1NW8N?")
     asked = lexicon.question_of(last_agent_message(session))
@@ -164,12 +164,13 @@ def _dialogue_acts(agent: AgentConfig, session: Session, text: str, act_similari
 
 
 def _read(agent: AgentConfig, session: Session, text: str, scores: list[IntentScore],
-          act_similarities: dict[str, float] | None, today: date | None, notes: list[str]) -> _Turn:
+          act_similarities: dict[str, float] | None, today: date | None, notes: list[str],
+          heard: dict[str, str] | None = None) -> _Turn:
     """The message's values, dialogue acts, tone and any digression, before any command."""
     active = agent.scenario(session.active_scenario_id)
     pending = session.variables.get(PENDING)
     entities = message_entities(agent, text, today, pending.get("variable") if isinstance(pending, dict) else None)
-    acts = _dialogue_acts(agent, session, text, act_similarities, notes)
+    acts = _dialogue_acts(agent, session, text, act_similarities, notes, heard)
     abusive = tone.abusive(text)
     if abusive:
         notes.append(tone.NOTE)
@@ -310,9 +311,11 @@ def offline_context(
     scores: list[IntentScore],
     act_similarities: dict[str, float] | None = None,
     today: date | None = None,
+    heard: dict[str, str] | None = None,
 ) -> Context:
     """The offline reading of `text`. `today`: the turn's date from the caller's clock; without it a date
-    with no year, or named relative to today ("yesterday"), is not read."""
+    with no year, or named relative to today ("yesterday"), is not read. `heard`: dialogue acts recognised by their
+    meaning in the multilingual space (act → how)."""
     best = scores[0] if scores else None
     confidence = best.score if best else 0.0
     notes: list[str] = []
@@ -321,7 +324,7 @@ def offline_context(
         notes.append(f"{language.NOTE_PREFIX}{lang}")
         return Context(message=text, embedding=embedding, intent_scores=scores[:5], source="offline", notes=notes,
                        intent_confidence=confidence)
-    turn = _read(agent, session, text, scores, act_similarities, today, notes)
+    turn = _read(agent, session, text, scores, act_similarities, today, notes, heard)
     for step in COMMAND_STEPS:
         step(turn)
     ambiguity = _ambiguity(turn)

@@ -1,5 +1,6 @@
 """The words of short replies in Spanish, German and French, beside the English lexicon (focal.sensing.lexicon):
-a yes, a no, a stop, a request for a person, a greeting, a hesitation, and the words that take a yes back.
+a yes, a no, a stop, a greeting, a hesitation, and the words that take a yes back. A request for a person is no
+word list: in these languages it is read by its meaning (focal.sensing.person_request).
 
 Data, one table per language; the lexicon matches every language's words at once (a customer may answer "ja" in
 an English conversation), as whole words or phrases, case-insensitively. A word shared by two languages ("no",
@@ -20,8 +21,6 @@ WORDS: dict[str, Table] = {
         "deny": ("no", "nada", "todavía no", "aún no", "ahora no", "mejor no", "de ninguna manera"),
         "cancel": ("cancela", "cancelar", "cancélalo", "cancelarlo", "olvídalo", "olvídelo", "déjalo", "déjelo", "anula",
                    "anular", "detente", "no sigas"),
-        "handoff": ("hablar con una persona", "hablar con un humano", "hablar con un agente", "persona real", "un humano",
-                    "un operador", "alguien de su equipo", "alguien del equipo", "con una persona", "un agente humano"),
         "greeting": ("hola", "gracias", "muchas gracias", "buenos días", "buenas tardes", "buenas noches", "buenas",
                      "hola de nuevo", "mil gracias"),
         "unsure": ("quizás", "quizá", "tal vez", "no sé", "no estoy seguro", "no estoy segura", "a lo mejor", "puede ser"),
@@ -37,8 +36,6 @@ WORDS: dict[str, Table] = {
         "deny": ("nein", "nee", "nö", "lieber nicht", "noch nicht", "jetzt nicht", "auf keinen fall", "bitte nicht"),
         "cancel": ("abbrechen", "brich ab", "brechen sie ab", "vergiss es", "vergessen sie es", "stopp", "lass es",
                    "lassen sie es", "hör auf"),
-        "handoff": ("mit einem menschen", "mit einem mitarbeiter", "mit einer mitarbeiterin", "echten menschen",
-                    "echte person", "mit einer person", "einen mitarbeiter", "einen menschen", "einem berater"),
         "greeting": ("hallo", "danke", "vielen dank", "danke schön", "dankeschön", "guten tag", "guten morgen",
                      "guten abend", "servus", "moin", "hallo nochmal"),
         "unsure": ("vielleicht", "weiß nicht", "weiss nicht", "keine ahnung", "nicht sicher", "mal sehen", "eventuell"),
@@ -54,8 +51,6 @@ WORDS: dict[str, Table] = {
         "deny": ("non", "pas maintenant", "pas encore", "surtout pas", "pas du tout", "non merci"),
         "cancel": ("annule", "annulez", "annuler", "laisse tomber", "laissez tomber", "oublie ça", "oubliez", "arrête",
                    "arrêtez"),
-        "handoff": ("parler à un humain", "un humain", "une vraie personne", "un conseiller", "une conseillère",
-                    "une personne", "un opérateur", "quelqu'un de votre équipe", "un agent humain"),
         "greeting": ("bonjour", "salut", "merci", "merci beaucoup", "bonsoir", "bonjour à nouveau", "merci bien"),
         "unsure": ("peut-être", "je ne sais pas", "je sais pas", "pas sûr", "pas sûre", "aucune idée", "éventuellement"),
         "reservation": ("mais", "seulement", "attends", "attendez", "sauf", "plutôt", "moitié", "plus tard", "demain",

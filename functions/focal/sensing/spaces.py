@@ -85,12 +85,20 @@ def embed_message(embedder: Embedder | None, texts: Sequence[str], lang: str | N
 def intent_scores(tenant_id: str, agent: AgentConfig, lang: str | None, english: Embedder, vector: np.ndarray,
                   multilingual: Embedder | None, text: str, notes: list[str]) -> list[IntentScore]:
     """The scenarios' scores for the message, in the turn's space, on MiniLM's scale."""
+    return read_in_space(tenant_id, agent, lang, english, vector, multilingual, text, notes)[0]
+
+
+def read_in_space(tenant_id: str, agent: AgentConfig, lang: str | None, english: Embedder, vector: np.ndarray,
+                  multilingual: Embedder | None, text: str,
+                  notes: list[str]) -> tuple[list[IntentScore], np.ndarray | None]:
+    """The scenarios' scores (as `intent_scores`) and, for a turn matched in the multilingual space, the message's
+    vector there (its dialogue acts are read from the same vector: focal.sensing.person_request); None otherwise."""
     if multilingual_turn(agent, lang) and text:
         found = embed_message(multilingual, [text], lang or primary(agent))
         assert multilingual is not None  # embed_message refused None
         notes.append(f"matched in the multilingual space ({lang or primary(agent)})")
-        return _multilingual_scores(tenant_id, agent, lang or primary(agent), multilingual, found[0])
-    return intent_index(tenant_id, agent, english).scores(vector)
+        return _multilingual_scores(tenant_id, agent, lang or primary(agent), multilingual, found[0]), found[0]
+    return intent_index(tenant_id, agent, english).scores(vector), None
 
 
 def _multilingual_scores(tenant_id: str, agent: AgentConfig, lang: str, embedder: Embedder,

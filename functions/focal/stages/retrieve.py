@@ -17,10 +17,13 @@ import logging
 
 import numpy as np
 
+from focal.models.agent import AgentConfig
 from focal.models.turn import ScoredRule, TurnState
+from focal.ports import ScopeFilter
 from focal.retrieval.calibration import centred
-from focal.retrieval.matching import RuleHit, search_rules
+from focal.retrieval.matching import RuleHit
 from focal.retrieval.memory import recall
+from focal.retrieval.message_parts import search_message, search_with_parts
 from focal.retrieval.multilingual import search_multilingual
 from focal.retrieval.rules import ensure_indexed, turn_scope
 from focal.retrieval.slot_answer import answer_score, slot_answer
@@ -29,6 +32,21 @@ from focal.turn.deps import Deps
 
 logger = logging.getLogger("focal.retrieve")
 DEGRADED = "retrieval"
+
+
+def _search(state: TurnState, deps: Deps, agent: AgentConfig, scope: ScopeFilter, query: np.ndarray) -> list[RuleHit]:
+    """The rule hits of the message and of each of its parts (focal.retrieval.message_parts), in the turn's space."""
+    assert state.session is not None and state.sensor.context is not None
+    message, notes, lang = state.sensor.context.message, state.sensor.context.notes, state.session.language
+    if multilingual_turn(agent, lang):  # a turn in another language: its own space (focal.retrieval.multilingual)
+        def in_space(text: str) -> list[RuleHit]:
+            found = search_multilingual(deps, state.request.tenant_id, agent, scope, text, notes, lang)
+            return found or []
+
+        return search_with_parts(agent, message, in_space(message), lambda parts: [in_space(p) for p in parts])
+    if deps.sync_on_turn:
+        ensure_indexed(deps, state.request.tenant_id, agent)
+    return search_message(agent, deps.rule_index, deps.embedder, scope, message, query)
 
 
 def run(state: TurnState, deps: Deps) -> TurnState:
@@ -43,15 +61,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     query = centred(deps.embedder, vector)
     hits: list[RuleHit]
     try:
-        found = search_multilingual(deps, r.tenant_id, agent, scope, state.sensor.context.message, state.sensor.context.notes,
-                                    state.session.language) \
-            if multilingual_turn(agent, state.session.language) else None
-        if found is not None:
-            hits = found  # a turn in another language: its own space (focal.retrieval.multilingual)
-        else:
-            if deps.sync_on_turn:
-                ensure_indexed(deps, r.tenant_id, agent)
-            hits = search_rules(agent, deps.rule_index, scope, query, agent.retrieval.top_k)
+        hits = _search(state, deps, agent, scope, query)
     except MultilingualSpaceUnavailable:
         raise  # the turn needs a model this deployment lacks: fail closed, not a turn without rules
     except Exception as exc:  # noqa: BLE001 - any index failure (RuleIndexError, transport errors) degrades the turn
@@ -68,6 +78,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     state.retrieve.candidates = [
         ScoredRule(rule_id=hit.rule_id, score=round(hit.score, 4), scope=rule.scope.value, reason=hit.reason,
                    flow_id=hit.flow_id, flow_score=None if hit.flow_score is None else round(hit.flow_score, 4),
+                   best_score=None if hit.best_score is None else round(hit.best_score, 4),
                    answer_slot=answer.slot if answer else None, answer_score=answered)
         for hit in hits
         if (rule := agent.rule(hit.rule_id)) is not None

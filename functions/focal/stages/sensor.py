@@ -38,10 +38,11 @@ from focal.sensing.locale_reading import reading_in
 from focal.sensing.model_sensor import model_sensor
 from focal.sensing.offers import MAX_OPTIONS
 from focal.sensing.offline import offline_context
+from focal.sensing.person_request import person_request
 from focal.sensing.prevalidation import blocking_failures, prevalidate, refusal_text, suggested_questions
 from focal.sensing.provenance import from_customer
 from focal.sensing.sensor_merge import merge_readings
-from focal.sensing.spaces import intent_scores, multilingual_turn
+from focal.sensing.spaces import read_in_space
 from focal.sensing.turn_language import turn_language
 from focal.turn.budget import budget_spent, start_budget
 from focal.turn.deps import Deps
@@ -74,13 +75,11 @@ def _understand(state: TurnState, deps: Deps, agent: AgentConfig, text: str, vec
     assert state.session is not None
     lang = state.session.language
     space_notes: list[str] = []
-    scores = intent_scores(state.request.tenant_id, agent, lang, deps.embedder, vector, deps.multilingual_embedder, text,
-                           space_notes)
-    # the dialogue-act exemplars are English and their threshold MiniLM's: another language's acts are read by the
-    # lexicon's word tables only (focal.sensing.reply_words)
-    acts = act_index(deps.embedder).similarities(vector) if text and not multilingual_turn(agent, lang) else None
+    scores, multilingual = read_in_space(state.request.tenant_id, agent, lang, deps.embedder, vector,
+                                         deps.multilingual_embedder, text, space_notes)
+    acts, heard = _act_readings(deps, text, vector, multilingual)
     today = datetime.fromtimestamp(deps.clock(), UTC).date()  # "yesterday", "March 3": the turn's own date
-    context = offline_context(agent, state.session, text, vector.tolist(), scores, acts, today=today)
+    context = offline_context(agent, state.session, text, vector.tolist(), scores, acts, today=today, heard=heard)
     context.notes[:0] = space_notes
     context.fast_path, context.fast_path_reason = fast_path(agent, context, state.session)
     llm = deps.llm(agent, state)
@@ -113,6 +112,21 @@ def _understand(state: TurnState, deps: Deps, agent: AgentConfig, text: str, vec
         elif not offline_heard_yes(context.notes):
             merged.notes.append(MODEL_ONLY_YES)  # the gate weighs it as less certain (focal.dialogue.confidence)
     return merged
+
+
+def _act_readings(deps: Deps, text: str, vector: np.ndarray,
+                  multilingual: np.ndarray | None) -> tuple[dict[str, float] | None, dict[str, str] | None]:
+    """The English act exemplars' similarities, or (in the multilingual space) the acts heard by their meaning.
+
+    The act exemplars are English and their threshold MiniLM's: in the multilingual space the request for a person
+    is read by its meaning, from the vector the intent match computed (focal.sensing.person_request), the other
+    acts by the lexicon's word tables (focal.sensing.reply_words)."""
+    if multilingual is None:
+        return (act_index(deps.embedder).similarities(vector) if text else None), None
+    if deps.multilingual_embedder is None:  # read_in_space refused the turn already; never reached
+        return None, None
+    how = person_request(deps.multilingual_embedder, multilingual)
+    return None, ({"handoff": how} if how else None)
 
 
 def decent_in_flow(agent: AgentConfig, context: Context, session: Session) -> str | None:
@@ -176,7 +190,8 @@ def run(state: TurnState, deps: Deps) -> TurnState:
 
     if agent.feature_on("pre_validation"):
         state.sensor.prevalidation = prevalidate(
-            agent, r.message, vector if text else None, deps.embedder, state.session, _classifier(deps, agent)
+            agent, r.message, vector if text else None, deps.embedder, state.session, _classifier(deps, agent),
+            multilingual=deps.multilingual_embedder, lang=conversation_language(state),
         )
         failed = blocking_failures(state.sensor.prevalidation)
         if failed:
