@@ -192,13 +192,16 @@ def _internal_names(agent: AgentConfig, state: TurnState, index: int) -> list[Vi
     return [Violation(rule_id="internals", lane="internals", reason=reason)] if leaks else []
 
 
-def _language(state: TurnState, index: int) -> list[Violation]:
+def _language(agent: AgentConfig, state: TurnState, index: int) -> list[Violation]:
     """A model's draft in another language than the conversation's (focal.enforcement.draft_language), always."""
     draft = state.generate.drafts[index]
     if draft.source != "model":
         return []  # the agent's own texts, localized to the turn's language
     started = time.perf_counter()
-    found = draft_language(draft.text, state.session.language if state.session is not None else None)
+    session = state.session
+    said = [h.text for h in session.history if h.role == "user"] if session is not None else []
+    said += [state.request.message] if said[-1:] != [state.request.message] else []
+    found = draft_language(agent, draft.text, session.language if session is not None else None, said)
     state.enforce.report.checks.append(CheckVerdict(
         name="language", draft=index, passed=found.passed, score=float(not found.passed), threshold=0.0, reason=found.reason,
         method="words", ms=round((time.perf_counter() - started) * 1000, 3)))
@@ -238,7 +241,7 @@ def _output_checks(agent: AgentConfig, state: TurnState, deps: Deps) -> list[Vio
     cfg = agent.enforcement
     index = len(state.generate.drafts) - 1
     draft = state.generate.drafts[index]
-    violations = _internal_names(agent, state, index) + _language(state, index)
+    violations = _internal_names(agent, state, index) + _language(agent, state, index)
     if not (cfg.relevance_check_enabled or cfg.grounding_check_enabled):
         return violations
     variables = known_variables(agent, state.session, state.profile)
@@ -246,7 +249,8 @@ def _output_checks(agent: AgentConfig, state: TurnState, deps: Deps) -> list[Vio
         started = time.perf_counter()
         folder = _model_folder(agent, cfg.relevance_model_dir)
         model = deps.relevance_model(folder) if folder and deps.relevance_model else None
-        rel = check_relevance(agent, state, draft.text, draft.source, deps.embedder, spoken(agent, variables), model)
+        rel = check_relevance(agent, state, draft.text, draft.source, deps.embedder, spoken(agent, variables), model,
+                              deps.multilingual_embedder)
         _lap(state.enforce.report, "relevance", started)
         state.enforce.report.checks.append(CheckVerdict(
             name="relevance", draft=index, passed=rel.passed, score=rel.score,
