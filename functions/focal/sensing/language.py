@@ -190,7 +190,7 @@ def reads_as(text: str, lang: str) -> str | None:
     """The language a drafted answer clearly reads as when that is not `lang` ("other script" when most of its
     letters are not Latin); None when it reads as `lang` or says too little to tell. Ids, amounts, dates, links and
     e-mail addresses are no words (`words`); a word both languages' lists hold counts for `lang`. Clear: at least
-    MIN_WORDS words of another language's lists, and more than twice the words of `lang`'s own — so "OK, A1003.", a
+    MIN_WORDS words of another language's lists, and more than twice the words of `lang`'s own — so "OK, B2044.", a
     greeting by name or a product's English name inside a Spanish answer never flips it."""
     letters = [c for c in text if c.isalpha()]
     if len(letters) >= 3 and sum(not _latin(c) for c in letters) * 2 > len(letters):
