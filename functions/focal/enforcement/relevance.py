@@ -233,8 +233,20 @@ def check_relevance(
                                                                    cfg.relevance_refusal_similarity)):
         return RelevanceResult(True, None, f"bypass: {why}", "bypass", threshold)
     if model is None:
-        return _cosine_verdict(agent, space, answer_vec, message_vec, fixed, fixed_vecs, filled, threshold, earlier)
+        meaning = _closeness(agent, space, answer_vec, message_vec, fixed, fixed_vecs, filled, threshold, earlier)
+        surface = None if space.english else _surface(agent, state, text, embedder, fixed, filled, threshold, earlier)
+        return _cosine_verdict(agent, meaning, surface, threshold)
     return _model_verdict(model, text, [message] + filled + earlier + fixed, earlier, threshold)
+
+
+def _surface(agent: AgentConfig, state: TurnState, text: str, embedder: Embedder, fixed: list[str], filled: list[str],
+             threshold: float, earlier: list[str]) -> _Closeness:
+    """A non-English draft's closeness to the conversation as MiniLM reads it."""
+    context_vec = state.sensor.context.embedding if state.sensor.context else []
+    vectors, fixed_vecs = _embed(embedder, [text] + ([] if context_vec else [state.request.message]), fixed)
+    message_vec = np.asarray(context_vec, dtype=np.float32) if context_vec else vectors[-1]
+    english = Space(embedder, True, SAME, SAME)
+    return _closeness(agent, english, vectors[0], message_vec, fixed, fixed_vecs, filled, threshold, earlier)
 
 
 def _routed(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> tuple[list[str], list[str]]:
@@ -263,14 +275,24 @@ def _model_verdict(model: RelevanceModel, text: str, queries: list[str], earlier
     return RelevanceResult(False, score, reason, method, threshold)
 
 
-def _cosine_verdict(
+@dataclass
+class _Closeness:
+    """How close an answer sits to the conversation and to unrelated content, in one space."""
+    score: float        # the best cosine to the conversation, on MiniLM's scale
+    which: str          # … to what
+    raw: float          # the best cosine to the conversation as the space gives it
+    unrelated: float    # the best cosine to an unrelated exemplar as the space gives it
+    kind: str           # … to which kind of unrelated content
+
+
+def _closeness(
     agent: AgentConfig, space: Space, answer_vec: np.ndarray, message_vec: np.ndarray, routed: list[str],
     routed_vecs: np.ndarray, filled: list[str], threshold: float, earlier: list[str],
-) -> RelevanceResult:
+) -> _Closeness:
     """The best cosine of the answer to the conversation — the message, the routed texts, the agent's domain, the
     conversational moves (then the texts with the customer's values and the earlier message, embedded only when
-    those fall short) — against the threshold, and against its closeness to unrelated content. Every cosine on
-    MiniLM's scale by the pair's languages (`space`: focal.enforcement.relevance_space)."""
+    those fall short) — on MiniLM's scale by the pair's languages (`space`: focal.enforcement.relevance_space), and
+    its closeness to unrelated content."""
     domain, moves = list(domain_texts(agent)), list(CONVERSATIONAL_MOVES)
     fixed = routed + [t for t in domain + moves + list(UNRELATED_TEXTS) if t not in routed]
     _, vecs = _embed(space.embedder, [], fixed)
@@ -281,23 +303,35 @@ def _cosine_verdict(
     context = [("the message", message_vec, SAME)] + [("the routed text", by_text[t], own) for t in routed]
     context += [("the agent's own texts", by_text[t], own) for t in domain]
     context += [("a conversational move", by_text[t], exemplar) for t in moves]
-    scores = [space.scored(_cosine(answer_vec, v), kind) for _, v, kind in context]
+    raw = [_cosine(answer_vec, v) for _, v, _ in context]
+    scores = [space.scored(c, kind) for c, (_, _, kind) in zip(raw, context, strict=True)]
     later = filled + earlier
     if max(scores) < threshold and later:
         more, _ = _embed(space.embedder, later, [])
         context += [("an earlier message", v, SAME) if t in earlier else ("the routed text", v, own)
                     for t, v in zip(later, more, strict=True)]
-        scores += [space.scored(_cosine(answer_vec, v), kind) for _, v, kind in context[len(scores):]]
+        raw += [_cosine(answer_vec, v) for _, v, _ in context[len(raw):]]
+        scores += [space.scored(c, kind) for c, (_, _, kind) in zip(raw[len(scores):], context[len(scores):], strict=True)]
     best = int(np.argmax(scores))
-    score, which = round(float(scores[best]), 4), context[best][0]
-    unrelated = [space.scored(_cosine(answer_vec, by_text[t]), exemplar) for t in UNRELATED_TEXTS]
+    unrelated = [_cosine(answer_vec, by_text[t]) for t in UNRELATED_TEXTS]
     worst = int(np.argmax(unrelated))
+    return _Closeness(round(float(scores[best]), 4), context[best][0], max(raw), unrelated[worst], UNRELATED_KINDS[worst])
+
+
+def _cosine_verdict(agent: AgentConfig, meaning: _Closeness, surface: _Closeness | None,
+                    threshold: float) -> RelevanceResult:
+    """The answer's best score against the threshold — in its meaning space, or MiniLM's reading of a non-English
+    draft (`surface`: the customer's own words repeated in their language are evidence too, however little else
+    MiniLM reads there) —, and its closeness to unrelated content against its closeness to the conversation, in the
+    meaning space only (MiniLM finds two texts of one language alike whatever they say)."""
+    found = meaning if surface is None or meaning.score >= surface.score else surface
+    score, which = found.score, found.which + ("" if found is meaning else " (MiniLM)")
     margin = agent.enforcement.relevance_off_topic_margin
     if score < threshold:
         reason = f"the answer does not address the customer's message (cosine {score:.2f} < {threshold:.2f})"
         return RelevanceResult(False, score, reason, "cosine", threshold)
-    if unrelated[worst] > score + margin:
-        reason = (f"the answer is about something else ({UNRELATED_KINDS[worst]}, cosine {unrelated[worst]:.2f}) more than "
-                  f"about the conversation ({score:.2f} to {which})")
+    if meaning.unrelated > meaning.raw + margin:
+        reason = (f"the answer is about something else ({meaning.kind}, cosine {meaning.unrelated:.2f}) more than "
+                  f"about the conversation ({meaning.raw:.2f})")
         return RelevanceResult(False, score, reason, "cosine", threshold)
     return RelevanceResult(True, score, f"cosine {score:.2f} to {which} ≥ {threshold:.2f}", "cosine", threshold)
