@@ -59,8 +59,13 @@ def _relevance(runner: LocalRunner, session: str, message: str, draft: str) -> d
     ("Mein Paket kam beschädigt an", "Oh nein, das tut mir sehr leid! Möchten Sie einen Ersatz oder lieber Ihr Geld zurück?"),
     ("Mein Flug hatte vier Stunden Verspätung, wo ist mein Paket?",
      "Das tut mir leid. Ich sehe gern nach, wo Ihr Paket ist. Wie lautet Ihre Bestellnummer?"),
+    # on the subject the customer brought up (money, health): not "about something else"
+    ("Soll ich meine Kreditkarte in Raten abbezahlen?", "Ratenzahlung kostet 19 % Zinsen im Jahr; wenn möglich, zahlen "
+     "Sie die Kartenschulden zuerst ab, dann fallen keine Zinsen an. Ich kann Ihre Zahlungsart hier ändern."),
+    ("Me duele la cabeza de tanto mirar el móvil, ¿hay algún modo?", "Lo siento. Puede activar el modo nocturno y "
+     "bajar el brillo en Ajustes > Pantalla; descansar la vista cada rato también ayuda."),
 ])
-def test_an_on_topic_german_draft_is_relevant(runner, message, draft):
+def test_an_on_topic_draft_in_another_language_is_relevant(runner, message, draft):
     verdict = _relevance(runner, f"de-on-{abs(hash(draft)) % 10**6}", message, draft)
     assert verdict["passed"], verdict
 

@@ -281,7 +281,7 @@ class _Closeness:
     score: float        # the best cosine to the conversation, on MiniLM's scale
     which: str          # … to what
     raw: float          # the best cosine to the conversation as the space gives it
-    unrelated: float    # the best cosine to an unrelated exemplar as the space gives it
+    unrelated: float    # the best cosine to an unrelated exemplar as the space gives it (multilingual: beyond the message's)
     kind: str           # … to which kind of unrelated content
 
 
@@ -313,7 +313,12 @@ def _closeness(
         raw += [_cosine(answer_vec, v) for _, v, _ in context[len(raw):]]
         scores += [space.scored(c, kind) for c, (_, _, kind) in zip(raw[len(scores):], context[len(scores):], strict=True)]
     best = int(np.argmax(scores))
-    unrelated = [_cosine(answer_vec, by_text[t]) for t in UNRELATED_TEXTS]
+    # In the multilingual space a draft's closeness to unrelated content counts beyond the customer's message's own:
+    # an answer about money or health to a customer who asked about money or health is on the subject they brought
+    # up. There unrelated texts sit near a cosine of 0 to each other; MiniLM's sit well above it, so there the
+    # message's closeness would cancel the contrast for any message: the English space keeps the plain contrast.
+    asked = (lambda t: 0.0) if space.english else (lambda t: max(0.0, _cosine(message_vec, by_text[t])))
+    unrelated = [_cosine(answer_vec, by_text[t]) - asked(t) for t in UNRELATED_TEXTS]
     worst = int(np.argmax(unrelated))
     return _Closeness(round(float(scores[best]), 4), context[best][0], max(raw), unrelated[worst], UNRELATED_KINDS[worst])
 
