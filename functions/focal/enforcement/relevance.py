@@ -19,7 +19,9 @@ What is compared with what
   the (message, answer) and (routed text, answer) pairs.
 - A draft of a non-English turn (or one that clearly reads as another declared language) is scored the same way
   in the multilingual space, its cosines put on MiniLM's scale by the pair's languages
-  (focal.enforcement.relevance_space): MiniLM reads other languages by their surface.
+  (focal.enforcement.relevance_space): MiniLM reads other languages by their surface. The threshold is met by the
+  better of that score and MiniLM's (the customer's own words repeated in their language are evidence too); the
+  contrast with unrelated content is read in the multilingual space only, beyond the message's own closeness to it.
 - An answer composed offline from the agent's own templates (draft source offline / template /
   fallback) is relevant by construction and is not scored.
 
