@@ -5,7 +5,8 @@
 3. exemplar similarity (focal.sensing.injection_exemplars) on the view vector;
 4. the classifier on the view vector (focal.sensing.injection_classifier), at the threshold its data carries;
    a score under SECOND_OPINION_BELOW flags only when the multilingual classifier (4b) agrees on the view.
-Layers 3 and 4 read English views only (focal.sensing.injection_view.in_english): they rest on an English
+Layers 3 and 4 read English views only (focal.sensing.injection_view.read_in_english; in a conversation in
+another language, only a view whose own words lean to English): they rest on an English
 embedding model, English exemplars and English ordinary messages, and raised false alarms on one ordinary
 message in six (exemplars) to one in two (classifier) in other languages.
 4b. a view in another language — one `in_english` does not read, or any view of a turn whose language is not
@@ -33,7 +34,7 @@ from focal.ports import Embedder, InjectionClassifier
 from focal.sensing.injection import heuristic_findings
 from focal.sensing.injection_classifier import EmbeddingClassifier, shipped_classifier, shipped_multilingual_classifier
 from focal.sensing.injection_exemplars import exemplar_index
-from focal.sensing.injection_view import MASK, in_english, injection_view, mask_figures, reuses_vector
+from focal.sensing.injection_view import MASK, in_english, injection_view, mask_figures, read_in_english, reuses_vector
 from focal.sensing.jailbreak_signals import signal_kinds
 from focal.sensing.lexicon import plain_affirm
 from focal.sensing.spaces import MultilingualSpaceUnavailable, embed_message
@@ -150,7 +151,7 @@ def detect_injection(
     if vector is not None and embedder is not None:
         model = vector_classifier or shipped_classifier()
         model.check_embedder(embedder)
-    if vector is not None and embedder is not None and has_words(view) and in_english(view):
+    if vector is not None and embedder is not None and has_words(view) and read_in_english(view, lang):
         view, view_vec = view_vector(text, vector, embedder)
         near = _similar(view_vec, embedder, similarity_threshold, similarity_margin, extra_attacks, extra_ordinary)
         if near:
