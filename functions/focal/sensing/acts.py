@@ -13,7 +13,7 @@ import threading
 import numpy as np
 
 from focal.ports import Embedder, embed_fixed
-from focal.sensing import lexicon
+from focal.sensing import inquiry, lexicon, reply_words
 
 EXEMPLARS: dict[str, tuple[str, ...]] = {
     "affirm": (
@@ -106,6 +106,15 @@ def detect_acts(text: str, similarities: dict[str, float] | None, threshold: flo
     if "affirm" in found and "deny" in found:  # "yes... no" — the lexicon reading wins
         found.pop("affirm" if found["deny"] == "lexicon" else "deny")
     return found
+
+
+def asks_about_it(text: str) -> bool:
+    """The message asks a question about an act rather than telling the agent to do it: it asks something (an
+    interrogative sentence, in any of the languages' forms, or a request to be told) and asks nothing to be done
+    ("what is the fee if I have to cancel later?", "¿cuánto cuesta cancelar?", "can I cancel later?" — not "cancel
+    that", "can you cancel it?", "¿puede cancelarla?")."""
+    asks = inquiry.asks_anything(text) or "¿" in text or reply_words.opens_with("question", text)
+    return asks and not inquiry.asks_to_act(text) and not reply_words.contains("request", text)
 
 
 MODEL_ONLY_YES = "the model's yes, not read offline"  # a note: the yes rests on the model's reading alone

@@ -59,6 +59,8 @@ _OWN = re.compile(
     re.IGNORECASE,
 )
 _SENTENCES = re.compile(r"[^.!?\n]+[.!?]*")
+# A clause that supposes rather than asks: "… if I have to cancel later", "in case we need to leave early".
+_SUPPOSED = re.compile(r"\b(?:if|in case|unless|whether)\b[^,;.!?]*", re.IGNORECASE)
 
 
 def _sentences(text: str) -> list[str]:
@@ -85,7 +87,7 @@ def asks_for_its_own_sake(text: str) -> bool:
     for clause in _clauses(text):
         if _KNOW.search(clause) and not _ASK_AGENT.search(_KNOW.sub(" ", clause)):
             return True
-        if _INTERROGATIVE.search(clause) and not (_ASK_AGENT.search(clause) or _WISH.search(clause)):
+        if _INTERROGATIVE.search(clause) and not (_ASK_AGENT.search(clause) or _WISH.search(_SUPPOSED.sub(" ", clause))):
             return True
     return False
 
@@ -96,8 +98,8 @@ def asks_to_act(text: str) -> bool:
     for sentence in _sentences(text):
         if _KNOW.search(sentence) and not _ASK_AGENT.search(_KNOW.sub(" ", sentence)):
             continue  # "could you tell me …", "I'd like to know …"
-        if _ASK_AGENT.search(sentence) or _WISH.search(sentence):
-            return True
+        if _ASK_AGENT.search(sentence) or _WISH.search(_SUPPOSED.sub(" ", sentence)):
+            return True  # a wish only supposed ("what's the fee if I have to cancel?") asks for nothing
         if not _INTERROGATIVE.search(sentence) and not _PHATIC.search(sentence):
             return True
     return False
