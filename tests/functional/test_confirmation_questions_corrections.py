@@ -193,6 +193,21 @@ def test_a_french_correction_at_the_confirmation_is_understood(tmp_path):
     ])
 
 
+def test_no_and_a_day_alone_corrects_the_day_in_the_month_shown(tmp_path):
+    _run(tmp_path, _at_confirmation("en") + [
+        {"user": "no, the 5th", "expect": {"commands": ["CorrectSlot", "DenyConfirmation"], "step": "confirm",
+                                           "tool_calls": [], "response_contains": "to 2027-12-05. Shall I go ahead?"}},
+    ])
+
+
+def test_a_spanish_yes_but_a_day_alone_corrects_the_day_and_asks_again(tmp_path):
+    _run(tmp_path, _at_confirmation("es") + [
+        {"user": "sí, pero cámbielo al día 5", "expect": {"commands": ["CorrectSlot"], "step": "confirm", "tool_calls": [],
+                                                          "response_contains": "al 2027-12-05. ¿Sigo adelante?"}},
+        {"user": "sí", "expect": {"tool_calls": ["change_arrival"], "response_contains": "2027-12-05"}},
+    ])
+
+
 # --- after a hand-off the customer asked for, the flow acts no more ---------------------------------------------
 
 
