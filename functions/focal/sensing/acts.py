@@ -108,13 +108,19 @@ def detect_acts(text: str, similarities: dict[str, float] | None, threshold: flo
     return found
 
 
-def asks_about_it(text: str) -> bool:
-    """The message asks a question about an act rather than telling the agent to do it: it asks something (an
-    interrogative sentence, in any of the languages' forms, or a request to be told) and asks nothing to be done
-    ("what is the fee if I have to cancel later?", "¿cuánto cuesta cancelar?", "can I cancel later?" — not "cancel
-    that", "can you cancel it?", "¿puede cancelarla?")."""
+def _only_asks(text: str) -> bool:
     asks = inquiry.asks_anything(text) or "¿" in text or reply_words.opens_with("question", text)
     return asks and not inquiry.asks_to_act(text) and not reply_words.contains("request", text)
+
+
+def asks_about_cancelling(text: str) -> bool:
+    """The message asks a question about cancelling rather than telling the agent to stop: each sentence with a
+    stop word in it asks something (an interrogative sentence, in any of the languages' forms, or a request to be
+    told) and asks nothing to be done ("what is the fee if I have to cancel later?", "¿cuánto cuesta cancelar?",
+    "can I cancel later? yes go ahead" — not "cancel that", "can you cancel it?", "¿puede cancelarla?", "what's
+    the fee? cancel it anyway"). With no stop word to place (heard by its meaning), the whole message is judged."""
+    said = [s for s in inquiry.sentences(text) if lexicon.is_cancel(s)] or [text]
+    return all(_only_asks(s) for s in said)
 
 
 MODEL_ONLY_YES = "the model's yes, not read offline"  # a note: the yes rests on the model's reading alone

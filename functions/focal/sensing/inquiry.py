@@ -63,7 +63,7 @@ _SENTENCES = re.compile(r"[^.!?\n]+[.!?]*")
 _SUPPOSED = re.compile(r"\b(?:if|in case|unless|whether)\b[^,;.!?]*", re.IGNORECASE)
 
 
-def _sentences(text: str) -> list[str]:
+def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCES.findall(text.replace("\u2019", "'")) if s.strip(" .!?")]
 
 
@@ -74,11 +74,11 @@ def asks_to_know(sentence: str) -> bool:
 
 def asks_anything(text: str) -> bool:
     """Some sentence of the message asks a question or asks to be told something."""
-    return any(asks_to_know(s) for s in _sentences(text))
+    return any(asks_to_know(s) for s in sentences(text))
 
 
 def _clauses(text: str) -> list[str]:
-    return [c.strip() for s in _sentences(text) for c in re.split(r"[,;:]|\s+(?:and|but|so)\s+", s) if c.strip(" .!?")]
+    return [c.strip() for s in sentences(text) for c in re.split(r"[,;:]|\s+(?:and|but|so)\s+", s) if c.strip(" .!?")]
 
 
 def asks_for_its_own_sake(text: str) -> bool:
@@ -95,7 +95,7 @@ def asks_for_its_own_sake(text: str) -> bool:
 def asks_to_act(text: str) -> bool:
     """Some sentence asks the agent to do something: a request put to the agent, a wish to act, or a
     sentence that neither asks to know nor only greets (an imperative, a statement of what to do)."""
-    for sentence in _sentences(text):
+    for sentence in sentences(text):
         if _KNOW.search(sentence) and not _ASK_AGENT.search(_KNOW.sub(" ", sentence)):
             continue  # "could you tell me …", "I'd like to know …"
         if _ASK_AGENT.search(sentence) or _WISH.search(_SUPPOSED.sub(" ", sentence)):

@@ -18,7 +18,7 @@ from focal.models.agent import AgentConfig, Scenario
 from focal.models.context import Command, Context, IntentScore
 from focal.models.session import Offer, Session
 from focal.sensing import digression, language, lexicon, offers, tone
-from focal.sensing.acts import asks_about_it, detect_acts
+from focal.sensing.acts import asks_about_cancelling, detect_acts
 from focal.sensing.confirmation_reply import confirmation_answer
 from focal.sensing.extraction import coerce, extract
 from focal.sensing.offers import MAX_OPTIONS
@@ -149,7 +149,7 @@ def _dialogue_acts(agent: AgentConfig, session: Session, text: str, act_similari
                    notes: list[str], heard: dict[str, str] | None = None) -> dict[str, str]:
     """The message's dialogue acts, with how each was heard; a yes only when it is nothing more than a yes."""
     acts = detect_acts(text, act_similarities, agent.sensor.act_similarity, heard)
-    if "cancel" in acts and asks_about_it(text):
+    if "cancel" in acts and asks_about_cancelling(text):
         acts.pop("cancel")  # a question about cancelling is one for the agent's rules; the flow stays where it was
         notes.append("act cancel set aside: the message asks about cancelling, it gives no instruction to stop")
     # the question the customer answers: the last sentence of the agent's last message that asks one, not the
