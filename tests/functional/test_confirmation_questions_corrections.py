@@ -48,6 +48,14 @@ def test_a_french_question_about_cancelling_keeps_the_flow_and_is_answered(tmp_p
     ])
 
 
+def test_a_question_no_rule_answers_gets_the_out_of_scope_answer_and_the_question_again(tmp_path):
+    _run(tmp_path, at_confirmation("en") + [
+        {"user": "Is there a swimming pool on the roof?",
+         "expect": {"step": "confirm", "tool_calls": [], "response_not_contains": "didn't quite understand",
+                    "response_contains": ["I can answer questions about your stay", "Shall I go ahead?"]}},
+    ])
+
+
 def test_a_cancel_instruction_still_stops_the_flow_in_each_language(tmp_path):
     for lang, stop in (("en", "cancel that"), ("en", "stop"), ("es", "olvídalo"), ("fr", "laisse tomber")):
         _run(tmp_path, at_confirmation(lang) + [

@@ -108,7 +108,8 @@ def detect_acts(text: str, similarities: dict[str, float] | None, threshold: flo
     return found
 
 
-def _only_asks(text: str) -> bool:
+def only_asks(text: str) -> bool:
+    """The message asks something (in any of the languages' forms) and asks nothing to be done."""
     asks = inquiry.asks_anything(text) or "¿" in text or reply_words.opens_with("question", text)
     return asks and not inquiry.asks_to_act(text) and not reply_words.contains("request", text)
 
@@ -120,7 +121,7 @@ def asks_about_cancelling(text: str) -> bool:
     "can I cancel later? yes go ahead" — not "cancel that", "can you cancel it?", "¿puede cancelarla?", "what's
     the fee? cancel it anyway"). With no stop word to place (heard by its meaning), the whole message is judged."""
     said = [s for s in inquiry.sentences(text) if lexicon.is_cancel(s)] or [text]
-    return all(_only_asks(s) for s in said)
+    return all(only_asks(s) for s in said)
 
 
 MODEL_ONLY_YES = "the model's yes, not read offline"  # a note: the yes rests on the model's reading alone
