@@ -48,6 +48,14 @@ def test_a_french_question_about_cancelling_keeps_the_flow_and_is_answered(tmp_p
     ])
 
 
+def test_a_models_stop_for_a_question_about_cancelling_is_set_aside(tmp_path):
+    stop = {"detected_intent": None, "intent_confidence": 0.9, "commands": [{"name": "CancelFlow", "flow": "change_arrival"}]}
+    _run(tmp_path, at_confirmation("en") + [
+        {"user": "How much is it to cancel if I can't make it?", "model": {"sensor": stop},
+         "expect": {"commands": [], "step": "confirm", "tool_calls": [], "response_contains": "48 hours"}},
+    ])
+
+
 def test_a_question_no_rule_answers_gets_the_out_of_scope_answer_and_the_question_again(tmp_path):
     _run(tmp_path, at_confirmation("en") + [
         {"user": "Is there a swimming pool on the roof?",
