@@ -80,8 +80,9 @@ translations:
         steps:
           confirm: {confirmation_prompt: "Je change l'arrivée de la réservation {booking_ref} au {arrival_date}. Je continue ?"}
     rules:
-      cancellation_policy: {response_template: "L'annulation est gratuite jusqu'à 48 heures avant l'arrivée ; ensuite la première nuit est facturée.",
-                            examples: ["Combien coûte l'annulation ?", "Quels sont les frais d'annulation ?"]}
+      cancellation_policy:
+        response_template: "L'annulation est gratuite jusqu'à 48 heures avant l'arrivée ; la première nuit est due ensuite."
+        examples: ["Combien coûte l'annulation ?", "Quels sont les frais d'annulation ?"]
 """
 TOOLS = """
 def find_booking(booking_ref):
