@@ -107,6 +107,18 @@ def _nearest(mo: int, d: int, today: date | None) -> date | None:
     return best if best is not None and abs((best - today).days) <= NEAREST_DAYS else None
 
 
+_FIGURE = re.compile(r"\d+(?:[.,:/-]\d+)*")
+_DAY_ALONE = re.compile(r"(?<!\d)(\d{1,2})(?:st|nd|rd|th|er|re|e|º|ª|°)?(?![\w.,:/-]*\d)", re.IGNORECASE)
+
+
+def day_alone(text: str, month_of: date) -> date | None:
+    """A day of the month named alone ("the 5th", "el 5", "le 5"): that day in the month of `month_of` (the date
+    it replaces). None when the message holds no figure, or any other figure (a year, a time, a reference)."""
+    figures = _FIGURE.findall(text)
+    m = _DAY_ALONE.search(text) if len(figures) == 1 and len(figures[0]) <= 2 else None
+    return _make(month_of.year, month_of.month, int(m.group(1))) if m else None
+
+
 def _numeric(a: int, b: int, y: int) -> date | None:
     """"14/3/2025", "3/14/2025", "3/3/2025"; None when day and month may be swapped ("3/4/2025") or no date fits."""
     if a == b or (a > 12) != (b > 12):
