@@ -35,6 +35,7 @@ from focal.sensing import lexicon
 from focal.text.number_words import WORD_RUN, number_value
 
 NEAREST_DAYS = 120
+UNREAD = "\u2047unread date\u2047"  # set by another reader for a date it cannot tell (locale_reading): unknown
 _ANY_DAY = date(2000, 1, 15)  # where relative days are only looked for
 _I = re.IGNORECASE
 _MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -199,6 +200,8 @@ def read_dates(text: str, today: date | None = None, answering: bool = False) ->
 
 def _read(text: str, today: date | None, answering: bool, strict: bool) -> _Found:
     found = _Found(text, strict)
+    for m in re.finditer(UNREAD, text):
+        found.add(m, None)
     for m in _ISO.finditer(text):
         found.add(m, _make(int(m.group(1)), int(m.group(2)), int(m.group(3))))
     _read_month_names(found, today)

@@ -13,7 +13,7 @@ from typing import Any
 
 from focal.models.agent import ProfileFieldDefinition
 from focal.sensing import dates, lexicon
-from focal.sensing.locale_reading import as_read
+from focal.sensing.locale_reading import answer_date, as_read
 from focal.sensing.money import message_amount, spelled_numbers
 
 _MONEY = re.compile(
@@ -175,7 +175,7 @@ def read_value(field: ProfileFieldDefinition, text: str, whole_message_for_strin
     if kind == "boolean":
         return _read_yes_or_no(text, field.extraction_hints, choosing, answering)
     if kind == "date":
-        return dates.read_date(text, today, answering, strict=choosing)
+        return answer_date(message, text, today, answering, strict=choosing)
     if kind == "id":
         return None  # ids need a pattern
     if whole_message_for_strings:
