@@ -72,3 +72,31 @@ def test_a_day_alone_is_read_only_answering_the_dates_prompt_with_the_turns_date
     with reading_in("es"):
         assert read_value(WHEN, "el 5", choosing=True, answering=False, today=TODAY) is None
         assert read_value(WHEN, "el 5", choosing=True, answering=True, today=None) is None
+
+
+@pytest.mark.parametrize(("lang", "text"), [("en", "November 4"), ("es", "el 4 de noviembre"),
+                                            ("de", "4. November"), ("fr", "le 4 novembre")])
+def test_a_date_without_its_year_lies_on_the_side_the_field_expects(lang, text):
+    def read(side: str) -> str | None:
+        field = ProfileFieldDefinition(field_name="arrival_date", field_type="date", date_side=side)
+        with reading_in(lang):
+            return read_value(field, text, choosing=True, answering=True, today=TODAY)
+
+    assert read("future") == "2027-11-04"  # an arrival: never a day already past
+    assert read("past") == "2026-11-04"
+    assert read("either") == "2026-11-04"  # the nearest, as before
+
+
+@pytest.mark.parametrize(("lang", "text"), [("en", "the 30th"), ("es", "el 30"), ("fr", "le 30"), ("de", "am 30.")])
+def test_a_day_alone_expected_in_the_past_is_the_latest(lang, text):
+    field = ProfileFieldDefinition(field_name="incident_date", field_type="date", date_side="past")
+    with reading_in(lang):
+        assert read_value(field, text, choosing=True, answering=True, today=TODAY) == "2026-10-30"
+        assert read_value(WHEN, text, choosing=True, answering=True, today=TODAY) == "2026-11-30"
+
+
+def test_date_side_is_for_date_fields_only():
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="date_side"):
+        ProfileFieldDefinition(field_name="amount", field_type="money", date_side="future")

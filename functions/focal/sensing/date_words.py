@@ -6,8 +6,9 @@ that the date readers (focal.sensing.dates, focal.sensing.locale_reading) share:
   focal.sensing.language); a figure carries a date too. A date phrase with such a word right beside it that the
   library does not read as the same date was only partly read (`locale_reading.partly_read`).
 - `named_weekday`: the weekday a phrase names (names of three letters or more: "Fr", "mi" are words too).
-- `next_day_of_month`: a day of the month without its month is its next occurrence from the turn's date (today
-  included); a weekday named with it that it does not fall on leaves it unknown.
+- `day_of_month`: a day of the month without its month is its next occurrence from the turn's date (today
+  included; the latest for a field whose dates lie in the past); a weekday named with it that it does not fall on
+  leaves it unknown.
 - `day_figure`: the one figure of a text that may be a day of the month ("5", "5th", "5.", "1er"), with an ordinal
   mark the library reads after a day (its skip words: "th", "er"; a full stop), or None.
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from datetime import date, timedelta
+from datetime import date
 from functools import lru_cache
 from typing import Any
 
@@ -91,20 +92,23 @@ def names_a_month(phrase: str, lang: str) -> bool:
     return any(w.lower() in _month_names(lang) for w in WORD.findall(phrase))
 
 
-def next_day_of_month(day: int, today: date, weekday: int | None = None) -> date | None:
-    """The next `day` of a month from `today` (today included), within NEAREST_DAYS; None when `weekday` is given
-    and that date does not fall on it ("Thursday the 4th" when the next 4th is a Friday: which is meant is unclear)."""
+def day_of_month(day: int, today: date, weekday: int | None = None, side: str = "either") -> date | None:
+    """The next `day` of a month from `today` (today included) — the latest one when the value is expected in the
+    past (`side`) — within NEAREST_DAYS; None when `weekday` is given and that date does not fall on it ("Thursday
+    the 4th" when the next 4th is a Friday: which is meant is unclear)."""
+    step = -1 if side == "past" else 1
     year, month = today.year, today.month
     for _ in range(3):  # a 31st is at most two months away
         try:
-            candidate = date(year, month, day)
+            candidate: date | None = date(year, month, day)
         except ValueError:
             candidate = None
-        if candidate is not None and candidate >= today:
-            if candidate - today > timedelta(days=NEAREST_DAYS) or weekday not in (None, candidate.weekday()):
+        if candidate is not None and (candidate - today).days * step >= 0:
+            if abs((candidate - today).days) > NEAREST_DAYS or weekday not in (None, candidate.weekday()):
                 return None
             return candidate
-        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+        month += step
+        year, month = (year + 1, 1) if month == 13 else (year - 1, 12) if month == 0 else (year, month)
     return None
 
 

@@ -32,19 +32,19 @@ from functools import lru_cache
 from typing import Any
 
 from focal.sensing import lexicon
-from focal.sensing.dates import UNREAD, read_date, read_dates
 from focal.sensing.date_words import (
     WORD,
     DateWordsUnavailable,
     a_month_name,
     day_figure,
+    day_of_month,
     filler,
     lone_day_words,
-    names_a_month,
     named_weekday,
-    next_day_of_month,
+    names_a_month,
     vocabulary,
 )
+from focal.sensing.dates import UNREAD, date_spans, read_date
 from focal.sensing.locale_words_cldr import TABLE
 from focal.text.numbers import number_styles, read_figure
 
@@ -132,8 +132,8 @@ def _date_order(lang: str) -> str:
 
 
 def _parser_settings(lang: str, base: datetime) -> dict[str, Any]:
-    order = {"DATE_ORDER": _date_order(lang)} if lang in LANGS else {}  # English: the library's own
-    return {"RELATIVE_BASE": base, "PREFER_DATES_FROM": "future", "RETURN_AS_TIMEZONE_AWARE": False, **order}
+    sequence = {"DATE_ORDER": _date_order(lang)} if lang in LANGS else {}  # English: the library's own
+    return {"RELATIVE_BASE": base, "PREFER_DATES_FROM": "future", "RETURN_AS_TIMEZONE_AWARE": False, **sequence}
 
 
 class DateReaderUnavailable(RuntimeError):
@@ -195,11 +195,15 @@ def _widened(text: str, start: int, end: int, lang: str) -> tuple[int, int]:
     return start, end
 
 
-def partly_read(text: str, start: int, end: int, value: date, lang: str, base: datetime) -> bool:
+def partly_read(text: str, start: int, end: int, value: date, lang: str, base: datetime,
+                bounds: tuple[int, int] | None = None) -> bool:
     """Whether the date read at `start`:`end` of `text` is only part of a date phrase: words beside it carry a date
     too (figures, or words of the library's date data: "pasado" of "pasado mañana", "day after" of "day after
-    tomorrow"), and the library does not read the phrase with them as the same date."""
-    wide_start, wide_end = _widened(text, start, end, lang)
+    tomorrow"), and the library does not read the phrase with them as the same date. `bounds`: where the dates read
+    before and after it begin and end (a date of its own beside it is no part of it: "yesterday, March 9")."""
+    lo, hi = bounds or (0, len(text))
+    wide_start, wide_end = _widened(text[lo:hi], start - lo, end - lo, lang)
+    wide_start, wide_end = wide_start + lo, wide_end + lo
     if (wide_start, wide_end) == (start, end):
         return False
     read = _date_data(text[wide_start:wide_end], lang, base).date_obj
@@ -207,7 +211,7 @@ def partly_read(text: str, start: int, end: int, value: date, lang: str, base: d
 
 
 def _as_english(phrase: str, at: datetime, moved: datetime | None, lang: str, today: date | None,
-                answering: bool) -> str | None:
+                answering: bool, side: str = "either") -> str | None:
     """What the date reader reads for `phrase` (found as `at`, and as `moved` from a later base), or None; UNREAD for
     a date that cannot be told (a weekday the date does not fall on)."""
     base = datetime.combine(today or date(2000, 1, 1), datetime.min.time())
@@ -217,7 +221,7 @@ def _as_english(phrase: str, at: datetime, moved: datetime | None, lang: str, to
     if moved is not None and moved.day == at.day and moved.month != at.month:  # a day of the month alone: "le 4"
         if today is None or not answering:
             return None
-        day = next_day_of_month(at.day, today, weekday)  # "le vendredi 4": the next 4th that is a Friday
+        day = day_of_month(at.day, today, weekday, side)  # "le vendredi 4": the next 4th, if it is a Friday
         return day.isoformat() if day is not None else UNREAD
     if weekday is not None and at.weekday() != weekday:
         return UNREAD  # "jeudi 4 décembre" when the 4th is a Friday: which one is meant is not clear
@@ -246,7 +250,8 @@ def _numeric_dates(text: str, lang: str) -> str:
     return _NUMERIC.sub(iso, text) if sequence in ("DMY", "MDY") else text
 
 
-def dates_as_read(text: str, today: date | None = None, answering: bool = False, lang: str | None = None) -> str:
+def dates_as_read(text: str, today: date | None = None, answering: bool = False, lang: str | None = None,
+                  side: str = "either") -> str:
     """`text` with the dates written in `lang` in the forms focal.sensing.dates reads (see the module); a date the
     library read only part of (`partly_read`) becomes UNREAD, which that reader takes for a date it cannot read."""
     lang = lang or current()
@@ -255,20 +260,22 @@ def dates_as_read(text: str, today: date | None = None, answering: bool = False,
     text = _numeric_dates(text, lang)
     base = datetime.combine(today or date(2000, 1, 1), datetime.min.time())
     moved = dict(_search(text, lang, base + _SHIFT))
-    for phrase, at in _search(text, lang, base):
+    found = _search(text, lang, base)
+    for n, (phrase, at) in enumerate(found):
         start = text.find(phrase)
         if start < 0:
             continue
-        if partly_read(text, start, start + len(phrase), at.date(), lang, base):
+        after = [i for p, _ in found[n + 1:] if (i := text.find(p, start + len(phrase))) >= 0]
+        if partly_read(text, start, start + len(phrase), at.date(), lang, base, (0, min(after, default=len(text)))):
             said: str | None = UNREAD
         else:
-            said = _as_english(phrase, at, moved.get(phrase), lang, today, answering)
+            said = _as_english(phrase, at, moved.get(phrase), lang, today, answering, side)
         if said is not None:
             text = text[:start] + said + text[start + len(phrase):]
     return text
 
 
-def lone_day(text: str, lang: str, today: date) -> date | None:
+def lone_day(text: str, lang: str, today: date, side: str = "either") -> date | None:
     """The date of an answer that gives only a day of the month ("the 5th", "el día 5", "le 5", "am 5.", "Friday the
     4th"): its next occurrence from `today`, on the weekday named with it. Beside the figure, only filler, weekday
     names and the word "day" (focal.sensing.date_words), or words the library reads as part of the date once the day's
@@ -280,7 +287,7 @@ def lone_day(text: str, lang: str, today: date) -> date | None:
         rest = {w.lower() for w in WORD.findall(text[:m.start()] + " " + text[m.end():])} - lone_day_words(lang)
         if rest and not rest <= _read_with_a_month(text, m, lang, today):
             return None
-        return next_day_of_month(int(m.group(1)), today, named_weekday(text, lang))
+        return day_of_month(int(m.group(1)), today, named_weekday(text, lang), side)
     except DateWordsUnavailable as exc:
         raise DateReaderUnavailable(lang, str(exc)) from exc
 
@@ -297,32 +304,35 @@ def _read_with_a_month(text: str, figure: re.Match[str], lang: str, today: date)
     return {w.lower() for phrase, _ in _search(probe, lang, base) for w in WORD.findall(phrase)}
 
 
-def answer_date(message: str, text: str, today: date | None, answering: bool, strict: bool) -> str | None:
+def answer_date(message: str, text: str, today: date | None, answering: bool, strict: bool,
+                side: str = "either") -> str | None:
     """The date the customer's `message` states (`text`: the message as the date reader reads it, `dates_as_read`),
     as an ISO string or None. An answer to the date's own prompt that the reader leaves without a date may give a
     day of the month alone (`lone_day`); and in English, where the reader is focal.sensing.dates, a date it read only
     part of (`partly_read`: "day after tomorrow" is not tomorrow) is unknown, as in the other languages."""
-    value = read_date(text, today, answering, strict=strict)
+    value = read_date(text, today, answering, strict=strict, side=side)
     lang = current() or "en"
     if not (strict and answering and today is not None):
         return value
     if value is None:  # a date read in part (UNREAD) is not read again; the day of the month alone may still be read
-        day = lone_day(message, lang, today)
+        day = lone_day(message, lang, today, side)
         return day.isoformat() if day is not None else None
     if lang == "en":
         base = datetime.combine(today, datetime.min.time())
-        for start, end, iso in read_dates(text, today, answering) or []:
-            if partly_read(text, start, end, date.fromisoformat(iso), "en", base):
+        found = date_spans(text, today, answering, side)
+        for n, (start, end, iso) in enumerate(found):
+            bounds = (found[n - 1][1] if n else 0, found[n + 1][0] if n + 1 < len(found) else len(text))
+            if partly_read(text, start, end, date.fromisoformat(iso), "en", base, bounds):
                 return None
     return value
 
 
-def as_read(kind: str, text: str, today: date | None = None, answering: bool = False) -> str:
+def as_read(kind: str, text: str, today: date | None = None, answering: bool = False, side: str = "either") -> str:
     """The customer's text as the reader of a `kind` value reads it, in the turn's language (see the module)."""
     if current() is None:
         return text
     if kind in ("money", "percentage", "integer", "number"):
         return figures_as_read(text)
     if kind == "date":
-        return dates_as_read(text, today, answering)
+        return dates_as_read(text, today, answering, side=side)
     return text
