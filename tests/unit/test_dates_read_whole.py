@@ -100,3 +100,14 @@ def test_date_side_is_for_date_fields_only():
 
     with pytest.raises(ValidationError, match="date_side"):
         ProfileFieldDefinition(field_name="amount", field_type="money", date_side="future")
+
+
+@pytest.mark.parametrize(("lang", "text", "expected"), [
+    ("fr", "je voudrais arriver le 5 décembre s'il vous plaît", "2026-12-05"),  # "je" is no Thursday
+    ("fr", "le 1er décembre", "2026-12-01"), ("fr", "le 1er", "2026-12-01"), ("es", "el 1º", "2026-12-01"),
+    ("fr", "demain matin", "2026-11-29"), ("es", "mañana por la tarde", "2026-11-29"),  # the time of day: same day
+    ("de", "am Freitag, den 4. Dezember", "2026-12-04"), ("de", "ich möchte am 5. Dezember ankommen", "2026-12-05"),
+    ("es", "el 5 de diciembre, 3 noches", None),  # was read as the 3rd of December
+])
+def test_words_the_library_misreads_are_not_dates(lang, text, expected):
+    assert _answer(lang, text) == expected

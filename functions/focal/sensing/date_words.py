@@ -3,12 +3,14 @@ that the date readers (focal.sensing.dates, focal.sensing.locale_reading) share:
 
 - `vocabulary`: the words that carry a date in the language — month and weekday names, "mañana", "pasado",
   "next" — all the words of the library's data but its filler (its skip words, and the language's function words of
-  focal.sensing.language); a figure carries a date too. A date phrase with such a word right beside it that the
+  focal.sensing.language), its words for the time of day ("matin"), and abbreviations of one or two letters ("s" of
+  "semaine": a word of its own too); a figure carries a date too. A date phrase with such a word right beside it that the
   library does not read as the same date was only partly read (`locale_reading.partly_read`).
 - `named_weekday`: the weekday a phrase names (names of three letters or more: "Fr", "mi" are words too).
 - `day_of_month`: a day of the month without its month is its next occurrence from the turn's date (today
   included; the latest for a field whose dates lie in the past); a weekday named with it that it does not fall on
   leaves it unknown.
+- `without_ordinal_marks`: "1er" as "1", as the library reads it ("le 1er décembre").
 - `day_figure`: the one figure of a text that may be a day of the month ("5", "5th", "5.", "1er"), with an ordinal
   mark the library reads after a day (its skip words: "th", "er"; a full stop), or None.
 """
@@ -29,6 +31,12 @@ _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")
 _DAY_FIGURE = re.compile(r"(?<![\w.,/-])(\d{1,2})([^\W\d_]{1,2}|[.ºª°])?(?![\w/-]|[.,]\d)")
+
+
+# the parts of the library's data that name no day: its own settings and filler, the time of day ("matin" of
+# "demain matin" leaves the day as it is), and other regions' words
+_NOT_DATE_KEYS = frozenset({"name", "date_order", "skip", "pertain", "am", "pm", "hour", "minute", "second",
+                            "locale_specific", "sentence_splitter_group"})
 
 
 class DateWordsUnavailable(RuntimeError):
@@ -65,8 +73,8 @@ def filler(lang: str) -> frozenset[str]:
 def vocabulary(lang: str) -> frozenset[str]:
     """The words that carry a date in `lang` (see the module)."""
     info = _info(lang)
-    return frozenset(_words({k: v for k, v in info.items() if k not in ("name", "date_order", "skip", "pertain")})
-                     - filler(lang))
+    dated = {k: v for k, v in info.items() if k not in _NOT_DATE_KEYS}
+    return frozenset(w for w in _words(dated) - filler(lang) if len(w) >= 3)  # "s", "je": abbreviations, words too
 
 
 @lru_cache(maxsize=8)
@@ -133,3 +141,11 @@ def lone_day_words(lang: str) -> frozenset[str]:
 def a_month_name(lang: str) -> str:
     """One full month name of `lang` (the library's), to supply a day's month when asking the library about it."""
     return max(_info(lang)["december"], key=len)
+
+
+def without_ordinal_marks(text: str, lang: str) -> str:
+    """`text` with the ordinal marks the library lists among its skip words taken off a day's figure ("1er" → "1"),
+    which the library reads only apart ("le 1er décembre")."""
+    marks = {w for w in _words(_info(lang).get("skip", [])) if w.isalpha()}
+    return re.sub(r"(?<![\w.,])(\d{1,2})([^\W\d_]{1,2})(?!\w)",
+                  lambda m: m.group(1) if m.group(2).lower() in marks else m.group(0), text)

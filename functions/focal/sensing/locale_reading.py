@@ -7,6 +7,11 @@ already read (focal.sensing.dates, focal.sensing.money, the figure readers of fo
   date with a four-digit year
   its ISO form, and a date named relative to today ("mañana", "el martes") its ISO form from the turn's date only —
   never from the wall clock, and only when the message answers the date's own prompt (as in English).
+- A date is read whole or not at all: one the library read only part of ("mañana" of "pasado mañana": `partly_read`)
+  is unknown, never the part; a weekday the date does not fall on leaves it unknown ("jeudi 4 décembre"); a day of
+  the month without its month is its next occurrence ("le vendredi 4", "el día 5", "the 5th": `lone_day`), or the
+  latest for a field whose dates lie in the past (`date_side`). The words these checks need are the library's
+  (focal.sensing.date_words), in English too.
 - Figures are read in the language's own style (CLDR's, focal.text.numbers: "1.234,56", "1 234,56"), and an amount
   beside a currency sign, code or the language's name of the currency (CLDR: "1.234,56 €", "50 dólares") is written
   with its code before it ("EUR 1234.56", "USD 50").
@@ -43,6 +48,7 @@ from focal.sensing.date_words import (
     named_weekday,
     names_a_month,
     vocabulary,
+    without_ordinal_marks,
 )
 from focal.sensing.dates import UNREAD, date_spans, read_date
 from focal.sensing.locale_words_cldr import TABLE
@@ -257,22 +263,34 @@ def dates_as_read(text: str, today: date | None = None, answering: bool = False,
     lang = lang or current()
     if lang not in LANGS or not any(c.isalpha() or c.isdigit() for c in text):
         return text
-    text = _numeric_dates(text, lang)
+    text = _numeric_dates(without_ordinal_marks(text, lang), lang)
     base = datetime.combine(today or date(2000, 1, 1), datetime.min.time())
     moved = dict(_search(text, lang, base + _SHIFT))
     found = _search(text, lang, base)
+    floor = 0  # where the last date read ends: what comes before it is read
     for n, (phrase, at) in enumerate(found):
-        start = text.find(phrase)
-        if start < 0:
+        start = text.find(phrase, floor)
+        if start < 0 or not _names_a_date(phrase, lang):
             continue
         after = [i for p, _ in found[n + 1:] if (i := text.find(p, start + len(phrase))) >= 0]
-        if partly_read(text, start, start + len(phrase), at.date(), lang, base, (0, min(after, default=len(text)))):
+        if partly_read(text, start, start + len(phrase), at.date(), lang, base, (floor, min(after, default=len(text)))):
             said: str | None = UNREAD
         else:
             said = _as_english(phrase, at, moved.get(phrase), lang, today, answering, side)
         if said is not None:
             text = text[:start] + said + text[start + len(phrase):]
+            floor = start + len(said)
     return text
+
+
+def _names_a_date(phrase: str, lang: str) -> bool:
+    """A phrase the library found is a date only with a figure or a word of three letters or more that is no
+    function word of the language: "je" (French "I") is no Thursday, "so" no Sunday."""
+    try:
+        known = filler(lang)
+    except DateWordsUnavailable as exc:
+        raise DateReaderUnavailable(lang, str(exc)) from exc
+    return any(w.isdigit() or (len(w) >= 3 and w.lower() not in known) for w in WORD.findall(phrase))
 
 
 def lone_day(text: str, lang: str, today: date, side: str = "either") -> date | None:
