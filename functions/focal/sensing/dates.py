@@ -193,11 +193,12 @@ def read_date(text: str, today: date | None = None, answering: bool = False, str
     return found.dates[0].isoformat()
 
 
-def read_dates(text: str, today: date | None = None, answering: bool = False) -> list[tuple[int, int, str]] | None:
+def read_dates(text: str, today: date | None = None, answering: bool = False,
+               side: str = "either") -> list[tuple[int, int, str]] | None:
     """Every date the customer's `text` states, first to last, as (start, end, ISO string) — "from
     March 3 to March 5" gives two; a date repeated is one. None when one of them cannot be read (strict, as
     the customer's own value: an impossible date, a year unclear, a day and month that may be swapped)."""
-    found = _read(text, today, answering, strict=True)
+    found = _read(text, today, answering, True, side)
     if found.unreadable:
         return None
     out: list[tuple[int, int, str]] = []

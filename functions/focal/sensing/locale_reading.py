@@ -50,7 +50,7 @@ from focal.sensing.date_words import (
     vocabulary,
     without_ordinal_marks,
 )
-from focal.sensing.dates import UNREAD, date_spans, read_date
+from focal.sensing.dates import UNREAD, date_spans, read_date, read_dates
 from focal.sensing.locale_words_cldr import TABLE
 from focal.text.numbers import number_styles, read_figure
 
@@ -184,9 +184,11 @@ def _carries_a_date(word: str, lang: str) -> bool:
 
 def _widened(text: str, start: int, end: int, lang: str) -> tuple[int, int]:
     """`start`:`end` widened over the words beside it that carry a date (see `partly_read`), across filler between
-    them ("Donnerstag, den 4.")."""
+    them in the library's languages ("Donnerstag, den 4."); in English the reader's own patterns take such words
+    ("Thursday the 4th" is read whole or not at all), and a word that names the value is no part of it ("the return
+    date is December 14")."""
     def filler_word(word: str) -> bool:
-        return word.lower() in filler(lang)
+        return lang in LANGS and word.lower() in filler(lang)
 
     at = start
     while (beside := _BEFORE.search(text[:at])) is not None and (_carries_a_date(beside.group(1), lang)
@@ -329,20 +331,40 @@ def answer_date(message: str, text: str, today: date | None, answering: bool, st
     day of the month alone (`lone_day`); and in English, where the reader is focal.sensing.dates, a date it read only
     part of (`partly_read`: "day after tomorrow" is not tomorrow) is unknown, as in the other languages."""
     value = read_date(text, today, answering, strict=strict, side=side)
-    lang = current() or "en"
     if not (strict and answering and today is not None):
         return value
     if value is None:  # a date read in part (UNREAD) is not read again; the day of the month alone may still be read
-        day = lone_day(message, lang, today, side)
+        day = lone_day(message, current() or "en", today, side)
         return day.isoformat() if day is not None else None
-    if lang == "en":
-        base = datetime.combine(today, datetime.min.time())
-        found = date_spans(text, today, answering, side)
-        for n, (start, end, iso) in enumerate(found):
-            bounds = (found[n - 1][1] if n else 0, found[n + 1][0] if n + 1 < len(found) else len(text))
-            if partly_read(text, start, end, date.fromisoformat(iso), "en", base, bounds):
-                return None
-    return value
+    return None if _partly_read_in_english(text, today, answering, side) else value
+
+
+def answer_dates(message: str, today: date | None, answering: bool,
+                 side: str = "either") -> tuple[str, list[tuple[int, int, str]] | None]:
+    """(the customer's `message` as the date reader reads it, every date it states there as focal.sensing.dates'
+    `read_dates` gives them), with the readings of `answer_date`: a day of the month alone answering a date's prompt,
+    and no date read only in part."""
+    text = dates_as_read(message, today, answering, side=side)
+    found = read_dates(text, today, answering, side)
+    if found is None or not (answering and today is not None):
+        return text, found
+    if not found:
+        day = lone_day(message, current() or "en", today, side)
+        return text, [(0, len(text), day.isoformat())] if day is not None else []
+    return text, None if _partly_read_in_english(text, today, answering, side) else found
+
+
+def _partly_read_in_english(text: str, today: date, answering: bool, side: str) -> bool:
+    """In an English turn, whether a date the reader found is only part of a date phrase (`partly_read`)."""
+    if (current() or "en") != "en":
+        return False  # read whole already (`dates_as_read`)
+    base = datetime.combine(today, datetime.min.time())
+    found = date_spans(text, today, answering, side)
+    for n, (start, end, iso) in enumerate(found):
+        bounds = (found[n - 1][1] if n else 0, found[n + 1][0] if n + 1 < len(found) else len(text))
+        if partly_read(text, start, end, date.fromisoformat(iso), "en", base, bounds):
+            return True
+    return False
 
 
 def as_read(kind: str, text: str, today: date | None = None, answering: bool = False, side: str = "either") -> str:
