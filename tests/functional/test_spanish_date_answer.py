@@ -1,5 +1,6 @@
 """A Spanish guest answering "pasado mañana" at a date prompt, through the real pipeline: the confirmation names the
-day after tomorrow of the turn's clock (deps.clock), or the guest is asked again — never tomorrow."""
+day after tomorrow of the turn's clock (deps.clock), or the guest is asked again — never tomorrow, and the change is
+never confirmed for tomorrow."""
 
 from __future__ import annotations
 
@@ -48,17 +49,28 @@ translations:
 """
 
 
-def test_pasado_manana_is_the_day_after_tomorrow_or_asked_again_never_tomorrow(tmp_path: Path):
+def _conversation(tmp_path: Path, answer: str) -> tuple[list[str], datetime]:
     (tmp_path / "agent.yaml").write_text(AGENT)
     deps = local_deps(tmp_path / "agent.yaml", tmp_path / "focal.db")
     now = time.time() + 36 * 3600  # the turn's clock, ahead of the machine's (the stores expire by real time)
     deps.clock = lambda: now
     runner = LocalRunner(deps)
-    answers = [runner.turn(TurnRequest(tenant_id="t1", agent_id="inn", session_id="s1", customer_id="c-1",
-                                       turn_id=f"t{n}", message=message)).response
-               for n, message in enumerate(["Necesito cambiar mi fecha de llegada", "pasado mañana"])]
-    today = datetime.fromtimestamp(now, UTC).date()
+    results = [runner.turn(TurnRequest(tenant_id="t1", agent_id="inn", session_id="s1", customer_id="c-1",
+                                       turn_id=f"t{n}", message=message))
+               for n, message in enumerate(["Necesito cambiar mi fecha de llegada", answer, "sí"])]
+    return [r.response for r in results], datetime.fromtimestamp(now, UTC)
+
+
+def test_pasado_manana_is_the_day_after_tomorrow_or_asked_again_never_tomorrow(tmp_path: Path):
+    answers, now = _conversation(tmp_path, "pasado mañana, por favor")
+    today = now.date()
     assert answers[0] == "¿Qué nueva fecha de llegada desea?"
-    assert (today + timedelta(days=1)).isoformat() not in answers[1]
     right = f"Cambiaré la llegada al {(today + timedelta(days=2)).isoformat()}. ¿Sigo adelante?"
     assert answers[1] == right or answers[1].endswith("¿Qué nueva fecha de llegada desea?")  # right, or asked again
+    assert (today + timedelta(days=1)).isoformat() not in answers[1] + answers[2]
+
+
+def test_a_bare_pasado_manana_never_confirms_or_changes_tomorrow(tmp_path: Path):
+    answers, now = _conversation(tmp_path, "pasado mañana")
+    tomorrow = (now.date() + timedelta(days=1)).isoformat()
+    assert all(tomorrow not in answer for answer in answers)
