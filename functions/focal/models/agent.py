@@ -578,7 +578,10 @@ class PreValidationConfig(Strict):
         default=None, description="folder with model.onnx + tokenizer.json of an optional injection classifier"
     )
     injection_classifier_threshold: float = Field(
-        default=0.5, ge=0, le=1, description="classifier probability that counts as an attack"
+        default=0.5, ge=0, le=1,
+        description="probability that counts as an attack for the optional ONNX classifier of injection_classifier_dir "
+                    "only; the shipped classifiers (English and multilingual) carry the thresholds chosen with their "
+                    "training data, which an agent file does not change (no setting lowers enforcement)"
     )
     injection_signal_count: int = Field(
         default=2, ge=0, le=9,

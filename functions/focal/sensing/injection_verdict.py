@@ -47,6 +47,10 @@ SECOND_OPINION_BELOW = 0.6
 # A view of fewer words carries no instruction ("9999", "B-1042", "ok", "VC10234 and 9999"): its vector says
 # nothing about an attack, and short codes land anywhere in the embedding space.
 MIN_WORDS_FOR_SIMILARITY = 2
+# The multilingual classifier needs one word more: two words of another language ("pasado mañana", "après-demain",
+# an answer to a date prompt) sit anywhere in its cross-language space and raised its false alarms; an instruction
+# of two words is the heuristics' to find, which read every message.
+MIN_WORDS_MULTILINGUAL = 3
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
 
@@ -64,10 +68,10 @@ def view_vector(text: str, vector: np.ndarray, embedder: Embedder) -> tuple[str,
     return view, np.asarray(embedder.embed([view])[0], dtype=np.float32)
 
 
-def has_words(view: str) -> bool:
-    """Whether the view holds enough words to carry an instruction: two words at least (a masked figure is
+def has_words(view: str, least: int = MIN_WORDS_FOR_SIMILARITY) -> bool:
+    """Whether the view holds enough words to carry an instruction: `least` words at least (a masked figure is
     none), and more than a plain reply ("yes please", "ok thanks": only the engine's yes-words)."""
-    return sum(w != MASK for w in _WORD.findall(view)) >= MIN_WORDS_FOR_SIMILARITY and not plain_affirm(view)
+    return sum(w != MASK for w in _WORD.findall(view)) >= least and not plain_affirm(view)
 
 
 def _similar(view_vec: np.ndarray, embedder: Embedder, threshold: float, margin: float,
@@ -85,7 +89,7 @@ def _similar(view_vec: np.ndarray, embedder: Embedder, threshold: float, margin:
 def reads_multilingual(view: str, lang: str | None) -> bool:
     """Whether the multilingual classifier reads this view: words to read, and another language (by the view
     itself, or the turn's language)."""
-    return has_words(view) and (not in_english(view) or lang not in (None, "en"))
+    return has_words(view, MIN_WORDS_MULTILINGUAL) and (not in_english(view) or lang not in (None, "en"))
 
 
 def multilingual_reason(view: str, multilingual: Embedder | None, lang: str | None,
