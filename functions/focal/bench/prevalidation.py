@@ -1,10 +1,12 @@
 """`focal bench prevalidation FILE|DIR`: caught / false-alarm counts of pre-validation.
 
-Two modes:
+Three modes:
 - FILE, a YAML with lists under `attacks` (prompt injection / jailbreak), `dangerous` (payloads) and
   `ordinary` (real customer messages), as tests/data/prevalidation_messages.yaml. Counts are printed
   for the heuristics alone and with every check (exemplar similarity and the injection classifier on
   the embedding too), plus the per-message cost.
+- DIR, a folder of `messages.LANG.yaml` files (tests/data/prevalidation_blind): the figures per language
+  (focal.bench.prevalidation_languages), with the multilingual classifier's size and cost.
 - DIR, a folder holding `injection/` and `intents/` as `../shared/bench` does (or the word `shared`:
   that folder beside the checkout): the source-split evaluation of focal.bench.prevalidation_sources —
   every source the injection classifier and the combination of the checks were never trained or tuned on,
@@ -59,15 +61,18 @@ def evaluate(
     sets: dict[str, list[str]],
     embedder: Embedder | None,
     classifier: InjectionClassifier | None = None,
+    multilingual: Embedder | None = None,
 ) -> dict[str, Tally]:
-    """Run every message through `prevalidate` (no session: context completeness does not apply)."""
+    """Run every message through `prevalidate` (no session: context completeness does not apply); a message in
+    another language is read by the multilingual classifier on `multilingual`'s vectors (required then)."""
     tallies = {}
     for key, messages in sets.items():
         vectors = embedder.embed([m.strip() for m in messages]) if embedder is not None and messages else None
         tally = Tally(label=key, total=len(messages))
         for i, message in enumerate(messages):
             vector = vectors[i] if vectors is not None and message.strip() else None
-            blocked = bool(blocking_failures(prevalidate(agent, message, vector, embedder, None, classifier)))
+            blocked = bool(blocking_failures(prevalidate(agent, message, vector, embedder, None, classifier,
+                                                         multilingual=multilingual)))
             tally.flagged += blocked
             if blocked != LABELS[key]:
                 tally.wrong.append(message)
@@ -86,13 +91,14 @@ def _line(name: str, tallies: dict[str, Tally]) -> str:
 def report(path: str, show: bool = False, agent: AgentConfig | None = None) -> str:
     from focal.adapters.onnx_classifier import shared_injection_classifier
     from focal.adapters.onnx_embedder import shared_embedder
+    from focal.adapters.use_embedder import shared_multilingual_embedder
 
     agent = agent or AgentConfig(id="bench", name="bench")
     sets = load_labelled(path)
-    embedder = shared_embedder()
+    embedder, multilingual = shared_embedder(), shared_multilingual_embedder()
     classifier = shared_injection_classifier(agent.pre_validation.injection_classifier_dir)
     heuristics = evaluate(agent, sets, None)
-    combined = evaluate(agent, sets, embedder, classifier)
+    combined = evaluate(agent, sets, embedder, classifier, multilingual)
     cfg = agent.pre_validation
     lines = [
         f"pre-validation on {path} (exemplar cosine {cfg.injection_similarity_threshold}, "
@@ -103,22 +109,10 @@ def report(path: str, show: bool = False, agent: AgentConfig | None = None) -> s
     ]
     everything = [m for messages in sets.values() for m in messages if m.strip()]
     if everything:
-        p50, p95 = per_message_us(agent, everything, embedder)
+        p50, p95 = per_message_us(agent, everything, embedder, multilingual=multilingual)
         lines.append(f"{'cost per message':<24} p50 {p50:.0f} µs, p95 {p95:.0f} µs (embedding not included)")
     if show:
         for key, tally in combined.items():
             for message in tally.wrong:
                 lines.append(f"  {'missed' if LABELS[key] else 'false alarm'} [{key}]: {message}")
     return "\n".join(lines)
-
-
-def cli(args) -> int:
-    """`focal bench prevalidation FILE|DIR|shared [--show]`."""
-    target = args.file
-    if target == "shared" or Path(target).is_dir():
-        from focal.bench.prevalidation_sources import shared_report
-
-        print(shared_report(target, show=args.show))
-    else:
-        print(report(target, show=args.show))
-    return 0

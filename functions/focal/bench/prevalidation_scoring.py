@@ -160,14 +160,16 @@ def choose_setting(attacks: Scored, model: EmbeddingClassifier, ordinary: list[t
     return setting, float(setting.blocked(attacks, a_clf).mean()), float(setting.blocked(first, first_clf).mean())
 
 
-def per_message_us(agent: AgentConfig, messages: list[str], embedder: Embedder, repeat: int = 5) -> tuple[float, float]:
-    """(p50, p95) microseconds of `prevalidate` per message, exemplars warm, vectors precomputed."""
+def per_message_us(agent: AgentConfig, messages: list[str], embedder: Embedder, repeat: int = 5,
+                   multilingual: Embedder | None = None) -> tuple[float, float]:
+    """(p50, p95) microseconds of `prevalidate` per message, exemplars warm, vectors precomputed (a message in
+    another language: its multilingual vector memoised by the embedder after the first round)."""
     vectors = embedder.embed([m.strip() for m in messages])
-    prevalidate(agent, messages[0], vectors[0], embedder)  # warm-up: exemplar embeddings
+    prevalidate(agent, messages[0], vectors[0], embedder, multilingual=multilingual)  # warm-up: exemplar embeddings
     times = []
     for _ in range(repeat):
         for message, vector in zip(messages, vectors, strict=True):
             t0 = time.perf_counter()
-            prevalidate(agent, message, vector, embedder)
+            prevalidate(agent, message, vector, embedder, multilingual=multilingual)
             times.append((time.perf_counter() - t0) * 1e6)
     return float(np.percentile(times, 50)), float(np.percentile(times, 95))

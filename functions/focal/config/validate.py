@@ -32,7 +32,12 @@ from focal.config.validate_rules import (
 )
 from focal.config.validate_signatures import signature_problems
 from focal.config.validate_tools import tool_problems
-from focal.config.validate_translations import translation_problems, translation_warnings
+from focal.config.validate_translations import (
+    engine_text_problems,
+    engine_text_warnings,
+    translation_problems,
+    translation_warnings,
+)
 from focal.config.validate_values import placeholder_problems, slot_type_problems, slot_warnings
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule, Scope
@@ -115,6 +120,7 @@ def semantic_warnings(agent: AgentConfig, raw: Any = None, *, model: str | None 
     privilege_warnings(c, agent)
     soft_rule_warnings(c, agent)
     translation_warnings(c, agent)
+    engine_text_warnings(c, agent)
     if not agent.enforcement.llm_judge_enabled:
         why = "the judge is off (enforcement.llm_judge_enabled: false)"
     elif not (agent.models.model or model):
@@ -363,6 +369,7 @@ def semantic_problems(agent: AgentConfig, raw: Any = None) -> list[Problem]:
         signature_problems(c, agent, ("tools", i), tool)
     placeholder_problems(c, agent, names)
     translation_problems(c, agent)
+    engine_text_problems(c, agent)
     _approval_problems(c, agent)
     if agent.pre_validation.min_length > agent.pre_validation.max_length:
         c.add(("pre_validation", "min_length"), "must not exceed max_length")

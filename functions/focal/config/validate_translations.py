@@ -5,6 +5,9 @@ that names no scenario, step, slot, rule, field or tool of the file, and a trans
 its original does not have (it would be said with a value nobody provides).
 Warnings: a declared language with no translations at all (one warning: every text is said as written), and each
 customer-facing text the file sets that a declared language lacks (it is said in the file's language).
+The same for `engine_texts` (focal.models.engine_texts; its keys and placeholders are checked at load): a language
+`languages` does not declare is an error; an engine text the file words in one declared language but not in another
+is a warning, and so is a declared language the engine's table has no version in (its texts are said in English).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import Any
 from focal.config.collector import Collector
 from focal.config.hints import did_you_mean
 from focal.models.agent import AgentConfig, PreValidationConfig
+from focal.models.engine_texts import LANGUAGES as ENGINE_LANGUAGES
 from focal.models.translations import LanguageTexts
 from focal.variables import placeholders
 
@@ -122,3 +126,23 @@ def translation_warnings(c: Collector, agent: AgentConfig) -> None:
             if _given(texts, to) is None:
                 c.add(path, f"no {name} text (translations.{lang}.{'.'.join(map(str, to))}): said as written to a "
                       f"customer writing {name}", "warning")
+
+
+def engine_text_problems(c: Collector, agent: AgentConfig) -> None:
+    for lang in agent.engine_texts:
+        if lang not in agent.languages:
+            c.add(("engine_texts", lang), f"'{lang}' is not one of languages ({', '.join(agent.languages)}); "
+                  "add it there or remove these texts")
+
+
+def engine_text_warnings(c: Collector, agent: AgentConfig) -> None:
+    worded = sorted({key for texts in agent.engine_texts.values() for key in texts})
+    for lang in agent.languages:
+        name, given = NAMES.get(lang, lang), agent.engine_texts.get(lang, {})
+        if lang not in ENGINE_LANGUAGES and not given:
+            c.add(("languages",), f"the engine's own texts (a hand-off, a clarification, a refusal) have no {name} "
+                  f"version: a customer writing {name} hears them in English; add engine_texts.{lang}", "warning")
+        for key in worded:
+            if key not in given:
+                c.add(("engine_texts", lang, key), f"no {name} text: the file words '{key}' in another language, a "
+                      f"customer writing {name} hears the engine's own wording", "warning")

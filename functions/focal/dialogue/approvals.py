@@ -22,6 +22,7 @@ from focal.dialogue.tool_calls import arguments_for
 from focal.flow_reading import current_step
 from focal.models.agent import AgentConfig
 from focal.models.approval import ApprovalRequest, EngineEvent, EventType
+from focal.models.engine_texts import english
 from focal.models.session import Session
 from focal.models.turn import ToolCall, TurnState
 from focal.tool_inputs import read_variables
@@ -104,11 +105,12 @@ def _questions(state: TurnState, agent: AgentConfig, tool_ids: list[str]) -> lis
             if known.get(name) is None:
                 fld = agent.field(name)
                 questions.append(slots[name].prompt if name in slots else
-                                 f"What is the {(fld.display_name if fld and fld.display_name else name.replace('_', ' ')).lower()}?")
+                                 english("ask_detail").replace(
+                                     "{label}", (fld.display_name if fld and fld.display_name else name.replace("_", " ")).lower()))
     if step is not None and step.confirmation_prompt:
         questions.append(render(step.confirmation_prompt, spoken(agent, known)))
     elif tool_ids and (tool := agent.tool(tool_ids[0])) is not None:
-        questions.append(f"Do you want me to {(tool.description or tool.id).rstrip('.').lower()}?")
+        questions.append(english("confirm_tool").replace("{what}", (tool.description or tool.id).rstrip(".").lower()))
     return list(dict.fromkeys(q for q in questions if q))
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from focal.models.agent import AgentConfig, Scenario, Step, Tool
 from focal.models.context import Context
+from focal.models.engine_texts import english
 from focal.models.turn import TurnState
 from focal.sensing.confirmation_reply import asked_detail, detail_question
 from focal.sensing.offers import MAX_OPTIONS
@@ -17,8 +20,8 @@ def likely_scenarios(agent: AgentConfig, context: Context | None) -> list[Scenar
 
 
 def clarify_question(options: list[Scenario]) -> str:
-    names = " or ".join(s.name for s in options) or "something else"
-    return f"Just to be sure I help with the right thing: do you mean {names}?"
+    names = english("or").join(s.name for s in options) or english("something_else")
+    return english("clarify_scenario").replace("{names}", names)
 
 
 def suggestions(options: list[Scenario], agent: AgentConfig | None = None, lang: str | None = None) -> list[str]:
@@ -40,12 +43,23 @@ def _lower_first(text: str) -> str:
 
 def hypothetical_question(scenario: Scenario) -> str:
     """A "what if …?" is answered with a question, never with an action."""
-    return (f"Would you like me to {_lower_first(scenario.name)} now, or are you only asking how it works? "
-            "Say yes and I'll start.")
+    return english("hypothetical_question").replace("{what}", _lower_first(scenario.name))
 
 
 def hypothetical_suggestions(scenario: Scenario) -> list[str]:
-    return ["Yes, let's start", f"How does it work to {_lower_first(scenario.name)}?"]
+    return [english("button_start"), english("button_how_it_works").replace("{what}", _lower_first(scenario.name))]
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+")
+_ASKS = re.compile(r"[?？؟]")
+
+
+def from_question(prompt: str) -> str:
+    """A prompt asked again, from its question on: what led up to the question the first time ("Of course.",
+    "I found the booking …") reads oddly after "I didn't quite understand." (the whole prompt when none asks)."""
+    sentences = _SENTENCE_END.split(prompt.strip())
+    first = next((i for i, sentence in enumerate(sentences) if _ASKS.search(sentence)), 0)
+    return " ".join(sentences[first:])
 
 
 def step_clarification(step: Step, state: TurnState) -> str:
@@ -53,18 +67,18 @@ def step_clarification(step: Step, state: TurnState) -> str:
     if step.clarification_hint:
         return step.clarification_hint
     if step.requires_confirmation and state.session and state.session.flow_state == "confirming":
-        return "Please answer yes to go ahead, or no to stop. " + (step.confirmation_prompt or "")
+        return english("confirm_yes_or_no") + " " + (step.confirmation_prompt or "")
     filled = state.session.slots if state.session else {}
     slot = next((s for s in step.slots if s.name == state.route.decision.asked_slot), None) or next(
         (s for s in step.slots if filled.get(s.name) in (None, "")), None)  # never ask again for what is filled
     if slot is not None:
-        return slot.prompt
+        return from_question(slot.prompt)
     # `instructions` are written for the model ("Say the policy was not found…"), never shown to the customer
-    return step.response_template or "Could you say that another way?"
+    return step.response_template or english("rephrase")
 
 
 def step_suggestions(state: TurnState) -> list[str]:
-    return ["Yes", "No"] if state.session and state.session.flow_state == "confirming" else []
+    return [english("button_yes"), english("button_no")] if state.session and state.session.flow_state == "confirming" else []
 
 
 def confirmation_tool(agent: AgentConfig, step: Step) -> Tool | None:
@@ -79,9 +93,9 @@ def confirmation_question(agent: AgentConfig, step: Step) -> str:
         return step.confirmation_prompt
     tool = confirmation_tool(agent, step)
     if tool is None:
-        return "Shall I go ahead?"
+        return english("confirm_default")
     what = tool.description.strip().rstrip(".")
-    return f"Do you want me to {what[:1].lower()}{what[1:]}?"
+    return english("confirm_tool").replace("{what}", what[:1].lower() + what[1:])
 
 
 def question_to_ask(agent: AgentConfig, step: Step, context: Context | None) -> str:

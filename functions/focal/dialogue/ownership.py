@@ -18,11 +18,12 @@ from __future__ import annotations
 from typing import Literal
 
 from focal.auth import ANONYMOUS
+from focal.models.engine_texts import english
 from focal.models.session import Session
 
 Ownership = Literal["new", "owner", "signed_in", "foreign"]
 FOREIGN_SESSION = "session_not_yours"
-FOREIGN_MESSAGE = "This conversation belongs to another customer. Please start a new conversation."
+FOREIGN_MESSAGE = english("foreign_session")
 
 
 def ownership(stored: Session | None, customer_id: str) -> Ownership:

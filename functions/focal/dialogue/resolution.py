@@ -31,6 +31,7 @@ from focal.dialogue.flow import end_flow, progress
 from focal.errors import ExpressionError
 from focal.flow_reading import scenario_slot_names
 from focal.models.agent import AgentConfig, Rule, Tool
+from focal.models.engine_texts import english
 from focal.models.turn import ScoredRule, ToolCall, TurnState
 from focal.sensing.extraction import coerce
 from focal.tool_inputs import read_variables
@@ -183,7 +184,7 @@ def ask_prompt(agent: AgentConfig, name: str | None, variables: dict[str, Any] |
     if f is not None and f.prompt:
         return render(f.prompt, variables or {})
     label = (f.display_name if f and f.display_name else (name or "details").replace("_", " ")).strip()
-    return f"Could you tell me your {label[:1].lower() + label[1:]}?"
+    return english("ask_field").replace("{label}", label[:1].lower() + label[1:])
 
 
 def resolve(agent: AgentConfig, state: TurnState, needed: list[str], run_tool: RunTool, may_ask: bool = True) -> Outcome:

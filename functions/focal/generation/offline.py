@@ -17,27 +17,27 @@ from focal.dialogue.clarify import clarify_question, likely_scenarios, question_
 from focal.dialogue.resolution import ask_prompt
 from focal.enforcement.guards import unverified
 from focal.models.agent import AgentConfig, Step
+from focal.models.engine_texts import english
 from focal.models.turn import OUTPUT_CHECKS, GuardVerdict, TurnState
 from focal.sensing import language, lexicon, tone
+from focal.sensing.acts import only_asks
 from focal.variables import render, unknown
 
 MAX_RULE_PARTS = 2
-ANYTHING_ELSE = "Is there anything else I can help with?"
-ESCALATE = "I'll connect you with a member of our team who can help you further."
+ANYTHING_ELSE = english("anything_else")
+ESCALATE = english("handoff")
 # The request id travels in the result's `approval` object, not in the text (an id is no claim to check).
-AWAITING_APPROVAL = ("Before I go ahead, this needs a quick approval from our team. I've sent the request "
-                     "and will continue as soon as it's approved. Nothing has been done yet.")
-CLARIFY_ACTION = "Before I do anything, I want to be sure I understood you correctly."
-ACTION_REJECTED = "I'm sorry, I can't do that here, and nothing has been done. I can connect you with a member of our team."
-NOT_FOUND = "I'm sorry, I couldn't find that. Could you check the details and try again?"
-NOT_FOUND_NAMED = "I'm sorry, I couldn't find {what}, so I can't go ahead with that. Nothing has been done."
-ALREADY_DONE = ("That was already done with the details you gave before, so I can't change it here and nothing new has "
-                "been done. A member of our team can help you change it.")
+AWAITING_APPROVAL = english("awaiting_approval")
+CLARIFY_ACTION = english("clarify_action")
+ACTION_REJECTED = english("action_rejected")
+NOT_FOUND = english("not_found")
+NOT_FOUND_NAMED = english("not_found_named")
+ALREADY_DONE = english("already_done")
 # "It looks like B-123" in a prompt reads as a guess at the customer's value: said as an example instead.
 _GUESS = re.compile(r"\b(it|this|that) (looks|seems|appears)( to be)? like\s+", re.IGNORECASE)
-NOT_UNDERSTOOD = "I didn't quite understand."
-UNPLACED_REPLY = "Just to be sure before I go ahead:"
-TOOL_ERROR = "I'm sorry, I couldn't complete that step just now. Please try again in a moment, or ask for a member of our team."
+NOT_UNDERSTOOD = english("not_understood")
+UNPLACED_REPLY = english("unplaced_reply")
+TOOL_ERROR = english("tool_error")
 
 
 def _said(state: TurnState, what: str, text: str, variables: dict[str, Any]) -> str | None:
@@ -66,12 +66,12 @@ def _rule_parts(agent: AgentConfig, state: TurnState, variables: dict[str, Any])
 
 def _resume(agent: AgentConfig, scenario_id: str | None) -> list[str]:
     scenario = agent.scenario(scenario_id)
-    return [f"Shall we continue where we left off ({scenario.name})?"] if scenario else []
+    return [english("resume_offer").replace("{name}", scenario.name)] if scenario else []
 
 
 def _stopped(agent: AgentConfig, scenario_id: str | None) -> str:
     scenario = agent.scenario(scenario_id)
-    return f"Okay, I've stopped that ({scenario.name})." if scenario else "Okay, I've stopped that."
+    return english("stopped_named").replace("{name}", scenario.name) if scenario else english("stopped")
 
 
 def _compliant_texts(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> list[str]:
@@ -195,7 +195,7 @@ def _already_done(t: _Turn) -> list[str]:
 def _not_found(t: _Turn) -> list[str]:
     """What the look-up did not find, then any interrupted flow offered back."""
     d = t.state.route.decision
-    said = NOT_FOUND_NAMED.replace("{what}", d.not_found or "what you asked about")
+    said = NOT_FOUND_NAMED.replace("{what}", d.not_found or english("what_you_asked_about"))
     return [said] + (_resume(t.agent, d.resume_offered_id) or [ANYTHING_ELSE])
 
 
@@ -213,7 +213,7 @@ def _ask_slot(t: _Turn) -> list[str]:
     if t.step is None:  # a variable the resolution loop could not find (dialogue/resolution.py)
         return [ask_prompt(t.agent, d.asked_slot, t.variables)]
     slot = next((s for s in t.step.slots if s.name == d.asked_slot), None)
-    retry = ["That doesn't look right."] if d.invalid_slot else []
+    retry = [english("invalid_value")] if d.invalid_slot else []
     return t.rules + retry + ([as_example(render(slot.prompt, t.variables))] if slot else [])
 
 
@@ -239,15 +239,18 @@ def _clarify(t: _Turn) -> list[str]:
 def _clarify_step(t: _Turn) -> list[str] | None:
     if t.step is None:
         return None
-    return [_not_placed(t.state, t.step), as_example(render(step_clarification(t.step, t.state), t.variables))]
+    return [_not_placed(t.agent, t.state, t.step), as_example(render(step_clarification(t.step, t.state), t.variables))]
 
 
-def _not_placed(state: TurnState, step: Step) -> str:
+def _not_placed(agent: AgentConfig, state: TurnState, step: Step) -> str:
     """How a step's clarification opens: a yes or a no with more words at a confirmation was understood as an
-    answer whose details could not be placed, so it is asked again plainly, never as not understood."""
+    answer whose details could not be placed, so it is asked again plainly, never as not understood; a question
+    no rule answers ("what is the fee if I cancel later?") gets the agent's out-of-scope answer."""
     message = state.sensor.context.message if state.sensor.context else ""
     if step.requires_confirmation and lexicon.is_reply_word(message):
         return UNPLACED_REPLY
+    if only_asks(message):
+        return agent.out_of_scope_message
     return NOT_UNDERSTOOD
 
 
@@ -276,7 +279,7 @@ _COMPOSERS: dict[str, _Parts] = {
     "complete": _complete,
     "clarify": _clarify,
     "clarify_step": _clarify_step,
-    "declined": _fixed("Okay, no problem. Is there anything else I can help with?"),
+    "declined": _fixed(english("declined")),
     "chitchat": _chitchat,
     "respond": _respond,
 }

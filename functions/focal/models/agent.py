@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationInfo, f
 from pydantic.json_schema import GenerateJsonSchema, SkipJsonSchema
 from pydantic_core import PydanticCustomError
 
+from focal.models.engine_texts import check_overrides, english
 from focal.models.translations import REFUSAL_PLACEHOLDER as REFUSAL_PLACEHOLDER  # read by the pre-validation
 from focal.models.translations import LanguageTexts, plain_refusal_placeholders
 
@@ -83,6 +84,13 @@ class ProfileFieldDefinition(Strict):
         description="money and percentage fields read from answers: the domain's verbs, purchase nouns and other amount "
         "roles around the amount (generic money talk is built in)",
     )
+    date_side: Literal["either", "future", "past"] = Field(
+        default="either",
+        description="date fields: where from the turn's date a date the customer gives without its year or month lies. "
+        "'future' (an arrival): the next such day, today included; 'past' (an incident): the latest, today included; "
+        "'either': a day and month are the nearest such day within 120 days (further away the date is unknown), and a "
+        "day of the month alone is the next one",
+    )
     pattern: str | None = Field(default=None, description="regex for id-like values")
     allowed_values: list[str] = Field(default_factory=list, description="enum values or entity names")
     value_synonyms: dict[str, list[str]] = Field(
@@ -115,6 +123,12 @@ class ProfileFieldDefinition(Strict):
     prompt: str | None = Field(
         default=None, description="how to ask the customer for this variable when no tool can provide it ({name} reads a variable)"
     )
+
+    @model_validator(mode="after")
+    def _date_side_of_a_date(self) -> ProfileFieldDefinition:
+        if self.date_side != "either" and self.field_type != "date":
+            raise PydanticCustomError("date_side_not_date", "'date_side' is for date fields (field_type: date) only")
+        return self
 
     def spoken(self, value: Any) -> Any:
         """How a value of this field is said to the customer: an enum's allowed value by its label (its underscores
@@ -494,7 +508,7 @@ class EnforcementConfig(Strict):
         default=True, description="with a model configured, one call re-checks only the claims the heuristic could not support"
     )
     fallback_message: str = Field(
-        default="I'm sorry, I can't help with that right now. A member of our team can follow up with you.",
+        default=english("enforcement_fallback"),
         description="the answer when no compliant draft could be produced",
     )
 
@@ -525,18 +539,13 @@ class PreValidationConfig(Strict):
     min_length: int = Field(default=1, ge=0, description="fewest characters of a message (check_length)")
     max_length: int = Field(default=2000, ge=1, description="most characters of a message (check_length)")
     refusal_message: str = Field(
-        default="I can't process that message. Could you rephrase your request?",
+        default=english("refusal"),
         description="said when a blocking check fails that refusal_messages has no text for",
     )
     refusal_messages: dict[str, str] = Field(
         default_factory=lambda: {
-            "non_empty": "Your message is empty; please type your question.",
-            "too_long": "Your message is longer than {max_length} characters; please shorten it.",
-            "too_short": "Your message is shorter than {min_length} characters; please add a few words.",
-            "dangerous_content": "Your message contains code or markup ({kinds}) that I can't accept; "
-                                 "please describe what you need in plain words.",
-            "prompt_injection": "Your message asks me to change or reveal how I work, which I can't do; "
-                                "please ask your question directly.",
+            check: english(f"refusal_{check}")
+            for check in ("non_empty", "too_long", "too_short", "dangerous_content", "prompt_injection")
         },
         description="what the customer is told per failed blocking check (non_empty, too_long, too_short, "
                     "dangerous_content, prompt_injection; {max_length}, {min_length} and {kinds} are filled in); "
@@ -569,7 +578,10 @@ class PreValidationConfig(Strict):
         default=None, description="folder with model.onnx + tokenizer.json of an optional injection classifier"
     )
     injection_classifier_threshold: float = Field(
-        default=0.5, ge=0, le=1, description="classifier probability that counts as an attack"
+        default=0.5, ge=0, le=1,
+        description="probability that counts as an attack for the optional ONNX classifier of injection_classifier_dir "
+                    "only; the shipped classifiers (English and multilingual) carry the thresholds chosen with their "
+                    "training data, which an agent file does not change (no setting lowers enforcement)"
     )
     injection_signal_count: int = Field(
         default=2, ge=0, le=9,
@@ -588,7 +600,7 @@ class PreValidationConfig(Strict):
                     "closer to an attack exemplar than to every ordinary one by injection_similarity_margin",
     )
     context_questions: list[str] = Field(
-        default_factory=lambda: ["What is it about? Please give me the details again."],
+        default_factory=lambda: [english("details_again")],
         description="asked after the topic question when a message refers to earlier conversation this session lacks "
                     "(context_completeness); name the things this agent's customers usually refer to",
     )
@@ -667,11 +679,11 @@ class AgentConfig(Strict):
         description="the model used for understanding, generation and judging (none: offline)",
     )
     greeting: str = Field(
-        default="Hello! How can I help you today?",
+        default=english("greeting"),
         description="the agent's first message (shown by `focal chat` and the playground)",
     )
     out_of_scope_message: str = Field(
-        default="I can help with the topics this service covers. What would you like to do?",
+        default=english("out_of_scope"),
         description="the answer to a message no scenario or rule covers",
     )
     languages: list[str] = Field(
@@ -687,6 +699,14 @@ class AgentConfig(Strict):
         "(greeting, out_of_scope_message, scenarios' names, examples and step texts, rules' templates, fallback texts "
         "and examples, fields' prompts, tools' descriptions); a text not given is said as written",
     )
+    engine_texts: dict[str, dict[str, str]] = Field(
+        default_factory=dict,
+        description="language code → engine text key → the agent's own wording of a text the engine says itself (a "
+        "hand-off, a clarification, a refusal, 'I didn't quite understand.'; the keys and the engine's en/es/de/fr "
+        "versions: focal/models/data/engine_texts.json); a text not given is said in the engine's words, in the "
+        "customer's language",
+    )
+    _engine_texts = field_validator("engine_texts", mode="after")(check_overrides)
     demo_messages: list[str] = Field(
         default_factory=lambda: ["Hi there", "What can you help me with?", "Could I speak to a human about it?"],
         description="the customer's messages `focal demo` (and `make run`) plays, in turn, in one session; name this "

@@ -28,7 +28,7 @@ from focal.retrieval.calibration import centred
 from focal.retrieval.matching import ALWAYS_INCLUDED, RuleHit, search_rules
 
 PART_MIN_WORDS = 4
-# A part is read without the rest of the message ("can you fix it?" after "Wrong address on order …"): its rule
+# A part is read without the rest of the message ("can you fix it?" after "The address you have for me is wrong"): its rule
 # must be stated clearly — this far above the agent's threshold — before the part adds it.
 PART_ABOVE_THRESHOLD = 0.15
 MAX_PARTS = 4  # a long message is not searched more than this many extra times

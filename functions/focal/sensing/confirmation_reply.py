@@ -26,6 +26,7 @@ from typing import Any
 from focal.flow_reading import current_step, flow_slots, slot_value_valid
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Slot, Step
 from focal.models.context import Command
+from focal.models.engine_texts import english
 from focal.models.session import Session
 from focal.sensing import lexicon
 from focal.sensing.extraction import coerce, extract
@@ -277,8 +278,7 @@ def _phrase(words: str) -> str:
 
 def detail_question(command: Command) -> str:
     """The one question about the detail a yes referred to, with the shown value as a placeholder."""
-    return (f"Is {command.value} {{{command.slot}}}? Please answer yes to go ahead with it, "
-            f"or no with the right one.")
+    return english("detail_question").replace("{what}", str(command.value)).replace("{shown}", f"{{{command.slot}}}")
 
 
 def asked_detail(commands: list[Command]) -> Command | None:

@@ -24,6 +24,9 @@ from typing import Any
 import numpy as np
 
 DATA_FILE = "injection_classifier.npz"
+# The same kind of model on the multilingual space (use-multilingual-v3), for messages in another language:
+# written by `python -m focal.bench.injection_training_multilingual`.
+MULTILINGUAL_DATA_FILE = "injection_classifier_multilingual.npz"
 FORMAT = "focal-injection-mlp/1"
 
 
@@ -122,19 +125,26 @@ def from_bytes(raw: bytes, name: str = DATA_FILE) -> EmbeddingClassifier:
     return EmbeddingClassifier(weights, biases, threshold, model, hashlib.sha256(raw).hexdigest()[:12])
 
 
-_shipped: list[EmbeddingClassifier] = []
+_shipped: dict[str, EmbeddingClassifier] = {}
 _lock = threading.Lock()
 
 
-def shipped_classifier() -> EmbeddingClassifier:
-    """The classifier shipped with the package (read once per process; an error each call while it cannot be)."""
+def shipped_classifier(data_file: str | None = None) -> EmbeddingClassifier:
+    """A classifier shipped with the package, the English one by default (read once per process; an error each
+    call while it cannot be)."""
+    data_file = data_file or DATA_FILE
     with _lock:
-        if not _shipped:
+        if data_file not in _shipped:
             try:
-                raw = resources.files("focal.sensing").joinpath("data", DATA_FILE).read_bytes()
+                raw = resources.files("focal.sensing").joinpath("data", data_file).read_bytes()
             except OSError as exc:
                 raise InjectionClassifierUnavailable(
-                    f"injection classifier data {DATA_FILE} is missing from focal/sensing/data: {exc}"
+                    f"injection classifier data {data_file} is missing from focal/sensing/data: {exc}"
                 ) from exc
-            _shipped.append(from_bytes(raw))
-        return _shipped[0]
+            _shipped[data_file] = from_bytes(raw, data_file)
+        return _shipped[data_file]
+
+
+def shipped_multilingual_classifier() -> EmbeddingClassifier:
+    """The classifier for messages in another language, on the multilingual model's vectors."""
+    return shipped_classifier(MULTILINGUAL_DATA_FILE)

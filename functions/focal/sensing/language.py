@@ -31,7 +31,7 @@ STOPWORDS: dict[str, frozenset[str]] = {
     "de": frozenset("der die das ein eine einen und oder aber ist sind war sein ich du sie er es wir ihr "
                     "mein meine ihr ihre mich mir dich zu von in im auf für mit ohne dass was wo wann wie "
                     "warum möchte will kann können bitte danke hallo ja nein nicht sehr auch welche welcher welches "
-                    "wird werden dem des zum zur".split()),
+                    "wird werden dem den des zum zur".split()),
     "it": frozenset("il lo la i gli le un una e o ma è sono era essere io tu lei lui noi voi mio mia miei "
                     "suo sua di del della in su per con senza che cosa dove quando come perché voglio "
                     "vorrei posso può grazie ciao sì non molto anche".split()),

@@ -27,6 +27,7 @@ import numpy as np
 
 from focal.models.agent import REFUSAL_PLACEHOLDER, AgentConfig
 from focal.models.context import PreValidationCheck
+from focal.models.engine_texts import english
 from focal.models.session import Session
 from focal.ports import Embedder, InjectionClassifier
 from focal.sensing.dangerous import dangerous_findings
@@ -86,12 +87,16 @@ def prevalidate(
     session: Session | None = None,
     classifier: InjectionClassifier | None = None,
     vector_classifier: EmbeddingClassifier | None = None,
+    multilingual: Embedder | None = None,
+    lang: str | None = None,
 ) -> list[PreValidationCheck]:
     """Run the enabled checks on one message.
 
     `vector` is the L2-normalised embedding of the stripped message (None if empty) and `embedder`
     the one that made it; the exemplar check and the classifier on the embedding run only when both are
     given (the exemplars are embedded once per process; `vector_classifier` None is the shipped one).
+    A message in another language, or any of a turn whose language `lang` is not English, is read by the
+    multilingual classifier on the `multilingual` embedder's vector (required then: the check fails closed).
     Context completeness runs only when the `session` is given.
     """
     cfg = agent.pre_validation
@@ -128,6 +133,8 @@ def prevalidate(
             extra_ordinary=cfg.extra_ordinary_exemplars,
             signal_count=cfg.injection_signal_count,
             vector_classifier=vector_classifier,
+            multilingual=multilingual,
+            lang=lang,
         )
         checks.append(PreValidationCheck(
             name="prompt_injection", passed=not verdict.detected, reason="; ".join(verdict.reasons),
@@ -154,15 +161,10 @@ def suggested_questions(agent: AgentConfig, checks: list[PreValidationCheck]) ->
         if check.name == "context_completeness":
             topics = [s.name for s in agent.scenarios][:4]
             if topics:
-                listed = ", ".join(topics[:-1]) + (" or " if len(topics) > 1 else "") + topics[-1]
-                questions.append(
-                    "I don't have the earlier part of our conversation. "
-                    f"Could you tell me what you'd like to do — for example {listed}?"
-                )
+                listed = ", ".join(topics[:-1]) + (english("or") if len(topics) > 1 else "") + topics[-1]
+                questions.append(english("context_lost_listed").replace("{listed}", listed))
             else:
-                questions.append(
-                    "I don't have the earlier part of our conversation. Could you tell me what you'd like to do?"
-                )
+                questions.append(english("context_lost"))
             questions.extend(agent.pre_validation.context_questions)
     return questions
 

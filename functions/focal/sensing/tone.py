@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import re
 
+from focal.models.engine_texts import english
+
 ABUSE = re.compile(
     r"\b(stupid|idiot(ic|s)?|useless|dumb|moron(ic|s)?|pathetic|incompetent|worthless|garbage|trash|rubbish|"
     r"crap(py)?|shit(ty)?|damn(ed)?|f+u+c+k\w*|bloody|wtf|sucks?|hate (you|this)|ridiculous|joke of a)\b",
     re.IGNORECASE,
 )
 NOTE = "tone: abusive or angry wording (acknowledged before acting)"
-ACKNOWLEDGE = "I'm sorry this has been frustrating. I'll do my best to sort it out."
+ACKNOWLEDGE = english("frustration")
 
 
 def abusive(text: str) -> bool:

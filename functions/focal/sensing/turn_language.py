@@ -3,7 +3,9 @@
 Read from the message (stopword shares, focal.sensing.language) among the declared languages only, and kept in the
 session: a message that says too little to tell ("2", "LC204518", "no", "ok") stays in the conversation's language,
 and one that opens with a reply word only one declared language has ("sí", "ja", "oui") is in that language. Changing
-language needs a clear reading: the new language's share of stopwords leads the conversation's by MIN_LEAD. Beside
+language needs a clear reading: the new language's share of stopwords leads the conversation's by MIN_LEAD; a first
+message (no conversation language yet) is in the declared language it reads best in, however slight the lead (the
+file's first language is no better guess than the message itself: a refusal of that first message is said in it). Beside
 the stopwords, the words only one language's texts of the agent use count for that language (its translations'
 "tarjeta", "carte", "Ausweis"): a short first message in the agent's domain says its language.
 The agent's own texts are written in its first declared language (`primary`).
@@ -38,6 +40,8 @@ def read_language(text: str, languages: list[str], previous: str | None,
         best = max(languages, key=lambda code: (shares[code], code == current))
         if shares[best] >= language.MIN_SHARE:  # a clear reading: another language only with a clear lead
             return best if shares[best] - shares[current] >= language.MIN_LEAD else current
+        if previous not in languages and shares[best] > shares[current]:
+            return best  # no conversation language yet: the message's own best reading, not the file's by default
     replied = reply_words.reply_language(text, languages)
     return replied or current
 

@@ -11,8 +11,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from focal.dialogue.notices import say_in_language, turn_language
+from focal.dialogue.notices import reply_language, say_in_language
 from focal.errors import AgentNotFound, DuplicateTurn
+from focal.models.agent import AgentConfig
+from focal.models.engine_texts import english
 from focal.models.localized import localized
 from focal.models.turn import TurnError, TurnRequest, TurnState
 from focal.pii import digit_rules
@@ -23,7 +25,7 @@ from focal.turn.idempotency import complete_turn, hold_turn
 
 # Errors a stage raises that describe the request, by exception name (the Catch's `Error`) → the turn's code.
 CLIENT_ERRORS = {AgentNotFound.__name__: AgentNotFound.code}
-MESSAGE = "I'm sorry, something went wrong on our side. Your message was received; please try again in a moment."
+MESSAGE = english("internal_error")
 
 
 def failed_stage(state: TurnState) -> str | None:
@@ -65,12 +67,13 @@ def handle(event: dict[str, Any], deps: Deps) -> dict[str, Any]:
     state.error.stage = state.error.stage or failed_stage(state)
     state.execution_path = "fallback"
     state.confidence = 0.0
+    agent: AgentConfig | None = None
     try:
         agent = deps.configs.get_agent(state.request.tenant_id, state.request.agent_id)
-        state.response = localized(agent, turn_language(state)).enforcement.fallback_message
+        state.response = localized(agent, reply_language(state, agent)).enforcement.fallback_message
     except Exception:  # noqa: BLE001 - the fallback answers whatever the config store raised
         state.response = MESSAGE
-    say_in_language(state)
+    say_in_language(state, agent)
     state.result = state.to_result()
     try:
         held = hold_turn(state, deps.idempotency, deps.clock())

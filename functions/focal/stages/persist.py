@@ -31,6 +31,7 @@ from focal.dialogue.ownership import ownership
 from focal.dialogue.reconcile import apply_effects, effects
 from focal.errors import VersionConflict
 from focal.models.agent import AgentConfig
+from focal.models.engine_texts import english
 from focal.models.session import PiiCarry, Session
 from focal.models.turn import TurnError, TurnRecord, TurnState
 from focal.pii import TurnTexts, digit_rules
@@ -76,7 +77,7 @@ def _agent_or_none(state: TurnState, deps: Deps) -> AgentConfig | None:
 
 
 COUNT_ATTEMPTS = 3
-CONFLICT_MESSAGE = "Another message in this conversation was being handled at the same time; please send yours again."
+CONFLICT_MESSAGE = english("write_conflict")
 
 
 def carry_plan(state: TurnState, deps: Deps) -> CarryPlan:
@@ -191,7 +192,8 @@ def _run(state: TurnState, deps: Deps) -> TurnState:
     if state.sensor.foreign_session:
         complete_turn(state, deps.idempotency, deps.clock())  # another customer's session: nothing is written to it
         return state
-    say_in_language(state)  # the engine's notices in the customer's language, before the answer is written anywhere
+    # the engine's texts in the customer's language, before the answer is written anywhere
+    say_in_language(state, _agent_or_none(state, deps))
     plan = carry_plan(state, deps)
     with digit_rules(plan.rules):  # every document this turn writes masks them too
         if state.error is not None and state.error.code == VersionConflict.code:

@@ -190,7 +190,8 @@ def run(state: TurnState, deps: Deps) -> TurnState:
 
     if agent.feature_on("pre_validation"):
         state.sensor.prevalidation = prevalidate(
-            agent, r.message, vector if text else None, deps.embedder, state.session, _classifier(deps, agent)
+            agent, r.message, vector if text else None, deps.embedder, state.session, _classifier(deps, agent),
+            multilingual=deps.multilingual_embedder, lang=conversation_language(state),
         )
         failed = blocking_failures(state.sensor.prevalidation)
         if failed:

@@ -50,6 +50,7 @@ from focal.enforcement.scope import turn_scope
 from focal.errors import VersionConflict
 from focal.flow_reading import current_step
 from focal.models.agent import AgentConfig
+from focal.models.engine_texts import english
 from focal.models.session import Session
 from focal.models.turn import ToolCall, TurnError, TurnState
 from focal.sensing import lexicon
@@ -58,7 +59,7 @@ from focal.variables import known_variables
 
 MAX_ACTION_ROUNDS = 3
 CLAIM_TTL_S = 120  # a claim older than this belongs to a turn that died; it no longer stops others
-CONFLICT_MESSAGE = "Another message in this conversation is being handled right now; please send yours again in a moment."
+CONFLICT_MESSAGE = english("turn_in_progress")
 
 
 def _attached(agent: AgentConfig, rule_id: str) -> list[str]:

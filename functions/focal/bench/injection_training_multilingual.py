@@ -1,0 +1,173 @@
+"""Train the multilingual injection classifier (data/injection_classifier_multilingual.npz) and write its file.
+
+    python -m focal.bench.injection_training_multilingual [--shared ../shared/bench] [--out PATH] [--cache DIR]
+
+The same kind of model as focal.bench.injection_training (384 → 128 → 1 there), on the vector of the message's
+injection view (figures masked) in the multilingual space the product already ships (use-multilingual-v3, 512
+dimensions), where a Spanish, German or French message lands near its English meaning. It reads the views the
+English classifier leaves alone: messages in another language (focal.sensing.injection_verdict). Steps:
+1. the rows of focal.bench.injection_training (held-out texts removed) in every language, not only English: the
+   multilingual attacks of yanismiraoui (es, de, fr, pt, it) are learnt from, and the example agents' own messages
+   in Spanish, German and French (focal.bench.injection_corpora.translated_example_rows) are ordinary rows beside
+   Banking77 / CLINC150, so another language alone is not a sign of an attack;
+2. the MLP of focal.bench.injection_training.train_mlp, each (source, label) group weighted the same way;
+3. the threshold: the lowest score with at most FA_BUDGET false alarms on the validation customer messages and
+   OTHER_LANGUAGE_BUDGET on the validation ordinary messages in other languages;
+4. figures by source on the held-out sources (never trained or tuned on), printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from focal.bench.injection_corpora import (
+    REPO,
+    Row,
+    dedupe,
+    heldout_rows,
+    translated_example_rows,
+    translated_text_sets,
+)
+from focal.bench.injection_training import SEED, _digest, group_weights, train_mlp, training_rows
+from focal.sensing.injection_classifier import MULTILINGUAL_DATA_FILE, EmbeddingClassifier, to_bytes
+
+HIDDEN = 128
+LANGUAGE_DIRECTIONS = 6  # chosen on the validation rows
+OUT = REPO / "functions" / "focal" / "sensing" / "data" / MULTILINGUAL_DATA_FILE
+FA_BUDGET = 0.01  # validation customer messages (Banking77 / CLINC150): half the 2 % target
+OTHER_LANGUAGE_BUDGET = 0.02  # validation ordinary messages in other languages
+CUSTOMER_SOURCES = ("banking77", "clinc150")
+
+
+def multilingual_rows(shared: Path) -> list[Row]:
+    """Train and val rows in every language, the example agents' translated messages included (held out removed)."""
+    held = {" ".join(r.text.lower().split()) for r in heldout_rows(shared)}
+    extra = [r for r in dedupe(translated_example_rows()) if " ".join(r.text.lower().split()) not in held]
+    return dedupe(training_rows(shared) + extra)
+
+
+def language_directions(embedder, count: int) -> np.ndarray:
+    """An orthonormal basis (dimension × count) of the directions that tell languages apart in the embedding space:
+    the principal directions of the differences between an example agent's texts and their translations (the same
+    content in two languages: the topic cancels). Removed from every vector the classifier reads, so it cannot learn a language as a sign of
+    an attack (its ordinary messages are mostly English, its attacks in six languages)."""
+    if count <= 0:
+        return np.zeros((embedder.dimension, 0), np.float32)
+    from focal.sensing.injection_view import injection_view
+
+    differences = []
+    for _, own, translated in translated_text_sets():
+        differences.append(embedder.embed([injection_view(t) for t in translated])
+                           - embedder.embed([injection_view(t) for t in own]))
+    u, _, _ = np.linalg.svd(np.concatenate(differences).T, full_matrices=False)
+    return u[:, :count].astype(np.float32)
+
+
+def without(x: np.ndarray, basis: np.ndarray) -> np.ndarray:
+    """`x` with its components along `basis` removed."""
+    return x - (x @ basis) @ basis.T
+
+
+def folded_in(model: EmbeddingClassifier, basis: np.ndarray) -> EmbeddingClassifier:
+    """The same classifier reading raw vectors: the projection folded into its first layer ((x P) W = x (P W))."""
+    first = without(model.weights[0].T, basis).T
+    return EmbeddingClassifier((first, *model.weights[1:]), model.biases, model.threshold, model.embedding_model)
+
+
+def threshold_for(scores: np.ndarray, budget: float) -> float:
+    """The lowest threshold that flags at most `budget` of `scores` (a score equal to it is flagged)."""
+    descending = np.sort(np.asarray(scores, dtype=np.float64))[::-1]
+    allowed = int(np.floor(budget * len(descending)))
+    return float(np.nextafter(descending[allowed], 1.0)) if allowed < len(descending) else 0.0
+
+
+def choose_threshold(model: EmbeddingClassifier, budgets: Sequence[tuple[np.ndarray, float]]) -> float:
+    """The lowest threshold within every (vectors, budget) pair's false-alarm budget, inside (0, 1)."""
+    found = max(threshold_for(model.scores(x), budget) for x, budget in budgets)
+    return float(min(max(found, 1e-3), 1 - 1e-6))
+
+
+def by_source(model: EmbeddingClassifier, rows: list[Row], x: np.ndarray) -> list[tuple[str, bool, int, int]]:
+    """(source, attack, flagged, total) per source of `rows` (vectors `x`), at the model's threshold."""
+    flagged = model.scores(x) >= model.threshold
+    out: dict[tuple[str, bool], list[int]] = {}
+    for r, hit in zip(rows, flagged, strict=True):
+        tally = out.setdefault((r.source, r.attack), [0, 0])
+        tally[0] += int(hit)
+        tally[1] += 1
+    return [(source, attack, n, total) for (source, attack), (n, total) in sorted(out.items())]
+
+
+def _vectors(views, rows: list[Row]) -> np.ndarray:
+    from focal.sensing.injection_view import injection_view
+
+    return np.asarray(views.of([injection_view(r.text) for r in rows]), dtype=np.float32)
+
+
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m focal.bench.injection_training_multilingual")
+    parser.add_argument("--shared", default=str(REPO.parent / "shared" / "bench"))
+    parser.add_argument("--out", default=str(OUT))
+    parser.add_argument("--cache", default=".focal/bench-cache")
+    parser.add_argument("--hidden", type=int, default=HIDDEN)
+    parser.add_argument("--directions", type=int, default=LANGUAGE_DIRECTIONS)
+    parser.add_argument("--without", action="append", default=[],
+                        help="a training source left out and measured, per language, with the held-out ones "
+                             "(a by-source check)")
+    return parser.parse_args(argv)
+
+
+def fit(views, rows: list[Row], directions: int, hidden: int) -> EmbeddingClassifier:
+    """The classifier learnt from the `train` rows, its threshold chosen on the `val` rows."""
+    train = [r for r in rows if r.split == "train"]
+    y = np.array([r.attack for r in train], np.float32)
+    basis = language_directions(views.embedder, directions)
+    fitted = train_mlp(without(_vectors(views, train), basis), y, group_weights(train), hidden=hidden)
+    model = folded_in(EmbeddingClassifier(fitted.weights, fitted.biases, 0.5, views.embedder.model_name), basis)
+    val = [r for r in rows if r.split == "val"]
+    customers = [r for r in val if not r.attack and r.source in CUSTOMER_SOURCES]
+    languages = [r for r in val if r.source == "focal multilingual"]
+    threshold = choose_threshold(model, [(_vectors(views, customers), FA_BUDGET),
+                                         (_vectors(views, languages), OTHER_LANGUAGE_BUDGET)])
+    return EmbeddingClassifier(model.weights, model.biases, threshold, model.embedding_model)
+
+
+def _per_language(rows: list[Row]) -> list[Row]:
+    from focal.sensing.language import detect
+
+    return [Row(r.text, r.attack, f"{r.source} {detect(r.text)[0] or '(too short to tell)'}", r.split) for r in rows]
+
+
+def main(argv: list[str] | None = None) -> int:
+    from focal.adapters.use_embedder import shared_multilingual_embedder
+    from focal.bench.prevalidation_scoring import ViewVectors
+    from focal.sensing.injection_verdict import has_words
+    from focal.sensing.injection_view import injection_view
+
+    args = _arguments(argv)
+    shared = Path(args.shared)
+    every = [r for r in multilingual_rows(shared) if has_words(injection_view(r.text))]
+    rows = [r for r in every if r.source not in args.without]
+    views = ViewVectors(shared_multilingual_embedder(), Path(args.cache) if args.cache else None)
+    final = fit(views, rows, args.directions, args.hidden)
+    meta = {"seed": SEED, "hidden": args.hidden, "language_directions": args.directions, "rows_digest": _digest(rows),
+            "train_rows": sum(r.split == "train" for r in rows), "left_out": args.without}
+    Path(args.out).write_bytes(to_bytes(final, meta))
+    print(f"trained on {meta['train_rows']} rows in {final.embedding_model}; threshold {final.threshold:.4f}")
+    held = [r for r in dedupe(heldout_rows(shared)) if has_words(injection_view(r.text))]
+    held += _per_language([r for r in every if r.source in args.without])
+    for title, part in (("validation", [r for r in rows if r.split == "val"]), ("held out", held)):
+        print(f"{title}, classifier alone, by source:")
+        for source, attack, n, total in by_source(final, part, _vectors(views, part)):
+            print(f"  {source:<36} {'caught' if attack else 'false alarms'} {n}/{total} ({100 * n / total:.1f} %)")
+    print(f"wrote {args.out} ({Path(args.out).stat().st_size} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
