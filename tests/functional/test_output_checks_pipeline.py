@@ -126,7 +126,7 @@ def test_a_relevant_grounded_model_answer_passes_untouched(checked):
     result = say(checked, "A1004", 1, ScriptedGenerator(answer), customer="c-200")
     assert result.response == answer
     assert [(c["name"], c["passed"]) for c in result.enforcement["checks"]] == [
-        ("internals", True), ("relevance", True), ("grounding", True), ("unbound", True)]
+        ("internals", True), ("language", True), ("relevance", True), ("grounding", True), ("unbound", True)]
     assert result.enforcement["regenerations"] == 0
 
 
@@ -134,7 +134,7 @@ def test_with_the_flags_off_only_the_internal_names_check_runs(tmp_path):
     path = agent_copy(tmp_path, relevance_check_enabled=False, grounding_check_enabled=False)
     runner = LocalRunner(local_deps(path, tmp_path / "off.db"))
     result = say(runner, "Where is my order A1004?", 0, ScriptedGenerator("The capital of France is Paris."), customer="c-200")
-    assert [c["name"] for c in result.enforcement["checks"]] == ["internals", "unbound"]  # these two are always on
+    assert [c["name"] for c in result.enforcement["checks"]] == ["internals", "language", "unbound"]  # always on
     assert result.enforcement["violations"] == []
     # nothing flags the off-topic draft, but it leaves out every value the finished step's own text shows: that
     # text is said instead (focal.stages.step_values), with no further check verdict in the trace

@@ -298,7 +298,7 @@ class NoEmbedder:
 
 
 def stage_deps(agent, embedder, **kw):
-    return SimpleNamespace(embedder=embedder, relevance_model=kw.get("relevance_model"),
+    return SimpleNamespace(embedder=embedder, multilingual_embedder=None, relevance_model=kw.get("relevance_model"),
                            grounding_model=kw.get("grounding_model"), llm=lambda a, state=None: kw.get("llm"))
 
 
@@ -309,7 +309,7 @@ def test_flags_off_means_no_check_and_no_verdict(retail):
     state = turn("Where is my order?")
     state.generate.drafts.append(Draft(text="It came to $95.", source="model"))
     assert enforce._output_checks(agent, state, stage_deps(agent, NoEmbedder())) == []
-    assert [(c.name, c.passed) for c in state.enforce.report.checks] == [("internals", True)]  # no switch; names only
+    assert [(c.name, c.passed) for c in state.enforce.report.checks] == [("internals", True), ("language", True)]  # no switch
 
 
 def test_a_model_draft_writing_internal_names_is_a_violation_with_the_flags_off(retail):
@@ -333,8 +333,8 @@ def test_each_check_leaves_a_verdict_with_its_threshold(retail, minilm):
     state.generate.drafts.append(Draft(text="The capital of France is Paris and it costs $95.", source="model"))
     violations = enforce._output_checks(agent, state, stage_deps(agent, minilm))
     assert [(v.rule_id, v.lane) for v in violations] == [("relevance", "relevance"), ("grounding", "grounding")]
-    names, rel, grd = state.enforce.report.checks
-    assert (names.name, names.passed) == ("internals", True)
+    names, lang, rel, grd = state.enforce.report.checks
+    assert (names.name, names.passed) == ("internals", True) and (lang.name, lang.passed) == ("language", True)
     assert (rel.name, rel.passed, rel.threshold, rel.draft) == ("relevance", False, 0.3, 0)
     assert (grd.name, grd.passed, grd.threshold, grd.unsupported) == ("grounding", False, 0.75, ["$95"])
     assert rel.ms > 0 and grd.ms > 0
@@ -429,7 +429,7 @@ def test_the_stage_loads_both_folders_relative_to_the_agent_file(tmp_path, retai
     enforce._output_checks(agent, state, stage_deps(agent, minilm, relevance_model=rel, grounding_model=nli))
     assert loaded == [str(tmp_path / "models" / "rel"), str(tmp_path / "models" / "nli")]
     methods = {c.name: c.method for c in state.enforce.report.checks}
-    assert methods == {"internals": "names", "relevance": "cross_encoder", "grounding": "claims+nli"}
+    assert methods == {"internals": "names", "language": "words", "relevance": "cross_encoder", "grounding": "claims+nli"}
     assert next(c for c in state.enforce.report.checks if c.name == "relevance").threshold == 0.5
 
 

@@ -128,3 +128,20 @@ def test_a_slot_named_right_before_a_date_takes_it_whatever_comes_first():
     text = "we check out on the 5th of January 2027, and check in on December 30, 2026"
     context = offline_context(agent, session, text, [], [], today=TODAY)
     assert sorted((c.slot, c.value) for c in context.commands) == [("check_in", "2026-12-30"), ("check_out", "2027-01-05")]
+
+
+@pytest.mark.parametrize(("lang", "text", "expected"), [
+    ("en", "the 9th", [("SetSlot", "return_date", "2026-12-09")]),  # a day of the month alone
+    ("en", "day after tomorrow", []),  # read in part: never tomorrow
+    ("es", "el 9 de diciembre", [("SetSlot", "return_date", "2026-12-09")]),  # in the conversation's language
+    ("es", "el 9", [("SetSlot", "return_date", "2026-12-09")]),
+    ("es", "pasado mañana", []),
+])
+def test_with_two_date_slots_a_date_is_read_whole_in_the_conversations_language(lang, text, expected):
+    from focal.sensing.locale_reading import reading_in
+
+    agent = AGENT.model_copy(update={"languages": ["en", "es"]})
+    session = waiting(pickup_date="2026-11-25").model_copy(update={"language": lang})
+    with reading_in(lang):  # as the sensor stage reads the turn
+        context = offline_context(agent, session, text, [], [], today=TODAY)
+    assert [(c.name, c.slot, c.value) for c in context.commands if c.name in ("SetSlot", "CorrectSlot")] == expected

@@ -102,7 +102,7 @@ def load_drafts(path: Path) -> list[DraftCase]:
         if not (agent_dir / "agent.yaml").is_file():
             raise ValueError(f"{where}.agent: no examples/{entry['agent']}/agent.yaml")
         out.append(DraftCase(entry["id"], agent_dir, entry["customer"], entry["draft"], entry["label"],
-                             str(entry.get("kind", "")), history))
+                             str(entry.get("kind", "")), history, str(entry.get("language", "en"))))
     return out
 
 
@@ -125,8 +125,9 @@ def load_blind(folder: Path) -> list[DraftCase]:
     return out
 
 
-def _checked_copy(agent_dir: Path, into: Path) -> Path:
-    """The agent's folder copied with the relevance check on and every answer worded by the model."""
+def _checked_copy(agent_dir: Path, into: Path, languages: list[str]) -> Path:
+    """The agent's folder copied with the relevance check on, every answer worded by the model, and the cases'
+    languages declared beside its own (a case's `language`: the conversation's)."""
     target = into / agent_dir.name
     if not target.exists():
         shutil.copytree(agent_dir, target)
@@ -134,6 +135,8 @@ def _checked_copy(agent_dir: Path, into: Path) -> Path:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         data.setdefault("enforcement", {})["relevance_check_enabled"] = True
         data.setdefault("models", {})["rephrase_fixed_texts"] = True
+        declared = list(data.get("languages") or ["en"])
+        data["languages"] = declared + [lang for lang in languages if lang not in declared]
         path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return target / "agent.yaml"
 
@@ -144,11 +147,14 @@ def run(cases: list[DraftCase]) -> list[Verdict]:
     from focal.wiring import local_deps
 
     verdicts = []
+    languages: dict[Path, list[str]] = defaultdict(list)
+    for case in cases:
+        languages[case.agent_dir] += [case.language] if case.language not in languages[case.agent_dir] else []
     with tempfile.TemporaryDirectory(prefix="focal-relevance-") as tmp:
         runners: dict[Path, tuple[LocalRunner, str, Any]] = {}
         for n, case in enumerate(cases):
             if case.agent_dir not in runners:
-                path = _checked_copy(case.agent_dir, Path(tmp))
+                path = _checked_copy(case.agent_dir, Path(tmp), languages[case.agent_dir])
                 runner = LocalRunner(local_deps(path, Path(tmp) / f"{case.agent_dir.name}.db"))
                 runners[case.agent_dir] = (runner, load_agent(path).id, runner.deps.model)
             runner, agent_id, offline = runners[case.agent_dir]
@@ -235,7 +241,7 @@ def add_parser(bsub: Any) -> None:
     """Register `focal bench relevance` on the bench subparsers."""
     s = bsub.add_parser("relevance", help="the relevance check on labelled on/off-topic model drafts, through the turn")
     s.add_argument("file", nargs="?", default=str(DEFAULT_FILE), help="labelled drafts (cases: id, agent, history, "
-                   "customer, draft, label)")
+                   "customer, draft, label, optional language: the conversation's, declared for the agent's copy)")
     s.add_argument("--blind", nargs="*", default=None, help="drafts_blind-style folders whose drafts are all on topic "
                    "(default: tests/data/drafts_blind and drafts_held_out)")
     s.add_argument("--no-blind", action="store_true", help="only the labelled file")

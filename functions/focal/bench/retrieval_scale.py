@@ -5,7 +5,8 @@ throughput, p50/p95 of a filtered search in a turn's scope, index memory; MiniLM
 sample of synthetic rule texts. Then recall at scale: the retail example's rules (every key) and its
 labelled messages planted among N synthetic rules that look like real ones (rule-like texts embedded
 by MiniLM, each used many times with a little noise so that no two vectors are equal, centred like
-every indexed document), each message through the turn's path (`search_rules` and the rule filter's
+every indexed document), each message through the turn's path (`search_message`: the message and its parts,
+the parts' embedding timed with the search; and the rule filter's
 similarity decision): recall and precision of the planted rules at the agent's threshold, how many
 synthetic rules pass per message, and the p50/p95 of that path. No customer text is printed.
 """
@@ -27,7 +28,7 @@ from focal.models.session import Session
 from focal.models.turn import ScoredRule
 from focal.ports import Embedder, IndexedRule, ScopeFilter
 from focal.retrieval.calibration import centred
-from focal.retrieval.matching import search_rules
+from focal.retrieval.message_parts import search_message
 from focal.retrieval.rules import EMBED_BATCH, agent_documents, turn_scope
 
 SCENARIOS, STEPS, GLOBAL_SHARE, GLOBAL_HARD = 50, 5, 0.2, 5
@@ -255,8 +256,8 @@ def planted_row(n: int, embedder: Embedder, agent_dir: Path = EXAMPLES / "retail
                           active_scenario_id=case.scenario, active_step_id=case.step)
         query = centred(embedder, embedder.embed([case.message.strip()])[0])
         t0 = time.perf_counter()
-        hits = search_rules(agent, index, turn_scope(TENANT, agent, session, []), query, agent.retrieval.top_k)
-        candidates = scored(agent, hits) + [ScoredRule(rule_id=h.rule_id, score=h.score, scope="GLOBAL")
+        hits = search_message(agent, index, embedder, turn_scope(TENANT, agent, session, []), case.message, query)
+        candidates = scored(agent, hits) + [ScoredRule(rule_id=h.rule_id, score=h.score, scope="GLOBAL", best_score=h.best_score)
                                              for h in hits if h.rule_id not in known]
         passed = passing(agent, candidates)
         times.append((time.perf_counter() - t0) * 1000)
@@ -271,7 +272,7 @@ def planted_row(n: int, embedder: Embedder, agent_dir: Path = EXAMPLES / "retail
 def planted_lines(sizes: Sequence[int], embedder: Embedder) -> list[str]:
     lines = [
         "recall at scale: the retail rules (every key) and retrieval.yaml planted among N synthetic rules"
-        f" (MiniLM vectors of {POOL} rule-like texts plus noise, centred), through search_rules and the rule filter",
+        f" (MiniLM vectors of {POOL} rule-like texts plus noise, centred), through search_message and the rule filter",
         f"{'rules':>8}{'recall':>9}{'precision':>11}{'found':>9}{'synthetic passing/msg':>23}{'p50 ms':>9}{'p95 ms':>9}",
     ]
     for n in [0, *sizes]:

@@ -227,6 +227,19 @@ def _chitchat(run: CommandRun, cmd: Command) -> None:
 def _handoff(run: CommandRun, cmd: Command) -> None:
     run.decision.action = "escalate"
     run.executed.append("HumanHandoff")
+    session = run.session
+    scenario = run.agent.scenario(session.active_scenario_id)
+    if scenario is None:
+        return
+    # The customer was told a person takes over: the flow acts no more on the business's systems ("December 5",
+    # "yes" after it start nothing); asking for it again starts it afresh. The person is told where it stood.
+    run.decision.escalation_reason = (f"The customer asked for a person during flow '{scenario.name}' at step "
+                                      f"'{session.active_step_id}'.")
+    end_flow(session)
+    session.flow_stack.clear()  # no interrupted flow is offered back either
+    session.offer = None
+    run.decision.notes.append(f"handed to a person: {scenario.id} ended, none of its tools runs unless the customer "
+                              "starts it again")
 
 
 @handles("Clarify")

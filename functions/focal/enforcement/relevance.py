@@ -17,6 +17,11 @@ What is compared with what
   money advice, sport, trivia, code) than to all of that by more than `relevance_off_topic_margin`.
   Optional: an ONNX cross-encoder folder (`relevance_model_dir`), then the score is its probability for
   the (message, answer) and (routed text, answer) pairs.
+- A draft of a non-English turn (or one that clearly reads as another declared language) is scored the same way
+  in the multilingual space, its cosines put on MiniLM's scale by the pair's languages
+  (focal.enforcement.relevance_space): MiniLM reads other languages by their surface. The threshold is met by the
+  better of that score and MiniLM's (the customer's own words repeated in their language are evidence too); the
+  contrast with unrelated content is read in the multilingual space only, beyond the message's own closeness to it.
 - An answer composed offline from the agent's own templates (draft source offline / template /
   fallback) is relevant by construction and is not scored.
 
@@ -41,6 +46,7 @@ from typing import Any
 
 import numpy as np
 
+from focal.enforcement.relevance_space import SAME, Space, relevance_space
 from focal.enforcement.topic import CONVERSATIONAL_MOVES, UNRELATED_KINDS, UNRELATED_TEXTS, domain_texts
 from focal.models.agent import AgentConfig
 from focal.models.turn import RouteOutput, TurnState
@@ -147,14 +153,18 @@ def refusal_reason(
         if rendered and rendered in norm:
             return "the agent's own fallback / out-of-scope text"
     if answer_vec is not None and embedder is not None:
-        return refusal_likeness(agent, answer_vec, embedder, min_similarity)
+        return refusal_likeness(agent, answer_vec, Space(embedder, True, SAME, SAME), min_similarity)
     return None
 
 
-def refusal_likeness(agent: AgentConfig, answer_vec: np.ndarray, embedder: Embedder, min_similarity: float) -> str | None:
-    """The answer's vector close to a refusal exemplar or one of the agent's own non-answers, or None."""
-    refs = REFUSAL_EXEMPLARS + own_texts(agent)
-    sims = _embed(embedder, [], list(refs))[1] @ answer_vec
+def refusal_likeness(agent: AgentConfig, answer_vec: np.ndarray, space: Space, min_similarity: float) -> str | None:
+    """The answer's vector close to a refusal exemplar or one of the agent's own non-answers, or None (cosines on
+    MiniLM's scale by the pair's languages: focal.enforcement.relevance_space)."""
+    own = own_texts(agent)
+    refs = REFUSAL_EXEMPLARS + own
+    raw = _embed(space.embedder, [], list(refs))[1] @ answer_vec
+    kinds = [space.exemplars] * len(REFUSAL_EXEMPLARS) + [space.agent_texts] * len(own)
+    sims = np.asarray([space.scored(float(c), kind) for c, kind in zip(raw, kinds, strict=True)])
     best = int(np.argmax(sims))
     if float(sims[best]) >= min_similarity:
         return f"similar to a refusal ({float(sims[best]):.2f} to {refs[best][:40]!r})"
@@ -202,7 +212,10 @@ def check_relevance(
     embedder: Embedder,
     variables: dict[str, Any],
     model: RelevanceModel | None = None,
+    multilingual: Embedder | None = None,
 ) -> RelevanceResult:
+    """`multilingual`: the multilingual space's embedder, where a draft of a non-English turn is scored
+    (focal.enforcement.relevance_space)."""
     cfg = agent.enforcement
     threshold = cfg.relevance_threshold if model is not None else cfg.relevance_cosine_threshold
     if source in OWN_SOURCES:
@@ -213,16 +226,29 @@ def check_relevance(
     fixed, filled = _routed(agent, state, variables)
     if cfg.relevance_refusal_bypass and (why := refusal_reason(agent, text, None, None, 1.0, variables)):
         return RelevanceResult(True, None, f"bypass: {why}", "bypass", threshold)  # by its words: nothing embedded
-    vectors, fixed_vecs = _embed(embedder, [text] + ([] if context_vec else [message]), fixed)
+    space = relevance_space(agent, state.session.language if state.session else None, text, embedder, multilingual)
+    context_vec = context_vec if space.english else []  # the sensor's vector is MiniLM's
+    vectors, fixed_vecs = _embed(space.embedder, [text] + ([] if context_vec else [message]), fixed)
     answer_vec = vectors[0]
     message_vec = np.asarray(context_vec, dtype=np.float32) if context_vec else vectors[-1]
-    if cfg.relevance_refusal_bypass and (why := refusal_likeness(agent, answer_vec, embedder,
+    if cfg.relevance_refusal_bypass and (why := refusal_likeness(agent, answer_vec, space,
                                                                    cfg.relevance_refusal_similarity)):
         return RelevanceResult(True, None, f"bypass: {why}", "bypass", threshold)
     if model is None:
-        return _cosine_verdict(agent, embedder, answer_vec, message_vec, fixed, fixed_vecs, filled + earlier, threshold,
-                               earlier)
+        meaning = _closeness(agent, space, answer_vec, message_vec, fixed, fixed_vecs, filled, threshold, earlier)
+        surface = None if space.english else _surface(agent, state, text, embedder, fixed, filled, threshold, earlier)
+        return _cosine_verdict(agent, meaning, surface, threshold)
     return _model_verdict(model, text, [message] + filled + earlier + fixed, earlier, threshold)
+
+
+def _surface(agent: AgentConfig, state: TurnState, text: str, embedder: Embedder, fixed: list[str], filled: list[str],
+             threshold: float, earlier: list[str]) -> _Closeness:
+    """A non-English draft's closeness to the conversation as MiniLM reads it."""
+    context_vec = state.sensor.context.embedding if state.sensor.context else []
+    vectors, fixed_vecs = _embed(embedder, [text] + ([] if context_vec else [state.request.message]), fixed)
+    message_vec = np.asarray(context_vec, dtype=np.float32) if context_vec else vectors[-1]
+    english = Space(embedder, True, SAME, SAME)
+    return _closeness(agent, english, vectors[0], message_vec, fixed, fixed_vecs, filled, threshold, earlier)
 
 
 def _routed(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> tuple[list[str], list[str]]:
@@ -251,36 +277,68 @@ def _model_verdict(model: RelevanceModel, text: str, queries: list[str], earlier
     return RelevanceResult(False, score, reason, method, threshold)
 
 
-def _cosine_verdict(
-    agent: AgentConfig, embedder: Embedder, answer_vec: np.ndarray, message_vec: np.ndarray, routed: list[str],
-    routed_vecs: np.ndarray, later: list[str], threshold: float, earlier: list[str],
-) -> RelevanceResult:
+@dataclass
+class _Closeness:
+    """How close an answer sits to the conversation and to unrelated content, in one space."""
+    score: float        # the best cosine to the conversation, on MiniLM's scale
+    which: str          # … to what
+    raw: float          # the best cosine to the conversation as the space gives it
+    unrelated: float    # the best cosine to an unrelated exemplar as the space gives it (multilingual: beyond the message's)
+    kind: str           # … to which kind of unrelated content
+
+
+def _closeness(
+    agent: AgentConfig, space: Space, answer_vec: np.ndarray, message_vec: np.ndarray, routed: list[str],
+    routed_vecs: np.ndarray, filled: list[str], threshold: float, earlier: list[str],
+) -> _Closeness:
     """The best cosine of the answer to the conversation — the message, the routed texts, the agent's domain, the
     conversational moves (then the texts with the customer's values and the earlier message, embedded only when
-    those fall short) — against the threshold, and against its closeness to unrelated content."""
+    those fall short) — on MiniLM's scale by the pair's languages (`space`: focal.enforcement.relevance_space), and
+    its closeness to unrelated content."""
     domain, moves = list(domain_texts(agent)), list(CONVERSATIONAL_MOVES)
     fixed = routed + [t for t in domain + moves + list(UNRELATED_TEXTS) if t not in routed]
-    _, vecs = _embed(embedder, [], fixed)
+    _, vecs = _embed(space.embedder, [], fixed)
     by_text = dict(zip(fixed, vecs, strict=True))
     if len(routed_vecs) == len(routed):
         by_text.update(zip(routed, routed_vecs, strict=True))
-    context = [("the message", message_vec)] + [("the routed text", by_text[t]) for t in routed]
-    context += [("the agent's own texts", by_text[t]) for t in domain] + [("a conversational move", by_text[t]) for t in moves]
-    scores = [_cosine(answer_vec, v) for _, v in context]
+    own, exemplar = space.agent_texts, space.exemplars
+    context = [("the message", message_vec, SAME)] + [("the routed text", by_text[t], own) for t in routed]
+    context += [("the agent's own texts", by_text[t], own) for t in domain]
+    context += [("a conversational move", by_text[t], exemplar) for t in moves]
+    raw = [_cosine(answer_vec, v) for _, v, _ in context]
+    scores = [space.scored(c, kind) for c, (_, _, kind) in zip(raw, context, strict=True)]
+    later = filled + earlier
     if max(scores) < threshold and later:
-        more, _ = _embed(embedder, later, [])
-        context += [("an earlier message" if t in earlier else "the routed text", v) for t, v in zip(later, more, strict=True)]
-        scores += [_cosine(answer_vec, v) for v in more]
+        more, _ = _embed(space.embedder, later, [])
+        context += [("an earlier message", v, SAME) if t in earlier else ("the routed text", v, own)
+                    for t, v in zip(later, more, strict=True)]
+        raw += [_cosine(answer_vec, v) for _, v, _ in context[len(raw):]]
+        scores += [space.scored(c, kind) for c, (_, _, kind) in zip(raw[len(scores):], context[len(scores):], strict=True)]
     best = int(np.argmax(scores))
-    score, which = round(float(scores[best]), 4), context[best][0]
-    unrelated = [_cosine(answer_vec, by_text[t]) for t in UNRELATED_TEXTS]
+    # In the multilingual space a draft's closeness to unrelated content counts beyond the customer's message's own:
+    # an answer about money or health to a customer who asked about money or health is on the subject they brought
+    # up. There unrelated texts sit near a cosine of 0 to each other; MiniLM's sit well above it, so there the
+    # message's closeness would cancel the contrast for any message: the English space keeps the plain contrast.
+    asked = (lambda t: 0.0) if space.english else (lambda t: max(0.0, _cosine(message_vec, by_text[t])))
+    unrelated = [_cosine(answer_vec, by_text[t]) - asked(t) for t in UNRELATED_TEXTS]
     worst = int(np.argmax(unrelated))
+    return _Closeness(round(float(scores[best]), 4), context[best][0], max(raw), unrelated[worst], UNRELATED_KINDS[worst])
+
+
+def _cosine_verdict(agent: AgentConfig, meaning: _Closeness, surface: _Closeness | None,
+                    threshold: float) -> RelevanceResult:
+    """The answer's best score against the threshold — in its meaning space, or MiniLM's reading of a non-English
+    draft (`surface`: the customer's own words repeated in their language are evidence too, however little else
+    MiniLM reads there) —, and its closeness to unrelated content against its closeness to the conversation, in the
+    meaning space only (MiniLM finds two texts of one language alike whatever they say)."""
+    found = meaning if surface is None or meaning.score >= surface.score else surface
+    score, which = found.score, found.which + ("" if found is meaning else " (MiniLM)")
     margin = agent.enforcement.relevance_off_topic_margin
     if score < threshold:
         reason = f"the answer does not address the customer's message (cosine {score:.2f} < {threshold:.2f})"
         return RelevanceResult(False, score, reason, "cosine", threshold)
-    if unrelated[worst] > score + margin:
-        reason = (f"the answer is about something else ({UNRELATED_KINDS[worst]}, cosine {unrelated[worst]:.2f}) more than "
-                  f"about the conversation ({score:.2f} to {which})")
+    if meaning.unrelated > meaning.raw + margin:
+        reason = (f"the answer is about something else ({meaning.kind}, cosine {meaning.unrelated:.2f}) more than "
+                  f"about the conversation ({meaning.raw:.2f})")
         return RelevanceResult(False, score, reason, "cosine", threshold)
     return RelevanceResult(True, score, f"cosine {score:.2f} to {which} ≥ {threshold:.2f}", "cosine", threshold)

@@ -20,6 +20,7 @@ from focal.models.agent import AgentConfig, Step
 from focal.models.engine_texts import english
 from focal.models.turn import OUTPUT_CHECKS, GuardVerdict, TurnState
 from focal.sensing import language, lexicon, tone
+from focal.sensing.acts import only_asks
 from focal.variables import render, unknown
 
 MAX_RULE_PARTS = 2
@@ -238,15 +239,18 @@ def _clarify(t: _Turn) -> list[str]:
 def _clarify_step(t: _Turn) -> list[str] | None:
     if t.step is None:
         return None
-    return [_not_placed(t.state, t.step), as_example(render(step_clarification(t.step, t.state), t.variables))]
+    return [_not_placed(t.agent, t.state, t.step), as_example(render(step_clarification(t.step, t.state), t.variables))]
 
 
-def _not_placed(state: TurnState, step: Step) -> str:
+def _not_placed(agent: AgentConfig, state: TurnState, step: Step) -> str:
     """How a step's clarification opens: a yes or a no with more words at a confirmation was understood as an
-    answer whose details could not be placed, so it is asked again plainly, never as not understood."""
+    answer whose details could not be placed, so it is asked again plainly, never as not understood; a question
+    no rule answers ("what is the fee if I cancel later?") gets the agent's out-of-scope answer."""
     message = state.sensor.context.message if state.sensor.context else ""
     if step.requires_confirmation and lexicon.is_reply_word(message):
         return UNPLACED_REPLY
+    if only_asks(message):
+        return agent.out_of_scope_message
     return NOT_UNDERSTOOD
 
 

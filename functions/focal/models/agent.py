@@ -84,6 +84,13 @@ class ProfileFieldDefinition(Strict):
         description="money and percentage fields read from answers: the domain's verbs, purchase nouns and other amount "
         "roles around the amount (generic money talk is built in)",
     )
+    date_side: Literal["either", "future", "past"] = Field(
+        default="either",
+        description="date fields: where from the turn's date a date the customer gives without its year or month lies. "
+        "'future' (an arrival): the next such day, today included; 'past' (an incident): the latest, today included; "
+        "'either': a day and month are the nearest such day within 120 days (further away the date is unknown), and a "
+        "day of the month alone is the next one",
+    )
     pattern: str | None = Field(default=None, description="regex for id-like values")
     allowed_values: list[str] = Field(default_factory=list, description="enum values or entity names")
     value_synonyms: dict[str, list[str]] = Field(
@@ -116,6 +123,12 @@ class ProfileFieldDefinition(Strict):
     prompt: str | None = Field(
         default=None, description="how to ask the customer for this variable when no tool can provide it ({name} reads a variable)"
     )
+
+    @model_validator(mode="after")
+    def _date_side_of_a_date(self) -> ProfileFieldDefinition:
+        if self.date_side != "either" and self.field_type != "date":
+            raise PydanticCustomError("date_side_not_date", "'date_side' is for date fields (field_type: date) only")
+        return self
 
     def spoken(self, value: Any) -> Any:
         """How a value of this field is said to the customer: an enum's allowed value by its label (its underscores
@@ -565,7 +578,10 @@ class PreValidationConfig(Strict):
         default=None, description="folder with model.onnx + tokenizer.json of an optional injection classifier"
     )
     injection_classifier_threshold: float = Field(
-        default=0.5, ge=0, le=1, description="classifier probability that counts as an attack"
+        default=0.5, ge=0, le=1,
+        description="probability that counts as an attack for the optional ONNX classifier of injection_classifier_dir "
+                    "only; the shipped classifiers (English and multilingual) carry the thresholds chosen with their "
+                    "training data, which an agent file does not change (no setting lowers enforcement)"
     )
     injection_signal_count: int = Field(
         default=2, ge=0, le=9,

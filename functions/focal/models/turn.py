@@ -149,7 +149,7 @@ class ToolCall(BaseModel):
 
 
 # Output checks: a violation of one names the check (lane == rule_id), not a rule of the agent.
-OutputCheck = Literal["relevance", "grounding", "internals", "unbound"]
+OutputCheck = Literal["relevance", "grounding", "internals", "unbound", "language"]
 OUTPUT_CHECKS: tuple[str, ...] = get_args(OutputCheck)
 
 

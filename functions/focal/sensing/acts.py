@@ -13,7 +13,7 @@ import threading
 import numpy as np
 
 from focal.ports import Embedder, embed_fixed
-from focal.sensing import lexicon
+from focal.sensing import inquiry, lexicon, reply_words
 
 EXEMPLARS: dict[str, tuple[str, ...]] = {
     "affirm": (
@@ -106,6 +106,22 @@ def detect_acts(text: str, similarities: dict[str, float] | None, threshold: flo
     if "affirm" in found and "deny" in found:  # "yes... no" — the lexicon reading wins
         found.pop("affirm" if found["deny"] == "lexicon" else "deny")
     return found
+
+
+def only_asks(text: str) -> bool:
+    """The message asks something (in any of the languages' forms) and asks nothing to be done."""
+    asks = inquiry.asks_anything(text) or "¿" in text or reply_words.opens_with("question", text)
+    return asks and not inquiry.asks_to_act(text) and not reply_words.contains("request", text)
+
+
+def asks_about_cancelling(text: str) -> bool:
+    """The message asks a question about cancelling rather than telling the agent to stop: each sentence with a
+    stop word in it asks something (an interrogative sentence, in any of the languages' forms, or a request to be
+    told) and asks nothing to be done ("what is the fee if I have to cancel later?", "¿cuánto cuesta cancelar?",
+    "can I cancel later? yes go ahead" — not "cancel that", "can you cancel it?", "¿puede cancelarla?", "what's
+    the fee? cancel it anyway"). With no stop word to place (heard by its meaning), the whole message is judged."""
+    said = [s for s in inquiry.sentences(text) if lexicon.is_cancel(s)] or [text]
+    return all(only_asks(s) for s in said)
 
 
 MODEL_ONLY_YES = "the model's yes, not read offline"  # a note: the yes rests on the model's reading alone

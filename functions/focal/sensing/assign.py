@@ -17,7 +17,7 @@ from datetime import date
 from typing import Any
 
 from focal.models.agent import AgentConfig, Slot
-from focal.sensing import dates
+from focal.sensing.locale_reading import answer_dates
 
 # Words between a slot's name or hint and its value: "check-out on the 5th", "arriving on March 3".
 _LINK = r"(?:\s|,|:|-|\b(?:on|the|of|at|is|be|will|would|date|day|by|in)\b)*$"
@@ -95,7 +95,8 @@ def date_slots(agent: AgentConfig, slots: list[Slot], held: dict[str, Any], awai
     if len(group) < 2:
         return None
     answering = awaited is not None and awaited.name in {s.name for s in group}
-    found = dates.read_dates(text, today, answering)
+    sides = {f.date_side if (f := agent.field(s.name)) is not None else "either" for s in group}
+    text, found = answer_dates(text, today, answering, sides.pop() if len(sides) == 1 else "either")
     if not found:
         return {}
     out, rest = _anchored_dates(agent, group, text, found)

@@ -8,7 +8,9 @@ and a numeric date with a four-digit year when its day and month cannot be mista
 With the turn's date (`today`, the caller's clock — never the wall clock here):
 - a month name with a day and no year ("March 3", "the 3rd of March") is the occurrence nearest to
   today, before or after it (an incident last week, a flight next month), as long as that one is
-  within NEAREST_DAYS; further away, which year is meant is not clear and the date is not read;
+  within NEAREST_DAYS; further away, which year is meant is not clear and the date is not read. A field that
+  declares the side its dates lie on (`date_side`: an arrival is "future", an incident "past") takes the next
+  or the latest occurrence, today included, however far;
 - answering the date's own prompt, a day named relative to today: "today", "this morning",
   "tonight", "yesterday", "last night", "the day before yesterday", "3 days ago", "tomorrow",
   "the day after tomorrow", "in 3 days", "in two weeks", "a week from today", "last Tuesday" (the latest
@@ -35,6 +37,7 @@ from focal.sensing import lexicon
 from focal.text.number_words import WORD_RUN, number_value
 
 NEAREST_DAYS = 120
+UNREAD = "\u2047unread date\u2047"  # set by another reader for a date it cannot tell (locale_reading): unknown
 _ANY_DAY = date(2000, 1, 15)  # where relative days are only looked for
 _I = re.IGNORECASE
 _MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -66,8 +69,8 @@ _IN_DAYS = re.compile(rf"\bin\s+(\d{{1,2}}|an?|{WORD_RUN.pattern})\s+(days?|week
 class _Found:
     """The dates a text names, with the spans read so far (a span is read once, by its fullest form)."""
 
-    def __init__(self, text: str, strict: bool):
-        self.text, self.strict = text, strict
+    def __init__(self, text: str, strict: bool, side: str = "either"):
+        self.text, self.strict, self.side = text, strict, side
         self.spans: list[tuple[int, int]] = []
         self.dates: list[date] = []
         self.at: list[tuple[int, int, date]] = []  # each date read, with its span
@@ -98,13 +101,30 @@ def _make(y: int, mo: int, d: int) -> date | None:
         return None
 
 
-def _nearest(mo: int, d: int, today: date | None) -> date | None:
-    """The day `d` of month `mo` nearest to `today`, if it is within NEAREST_DAYS of it."""
+def _nearest(mo: int, d: int, today: date | None, side: str = "either") -> date | None:
+    """The day `d` of month `mo` nearest to `today`, if it is within NEAREST_DAYS of it; on the `side` the value is
+    expected ("future": the next occurrence, "past": the latest, today included either way) at any distance."""
     if today is None:
         return None
     options = [c for y in (today.year - 1, today.year, today.year + 1) if (c := _make(y, mo, d)) is not None]
+    if side == "future":
+        return min((c for c in options if c >= today), default=None)
+    if side == "past":
+        return max((c for c in options if c <= today), default=None)
     best = min(options, key=lambda c: abs((c - today).days), default=None)
     return best if best is not None and abs((best - today).days) <= NEAREST_DAYS else None
+
+
+_FIGURE = re.compile(r"\d+(?:[.,:/-]\d+)*")
+_DAY_ALONE = re.compile(r"(?<!\d)(\d{1,2})(?:st|nd|rd|th|er|re|e|º|ª|°)?(?![\w.,:/-]*\d)", re.IGNORECASE)
+
+
+def day_alone(text: str, month_of: date) -> date | None:
+    """A day of the month named alone ("the 5th", "el 5", "le 5"): that day in the month of `month_of` (the date
+    it replaces). None when the message holds no figure, or any other figure (a year, a time, a reference)."""
+    figures = _FIGURE.findall(text)
+    m = _DAY_ALONE.search(text) if len(figures) == 1 and len(figures[0]) <= 2 else None
+    return _make(month_of.year, month_of.month, int(m.group(1))) if m else None
 
 
 def _numeric(a: int, b: int, y: int) -> date | None:
@@ -173,9 +193,11 @@ def _relative(text: str, today: date) -> list[tuple[re.Match[str], date | None]]
     return out
 
 
-def read_date(text: str, today: date | None = None, answering: bool = False, strict: bool = False) -> str | None:
-    """The date `text` states, as an ISO string, or None (see the module)."""
-    found = _read(text, today, answering, strict)
+def read_date(text: str, today: date | None = None, answering: bool = False, strict: bool = False,
+              side: str = "either") -> str | None:
+    """The date `text` states, as an ISO string, or None (see the module); `side`: where from `today` the value is
+    expected, for a date without its year (the field's `date_side`)."""
+    found = _read(text, today, answering, strict, side)
     if not strict:
         return found.dates[0].isoformat() if found.dates else None
     if found.unreadable or len(set(found.dates)) != 1:
@@ -183,11 +205,12 @@ def read_date(text: str, today: date | None = None, answering: bool = False, str
     return found.dates[0].isoformat()
 
 
-def read_dates(text: str, today: date | None = None, answering: bool = False) -> list[tuple[int, int, str]] | None:
+def read_dates(text: str, today: date | None = None, answering: bool = False,
+               side: str = "either") -> list[tuple[int, int, str]] | None:
     """Every date the customer's `text` states, first to last, as (start, end, ISO string) — "from
     March 3 to March 5" gives two; a date repeated is one. None when one of them cannot be read (strict, as
     the customer's own value: an impossible date, a year unclear, a day and month that may be swapped)."""
-    found = _read(text, today, answering, strict=True)
+    found = _read(text, today, answering, True, side)
     if found.unreadable:
         return None
     out: list[tuple[int, int, str]] = []
@@ -197,8 +220,17 @@ def read_dates(text: str, today: date | None = None, answering: bool = False) ->
     return out
 
 
-def _read(text: str, today: date | None, answering: bool, strict: bool) -> _Found:
-    found = _Found(text, strict)
+def date_spans(text: str, today: date | None = None, answering: bool = False,
+               side: str = "either") -> list[tuple[int, int, str]]:
+    """Every place the customer's `text` states a date, first to last, as (start, end, ISO string); a date repeated
+    is there each time, and one that cannot be read is left out."""
+    return [(start, end, value.isoformat()) for start, end, value in sorted(_read(text, today, answering, True, side).at)]
+
+
+def _read(text: str, today: date | None, answering: bool, strict: bool, side: str = "either") -> _Found:
+    found = _Found(text, strict, side)
+    for m in re.finditer(UNREAD, text):
+        found.add(m, None)
     for m in _ISO.finditer(text):
         found.add(m, _make(int(m.group(1)), int(m.group(2)), int(m.group(3))))
     _read_month_names(found, today)
@@ -220,7 +252,7 @@ def _read_month_names(found: _Found, today: date | None) -> None:
                 found.add(m, _make(int(m.group(3)), mo, d))
             elif (year := _shared_year(text[:m.start()], text[m.end():], mo, d)) is not None:
                 found.add(m, _make(year, mo, d))  # "from March 3 to March 5, 2026": the range's year
-            elif (near := _nearest(mo, d, today)) is not None or _make(2000, mo, d) is None:
+            elif (near := _nearest(mo, d, today, found.side)) is not None or _make(2000, mo, d) is None:
                 found.add(m, near)  # "February 30" is no date
             elif found.strict:
                 found.unreadable = True  # no year, and no clock or too far from today to tell which

@@ -16,6 +16,7 @@ from typing import Any
 from focal.models.agent import Scenario, Slot, Step
 from focal.models.session import Session
 from focal.sensing import lexicon
+from focal.variables import placeholders
 
 CORRECTION = re.compile(
     r"\b(i meant|i mean|meant to say|actually(,)? (it'?s|it is|make it|use)|sorry,? (it'?s|wrong|i)|wrong \w+|o+ps|whoops|"
@@ -36,8 +37,13 @@ def is_correction(text: str) -> bool:
 
 
 def correction_frame(session: Session, step: Step | None, slot: Slot, text: str, value: Any) -> bool:
-    """The step is asking for this slot, or the message is (almost) only the new value ("no, B-124")."""
+    """The step is asking for this slot, or is asking to confirm the value it shows for it and the message states
+    another one without asking anything ("forget the 5th, make it December 6", "olvide lo anterior, mejor el 6 de
+    diciembre": whatever words come before it), or the message is (almost) only the new value ("no, B-124")."""
     if step is not None and session.flow_state == "waiting_for_slot" and any(s.name == slot.name for s in step.slots):
+        return True
+    if step is not None and session.flow_state == "confirming" and slot.name in placeholders(step.confirmation_prompt or "") \
+            and not is_digression(text):
         return True
     rest = [w for w in _WORD.findall(text.lower().replace(str(value).lower(), " ")) if w not in FILLER and w not in ("no", "nope")]
     return len(rest) <= 2

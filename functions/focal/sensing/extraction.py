@@ -13,7 +13,7 @@ from typing import Any
 
 from focal.models.agent import ProfileFieldDefinition
 from focal.sensing import dates, lexicon
-from focal.sensing.locale_reading import as_read
+from focal.sensing.locale_reading import answer_date, as_read
 from focal.sensing.money import message_amount, spelled_numbers
 
 _MONEY = re.compile(
@@ -157,7 +157,7 @@ def read_value(field: ProfileFieldDefinition, text: str, whole_message_for_strin
     whatever else was asked (a confirmation, another prompt), so only the field's hints name it."""
     kind = field.field_type
     message = text  # the customer's amount is read in the turn's style by money.message_amount itself
-    text = as_read(kind, text, today, answering)  # figures and dates of the turn's language
+    text = as_read(kind, text, today, answering, field.date_side)  # figures and dates of the turn's language
     if kind in ("money", "percentage"):
         text = spelled_numbers(text)
     if field.pattern:
@@ -175,7 +175,7 @@ def read_value(field: ProfileFieldDefinition, text: str, whole_message_for_strin
     if kind == "boolean":
         return _read_yes_or_no(text, field.extraction_hints, choosing, answering)
     if kind == "date":
-        return dates.read_date(text, today, answering, strict=choosing)
+        return answer_date(message, text, today, answering, strict=choosing, side=field.date_side)
     if kind == "id":
         return None  # ids need a pattern
     if whole_message_for_strings:

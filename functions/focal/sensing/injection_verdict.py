@@ -5,7 +5,8 @@
 3. exemplar similarity (focal.sensing.injection_exemplars) on the view vector;
 4. the classifier on the view vector (focal.sensing.injection_classifier), at the threshold its data carries;
    a score under SECOND_OPINION_BELOW flags only when the multilingual classifier (4b) agrees on the view.
-Layers 3 and 4 read English views only (focal.sensing.injection_view.in_english): they rest on an English
+Layers 3 and 4 read English views only (focal.sensing.injection_view.read_in_english; in a conversation in
+another language, only a view whose own words lean to English): they rest on an English
 embedding model, English exemplars and English ordinary messages, and raised false alarms on one ordinary
 message in six (exemplars) to one in two (classifier) in other languages.
 4b. a view in another language — one `in_english` does not read, or any view of a turn whose language is not
@@ -33,7 +34,7 @@ from focal.ports import Embedder, InjectionClassifier
 from focal.sensing.injection import heuristic_findings
 from focal.sensing.injection_classifier import EmbeddingClassifier, shipped_classifier, shipped_multilingual_classifier
 from focal.sensing.injection_exemplars import exemplar_index
-from focal.sensing.injection_view import MASK, in_english, injection_view, mask_figures, reuses_vector
+from focal.sensing.injection_view import MASK, in_english, injection_view, mask_figures, read_in_english, reuses_vector
 from focal.sensing.jailbreak_signals import signal_kinds
 from focal.sensing.lexicon import plain_affirm
 from focal.sensing.spaces import MultilingualSpaceUnavailable, embed_message
@@ -46,6 +47,10 @@ SECOND_OPINION_BELOW = 0.6
 # A view of fewer words carries no instruction ("9999", "B-1042", "ok", "VC10234 and 9999"): its vector says
 # nothing about an attack, and short codes land anywhere in the embedding space.
 MIN_WORDS_FOR_SIMILARITY = 2
+# The multilingual classifier needs one word more: two words of another language ("pasado mañana", "après-demain",
+# an answer to a date prompt) sit anywhere in its cross-language space and raised its false alarms; an instruction
+# of two words is the heuristics' to find, which read every message.
+MIN_WORDS_MULTILINGUAL = 3
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
 
@@ -63,10 +68,10 @@ def view_vector(text: str, vector: np.ndarray, embedder: Embedder) -> tuple[str,
     return view, np.asarray(embedder.embed([view])[0], dtype=np.float32)
 
 
-def has_words(view: str) -> bool:
-    """Whether the view holds enough words to carry an instruction: two words at least (a masked figure is
+def has_words(view: str, least: int = MIN_WORDS_FOR_SIMILARITY) -> bool:
+    """Whether the view holds enough words to carry an instruction: `least` words at least (a masked figure is
     none), and more than a plain reply ("yes please", "ok thanks": only the engine's yes-words)."""
-    return sum(w != MASK for w in _WORD.findall(view)) >= MIN_WORDS_FOR_SIMILARITY and not plain_affirm(view)
+    return sum(w != MASK for w in _WORD.findall(view)) >= least and not plain_affirm(view)
 
 
 def _similar(view_vec: np.ndarray, embedder: Embedder, threshold: float, margin: float,
@@ -84,7 +89,7 @@ def _similar(view_vec: np.ndarray, embedder: Embedder, threshold: float, margin:
 def reads_multilingual(view: str, lang: str | None) -> bool:
     """Whether the multilingual classifier reads this view: words to read, and another language (by the view
     itself, or the turn's language)."""
-    return has_words(view) and (not in_english(view) or lang not in (None, "en"))
+    return has_words(view, MIN_WORDS_MULTILINGUAL) and (not in_english(view) or lang not in (None, "en"))
 
 
 def multilingual_reason(view: str, multilingual: Embedder | None, lang: str | None,
@@ -150,7 +155,7 @@ def detect_injection(
     if vector is not None and embedder is not None:
         model = vector_classifier or shipped_classifier()
         model.check_embedder(embedder)
-    if vector is not None and embedder is not None and has_words(view) and in_english(view):
+    if vector is not None and embedder is not None and has_words(view) and read_in_english(view, lang):
         view, view_vec = view_vector(text, vector, embedder)
         near = _similar(view_vec, embedder, similarity_threshold, similarity_margin, extra_attacks, extra_ordinary)
         if near:

@@ -76,3 +76,17 @@ def in_english(view: str) -> bool:
         return True
     english, other = shares.pop("en"), max(shares.values())
     return english > other or english == other == 0.0
+
+
+def read_in_english(view: str, lang: str | None) -> bool:
+    """Whether the English layers read this view in a turn whose language is `lang`: in an English (or not yet
+    known) conversation as `in_english` says; in a conversation in another language only a view whose own words
+    lean to English — a view too short to tell by ("¿Tienen aparcamiento?", no function word of any language) is
+    read in the conversation's language, by the multilingual classifier, not by a model that learnt English."""
+    if lang in (None, "en"):
+        return in_english(view)
+    if written_in(view, "en") is not None:
+        return False
+    _, shares = detect(view)
+    english = shares.pop("en", 0.0)
+    return bool(shares) and english > max(shares.values())

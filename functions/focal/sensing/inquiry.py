@@ -59,9 +59,11 @@ _OWN = re.compile(
     re.IGNORECASE,
 )
 _SENTENCES = re.compile(r"[^.!?\n]+[.!?]*")
+# A clause that supposes rather than asks: "… if I have to cancel later", "in case we need to leave early".
+_SUPPOSED = re.compile(r"\b(?:if|in case|unless|whether)\b[^,;.!?]*", re.IGNORECASE)
 
 
-def _sentences(text: str) -> list[str]:
+def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCES.findall(text.replace("\u2019", "'")) if s.strip(" .!?")]
 
 
@@ -72,11 +74,11 @@ def asks_to_know(sentence: str) -> bool:
 
 def asks_anything(text: str) -> bool:
     """Some sentence of the message asks a question or asks to be told something."""
-    return any(asks_to_know(s) for s in _sentences(text))
+    return any(asks_to_know(s) for s in sentences(text))
 
 
 def _clauses(text: str) -> list[str]:
-    return [c.strip() for s in _sentences(text) for c in re.split(r"[,;:]|\s+(?:and|but|so)\s+", s) if c.strip(" .!?")]
+    return [c.strip() for s in sentences(text) for c in re.split(r"[,;:]|\s+(?:and|but|so)\s+", s) if c.strip(" .!?")]
 
 
 def asks_for_its_own_sake(text: str) -> bool:
@@ -85,7 +87,7 @@ def asks_for_its_own_sake(text: str) -> bool:
     for clause in _clauses(text):
         if _KNOW.search(clause) and not _ASK_AGENT.search(_KNOW.sub(" ", clause)):
             return True
-        if _INTERROGATIVE.search(clause) and not (_ASK_AGENT.search(clause) or _WISH.search(clause)):
+        if _INTERROGATIVE.search(clause) and not (_ASK_AGENT.search(clause) or _WISH.search(_SUPPOSED.sub(" ", clause))):
             return True
     return False
 
@@ -93,11 +95,11 @@ def asks_for_its_own_sake(text: str) -> bool:
 def asks_to_act(text: str) -> bool:
     """Some sentence asks the agent to do something: a request put to the agent, a wish to act, or a
     sentence that neither asks to know nor only greets (an imperative, a statement of what to do)."""
-    for sentence in _sentences(text):
+    for sentence in sentences(text):
         if _KNOW.search(sentence) and not _ASK_AGENT.search(_KNOW.sub(" ", sentence)):
             continue  # "could you tell me …", "I'd like to know …"
-        if _ASK_AGENT.search(sentence) or _WISH.search(sentence):
-            return True
+        if _ASK_AGENT.search(sentence) or _WISH.search(_SUPPOSED.sub(" ", sentence)):
+            return True  # a wish only supposed ("what's the fee if I have to cancel?") asks for nothing
         if not _INTERROGATIVE.search(sentence) and not _PHATIC.search(sentence):
             return True
     return False

@@ -31,7 +31,7 @@ STOPWORDS: dict[str, frozenset[str]] = {
     "de": frozenset("der die das ein eine einen und oder aber ist sind war sein ich du sie er es wir ihr "
                     "mein meine ihr ihre mich mir dich zu von in im auf für mit ohne dass was wo wann wie "
                     "warum möchte will kann können bitte danke hallo ja nein nicht sehr auch welche welcher welches "
-                    "wird werden dem des zum zur".split()),
+                    "wird werden dem den des zum zur".split()),
     "it": frozenset("il lo la i gli le un una e o ma è sono era essere io tu lei lui noi voi mio mia miei "
                     "suo sua di del della in su per con senza che cosa dove quando come perché voglio "
                     "vorrei posso può grazie ciao sì non molto anche".split()),
@@ -184,3 +184,31 @@ def foreign_parts(text: str, lang: str = "en", read: Callable[..., str | None] |
                 out.append((NAMES.get(found, found), part.strip()))
                 break
     return out
+
+
+def reads_as(text: str, lang: str) -> str | None:
+    """The language a drafted answer clearly reads as when that is not `lang` ("other script" when most of its
+    letters are not Latin); None when it reads as `lang` or says too little to tell. Ids, amounts, dates, links and
+    e-mail addresses are no words (`words`); a word both languages' lists hold counts for `lang`. Clear: at least
+    MIN_WORDS words of another language's lists, and more than twice the words of `lang`'s own — so "OK, B2044.", a
+    greeting by name or a product's English name inside a Spanish answer never flips it."""
+    letters = [c for c in text if c.isalpha()]
+    if len(letters) >= 3 and sum(not _latin(c) for c in letters) * 2 > len(letters):
+        return "other script"
+    mine = _all_words(lang)
+    counts = dict.fromkeys((code for code in STOPWORDS if code != lang), 0)
+    own = 0
+    for w in words(text):
+        if w in mine:
+            own += 1
+            continue
+        for code in counts:
+            counts[code] += w in _all_words(code)
+    best = max(counts, key=lambda k: counts[k])
+    return best if counts[best] >= MIN_WORDS and counts[best] > 2 * own else None
+
+
+@lru_cache(maxsize=16)
+def _all_words(lang: str) -> frozenset[str]:
+    """A language's stopwords and frequent answer words (English's: with the other lists' English words)."""
+    return STOPWORDS.get(lang, frozenset()) | _ANSWER_WORDS.get(lang, frozenset()) | (_ENGLISH_TOO if lang == "en" else frozenset())

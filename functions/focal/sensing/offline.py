@@ -18,7 +18,7 @@ from focal.models.agent import AgentConfig, Scenario
 from focal.models.context import Command, Context, IntentScore
 from focal.models.session import Offer, Session
 from focal.sensing import digression, language, lexicon, offers, tone
-from focal.sensing.acts import detect_acts
+from focal.sensing.acts import asks_about_cancelling, detect_acts
 from focal.sensing.confirmation_reply import confirmation_answer
 from focal.sensing.extraction import coerce, extract
 from focal.sensing.offers import MAX_OPTIONS
@@ -149,6 +149,9 @@ def _dialogue_acts(agent: AgentConfig, session: Session, text: str, act_similari
                    notes: list[str], heard: dict[str, str] | None = None) -> dict[str, str]:
     """The message's dialogue acts, with how each was heard; a yes only when it is nothing more than a yes."""
     acts = detect_acts(text, act_similarities, agent.sensor.act_similarity, heard)
+    if "cancel" in acts and asks_about_cancelling(text):
+        acts.pop("cancel")  # a question about cancelling is one for the agent's rules; the flow stays where it was
+        notes.append("act cancel set aside: the message asks about cancelling, it gives no instruction to stop")
     # the question the customer answers: the last sentence of the agent's last message that asks one, not the
     # summary before it ("…the money goes back to your card. Shall I cancel booking K1NW8N?")
     asked = lexicon.question_of(last_agent_message(session))
@@ -260,9 +263,25 @@ def _slot_values(turn: _Turn) -> None:
         found = slot_commands(turn.agent, turn.session, turn.text, turn.entities, [failed], turn.notes, turn.today)
         turn.commands += [c for c in found if c.slot in retry.retry_slots][:1]
         return
-    turn.commands += slot_commands(turn.agent, turn.session, turn.text, turn.entities, owners, turn.notes, turn.today)
+    read = {(c.flow, c.slot) for c in turn.commands if c.name in ("SetSlot", "CorrectSlot")}  # by the confirmation's answer
+    turn.commands += [c for c in slot_commands(turn.agent, turn.session, turn.text, turn.entities, owners, turn.notes,
+                                               turn.today) if (c.flow, c.slot) not in read]
     if turn.starting is None and turn.active is not None:
         turn.commands += fill_rest(turn.agent, turn.session, turn.text, turn.commands)
+
+
+def _correction_not_stop(turn: _Turn) -> None:
+    """A new value for a slot of the active flow is a correction of it, whatever words come before it: "forget the
+    5th, make it December 6" or "stop, it's B-124" stops nothing — the flow goes back to confirm with the new value
+    (a correction never runs anything). A stop with no new value still stops."""
+    active = turn.active
+    if active is None or not turn.has("CancelFlow"):
+        return
+    corrected = [c.slot for c in turn.commands if c.name == "CorrectSlot" and c.flow == active.id
+                 and c.value not in (None, "")]
+    if corrected:
+        turn.commands = [c for c in turn.commands if not (c.name == "CancelFlow" and c.flow == active.id)]
+        turn.notes.append(f"act cancel read as a correction of {', '.join(str(s) for s in corrected)}, not a stop")
 
 
 def _whole_message(turn: _Turn) -> None:
@@ -285,7 +304,8 @@ def _small_talk(turn: _Turn) -> None:
         turn.commands.append(Command(name="ChitChat", topic="greeting" if lexicon.is_greeting(turn.text) else "smalltalk"))
 
 
-COMMAND_STEPS: tuple[Callable[[_Turn], None], ...] = (_exits, _answer, _start, _slot_values, _whole_message, _small_talk)
+COMMAND_STEPS: tuple[Callable[[_Turn], None], ...] = (_exits, _answer, _start, _slot_values, _correction_not_stop,
+                                                     _whole_message, _small_talk)
 
 
 def _ambiguity(turn: _Turn) -> str | None:

@@ -2,6 +2,9 @@
 a yes, a no, a stop, a greeting, a hesitation, and the words that take a yes back. A request for a person is no
 word list: in these languages it is read by its meaning (focal.sensing.person_request).
 
+The words that open a question and those that put a request to the agent tell a question about an act ("¿cuánto
+cuesta cancelar?") from an instruction ("¿puede cancelarla?"), beside the English grammar of focal.sensing.inquiry.
+
 Data, one table per language; the lexicon matches every language's words at once (a customer may answer "ja" in
 an English conversation), as whole words or phrases, case-insensitively. A word shared by two languages ("no",
 "ok") says nothing about which language a reply is in (`reply_language`).
@@ -26,6 +29,10 @@ WORDS: dict[str, Table] = {
         "unsure": ("quizás", "quizá", "tal vez", "no sé", "no estoy seguro", "no estoy segura", "a lo mejor", "puede ser"),
         "reservation": ("pero", "solo", "sólo", "espera", "excepto", "salvo", "mejor", "en vez", "mitad", "luego",
                         "mañana", "primero", "nunca"),
+        # the words that open a question, and those that put a request to the agent ("¿puede cancelarla?")
+        "question": ("qué", "cuánto", "cuánta", "cuántos", "cuántas", "cómo", "cuándo", "dónde", "por qué", "cuál",
+                     "cuáles", "quién"),
+        "request": ("puede", "puedes", "pueden", "podría", "podrías", "podrían", "por favor"),
         "plain": ("sí", "si", "claro", "vale", "de", "acuerdo", "adelante", "correcto", "perfecto", "por", "supuesto",
                   "favor", "exacto", "hazlo", "hágalo", "confirmo", "venga", "bueno", "gracias", "muy", "bien", "está",
                   "eso", "es", "desde", "luego", "genial", "ok", "okay", "que"),
@@ -41,6 +48,8 @@ WORDS: dict[str, Table] = {
         "unsure": ("vielleicht", "weiß nicht", "weiss nicht", "keine ahnung", "nicht sicher", "mal sehen", "eventuell"),
         "reservation": ("aber", "wenn", "falls", "nur", "warte", "warten sie", "außer", "lieber", "stattdessen", "halb",
                         "später", "morgen", "zuerst", "nicht", "nie", "erst"),
+        "question": ("was", "wie", "wann", "wo", "warum", "wieso", "welche", "welcher", "welches", "wer", "wieviel"),
+        "request": ("können sie", "könnten sie", "kannst du", "könntest du", "bitte"),
         "plain": ("ja", "jawohl", "genau", "klar", "gerne", "gern", "einverstanden", "in", "ordnung", "richtig",
                   "natürlich", "sicher", "mach", "machen", "sie", "das", "bitte", "danke", "bestätige", "passt", "gut",
                   "super", "prima", "los", "okay", "ok", "na", "sehr", "schön", "so"),
@@ -55,6 +64,10 @@ WORDS: dict[str, Table] = {
         "unsure": ("peut-être", "je ne sais pas", "je sais pas", "pas sûr", "pas sûre", "aucune idée", "éventuellement"),
         "reservation": ("mais", "seulement", "attends", "attendez", "sauf", "plutôt", "moitié", "plus tard", "demain",
                         "d'abord", "pas", "jamais", "uniquement"),
+        "question": ("combien", "comment", "quand", "où", "pourquoi", "quel", "quelle", "quels", "quelles", "qui",
+                     "est-ce que", "qu'est-ce que"),
+        "request": ("pouvez-vous", "pourriez-vous", "peux-tu", "pourrais-tu", "tu peux", "vous pouvez",
+                    "s'il vous plaît", "s'il te plaît"),
         "plain": ("oui", "ouais", "d'accord", "bien", "sûr", "exactement", "parfait", "allez", "vas", "y", "volontiers",
                   "entendu", "c'est", "ça", "je", "confirme", "absolument", "merci", "s'il", "vous", "te", "plaît",
                   "très", "tout", "à", "fait", "marche", "ok", "okay", "faites", "le", "go"),

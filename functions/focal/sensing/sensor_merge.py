@@ -29,6 +29,7 @@ from focal.models.agent import AgentConfig, ProfileFieldDefinition
 from focal.models.context import Command, Context
 from focal.models.session import Session
 from focal.sensing import extraction
+from focal.sensing.acts import asks_about_cancelling
 from focal.sensing.grounding import grounding
 from focal.sensing.provenance import customer_may_set
 from focal.sensing.sensor_prompt import shown_scenarios
@@ -203,10 +204,24 @@ def _model_start(m: _Merge, cmd: Command) -> None:
         (m.drop if flow is not None else m.notes.append)(f"the model's StartFlow {cmd.flow} dropped: not the intent taken")
 
 
+def _not_a_stop(m: _Merge) -> str | None:
+    """Why the message stops nothing, whatever a model read: it asks about cancelling, or corrects a value of the
+    active flow (the flow confirms the new value again). None: a model's stop may stand."""
+    if asks_about_cancelling(m.text):
+        return "the message asks about cancelling, it gives no instruction to stop"
+    active = m.session.active_scenario_id
+    if active and any(c.name == "CorrectSlot" and c.flow == active and c.value not in (None, "") for c in m.commands):
+        return "the message corrects a value of the active flow"
+    return None
+
+
 def _model_act(m: _Merge, cmd: Command) -> None:
-    """A model act is added when the offline reading heard none; one contradicting an offline act is dropped."""
+    """A model act is added when the offline reading heard none; one contradicting an offline act is dropped, and
+    so is a stop the message does not give (`_not_a_stop`)."""
     offline_acts = m.offline_acts
-    if offline_acts and cmd.name not in offline_acts:
+    if cmd.name == "CancelFlow" and "CancelFlow" not in offline_acts and (why := _not_a_stop(m)) is not None:
+        m.drop(f"the model's CancelFlow dropped: {why}")
+    elif offline_acts and cmd.name not in offline_acts:
         m.drop(f"the model's {cmd.name} dropped: the offline reading heard {sorted(offline_acts)[0]}")
     elif cmd.name not in offline_acts:
         m.commands.append(cmd)

@@ -11,11 +11,12 @@ from focal.flow_reading import current_step, flow_slots, missing_slot, slot_valu
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Scenario, Slot
 from focal.models.context import Command
 from focal.models.session import Session
-from focal.sensing import assign, counts, digression, lexicon
+from focal.sensing import assign, counts, dates, digression, lexicon
 from focal.sensing.extraction import coerce, extract
-from focal.variables import known_variables
+from focal.variables import known_variables, placeholders
 
 GENERIC_NOUNS = {"number", "id", "value", "name", "code"}
+FIGURE_TYPES = ("integer", "number", "money", "percentage", "date")  # slots a figure alone could be for
 
 
 def slot_field(agent: AgentConfig, slot: Slot) -> ProfileFieldDefinition:
@@ -108,9 +109,29 @@ def _typed_values(agent: AgentConfig, session: Session, text: str, entities: dic
     values: dict[str, Any] = {}
     for slot in slots:
         value = _slot_value(agent, slot, text, entities, _answers(slot, awaited, asked), today)
+        if value in (None, "", []):
+            value = _day_alone(agent, session, slot, slots, text)
         if value not in (None, "", []):
             values[slot.name] = value
     return values
+
+
+def _day_alone(agent: AgentConfig, session: Session, slot: Slot, slots: list[Slot], text: str) -> str | None:
+    """At a confirmation, a day named alone ("no, the 5th", "mejor el día 5") is that day in the month of the date
+    the question shows for this slot — when no other slot it shows could take a figure (then the day is no one's)."""
+    step = current_step(agent, session)
+    held = coerce("date", session.slots.get(slot.name)) if slot.type == "date" else None
+    if step is None or session.flow_state != "confirming" or not isinstance(held, str):
+        return None
+    shown = placeholders(step.confirmation_prompt or "")
+    if slot.name not in shown or any(s.name in shown and s.name != slot.name and s.type in FIGURE_TYPES for s in slots):
+        return None
+    try:
+        month_of = date.fromisoformat(held)
+    except ValueError:
+        return None
+    day = dates.day_alone(text, month_of)
+    return day.isoformat() if day is not None else None
 
 
 def readings(agent: AgentConfig, session: Session, text: str, entities: dict[str, Any], scenario: Scenario,

@@ -39,6 +39,7 @@ from focal.dialogue.offer_shown import offer_shown
 from focal.enforcement.assess import Assessment, assess, settle
 from focal.enforcement.conditions import rules_to_judge, still_to_judge
 from focal.enforcement.deterministic import deterministic
+from focal.enforcement.draft_language import draft_language
 from focal.enforcement.facts import agent_declared_texts, build_sources, unbound_facts
 from focal.enforcement.grounding import check_grounding
 from focal.enforcement.internals import leaked_names
@@ -191,6 +192,22 @@ def _internal_names(agent: AgentConfig, state: TurnState, index: int) -> list[Vi
     return [Violation(rule_id="internals", lane="internals", reason=reason)] if leaks else []
 
 
+def _language(agent: AgentConfig, state: TurnState, index: int) -> list[Violation]:
+    """A model's draft in another language than the conversation's (focal.enforcement.draft_language), always."""
+    draft = state.generate.drafts[index]
+    if draft.source != "model":
+        return []  # the agent's own texts, localized to the turn's language
+    started = time.perf_counter()
+    session = state.session
+    said = [h.text for h in session.history if h.role == "user"] if session is not None else []
+    said += [state.request.message] if said[-1:] != [state.request.message] else []
+    found = draft_language(agent, draft.text, session.language if session is not None else None, said)
+    state.enforce.report.checks.append(CheckVerdict(
+        name="language", draft=index, passed=found.passed, score=float(not found.passed), threshold=0.0, reason=found.reason,
+        method="words", ms=round((time.perf_counter() - started) * 1000, 3)))
+    return [] if found.passed else [Violation(rule_id="language", lane="language", reason=found.reason)]
+
+
 def _unbound(agent: AgentConfig, state: TurnState, index: int) -> list[Violation]:
     """Facts nothing supports (focal.enforcement.facts), always: all kinds on a model's draft, links, e-mails and
     phones on every draft (a tool's text reaches the customer through the agent's templates too)."""
@@ -219,12 +236,12 @@ def _fact_problems(agent: AgentConfig, state: TurnState, draft: Draft) -> list[s
 
 
 def _output_checks(agent: AgentConfig, state: TurnState, deps: Deps) -> list[Violation]:
-    """Unbound facts and internal names (always), relevance and grounding (each behind its flag) of the latest
+    """Internal names and the draft's language (always), relevance and grounding (each behind its flag) of the latest
     draft; every verdict goes to the trace."""
     cfg = agent.enforcement
     index = len(state.generate.drafts) - 1
     draft = state.generate.drafts[index]
-    violations = _internal_names(agent, state, index)
+    violations = _internal_names(agent, state, index) + _language(agent, state, index)
     if not (cfg.relevance_check_enabled or cfg.grounding_check_enabled):
         return violations
     variables = known_variables(agent, state.session, state.profile)
@@ -232,7 +249,8 @@ def _output_checks(agent: AgentConfig, state: TurnState, deps: Deps) -> list[Vio
         started = time.perf_counter()
         folder = _model_folder(agent, cfg.relevance_model_dir)
         model = deps.relevance_model(folder) if folder and deps.relevance_model else None
-        rel = check_relevance(agent, state, draft.text, draft.source, deps.embedder, spoken(agent, variables), model)
+        rel = check_relevance(agent, state, draft.text, draft.source, deps.embedder, spoken(agent, variables), model,
+                              deps.multilingual_embedder)
         _lap(state.enforce.report, "relevance", started)
         state.enforce.report.checks.append(CheckVerdict(
             name="relevance", draft=index, passed=rel.passed, score=rel.score,
