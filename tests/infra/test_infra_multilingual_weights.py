@@ -24,14 +24,19 @@ def by_name(synthesized, resources) -> dict[str, dict[str, Any]]:
     return {name: resources[stack.get_logical_id(fn.node.default_child)] for name, (fn, _) in stack.handlers.items()}
 
 
+# sensor (intents, pre-validation, hand-off), retrieve (rules), enforce (relevance of a draft in another language) and
+# approvals (a resumed turn runs enforce)
+MULTILINGUAL = {"sensor", "retrieve", "enforce", "approvals"}
+
+
 def test_the_functions_that_embed_in_the_multilingual_space_are_derived_from_the_code(by_name):
-    assert {name for name in by_name if embeds_multilingually(name)} == {"sensor", "retrieve"}
+    assert {name for name in by_name if embeds_multilingually(name)} == MULTILINGUAL
 
 
 def test_they_get_the_weights_by_digest_and_the_others_do_not(by_name):
     for name, fn in by_name.items():
         env = fn["Properties"].get("Environment", {}).get("Variables", {})
-        if name not in ("sensor", "retrieve"):
+        if name not in MULTILINGUAL:
             assert ENV not in env, name
             continue
         text = json.dumps(env[ENV])  # a Fn::Join: the staging bucket and the asset's key are resolved at deploy
@@ -52,7 +57,7 @@ def test_they_may_read_that_one_object_only(by_name, resources):
     for name, fn in by_name.items():
         reads = [s for s in _statements(resources, fn["Properties"]["Role"]["Fn::GetAtt"][0])
                  if "s3:GetObject" in json.dumps(s["Action"])]
-        if name not in ("sensor", "retrieve"):
+        if name not in MULTILINGUAL:
             assert not reads, name
             continue
         (statement,) = reads
