@@ -109,12 +109,15 @@ def test_amounts_in_disguise_are_blocked_without_grounding(tmp_path, draft, rule
     _suite(tmp_path, agent, [(HI, draft, rule)])
 
 
-@pytest.mark.parametrize("draft", [
-    "We'll reimburse you \u20ac35,00 today.", "We'll reimburse you CHF 35 today.", "We'll reimburse you $3\u200b5 today.",
-    "We'll reimburse you $35; you'll also see the $35 on your statement.", "You'll also receive a confirmation email.",
-    "Gracias, su cuenta est\u00e1 activa.",
+@pytest.mark.parametrize(("message", "draft"), [
+    (HI, "We'll reimburse you \u20ac35,00 today."), (HI, "We'll reimburse you CHF 35 today."),
+    (HI, "We'll reimburse you $3\u200b5 today."),
+    (HI, "We'll reimburse you $35; you'll also see the $35 on your statement."),
+    (HI, "You'll also receive a confirmation email."),
+    # a Spanish answer to a Spanish customer (to an English one it is the language check's: another language)
+    ("Hola, quisiera algo por las molestias, por favor.", "Gracias, su cuenta est\u00e1 activa."),
 ])
-def test_compliant_amounts_pass_without_grounding(tmp_path, draft):
+def test_compliant_amounts_pass_without_grounding(tmp_path, message, draft):
     agent = tmp_path / "agent.yaml"
-    agent.write_text(yaml.safe_dump(MINIMAL), encoding="utf-8")
-    _suite(tmp_path, agent, [(HI, draft, None)])
+    agent.write_text(yaml.safe_dump({**MINIMAL, "languages": ["en", "es"]}), encoding="utf-8")
+    _suite(tmp_path, agent, [(message, draft, None)])
