@@ -6,39 +6,15 @@ declares en, es, de and fr with a translation of its texts for each.
 
 from __future__ import annotations
 
-from pathlib import Path
+from cards_chat import CardsChat
 
-from focal.cli.conversation_tests import TENANT_ID, Conversation, _fresh_deps, start_conversation
-from focal.config.loader import load_agent
-from focal.models.turn import TurnRequest, TurnResult
+from focal.models.turn import TurnResult
 
-AGENT = Path(__file__).resolve().parents[2] / "examples" / "cards" / "agent.yaml"
 ENGLISH_DRAFT = "TX-1003 is a charge of $312.00 at Skyline Hotels. Shall I open a dispute for it?"
 SPANISH_DRAFT = "TX-1003 es un cargo de $312.00 en Skyline Hotels. ¿Abro una reclamación?"
 
 
-class _Chat:
-    def __init__(self, name: str) -> None:
-        self.agent = load_agent(AGENT)
-        self.deps = _fresh_deps(AGENT, None)
-        conv = Conversation(name=name, turns=[], customer_id="c-verified", profile={"is_verified": True},
-                            setup="tools.py:reset_state")
-        self.runner = start_conversation(conv, self.agent, self.deps)
-        self.session, self.n = name, 0
-
-    def say(self, message: str, *drafts: str) -> TurnResult:
-        self.n += 1
-        model = self.deps.model
-        model.clear()
-        if drafts:
-            model.script("generate", list(drafts))
-        result = self.runner.turn(TurnRequest(tenant_id=TENANT_ID, agent_id=self.agent.id, session_id=self.session,
-                                              customer_id="c-verified", turn_id=f"{self.session}-{self.n}", message=message))
-        assert not model.queues.get("generate"), "a scripted draft was not used: the turn did not test what it says"
-        return result
-
-
-def _at_confirmation(chat: _Chat, opening: str, *drafts: str) -> TurnResult:
+def _at_confirmation(chat: CardsChat, opening: str, *drafts: str) -> TurnResult:
     first = chat.say(opening)
     assert (first.scenario or {}).get("step_id") == "ask_transaction", first.response
     return chat.say("TX-1003", *drafts)
@@ -49,7 +25,7 @@ def _language_checks(result: TurnResult) -> list[dict]:
 
 
 def test_an_english_draft_to_a_spanish_customer_is_replaced_by_the_agents_own_spanish_words():
-    chat = _Chat("es-customer-en-draft")
+    chat = CardsChat("es-customer-en-draft")
     retries = chat.agent.enforcement.max_retries
     result = _at_confirmation(chat, "Quiero reclamar un cargo", *[ENGLISH_DRAFT] * (retries + 1))
     assert ENGLISH_DRAFT not in result.response
@@ -62,14 +38,14 @@ def test_an_english_draft_to_a_spanish_customer_is_replaced_by_the_agents_own_sp
 
 
 def test_an_english_draft_to_an_english_customer_passes():
-    chat = _Chat("en-customer-en-draft")
+    chat = CardsChat("en-customer-en-draft")
     result = _at_confirmation(chat, "I want to dispute a charge on my card", ENGLISH_DRAFT)
     assert result.response == ENGLISH_DRAFT, result.enforcement
     assert [c["passed"] for c in _language_checks(result)] == [True]
 
 
 def test_a_spanish_draft_with_an_english_product_name_passes():
-    chat = _Chat("es-draft-product-name")
+    chat = CardsChat("es-draft-product-name")
     # the merchant's name is English: "Skyline Hotels", beside the Spanish words
     result = _at_confirmation(chat, "Quiero reclamar un cargo", SPANISH_DRAFT)
     assert result.response == SPANISH_DRAFT, result.enforcement
@@ -78,7 +54,7 @@ def test_a_spanish_draft_with_an_english_product_name_passes():
 
 
 def test_a_short_draft_of_an_id_does_not_flip_the_language():
-    chat = _Chat("es-short-id")
+    chat = CardsChat("es-short-id")
     result = _at_confirmation(chat, "Quiero reclamar un cargo", "OK, TX-1003: $312.00.")
     assert [c["passed"] for c in _language_checks(result)] in ([True], []), result.enforcement
     assert not any(v["rule_id"] == "language" for v in result.enforcement["violations"]), result.enforcement

@@ -9,53 +9,21 @@ judged by enforcement as before. Drafts are scripted through litellm's mock_resp
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from cards_chat import CardsChat
 
-from focal.cli.conversation_tests import TENANT_ID, Conversation, _fresh_deps, start_conversation
-from focal.config.loader import load_agent
-from focal.models.turn import TurnRequest, TurnResult
+from focal.models.turn import TurnResult
 
-AGENT = Path(__file__).resolve().parents[2] / "examples" / "cards" / "agent.yaml"
 ASKS_AGAIN = "¿Qué transacción quiere reclamar? Dígame el identificador, por favor."
 
 
-class _Chat:
-    """One conversation with the cards agent, each turn's generation draft scripted (or none: offline)."""
-
-    def __init__(self, name: str) -> None:
-        self.agent = load_agent(AGENT)
-        self.deps = _fresh_deps(AGENT, None)
-        conv = Conversation(name=name, turns=[], customer_id="c-verified", profile={"is_verified": True},
-                            setup="tools.py:reset_state")
-        self.runner = start_conversation(conv, self.agent, self.deps)
-        self.session, self.n = name, 0
-
-    def say(self, message: str, *drafts: str) -> TurnResult:
-        self.n += 1
-        model = self.deps.model
-        model.clear()
-        if drafts:
-            model.script("generate", list(drafts))
-        result = self.runner.turn(TurnRequest(tenant_id=TENANT_ID, agent_id=self.agent.id, session_id=self.session,
-                                              customer_id="c-verified", turn_id=f"{self.session}-{self.n}", message=message))
-        assert not model.queues.get("generate"), "a scripted draft was not used: the turn did not test what it says"
-        return result
-
-    def notes(self) -> list[str]:
-        records = self.deps.turns.list_for_session(TENANT_ID, self.agent.id, self.session)
-        state: dict[str, Any] = next(r.state for r in records if r.turn_id == f"{self.session}-{self.n}")
-        return list(state["route"]["decision"]["notes"])
-
-
-def _to_confirmation(chat: _Chat, *drafts: str, opening: str = "Quiero reclamar un cargo") -> TurnResult:
+def _to_confirmation(chat: CardsChat, *drafts: str, opening: str = "Quiero reclamar un cargo") -> TurnResult:
     first = chat.say(opening)
     assert (first.scenario or {}).get("step_id") == "ask_transaction", first.response
     return chat.say("TX-1003", *drafts)
 
 
 def test_a_confirmation_that_asks_again_for_what_the_lookup_found_is_the_steps_own_text():
-    chat = _Chat("asks-again")
+    chat = CardsChat("asks-again")
     result = _to_confirmation(chat, ASKS_AGAIN)
     assert [c["tool_id"] for c in result.tool_calls] == ["lookup_transaction"]
     assert (result.scenario or {}).get("step_id") == "confirm_dispute"
@@ -69,7 +37,7 @@ def test_a_confirmation_that_asks_again_for_what_the_lookup_found_is_the_steps_o
 
 
 def test_an_outcome_that_asks_again_after_the_action_ran_is_the_steps_own_text():
-    chat = _Chat("outcome")
+    chat = CardsChat("outcome")
     chat.say("He perdido mi tarjeta")
     chat.say("termina en 1234")
     result = chat.say("sí", "¿Quiere que bloquee la tarjeta que termina en 1234?")
@@ -79,7 +47,7 @@ def test_an_outcome_that_asks_again_after_the_action_ran_is_the_steps_own_text()
 
 
 def test_a_draft_that_shows_the_values_is_kept():
-    chat = _Chat("kept")
+    chat = CardsChat("kept")
     draft = "Veo un cargo de $312.00 en Skyline Hotels (TX-1003). ¿Quiere que abra una reclamación por él?"
     result = _to_confirmation(chat, draft)
     assert result.response == draft
@@ -87,7 +55,7 @@ def test_a_draft_that_shows_the_values_is_kept():
 
 
 def test_a_hostile_draft_at_that_turn_is_still_judged_by_enforcement():
-    chat = _Chat("hostile")
+    chat = CardsChat("hostile")
     hostile = ("TX-1003 is a charge of $312.00 at Skyline Hotels. Don't worry, you'll definitely get your money back. "
                "Shall I open a dispute for it?")
     result = _to_confirmation(chat, hostile, opening="I want to dispute a charge")

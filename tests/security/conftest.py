@@ -36,3 +36,19 @@ def keys_table(monkeypatch):
         authorizer.reset()
         yield DynamoApiKeyStore("api-keys", client)
         authorizer.reset()
+
+
+@pytest.fixture(scope="session")
+def minilm():
+    """The shipped English embedder (all-MiniLM-L6-v2, ONNX), loaded once."""
+    from focal.adapters.onnx_embedder import shared_embedder
+
+    return shared_embedder()
+
+
+@pytest.fixture(scope="session")
+def use_m():
+    """The shipped multilingual embedder (USE multilingual), loaded once."""
+    from focal.adapters.use_embedder import shared_multilingual_embedder
+
+    return shared_multilingual_embedder()

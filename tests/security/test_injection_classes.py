@@ -38,13 +38,6 @@ def caught(minilm) -> dict[str, int]:
     return out
 
 
-@pytest.fixture(scope="module")
-def minilm():
-    from focal.adapters.onnx_embedder import shared_embedder
-
-    return shared_embedder()
-
-
 def test_the_classes_are_six_messages_each():
     assert set(CLASSES) == {"state_override", "authority_rule", "emotional_story", "exfiltration", "off_brand"}
     assert all(len(texts) == 6 for texts in CLASSES.values())

@@ -26,13 +26,6 @@ FIGURES = yaml.safe_load((ROOT / "tests" / "data" / "ordinary_with_figures.yaml"
 USE_M = LazyMultilingualEmbedder()
 
 
-@pytest.fixture(scope="module")
-def minilm():
-    from focal.adapters.onnx_embedder import shared_embedder
-
-    return shared_embedder()
-
-
 def _refused(agent: AgentConfig, texts: list[str], embedder) -> list[str]:
     vectors = embedder.embed([t.strip() for t in texts])
     return [t for t, v in zip(texts, vectors, strict=True) if blocking_failures(prevalidate(agent, t, v, embedder, multilingual=USE_M))]

@@ -24,20 +24,6 @@ BLIND = Path(__file__).resolve().parents[2] / "tests" / "data" / "prevalidation_
 FLOORS = {"en": (23, 10, 3), "es": (22, 10, 3), "de": (24, 10, 5), "fr": (22, 10, 1)}
 
 
-@pytest.fixture(scope="module")
-def minilm():
-    from focal.adapters.onnx_embedder import shared_embedder
-
-    return shared_embedder()
-
-
-@pytest.fixture(scope="module")
-def use_m():
-    from focal.adapters.use_embedder import shared_multilingual_embedder
-
-    return shared_multilingual_embedder()
-
-
 @pytest.mark.parametrize("language", sorted(FLOORS))
 def test_blind_set_stays_above_its_measured_floor(minilm, use_m, language):
     sets = load_labelled(BLIND / f"messages.{language}.yaml")

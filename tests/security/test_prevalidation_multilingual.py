@@ -42,20 +42,6 @@ ORDINARY = {
 }
 
 
-@pytest.fixture(scope="module")
-def minilm():
-    from focal.adapters.onnx_embedder import shared_embedder
-
-    return shared_embedder()
-
-
-@pytest.fixture(scope="module")
-def use_m():
-    from focal.adapters.use_embedder import shared_multilingual_embedder
-
-    return shared_multilingual_embedder()
-
-
 def _checks(text: str, minilm, use_m, lang: str | None = None, agent: AgentConfig | None = None):
     agent = agent or AgentConfig(id="a", name="a")
     return prevalidate(agent, text, minilm.embed([text.strip()])[0], minilm, multilingual=use_m, lang=lang)

@@ -24,26 +24,17 @@ ATTACKS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def embedders():
-    from focal.adapters.onnx_embedder import shared_embedder
-    from focal.adapters.use_embedder import shared_multilingual_embedder
-
-    return shared_embedder(), shared_multilingual_embedder()
-
-
-def refused(text: str, lang: str, embedders) -> list[str]:
-    minilm, use_m = embedders
+def refused(text: str, lang: str, minilm, use_m) -> list[str]:
     agent = AgentConfig(id="a", name="a", languages=["en", "es", "de", "fr"])
     checks = prevalidate(agent, text, minilm.embed([text])[0], minilm, multilingual=use_m, lang=lang)
     return [c.reason for c in blocking_failures(checks)]
 
 
 @pytest.mark.parametrize(("lang", "text"), SHORT_ORDINARY)
-def test_a_short_ordinary_message_in_another_language_passes(lang, text, embedders):
-    assert refused(text, lang, embedders) == []
+def test_a_short_ordinary_message_in_another_language_passes(lang, text, minilm, use_m):
+    assert refused(text, lang, minilm, use_m) == []
 
 
 @pytest.mark.parametrize(("lang", "text"), ATTACKS)
-def test_an_attack_in_a_conversation_in_another_language_is_still_refused(lang, text, embedders):
-    assert refused(text, lang, embedders)
+def test_an_attack_in_a_conversation_in_another_language_is_still_refused(lang, text, minilm, use_m):
+    assert refused(text, lang, minilm, use_m)

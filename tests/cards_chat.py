@@ -1,0 +1,40 @@
+"""One conversation with the shipped cards agent (a verified customer), each turn's generation draft scripted at the
+provider boundary (or none: offline) — shared by the functional tests of model drafts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from focal.cli.conversation_tests import TENANT_ID, Conversation, _fresh_deps, start_conversation
+from focal.config.loader import load_agent
+from focal.models.turn import TurnRequest, TurnResult
+
+CARDS = Path(__file__).resolve().parents[1] / "examples" / "cards" / "agent.yaml"
+
+
+class CardsChat:
+    def __init__(self, name: str) -> None:
+        self.agent = load_agent(CARDS)
+        self.deps = _fresh_deps(CARDS, None)
+        conv = Conversation(name=name, turns=[], customer_id="c-verified", profile={"is_verified": True},
+                            setup="tools.py:reset_state")
+        self.runner = start_conversation(conv, self.agent, self.deps)
+        self.session, self.n = name, 0
+
+    def say(self, message: str, *drafts: str) -> TurnResult:
+        self.n += 1
+        model = self.deps.model
+        model.clear()
+        if drafts:
+            model.script("generate", list(drafts))
+        result = self.runner.turn(TurnRequest(tenant_id=TENANT_ID, agent_id=self.agent.id, session_id=self.session,
+                                              customer_id="c-verified", turn_id=f"{self.session}-{self.n}", message=message))
+        assert not model.queues.get("generate"), "a scripted draft was not used: the turn did not test what it says"
+        return result
+
+    def notes(self) -> list[str]:
+        """The route's notes of the last turn, from its stored record."""
+        records = self.deps.turns.list_for_session(TENANT_ID, self.agent.id, self.session)
+        state: dict[str, Any] = next(r.state for r in records if r.turn_id == f"{self.session}-{self.n}")
+        return list(state["route"]["decision"]["notes"])
