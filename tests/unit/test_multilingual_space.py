@@ -95,7 +95,7 @@ def test_retrieval_of_a_turn_in_another_language_fails_closed_without_the_model(
                                  (Broken(), None, "no multilingual index")):
         deps = SimpleNamespace(multilingual_embedder=embedder, multilingual_index=index)
         with pytest.raises(MultilingualSpaceUnavailable, match=f"a turn in de needs the multilingual model.*{why}"):
-            search_multilingual(deps, "t", agent(("en", "de")), scope, "Ich möchte verlängern", [], "de")  # type: ignore[arg-type]
+            search_multilingual(deps, "t", agent(("en", "de")), scope, ["Ich möchte verlängern"], "de")  # type: ignore[arg-type]
 
 
 def test_minilm_keeps_its_scale_and_the_multilingual_model_is_mapped_onto_it():

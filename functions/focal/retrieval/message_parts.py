@@ -6,10 +6,9 @@ vector sits between them, and the rule filter keeps only rules within `rule_matc
 at sentence ends, semicolons and commas, each part at least PART_MIN_WORDS words (shorter pieces carry no
 topic of their own: "yes, that one", "hi, quick question") — is also searched part by part. Each part adds the
 one rule it fits best (the concern it raises; the rules close behind it are the whole message's to find) when
-it fits it clearly (PART_ABOVE_THRESHOLD), and
-a rule stands in the search where it passes (the whole message's first): its score, its competing flow and the best
-rule it is measured against all come from that one search. Punctuation marks the parts in every language the
-product reads; no word list is involved.
+it fits it clearly (PART_ABOVE_THRESHOLD), and a rule stands in the search where it passes (the whole message's
+first): its score, its competing flow and the best rule it is measured against all come from that one search.
+Punctuation marks the parts in every language the product reads; no word list is involved.
 
 Measured on the example agents' labelled sets (`focal bench retrieval`), the parts lift recall where
 messages carry two concerns at a small cost in precision; the figures are in the bench's report.
@@ -56,8 +55,8 @@ def merge_parts(agent: AgentConfig, whole: list[RuleHit], parts: Sequence[list[R
     """The whole message's hits, each part's best rule added, or standing in for the whole message's hit when it
     passes in the part and not in the whole."""
     chosen: dict[str, RuleHit] = {h.rule_id: h for h in whole}
+    floor = agent.retrieval.rule_match_threshold + PART_ABOVE_THRESHOLD
     for hits in parts:
-        floor = agent.retrieval.rule_match_threshold + PART_ABOVE_THRESHOLD
         similar = [h for h in hits if h.reason != ALWAYS_INCLUDED and h.score >= floor]
         if not similar:
             continue

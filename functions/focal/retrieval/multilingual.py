@@ -10,6 +10,7 @@ cross-language one otherwise.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -78,19 +79,21 @@ class _OnReferenceScale:
         return sorted(out, key=lambda h: -h.score)
 
 
-def search_multilingual(deps: Deps, tenant_id: str, agent: AgentConfig, scope: ScopeFilter, message: str,
-                        notes: list[str], lang: str | None = None) -> list[RuleHit] | None:
-    """The turn's rule candidates in the multilingual space, on MiniLM's scale; `MultilingualSpaceUnavailable` when
-    that space is absent or its model cannot load (fail closed: never the English space instead)."""
+def search_multilingual(deps: Deps, tenant_id: str, agent: AgentConfig, scope: ScopeFilter, texts: Sequence[str],
+                        lang: str | None = None) -> list[list[RuleHit]]:
+    """Each text's rule candidates in the multilingual space (embedded in one batch), on MiniLM's scale;
+    `MultilingualSpaceUnavailable` when that space is absent or its model cannot load (fail closed: never the
+    English space instead)."""
     embedder, index = deps.multilingual_embedder, deps.multilingual_index
     if index is None:
         raise MultilingualSpaceUnavailable(lang, "this deployment has no multilingual index")
-    vectors = embed_message(embedder, [message], lang)
+    vectors = embed_message(embedder, texts, lang)
     assert embedder is not None  # embed_message refused None
     view = ensure_multilingual_indexed(deps, tenant_id, agent)
     own = agent.languages[0] if agent.languages else "en"
     scaled = _OnReferenceScale(index, embedder, _languages(agent), own, lang or own)
-    return search_rules(view, scaled, scope, centred(embedder, vectors[0]), agent.retrieval.top_k)  # type: ignore[arg-type]
+    return [search_rules(view, scaled, scope, query, agent.retrieval.top_k)  # type: ignore[arg-type]
+            for query in centred(embedder, vectors)]
 
 
 _languages: PerObject[AgentConfig, dict[str, str]] = PerObject(key_languages)  # once per config object

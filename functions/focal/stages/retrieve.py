@@ -37,13 +37,11 @@ DEGRADED = "retrieval"
 def _search(state: TurnState, deps: Deps, agent: AgentConfig, scope: ScopeFilter, query: np.ndarray) -> list[RuleHit]:
     """The rule hits of the message and of each of its parts (focal.retrieval.message_parts), in the turn's space."""
     assert state.session is not None and state.sensor.context is not None
-    message, notes, lang = state.sensor.context.message, state.sensor.context.notes, state.session.language
+    message, lang = state.sensor.context.message, state.session.language
     if multilingual_turn(agent, lang):  # a turn in another language: its own space (focal.retrieval.multilingual)
-        def in_space(text: str) -> list[RuleHit]:
-            found = search_multilingual(deps, state.request.tenant_id, agent, scope, text, notes, lang)
-            return found or []
-
-        return search_with_parts(agent, message, in_space(message), lambda parts: [in_space(p) for p in parts])
+        (whole,) = search_multilingual(deps, state.request.tenant_id, agent, scope, [message], lang)
+        return search_with_parts(agent, message, whole,
+                                 lambda parts: search_multilingual(deps, state.request.tenant_id, agent, scope, parts, lang))
     if deps.sync_on_turn:
         ensure_indexed(deps, state.request.tenant_id, agent)
     return search_message(agent, deps.rule_index, deps.embedder, scope, message, query)
