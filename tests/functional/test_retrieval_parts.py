@@ -42,3 +42,18 @@ def test_a_single_concern_with_a_comma_gets_no_extra_rule(tmp_path):
         sort_keys=False))
     report = run_suite(RETAIL, suite)
     assert report.passed, "\n" + format_report(report)
+
+
+TUTORIAL = Path(__file__).resolve().parents[2] / "examples" / "tutorial" / "agent.yaml"
+
+
+def test_a_spanish_message_of_two_concerns_gets_both_rules_in_the_multilingual_space(tmp_path):
+    """The tutorial declares en/es/de/fr with its translations: a Spanish turn is matched in the multilingual space,
+    whose search takes the message's parts in one batch (focal.retrieval.multilingual.search_multilingual)."""
+    message = "¿Abren ustedes los domingos por la mañana? Y otra cosa, ¿cuánto se paga de multa por cada día de retraso?"
+    suite = tmp_path / "tests.yaml"
+    suite.write_text(yaml.safe_dump({"conversations": [{"name": "dos asuntos", "turns": [
+        {"user": message, "expect": {"matched_rules_include": ["opening_hours", "fines"]}}]}]}, allow_unicode=True),
+        encoding="utf-8")
+    report = run_suite(TUTORIAL, suite)
+    assert report.passed, "\n" + format_report(report)
