@@ -5,7 +5,8 @@ DIR (default: tests/data/drafts_blind) holds one folder per domain with `agent.y
 structured answer — and `label`: compliant or violating). Each draft is treated as the model's answer on a turn
 where every hard response constraint of the agent is in scope: rendered (placeholders bound to `known` and the
 commitments), assessed (focal.enforcement.assess), evaluated by lane 1 and checked for unbound facts and
-internal names. Its outcome is one of:
+internal names — a figure from the agent's texts read in context with the shipped embedders, as the enforce stage
+reads a model's draft (focal.enforcement.figure_context). Its outcome is one of:
 
 - **blocked**: a rule fails on a declared or certain value, or an output check fails;
 - **verify**: the tripwire raised something only the verification call can settle (offline: blocked);
@@ -33,11 +34,13 @@ from focal.config.loader import load_agent
 from focal.enforcement.assess import assess
 from focal.enforcement.bindings import render_draft
 from focal.enforcement.deterministic import deterministic
-from focal.enforcement.facts import agent_declared_texts, build_sources, unbound_facts
+from focal.enforcement.facts import DeclaredFigure, agent_declared_texts, build_sources, unbound_facts
+from focal.enforcement.figure_context import figure_problems
 from focal.enforcement.internals import leaked_names
 from focal.enforcement.reading import apply_reading, expression_names
 from focal.models.agent import AgentConfig, Rule
 from focal.models.turn import Draft
+from focal.ports import Embedder
 
 DEFAULT_DIR = Path("tests/data/drafts_blind")
 
@@ -64,8 +67,18 @@ def _known(agent: AgentConfig, case_known: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def judge_offline(agent: AgentConfig, raw: Any, known: dict[str, Any], message: str) -> tuple[str, list[str]]:
-    """(verdict, reasons) of one model draft with no verification call."""
+def shipped_embedders() -> tuple[Embedder, Embedder]:
+    """The deployment's embedders (MiniLM, USE multilingual), loaded once per process."""
+    from focal.adapters.onnx_embedder import shared_embedder
+    from focal.adapters.use_embedder import shared_multilingual_embedder
+
+    return shared_embedder(), shared_multilingual_embedder()
+
+
+def judge_offline(agent: AgentConfig, raw: Any, known: dict[str, Any], message: str, language: str | None = None,
+                  embedders: tuple[Embedder, Embedder] | None = None) -> tuple[str, list[str]]:
+    """(verdict, reasons) of one model draft with no verification call; `embedders` (English, multilingual; the
+    shipped ones when None) read the agent's figures in context."""
     rules = response_rules(agent)
     names = expression_names(rules)
     text, commitments = (raw.get("text", ""), raw.get("commitments") or {}) if isinstance(raw, dict) else (str(raw), None)
@@ -79,9 +92,12 @@ def judge_offline(agent: AgentConfig, raw: Any, known: dict[str, Any], message: 
     certain = [v for v in deterministic([r for r in checkable if not r.subjective], variables)
                if not v.reason.startswith("cannot verify")]
     settled = {n: variables[n] for n in names if n in variables}  # as the enforce stage: the values the lanes settled
-    src = build_sources(agent_declared_texts(agent), {**known, **settled}, [message])
+    texts = agent_declared_texts(agent)
+    src = build_sources(texts, {**known, **settled}, [message])
+    declared: list[DeclaredFigure] = []
     blocked = [f"{v.rule_id}: {v.reason}" for v in certain]
-    blocked += [f"unbound {u.kind} {u.text!r}" for u in unbound_facts(draft.text, src, draft.spans)]
+    blocked += [f"unbound {u.kind} {u.text!r}" for u in unbound_facts(draft.text, src, draft.spans, declared=declared)]
+    blocked += figure_problems(agent, texts, declared, language, *(embedders or shipped_embedders()))
     blocked += [f"unbound placeholder {{{n}}}" for n in draft.unbound_placeholders]
     blocked += [f"internal name {n}" for n in leaked_names(agent, draft.text)]
     if blocked:
@@ -100,7 +116,8 @@ def run_set(folder: Path) -> list[Outcome]:
         for case in cases:
             known = _known(agent, case.get("known") or {})
             started = time.perf_counter()
-            verdict, reasons = judge_offline(agent, case.get("draft", ""), known, str(case.get("customer") or ""))
+            verdict, reasons = judge_offline(agent, case.get("draft", ""), known, str(case.get("customer") or ""),
+                                             case.get("language"))
             ms = (time.perf_counter() - started) * 1000
             out.append(Outcome(str(case.get("id")), domain.name, str(case.get("label")), str(case.get("language", "?")),
                                "structured" if isinstance(case.get("draft"), dict) else "plain", verdict, reasons, ms))

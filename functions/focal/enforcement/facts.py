@@ -36,6 +36,7 @@ _EMAIL = re.compile(r"[\w.+-]+\s?(?:@|\[at\]|\(at\))\s?[\w-]+(?:\s?(?:\.|\[dot\]
 _PHONE = re.compile(r"(?<![\w.,/-])\+?\(?\d[\d ().\-/]{5,}\d(?![\w])")
 _ID = re.compile(r"#?\b(?=[\w-]*\d)(?=[\w-]*[^\W\d_])[^\W_][\w-]*[^\W_]\b|#\d+\b")
 _NUMBER = re.compile(r"(?<![\w])\d+(?:[.,'\u00a0 ]\d{3})*(?:[.,]\d+)?(?!\w)|(?<![\w])[.,]\d+(?!\w)")
+NUMBER = _NUMBER  # a written number in any style (focal.enforcement.figure_context)
 _ANY_DIGITS = re.compile(r"\d+(?:[.,]\d+)?")
 # A range ("3-5 business days"): said only as a range something gives, not pieced together from two figures.
 _RANGE = re.compile(r"(?<![\w.,/-])(\d+(?:[.,]\d+)?)\s?[-\u2013]\s?(\d+(?:[.,]\d+)?)(?![\w/-]|[.,]\d)")
@@ -64,6 +65,18 @@ class Sources:
     numbers: set[float] = field(default_factory=set)
     ranges: set[str] = field(default_factory=set)  # "3-5": the ranges the sources write
     words: str = ""  # every known or typed text, lower-cased (ids)
+    turn_numbers: set[float] = field(default_factory=set)  # … of those, the turn's: known, typed or the customer's own
+    turn_ranges: set[str] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class DeclaredFigure:
+    """A draft's figure that only the agent's texts support: its place in `text` (the draft as read, rendered values
+    blanked) and its values, one set per number (a range has two). Tied to its fact by focal.enforcement.figure_context."""
+    text: str
+    start: int
+    end: int
+    values: tuple[frozenset[float], ...]
 
 
 def _walk(value: Any) -> Iterable[Any]:
@@ -112,15 +125,15 @@ def build_sources(agent_texts: Iterable[str], known: dict[str, Any], typed: Iter
         cached = _AGENT_SOURCES[id(declared_texts)] = (declared_texts, _contact_sources(declared_texts))
     base = cached[1]
     turn = _contact_sources([*typed, *(str(v) for v in _walk(list(own)))])
-    src = Sources(contacts=base.contacts + "\n" + turn.contacts, contact_digits=base.contact_digits | turn.contact_digits,
-                  numbers=base.numbers | turn.numbers, ranges=base.ranges | turn.ranges, words=base.words + turn.words)
     for value in _walk(known):
         if isinstance(value, bool):
             continue
         if isinstance(value, int | float):
-            src.numbers.add(round(float(value), 4))
-        _add_text(src, str(value))
-    return src
+            turn.numbers.add(round(float(value), 4))
+        _add_text(turn, str(value))
+    return Sources(contacts=base.contacts + "\n" + turn.contacts, contact_digits=base.contact_digits | turn.contact_digits,
+                   numbers=base.numbers | turn.numbers, ranges=base.ranges | turn.ranges, words=base.words + turn.words,
+                   turn_numbers=turn.numbers, turn_ranges=turn.ranges)
 
 
 @dataclass
@@ -167,11 +180,14 @@ def _without_steps_and_dates(text: str) -> tuple[str, list[str]]:
 
 
 def unbound_facts(text: str, src: Sources, spans: list[tuple[int, int]] | None = None,
-                  contacts_only: bool = False, languages: Iterable[str] | None = None) -> list[Unbound]:
+                  contacts_only: bool = False, languages: Iterable[str] | None = None,
+                  declared: list[DeclaredFigure] | None = None) -> list[Unbound]:
     """The facts of `text` that no binding, known value, typed value or declaration supports. Links, e-mails and
     phones are read in the whole text, rendered values included (a placeholder may show a tool's text); figures and
     ids only outside the rendered values (`spans`, where the renderer put them: masked before folding). A figure is
-    read in the styles of the agent's `languages` ("1.000" in an English answer is one, not a thousand)."""
+    read in the styles of the agent's `languages` ("1.000" in an English answer is one, not a thousand).
+    `declared`: when given, the figures only the agent's texts support are added to it (for the caller to tie each
+    to its fact) instead of passing."""
     found, _ = _contacts(_without_steps_and_dates(reader_view(text))[0], src)
     if contacts_only:
         return found
@@ -179,31 +195,38 @@ def unbound_facts(text: str, src: Sources, spans: list[tuple[int, int]] | None =
         text = _mask(text, start, end)
     text, dates = _without_steps_and_dates(reader_view(text))
     _, text = _contacts(text, src)  # read above: masked here so their digits are no figures
+    read = text
     found += [Unbound("date", d) for d in dates if d.lower() not in src.words]
-    for m in _RANGE.finditer(text):
+    for m in _RANGE.finditer(read):
         if f"{m.group(1)}-{m.group(2)}" not in src.ranges:
             found.append(Unbound("figure", m.group(0)))
+        elif declared is not None and f"{m.group(1)}-{m.group(2)}" not in src.turn_ranges:
+            values = tuple(frozenset(number_values(g, languages) or number_values(g)) for g in m.group(1, 2))
+            declared.append(DeclaredFigure(read, m.start(), m.end(), values))
         text = _mask(text, m.start(), m.end())
     for m in _ID.finditer(text):
         token = m.group(0).lstrip("#")
         unit = _UNIT_SUFFIX.match(token)
         if unit:  # "3pm", "2nd", "10x": a number with a unit, read as the number
-            if not _supported_number(unit.group(1), src, languages):
-                found.append(Unbound("figure", m.group(0)))
+            _figure(read, m, unit.group(1), src, languages, found, declared)
         elif token.lower() not in src.words:
             found.append(Unbound("id", m.group(0)))
         text = _mask(text, m.start(), m.end())
     for m in _NUMBER.finditer(text):
-        if not _supported_number(m.group(0), src, languages):
-            found.append(Unbound("figure", m.group(0)))
+        _figure(read, m, m.group(0), src, languages, found, declared)
     return found
 
 
-def _supported_number(raw: str, src: Sources, languages: Iterable[str] | None) -> bool:
+def _figure(read: str, m: re.Match[str], raw: str, src: Sources, languages: Iterable[str] | None,
+            found: list[Unbound], declared: list[DeclaredFigure] | None) -> None:
+    """One figure of the draft: unbound, supported, or (with `declared`) left to be tied to its declared fact."""
     values = number_values(raw, languages) or number_values(raw)  # a figure in another style is still read
-    if not values:
-        return True
-    return bool(values & src.numbers)
+    if not values or values & src.turn_numbers:
+        return
+    if not values & src.numbers:
+        found.append(Unbound("figure", m.group(0)))
+    elif declared is not None:
+        declared.append(DeclaredFigure(read, m.start(), m.end(), (frozenset(values & src.numbers),)))
 
 
 def agent_declared_texts(agent: AgentConfig) -> list[str]:

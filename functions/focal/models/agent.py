@@ -491,6 +491,12 @@ class EnforcementConfig(Strict):
         default=None,
         description="optional ONNX cross-encoder folder (model.onnx, tokenizer.json, config.json) used instead of the cosine",
     )
+    figure_context_margin: float = Field(
+        default=0.08, ge=0, le=1,
+        description="a model's figure the agent's texts declare must be said for the fact they declare it for: its "
+        "sentence must fit a passage of the agent's holding that value within this cosine of the passage it fits best "
+        "(focal.enforcement.figure_context; always on, larger is more lenient)",
+    )
     grounding_check_enabled: StrictBool = Field(
         default=False, description="grounding: every amount, number, date, id and name in the answer must come from the context"
     )

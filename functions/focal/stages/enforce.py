@@ -40,7 +40,7 @@ from focal.enforcement.assess import Assessment, assess, settle
 from focal.enforcement.conditions import rules_to_judge, still_to_judge
 from focal.enforcement.deterministic import deterministic
 from focal.enforcement.draft_language import draft_language
-from focal.enforcement.facts import agent_declared_texts, build_sources, unbound_facts
+from focal.enforcement.draft_facts import fact_problems
 from focal.enforcement.grounding import check_grounding
 from focal.enforcement.internals import leaked_names
 from focal.enforcement.lanes import judge, judge_and_read, verify_values
@@ -107,7 +107,7 @@ def _own_text_problems(agent: AgentConfig, state: TurnState, rules: list[Rule], 
         return [f"{f.field_name} needs a model to read" for f in found.verify] + [r.id for r in found.defaults]
     checkable, unverifiable = apply_reading(agent, rules, variables, found.reading)
     broken = unverifiable + deterministic([r for r in checkable if not r.subjective], variables)
-    return [v.rule_id for v in broken] + _fact_problems(agent, state, draft)
+    return [v.rule_id for v in broken] + fact_problems(agent, state, draft)
 
 
 def _verify(state: TurnState, llm: Any, found: Assessment, subjective: list[Rule], judging: bool,
@@ -208,31 +208,18 @@ def _language(agent: AgentConfig, state: TurnState, index: int) -> list[Violatio
     return [] if found.passed else [Violation(rule_id="language", lane="language", reason=found.reason)]
 
 
-def _unbound(agent: AgentConfig, state: TurnState, index: int) -> list[Violation]:
-    """Facts nothing supports (focal.enforcement.facts), always: all kinds on a model's draft, links, e-mails and
+def _unbound(agent: AgentConfig, state: TurnState, deps: Deps, index: int) -> list[Violation]:
+    """Facts nothing supports (focal.enforcement.facts), always: all kinds on a model's draft — a figure only the
+    agent's texts write said for the fact they write it for (focal.enforcement.figure_context) —, links, e-mails and
     phones on every draft (a tool's text reaches the customer through the agent's templates too)."""
     draft = state.generate.drafts[index]
     started = time.perf_counter()
-    problems = _fact_problems(agent, state, draft)
+    problems = fact_problems(agent, state, draft, deps.embedder, deps.multilingual_embedder)
     reason = "; ".join(problems) or "every figure, id, link and phone is bound"
     state.enforce.report.checks.append(CheckVerdict(
         name="unbound", draft=index, passed=not problems, score=float(len(problems)), threshold=0.0, reason=reason,
         method="bindings", ms=round((time.perf_counter() - started) * 1000, 3)))
     return [Violation(rule_id="unbound", lane="unbound", reason=reason)] if problems else []
-
-
-def _fact_problems(agent: AgentConfig, state: TurnState, draft: Draft) -> list[str]:
-    """What in `draft` nothing supports: placeholders naming nothing known, facts from no known value."""
-    history = state.session.history if state.session is not None else []
-    # the values the rule lanes settled for this draft (a promise the reader read and the rules allow) are its own
-    known = {**known_variables(agent, state.session, state.profile), **draft.variables}
-    typed = [state.request.message, *(h.text for h in history if h.role == "user")]
-    own = [*(state.session.slots.values() if state.session else []), *(state.profile.fields.values() if state.profile else [])]
-    checked = [h.text for h in history if h.role != "user"]  # answers already checked and sent
-    src = build_sources(agent_declared_texts(agent), known, typed + checked, own)
-    found = unbound_facts(draft.text, src, draft.spans, contacts_only=draft.source != "model", languages=agent.languages)
-    problems = [f"{{{name}}} names no known value" for name in draft.unbound_placeholders]
-    return problems + [f"{u.kind} {u.text!r} comes from no known value, the customer or the agent's texts" for u in found]
 
 
 def _output_checks(agent: AgentConfig, state: TurnState, deps: Deps) -> list[Violation]:
@@ -341,7 +328,7 @@ def _violations(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Ru
     else:
         found = _check(agent, state, deps, rules, draft.text)
         found += _output_checks(agent, state, deps)
-    return found + _unbound(agent, state, len(state.generate.drafts) - 1)  # after the rule lanes: it reads their values
+    return found + _unbound(agent, state, deps, len(state.generate.drafts) - 1)  # after the rule lanes: it reads their values
 
 
 def _accept(agent: AgentConfig, state: TurnState, draft: Draft, rules: list[Rule]) -> TurnState:
