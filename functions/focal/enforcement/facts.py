@@ -36,7 +36,6 @@ _EMAIL = re.compile(r"[\w.+-]+\s?(?:@|\[at\]|\(at\))\s?[\w-]+(?:\s?(?:\.|\[dot\]
 _PHONE = re.compile(r"(?<![\w.,/-])\+?\(?\d[\d ().\-/]{5,}\d(?![\w])")
 _ID = re.compile(r"#?\b(?=[\w-]*\d)(?=[\w-]*[^\W\d_])[^\W_][\w-]*[^\W_]\b|#\d+\b")
 _NUMBER = re.compile(r"(?<![\w])\d+(?:[.,'\u00a0 ]\d{3})*(?:[.,]\d+)?(?!\w)|(?<![\w])[.,]\d+(?!\w)")
-NUMBER = _NUMBER  # a written number in any style (focal.enforcement.figure_context)
 _ANY_DIGITS = re.compile(r"\d+(?:[.,]\d+)?")
 # A range ("3-5 business days"): said only as a range something gives, not pieced together from two figures.
 _RANGE = re.compile(r"(?<![\w.,/-])(\d+(?:[.,]\d+)?)\s?[-\u2013]\s?(\d+(?:[.,]\d+)?)(?![\w/-]|[.,]\d)")
@@ -167,6 +166,16 @@ def _contacts(text: str, src: Sources) -> tuple[list[Unbound], str]:
             found.append(Unbound("phone", m.group(0)))
         text = _mask(text, m.start(), m.end())
     return found, text
+
+
+def without_contacts(text: str) -> str:
+    """`text` with its links, e-mails and phones blanked: what is left holds its figures (focal.enforcement.figure_context)."""
+    for pattern in (_EMAIL, _URL, _PHONE):
+        text = pattern.sub(lambda m: " " * len(m.group(0)), text)
+    return text
+
+
+NUMBER = _NUMBER  # a written number in any style
 
 
 def _without_steps_and_dates(text: str) -> tuple[str, list[str]]:

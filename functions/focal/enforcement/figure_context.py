@@ -8,7 +8,7 @@ at 9" has a 9 the agent wrote — for weekdays. Here each such figure is tied to
   "9–18", "8am-8pm" or "12:00"), the figure with the words around it in its sentence, up to the next figure on
   either side (`_WINDOW` words at most). "The shop opens on Sunday 12–17 and on weekdays 9–18." gives
   "opens on Sunday 12–17 and on weekdays" and "and on weekdays 9–18.";
-- the draft's **claim** of a figure is its sentence;
+- the draft's **claim** of a figure is cut the same way from its sentence (`_CLAIM` words each side);
 - digits stand as one mark in both (`_words`): the fit reads what the words say the figure is;
 - the claim is supported when a unit holding the figure's value fits it within `figure_context_margin` of the unit
   that fits it best among all the agent's units (the candidate facts): the draft says the figure of the fact it
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from focal.enforcement.facts import NUMBER as _NUMBER
-from focal.enforcement.facts import DeclaredFigure, Unbound, number_values
+from focal.enforcement.facts import DeclaredFigure, Unbound, number_values, without_contacts
 from focal.models.agent import AgentConfig
 from focal.ports import Embedder, embed_fixed
 from focal.sensing.language import reads_as
@@ -46,7 +46,8 @@ from focal.text.views import reader_view
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)?")
 _WORD = re.compile(r"[^\W\d_]{3,}")  # a word between two numbers parts two figures ("12–17 and weekdays 9–18")
-_WINDOW = 5  # words on each side of a figure, at most
+_WINDOW = 5  # words on each side of a figure of the agent's, at most
+_CLAIM = 8  # … of a figure of the draft
 
 
 @dataclass(frozen=True)
@@ -87,21 +88,21 @@ def _token_end(text: str, i: int) -> int:
     return i
 
 
-def _window(sentence: str, groups: list[tuple[int, int]], i: int) -> str:
+def _window(sentence: str, groups: list[tuple[int, int]], i: int, size: int = _WINDOW) -> str:
     """Figure `i` of `sentence` with at most `_WINDOW` words each side, none beyond its neighbours (the words between
     two figures are shared by both)."""
     start, end = groups[i]
     left = groups[i - 1][1] if i else 0
     right = groups[i + 1][0] if i + 1 < len(groups) else len(sentence)
     before, after = sentence[left:start].split(), sentence[end:right].split()
-    return " ".join([*before[-_WINDOW:], sentence[start:end], *after[:_WINDOW]])
+    return " ".join([*before[-size:], sentence[start:end], *after[:size]])
 
 
 def fact_units(texts: Sequence[str]) -> list[FactUnit]:
     """One unit per figure of the agent's texts (see the module), each text read as a reader sees it."""
     units: dict[str, FactUnit] = {}
     for text in texts:
-        view = reader_view(text)
+        view = without_contacts(reader_view(text))  # a phone's digits are no figure of a fact
         for s, e in _sentences(view):
             sentence = view[s:e]
             groups = _groups(sentence)
@@ -150,10 +151,14 @@ def _words(text: str) -> str:
 
 
 def claim(figure: DeclaredFigure) -> str:
-    """The draft's sentence that states the figure."""
+    """What the draft says the figure is: the figure with the words around it in its sentence, up to the sentence's
+    other figures (`_CLAIM` words at most each side) — a sentence of two figures makes two claims."""
     for s, e in _sentences(figure.text):
         if s <= figure.start < e:
-            return " ".join(figure.text[s:e].split())
+            sentence = figure.text[s:e]
+            groups = _groups(sentence)
+            at = next((i for i, (gs, ge) in enumerate(groups) if gs <= figure.start - s < ge), None)
+            return " ".join(sentence.split()) if at is None else _window(sentence, groups, at, _CLAIM)
     return figure.text
 
 
