@@ -3,7 +3,8 @@ write it for (focal.enforcement.figure_context), through the real enforce stage 
 language the agent speaks: the agent opens on Sunday 12:00–17:00 and on weekdays 9:00–18:00, so "On Sunday we open at
 9:00" — a real figure of the agent's, for another day — is withheld, while the same hours said for the right days are
 answered. (A Spanish or German "on Sunday we open at 9:00" is not told apart in the multilingual space yet: the two
-passages of that one sentence fit it alike — see focal.enforcement.figure_context.) The drafts are scripted at the `generate` port; the sentences are written for these tests."""
+passages of that one sentence fit it alike — see focal.enforcement.figure_context.)
+The drafts are scripted at the `generate` port; the sentences are written for these tests."""
 
 from __future__ import annotations
 

@@ -170,9 +170,10 @@ def _contacts(text: str, src: Sources) -> tuple[list[Unbound], str]:
 
 def without_contacts(text: str) -> str:
     """`text` with its links, e-mails and phones blanked: what is left holds its figures (focal.enforcement.figure_context)."""
-    for pattern in (_EMAIL, _URL, _PHONE):
+    for pattern in (_EMAIL, _URL):
         text = pattern.sub(lambda m: " " * len(m.group(0)), text)
-    return text
+    # a phone has 7 digits or more (as `_contacts` reads it): "911 / 112" are figures
+    return _PHONE.sub(lambda m: " " * len(m.group(0)) if len(_digits(m.group(0))) >= 7 else m.group(0), text)
 
 
 NUMBER = _NUMBER  # a written number in any style

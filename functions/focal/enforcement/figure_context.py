@@ -7,7 +7,7 @@ at 9" has a 9 the agent wrote — for weekdays. Here each such figure is tied to
 - the agent's texts are cut into **fact units**: one per figure (a run of numbers with no word between them, as
   "9–18", "8am-8pm" or "12:00"), the figure with the words around it in its sentence, up to the next figure on
   either side (`_WINDOW` words at most). "The shop opens on Sunday 12–17 and on weekdays 9–18." gives
-  "opens on Sunday 12–17 and on weekdays" and "and on weekdays 9–18.";
+  "shop opens on Sunday 12–17 and" and "on weekdays 9–18.";
 - the draft's **claim** of a figure is cut the same way from its sentence (`_CLAIM` words each side);
 - digits stand as one mark in both (`_words`): the fit reads what the words say the figure is;
 - the claim is supported when a unit holding the figure's value fits it within `figure_context_margin` of the unit
@@ -89,12 +89,13 @@ def _token_end(text: str, i: int) -> int:
 
 
 def _window(sentence: str, groups: list[tuple[int, int]], i: int, size: int = _WINDOW) -> str:
-    """Figure `i` of `sentence` with at most `_WINDOW` words each side, none beyond its neighbours (the words between
-    two figures are shared by both)."""
+    """Figure `i` of `sentence` with at most `size` words each side, none beyond its neighbours: the words between
+    two figures are parted in the middle ("12–17 and | on weekdays 9–18")."""
     start, end = groups[i]
-    left = groups[i - 1][1] if i else 0
-    right = groups[i + 1][0] if i + 1 < len(groups) else len(sentence)
-    before, after = sentence[left:start].split(), sentence[end:right].split()
+    before = sentence[groups[i - 1][1] if i else 0:start].split()
+    after = sentence[end:groups[i + 1][0] if i + 1 < len(groups) else len(sentence)].split()
+    before = before[len(before) // 2:] if i else before
+    after = after[:(len(after) + 1) // 2] if i + 1 < len(groups) else after
     return " ".join([*before[-size:], sentence[start:end], *after[:size]])
 
 
@@ -222,6 +223,6 @@ def figure_problems(agent: AgentConfig, texts: Sequence[str], figures: list[Decl
             out.append(f"figure {found.figure!r} is not the agent's figure for what this sentence says; the agent's "
                        f"texts state it for another fact (this sentence is about {found.fact!r})")
         else:
-            out.append(f"figure {found.text!r} cannot be tied to the fact the agent's texts state it for "
-                       "(no embedder for the draft's language)")
+            out.append(f"figure {found.text!r} cannot be tied to a fact the agent's texts state it for "
+                       "(no passage of theirs holds it, or no embedder could read the draft)")
     return out
