@@ -7,8 +7,8 @@ at 9" has a 9 the agent wrote — for weekdays. Here each such figure is tied to
 - the agent's texts are cut into **fact units**: one per figure (a run of numbers with no word between them, as
   "9–18", "8am-8pm" or "12:00"), the figure with the words around it in its sentence, up to the next figure on
   either side (`_WINDOW` words at most). "The shop opens on Sunday 12–17 and on weekdays 9–18." gives
-  "shop opens on Sunday 12–17 and" and "on weekdays 9–18.";
-- the draft's **claim** of a figure is cut the same way from its sentence (`_CLAIM` words each side);
+  "shop opens on Sunday 12–17 and on weekdays" and "and on weekdays 9–18.";
+- the draft's **claim** of a figure is its sentence;
 - digits stand as one mark in both (`_words`): the fit reads what the words say the figure is;
 - the claim is supported when a unit holding the figure's value fits it within `figure_context_margin` of the unit
   that fits it best among all the agent's units (the candidate facts): the draft says the figure of the fact it
@@ -47,7 +47,6 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)?")
 _WORD = re.compile(r"[^\W\d_]{3,}")  # a word between two numbers parts two figures ("12–17 and weekdays 9–18")
 _WINDOW = 5  # words on each side of a figure of the agent's, at most
-_CLAIM = 8  # … of a figure of the draft
 
 
 @dataclass(frozen=True)
@@ -89,13 +88,11 @@ def _token_end(text: str, i: int) -> int:
 
 
 def _window(sentence: str, groups: list[tuple[int, int]], i: int, size: int = _WINDOW) -> str:
-    """Figure `i` of `sentence` with at most `size` words each side, none beyond its neighbours: the words between
-    two figures are parted in the middle ("12–17 and | on weekdays 9–18")."""
+    """Figure `i` of `sentence` with at most `size` words each side, none beyond its neighbours (the words between two
+    figures belong to both: parting them in the middle cut the day from its hours in French and Spanish drafts)."""
     start, end = groups[i]
     before = sentence[groups[i - 1][1] if i else 0:start].split()
     after = sentence[end:groups[i + 1][0] if i + 1 < len(groups) else len(sentence)].split()
-    before = before[len(before) // 2:] if i else before
-    after = after[:(len(after) + 1) // 2] if i + 1 < len(groups) else after
     return " ".join([*before[-size:], sentence[start:end], *after[:size]])
 
 
@@ -152,14 +149,11 @@ def _words(text: str) -> str:
 
 
 def claim(figure: DeclaredFigure) -> str:
-    """What the draft says the figure is: the figure with the words around it in its sentence, up to the sentence's
-    other figures (`_CLAIM` words at most each side) — a sentence of two figures makes two claims."""
+    """What the draft says the figure is: its sentence (cut to a window, the multilingual space read "on Sunday we
+    open at 12:00 and close at 17:00" apart from its day)."""
     for s, e in _sentences(figure.text):
         if s <= figure.start < e:
-            sentence = figure.text[s:e]
-            groups = _groups(sentence)
-            at = next((i for i, (gs, ge) in enumerate(groups) if gs <= figure.start - s < ge), None)
-            return " ".join(sentence.split()) if at is None else _window(sentence, groups, at, _CLAIM)
+            return " ".join(figure.text[s:e].split())
     return figure.text
 
 
