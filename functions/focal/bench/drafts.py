@@ -92,12 +92,8 @@ def judge_offline(agent: AgentConfig, raw: Any, known: dict[str, Any], message: 
     certain = [v for v in deterministic([r for r in checkable if not r.subjective], variables)
                if not v.reason.startswith("cannot verify")]
     settled = {n: variables[n] for n in names if n in variables}  # as the enforce stage: the values the lanes settled
-    texts = agent_declared_texts(agent)
-    src = build_sources(texts, {**known, **settled}, [message])
-    declared: list[DeclaredFigure] = []
     blocked = [f"{v.rule_id}: {v.reason}" for v in certain]
-    blocked += [f"unbound {u.kind} {u.text!r}" for u in unbound_facts(draft.text, src, draft.spans, declared=declared)]
-    blocked += figure_problems(agent, texts, declared, language, *(embedders or shipped_embedders()))
+    blocked += _facts(agent, draft, {**known, **settled}, message, language, embedders)
     blocked += [f"unbound placeholder {{{n}}}" for n in draft.unbound_placeholders]
     blocked += [f"internal name {n}" for n in leaked_names(agent, draft.text)]
     if blocked:
@@ -106,6 +102,16 @@ def judge_offline(agent: AgentConfig, raw: Any, known: dict[str, Any], message: 
     verify += [f"default {r.id}" for r in found.defaults]
     verify += [f"subjective {r.id}" for r in rules if r.subjective]
     return ("verify", verify) if verify else ("passed", [])
+
+
+def _facts(agent: AgentConfig, draft: Draft, known: dict[str, Any], message: str, language: str | None,
+           embedders: tuple[Embedder, Embedder] | None) -> list[str]:
+    """The draft's unbound facts, and its figures from the agent's texts said for another fact."""
+    texts = agent_declared_texts(agent)
+    src = build_sources(texts, known, [message])
+    declared: list[DeclaredFigure] = []
+    found = [f"unbound {u.kind} {u.text!r}" for u in unbound_facts(draft.text, src, draft.spans, declared=declared)]
+    return found + figure_problems(agent, texts, declared, language, *(embedders or shipped_embedders()))
 
 
 def run_set(folder: Path) -> list[Outcome]:

@@ -39,8 +39,8 @@ from focal.dialogue.offer_shown import offer_shown
 from focal.enforcement.assess import Assessment, assess, settle
 from focal.enforcement.conditions import rules_to_judge, still_to_judge
 from focal.enforcement.deterministic import deterministic
-from focal.enforcement.draft_language import draft_language
 from focal.enforcement.draft_facts import fact_problems
+from focal.enforcement.draft_language import draft_language
 from focal.enforcement.grounding import check_grounding
 from focal.enforcement.internals import leaked_names
 from focal.enforcement.lanes import judge, judge_and_read, verify_values
