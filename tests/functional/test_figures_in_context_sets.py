@@ -40,7 +40,7 @@ def test_the_dev_set_catches_wrong_fact_figures_and_answers_restated_ones():
 
 def test_the_blind_figures_set_stays_within_what_was_measured():
     outcomes = run_set(DATA / "drafts_figures_blind")
-    assert len(outcomes) == 400 and {o.language for o in outcomes} == {"en", "es", "de", "fr"}
+    assert len(outcomes) == 320 and {o.language for o in outcomes} == {"en", "es", "de", "fr"}
     ok = [o for o in outcomes if o.label == "compliant"]
     bad = [o for o in outcomes if o.label == "violating"]
     blocked_ok = sum(o.verdict == "blocked" for o in ok)
