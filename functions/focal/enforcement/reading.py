@@ -18,7 +18,7 @@ from typing import Any
 from focal import expressions
 from focal.enforcement.amount_cues import EXCEPTION, REFUSED_AFTER, TURNAROUND
 from focal.enforcement.amount_forms import may_state_amount, states_figure
-from focal.enforcement.amount_known import known_names, known_values, names_in
+from focal.enforcement.amount_known import amount_roles, known_names, known_values, names_in
 from focal.enforcement.draft_reading import NUMERIC, policy_figures, read_amount
 from focal.enforcement.linear_scan import Suffixes
 from focal.enforcement.terms import term_pattern
@@ -104,7 +104,7 @@ class _Draft:
                                                f"offline reading cannot tell what it promises for {f.field_name}")
             return True
         amount = read_amount(f, text, knowns, policy_figures(agent, kind),
-                             purchases if kind == "money" else ())
+                             purchases if kind == "money" else (), amount_roles(agent, f) if kind == "money" else ())
         if amount.value is not None:
             reading.values[f.field_name] = coerce(kind, amount.value)
         if amount.uncertain:
