@@ -70,10 +70,11 @@ def offline_reading(
               and not f.privileged]
     reading, ask = DraftReading(), []
     text = as_checked(draft)
-    foreign = foreign_parts(as_read(draft)) if model_written and any(f.field_type in ("money", "percentage") for f in fields) else []
+    foreign = foreign_parts(as_read(draft)) if model_written and any(
+        f.field_type in ("money", "percentage") or _read_by_hints(f) for f in fields) else []
     draft_read = _Draft(agent, text, known, {f.field_name for f in fields}, foreign)
     for f in (_folded(f) for f in fields):
-        asked = draft_read.amount(f, reading) if f.field_type in NUMERIC else _read_other(f, text, reading)
+        asked = draft_read.amount(f, reading) if f.field_type in NUMERIC else _read_other(f, text, reading, foreign)
         if asked:
             ask.append(f)
     return reading, ask
@@ -113,12 +114,24 @@ class _Draft:
         return bool(amount.uncertain or (amount.cue and amount.value is None and may_state_amount(text, kind)))
 
 
-def _read_other(f: ProfileFieldDefinition, text: str, reading: DraftReading) -> bool:
+def _read_by_hints(f: ProfileFieldDefinition) -> bool:
+    """A yes/no read from an answer by its extraction hints alone (no pattern): words of one language."""
+    return f.field_type == "boolean" and not f.pattern and bool(f.extraction_hints)
+
+
+def _read_other(f: ProfileFieldDefinition, text: str, reading: DraftReading, foreign: list[tuple[str, str]]) -> bool:
     """Read a field of another type with its typed pattern into `reading`; True when a model should read it."""
     try:
         value = read_value(f, text)
     except PatternUnread as unread:  # unknown, never the default (a card number echoed or not)
         reading.uncertain[f.field_name] = f"the answer could not be read for {f.field_name}: {unread}"
+        return True
+    if foreign and value is not True and _read_by_hints(f):
+        # "le eximimos de la fianza": hints in the file's language find nothing in a sentence in another, which is
+        # no "no" — unknown until a model reads it (as an amount in such a sentence is)
+        language, part = foreign[0]
+        reading.uncertain[f.field_name] = (f"the answer is not all in English ({language}: \"{part[:60]}\"): the "
+                                           f"offline reading cannot tell {f.field_name} from its hints")
         return True
     if f.field_type == "entity_list" and isinstance(value, list):
         value = [v for v in f.allowed_values if v in value or _named(f, v, text)]  # "Acme-Co" for "Acme Co"
