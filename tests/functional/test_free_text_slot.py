@@ -139,3 +139,32 @@ conversations:
 """, encoding="utf-8")
     report = run_suite(tmp_path / "agent.yaml", suite)
     assert report.conversations and report.passed, "\n" + format_report(report)
+
+
+WITH_BOOKING = NAME_AND_AGE.replace(
+    "  - {field_name: driver_age, field_type: integer, sources: [message]}",
+    "  - {field_name: driver_age, field_type: integer, sources: [message], validation_rules: ['value >= 16 and value <= 110']}\n"
+    "  - {field_name: booking_ref, field_type: id, pattern: '\\bCR-\\d{5}\\b', sources: [message]}",
+).replace("""      - id: ask_driver
+        slots:""", """      - id: ask_driver
+        slots:
+          - {name: booking_ref, type: id, prompt: "What is your booking reference?"}""")
+
+
+def test_the_figures_of_an_id_are_no_count(tmp_path: Path) -> None:
+    """Car-rental newcomer: "add an extra driver to my booking CR-10421" read the driver's age as 10421 out of the
+    booking reference, and the customer, never asked their age, heard "That doesn't look right." (an invalid attempt
+    counted). The figures of a value another field's pattern reads are that value's."""
+    (tmp_path / "agent.yaml").write_text(WITH_BOOKING, encoding="utf-8")
+    suite = tmp_path / "tests.yaml"
+    suite.write_text("""
+conversations:
+  - name: a booking reference gives no age
+    turns:
+      - user: I want to add an extra driver to my booking CR-10421
+        expect: {step: ask_driver, response_contains: "full name", response_not_contains: "look right"}
+      - user: Maria Lopez, 34
+        expect: {step: done, response_contains: "Noted: Maria Lopez, 34."}
+""", encoding="utf-8")
+    report = run_suite(tmp_path / "agent.yaml", suite)
+    assert report.conversations and report.passed, "\n" + format_report(report)
