@@ -16,6 +16,7 @@ from typing import Any
 from focal.models.agent import Scenario, Slot, Step
 from focal.models.session import Session
 from focal.sensing import lexicon
+from focal.sensing.language import STOPWORDS
 from focal.variables import placeholders
 
 CORRECTION = re.compile(
@@ -84,7 +85,10 @@ def _words(text: str) -> list[str]:
 
 
 def _joined(words: list[str]) -> str | None:
-    if not words or len(words) > MAX_REMAINDER_WORDS:
+    """The words of the free text; none when only words of grammar are left, in any language the engine reads ("Es"
+    of "Es CR-10421" answering a booking reference in Spanish names no one)."""
+    if not words or len(words) > MAX_REMAINDER_WORDS or all(any(w.lower() in STOPWORDS[lang] for lang in STOPWORDS)
+                                                            for w in words):
         return None
     return " ".join(words)
 
