@@ -25,6 +25,7 @@ SPELLED_CARDS = [
     "4 1 1 1 one one one one 1111 one one one one",
     "cuatro uno uno uno uno uno uno uno uno uno uno uno uno uno uno uno",
     "Four One One One One One One One One One One One One One One One",
+    "four one one one, one one one one, one one one one, one one one one",  # groups written as a list
 ]
 
 
@@ -43,7 +44,8 @@ def test_a_draft_reading_back_a_spelled_card_number_is_blocked(tmp_path, card):
          "expect": {"violations": ["no_card_echo"], "response_not_contains": card}}]}])
 
 
-@pytest.mark.parametrize("card", [SPELLED_CARDS[0], SPELLED_CARDS[2], SPELLED_CARDS[4]])
+@pytest.mark.parametrize("card", [SPELLED_CARDS[0], SPELLED_CARDS[2], SPELLED_CARDS[4], SPELLED_CARDS[5],
+                                  "4111, 1111, 1111, 1111"])
 def test_the_agents_own_question_never_repeats_a_spelled_card_the_customer_typed(tmp_path, card):
     address = f"48 Harbor Road, Portland ME 04101. Card {card}"
     _run(tmp_path, [{"name": "address echo", "customer_id": "c-200", "setup": "tools.py:reset_state", "turns": [
