@@ -148,7 +148,7 @@ def _reference(candidate: str) -> bool:
 def _read_free_text(agent: AgentConfig, shown: Shown, only: bool, details: str, opening_no: bool, out: _Reading,
                     claimed: list[tuple[str, str]]) -> None:
     """`only`: the one free-text value shown that the customer gave (a reference after the yes is to it).
-    `claimed`: where the details state a typed value shown beside it ("for order A1011"): a candidate that is only
+    `claimed`: where the details state a typed value shown beside it ("for booking B-12"): a candidate that is only
     that value and words naming it is that value's, not this one's too."""
     if (pattern := _written(shown.held, details)) is not None:
         out.agrees.append(pattern)
@@ -223,7 +223,7 @@ def _opening(text: str) -> tuple[str, bool] | None:
 
 def _only_claimed(agent: AgentConfig, candidate: str, shown: Shown, claimed: list[tuple[str, str]]) -> bool:
     """The candidate holds a typed value's words and, besides them, nothing but filler and that value's names
-    ("order A1011": the order number and "order"); "9 Hill Street" holding a number keeps words of its own."""
+    ("booking B-12": the booking id and "booking"); "9 Hill Street" holding a number keeps words of its own."""
     rest, names = candidate, set(_EMPTY)
     for pattern, name in claimed:
         if name != shown.name and re.search(pattern, rest, re.IGNORECASE):
