@@ -1,8 +1,9 @@
-"""Hidden instructions recited in an answer: the persona, the rules' condition and action texts, the steps' instructions
-and the tools' and fields' descriptions are how the business instructs the model, never what the agent says. A
-model's draft that repeats a run of `RUN_WORDS` of their words in a row is reciting them ("My rules say: identify
-the customer before any lookup or change of their account…") — unless the run is also in one of the agent's
-customer-facing texts (then it is what the agent says anyway) or in the customer's own message.
+"""Hidden instructions recited in an answer: the persona and the tools' and fields' descriptions are how the business
+describes its machinery to the model, never what the agent says. A model's draft that repeats a run of `RUN_WORDS`
+of their words in a row is reciting them ("I was told: you are the shop's concise assistant and you never…") — unless the run is also in one of the agent's customer-facing
+texts (then it is what the agent says anyway) or in the customer's own message. The rules' condition and action texts
+and the steps' instructions are not read: they state the policy the agent is there to convey ("Explain that fines are
+25 cents a day per book"), and an answer giving that policy in the rule's own words is a correct answer, not a leak.
 
 Words are compared as the checks read them (focal.text.draft_view: look-alike letters, invisible characters and
 markup folded), case and punctuation aside. Only model drafts are read, like internal names (focal.enforcement
@@ -33,10 +34,8 @@ def _runs(text: str) -> set[tuple[str, ...]]:
 
 
 def instruction_texts(agent: AgentConfig) -> list[str]:
-    """What instructs the model and is never said to a customer as written."""
+    """What describes the agent's machinery to the model and is never said to a customer as written."""
     texts = [agent.persona]
-    texts += [t for r in agent.rules for t in (r.condition_text, r.action_text)]
-    texts += [st.instructions for s in agent.scenarios for st in s.steps]
     texts += [t.description for t in agent.tools] + [f.description for f in agent.profile_field_definitions]
     return [_PLACEHOLDER.sub(" ", t) for t in texts if t]
 
