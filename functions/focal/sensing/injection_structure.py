@@ -19,17 +19,20 @@ import re
 # The machine's role, as a message addresses it, in English, Spanish, German, French, Italian and Portuguese
 # (folded: no accents). Not "agent", "model" or "system": "your agent: …", "model: iPhone 12", "operating
 # system: …" are what customers write.
-_ROLE = (r"(?:assistant[e]?|asistente|assistent(?:en|in)?|chat ?bot|bot|ai|ia|ki|llm|gpt|"
-         r"(?:ai|ki|ia)[- ](?:agent|assistant|assistent)|agent (?:ia|ki|ai))")
+_ROLE = (r"(?:(?:ai|ki|ia)[- ](?:agent|assistant|assistent)|agent (?:ia|ki|ai)|assistant[e]?|as?sistente|"
+         r"assistent(?:en|in)?|chat ?bot|bot|ai|ia|ki|llm|gpt)(?!-)")
 # A colon that opens a directive: followed by a letter (not "10:30", not a smiley).
 _OPENS = r"\s*:\s*[^\W\d_]"
 
 STRUCTURE: tuple[tuple[str, re.Pattern[str]], ...] = (
-    # The role noun, then at most a few words ("for the assistant, new instruction") before the colon.
-    ("role header", re.compile(rf"\b{_ROLE}\b[^.!?\n:]{{0,40}}?{_OPENS}")),
+    # The role noun, then at most three words ("an den Assistenten, neue Anweisung:") before the colon.
+    ("role header", re.compile(rf"\b{_ROLE}\b(?:[\s,]+[^\W\d_]+){{0,3}}{_OPENS}")),
     ("hidden block", re.compile(r"<!--\s*[^\W\d_]{2,}[^>]{0,400}?(?:-->|$)")),
+    # A dotted or snake_case identifier set to a literal; a snake_case one assigned anything with "="; any word
+    # assigned a boolean or null with "=".
     ("privilege setting", re.compile(r"\b[^\W\d_]+(?:[_.][^\W_]+)+\s*[=:]\s*[\"']?"
                                      r"(?:true|false|yes|no|none|null|on|off|unlimited|admin|root|\d+)\b"
+                                     r"|\b[^\W\d_]+(?:_[^\W_]+)+\s*=\s*[\"']?[^\W_]"
                                      r"|\b[^\W\d_]{2,}\s*=\s*[\"']?(?:true|false|null|none)\b")),
 )
 
