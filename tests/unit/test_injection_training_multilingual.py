@@ -46,7 +46,6 @@ def test_the_translated_texts_are_parallel_and_in_the_three_languages():
 def test_each_language_gets_a_threshold_within_its_budget_never_under_the_shared_one():
     from focal.bench import injection_training_multilingual as training
     from focal.bench.injection_corpora import Row
-    from focal.sensing.injection_view import injection_view
 
     class ByLength(EmbeddingClassifier):
         def scores(self, vectors):

@@ -3,9 +3,10 @@
 The message is read folded (case, Unicode look-alikes, zero-width characters) and in its s-p-a-c-e-d,
 l33t and split-word spellings, and base64-looking runs are decoded and read the same way; each match
 names what it found (never the text). Language-neutral signs of the message's shape (a header addressed to the
-assistant, a hidden block, a privilege setting) are focal.sensing.injection_structure's. The other layers of the injection check — exemplar similarity
-(focal.sensing.injection_exemplars), the classifier on the embedding (focal.sensing.injection_classifier),
-jailbreak vocabulary (focal.sensing.jailbreak_signals) — are combined in focal.sensing.injection_verdict.
+assistant, a hidden block, a privilege setting) are focal.sensing.injection_structure's, read on the same
+spellings. The other layers of the injection check — exemplar similarity (focal.sensing.injection_exemplars),
+the classifier on the embedding (focal.sensing.injection_classifier), jailbreak vocabulary
+(focal.sensing.jailbreak_signals) — are combined in focal.sensing.injection_verdict.
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ numpy matrix products, no training library.
 The file carries the operating threshold, which was chosen on a validation split, and the name of the
 embedding model its vectors must come from; the multilingual one also carries a threshold per language (each
 chosen on that language's validation messages, never under the shared one), which `threshold_for` gives. A file
-that is missing, unreadable or inconsistent, or an embedder of another model, is an error (`InjectionClassifierUnavailable`), never a silently skipped check.
+that is missing, unreadable or inconsistent, or an embedder of another model, is an error
+(`InjectionClassifierUnavailable`), never a silently skipped check.
 """
 
 from __future__ import annotations
