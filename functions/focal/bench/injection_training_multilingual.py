@@ -11,8 +11,9 @@ English classifier leaves alone: messages in another language (focal.sensing.inj
    in Spanish, German and French (focal.bench.injection_corpora.translated_example_rows) and Focal's translations of
    Banking77 training messages (translated_banking_rows) are ordinary rows beside Banking77 / CLINC150, so another
    language alone is not a sign of an attack;
-2. the MLP of focal.bench.injection_training.train_mlp, each (source, label, language of the view) group weighted
-   the same way: a language's few ordinary rows weigh as a group beside its many attacks;
+2. the MLP of focal.bench.injection_training.train_mlp, each (source, label) group weighted the same way (weighting
+   each language's groups apart was tried and not kept: no better on the validation rows, more false alarms on the
+   four-language development set);
 3. the threshold: the lowest score with at most FA_BUDGET false alarms on the validation customer messages and
    OTHER_LANGUAGE_BUDGET on the validation ordinary messages in other languages; then per language (of at least
    MIN_LANGUAGE_ROWS validation ordinary rows) the lowest score within OTHER_LANGUAGE_BUDGET on that language's
@@ -51,12 +52,17 @@ OTHER_LANGUAGE_SOURCES = ("focal multilingual", "banking77 translated")  # valid
 MIN_LANGUAGE_ROWS = 10  # fewer validation rows in a language: its views get the shared threshold
 
 
+def other_language_rows(held: list[Row]) -> list[Row]:
+    """The translated ordinary rows (the example agents' texts, Banking77 training messages), less any text a
+    held-out source holds (`held`): a translation may say what a held-out message says, word for word."""
+    keys = {" ".join(r.text.lower().split()) for r in held}
+    return [r for r in dedupe(translated_example_rows() + translated_banking_rows())
+            if " ".join(r.text.lower().split()) not in keys]
+
+
 def multilingual_rows(shared: Path) -> list[Row]:
-    """Train and val rows in every language, the example agents' translated messages included (held out removed)."""
-    held = {" ".join(r.text.lower().split()) for r in heldout_rows(shared)}
-    extra = [r for r in dedupe(translated_example_rows() + translated_banking_rows())
-             if " ".join(r.text.lower().split()) not in held]
-    return dedupe(training_rows(shared) + extra)
+    """Train and val rows in every language, the translated ordinary rows included (held out removed)."""
+    return dedupe(training_rows(shared) + other_language_rows(heldout_rows(shared)))
 
 
 def language_directions(embedder, count: int) -> np.ndarray:
@@ -139,13 +145,6 @@ def view_language(row: Row) -> str:
     return detect(injection_view(row.text))[0] or ""
 
 
-def by_language(rows: list[Row]) -> list[Row]:
-    """The rows with their view's language added to the source: each (source, label, language) group is weighted
-    on its own (focal.bench.injection_training.group_weights), so the few ordinary rows of a language count as
-    much beside the many attacks in it as a source does."""
-    return [Row(r.text, r.attack, f"{r.source} {view_language(r)}", r.split) for r in rows]
-
-
 def language_thresholds(model: EmbeddingClassifier, views, val: list[Row]) -> tuple[tuple[str, float], ...]:
     """Per language with ordinary validation rows in it: the lowest threshold within OTHER_LANGUAGE_BUDGET false
     alarms on them, never under the shared threshold."""
@@ -164,7 +163,7 @@ def fit(views, rows: list[Row], directions: int, hidden: int) -> EmbeddingClassi
     train = [r for r in rows if r.split == "train"]
     y = np.array([r.attack for r in train], np.float32)
     basis = language_directions(views.embedder, directions)
-    fitted = train_mlp(without(_vectors(views, train), basis), y, group_weights(by_language(train)), hidden=hidden)
+    fitted = train_mlp(without(_vectors(views, train), basis), y, group_weights(train), hidden=hidden)
     model = folded_in(EmbeddingClassifier(fitted.weights, fitted.biases, 0.5, views.embedder.model_name), basis)
     val = [r for r in rows if r.split == "val"]
     customers = [r for r in val if not r.attack and r.source in CUSTOMER_SOURCES]
