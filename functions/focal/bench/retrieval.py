@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from focal.bench.retrieval_misses import miss_line
 from focal.dialogue.rule_filter import below
 from focal.models.agent import AgentConfig, Scope
 from focal.models.session import Session
@@ -254,6 +255,7 @@ def labelled_report(agent: AgentConfig, results: Sequence[CaseResult], ks: Seque
     lines.append(f"at the agent's threshold {threshold:.2f}: recall {row.recall:.2f}, precision {row.precision:.2f}"
                  f" ({row.above_expected} of {row.above_expected + row.expected_missed} expected ids pass,"
                  f" {row.above_unexpected} others)")
+    lines.append(miss_line(agent, [(r.case.expected, r.candidates) for r in results]))
     lines.append(latency_line(results))
     thin = thinly_labelled(agent, [r.case for r in results])
     if thin:
