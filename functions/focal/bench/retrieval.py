@@ -9,7 +9,8 @@ focal.retrieval.message_parts), then the rule
 filter's similarity decision (`rule_match_threshold`, `rule_match_margin`, the competing flow; fire
 limits and relationships are left out: a fresh session, the mechanism alone). It prints recall@k
 (expected rule ids among the top k rules; "always included" hits do not count), recall and precision
-of what passes at the agent's threshold and around it, and the latency of a turn's retrieval
+of what passes at the agent's threshold and around it, the expected ids that do not pass counted by the first
+check they fail (focal.bench.retrieval_misses), and the latency of a turn's retrieval
 (p50/p95, with and without embedding the message).
 
 Scale mode (`--rules 10000,100000`): focal.bench.retrieval_scale.
