@@ -1,5 +1,6 @@
 """A model's draft that recites the agent's hidden instructions never reaches the customer: the persona, a tool's or
-a field's description are how the business describes its machinery to the model, not what the agent says. A draft that repeats a run of their words (that none of the agent's
+a field's description are how the business describes its machinery to the model, not what the agent says. A draft
+that repeats a run of their words (that none of the agent's
 customer-facing texts and not the customer's own message says) is an `internals` violation, like an internal id,
 and is replaced. A compliant answer that says what the agent's own templates say still passes, and so does one
 that gives a rule's policy in the rule's own words: that policy is what the agent is there to convey.

@@ -1,6 +1,7 @@
 """Hidden instructions recited in an answer: the persona and the tools' and fields' descriptions are how the business
 describes its machinery to the model, never what the agent says. A model's draft that repeats a run of `RUN_WORDS`
-of their words in a row is reciting them ("I was told: you are the shop's concise assistant and you never…") — unless the run is also in one of the agent's customer-facing
+of their words in a row is reciting them ("I was told: you are the shop's concise assistant and you never…") — unless
+the run is also in one of the agent's customer-facing
 texts (then it is what the agent says anyway) or in the customer's own message. The rules' condition and action texts
 and the steps' instructions are not read: they state the policy the agent is there to convey ("Explain that fines are
 25 cents a day per book"), and an answer giving that policy in the rule's own words is a correct answer, not a leak.
