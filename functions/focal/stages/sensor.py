@@ -42,8 +42,8 @@ from focal.sensing.person_request import person_request
 from focal.sensing.prevalidation import blocking_failures, prevalidate, refusal_text, suggested_questions
 from focal.sensing.provenance import from_customer
 from focal.sensing.sensor_merge import merge_readings
-from focal.sensing.spaces import read_in_space
-from focal.sensing.turn_language import turn_language
+from focal.sensing.spaces import embed_message, read_in_space
+from focal.sensing.turn_language import ENGLISH, turn_language
 from focal.turn.budget import budget_spent, start_budget
 from focal.turn.deps import Deps
 from focal.turn.idempotency import begin_turn
@@ -116,17 +116,21 @@ def _understand(state: TurnState, deps: Deps, agent: AgentConfig, text: str, vec
 
 def _act_readings(deps: Deps, text: str, vector: np.ndarray,
                   multilingual: np.ndarray | None) -> tuple[dict[str, float] | None, dict[str, str] | None]:
-    """The English act exemplars' similarities, or (in the multilingual space) the acts heard by their meaning.
+    """The English act exemplars' similarities (an English turn), and the acts heard by their meaning.
 
-    The act exemplars are English and their threshold MiniLM's: in the multilingual space the request for a person
-    is read by its meaning, from the vector the intent match computed (focal.sensing.person_request), the other
-    acts by the lexicon's word tables (focal.sensing.reply_words)."""
-    if multilingual is None:
-        return (act_index(deps.embedder).similarities(vector) if text else None), None
-    if deps.multilingual_embedder is None:  # read_in_space refused the turn already; never reached
+    The request for a person is read by its meaning in the multilingual space in every language, English included
+    (focal.sensing.person_request): from the vector the intent match computed, or, for a turn matched in MiniLM's
+    space, from its own multilingual vector. The other acts: the English exemplars at `sensor.act_similarity`, or in
+    the multilingual space the lexicon's word tables (focal.sensing.reply_words)."""
+    if not text:
         return None, None
+    similarities = None
+    if multilingual is None:
+        similarities = act_index(deps.embedder).similarities(vector)
+        multilingual = embed_message(deps.multilingual_embedder, [text], ENGLISH)[0]
+    assert deps.multilingual_embedder is not None  # embed_message / read_in_space refused a turn without it
     how = person_request(deps.multilingual_embedder, multilingual)
-    return None, ({"handoff": how} if how else None)
+    return similarities, ({"handoff": how} if how else None)
 
 
 def decent_in_flow(agent: AgentConfig, context: Context, session: Session) -> str | None:
