@@ -106,7 +106,11 @@ def detect_acts(text: str, similarities: dict[str, float] | None, threshold: flo
 
 
 def only_asks(text: str) -> bool:
-    """The message asks something (in any of the languages' forms) and asks nothing to be done."""
+    """The message asks something (in any of the languages' forms) and asks nothing to be done. An indirect question
+    ("quiero saber si puedo cancelar", "je voudrais savoir si…") asks, whatever its embedded clause says, unless a
+    stop comes before it; a request in front of it asks to be told ("¿puede decirme si…?")."""
+    if (at := reply_words.indirect_question(text)) is not None:
+        return not lexicon.is_cancel(text[:at])
     asks = inquiry.asks_anything(text) or "¿" in text or reply_words.opens_with("question", text)
     return asks and not inquiry.asks_to_act(text) and not reply_words.contains("request", text)
 
