@@ -5,8 +5,9 @@ computed (never embedded twice); an English turn matched in MiniLM's space is em
 had a phrase table and six MiniLM exemplars at the generic act threshold instead: it handed off "I spoke to a real
 person last time" and missed "Could you transfer me to somebody on your staff?". Read here, the message's nearest
 sentence that asks for a person (focal.sensing.person_exemplars, in en/es/de/fr, one shared space, so a paraphrase in
-any of them lands near them) must score at least `THRESHOLD`, and beat its nearest near miss (a past conversation, a question about a person, someone else to talk to first) by at
-least `MARGIN`. No phrase table: "Puis-je avoir quelqu'un au téléphone ?" is heard because of what it means.
+any of them lands near them) must score at least `THRESHOLD`, and beat its nearest near miss (a past conversation, a
+question about a person, someone else to talk to first) by at least `MARGIN`. No phrase table: "Puis-je avoir
+quelqu'un au téléphone ?" is heard because of what it means.
 
 Calibrated by `focal bench handoff --calibrate` on the exemplars alone, leave-one-out: the threshold halfway between
 the highest near miss of a kind the index has not seen (left out with its translations) and the next request; the

@@ -72,5 +72,11 @@ def read_relative_days(text: str, lang: str, today: date | None, answering: bool
     if today is None or not answering:
         return text
     for pattern, said in _phrases(lang):
-        text = pattern.sub(lambda _m, said=said: read_date(said, today, answering=True, strict=True) or UNREAD, text)
-    return _counts(lang).sub(lambda m: (day.isoformat() if (day := library(m.group(0))) else UNREAD), text)
+        if pattern.search(text):
+            text = pattern.sub(read_date(said, today, answering=True, strict=True) or UNREAD, text)
+
+    def count(m: re.Match[str]) -> str:
+        day = library(m.group(0))
+        return day.isoformat() if day is not None else UNREAD
+
+    return _counts(lang).sub(count, text)
