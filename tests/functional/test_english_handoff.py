@@ -55,3 +55,13 @@ def test_an_english_sentence_that_only_mentions_a_person_is_not_handed_off(deps,
     result = _turn(deps, f"near-{abs(hash(message))}", message)
     assert "HumanHandoff" not in [c["name"] for c in result.commands], result.commands
     assert result.execution_path != "escalate"
+
+
+def test_an_english_turn_goes_on_without_the_multilingual_model_and_says_the_request_was_not_read(deps):
+    import dataclasses
+
+    without = dataclasses.replace(deps, multilingual_embedder=None)
+    result = _turn(without, "no-model", REQUESTS[0])
+    assert result.success and result.error is None
+    assert "HumanHandoff" not in [c["name"] for c in result.commands]
+    assert result.degraded == ["person_request"]
