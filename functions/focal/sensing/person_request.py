@@ -70,6 +70,24 @@ def person_index(embedder: Embedder) -> PersonIndex:
         return _cache[key]
 
 
+_flows: dict[tuple[int, tuple[str, ...]], bool] = {}
+
+
+def asks_for_a_person(embedder: Embedder, texts: tuple[str, ...]) -> bool:
+    """Whether any of `texts` (a flow's entry examples) is heard asking for a person: such a flow is the agent's own
+    way of handing over (its confirmation, its transfer tool), so a request for a person that starts it is left to
+    it (focal.stages.sensor). Cached per text set."""
+    key = (id(embedder), texts)
+    with _lock:
+        known = _flows.get(key)
+    if known is None:
+        vectors = embed_fixed(embedder, list(texts)) if texts else np.zeros((0, 1), dtype=np.float32)
+        known = any(person_index(embedder).reading(v).heard for v in vectors)
+        with _lock:
+            _flows[key] = known
+    return known
+
+
 def person_request(embedder: Embedder, vector: np.ndarray) -> str | None:
     """How the message was heard asking for a person ("meaning 0.71, +0.20 over a near miss"), or None."""
     reading = person_index(embedder).reading(vector)

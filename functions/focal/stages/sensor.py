@@ -28,7 +28,7 @@ from focal.dialogue.ownership import FOREIGN_MESSAGE, FOREIGN_SESSION, ownership
 from focal.dialogue.profile_migration import migrate_profile
 from focal.enforcement.conditions import sensor_rules
 from focal.models.agent import AgentConfig
-from focal.models.context import Context
+from focal.models.context import Context, IntentScore
 from focal.models.localized import localized
 from focal.models.session import CustomerProfile, Offer, Session
 from focal.models.turn import TurnState
@@ -39,7 +39,7 @@ from focal.sensing.locale_reading import reading_in
 from focal.sensing.model_sensor import model_sensor
 from focal.sensing.offers import MAX_OPTIONS
 from focal.sensing.offline import offline_context
-from focal.sensing.person_request import person_request
+from focal.sensing.person_request import asks_for_a_person, person_request
 from focal.sensing.prevalidation import blocking_failures, prevalidate, refusal_text, suggested_questions
 from focal.sensing.provenance import from_customer
 from focal.sensing.sensor_merge import merge_readings
@@ -82,6 +82,9 @@ def _understand(state: TurnState, deps: Deps, agent: AgentConfig, text: str, vec
     scores, multilingual = read_in_space(state.request.tenant_id, agent, lang, deps.embedder, vector,
                                          deps.multilingual_embedder, text, space_notes)
     acts, heard = _act_readings(deps, text, vector, multilingual, space_notes, state.degraded)
+    if heard and (own := _own_handoff_flow(deps, agent, scores)) is not None:
+        heard = None  # the agent's own flow for it starts by its intent, with its confirmation and transfer tool
+        space_notes.append(f"request for a person left to the agent's own flow {own}")
     today = datetime.fromtimestamp(deps.clock(), UTC).date()  # "yesterday", "March 3": the turn's own date
     context = offline_context(agent, state.session, text, vector.tolist(), scores, acts, today=today, heard=heard)
     context.notes[:0] = space_notes
@@ -146,6 +149,16 @@ def _act_readings(deps: Deps, text: str, vector: np.ndarray, multilingual: np.nd
             degraded.append(PERSON_REQUEST)
         return similarities, None
     return similarities, ({"handoff": how} if how else None)
+
+
+def _own_handoff_flow(deps: Deps, agent: AgentConfig, scores: list[IntentScore]) -> str | None:
+    """The scenario the message starts (its best intent, at or above the entry threshold) when that scenario is the
+    agent's own hand-off: one of its entry examples is heard asking for a person (focal.sensing.person_request)."""
+    top = scores[0] if scores else None
+    scenario = agent.scenario(top.scenario_id) if top and top.score >= agent.navigation.entry_threshold else None
+    if scenario is None or deps.multilingual_embedder is None:
+        return None
+    return scenario.id if asks_for_a_person(deps.multilingual_embedder, tuple(scenario.entry_examples)) else None
 
 
 def decent_in_flow(agent: AgentConfig, context: Context, session: Session) -> str | None:
