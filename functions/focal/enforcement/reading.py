@@ -25,6 +25,7 @@ from focal.enforcement.terms import term_pattern
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
 from focal.models.turn import Violation
+from focal.pii_view import masking_view, spelled
 from focal.sensing.extraction import PatternUnread, coerce, read_value
 from focal.sensing.language import foreign_parts
 from focal.text.draft_view import as_checked, as_read
@@ -116,7 +117,7 @@ class _Draft:
 def _read_other(f: ProfileFieldDefinition, text: str, reading: DraftReading) -> bool:
     """Read a field of another type with its typed pattern into `reading`; True when a model should read it."""
     try:
-        value = read_value(f, text)
+        value = _pattern_read(f, text) if f.pattern else read_value(f, text)
     except PatternUnread as unread:  # unknown, never the default (a card number echoed or not)
         reading.uncertain[f.field_name] = f"the answer could not be read for {f.field_name}: {unread}"
         return True
@@ -128,6 +129,16 @@ def _read_other(f: ProfileFieldDefinition, text: str, reading: DraftReading) -> 
         reading.values[f.field_name] = coerce(f.field_type, value)
         return False
     return _worth_asking(f, text)
+
+
+def _pattern_read(f: ProfileFieldDefinition, text: str) -> Any:
+    """A field's pattern read on the draft as typed, and — when that finds nothing — on the draft as the customer
+    reads its spelled-out values (focal.pii_view: "four one one one …" is 4111…, "jane at example dot com" an
+    address): a card number written out in words is still a card number said to the customer."""
+    value = read_value(f, text)
+    if value in (None, False) and spelled(text):
+        value = read_value(f, masking_view(text))
+    return value
 
 
 def _folded(field: ProfileFieldDefinition) -> ProfileFieldDefinition:
