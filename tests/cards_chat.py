@@ -3,6 +3,7 @@ provider boundary (or none: offline) — shared by the functional tests of model
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -22,12 +23,16 @@ class CardsChat:
         self.runner = start_conversation(conv, self.agent, self.deps)
         self.session, self.n = name, 0
 
-    def say(self, message: str, *drafts: str) -> TurnResult:
+    def say(self, message: str, *drafts: str, reads: tuple[dict[str, Any], ...] = ()) -> TurnResult:
+        """`reads`: the model's readings of the drafts' values (purpose `extract`), for what the offline reader leaves
+        to a model — a draft in Spanish, say, whose yes/no the English hints cannot read."""
         self.n += 1
         model = self.deps.model
         model.clear()
         if drafts:
             model.script("generate", list(drafts))
+        if reads:
+            model.script("extract", [json.dumps(r) for r in reads])
         result = self.runner.turn(TurnRequest(tenant_id=TENANT_ID, agent_id=self.agent.id, session_id=self.session,
                                               customer_id="c-verified", turn_id=f"{self.session}-{self.n}", message=message))
         assert not model.queues.get("generate"), "a scripted draft was not used: the turn did not test what it says"

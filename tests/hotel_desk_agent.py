@@ -1,4 +1,4 @@
-"""A small hotel desk in English, Spanish and French (find a booking, change its arrival date after a yes, a
+"""A small hotel desk in English, Spanish, French and German (find a booking, change its arrival date after a yes, a
 cancellation-policy rule, a handoff tool), for the tests of what a customer says at its confirmation. Dates carry
 their year, so no turn depends on today's date."""
 
@@ -9,7 +9,7 @@ id: desk
 name: Hotel desk
 out_of_scope_message: I can answer questions about your stay or change the arrival date of a booking.
 handoff_tool: transfer_to_staff
-languages: [en, es, fr]
+languages: [en, es, fr, de]
 profile_field_definitions:
   - {field_name: booking_ref, display_name: Booking reference, field_type: id, pattern: '\\b[Hh][Bb]\\d{5}\\b', sources: [message]}
   - {field_name: arrival_date, display_name: New arrival date, field_type: date, sources: [message]}
@@ -83,6 +83,15 @@ translations:
       cancellation_policy:
         response_template: "L'annulation est gratuite jusqu'à 48 heures avant l'arrivée ; la première nuit est due ensuite."
         examples: ["Combien coûte l'annulation ?", "Quels sont les frais d'annulation ?"]
+  de:
+    scenarios:
+      change_arrival:
+        steps:
+          confirm: {confirmation_prompt: "Ich ändere die Anreise der Buchung {booking_ref} auf den {arrival_date}. Soll ich fortfahren?"}
+    rules:
+      cancellation_policy:
+        response_template: "Die Stornierung ist bis 48 Stunden vor der Anreise kostenlos; danach wird die erste Nacht berechnet."
+        examples: ["Was kostet eine Stornierung?", "Wie hoch ist die Stornogebühr?"]
 """
 TOOLS = """
 def find_booking(booking_ref):
@@ -101,6 +110,7 @@ OPENING = {
     "en": ["I need to change my arrival date", "HB10234", "December 8, 2027"],
     "es": ["Necesito cambiar mi fecha de llegada", "HB10234", "el 8 de diciembre de 2027"],
     "fr": ["Je dois changer ma date d'arrivée", "HB10234", "le 8 décembre 2027"],
+    "de": ["Ich muss mein Anreisedatum ändern", "HB10234", "8. Dezember 2027"],
 }
 
 

@@ -11,7 +11,8 @@ import json
 import re
 from pathlib import Path
 
-from focal.bench.injection_corpora import DATA, customer_rows, dedupe, heldout_rows
+from focal.bench.injection_corpora import DATA, customer_rows, dedupe, heldout_rows, translated_banking_rows
+from focal.bench.injection_training_multilingual import other_language_rows
 from focal.bench.prevalidation_sources import shared_report
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,6 +50,13 @@ def test_held_out_sources_are_split_by_source_and_never_among_the_training_rows(
     held_texts = {" ".join(r.text.lower().split()) for r in held}
     assert kept and not any(" ".join(r.text.lower().split()) in held_texts for r in kept)
     assert {r.split for r in customers} == {"train", "val"}  # test splits only ever measure
+    # the Spanish, German and French test sample only measures; the translated training rows beside it are learnt
+    assert {"intents test es", "intents test de", "intents test fr"} <= sources
+    translated = translated_banking_rows()
+    assert len(translated) >= 200 and {r.split for r in translated} == {"train", "val"} and not any(r.attack for r in translated)
+    learnt = other_language_rows(held)
+    assert {r.source for r in learnt} == {"banking77 translated", "focal examples translated"}
+    assert not any(" ".join(r.text.lower().split()) in held_texts for r in learnt)
 
 
 def test_shared_mode_prints_each_held_out_source_the_pooled_rates_size_and_cost(tmp_path):

@@ -14,10 +14,10 @@ ENGLISH_DRAFT = "TX-1003 is a charge of $312.00 at Skyline Hotels. Shall I open 
 SPANISH_DRAFT = "TX-1003 es un cargo de $312.00 en Skyline Hotels. ¿Abro una reclamación?"
 
 
-def _at_confirmation(chat: CardsChat, opening: str, *drafts: str) -> TurnResult:
+def _at_confirmation(chat: CardsChat, opening: str, *drafts: str, reads: tuple[dict, ...] = ()) -> TurnResult:
     first = chat.say(opening)
     assert (first.scenario or {}).get("step_id") == "ask_transaction", first.response
-    return chat.say("TX-1003", *drafts)
+    return chat.say("TX-1003", *drafts, reads=reads)
 
 
 def _language_checks(result: TurnResult) -> list[dict]:
@@ -47,7 +47,7 @@ def test_an_english_draft_to_an_english_customer_passes():
 def test_a_spanish_draft_with_an_english_product_name_passes():
     chat = CardsChat("es-draft-product-name")
     # the merchant's name is English: "Skyline Hotels", beside the Spanish words
-    result = _at_confirmation(chat, "Quiero reclamar un cargo", SPANISH_DRAFT)
+    result = _at_confirmation(chat, "Quiero reclamar un cargo", SPANISH_DRAFT, reads=({"values": {"outcome_promised": False}},))
     assert result.response == SPANISH_DRAFT, result.enforcement
     assert [c["passed"] for c in _language_checks(result)] == [True], result.enforcement
     assert not any(v["rule_id"] == "language" for v in result.enforcement["violations"]), result.enforcement

@@ -89,3 +89,82 @@ conversations:
 """, encoding="utf-8")
     report = run_suite(tmp_path / "agent.yaml", suite)
     assert report.conversations and report.passed, "\n" + format_report(report)
+
+
+NAME_AND_AGE = """
+id: rental
+name: Rental desk
+profile_field_definitions:
+  - {field_name: driver_name, field_type: string, sources: [message]}
+  - {field_name: driver_age, field_type: integer, sources: [message]}
+scenarios:
+  - id: driver
+    name: Add a driver
+    intent_label: driver
+    entry_examples: [I want to add an extra driver, add a second driver to my rental]
+    entry_step_id: ask_driver
+    steps:
+      - id: ask_driver
+        slots:
+          - {name: driver_name, type: string, prompt: "What is the driver's full name?"}
+          - {name: driver_age, type: integer, prompt: "How old is the driver?"}
+        transitions: [{target: done}]
+      - id: done
+        response_template: "Noted: {driver_name}, {driver_age}."
+"""
+
+
+def test_the_words_around_a_typed_value_in_its_own_part_are_not_the_free_text(tmp_path: Path) -> None:
+    """Car-rental newcomer: "Maria Lopez, she is 34" filled the name with "Maria Lopez she" (and the yes added a driver
+    of that name). The part that gave the age is about the age; the other part is the name."""
+    (tmp_path / "agent.yaml").write_text(NAME_AND_AGE, encoding="utf-8")
+    suite = tmp_path / "tests.yaml"
+    suite.write_text("""
+conversations:
+  - name: name and age with words about the age
+    turns:
+      - user: I want to add an extra driver
+      - user: Maria Lopez, she is 34
+        expect: {step: done, response_contains: "Noted: Maria Lopez, 34."}
+  - name: name and age joined by and
+    turns:
+      - user: I want to add an extra driver
+      - user: Tom Hill and he's 40 years old
+        expect: {step: done, response_contains: "Noted: Tom Hill, 40."}
+  - name: a message in one part keeps the old reading
+    turns:
+      - user: I want to add an extra driver
+      - user: Maria Lopez 34
+        expect: {step: done, response_contains: "Noted: Maria Lopez, 34."}
+""", encoding="utf-8")
+    report = run_suite(tmp_path / "agent.yaml", suite)
+    assert report.conversations and report.passed, "\n" + format_report(report)
+
+
+WITH_BOOKING = NAME_AND_AGE.replace(
+    "  - {field_name: driver_age, field_type: integer, sources: [message]}",
+    "  - {field_name: driver_age, field_type: integer, sources: [message], validation_rules: ['value >= 16 and value <= 110']}\n"
+    "  - {field_name: booking_ref, field_type: id, pattern: '\\bCR-\\d{5}\\b', sources: [message]}",
+).replace("""      - id: ask_driver
+        slots:""", """      - id: ask_driver
+        slots:
+          - {name: booking_ref, type: id, prompt: "What is your booking reference?"}""")
+
+
+def test_the_figures_of_an_id_are_no_count(tmp_path: Path) -> None:
+    """Car-rental newcomer: "add an extra driver to my booking CR-10421" read the driver's age as 10421 out of the
+    booking reference, and the customer, never asked their age, heard "That doesn't look right." (an invalid attempt
+    counted). The figures of a value another field's pattern reads are that value's."""
+    (tmp_path / "agent.yaml").write_text(WITH_BOOKING, encoding="utf-8")
+    suite = tmp_path / "tests.yaml"
+    suite.write_text("""
+conversations:
+  - name: a booking reference gives no age
+    turns:
+      - user: I want to add an extra driver to my booking CR-10421
+        expect: {step: ask_driver, response_contains: "full name", response_not_contains: "look right"}
+      - user: Maria Lopez, 34
+        expect: {step: done, response_contains: "Noted: Maria Lopez, 34."}
+""", encoding="utf-8")
+    report = run_suite(tmp_path / "agent.yaml", suite)
+    assert report.conversations and report.passed, "\n" + format_report(report)

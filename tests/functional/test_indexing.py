@@ -55,7 +55,7 @@ def test_only_changed_documents_are_embedded_and_removed_ones_deleted(agent_file
     index = NumpyRuleIndex(tmp_path / "index")
     agent = load_agent(agent_file)
     first = sync_index(index, embedder, "t", agent)
-    keys = sum(len(rule_keys(r)) for r in agent.rules if r.enabled)  # each rule's condition and examples
+    keys = sum(len(rule_keys(r)) for r in agent.rules if r.enabled)  # each rule's condition (alone, with its action), examples
     total = keys + sum(len(s.entry_examples) for s in agent.scenarios)
     assert (first.embedded, first.unchanged, first.deleted) == (total, 0, 0)
 
@@ -64,9 +64,11 @@ def test_only_changed_documents_are_embedded_and_removed_ones_deleted(agent_file
          "The customer asks how many days delivery takes")
     edit(agent_file, "  - id: warranty\n", "  - id: warranty\n    enabled: false\n")
     report = sync_index(NumpyRuleIndex(tmp_path / "index"), embedder, "t", load_agent(agent_file))  # fresh process
-    assert embedder.texts == ["The customer asks how many days delivery takes"]
+    shipping = load_agent(agent_file).rule("shipping_times")
+    assert embedder.texts == ["The customer asks how many days delivery takes",  # the condition, alone and with the action
+                              f"The customer asks how many days delivery takes. {shipping.action_text}"]
     warranty = len(rule_keys(agent.rule("warranty")))  # every key of the disabled rule leaves the index
-    assert (report.embedded, report.deleted) == (1, warranty)
+    assert (report.embedded, report.deleted) == (2, warranty)
     assert not any(rule_of(i) == "warranty" for i in NumpyRuleIndex(tmp_path / "index").digests("t", "retail"))
 
 

@@ -15,7 +15,7 @@ from focal.wiring import local_deps
 REQUESTS = [
     ("fr", "Je veux parler à quelqu'un"),
     ("fr", "Puis-je avoir quelqu'un au téléphone ?"),
-    ("es", "¿Me pasas con alguien de verdad?"),
+    ("es", "¿Me pasas con una persona de verdad?"),
     ("de", "Kann ich bitte mit jemandem sprechen?"),
 ]
 NEAR_MISSES_SAID = [

@@ -275,8 +275,9 @@ class RuleIndexContract:
         disabled = next(r for r in changed.rules if r.id != target.id and r.enabled)
         disabled.enabled = False
         report = sync_index(index, embedder, "abc", changed)
-        # every key of the disabled rule (its condition and its examples) leaves the index
-        assert (report.embedded, report.deleted) == (1, len(rule_keys(disabled))) and embedder.embedded == total + 1
+        # the changed condition is re-embedded alone and with its action; every key of the disabled rule (its
+        # condition, alone and with its action, and its examples) leaves the index
+        assert (report.embedded, report.deleted) == (2, len(rule_keys(disabled))) and embedder.embedded == total + 2
         assert not any(rule_of(i) == disabled.id for i in index.digests("abc", agent.id))
         hits = index.search(ScopeFilter("abc", agent.id), unit(target.condition_text), 1)
         assert hits[0].rule_id == target.id and hits[0].score == pytest.approx(1.0, abs=TOL)

@@ -16,15 +16,20 @@ from focal.models.turn import TurnResult
 ASKS_AGAIN = "¿Qué transacción quiere reclamar? Dígame el identificador, por favor."
 
 
-def _to_confirmation(chat: CardsChat, *drafts: str, opening: str = "Quiero reclamar un cargo") -> TurnResult:
+# what a model reads in a Spanish draft that predicts nothing (the English hints of outcome_promised cannot read it)
+PREDICTS_NOTHING = {"values": {"outcome_promised": False}}
+
+
+def _to_confirmation(chat: CardsChat, *drafts: str, opening: str = "Quiero reclamar un cargo",
+                     reads: tuple[dict, ...] = ()) -> TurnResult:
     first = chat.say(opening)
     assert (first.scenario or {}).get("step_id") == "ask_transaction", first.response
-    return chat.say("TX-1003", *drafts)
+    return chat.say("TX-1003", *drafts, reads=reads)
 
 
 def test_a_confirmation_that_asks_again_for_what_the_lookup_found_is_the_steps_own_text():
     chat = CardsChat("asks-again")
-    result = _to_confirmation(chat, ASKS_AGAIN)
+    result = _to_confirmation(chat, ASKS_AGAIN, reads=(PREDICTS_NOTHING,))
     assert [c["tool_id"] for c in result.tool_calls] == ["lookup_transaction"]
     assert (result.scenario or {}).get("step_id") == "confirm_dispute"
     assert result.enforcement["violations"] == [] and result.enforcement["regenerations"] == 0
@@ -49,7 +54,7 @@ def test_an_outcome_that_asks_again_after_the_action_ran_is_the_steps_own_text()
 def test_a_draft_that_shows_the_values_is_kept():
     chat = CardsChat("kept")
     draft = "Veo un cargo de $312.00 en Skyline Hotels (TX-1003). ¿Quiere que abra una reclamación por él?"
-    result = _to_confirmation(chat, draft)
+    result = _to_confirmation(chat, draft, reads=(PREDICTS_NOTHING,))
     assert result.response == draft
     assert not any("left out" in n for n in chat.notes()), chat.notes()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -193,3 +194,24 @@ def test_a_yaml_syntax_error_names_its_line(tmp_path):
 
 def test_every_expectation_key_has_its_check():
     assert sorted(EXPECT_CHECKS) == sorted(EXPECT_KEYS)
+
+
+def test_every_purpose_a_turn_calls_a_model_for_can_be_scripted(tmp_path):
+    """Car-rental newcomer: the model's reading of a draft's values (`extract`) and the grounding re-check could not be
+    scripted ("unknown model purpose 'extract'"), so no suite could show a draft the offline reader leaves to a model
+    (an answer in the customer's language) being read and sent, or read and blocked."""
+    path = tmp_path / "tests.yaml"
+    path.write_text(textwrap.dedent("""\
+        conversations:
+          - name: read by a model
+            turns:
+              - user: How long does delivery take?
+                model:
+                  generate: ["Delivery takes 3-5 business days."]
+                  extract: [{values: {refund_amount: null}}]
+                  grounding: [{supported: true}]
+    """), encoding="utf-8")
+    suite = load_suite(path, AGENT)
+    scripted = suite[0].turns[0].model
+    assert set(scripted) == {"generate", "extract", "grounding"}
+    assert json.loads(scripted["extract"][0]) == {"values": {"refund_amount": None}}

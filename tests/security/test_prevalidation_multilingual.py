@@ -9,6 +9,7 @@ test_prevalidation_blind.py, never here.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from focal.models.agent import AgentConfig
@@ -140,3 +141,39 @@ def test_an_english_score_at_or_above_the_cut_flags_alone(use_m):
     found = english_reason(MID_SCORE_ORDINARY, SECOND_OPINION_BELOW, english, use_m)
     assert found is not None and "confirmed" not in found
     assert english_reason(MID_SCORE_ORDINARY, english.threshold - 0.01, english, use_m) is None
+
+
+# Two-word greetings in other languages with no function word to tell their language by: the English classifier
+# reads them (as English, too short to tell) and scores them over SECOND_OPINION_BELOW.
+BARE_GREETINGS = ["Buenas tardes!", "Boa tarde"]
+
+
+@pytest.mark.parametrize("text", BARE_GREETINGS)
+def test_a_high_english_score_on_a_view_not_told_english_needs_the_multilingual_classifier(minilm, use_m, text):
+    from focal.sensing.injection_classifier import shipped_classifier
+    from focal.sensing.injection_verdict import SECOND_OPINION_BELOW
+    from focal.sensing.injection_view import injection_view
+
+    assert shipped_classifier().score(minilm.embed([injection_view(text)])[0]) >= SECOND_OPINION_BELOW
+    assert not blocking_failures(_checks(text, minilm, use_m))
+
+
+@pytest.mark.parametrize("text", BARE_GREETINGS)
+def test_without_the_multilingual_model_such_a_view_is_still_refused(minilm, text):
+    checks = prevalidate(AgentConfig(id="a", name="a"), text, minilm.embed([text])[0], minilm)
+    assert "injection classifier" in blocking_failures(checks)[0].reason
+
+
+def test_a_view_is_judged_at_the_threshold_of_its_own_language(use_m):
+    from focal.sensing.injection_classifier import EmbeddingClassifier
+    from focal.sensing.injection_verdict import multilingual_reason
+
+    # A constant score of 0.5: over the shared threshold and the Spanish one, under the German one.
+    constant = EmbeddingClassifier((np.zeros((512, 1), np.float32),), (np.zeros(1, np.float32),), 0.4,
+                                   "use-multilingual-v3", language_thresholds=(("de", 0.6), ("es", 0.45)))
+    assert multilingual_reason("Ich möchte bitte die Karte sperren lassen", use_m, None, constant) is None
+    assert multilingual_reason("Quiero que me bloqueen la tarjeta por favor", use_m, None, constant) is not None
+    assert multilingual_reason("Ich möchte bitte die Karte sperren lassen", use_m, "es", constant) is None
+    # too short to tell by its own words: the turn's language decides
+    assert multilingual_reason("Kreditkarte Sperrung Notfall", use_m, "de", constant) is None
+    assert multilingual_reason("Kreditkarte Sperrung Notfall", use_m, "fr", constant) is not None

@@ -23,8 +23,7 @@ def _answer(lang: str, text: str, today: date = TODAY) -> str | None:
 
 
 @pytest.mark.parametrize(("lang", "text"), [
-    ("es", "pasado mañana"), ("en", "day after tomorrow"), ("es", "mañana no, pasado mañana"),
-    ("de", "Donnerstag, den 4."), ("es", "el próximo viernes"),
+    ("en", "day after tomorrow"), ("es", "mañana no, pasado mañana"), ("de", "Donnerstag, den 4."),
 ])
 def test_a_date_the_library_read_only_part_of_is_unknown_never_the_part(lang, text):
     assert _answer(lang, text) not in ("2026-11-29", "2026-12-03", "2026-12-04") and _answer(lang, text) is None

@@ -182,3 +182,19 @@ def test_the_multilingual_classifier_ships_beside_it_with_its_sources_and_is_sma
     assert model.embedding_model == "use-multilingual-v3" and model.dimension == 512
     assert 0.0 < model.threshold < 1.0
     assert data.joinpath(injection_classifier.MULTILINGUAL_DATA_FILE).stat().st_size < 1_000_000
+
+
+def test_a_threshold_per_language_round_trips_and_other_languages_get_the_shared_one():
+    model = EmbeddingClassifier((np.ones((4, 1), np.float32),), (np.zeros(1, np.float32),), 0.3, "toy",
+                                language_thresholds=(("de", 0.7), ("es", 0.45)))
+    again = from_bytes(to_bytes(model))
+    assert again.threshold_for("de") == 0.7 and again.threshold_for("es") == 0.45
+    assert again.threshold_for("fr") == 0.3 and again.threshold_for(None) == 0.3 and again.threshold_for("") == 0.3
+
+
+@pytest.mark.parametrize("value", [1.5, 0.0, float("nan"), "high"])
+def test_a_damaged_language_threshold_is_a_clear_error(value):
+    good = EmbeddingClassifier((np.ones((4, 1), np.float32),), (np.zeros(1, np.float32),), 0.5, "toy")
+    raw = to_bytes(good, {"language_thresholds": {"de": value}})
+    with pytest.raises(InjectionClassifierUnavailable, match="injection classifier data .* cannot be read"):
+        from_bytes(raw)

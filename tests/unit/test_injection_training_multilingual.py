@@ -41,3 +41,25 @@ def test_the_translated_texts_are_parallel_and_in_the_three_languages():
     assert all(len(own) == len(given) > 5 and own != given for _, own, given in sets)
     rows = translated_example_rows()
     assert len(rows) > 100 and not any(r.attack for r in rows)
+
+
+def test_each_language_gets_a_threshold_within_its_budget_never_under_the_shared_one():
+    from focal.bench import injection_training_multilingual as training
+    from focal.bench.injection_corpora import Row
+
+    class ByLength(EmbeddingClassifier):
+        def scores(self, vectors):
+            return np.asarray(vectors, dtype=np.float64).reshape(-1)
+
+    class Views:  # the "vector" of a view is one number: its length over 100
+        def of(self, views):
+            return np.array([[len(v) / 100] for v in views])
+
+    german = [Row("Ich möchte " + "x" * n + " bitte und die Karte sperren", False, "banking77 translated", "val")
+              for n in range(20)]
+    spanish = [Row("Quiero bloquear la tarjeta, por favor", False, "focal multilingual", "val")] * 12
+    model = ByLength((np.zeros((1, 1), np.float32),), (np.zeros(1, np.float32),), 0.5, "toy")
+    chosen = dict(training.language_thresholds(model, Views(), german + spanish))
+    german_scores = model.scores(training._vectors(Views(), german))
+    assert (german_scores >= chosen["de"]).sum() <= training.OTHER_LANGUAGE_BUDGET * len(german)
+    assert chosen["de"] > 0.5 and chosen["es"] == 0.5  # the Spanish rows score under the shared threshold

@@ -21,7 +21,7 @@ def _heard(embedder, text: str) -> str | None:
 
 @pytest.mark.parametrize("text", [
     "quiero hablar con una persona", "ich möchte mit einem Mitarbeiter sprechen", "je veux parler à un humain",
-    "¿Me pasas con alguien de verdad?", "Kann ich bitte mit jemandem sprechen?", "Puis-je avoir quelqu'un au téléphone ?",
+    "¿Me pasas con una persona de verdad?", "Kann ich bitte mit jemandem sprechen?", "Puis-je avoir quelqu'un au téléphone ?",
 ])
 def test_a_request_for_a_person_is_heard_in_each_language(embedder, text):
     how = _heard(embedder, text)
@@ -43,6 +43,6 @@ def test_the_margin_over_a_near_miss_decides_as_well_as_the_threshold():
 
 
 def test_what_the_meaning_heard_is_a_dialogue_act_with_how():
-    acts = detect_acts("¿Me pasas con alguien de verdad?", None, 0.7, heard={"handoff": "meaning 0.70, +0.20 over a near miss"})
+    acts = detect_acts("¿Me pasas con una persona de verdad?", None, 0.7, heard={"handoff": "meaning 0.70, +0.20 over a near miss"})
     assert acts["handoff"] == "meaning 0.70, +0.20 over a near miss"
-    assert "handoff" not in detect_acts("¿Me pasas con alguien de verdad?", None, 0.7)
+    assert "handoff" not in detect_acts("¿Me pasas con una persona de verdad?", None, 0.7)

@@ -1,4 +1,5 @@
-"""Rule matching: each rule's keys (its condition — not an action guard's — and its examples) are indexed with
+"""Rule matching: each rule's keys (its condition — not an action guard's —, its condition with its action, and its
+examples) are indexed with
 vectors centred on the model's background mean; a search folds the keys back into rules, best key first, and
 names the flow whose entry example competes with each rule."""
 
@@ -50,7 +51,27 @@ def hits(minilm, message: str) -> dict:
 
 def test_every_key_is_a_document_and_a_guards_condition_is_none(minilm):
     ids = [d.rule_id for d in agent_documents(agent(), minilm) if d.kind == "rule"]
-    assert ids == ["hours", "hours#0", "hours#1", "dispute_time"]  # the guard's condition describes its call
+    # the guard's condition describes its call: neither it nor its action is a key
+    assert ids == ["hours", "hours#action", "hours#0", "hours#1", "dispute_time", "dispute_time#action"]
+    texts = {d.rule_id: d.text for d in agent_documents(agent(), minilm)}
+    assert texts["hours#action"] == "The customer asks when the support team is available. Give the opening hours."
+
+
+def test_a_message_in_the_words_of_the_rules_action_finds_it_through_its_condition_and_action(minilm):
+    """A customer often names what the rule settles ("move me to the unlimited tariff": a plan change, which the
+    action is about) in words its condition lacks: the condition-and-action key carries them."""
+    a = AgentConfig(id="mobile", name="Mobile", rules=[
+        Rule(id="plan_change", condition_text="I want to change my plan or switch to a different plan",
+             action_text="Plan changes are done by a human agent; offer the transfer."),
+        Rule(id="roaming", condition_text="Does roaming cost extra?", action_text="Roaming costs nothing.")])
+    index, message = NumpyRuleIndex(), "Could I move to the unlimited tariff?"
+    sync_index(index, minilm, "t", a)
+    session = Session(tenant_id="t", agent_id=a.id, session_id="s", customer_id="c")
+    query = centred(minilm, minilm.embed([message])[0])
+    found = {h.rule_id: h for h in search_rules(a, index, turn_scope("t", a, session, []), query, 10)}
+    condition = float(centred(minilm, minilm.embed([a.rule("plan_change").condition_text]))[0] @ query)
+    assert condition < a.retrieval.rule_match_threshold  # the condition alone misses it
+    assert found["plan_change"].score >= a.retrieval.rule_match_threshold > found["roaming"].score
 
 
 def test_a_rule_is_found_through_its_examples_once_with_its_best_key(minilm):

@@ -135,7 +135,7 @@ def test_a_slot_named_right_before_a_date_takes_it_whatever_comes_first():
     ("en", "day after tomorrow", []),  # read in part: never tomorrow
     ("es", "el 9 de diciembre", [("SetSlot", "return_date", "2026-12-09")]),  # in the conversation's language
     ("es", "el 9", [("SetSlot", "return_date", "2026-12-09")]),
-    ("es", "pasado mañana", []),
+    ("es", "pasado mañana", [("SetSlot", "return_date", "2026-11-26")]),  # CLDR's phrase, read whole: never tomorrow
 ])
 def test_with_two_date_slots_a_date_is_read_whole_in_the_conversations_language(lang, text, expected):
     from focal.sensing.locale_reading import reading_in

@@ -2,8 +2,8 @@
 
 `focal bench handoff FILE` reads a labelled set (`lang<TAB>handoff|none<TAB>text` lines; tests/data/handoff_requests/
 held_out.tsv is held out: measure it once, after the last choice) and reads each sentence the way the sensor does:
-English in MiniLM's space (the lexicon and the act exemplars at the default `sensor.act_similarity`), es/de/fr in the
-multilingual one (focal.sensing.person_request). It prints, per language, requests caught and false hand-offs.
+the request for a person by its meaning in the multilingual space in every language, English included
+(focal.sensing.person_request). It prints, per language, requests caught and false hand-offs.
 
 `--calibrate` chooses focal.sensing.person_request's threshold and margin on the exemplars alone, leave-one-out (each
 exemplar scored against the others; `calibrate`). It never reads a labelled file.
@@ -39,13 +39,12 @@ def read_cases(path: Path) -> list[tuple[str, str, str]]:
 
 
 def heard(text: str, lang: str, english: Embedder, multilingual: Embedder) -> bool:
-    """Whether the sensor hears a request for a person, in the space the turn would be read in."""
-    if lang == "en":
-        vector = english.embed([text])[0]
-        return "handoff" in detect_acts(text, act_index(english).similarities(vector), SensorConfig().act_similarity)
-    vector = multilingual.embed([text])[0]
-    return "handoff" in detect_acts(text, None, SensorConfig().act_similarity,
-                                    heard={"handoff": how} if (how := person_request(multilingual, vector)) else None)
+    """Whether the sensor hears a request for a person, as it reads the turn: the acts of its space (MiniLM's
+    exemplars for English), the request for a person by its meaning in the multilingual space in every language."""
+    similarities = act_index(english).similarities(english.embed([text])[0]) if lang == "en" else None
+    how = person_request(multilingual, multilingual.embed([text])[0])
+    return "handoff" in detect_acts(text, similarities, SensorConfig().act_similarity,
+                                    heard={"handoff": how} if how else None)
 
 
 def measure(cases: list[tuple[str, str, str]], english: Embedder, multilingual: Embedder) -> dict[str, dict[str, int]]:

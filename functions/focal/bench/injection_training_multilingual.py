@@ -8,11 +8,16 @@ dimensions), where a Spanish, German or French message lands near its English me
 English classifier leaves alone: messages in another language (focal.sensing.injection_verdict). Steps:
 1. the rows of focal.bench.injection_training (held-out texts removed) in every language, not only English: the
    multilingual attacks of yanismiraoui (es, de, fr, pt, it) are learnt from, and the example agents' own messages
-   in Spanish, German and French (focal.bench.injection_corpora.translated_example_rows) are ordinary rows beside
-   Banking77 / CLINC150, so another language alone is not a sign of an attack;
-2. the MLP of focal.bench.injection_training.train_mlp, each (source, label) group weighted the same way;
+   in Spanish, German and French (focal.bench.injection_corpora.translated_example_rows) and Focal's translations of
+   Banking77 training messages (translated_banking_rows) are ordinary rows beside Banking77 / CLINC150, so another
+   language alone is not a sign of an attack;
+2. the MLP of focal.bench.injection_training.train_mlp, each (source, label) group weighted the same way (weighting
+   each language's groups apart was tried and not kept: no better on the validation rows, more false alarms on the
+   four-language development set);
 3. the threshold: the lowest score with at most FA_BUDGET false alarms on the validation customer messages and
-   OTHER_LANGUAGE_BUDGET on the validation ordinary messages in other languages;
+   OTHER_LANGUAGE_BUDGET on the validation ordinary messages in other languages; then per language (of at least
+   MIN_LANGUAGE_ROWS validation ordinary rows) the lowest score within OTHER_LANGUAGE_BUDGET on that language's
+   rows, never under the shared one (the file carries both: focal.sensing.injection_classifier.threshold_for);
 4. figures by source on the held-out sources (never trained or tuned on), printed.
 """
 
@@ -30,6 +35,7 @@ from focal.bench.injection_corpora import (
     Row,
     dedupe,
     heldout_rows,
+    translated_banking_rows,
     translated_example_rows,
     translated_text_sets,
 )
@@ -42,13 +48,21 @@ OUT = REPO / "functions" / "focal" / "sensing" / "data" / MULTILINGUAL_DATA_FILE
 FA_BUDGET = 0.01  # validation customer messages (Banking77 / CLINC150): half the 2 % target
 OTHER_LANGUAGE_BUDGET = 0.02  # validation ordinary messages in other languages
 CUSTOMER_SOURCES = ("banking77", "clinc150")
+OTHER_LANGUAGE_SOURCES = ("focal multilingual", "banking77 translated")  # validation ordinary rows in other languages
+MIN_LANGUAGE_ROWS = 10  # fewer validation rows in a language: its views get the shared threshold
+
+
+def other_language_rows(held: list[Row]) -> list[Row]:
+    """The translated ordinary rows (the example agents' texts, Banking77 training messages), less any text a
+    held-out source holds (`held`): a translation may say what a held-out message says, word for word."""
+    keys = {" ".join(r.text.lower().split()) for r in held}
+    return [r for r in dedupe(translated_example_rows() + translated_banking_rows())
+            if " ".join(r.text.lower().split()) not in keys]
 
 
 def multilingual_rows(shared: Path) -> list[Row]:
-    """Train and val rows in every language, the example agents' translated messages included (held out removed)."""
-    held = {" ".join(r.text.lower().split()) for r in heldout_rows(shared)}
-    extra = [r for r in dedupe(translated_example_rows()) if " ".join(r.text.lower().split()) not in held]
-    return dedupe(training_rows(shared) + extra)
+    """Train and val rows in every language, the translated ordinary rows included (held out removed)."""
+    return dedupe(training_rows(shared) + other_language_rows(heldout_rows(shared)))
 
 
 def language_directions(embedder, count: int) -> np.ndarray:
@@ -93,8 +107,9 @@ def choose_threshold(model: EmbeddingClassifier, budgets: Sequence[tuple[np.ndar
 
 
 def by_source(model: EmbeddingClassifier, rows: list[Row], x: np.ndarray) -> list[tuple[str, bool, int, int]]:
-    """(source, attack, flagged, total) per source of `rows` (vectors `x`), at the model's threshold."""
-    flagged = model.scores(x) >= model.threshold
+    """(source, attack, flagged, total) per source of `rows` (vectors `x`), at the model's threshold for each view's
+    language."""
+    flagged = model.scores(x) >= np.array([model.threshold_for(view_language(r)) for r in rows])
     out: dict[tuple[str, bool], list[int]] = {}
     for r, hit in zip(rows, flagged, strict=True):
         tally = out.setdefault((r.source, r.attack), [0, 0])
@@ -122,8 +137,29 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def view_language(row: Row) -> str:
+    """The language of a row's view as the check tells it at run time ("" when too short to tell)."""
+    from focal.sensing.injection_view import injection_view
+    from focal.sensing.language import detect
+
+    return detect(injection_view(row.text))[0] or ""
+
+
+def language_thresholds(model: EmbeddingClassifier, views, val: list[Row]) -> tuple[tuple[str, float], ...]:
+    """Per language with ordinary validation rows in it: the lowest threshold within OTHER_LANGUAGE_BUDGET false
+    alarms on them, never under the shared threshold."""
+    ordinary: dict[str, list[Row]] = {}
+    for r in val:
+        if not r.attack and r.source in OTHER_LANGUAGE_SOURCES and (lang := view_language(r)) not in ("", "en"):
+            ordinary.setdefault(lang, []).append(r)
+    return tuple(sorted(
+        (lang, max(model.threshold, choose_threshold(model, [(_vectors(views, part), OTHER_LANGUAGE_BUDGET)])))
+        for lang, part in ordinary.items() if len(part) >= MIN_LANGUAGE_ROWS
+    ))
+
+
 def fit(views, rows: list[Row], directions: int, hidden: int) -> EmbeddingClassifier:
-    """The classifier learnt from the `train` rows, its threshold chosen on the `val` rows."""
+    """The classifier learnt from the `train` rows, its thresholds chosen on the `val` rows."""
     train = [r for r in rows if r.split == "train"]
     y = np.array([r.attack for r in train], np.float32)
     basis = language_directions(views.embedder, directions)
@@ -131,10 +167,12 @@ def fit(views, rows: list[Row], directions: int, hidden: int) -> EmbeddingClassi
     model = folded_in(EmbeddingClassifier(fitted.weights, fitted.biases, 0.5, views.embedder.model_name), basis)
     val = [r for r in rows if r.split == "val"]
     customers = [r for r in val if not r.attack and r.source in CUSTOMER_SOURCES]
-    languages = [r for r in val if r.source == "focal multilingual"]
+    languages = [r for r in val if r.source in OTHER_LANGUAGE_SOURCES]
     threshold = choose_threshold(model, [(_vectors(views, customers), FA_BUDGET),
                                          (_vectors(views, languages), OTHER_LANGUAGE_BUDGET)])
-    return EmbeddingClassifier(model.weights, model.biases, threshold, model.embedding_model)
+    shared = EmbeddingClassifier(model.weights, model.biases, threshold, model.embedding_model)
+    return EmbeddingClassifier(model.weights, model.biases, threshold, model.embedding_model,
+                               language_thresholds=language_thresholds(shared, views, val))
 
 
 def _per_language(rows: list[Row]) -> list[Row]:
@@ -158,7 +196,8 @@ def main(argv: list[str] | None = None) -> int:
     meta = {"seed": SEED, "hidden": args.hidden, "language_directions": args.directions, "rows_digest": _digest(rows),
             "train_rows": sum(r.split == "train" for r in rows), "left_out": args.without}
     Path(args.out).write_bytes(to_bytes(final, meta))
-    print(f"trained on {meta['train_rows']} rows in {final.embedding_model}; threshold {final.threshold:.4f}")
+    print(f"trained on {meta['train_rows']} rows in {final.embedding_model}; threshold {final.threshold:.4f}; per language "
+          + ", ".join(f"{lang} {t:.4f}" for lang, t in final.language_thresholds))
     held = [r for r in dedupe(heldout_rows(shared)) if has_words(injection_view(r.text))]
     held += _per_language([r for r in every if r.source in args.without])
     for title, part in (("validation", [r for r in rows if r.split == "val"]), ("held out", held)):

@@ -41,7 +41,8 @@ def _cost_lines(messages: list[str], multilingual: Embedder) -> list[str]:
     raw = (Path(__file__).resolve().parents[1] / "sensing" / "data" / MULTILINGUAL_DATA_FILE).stat().st_size
     lines = [f"multilingual classifier: {model.size_bytes() / 1024:.0f} KiB of weights "
              f"({' → '.join(str(w.shape[0]) for w in model.weights)} → 1), file {raw / 1024:.0f} KiB, "
-             f"data {model.digest}, threshold {model.threshold:.4f}"]
+             f"data {model.digest}, threshold {model.threshold:.4f}"
+             + "".join(f", {lang} {t:.4f}" for lang, t in model.language_thresholds)]
     if not views:
         return lines
     clear = getattr(multilingual, "clear_cache", None)

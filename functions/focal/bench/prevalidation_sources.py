@@ -87,18 +87,24 @@ def _pooled(rows: list[Row], blocked: np.ndarray, sources: tuple[str, ...], atta
 def multilingual_layers(texts: list[str], views: ViewVectors, clf: np.ndarray, english: EmbeddingClassifier,
                         ) -> tuple[np.ndarray, np.ndarray]:
     """What the multilingual classifier does to `texts` (`views`: the multilingual model's vectors): which it flags
-    (the views in another language it reads), and the English classifier scores with the ones it does not confirm
-    (between the English threshold and SECOND_OPINION_BELOW) set to zero."""
+    (the views in another language it reads, at the threshold of the view's language), and the English classifier
+    scores with the ones it does not confirm (between the English threshold and SECOND_OPINION_BELOW, or any on a
+    view not told English) set to zero."""
     from focal.sensing.injection_classifier import shipped_multilingual_classifier
     from focal.sensing.injection_verdict import SECOND_OPINION_BELOW, reads_multilingual
     from focal.sensing.injection_view import injection_view
+    from focal.sensing.language import detect
 
     model = shipped_multilingual_classifier()
     view_texts = [injection_view(t) for t in texts]
-    agrees = model.scores(views.of(view_texts)) >= model.threshold if texts else np.zeros(0, bool)
+    languages = [detect(v)[0] for v in view_texts]
+    scores = model.scores(views.of(view_texts)) if texts else np.zeros(0)
+    agrees = scores >= model.threshold
+    own = scores >= np.array([model.threshold_for(lang) for lang in languages])
     read = np.array([reads_multilingual(v, None) for v in view_texts], bool)
-    vetoed = (clf >= english.threshold) & (clf < SECOND_OPINION_BELOW) & ~agrees
-    return read & agrees, np.where(vetoed, 0.0, clf)
+    told_english = np.array([lang == "en" for lang in languages], bool)
+    vetoed = (clf >= english.threshold) & ((clf < SECOND_OPINION_BELOW) | ~told_english) & ~agrees
+    return read & own, np.where(vetoed, 0.0, clf)
 
 
 def _validation_lines(agent: AgentConfig, views: ViewVectors, model: EmbeddingClassifier, shared: Path,

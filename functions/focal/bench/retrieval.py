@@ -9,7 +9,8 @@ focal.retrieval.message_parts), then the rule
 filter's similarity decision (`rule_match_threshold`, `rule_match_margin`, the competing flow; fire
 limits and relationships are left out: a fresh session, the mechanism alone). It prints recall@k
 (expected rule ids among the top k rules; "always included" hits do not count), recall and precision
-of what passes at the agent's threshold and around it, and the latency of a turn's retrieval
+of what passes at the agent's threshold and around it, the expected ids that do not pass counted by the first
+check they fail (focal.bench.retrieval_misses), and the latency of a turn's retrieval
 (p50/p95, with and without embedding the message).
 
 Scale mode (`--rules 10000,100000`): focal.bench.retrieval_scale.
@@ -25,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from focal.bench.retrieval_misses import miss_line
 from focal.dialogue.rule_filter import below
 from focal.models.agent import AgentConfig, Scope
 from focal.models.session import Session
@@ -254,6 +256,7 @@ def labelled_report(agent: AgentConfig, results: Sequence[CaseResult], ks: Seque
     lines.append(f"at the agent's threshold {threshold:.2f}: recall {row.recall:.2f}, precision {row.precision:.2f}"
                  f" ({row.above_expected} of {row.above_expected + row.expected_missed} expected ids pass,"
                  f" {row.above_unexpected} others)")
+    lines.append(miss_line(agent, [(r.case.expected, r.candidates) for r in results]))
     lines.append(latency_line(results))
     thin = thinly_labelled(agent, [r.case for r in results])
     if thin:

@@ -30,7 +30,7 @@ from focal.errors import ConfigError
 from focal.models.agent import AgentConfig
 
 DEFAULT_CUSTOMER = "test-customer"
-PURPOSES = ("sensor", "rules", "generate", "judge")
+PURPOSES = ("sensor", "rules", "extract", "generate", "judge", "grounding")  # every purpose a turn calls a model for
 EXPECT_KEYS = (
     "execution_path", "intent", "scenario", "step", "matched_rules", "matched_rules_include", "matched_rules_exclude",
     "violations", "fallback_used", "regenerations", "response_contains", "response_not_contains", "tool_calls",

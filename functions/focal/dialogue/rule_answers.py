@@ -18,6 +18,7 @@ from focal.models.context import Command
 from focal.models.session import Session
 from focal.models.turn import ScoredRule
 from focal.sensing.inquiry import asks_for_its_own_sake, asks_to_know, information_request
+from focal.sensing.reply_words import indirect_question
 
 _VALUE_COMMANDS = ("SetSlot", "CorrectSlot")
 SIMILARITY = "similarity"  # a candidate matched by its own keys (not entailed, not always included)
@@ -42,12 +43,13 @@ def asked_rules(agent: AgentConfig, session: Session, message: str, commands: li
                 notes: list[str]) -> list[ScoredRule]:
     """`matched` without the soft rules that answer questions, inside a flow (or as one starts), when the
     message asks no question of its own: a request (also one put as a question: "can you change it?"), a
-    value, a yes. "I want to cancel, where does the money go?" asks one, and keeps its rule.
+    value, a yes. "I want to cancel, where does the money go?" asks one, and keeps its rule; so does an indirect
+    question in any language ("quiero saber si puedo cancelar", "ich möchte wissen, ob…").
 
     Only rules matched by their own similarity are set aside: a rule another one pulls in (entails_rule_ids)
     comes with it."""
     in_flow = session.active_scenario_id is not None or any(c.name == "StartFlow" for c in commands)
-    if not in_flow or asks_for_its_own_sake(message):
+    if not in_flow or asks_for_its_own_sake(message) or indirect_question(message) is not None:
         return matched
     kept = []
     for m in matched:

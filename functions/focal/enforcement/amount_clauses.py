@@ -43,17 +43,25 @@ class Clause:
     neutral: bool      # a cue that is
 
 
-def cue_patterns(kind: str, hints: list[str], lex: Lexicon) -> list[re.Pattern[str]]:
+def cue_patterns(kind: str, hints: list[str], lex: Lexicon) -> Cues:
     """The field's hints (with their inflections), then the built-in cues of its kind."""
     out = [re.compile(rf"\b{re.escape(h)}(?:s|es|ed|d|ing)?\b", _I) for h in hints]
     if kind == "money":
         out += [lex.money_cues, DESTINATION]
     elif kind == "percentage":
         out.append(PERCENT_CUES)
-    return out
+    return Cues(out, len(hints), lex)
 
 
-def sentences(text: str, cues: list[re.Pattern[str]]) -> list[list[Clause]]:
+@dataclass(frozen=True)
+class Cues:
+    """The patterns of `cue_patterns`: the first `own` are the field's hints; `lex` names the roles and verbs."""
+    patterns: list[re.Pattern[str]]
+    own: int
+    lex: Lexicon
+
+
+def sentences(text: str, cues: Cues) -> list[list[Clause]]:
     """The draft's sentences, each a list of its clauses."""
     turned = TURNAROUND.search(text) is not None  # "…needs a review, and I've approved it": no review spares it
     out = []
@@ -63,20 +71,26 @@ def sentences(text: str, cues: list[re.Pattern[str]]) -> list[list[Clause]]:
     return out
 
 
-def _found(part: str, cues: list[re.Pattern[str]]) -> list[re.Match[str]]:
-    """Every cue of the clause, pattern by pattern; where the money ends up is none in a clause about a charge."""
+def _found(part: str, cues: Cues) -> list[re.Match[str]]:
+    """Every cue of the clause, pattern by pattern; where the money ends up is none in a clause about a charge, and a
+    built-in cue word is none inside a role named as a noun ("the deposit is €800" moves nothing to the customer)."""
     charged = None
     found: list[re.Match[str]] = []
-    for c in cues:
+    roles = [m.span("role") for m in cues.lex.role_noun.finditer(part)]
+    for i, c in enumerate(cues.patterns):
         if c is DESTINATION:
             charged = CHARGE.search(part) is not None if charged is None else charged
             if charged:
                 continue
-        found += c.finditer(part)
+        matches = list(c.finditer(part))
+        if i >= cues.own and roles:
+            matches = [m for m in matches if cues.lex.own_verbs.match(part, m.start())
+                       or not any(start <= m.start() and m.end() <= end for start, end in roles)]
+        found += matches
     return found
 
 
-def _clause(part: str, cues: list[re.Pattern[str]], turned: bool) -> Clause:
+def _clause(part: str, cues: Cues, turned: bool) -> Clause:
     found = _found(part, cues)
     before = Suffixes(part)
     # refused ("I can't credit"), reported ("you asked for a reimbursement") or a noun ("the reimbursement policy")

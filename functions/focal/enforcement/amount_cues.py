@@ -286,15 +286,36 @@ class Lexicon:
     # matched where an amount ends: one of the purchase words or declared roles right after it ("$75 booking")
     purchase_after: re.Pattern[str] = _NEVER_MATCHES
     role_after: re.Pattern[str] = _NEVER_MATCHES
+    # a role named as a noun ("the deposit is €800", "a security deposit of €300"): a built-in cue word inside it
+    # names that amount, it moves nothing (`role` group); the field's own hints and verbs (`own_verbs`) stay cues
+    role_noun: re.Pattern[str] = _NEVER_MATCHES
+    own_verbs: re.Pattern[str] = _NEVER_MATCHES
+
+
+# A noun, not a verb: after a determiner and up to two words that are no subject, modal or adverb ("the refundable
+# security deposit", not "our team will deposit", "that we deposit"), or opening the clause; and not followed by what a
+# verb takes ("…deposits €80", "…deposit it into your account").
+_NOT_BETWEEN = (r"(?!(?:i|we|you|they|he|she|it|will|would|shall|should|can|could|may|might|must|to|do|does|did|then|now|"
+                r"also|just|\w+ly)\b)")
+_DETERMINER = rf"(?:^|\b(?:the|a|an|your|our|their|its|this|these|those|each|every|any|no)\s+(?:{_NOT_BETWEEN}[\w-]+\s+){{0,2}}?)"
+_NO_OBJECT = r"(?!\s*(?:[$€£\d]|(?:you|it|them|him|her|the|your|a|an|into|onto|to|in|back|over)\b))"
+
+
+def _role_noun(roles: str) -> re.Pattern[str]:
+    return re.compile(rf"{_DETERMINER}(?P<role>(?:{roles})s?)\b{_NO_OBJECT}", _I) if roles else _NEVER_MATCHES
 
 
 @lru_cache(maxsize=256)
-def _lexicon(verbs: tuple[str, ...], purchases: tuple[str, ...], roles: tuple[str, ...]) -> Lexicon:
+def _lexicon(verbs: tuple[str, ...], purchases: tuple[str, ...], roles: tuple[str, ...],
+             noun_roles: tuple[str, ...] = ()) -> Lexicon:
     v, p, r = alternation(list(verbs)), alternation(list(purchases)), alternation(list(roles))
     return Lexicon(_money_cues(v, p), _whole(v, p), _object(v, p, r), _share_pattern(v, p), _role(r), p, r,
-                   _gives_back(v), _charge_back(v, r), _after(p), _after(r))
+                   _gives_back(v), _charge_back(v, r), _after(p), _after(r),
+                   _role_noun(alternation([*roles, *noun_roles])), re.compile(rf"\b(?:{v})\w*", _I) if v else _NEVER_MATCHES)
 
 
-def lexicon(field_def: ProfileFieldDefinition) -> Lexicon:
+def lexicon(field_def: ProfileFieldDefinition, noun_roles: tuple[str, ...] = ()) -> Lexicon:
+    """`noun_roles`: the names of the agent's own amounts that hold a built-in cue word (focal.enforcement.amount_known):
+    named as nouns they are roles, like the field's declared `other_roles`, but only against the built-in cues."""
     w = field_def.amount_words
-    return _lexicon(tuple(w.verbs), tuple(w.purchases), tuple(w.other_roles))
+    return _lexicon(tuple(w.verbs), tuple(w.purchases), tuple(w.other_roles), noun_roles)

@@ -4,7 +4,9 @@
   being read nor a field's default;
 - `known_names`: the turn's names of a purchase — the value of an `id` field ("B-123"), or of a text field whose
   name has one of the money field's `amount_words.purchases` ("booking_room" → "Oak suite") — that a draft can
-  promise the whole of without any amount word: "I'll reimburse B-123", "the Oak suite will be credited".
+  promise the whole of without any amount word: "I'll reimburse B-123", "the Oak suite will be credited";
+- `amount_roles`: the names of the agent's own amounts that hold a built-in cue word (a `deposit_amount` from a tool:
+  "deposit"), so that "the deposit is €800" names that amount and moves nothing to the customer.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from focal.enforcement.amount_cues import lexicon
 from focal.enforcement.terms import term_pattern
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
 from focal.text.draft_view import as_checked
@@ -30,6 +33,34 @@ def known_values(agent: AgentConfig, kind: str, known: dict[str, Any], skip: set
         except ValueError:
             continue
     return out
+
+
+_GENERIC = frozenset("amount amounts total totals sum value figure".split())
+
+
+def _role_name(words: list[str]) -> str:
+    """The words of a name without the generic amount words at its ends ("deposit_amount" → "deposit")."""
+    while words and words[-1] in _GENERIC:
+        words = words[:-1]
+    while words and words[0] in _GENERIC:
+        words = words[1:]
+    return " ".join(words)
+
+
+def amount_roles(agent: AgentConfig, field: ProfileFieldDefinition) -> tuple[str, ...]:
+    """The names (field name and display name) of the agent's other amounts of the field's kind that the business
+    knows — from tools, the profile or the customer, never from an answer — and that hold one of the built-in cue
+    words: named as nouns in an answer, they are those amounts' roles, not money moving to the customer."""
+    built_in = lexicon(ProfileFieldDefinition(field_name="_", field_type=field.field_type)).money_cues
+    out = set()
+    for f in agent.profile_field_definitions:
+        if f.field_name == field.field_name or f.field_type != field.field_type or "response" in f.sources:
+            continue
+        for name in (f.field_name.replace("_", " "), f.display_name):
+            role = _role_name(re.findall(r"[^\W\d_]+", as_checked(name).lower()))
+            if role and built_in.search(role):
+                out.add(role)
+    return tuple(sorted(out))
 
 
 def _words(text: str) -> set[str]:

@@ -97,9 +97,10 @@ def _given_away_roles(text: str, lex: Lexicon) -> str:
 
 
 def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float], policy: frozenset[float],
-                names: tuple[str, ...] = ()) -> AmountReading:
-    """`known`: the turn's amounts of the field's kind; `names`: its names of a purchase (focal.enforcement.amount_known)."""
-    reader = _Reader(field_def, draft, known, policy, names)
+                names: tuple[str, ...] = (), noun_roles: tuple[str, ...] = ()) -> AmountReading:
+    """`known`: the turn's amounts of the field's kind; `names`: its names of a purchase; `noun_roles`: the names of
+    the agent's own amounts that hold a built-in cue word (both: focal.enforcement.amount_known)."""
+    reader = _Reader(field_def, draft, known, policy, names, noun_roles)
     for clauses in reader.sentences:
         reader.read_sentence(clauses)
     return reader.settle()
@@ -137,14 +138,14 @@ class _Reader:
     """The clause-by-clause reading of one draft for one field, then its verdict (`settle`)."""
 
     def __init__(self, field_def: ProfileFieldDefinition, draft: str, known: list[float], policy: frozenset[float],
-                 names: tuple[str, ...]):
+                 names: tuple[str, ...], noun_roles: tuple[str, ...] = ()):
         self.field, self.kind, self.draft = field_def, field_def.field_type, draft
         self.known, self.policy, self.names = known, policy, names
-        self.lex = lexicon(field_def)
+        self.lex = lexicon(field_def, noun_roles)
         # "re-imburse", "c r e d i t"
         self.text = _given_away_roles(joined(normalised(self.kind, draft), cue_words(field_def)), self.lex)
         self.cues = cue_patterns(self.kind, field_def.extraction_hints, self.lex)
-        self.hints = self.cues[:len(field_def.extraction_hints)]  # the field's own hints, without the built-in cues
+        self.hints = self.cues.patterns[:self.cues.own]  # the field's own hints, without the built-in cues
         self.sentences = sentences(self.text, self.cues)
         self.cue = any(c.cue or c.neutral for s in self.sentences for c in s)
         self.tally = Tally()

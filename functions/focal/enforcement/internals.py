@@ -17,7 +17,8 @@ _PLACEHOLDER = re.compile(r"\{\w+\}")
 _SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$", re.IGNORECASE)
 
 
-def _customer_texts(agent: AgentConfig) -> list[str]:
+def customer_texts(agent: AgentConfig) -> list[str]:
+    """The agent's texts said to customers, placeholders blanked."""
     texts = [agent.greeting, agent.out_of_scope_message, agent.enforcement.fallback_message,
              agent.pre_validation.refusal_message, *agent.pre_validation.refusal_messages.values()]
     for rule in agent.rules:
@@ -52,7 +53,7 @@ def internal_names(agent: AgentConfig) -> tuple[str, ...]:
     ids = [r.id for r in agent.rules] + [f.field_name for f in agent.profile_field_definitions]
     ids += [t.id for t in agent.tools] + [s.id for s in agent.scenarios]
     ids += [st.id for s in agent.scenarios for st in s.steps]
-    said = " ".join(_customer_texts(agent)).lower()
+    said = " ".join(customer_texts(agent)).lower()
     return tuple(sorted({i for i in ids if _SNAKE.match(i) and not re.search(rf"(?<!\w){re.escape(i.lower())}(?!\w)", said)}))
 
 

@@ -18,13 +18,14 @@ from typing import Any
 from focal import expressions
 from focal.enforcement.amount_cues import EXCEPTION, REFUSED_AFTER, TURNAROUND
 from focal.enforcement.amount_forms import may_state_amount, states_figure
-from focal.enforcement.amount_known import known_names, known_values, names_in
+from focal.enforcement.amount_known import amount_roles, known_names, known_values, names_in
 from focal.enforcement.draft_reading import NUMERIC, policy_figures, read_amount
 from focal.enforcement.linear_scan import Suffixes
 from focal.enforcement.terms import term_pattern
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
 from focal.models.turn import Violation
+from focal.pii_view import masking_view, spelled
 from focal.sensing.extraction import PatternUnread, coerce, read_value
 from focal.sensing.language import foreign_parts
 from focal.text.draft_view import as_checked, as_read
@@ -70,10 +71,11 @@ def offline_reading(
               and not f.privileged]
     reading, ask = DraftReading(), []
     text = as_checked(draft)
-    foreign = foreign_parts(as_read(draft)) if model_written and any(f.field_type in ("money", "percentage") for f in fields) else []
+    foreign = foreign_parts(as_read(draft)) if model_written and any(
+        f.field_type in ("money", "percentage") or _read_by_hints(f) for f in fields) else []
     draft_read = _Draft(agent, text, known, {f.field_name for f in fields}, foreign)
     for f in (_folded(f) for f in fields):
-        asked = draft_read.amount(f, reading) if f.field_type in NUMERIC else _read_other(f, text, reading)
+        asked = draft_read.amount(f, reading) if f.field_type in NUMERIC else _read_other(f, text, reading, foreign)
         if asked:
             ask.append(f)
     return reading, ask
@@ -104,7 +106,7 @@ class _Draft:
                                                f"offline reading cannot tell what it promises for {f.field_name}")
             return True
         amount = read_amount(f, text, knowns, policy_figures(agent, kind),
-                             purchases if kind == "money" else ())
+                             purchases if kind == "money" else (), amount_roles(agent, f) if kind == "money" else ())
         if amount.value is not None:
             reading.values[f.field_name] = coerce(kind, amount.value)
         if amount.uncertain:
@@ -113,12 +115,24 @@ class _Draft:
         return bool(amount.uncertain or (amount.cue and amount.value is None and may_state_amount(text, kind)))
 
 
-def _read_other(f: ProfileFieldDefinition, text: str, reading: DraftReading) -> bool:
+def _read_by_hints(f: ProfileFieldDefinition) -> bool:
+    """A yes/no read from an answer by its extraction hints alone (no pattern): words of one language."""
+    return f.field_type == "boolean" and not f.pattern and bool(f.extraction_hints)
+
+
+def _read_other(f: ProfileFieldDefinition, text: str, reading: DraftReading, foreign: list[tuple[str, str]]) -> bool:
     """Read a field of another type with its typed pattern into `reading`; True when a model should read it."""
     try:
-        value = read_value(f, text)
+        value = _pattern_read(f, text) if f.pattern else read_value(f, text)
     except PatternUnread as unread:  # unknown, never the default (a card number echoed or not)
         reading.uncertain[f.field_name] = f"the answer could not be read for {f.field_name}: {unread}"
+        return True
+    if foreign and value is not True and _read_by_hints(f):
+        # "le eximimos de la fianza": hints in the file's language find nothing in a sentence in another, which is
+        # no "no" — unknown until a model reads it (as an amount in such a sentence is)
+        language, part = foreign[0]
+        reading.uncertain[f.field_name] = (f"the answer is not all in English ({language}: \"{part[:60]}\"): the "
+                                           f"offline reading cannot tell {f.field_name} from its hints")
         return True
     if f.field_type == "entity_list" and isinstance(value, list):
         value = [v for v in f.allowed_values if v in value or _named(f, v, text)]  # "Acme-Co" for "Acme Co"
@@ -128,6 +142,16 @@ def _read_other(f: ProfileFieldDefinition, text: str, reading: DraftReading) -> 
         reading.values[f.field_name] = coerce(f.field_type, value)
         return False
     return _worth_asking(f, text)
+
+
+def _pattern_read(f: ProfileFieldDefinition, text: str) -> Any:
+    """A field's pattern read on the draft as typed, and — when that finds nothing — on the draft as the customer
+    reads its spelled-out values (focal.pii_view: "four one one one …" is 4111…, "jane at example dot com" an
+    address): a card number written out in words is still a card number said to the customer."""
+    value = read_value(f, text)
+    if value in (None, False) and spelled(text):
+        value = read_value(f, masking_view(text))
+    return value
 
 
 def _folded(field: ProfileFieldDefinition) -> ProfileFieldDefinition:

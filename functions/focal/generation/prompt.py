@@ -78,6 +78,16 @@ def _definitions(agent: AgentConfig, rules: list[Rule]) -> list[str]:
     return out
 
 
+def _soft_line(rule: Rule) -> str:
+    """A matched soft rule; with its response_template, the facts the offline composer would say (hours, prices,
+    limits) as the business wrote them — unfilled: its {placeholders} name values of `known_facts`, never the turn's
+    data in the instructions."""
+    line = f"- When {rule.condition_text.rstrip('.?!')}: {rule.action_text}"
+    if rule.response_template:
+        line += f' In the business\'s own words, with the only facts to give: "{rule.response_template}"'
+    return line
+
+
 def _rule_lines(agent: AgentConfig, rules: list[Rule]) -> list[str]:
     """The hard rules in play (every global one too), then the soft rules that matched, then their definitions."""
     hard = [r for r in rules if r.is_hard_constraint]
@@ -87,7 +97,7 @@ def _rule_lines(agent: AgentConfig, rules: list[Rule]) -> list[str]:
     if soft:
         # The rule filter's applicability check, folded into this call: no call of its own.
         lines.append("These rules matched the message by similarity; apply each only if its condition truly holds:")
-        lines += [f"- When {r.condition_text.rstrip('.?!')}: {r.action_text}" for r in soft]
+        lines += [_soft_line(r) for r in soft]
     definitions = _definitions(agent, rules)
     if definitions:
         lines.append("Definitions the rules rely on:")

@@ -415,8 +415,8 @@ class RetrievalConfig(Strict):
     top_k: int = Field(default=10, ge=1, le=100, description="rules retrieved per message")
     rule_match_threshold: float = Field(default=0.25, ge=0, le=1,
         description="least calibrated similarity of a rule to the message for the rule to match: the cosine, after "
-        "centring both on the model's background mean, of the message and the rule's best key (its condition_text or "
-        "one of its examples); unrelated texts score about 0",
+        "centring both on the model's background mean, of the message and the rule's best key (its condition_text, "
+        "its condition_text followed by its action_text, or one of its examples); unrelated texts score about 0",
     )
     rule_match_margin: float = Field(default=0.1, ge=0, le=1,
         description="a rule also matches only within this of the turn's best rule, and of the best entry example of "

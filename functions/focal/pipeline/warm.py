@@ -18,7 +18,6 @@ from focal.sensing.injection_exemplars import exemplar_index
 from focal.sensing.intents import intent_index
 from focal.sensing.person_request import person_index
 from focal.sensing.spaces import LOAD_ERRORS
-from focal.sensing.turn_language import ENGLISH
 from focal.turn.deps import Deps
 
 
@@ -26,8 +25,8 @@ def warm_agent(deps: Deps, tenant_id: str, agent: AgentConfig) -> None:
     ensure_indexed(deps, tenant_id, agent)
     intent_index(tenant_id, agent, deps.embedder)
     act_index(deps.embedder)
-    if deps.multilingual_embedder is not None and any(lang != ENGLISH for lang in agent.languages):
-        try:  # the request for a person in the multilingual space (a missing model is said by the turn that needs it)
+    if deps.multilingual_embedder is not None:
+        try:  # the request for a person, in every language (a missing model is said by the turn that needs it)
             person_index(deps.multilingual_embedder)
         except LOAD_ERRORS:
             pass

@@ -1,9 +1,10 @@
 """A turn's rule candidates: the index searched with the centred message vector, keys folded into rules.
 
-A rule is matched through its keys (its condition and its examples, focal.retrieval.rules); its score
-is the best of them — a calibrated similarity (focal.retrieval.calibration). The search asks the
-index for enough documents that `top_k` distinct rules come back even when one rule's keys fill many
-places, then keeps the `top_k` best rules and every GLOBAL hard constraint the index always returns.
+A rule is matched through its keys (its condition, its condition with its action, and its examples:
+focal.retrieval.rules); its score is the best of them — a calibrated similarity
+(focal.retrieval.calibration). The search asks the index for enough documents that `top_k` distinct rules
+come back even when one rule's keys fill many places, then keeps the `top_k` best rules and every GLOBAL hard
+constraint the index always returns.
 
 Beside each candidate stands the best entry example of any flow but the rule's own (scenario
 documents of the same index): the rule filter lets a rule match only when it explains the message
@@ -19,7 +20,7 @@ import numpy as np
 
 from focal.models.agent import AgentConfig, Scope
 from focal.ports import Hit, RuleIndex, ScopeFilter
-from focal.retrieval.rules import indexed_scope_id, rule_of
+from focal.retrieval.rules import indexed_scope_id, rule_keys, rule_of
 
 ALWAYS_INCLUDED = "always included"
 FLOW_EXAMPLES_SEARCHED = 50  # entry examples looked at for the competing flows (the best per flow counts)
@@ -36,7 +37,7 @@ class RuleHit:
 
 
 def keys_per_rule(agent: AgentConfig) -> int:
-    return 1 + max((len(r.examples) for r in agent.rules if r.enabled), default=0)
+    return max((len(rule_keys(r)) for r in agent.rules if r.enabled), default=1)
 
 
 def _fold(hits: list[Hit]) -> dict[str, Hit]:

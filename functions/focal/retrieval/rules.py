@@ -1,8 +1,11 @@
 """Keeping the index in step with the agent config, and the scope a turn may see.
 
 Documents are the enabled rules' keys — the condition (not an action guard's: it describes the call
-it guards, not a message) and each of the rule's examples, as 'rule_id#n' — and the scenarios'
-entry examples. Vectors are centred on the model's background mean before they are indexed
+it guards, not a message), the condition followed by the action ('rule_id#action': a customer often names
+what the rule settles — "move me to the unlimited tariff" for "I want to change my plan", whose action is
+about plan changes — in words the condition alone lacks; measured on the example agents' labelled sets with
+`focal bench retrieval`, it lifts recall at no cost in precision) and each of the rule's examples, as
+'rule_id#n' — and the scenarios' entry examples. Vectors are centred on the model's background mean before they are indexed
 (focal.retrieval.calibration). Each document carries a digest of what was embedded and how, so
 syncing re-embeds only what changed and deletes what is gone (a disabled rule leaves the index on
 the next sync; the rule filter also drops it at once).
@@ -38,6 +41,7 @@ def indexed_scope_id(agent: AgentConfig, rule: Rule) -> str | None:
 
 
 KEY_SEPARATOR = "#"  # 'rule_id#n': the n-th example of a rule ('scenario_id#n' for entry examples); ids hold no '#'
+ACTION_KEY = "action"  # 'rule_id#action': the rule's condition followed by its action
 
 
 def _digest(embedder: Embedder, *parts: object) -> str:
@@ -54,6 +58,8 @@ def rule_of(doc_id: str) -> str:
 def rule_keys(rule: Rule) -> list[tuple[str, str]]:
     """(document id, text) of each key the rule is matched by."""
     keys = [] if is_guard(rule) else [(rule.id, rule.condition_text)]
+    if keys and rule.action_text.strip():
+        keys.append((f"{rule.id}{KEY_SEPARATOR}{ACTION_KEY}", f"{rule.condition_text.rstrip(' .')}. {rule.action_text.strip()}"))
     return keys + [(f"{rule.id}{KEY_SEPARATOR}{n}", text) for n, text in enumerate(rule.examples)]
 
 

@@ -145,13 +145,18 @@ def _reference(candidate: str) -> bool:
     return bool(_REFERENCE.match(candidate)) and not any(ch.isdigit() for ch in candidate)
 
 
-def _read_free_text(agent: AgentConfig, shown: Shown, only: bool, details: str, opening_no: bool, out: _Reading) -> None:
-    """`only`: the one free-text value shown that the customer gave (a reference after the yes is to it)."""
+def _read_free_text(agent: AgentConfig, shown: Shown, only: bool, details: str, opening_no: bool, out: _Reading,
+                    claimed: list[tuple[str, str]]) -> None:
+    """`only`: the one free-text value shown that the customer gave (a reference after the yes is to it).
+    `claimed`: where the details state a typed value shown beside it ("for booking B-12"): a candidate that is only
+    that value and words naming it is that value's, not this one's too."""
     if (pattern := _written(shown.held, details)) is not None:
         out.agrees.append(pattern)
         return
     mention = _mention(agent, shown.name, details)
     candidate = _candidate(details, opening_no, shown.held)
+    if candidate is not None and _only_claimed(agent, candidate, shown, claimed):
+        candidate = None
     if candidate is not None and _reference(candidate) and (only or _mention(agent, shown.name, candidate)):
         out.asks.append((shown.name, candidate))
     elif candidate is not None and not _reference(candidate) and (only or mention is not None):
@@ -216,16 +221,41 @@ def _opening(text: str) -> tuple[str, bool] | None:
     return details, no is not None
 
 
+def _only_claimed(agent: AgentConfig, candidate: str, shown: Shown, claimed: list[tuple[str, str]]) -> bool:
+    """The candidate holds a typed value's words and, besides them, nothing but filler and that value's names
+    ("booking B-12": the booking id and "booking"); "9 Hill Street" holding a number keeps words of its own."""
+    rest, names = candidate, set(_EMPTY)
+    for pattern, name in claimed:
+        if name != shown.name and re.search(pattern, rest, re.IGNORECASE):
+            rest = re.sub(pattern, " ", rest, flags=re.IGNORECASE)
+            names |= {w for said in _names(agent, name) for w in said.split()}
+    return rest != candidate and all(w.lower() in names for w in _WORD.findall(rest))
+
+
+def _typed_spans(shown: list[Shown], details: str, today: date | None) -> list[tuple[str, str]]:
+    """(pattern, variable): where the details state a value of each shown typed value (its extractor reads one)."""
+    spans = []
+    for value in shown:
+        if _free_text(value.field):
+            continue
+        read = coerce(_kind(value), extract(value.field, details, choosing=True, today=today))
+        if read not in (None, "", []):
+            spans.append((_written(read, details) or _span(value, _kind(value), details, read, today), value.name))
+    return spans
+
+
 def _read(agent: AgentConfig, shown: list[Shown], details: str, opening_no: bool, today: date | None) -> _Reading:
-    """Each shown value read from the details: free text by what follows a marker, typed values by their extractor."""
+    """Each shown value read from the details: free text by what follows a marker, typed values by their extractor;
+    words read as a typed value are that value's only (one span of the details fills one value)."""
     out = _Reading()
     free = [v for v in shown if _free_text(v.field)]
     given = [v for v in free if v.slot is not None]
+    claimed = _typed_spans(shown, details, today) if free else []
     for value in shown:
         if value in free:
             named_elsewhere = any(_mention(agent, o.name, details) for o in shown if o is not value)
             _read_free_text(agent, value, len(given) == 1 and value in given and not named_elsewhere, details,
-                            opening_no, out)
+                            opening_no, out, claimed)
         else:
             others = [o.held for o in shown if o is not value and o not in free and o.held is not None
                       and _kind(o) == _kind(value)]

@@ -16,6 +16,7 @@ from typing import Any
 from focal.models.agent import Scenario, Slot, Step
 from focal.models.session import Session
 from focal.sensing import lexicon
+from focal.sensing.language import STOPWORDS
 from focal.variables import placeholders
 
 CORRECTION = re.compile(
@@ -54,18 +55,40 @@ def is_digression(text: str) -> bool:
     return bool(OTHER_ENTITY.search(text) or lexicon.is_question(text))
 
 
+_SEGMENT = re.compile(r"\s*[,;]\s*|\s+[—–-]\s+|\s+(?:and|y|und|et)\s+", re.IGNORECASE)
+
+
+def _written(value: Any) -> re.Pattern[str]:
+    return re.compile(re.escape(str(value)), re.IGNORECASE)
+
+
 def remainder(text: str, used: list[Any]) -> str | None:
     """What is left of a short message once the typed values it gave and filler words are removed
     ("a large margherita" → "margherita" after `size` took "large"); None when nothing of substance is left, or
-    when a value is not written as such in the text (a date, an amount in words), so its words cannot be taken out."""
+    when a value is not written as such in the text (a date, an amount in words), so its words cannot be taken out.
+    A message in parts ("Maria Lopez, she is 34", "Pedro Ruiz, 45 años") leaves the parts that gave no typed value:
+    the words around a value in its own part ("she is", "años") are about that value, in any language."""
+    if any(not _written(value).search(text) for value in used):
+        return None  # read from other words ("12 April 1985" as a date): what is left of the text is unknown
+    parts = [p for p in _SEGMENT.split(text) if p.strip()]
+    free = [p for p in parts if not any(_written(value).search(p) for value in used)]
+    if len(parts) > 1 and free and (words := _words(" ".join(free))):
+        return _joined(words)
     rest = text
     for value in used:
-        written = re.compile(re.escape(str(value)), re.IGNORECASE)
-        if not written.search(rest):
-            return None  # read from other words ("12 April 1985" as a date): what is left of the text is unknown
-        rest = written.sub(" ", rest)
-    words = [w for w in _WORD.findall(rest) if w.lower() not in FILLER]
-    if not words or len(words) > MAX_REMAINDER_WORDS:
+        rest = _written(value).sub(" ", rest)
+    return _joined(_words(rest))
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in _WORD.findall(text) if w.lower() not in FILLER]
+
+
+def _joined(words: list[str]) -> str | None:
+    """The words of the free text; none when only words of grammar are left, in any language the engine reads ("Es"
+    of "Es CR-10421" answering a booking reference in Spanish names no one)."""
+    if not words or len(words) > MAX_REMAINDER_WORDS or all(any(w.lower() in STOPWORDS[lang] for lang in STOPWORDS)
+                                                            for w in words):
         return None
     return " ".join(words)
 

@@ -2,9 +2,11 @@
 
 The message is read folded (case, Unicode look-alikes, zero-width characters) and in its s-p-a-c-e-d,
 l33t and split-word spellings, and base64-looking runs are decoded and read the same way; each match
-names what it found (never the text). The other layers of the injection check — exemplar similarity
-(focal.sensing.injection_exemplars), the classifier on the embedding (focal.sensing.injection_classifier),
-jailbreak vocabulary (focal.sensing.jailbreak_signals) — are combined in focal.sensing.injection_verdict.
+names what it found (never the text). Language-neutral signs of the message's shape (a header addressed to the
+assistant, a hidden block, a privilege setting) are focal.sensing.injection_structure's, read on the same
+spellings. The other layers of the injection check — exemplar similarity (focal.sensing.injection_exemplars),
+the classifier on the embedding (focal.sensing.injection_classifier), jailbreak vocabulary
+(focal.sensing.jailbreak_signals) — are combined in focal.sensing.injection_verdict.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import base64
 import binascii
 import re
 
+from focal.sensing.injection_structure import structure_findings
 from focal.text.views import check_view, words_view
 
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
@@ -248,6 +251,7 @@ def heuristic_findings(text: str) -> list[str]:
         for name, pattern in _COMPILED:
             if name not in found and pattern.search(variant):
                 found.append(name)
+        found += [name for name in structure_findings(variant) if name not in found]  # any language
     for plain in _decoded_runs(text):
         if any(pattern.search(v) for v in _variants(plain) for _, pattern in _COMPILED):
             if "encoded payload" not in found:

@@ -7,8 +7,10 @@ licensed corpora (sources and licences: `data/INJECTION_CLASSIFIER.md`); at run 
 numpy matrix products, no training library.
 
 The file carries the operating threshold, which was chosen on a validation split, and the name of the
-embedding model its vectors must come from. A file that is missing, unreadable or inconsistent, or an
-embedder of another model, is an error (`InjectionClassifierUnavailable`), never a silently skipped check.
+embedding model its vectors must come from; the multilingual one also carries a threshold per language (each
+chosen on that language's validation messages, never under the shared one), which `threshold_for` gives. A file
+that is missing, unreadable or inconsistent, or an embedder of another model, is an error
+(`InjectionClassifierUnavailable`), never a silently skipped check.
 """
 
 from __future__ import annotations
@@ -43,6 +45,11 @@ class EmbeddingClassifier:
     threshold: float
     embedding_model: str
     digest: str = ""
+    language_thresholds: tuple[tuple[str, float], ...] = ()
+
+    def threshold_for(self, lang: str | None) -> float:
+        """The operating threshold for a view in `lang` (the shared one for a language without its own)."""
+        return dict(self.language_thresholds).get(lang or "", self.threshold)
 
     @property
     def dimension(self) -> int:
@@ -77,6 +84,8 @@ def to_bytes(classifier: EmbeddingClassifier, meta: dict[str, Any] | None = None
     """The .npz file of a classifier (`meta`: what the training recorded, kept as JSON)."""
     header = {"format": FORMAT, "threshold": classifier.threshold, "embedding_model": classifier.embedding_model,
               "layers": len(classifier.weights), **(meta or {})}
+    if classifier.language_thresholds:
+        header["language_thresholds"] = dict(classifier.language_thresholds)
     arrays: dict[str, np.ndarray] = {"header": np.frombuffer(json.dumps(header, sort_keys=True).encode(), np.uint8)}
     for i, (w, b) in enumerate(zip(classifier.weights, classifier.biases, strict=True)):
         arrays[f"w{i}"], arrays[f"b{i}"] = w.astype(np.float32), b.astype(np.float32)
@@ -105,6 +114,13 @@ def _layers(data: Any, count: int) -> tuple[tuple[np.ndarray, ...], tuple[np.nda
     return weights, biases
 
 
+def _threshold(value: Any) -> float:
+    threshold = float(value)
+    if not 0.0 < threshold < 1.0:  # also refuses NaN
+        raise ValueError(f"threshold {threshold} outside (0, 1)")
+    return threshold
+
+
 def from_bytes(raw: bytes, name: str = DATA_FILE) -> EmbeddingClassifier:
     """Read a classifier file; any defect is `InjectionClassifierUnavailable` naming the file and why."""
     try:
@@ -114,15 +130,14 @@ def from_bytes(raw: bytes, name: str = DATA_FILE) -> EmbeddingClassifier:
             if not 1 <= count <= 4:
                 raise ValueError(f"{count} layers")
             weights, biases = _layers(data, count)
-        threshold = float(header["threshold"])
-        if not 0.0 < threshold < 1.0:
-            raise ValueError(f"threshold {threshold} outside (0, 1)")
+        threshold = _threshold(header["threshold"])
+        languages = tuple(sorted((str(k), _threshold(v)) for k, v in (header.get("language_thresholds") or {}).items()))
         model = str(header["embedding_model"])
     except InjectionClassifierUnavailable:
         raise
     except Exception as exc:  # noqa: BLE001 - any defect of the file is the same clear error
         raise InjectionClassifierUnavailable(f"injection classifier data {name} cannot be read: {exc}") from exc
-    return EmbeddingClassifier(weights, biases, threshold, model, hashlib.sha256(raw).hexdigest()[:12])
+    return EmbeddingClassifier(weights, biases, threshold, model, hashlib.sha256(raw).hexdigest()[:12], languages)
 
 
 _shipped: dict[str, EmbeddingClassifier] = {}

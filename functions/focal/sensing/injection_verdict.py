@@ -11,7 +11,8 @@ embedding model, English exemplars and English ordinary messages, and raised fal
 message in six (exemplars) to one in two (classifier) in other languages.
 4b. a view in another language — one `in_english` does not read, or any view of a turn whose language is not
 English — is read by the multilingual classifier (focal.sensing.injection_classifier.MULTILINGUAL_DATA_FILE) on
-its vector in the multilingual space (use-multilingual-v3, `Deps.multilingual_embedder`), at its own threshold.
+its vector in the multilingual space (use-multilingual-v3, `Deps.multilingual_embedder`), at its threshold for the
+view's language (the turn's when the view is too short to tell), chosen on that language's validation messages.
 Without that model such a message cannot be checked: `MultilingualSpaceUnavailable`, the turn fails closed.
 5. an optional ONNX classifier on the text (the `InjectionClassifier` port, `injection_classifier_dir`).
 
@@ -36,6 +37,7 @@ from focal.sensing.injection_classifier import EmbeddingClassifier, shipped_clas
 from focal.sensing.injection_exemplars import exemplar_index
 from focal.sensing.injection_view import MASK, in_english, injection_view, mask_figures, read_in_english, reuses_vector
 from focal.sensing.jailbreak_signals import signal_kinds
+from focal.sensing.language import detect
 from focal.sensing.lexicon import plain_affirm
 from focal.sensing.spaces import MultilingualSpaceUnavailable, embed_message
 
@@ -103,20 +105,23 @@ def multilingual_reason(view: str, multilingual: Embedder | None, lang: str | No
     model.check_embedder(multilingual)
     vector = embed_message(multilingual, [view], lang)[0]
     score = model.score(vector)
-    if score >= model.threshold:
-        return f"multilingual injection classifier {score:.2f} ≥ {model.threshold:.2f}"
+    threshold = model.threshold_for(detect(view)[0] or lang)
+    if score >= threshold:
+        return f"multilingual injection classifier {score:.2f} ≥ {threshold:.2f}"
     return None
 
 
 def english_reason(view: str, score: float, model: EmbeddingClassifier, multilingual: Embedder | None,
                    multilingual_model: EmbeddingClassifier | None = None) -> str | None:
-    """The English classifier's finding: a score at or above SECOND_OPINION_BELOW flags alone; a score between
-    its threshold and that flags only when the multilingual classifier agrees on the same view (without the
-    multilingual model there is no second opinion, and the English score flags alone: never a pass by default)."""
+    """The English classifier's finding: a score at or above SECOND_OPINION_BELOW on a view whose words tell it is
+    English flags alone; a lower score over its threshold, or any score over it on a view too short or too bare
+    to tell its language by ("Guten Tag!", a name, two nouns: a model that learnt English reads them as noise),
+    flags only when the multilingual classifier agrees on the same view (without the multilingual model there is no
+    second opinion, and the English score flags alone: never a pass by default)."""
     if score < model.threshold:
         return None
     found = f"injection classifier {score:.2f} ≥ {model.threshold:.2f}"
-    if score >= SECOND_OPINION_BELOW or multilingual is None:
+    if (score >= SECOND_OPINION_BELOW and detect(view)[0] == "en") or multilingual is None:
         return found
     second = multilingual_model or shipped_multilingual_classifier()
     second.check_embedder(multilingual)

@@ -26,11 +26,6 @@ RESERVATION = re.compile(
     re.IGNORECASE,
 )
 CANCEL = re.compile(r"\b(cancel|stop|forget (it|the|about)|never ?mind|start over|abort)\b", re.IGNORECASE)
-HANDOFF = re.compile(
-    r"\b(talk|speak|chat|connect|transfer)\b.*\b(human|person|agent|representative|someone|operator|manager)\b"
-    r"|\b(human|real person|representative|operator)\b",
-    re.IGNORECASE,
-)
 GREETING = re.compile(
     r"^\s*(hi|hello|hey|thanks|thank you|good (morning|afternoon|evening)|cheers)( there| again| so much| a lot)?\b[\s!.,]*$",
     re.IGNORECASE,
@@ -157,11 +152,6 @@ def is_deny(text: str) -> bool:
 
 def is_cancel(text: str) -> bool:
     return bool(CANCEL.search(text)) or reply_words.contains("cancel", text)
-
-
-def is_handoff(text: str) -> bool:
-    """The English forms; other languages are heard by meaning (focal.sensing.person_request)."""
-    return bool(HANDOFF.search(text))
 
 
 def is_greeting(text: str) -> bool:

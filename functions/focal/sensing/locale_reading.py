@@ -7,6 +7,8 @@ already read (focal.sensing.dates, focal.sensing.money, the figure readers of fo
   date with a four-digit year
   its ISO form, and a date named relative to today ("mañana", "el martes") its ISO form from the turn's date only —
   never from the wall clock, and only when the message answers the date's own prompt (as in English).
+- A day named relative to today in CLDR's words ("pasado mañana", "nächsten Freitag") is read whole, as the English
+  reader reads the same phrase (focal.sensing.relative_dates).
 - A date is read whole or not at all: one the library read only part of ("mañana" of "pasado mañana": `partly_read`)
   is unknown, never the part; a weekday the date does not fall on leaves it unknown ("jeudi 4 décembre"); a day of
   the month without its month is its next occurrence ("le vendredi 4", "el día 5", "the 5th": `lone_day`), or the
@@ -52,6 +54,7 @@ from focal.sensing.date_words import (
 )
 from focal.sensing.dates import UNREAD, date_spans, read_date, read_dates
 from focal.sensing.locale_words_cldr import TABLE
+from focal.sensing.relative_dates import read_relative_days
 from focal.text.numbers import number_styles, read_figure
 
 _LANG: ContextVar[str | None] = ContextVar("reading_language", default=None)
@@ -267,6 +270,10 @@ def dates_as_read(text: str, today: date | None = None, answering: bool = False,
         return text
     text = _numeric_dates(without_ordinal_marks(text, lang), lang)
     base = datetime.combine(today or date(2000, 1, 1), datetime.min.time())
+    try:  # CLDR's phrases the library reads only word by word ("pasado mañana", "vendredi prochain")
+        text = read_relative_days(text, lang, today, answering, lambda phrase: _library_day(phrase, lang, base))
+    except DateWordsUnavailable as exc:
+        raise DateReaderUnavailable(lang, str(exc)) from exc
     moved = dict(_search(text, lang, base + _SHIFT))
     found = _search(text, lang, base)
     floor = 0  # where the last date read ends: what comes before it is read
@@ -283,6 +290,11 @@ def dates_as_read(text: str, today: date | None = None, answering: bool = False,
             text = text[:start] + said + text[start + len(phrase):]
             floor = start + len(said)
     return text
+
+
+def _library_day(phrase: str, lang: str, base: datetime) -> date | None:
+    read = _date_data(phrase, lang, base).date_obj
+    return read.date() if read is not None else None
 
 
 def _names_a_date(phrase: str, lang: str) -> bool:

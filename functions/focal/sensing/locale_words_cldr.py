@@ -2,7 +2,9 @@
 
 For each language the multilingual readers serve (focal.sensing.locale_reading): the sequence of day, month and year
 in its short date pattern ("DMY" for es, de, fr), and its names of the currencies customers name (every word of
-the singular and plural display names, the symbol and the code): "dólares" → USD, "Euro" → EUR, "livres" → GBP. Run
+the singular and plural display names, the symbol and the code): "dólares" → USD, "Euro" → EUR, "livres" → GBP; and
+its names of days relative to today: the days around it ("pasado mañana" → 2) and the weekdays before, of and after
+this week ("vendredi prochain" → Friday, +1), for focal.sensing.relative_dates. Run
 `python -m focal.sensing.locale_words_cldr` after upgrading Babel; tests/unit/test_locale_reading.py checks the shipped
 file against it.
 """
@@ -17,6 +19,22 @@ from typing import Any
 TABLE = Path(__file__).with_name("data") / "locale_words.json"
 LANGS = ("es", "de", "fr")
 CURRENCIES = ("USD", "EUR", "GBP")
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")  # CLDR's keys, Monday = 0
+
+
+def relative_days(lang: str) -> dict[str, Any]:
+    """CLDR's names of days relative to today in `lang`: {"days": {phrase: offset}, "weekdays": {phrase: [weekday,
+    offset]}} (offset -1: the last one, 0: this week's, +1: the next one), "counts": the phrases of a count of days or
+    weeks from today, "{0}" for the count ("dans {0} semaines", "hace {0} días")."""
+    from babel import Locale  # a development dependency: only this generator uses it
+
+    fields = Locale.parse(lang)._data["date_fields"]  # Babel keeps CLDR's relative fields only here
+    days = {str(phrase).lower(): int(offset) for offset, phrase in dict(fields["day"]["relative"]).items()}
+    weekdays = {str(phrase).lower(): [n, int(offset)] for n, key in enumerate(WEEKDAYS)
+                for offset, phrase in dict(fields[key]["relative"]).items()}
+    counts = sorted({str(p).lower() for unit in ("day", "week") for side in ("future", "past")
+                     for p in dict(fields[unit][side]).values()})
+    return {"days": dict(sorted(days.items())), "weekdays": dict(sorted(weekdays.items())), "counts": counts}
 
 
 def derive() -> dict[str, dict[str, Any]]:
@@ -34,7 +52,7 @@ def derive() -> dict[str, dict[str, Any]]:
             for count in (1, 2):  # every word of the names: "Britisches Pfund", "US-Dollar", "dólares estadounidenses"
                 for word in re.split(r"[\s-]+", get_currency_name(code, count=count, locale=lang).lower()):
                     words[word] = code
-        out[lang] = {"date_sequence": sequence, "currencies": dict(sorted(words.items()))}
+        out[lang] = {"date_sequence": sequence, "currencies": dict(sorted(words.items())), "relative": relative_days(lang)}
     return out
 
 

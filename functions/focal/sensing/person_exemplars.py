@@ -14,12 +14,18 @@ ASKING: dict[str, tuple[str, ...]] = {
         "can I talk to someone from your team", "get me a human", "put me through to customer service staff",
         "I need a real human being", "can I speak to a person please", "transfer me to a representative",
         "I'd like to speak with a manager", "is there someone I can talk to?", "connect me to a human agent",
+        "can someone from your staff call me back?", "please escalate this to a human",
+        "I'd rather discuss this with a member of staff", "pass me on to one of your colleagues",
+        "please get a real person on the line",
     ),
     "es": (
         "quiero hablar con alguien", "quiero hablar con una persona", "¿puedo hablar con un agente?",
         "pásame con un humano", "necesito hablar con alguien de su equipo", "quiero una persona real, no un bot",
         "¿me puede atender una persona?", "póngame con un operador", "quiero hablar con un responsable",
         "¿hay alguien con quien pueda hablar?", "transfiérame a atención al cliente", "que me llame alguien, por favor",
+        "¿puede llamarme alguien de su personal?", "por favor, pase esto a un humano",
+        "prefiero tratar esto con un empleado", "páseme con uno de sus compañeros",
+        "póngame al teléfono con una persona real",
     ),
     "de": (
         "ich möchte mit jemandem sprechen", "ich will mit einem Menschen reden", "kann ich mit einem Mitarbeiter sprechen?",
@@ -27,6 +33,9 @@ ASKING: dict[str, tuple[str, ...]] = {
         "kann ich mit jemandem aus Ihrem Team reden?", "ich möchte mit dem Kundendienst sprechen",
         "geben Sie mir einen Menschen, keinen Bot", "gibt es jemanden, mit dem ich sprechen kann?",
         "ich möchte einen Vorgesetzten sprechen", "kann mich bitte jemand anrufen?",
+        "kann mich jemand von Ihren Mitarbeitern zurückrufen?", "bitte geben Sie das an einen Menschen weiter",
+        "ich bespreche das lieber mit einem Mitarbeiter", "verbinden Sie mich mit einem Ihrer Kollegen",
+        "holen Sie bitte eine echte Person ans Telefon",
     ),
     "fr": (
         "laissez-moi parler à une vraie personne", "je veux parler à un humain", "puis-je parler à un conseiller ?",
@@ -34,6 +43,9 @@ ASKING: dict[str, tuple[str, ...]] = {
         "je veux une personne, pas un robot", "mettez-moi en relation avec un agent", "je voudrais parler à un responsable",
         "y a-t-il quelqu'un à qui je peux parler ?", "transférez-moi au service client",
         "est-ce qu'une personne peut m'aider ?", "que quelqu'un me rappelle, s'il vous plaît",
+        "quelqu'un de votre équipe peut-il me rappeler ?", "transmettez ça à un humain, s'il vous plaît",
+        "je préfère voir ça avec un membre du personnel", "passez-moi un de vos collègues",
+        "mettez-moi en ligne avec une vraie personne",
     ),
 }
 
@@ -44,6 +56,8 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "I'm not a person who reads much", "somebody recommended this title to me", "your people did a great job",
         "I will discuss it with my family tonight", "did someone hand in a pair of glasses at the front desk?",
         "people say you are closed on Sundays",
+        "I have to ask my boss before I decide", "what was the name of the person who helped me?",
+        "last time a human on the phone sorted it out", "please thank your team for me",
     ),
     "es": (
         "la semana pasada una señora de su oficina me dijo que estaba arreglado", "¿quién aprobó mi solicitud?",
@@ -51,6 +65,8 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "no soy una persona que lea mucho", "alguien me recomendó este título", "su gente hizo un gran trabajo",
         "lo hablaré con mi familia esta noche", "¿alguien dejó unas gafas en recepción?",
         "la gente dice que cierran los domingos",
+        "tengo que preguntar a mi jefe antes de decidir", "¿cómo se llamaba la persona que me atendió?",
+        "la última vez una persona al teléfono lo arregló", "dele las gracias a su equipo de mi parte",
     ),
     "de": (
         "letzte Woche hat mir eine Dame aus Ihrem Büro gesagt, es sei geklärt", "wer hat meinen Antrag genehmigt?",
@@ -58,6 +74,8 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "ich bin kein Mensch, der viel liest", "jemand hat mir diesen Titel empfohlen", "Ihre Leute haben super Arbeit geleistet",
         "ich bespreche das heute Abend mit meiner Familie", "hat jemand eine Brille am Empfang abgegeben?",
         "die Leute sagen, Sie haben sonntags geschlossen",
+        "ich muss erst meinen Chef fragen, bevor ich entscheide", "wie hieß die Person, die mir geholfen hat?",
+        "letztes Mal hat ein Mensch am Telefon es geregelt", "richten Sie Ihrem Team bitte meinen Dank aus",
     ),
     "fr": (
         "la semaine dernière une dame de votre bureau m'a dit que c'était réglé", "qui a approuvé ma demande ?",
@@ -65,5 +83,7 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "je ne suis pas quelqu'un qui lit beaucoup", "quelqu'un m'a recommandé ce titre", "vos équipes ont fait du bon travail",
         "j'en parlerai avec ma famille ce soir", "quelqu'un a-t-il déposé des lunettes à l'accueil ?",
         "les gens disent que vous êtes fermés le dimanche",
+        "je dois demander à mon patron avant de décider", "comment s'appelait la personne qui m'a aidé ?",
+        "la dernière fois, un humain au téléphone a tout réglé", "remerciez votre équipe de ma part",
     ),
 }

@@ -3,7 +3,10 @@ a yes, a no, a stop, a greeting, a hesitation, and the words that take a yes bac
 word list: in these languages it is read by its meaning (focal.sensing.person_request).
 
 The words that open a question and those that put a request to the agent tell a question about an act ("¿cuánto
-cuesta cancelar?") from an instruction ("¿puede cancelarla?"), beside the English grammar of focal.sensing.inquiry.
+cuesta cancelar?") from an instruction ("¿puede cancelarla?"), beside the English grammar of focal.sensing.inquiry;
+with the verbs that ask to know or to be told and the word that opens a yes/no question ("si", "ob"), they find an
+indirect question, which asks without a question word in front or a question mark ("quiero saber si puedo cancelar",
+"ich möchte wissen, ob…", "dites-moi si…": `indirect_question`). All are closed-class grammar, not found sentences.
 
 Data, one table per language; the lexicon matches every language's words at once (a customer may answer "ja" in
 an English conversation), as whole words or phrases, case-insensitively. A word shared by two languages ("no",
@@ -33,6 +36,10 @@ WORDS: dict[str, Table] = {
         "question": ("qué", "cuánto", "cuánta", "cuántos", "cuántas", "cómo", "cuándo", "dónde", "por qué", "cuál",
                      "cuáles", "quién"),
         "request": ("puede", "puedes", "pueden", "podría", "podrías", "podrían", "por favor"),
+        # the verbs that ask to know or to be told, and the word that opens the yes/no question they embed
+        "know": ("saber", "preguntar", "preguntarle", "consultar", "dime", "dígame", "díganme", "decirme", "explícame",
+                 "explíqueme", "explicarme", "infórmeme", "me pregunto"),
+        "whether": ("si",),
         "plain": ("sí", "si", "claro", "vale", "de", "acuerdo", "adelante", "correcto", "perfecto", "por", "supuesto",
                   "favor", "exacto", "hazlo", "hágalo", "confirmo", "venga", "bueno", "gracias", "muy", "bien", "está",
                   "eso", "es", "desde", "luego", "genial", "ok", "okay", "que"),
@@ -50,6 +57,9 @@ WORDS: dict[str, Table] = {
                         "später", "morgen", "zuerst", "nicht", "nie", "erst"),
         "question": ("was", "wie", "wann", "wo", "warum", "wieso", "welche", "welcher", "welches", "wer", "wieviel"),
         "request": ("können sie", "könnten sie", "kannst du", "könntest du", "bitte"),
+        "know": ("wissen", "fragen", "erfahren", "sagen sie mir", "sag mir", "erklären sie mir", "erklär mir", "mitteilen",
+                 "frage mich"),
+        "whether": ("ob",),
         "plain": ("ja", "jawohl", "genau", "klar", "gerne", "gern", "einverstanden", "in", "ordnung", "richtig",
                   "natürlich", "sicher", "mach", "machen", "sie", "das", "bitte", "danke", "bestätige", "passt", "gut",
                   "super", "prima", "los", "okay", "ok", "na", "sehr", "schön", "so"),
@@ -68,6 +78,9 @@ WORDS: dict[str, Table] = {
                      "est-ce que", "qu'est-ce que"),
         "request": ("pouvez-vous", "pourriez-vous", "peux-tu", "pourrais-tu", "tu peux", "vous pouvez",
                     "s'il vous plaît", "s'il te plaît"),
+        "know": ("savoir", "demander", "dites-moi", "dis-moi", "me dire", "expliquez-moi", "explique-moi", "m'expliquer",
+                 "renseigner", "me demande"),
+        "whether": ("si", "s'il", "s'ils"),
         "plain": ("oui", "ouais", "d'accord", "bien", "sûr", "exactement", "parfait", "allez", "vas", "y", "volontiers",
                   "entendu", "c'est", "ça", "je", "confirme", "absolument", "merci", "s'il", "vous", "te", "plaît",
                   "très", "tout", "à", "fait", "marche", "ok", "okay", "faites", "le", "go"),
@@ -102,6 +115,17 @@ def contains(kind: str, text: str) -> bool:
 
 def is_whole(kind: str, text: str) -> bool:
     return _pattern(kind, "whole").search(text) is not None
+
+
+def indirect_question(text: str) -> int | None:
+    """Where the request to know of an indirect question begins (a verb that asks to know or to be told, then the
+    word that opens the question it embeds: "si", "ob", or a question word: "saber cuánto"), or None."""
+    know = _pattern("know", "any").search(text)
+    if know is None:
+        return None
+    rest = text[know.end():]
+    embeds = _pattern("whether", "any").search(rest) or _pattern("question", "any").search(rest)
+    return know.start() if embeds else None
 
 
 @lru_cache(maxsize=1)

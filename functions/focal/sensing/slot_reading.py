@@ -52,12 +52,23 @@ def _within(part: str, whole: str, text: str) -> bool:
     return bool(starts) and all(any(a <= s and s + len(part) <= b for a, b in spans) for s in starts)
 
 
-def _without_parts(values: dict[str, Any], text: str) -> dict[str, Any]:
-    """One value, one field: a text value that is only ever a piece of another field's value ("1001" of the
-    phone number "555-010-1001" read by a four-digit pattern) is no value of its own."""
-    texts = {name: v for name, v in values.items() if isinstance(v, str) and v}
+def _as_written(value: Any) -> str | None:
+    """How a value read from the message is written there: a text as it is, a number by its figures."""
+    if isinstance(value, str):
+        return value or None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return format(value, "g") if isinstance(value, float) else str(value)
+    return None
+
+
+def _without_parts(values: dict[str, Any], text: str, wholes: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One value, one field: a value that is only ever a piece of another field's text value ("1001" of the
+    phone number "555-010-1001" read by a four-digit pattern, an age of 10421 in the booking CR-10421) is no value
+    of its own. `wholes`: the values it may be a piece of (default: `values`)."""
+    texts = {name: v for name, v in (values if wholes is None else wholes).items() if isinstance(v, str) and v}
     return {name: v for name, v in values.items()
-            if not (name in texts and any(o != name and len(w) > len(v) and _within(v, w, text) for o, w in texts.items()))}
+            if not ((part := _as_written(v)) and any(o != name and len(w) > len(part) and _within(part, w, text)
+                                                     for o, w in texts.items()))}
 
 
 def awaited_slot(agent: AgentConfig, session: Session) -> Slot | None:
@@ -142,6 +153,7 @@ def readings(agent: AgentConfig, session: Session, text: str, entities: dict[str
     held = session.slots if active else {}
     slots = unique_slots(agent, scenario)
     values = _typed_values(agent, session, text, entities, slots, awaited, today)
+    values = _without_parts(values, text, {**entities, **values})  # the figures of an id are not a count
     dated = assign.date_slots(agent, slots, held, awaited, text, today, notes)
     if dated is not None:
         values = {s.name: values[s.name] for s in slots if s.type != "date" and s.name in values} | dated

@@ -45,6 +45,7 @@ from focal.enforcement.grounding import check_grounding
 from focal.enforcement.internals import leaked_names
 from focal.enforcement.lanes import judge, judge_and_read, verify_values
 from focal.enforcement.reading import apply_reading, expression_names
+from focal.enforcement.recited import recited_instructions
 from focal.enforcement.relevance import check_relevance
 from focal.enforcement.repair import hopeless, rules_to_enforce, unrepairable
 from focal.enforcement.tripwires import DEFAULT_RULES
@@ -184,8 +185,11 @@ def _internal_names(agent: AgentConfig, state: TurnState, index: int) -> list[Vi
         return []  # the business's own texts say what they say
     started = time.perf_counter()
     leaks = leaked_names(agent, draft.text)
+    recited = recited_instructions(agent, draft.text, state.request.message)
     reason = ("the answer writes the agent's internal names " + ", ".join(leaks) + "; say it in the customer's words"
-              if leaks else "no internal names")
+              if leaks else f"the answer recites the agent's instructions (\"{recited[0]}\"…)" if recited
+              else "no internal names")
+    leaks += recited
     state.enforce.report.checks.append(CheckVerdict(
         name="internals", draft=index, passed=not leaks, score=float(len(leaks)), threshold=0.0, reason=reason,
         method="names", ms=round((time.perf_counter() - started) * 1000, 3)))

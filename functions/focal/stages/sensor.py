@@ -10,6 +10,7 @@ turn's `deadline`. Its early exits set the answer (`response`, `execution_path`,
 
 from __future__ import annotations
 
+import logging
 import os
 from datetime import UTC, datetime
 
@@ -27,7 +28,7 @@ from focal.dialogue.ownership import FOREIGN_MESSAGE, FOREIGN_SESSION, ownership
 from focal.dialogue.profile_migration import migrate_profile
 from focal.enforcement.conditions import sensor_rules
 from focal.models.agent import AgentConfig
-from focal.models.context import Context
+from focal.models.context import Context, IntentScore
 from focal.models.localized import localized
 from focal.models.session import CustomerProfile, Offer, Session
 from focal.models.turn import TurnState
@@ -38,15 +39,18 @@ from focal.sensing.locale_reading import reading_in
 from focal.sensing.model_sensor import model_sensor
 from focal.sensing.offers import MAX_OPTIONS
 from focal.sensing.offline import offline_context
-from focal.sensing.person_request import person_request
+from focal.sensing.person_request import asks_for_a_person, person_request
 from focal.sensing.prevalidation import blocking_failures, prevalidate, refusal_text, suggested_questions
 from focal.sensing.provenance import from_customer
 from focal.sensing.sensor_merge import merge_readings
-from focal.sensing.spaces import read_in_space
-from focal.sensing.turn_language import turn_language
+from focal.sensing.spaces import LOAD_ERRORS, MultilingualSpaceUnavailable, embed_message, read_in_space
+from focal.sensing.turn_language import ENGLISH, turn_language
 from focal.turn.budget import budget_spent, start_budget
 from focal.turn.deps import Deps
 from focal.turn.idempotency import begin_turn
+
+logger = logging.getLogger("focal.sensor")
+PERSON_REQUEST = "person_request"  # degraded: an English turn read without the multilingual reading of a request for a person
 
 
 def _load(state: TurnState, deps: Deps, agent: AgentConfig) -> tuple[Session, CustomerProfile] | None:
@@ -77,7 +81,10 @@ def _understand(state: TurnState, deps: Deps, agent: AgentConfig, text: str, vec
     space_notes: list[str] = []
     scores, multilingual = read_in_space(state.request.tenant_id, agent, lang, deps.embedder, vector,
                                          deps.multilingual_embedder, text, space_notes)
-    acts, heard = _act_readings(deps, text, vector, multilingual)
+    acts, heard = _act_readings(deps, text, vector, multilingual, space_notes, state.degraded)
+    if heard and (own := _own_handoff_flow(deps, agent, scores)) is not None:
+        heard = None  # the agent's own flow for it starts by its intent, with its confirmation and transfer tool
+        space_notes.append(f"request for a person left to the agent's own flow {own}")
     today = datetime.fromtimestamp(deps.clock(), UTC).date()  # "yesterday", "March 3": the turn's own date
     context = offline_context(agent, state.session, text, vector.tolist(), scores, acts, today=today, heard=heard)
     context.notes[:0] = space_notes
@@ -114,19 +121,44 @@ def _understand(state: TurnState, deps: Deps, agent: AgentConfig, text: str, vec
     return merged
 
 
-def _act_readings(deps: Deps, text: str, vector: np.ndarray,
-                  multilingual: np.ndarray | None) -> tuple[dict[str, float] | None, dict[str, str] | None]:
-    """The English act exemplars' similarities, or (in the multilingual space) the acts heard by their meaning.
+def _act_readings(deps: Deps, text: str, vector: np.ndarray, multilingual: np.ndarray | None, notes: list[str],
+                  degraded: list[str]) -> tuple[dict[str, float] | None, dict[str, str] | None]:
+    """The English act exemplars' similarities (an English turn), and the acts heard by their meaning.
 
-    The act exemplars are English and their threshold MiniLM's: in the multilingual space the request for a person
-    is read by its meaning, from the vector the intent match computed (focal.sensing.person_request), the other
-    acts by the lexicon's word tables (focal.sensing.reply_words)."""
-    if multilingual is None:
-        return (act_index(deps.embedder).similarities(vector) if text else None), None
-    if deps.multilingual_embedder is None:  # read_in_space refused the turn already; never reached
+    The request for a person is read by its meaning in the multilingual space in every language, English included
+    (focal.sensing.person_request): from the vector the intent match computed, or, for a turn matched in MiniLM's
+    space, from its own multilingual vector. The other acts: the English exemplars at `sensor.act_similarity`, or in
+    the multilingual space the lexicon's word tables (focal.sensing.reply_words). An English turn whose multilingual
+    reading cannot be made goes on without it (`degraded: ["person_request"]`, and a note): its intents, values and
+    other acts are MiniLM's; a turn matched in the multilingual space has failed closed before (read_in_space)."""
+    if not text:
         return None, None
-    how = person_request(deps.multilingual_embedder, multilingual)
-    return None, ({"handoff": how} if how else None)
+    if multilingual is not None:
+        assert deps.multilingual_embedder is not None  # read_in_space refused a turn without it
+        how = person_request(deps.multilingual_embedder, multilingual)
+        return None, ({"handoff": how} if how else None)
+    similarities = act_index(deps.embedder).similarities(vector)
+    try:
+        vector_there = embed_message(deps.multilingual_embedder, [text], ENGLISH)[0]
+        assert deps.multilingual_embedder is not None  # embed_message refused None
+        how = person_request(deps.multilingual_embedder, vector_there)
+    except (MultilingualSpaceUnavailable, *LOAD_ERRORS) as exc:
+        logger.error("request for a person not read: multilingual model unavailable (%s)", type(exc).__name__)
+        notes.append("request for a person not read: the multilingual model is unavailable")
+        if PERSON_REQUEST not in degraded:
+            degraded.append(PERSON_REQUEST)
+        return similarities, None
+    return similarities, ({"handoff": how} if how else None)
+
+
+def _own_handoff_flow(deps: Deps, agent: AgentConfig, scores: list[IntentScore]) -> str | None:
+    """The scenario the message starts (its best intent, at or above the entry threshold) when that scenario is the
+    agent's own hand-off: one of its entry examples is heard asking for a person (focal.sensing.person_request)."""
+    top = scores[0] if scores else None
+    scenario = agent.scenario(top.scenario_id) if top and top.score >= agent.navigation.entry_threshold else None
+    if scenario is None or deps.multilingual_embedder is None:
+        return None
+    return scenario.id if asks_for_a_person(deps.multilingual_embedder, tuple(scenario.entry_examples)) else None
 
 
 def decent_in_flow(agent: AgentConfig, context: Context, session: Session) -> str | None:
