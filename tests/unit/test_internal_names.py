@@ -46,3 +46,10 @@ def test_two_hyphenated_words_are_english_three_or_more_are_an_id():
         {"id": "max_freeze_cap", "condition_text": "x", "action_text": "y"},
         {"id": "check_in", "condition_text": "x", "action_text": "y"}]})
     assert leaked_names(three, "Under the Max-Freeze-Cap you may check-in later.") == ["max_freeze_cap"]
+
+
+def test_a_lowercase_hyphenated_compound_is_english_even_when_it_spells_an_id():
+    agent = AgentConfig.model_validate({"id": "a", "name": "a", "rules": [
+        {"id": "out_of_hours", "condition_text": "x", "action_text": "y"}]})
+    assert leaked_names(agent, "Our out-of-hours line is open all night.") == []
+    assert leaked_names(agent, "Per Out-Of-Hours and out_of_hours, we're closed.") == ["out_of_hours"]

@@ -57,10 +57,17 @@ def internal_names(agent: AgentConfig) -> tuple[str, ...]:
     return tuple(sorted({i for i in ids if _SNAKE.match(i) and not re.search(rf"(?<!\w){re.escape(i.lower())}(?!\w)", said)}))
 
 
+def _plain_compound(written: str) -> bool:
+    """A hyphenated lowercase compound ("out-of-hours", "up-to-date", "pay-as-you-go") is English, whatever id it
+    spells; an id disguised by hyphens keeps a capital ("Max-Stay-Limit") or an underscore."""
+    return "-" in written and "_" not in written and written.islower()
+
+
 def leaked_names(agent: AgentConfig, draft: str) -> list[str]:
     """The internal names the draft writes as whole words (case-insensitively)."""
     pattern, names = _compiled(agent)
     if pattern is None:
         return []
     by_key = {n.replace("_", "").lower(): n for n in names}
-    return list(dict.fromkeys(by_key.get(re.sub(r"[_-]", "", m.group(0)).lower(), m.group(0)) for m in pattern.finditer(draft)))
+    found = (m.group(0) for m in pattern.finditer(draft) if not _plain_compound(m.group(0)))
+    return list(dict.fromkeys(by_key.get(re.sub(r"[_-]", "", w).lower(), w) for w in found))
