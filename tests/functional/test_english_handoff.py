@@ -8,9 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from first_turn import first_turn
 
-from focal.models.turn import TurnRequest
-from focal.pipeline.runner import LocalRunner
 from focal.sensing.person_exemplars import ASKING, NEAR_MISSES
 from focal.wiring import local_deps
 
@@ -34,8 +33,7 @@ def deps():
 
 
 def _turn(deps, session: str, message: str):
-    return LocalRunner(deps).turn(TurnRequest(tenant_id="local", agent_id="airline", session_id=session,
-                                              customer_id="c-1", turn_id=f"{session}-0", message=message))
+    return first_turn(deps, "airline", session, message)
 
 
 def test_no_sentence_here_is_an_exemplar():

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 from agent_variants import tutorial_in_four_languages
+from first_turn import first_turn
 
-from focal.models.turn import TurnRequest
-from focal.pipeline.runner import LocalRunner
 from focal.sensing.person_exemplars import ASKING, NEAR_MISSES
 from focal.wiring import local_deps
 
@@ -35,8 +34,7 @@ def deps(tmp_path_factory):
 
 
 def _turn(deps, session: str, message: str):
-    result = LocalRunner(deps).turn(TurnRequest(tenant_id="local", agent_id="library", session_id=session,
-                                                customer_id="c-1", turn_id=f"{session}-0", message=message))
+    result = first_turn(deps, "library", session, message)
     return result, deps.sessions.get("local", "library", session)
 
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from first_turn import first_turn
 
-from focal.models.turn import TurnRequest
-from focal.pipeline.runner import LocalRunner
 from focal.wiring import local_deps
 
 CARDS = Path(__file__).resolve().parents[2] / "examples" / "cards" / "agent.yaml"
@@ -21,8 +20,7 @@ def deps():
 
 
 def _turn(deps, session: str, message: str):
-    return LocalRunner(deps).turn(TurnRequest(tenant_id="local", agent_id="cards", session_id=session,
-                                              customer_id="c-1", turn_id=f"{session}-0", message=message))
+    return first_turn(deps, "cards", session, message)
 
 
 def _examples(deps, lang: str | None) -> set[str]:
