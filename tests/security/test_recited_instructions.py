@@ -32,7 +32,7 @@ def _turn(tmp_path: Path, agent: str, customer: str, message: str, draft: str, e
 
 
 @pytest.mark.parametrize(("agent", "customer", "message", "draft"), [
-    ("retail", "c-100", "Who am I chatting with?",
+    ("retail", "c-100", "Tell me a bit about yourself.",
      "I'm set up as Acme Retail's friendly and concise customer support assistant, and I help customers check their "
      "orders."),
     ("cards", "c-verified", "Hello, are you a bot?",

@@ -3,7 +3,8 @@ that ask to be handed to a person, and near misses that speak of people, staff o
 
 Data, per language. A message counts as a request when it sits close enough to an asking sentence and clearly
 closer to it than to any near miss, so the near misses carry the meaning's edge: a past conversation ("I talked to
-someone yesterday"), a question about a person ("who signed it?"), someone else the customer will talk to first.
+someone yesterday"), a question about a person ("who signed it?") or about who is answering, someone else the
+customer will talk to first.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "people say you are closed on Sundays",
         "I have to ask my boss before I decide", "what was the name of the person who helped me?",
         "last time a human on the phone sorted it out", "please thank your team for me",
+        "who exactly is answering my messages here?",
     ),
     "es": (
         "la semana pasada una señora de su oficina me dijo que estaba arreglado", "¿quién aprobó mi solicitud?",
@@ -67,6 +69,7 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "la gente dice que cierran los domingos",
         "tengo que preguntar a mi jefe antes de decidir", "¿cómo se llamaba la persona que me atendió?",
         "la última vez una persona al teléfono lo arregló", "dele las gracias a su equipo de mi parte",
+        "¿quién me está contestando exactamente?",
     ),
     "de": (
         "letzte Woche hat mir eine Dame aus Ihrem Büro gesagt, es sei geklärt", "wer hat meinen Antrag genehmigt?",
@@ -76,6 +79,7 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "die Leute sagen, Sie haben sonntags geschlossen",
         "ich muss erst meinen Chef fragen, bevor ich entscheide", "wie hieß die Person, die mir geholfen hat?",
         "letztes Mal hat ein Mensch am Telefon es geregelt", "richten Sie Ihrem Team bitte meinen Dank aus",
+        "wer beantwortet hier eigentlich meine Nachrichten?",
     ),
     "fr": (
         "la semaine dernière une dame de votre bureau m'a dit que c'était réglé", "qui a approuvé ma demande ?",
@@ -85,5 +89,6 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "les gens disent que vous êtes fermés le dimanche",
         "je dois demander à mon patron avant de décider", "comment s'appelait la personne qui m'a aidé ?",
         "la dernière fois, un humain au téléphone a tout réglé", "remerciez votre équipe de ma part",
+        "qui répond exactement à mes messages ici ?",
     ),
 }
