@@ -78,3 +78,20 @@ def test_without_dateparser_a_date_in_another_language_is_unknown_never_read_as_
     assert caught.value.lang == lang and "dateparser" in str(caught.value)
     with reading_in("en"):  # English needs no dateparser
         assert read_value(WHEN, "May 3", choosing=True, answering=True, today=TODAY) == "2025-05-03"
+
+
+@pytest.mark.parametrize(("lang", "text", "expected"), [
+    ("en", "12,345.5 kWh", 12345.5),  # English groups are read too, not the first digits
+    ("fr", "12 345,5 kWh", 12345.5),
+    ("de", "12.345 kWh", 12345),
+    ("de", "2,5", 2.5),  # a decimal figure is no date
+    ("fr", "12,345.5 kWh", None),  # a figure the language does not write so is unknown, never 12
+    ("de", "12 345,5 kWh", None),
+    ("en", "12 345", None),
+    ("fr", "le 3 mars", None),  # the day of a date is no count
+    ("de", "am 3. März", None),
+])
+def test_a_number_is_read_whole_in_the_turns_style_or_not_at_all(lang, text, expected):
+    with reading_in(lang):
+        got = read_value(COUNT, text, choosing=True, answering=True)
+    assert got == (pytest.approx(expected) if expected is not None else None)

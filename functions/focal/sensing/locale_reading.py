@@ -97,7 +97,9 @@ def _currency_words(lang: str) -> dict[str, str]:
     return {**_words()[lang]["currencies"], "$": "USD", "€": "EUR", "£": "GBP"}
 
 
-_FIGURE = re.compile(r"(?<![\w.,])\d{1,3}(?:(?:[.\u00a0\u202f ]\d{3})+)(?:,\d+)?(?![\w]|[.,]\d)|(?<![\w.,])\d+(?:,\d+)?(?![\w]|[.,]\d)")
+# A written figure in any style: digits, with group separators or one decimal sign between them; the language's style
+# (locale_decimal) then reads it strictly or not at all.
+_FIGURE = re.compile(r"(?<![\w.,])\d+(?:[.,'\u00a0\u202f ]\d+)*(?![\w]|[.,]\d)")
 
 
 def currency_near(text: str, start: int, end: int, lang: str) -> tuple[str, int, int] | None:
@@ -112,18 +114,24 @@ def currency_near(text: str, start: int, end: int, lang: str) -> tuple[str, int,
     return None
 
 
-def figures_as_read(text: str, lang: str | None = None) -> str:
-    """`text` with `lang`'s figures in plain form, and an amount beside a currency as '<CODE> <figure>'."""
+def figures_as_read(text: str, lang: str | None = None, blank_unread: bool = False) -> str:
+    """`text` with `lang`'s figures in plain form, and an amount beside a currency as '<CODE> <figure>'.
+    `blank_unread`: a figure with separators `lang` does not write so ("12,345.5" in French, "12 345" in English)
+    is blanked: it is unknown, never its first digits."""
     lang = lang or current()
-    if lang not in LANGS:
-        return text
+    if lang is None or len(number_styles([lang])) != 1:
+        return text  # no style of its own: "1,234.56" is read as the reader reads it
     out, at = [], 0
     for m in _FIGURE.finditer(text):
         value = locale_decimal(m.group(0), lang)
+        if value is None and blank_unread and not m.group(0).isdigit() and m.start() >= at:
+            out.append(text[at:m.start()] + " " * len(m.group(0)))
+            at = m.end()
+            continue
         if value is None or m.start() < at:
             continue
         plain = format(value.normalize(), "f") if value == value.to_integral() else format(value, "f")
-        money = currency_near(text, m.start(), m.end(), lang)
+        money = currency_near(text, m.start(), m.end(), lang) if lang in LANGS else None
         start, end, said = (money[1], money[2], f"{money[0]} {plain}") if money else (m.start(), m.end(), plain)
         if start < at:
             continue
@@ -262,9 +270,10 @@ def _numeric_dates(text: str, lang: str) -> str:
 
 
 def dates_as_read(text: str, today: date | None = None, answering: bool = False, lang: str | None = None,
-                  side: str = "either") -> str:
+                  side: str = "either", worded_only: bool = False) -> str:
     """`text` with the dates written in `lang` in the forms focal.sensing.dates reads (see the module); a date the
-    library read only part of (`partly_read`) becomes UNREAD, which that reader takes for a date it cannot read."""
+    library read only part of (`partly_read`) becomes UNREAD, which that reader takes for a date it cannot read.
+    `worded_only`: only dates with a word ("le 3 mars", "demain"), for a reader of figures ("2,5" is no 2 May)."""
     lang = lang or current()
     if lang not in LANGS or not any(c.isalpha() or c.isdigit() for c in text):
         return text
@@ -279,7 +288,7 @@ def dates_as_read(text: str, today: date | None = None, answering: bool = False,
     floor = 0  # where the last date read ends: what comes before it is read
     for n, (phrase, at) in enumerate(found):
         start = text.find(phrase, floor)
-        if start < 0 or not _names_a_date(phrase, lang):
+        if start < 0 or not _names_a_date(phrase, lang) or worded_only and not any(c.isalpha() for c in phrase):
             continue
         after = [i for p, _ in found[n + 1:] if (i := text.find(p, start + len(phrase))) >= 0]
         if partly_read(text, start, start + len(phrase), at.date(), lang, base, (floor, min(after, default=len(text)))):
@@ -381,9 +390,14 @@ def _partly_read_in_english(text: str, today: date, answering: bool, side: str) 
 
 def as_read(kind: str, text: str, today: date | None = None, answering: bool = False, side: str = "either") -> str:
     """The customer's text as the reader of a `kind` value reads it, in the turn's language (see the module)."""
+    if kind in ("integer", "number") and (lang := _LANG.get()) is not None:
+        # any language's figure style ("12,345.5" in English); a date's figures are no count: the dates of the
+        # turn's language are put in English, which the reader blanks
+        dated = dates_as_read(text, today, answering, side=side, worded_only=True)
+        return figures_as_read(dated, lang, blank_unread=True)
     if current() is None:
         return text
-    if kind in ("money", "percentage", "integer", "number"):
+    if kind in ("money", "percentage"):
         return figures_as_read(text)
     if kind == "date":
         return dates_as_read(text, today, answering, side=side)
