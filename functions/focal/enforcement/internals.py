@@ -12,6 +12,7 @@ import re
 
 from focal.models.agent import AgentConfig
 from focal.per_object import PerObject
+from focal.text.views import check_view
 
 _PLACEHOLDER = re.compile(r"\{\w+\}")
 _SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$", re.IGNORECASE)
@@ -64,10 +65,12 @@ def _plain_compound(written: str) -> bool:
 
 
 def leaked_names(agent: AgentConfig, draft: str) -> list[str]:
-    """The internal names the draft writes as whole words (case-insensitively)."""
+    """The internal names the draft writes as whole words (case-insensitively), read in the check view like every
+    other check: a name spelled with look-alike letters ("dеlivery_address" with a Cyrillic е) or invisible
+    characters is the name a customer reads."""
     pattern, names = _compiled(agent)
     if pattern is None:
         return []
     by_key = {n.replace("_", "").lower(): n for n in names}
-    found = (m.group(0) for m in pattern.finditer(draft) if not _plain_compound(m.group(0)))
+    found = (m.group(0) for m in pattern.finditer(check_view(draft)) if not _plain_compound(m.group(0)))
     return list(dict.fromkeys(by_key.get(re.sub(r"[_-]", "", w).lower(), w) for w in found))
