@@ -13,7 +13,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from focal.bench.drafts import shipped_embedders
 from focal.cli.conversation_tests import format_report, run_suite
+from focal.enforcement.facts import DeclaredFigure, agent_declared_texts, build_sources, unbound_facts
+from focal.enforcement.figure_context import figure_problems
+from focal.models.agent import AgentConfig
 
 AGENT = {
     "id": "corner_books", "name": "Corner Books", "description": "A neighbourhood bookshop.",
@@ -71,3 +75,40 @@ def test_a_figure_the_customer_wrote_stays_theirs(tmp_path):
     """What the customer typed supports a figure as before, whatever the agent's texts write it for."""
     _said(tmp_path, "I was there on Sunday at 9:00 and it was closed.",
           "I'm sorry you found it closed on Sunday at 9:00: on Sundays we open at 12:00.", answered=True)
+
+
+DESK = {
+    "id": "harbour_inn", "name": "Harbour Inn", "description": "A small harbour hotel.",
+    "persona": "You help the guests of Harbour Inn, a small harbour hotel.",
+    "languages": ["en"],
+    "rules": [
+        {"id": "desk", "condition_text": "The guest asks when the front desk is staffed",
+         "action_text": "Front desk hours: Monday to Friday 7:00-23:00, Saturday and Sunday 8:00-20:00.",
+         "scope": "GLOBAL"},
+        {"id": "pets", "condition_text": "The guest asks about pets",
+         "action_text": "Up to 2 pets from the same household may stay in one room, for 15 per night.",
+         "scope": "GLOBAL"},
+        {"id": "meals", "condition_text": "The guest asks about breakfast",
+         "action_text": "Breakfast is served 6:30-10:30 every day.", "scope": "GLOBAL"},
+    ],
+    "enforcement": {"max_retries": 0},
+}
+
+
+@pytest.mark.parametrize(("draft", "answered"), [
+    ("On weekends the front desk is open 8:00-20:00.", True),
+    ("On Saturday the desk is staffed from 8:00 to 20:00.", True),
+    ("On Sunday the front desk is open 7:00-23:00.", False),
+])
+def test_a_later_figure_of_a_sentence_keeps_the_subject_its_sentence_names(draft, answered):
+    """The weekend hours come after the weekday hours in a sentence whose subject ("Front desk hours:") only the
+    weekday passage holds: the weekend passage is read with that subject too, so the weekend hours said for the desk
+    are answered, and the weekday hours said for Sunday are still withheld. Read as the enforce stage reads a model's
+    draft whose figures only the agent's texts support (here with no rule in scope to carry them)."""
+    agent = AgentConfig.model_validate(DESK)
+    texts = agent_declared_texts(agent)
+    declared: list[DeclaredFigure] = []
+    assert not unbound_facts(draft, build_sources(texts, {}, ["Hi"]), [], languages=agent.languages,
+                             declared=declared)
+    problems = figure_problems(agent, texts, declared, "en", *shipped_embedders())
+    assert (not problems) == answered, problems

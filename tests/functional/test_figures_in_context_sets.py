@@ -49,5 +49,7 @@ def test_the_blind_figures_set_stays_within_what_was_measured():
     assert caught >= BLIND_CAUGHT - 3
 
 
-BLIND_COMPLIANT_BLOCKED = 24  # held out, measured once after the last design choice (9 with the value check alone)
-BLIND_CAUGHT = 71  # of 120 (20 with the value check alone)
+# held out, measured once after the last design choice (units led by their sentence's subject): 23 of 200 compliant
+# blocked (English 10/48; 9 with the value check alone), 72 of 120 caught (20 with the value check alone)
+BLIND_COMPLIANT_BLOCKED = 23
+BLIND_CAUGHT = 72
