@@ -47,6 +47,7 @@ import numpy as np
 from focal.enforcement.facts import NUMBER as _NUMBER
 from focal.enforcement.facts import DeclaredFigure, Unbound, number_values, without_contacts
 from focal.models.agent import AgentConfig
+from focal.per_object import PerObject
 from focal.ports import Embedder, embed_fixed
 from focal.sensing.language import reads_as
 from focal.sensing.turn_language import ENGLISH, primary
@@ -135,18 +136,12 @@ def fact_units(texts: Sequence[str]) -> list[FactUnit]:
     return list(units.values())
 
 
-_UNITS: dict[int, tuple[Sequence[str], list[FactUnit]]] = {}
 _VECTORS: dict[tuple[int, str], np.ndarray] = {}
 _LOCK = threading.Lock()
 
 
-def _units(texts: Sequence[str]) -> list[FactUnit]:
-    cached = _UNITS.get(id(texts))
-    if cached is None or cached[0] is not texts:
-        if len(_UNITS) > 64:
-            _UNITS.clear()
-        cached = _UNITS[id(texts)] = (texts, [u for u in fact_units(texts) if u.values])
-    return cached[1]
+# per texts object: the agent's declared texts are one list per loaded agent (facts.agent_declared_texts)
+_units: PerObject[Sequence[str], list[FactUnit]] = PerObject(lambda texts: [u for u in fact_units(texts) if u.values])
 
 
 def _fixed_vectors(embedder: Embedder, texts: list[str]) -> np.ndarray:

@@ -29,13 +29,11 @@ text as it is.
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 from collections.abc import Iterator
 from contextvars import ContextVar
 from datetime import date, datetime, timedelta
 from decimal import Decimal
-from functools import lru_cache
 from typing import Any
 
 from focal.sensing import lexicon
@@ -53,7 +51,7 @@ from focal.sensing.date_words import (
     without_ordinal_marks,
 )
 from focal.sensing.dates import UNREAD, date_spans, read_date, read_dates
-from focal.sensing.locale_words_cldr import TABLE
+from focal.sensing.locale_words_cldr import shipped_table
 from focal.sensing.relative_dates import read_relative_days
 from focal.text.numbers import number_styles, read_figure
 
@@ -87,14 +85,9 @@ def locale_decimal(token: str, lang: str) -> Decimal | None:
     return read_figure(token, styles[0]) if len(styles) == 1 else None
 
 
-@lru_cache(maxsize=1)
-def _words() -> dict[str, Any]:
-    return dict(json.loads(TABLE.read_text(encoding="utf-8")))
-
-
 def _currency_words(lang: str) -> dict[str, str]:
     """Word (lower-case) → currency code: the language's names of the currencies, their symbols and codes (CLDR)."""
-    return {**_words()[lang]["currencies"], "$": "USD", "€": "EUR", "£": "GBP"}
+    return {**shipped_table()[lang]["currencies"], "$": "USD", "€": "EUR", "£": "GBP"}
 
 
 # A written figure in any style: digits, with group separators or one decimal sign between them; the language's style
@@ -145,7 +138,7 @@ def figures_as_read(text: str, lang: str | None = None, blank_unread: bool = Fal
 
 def _date_order(lang: str) -> str:
     """'DMY', 'MDY' or 'YMD': the sequence of CLDR's short date pattern of `lang`."""
-    return str(_words()[lang]["date_sequence"])
+    return str(shipped_table()[lang]["date_sequence"])
 
 
 def _parser_settings(lang: str, base: datetime) -> dict[str, Any]:

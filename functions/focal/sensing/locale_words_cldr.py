@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,12 @@ TABLE = Path(__file__).with_name("data") / "locale_words.json"
 LANGS = ("es", "de", "fr")
 CURRENCIES = ("USD", "EUR", "GBP")
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")  # CLDR's keys, Monday = 0
+
+
+@lru_cache(maxsize=1)
+def shipped_table() -> dict[str, Any]:
+    """The shipped table (TABLE), read once per process."""
+    return dict(json.loads(TABLE.read_text(encoding="utf-8")))
 
 
 def relative_days(lang: str) -> dict[str, Any]:

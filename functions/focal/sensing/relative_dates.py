@@ -17,7 +17,6 @@ Only phrases of several words (after the language's function words in front: "el
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from datetime import date
@@ -25,7 +24,7 @@ from functools import lru_cache
 
 from focal.sensing.date_words import filler
 from focal.sensing.dates import UNREAD, read_date
-from focal.sensing.locale_words_cldr import TABLE
+from focal.sensing.locale_words_cldr import shipped_table
 
 _DAYS = {-2: "the day before yesterday", -1: "yesterday", 0: "today", 1: "tomorrow", 2: "the day after tomorrow"}
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -44,7 +43,7 @@ def _core(phrase: str, lang: str) -> list[str]:
 def _phrases(lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     """(a CLDR phrase of several words, whole words, any case; the English phrase the date reader reads), longest
     first ("pasado mañana" before any shorter phrase inside it)."""
-    table = json.loads(TABLE.read_text(encoding="utf-8"))[lang]["relative"]
+    table = shipped_table()[lang]["relative"]
     english = {p: _DAYS[o] for p, o in table["days"].items() if o in _DAYS}
     english |= {p: f"{_WHICH[o]} {_WEEKDAYS[d]}" for p, (d, o) in table["weekdays"].items() if o in _WHICH}
     out = []
@@ -58,7 +57,7 @@ def _phrases(lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
 @lru_cache(maxsize=8)
 def _counts(lang: str) -> re.Pattern[str]:
     """CLDR's phrases of a count of days or weeks from today, the count one word or figure."""
-    phrases = json.loads(TABLE.read_text(encoding="utf-8"))[lang]["relative"]["counts"]
+    phrases = shipped_table()[lang]["relative"]["counts"]
     alternatives = [r"\s+".join(r"[^\W_]+" if w == "{0}" else re.escape(w) for w in p.split())
                     for p in sorted(phrases, key=len, reverse=True)]
     return re.compile(r"(?<![\w-])(?:" + "|".join(alternatives) + r")(?![\w-])", re.IGNORECASE)
