@@ -10,7 +10,8 @@ English classifier leaves alone: messages in another language (focal.sensing.inj
    multilingual attacks of yanismiraoui (es, de, fr, pt, it) are learnt from, and the example agents' own messages
    in Spanish, German and French (focal.bench.injection_corpora.translated_example_rows) and Focal's translations of
    Banking77 training messages (translated_banking_rows) are ordinary rows beside Banking77 / CLINC150, so another
-   language alone is not a sign of an attack;
+   language alone is not a sign of an attack; with --synthesised (an experiment, not the shipped file), also rows
+   synthesised per class of attack and of alarming-looking message from Focal's templates (injection_synthesised);
 2. the MLP of focal.bench.injection_training.train_mlp, each (source, label) group weighted the same way (weighting
    each language's groups apart was tried and not kept: no better on the validation rows, more false alarms on the
    four-language development set);
@@ -39,6 +40,7 @@ from focal.bench.injection_corpora import (
     translated_example_rows,
     translated_text_sets,
 )
+from focal.bench.injection_synthesised import synthesised_rows
 from focal.bench.injection_training import SEED, _digest, group_weights, train_mlp, training_rows
 from focal.sensing.injection_classifier import MULTILINGUAL_DATA_FILE, EmbeddingClassifier, to_bytes
 
@@ -60,9 +62,11 @@ def other_language_rows(held: list[Row]) -> list[Row]:
             if " ".join(r.text.lower().split()) not in keys]
 
 
-def multilingual_rows(shared: Path) -> list[Row]:
-    """Train and val rows in every language, the translated ordinary rows included (held out removed)."""
-    return dedupe(training_rows(shared) + other_language_rows(heldout_rows(shared)))
+def multilingual_rows(shared: Path, synthesised: bool = False) -> list[Row]:
+    """Train and val rows in every language, the translated ordinary rows included (held out removed); with
+    `synthesised`, also the rows synthesised per class (not in the shipped file: see INJECTION_CLASSIFIER.md)."""
+    extra = synthesised_rows() if synthesised else []
+    return dedupe(training_rows(shared) + other_language_rows(heldout_rows(shared)) + extra)
 
 
 def language_directions(embedder, count: int) -> np.ndarray:
@@ -131,6 +135,8 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--cache", default=".focal/bench-cache")
     parser.add_argument("--hidden", type=int, default=HIDDEN)
     parser.add_argument("--directions", type=int, default=LANGUAGE_DIRECTIONS)
+    parser.add_argument("--synthesised", action="store_true",
+                        help="also learn from the rows synthesised per class (an experiment: not the shipped file)")
     parser.add_argument("--without", action="append", default=[],
                         help="a training source left out and measured, per language, with the held-out ones "
                              "(a by-source check)")
@@ -189,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
 
     args = _arguments(argv)
     shared = Path(args.shared)
-    every = [r for r in multilingual_rows(shared) if has_words(injection_view(r.text))]
+    every = [r for r in multilingual_rows(shared, args.synthesised) if has_words(injection_view(r.text))]
     rows = [r for r in every if r.source not in args.without]
     views = ViewVectors(shared_multilingual_embedder(), Path(args.cache) if args.cache else None)
     final = fit(views, rows, args.directions, args.hidden)

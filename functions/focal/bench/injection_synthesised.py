@@ -1,0 +1,54 @@
+"""Training rows synthesised per class of attack, and per class of alarming-looking ordinary message, in four
+languages (tests/data/injection_training/synthesised_classes.yaml, written by Focal from its own templates).
+
+Each frame's `{slot}`s are filled with every value of that slot in the frame's language (the cartesian product),
+so one class is taught as a shape with many fillings, not as one sentence. Rows are split 80 % train / 20 % val by
+text hash (source "focal synthesised"); the validation ones are measured, never used to choose a threshold.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+
+import yaml
+
+from focal.bench.injection_corpora import DATA, Row, _share
+
+SOURCE = "focal synthesised"
+TEMPLATES = DATA / "injection_training" / "synthesised_classes.yaml"
+_SLOT = re.compile(r"\{(\w+)\}")
+
+
+def expand(frame: str, slots: dict[str, list[str]]) -> list[str]:
+    """Every filling of `frame`'s slots by the values of `slots` (a slot no language defines is an error)."""
+    names = sorted(set(_SLOT.findall(frame)))
+    missing = [n for n in names if not slots.get(n)]
+    if missing:
+        raise ValueError(f"frame {frame!r}: slot(s) {', '.join(missing)} have no values")
+    out = []
+    for values in itertools.product(*(slots[n] for n in names)):
+        out.append(_SLOT.sub(lambda m, chosen=dict(zip(names, values, strict=True)): chosen[m.group(1)], frame))
+    return out
+
+
+def rows_by_language(path: Path = TEMPLATES) -> dict[str, list[Row]]:
+    """The attack and ordinary rows of every class in `path`, per language, in a stable order."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    out: dict[str, list[Row]] = {}
+    for lang in sorted(data):
+        slots = data[lang].get("slots") or {}
+        rows = out.setdefault(lang, [])
+        for label, attack in (("attack", True), ("ordinary", False)):
+            for kind in sorted(data[lang].get(label) or {}):
+                for frame in data[lang][label][kind]:
+                    for text in expand(frame, slots):
+                        split = "val" if _share(text, "synth") < 0.2 else "train"
+                        rows.append(Row(text, attack, SOURCE, split))
+    return out
+
+
+def synthesised_rows(path: Path = TEMPLATES) -> list[Row]:
+    """The rows of every language in `path`, languages in order."""
+    return [r for rows in rows_by_language(path).values() for r in rows]
