@@ -27,10 +27,12 @@ def expand(frame: str, slots: dict[str, list[str]]) -> list[str]:
     missing = [n for n in names if not slots.get(n)]
     if missing:
         raise ValueError(f"frame {frame!r}: slot(s) {', '.join(missing)} have no values")
-    out = []
-    for values in itertools.product(*(slots[n] for n in names)):
-        out.append(_SLOT.sub(lambda m, chosen=dict(zip(names, values, strict=True)): chosen[m.group(1)], frame))
-    return out
+    return [_filled(frame, dict(zip(names, values, strict=True)))
+            for values in itertools.product(*(slots[n] for n in names))]
+
+
+def _filled(frame: str, chosen: dict[str, str]) -> str:
+    return _SLOT.sub(lambda m: chosen[m.group(1)], frame)
 
 
 def rows_by_language(path: Path = TEMPLATES) -> dict[str, list[Row]]:
