@@ -64,3 +64,12 @@ def test_the_message_vector_from_the_turns_first_vector_matches_embed(weight):
 def test_a_share_outside_the_unit_interval_is_refused():
     with pytest.raises(ValueError, match="share"):
         JointEmbedder(FIRST, SECOND, 0.0)
+
+
+def test_an_english_turn_is_matched_in_the_joint_space_when_the_deployment_has_both_models():
+    from focal.sensing.spaces import intent_scores
+
+    notes: list[str] = []
+    q = FIRST.embed(["q"])[0]
+    assert intent_scores("tj", agent(0.3), "en", FIRST, q, SECOND, "q", notes)[0].scenario_id == "beta"
+    assert intent_scores("tj", agent(0.3), "en", FIRST, q, None, "q", notes)[0].scenario_id == "alpha"  # MiniLM alone
