@@ -332,8 +332,10 @@ def intents(
     log(f"focal bench intents: data {data}")
     run = IntentsRun(weight=weight, shots=shots, seeds=seeds, full=full, clinc=clinc, classes=classes,
                      per_label=per_label, threads=threads, cache_dir=cache_dir)
-    _measure(run, "Focal offline sensor" + (" (joint space)" if joint else " (MiniLM only)"), head_weight, data,
-             scoring, log)
+    run.notes.append("Focal offline sensor: " + ("English matched in the joint MiniLM + use-multilingual-v3 space, "
+                                                 "as a deployment with both models (focal.sensing.intent_ensemble)"
+                                                 if joint else "MiniLM's space alone (--minilm-only)"))
+    _measure(run, "Focal offline sensor", head_weight, data, scoring, log)
     if baseline and weight > 0:
         _measure(run, "  nearest example only (w = 0)", 0.0, data, scoring, log)
     if more is not None:
