@@ -19,6 +19,7 @@ from focal import expressions
 from focal.enforcement.amount_cues import EXCEPTION, REFUSED_AFTER, TURNAROUND
 from focal.enforcement.amount_forms import may_state_amount, states_figure
 from focal.enforcement.amount_known import amount_roles, known_names, known_values, names_in
+from focal.enforcement.comparison_words import in_reader_words, languages_of
 from focal.enforcement.draft_reading import NUMERIC, policy_figures, read_amount
 from focal.enforcement.linear_scan import Suffixes
 from focal.enforcement.terms import term_pattern
@@ -70,7 +71,7 @@ def offline_reading(
     fields = [f for n in sorted(names) if (f := agent.field(n)) is not None and "response" in f.sources
               and not f.privileged]
     reading, ask = DraftReading(), []
-    text = as_checked(draft)
+    text = in_reader_words(as_checked(draft), languages_of(as_read(draft)))  # "au plus 50 €" compares, adds nothing
     foreign = foreign_parts(as_read(draft)) if model_written and any(
         f.field_type in ("money", "percentage") or _read_by_hints(f) for f in fields) else []
     draft_read = _Draft(agent, text, known, {f.field_name for f in fields}, foreign)
