@@ -17,7 +17,7 @@ profile_field_definitions:
   - field_name: refund_amount
     field_type: money
     description: The refund an answer promises.
-    extraction_hints: [refund, rembourse, erstatte, reembols]
+    extraction_hints: [refund, rembourse, erstatte, reembolso]
     sources: [response]
     default: 0
 rules:
@@ -43,7 +43,7 @@ ENGLISH = "I will refund you at most €50 on this purchase."
     "Je vous rembourse au plus 50 € sur cette commande.",
     "Je vous rembourse 50 € au plus sur cette commande.",
     "Ich erstatte Ihnen höchstens 50 € für diese Bestellung.",
-    "Le reembolsamos como máximo 50 € de este pedido.",
+    "Le reembolso como máximo 50 € de este pedido.",
     "Je ne rembourse pas plus de 50 € sur cette commande.",
     "Je vous rembourse plus de 50 € sur cette commande.",
 ])

@@ -30,6 +30,7 @@ from focal.pii_view import masking_view, spelled
 from focal.sensing.extraction import PatternUnread, coerce, read_value
 from focal.sensing.language import foreign_parts
 from focal.text.draft_view import as_checked, as_read
+from focal.text.shown_values import long_dates_as_iso, showing
 
 PROBES = {"money": (0.0, -1e12, 1e12), "percentage": (0.0, -1e12, 1e12), "number": (0.0, -1e12, 1e12),
            "integer": (0, -10**12, 10**12), "boolean": (True, False)}
@@ -71,7 +72,10 @@ def offline_reading(
     fields = [f for n in sorted(names) if (f := agent.field(n)) is not None and "response" in f.sources
               and not f.privileged]
     reading, ask = DraftReading(), []
-    text = in_reader_words(as_checked(draft), languages_of(as_read(draft)))  # "au plus 50 €" compares, adds nothing
+    # in the languages the text is written in (and the turn's, which filled it): "au plus 50 €" compares and adds
+    # nothing, "3 de marzo de 2027" is a date and no amounts (focal.enforcement.comparison_words, focal.text.shown_values)
+    languages = sorted({*languages_of(as_read(draft)), *filter(None, [showing()])})
+    text = in_reader_words(long_dates_as_iso(as_checked(draft), languages), languages)
     foreign = foreign_parts(as_read(draft)) if model_written and any(
         f.field_type in ("money", "percentage") or _read_by_hints(f) for f in fields) else []
     draft_read = _Draft(agent, text, known, {f.field_name for f in fields}, foreign)
