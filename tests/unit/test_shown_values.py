@@ -9,7 +9,7 @@ import pytest
 
 from focal.sensing.locale_reading import locale_decimal
 from focal.text.showing_cldr import TABLE, derive
-from focal.text.shown_values import as_date, long_dates_as_iso, shown_date, shown_decimal, showing_in
+from focal.text.shown_values import as_date, long_dates_as_iso, showing_in, shown_date, shown_decimal
 from focal.text.views import check_view
 from focal.variables import render
 
