@@ -13,7 +13,8 @@ day is what a "not later than" rule checks:
   mois prochain", "this week"): to the end of that calendar week, month or year;
 - a **count of units from today** after one of the language's words for "in" / "within" ("in 3 weeks", "within 10
   days", "dentro de 2 meses", "dans 3 mois", "in 2 Monaten"): today plus the count (the larger one of "3-5"). A word
-  between the preposition and the count ("in about two months", "en unos 2 meses") hedges it: one more unit.
+  between the preposition and the count ("in about two months", "en unos 2 meses") hedges it: one more unit; a
+  count with no figure ("within the next few days", "dans quelques mois") is the most of the unit short of the next.
 
 A latest day is None when it cannot be formed: no turn date, a count in words the reader cannot read ("dentro de dos
 meses": no Spanish number words here), a month whose year is unclear. Such a phrase still names a date — unknown,
@@ -48,7 +49,12 @@ _MIDDLE = {"en": "mid|middle", "es": "mediados", "de": "mitte", "fr": "mi|milieu
 _WITHIN = {"en": "within|inside\\s+of|under", "es": "dentro\\s+de|en\\s+menos\\s+de", "de": "innerhalb(?:\\s+von)?|binnen",
            "fr": "d['’]ici|en\\s+moins\\s+de|sous"}
 _FIGURE_COUNT = r"\d{1,3}(?:\s*(?:-|–|to|a|à|bis|al)\s*\d{1,3})?"
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n")
+# Counts with no figure ("a few days", "unos pocos meses", "ein paar Wochen", "quelques mois"): at most the most of the
+# unit short of the next one (six days, four weeks, eleven months, nine years) — the latest day they can mean.
+_FEW = re.compile(r"^(?:(?:the\s+next\s+|a\s+)?(?:few|couple(?:\s+of)?|several)|unos|unas|pocos|pocas|algunos|algunas|"
+                  r"varios|varias|paar|einige[n]?|wenigen?|quelques|plusieurs)$", _I)
+_MOST = {"day": 6, "week": 4, "month": 11, "year": 9}
+_SENTENCE = re.compile(r"(?<!\d\.)(?<=[.!?;])\s+|\n")  # "am 27. März" is one sentence
 
 
 @dataclass(frozen=True)
@@ -156,17 +162,23 @@ class _Reader:
         if any(s < m.end() and m.start() < e for s, e in self.spans):
             return
         self.spans.append(m.span())
-        if not _refused(self.sentence, m.start()):
+        if not _refused(self.sentence, m.start(), m.end()):
             self.found.append(DateRange(m.group(0).strip(), latest))
+        elif _FROM.search(" ".join(self.sentence[:m.start()].split()[-4:])):
+            # "nothing before the end of April", "no hay fechas hasta abril": a first day, no latest one
+            self.found.append(DateRange(m.group(0).strip(), None))
 
     def read(self) -> None:
         month, count, relative = _patterns(self.lang)
         for m in count.finditer(self.sentence):
             hedge = m.group("hedge").strip()
+            unit = _unit_words(self.lang)[m.group("unit").lower()]
+            if _FEW.match(f"{hedge} {m.group('count')}".strip()) or _FEW.match(m.group("count")):
+                self.keep(m, None if self.today is None else _add(self.today, _MOST[unit], unit))
+                continue
             whole = _count(f"{hedge} {m.group('count')}") if hedge else None  # "in twenty five days": one count
             n = whole if whole is not None else _count(m.group("count"))
             n = None if n is None else n + (1 if hedge and whole is None else 0)
-            unit = _unit_words(self.lang)[m.group("unit").lower()]
             self.keep(m, None if n is None or self.today is None else _add(self.today, n, unit))
         for m in relative.finditer(self.sentence):
             self.keep(m, None if self.today is None else _period_end(m.group(0), self.lang, self.today))
@@ -189,16 +201,20 @@ class _Reader:
         return _month_end(year, number, part)
 
 
-# A negation in the clause before a phrase refuses it ("I can't promise delivery by the end of April", "no puedo
+# A negation in the clause of a phrase refuses it ("I can't promise delivery by the end of April", "no puedo
 # garantizar…", "kann … nicht zusagen", "je ne peux pas promettre…"): closed classes of each language.
-_NEGATION = re.compile(r"(?:(?<![\w'’])(?:not|cannot|never|unable|no|nunca|nicht|kein\w*|nie|ne|n['’]|pas|jamais)|n['’]t)"
+_NEGATION = re.compile(r"(?:(?<![\w'’])(?:not|cannot|never|unable|no|nothing|none|nunca|nada|ningun\w*|nicht|nichts|kein\w*|nie|ne|n['’]|pas|jamais|rien|aucun\w*)|n['’]t)"
                        r"(?![\w'’])", _I)
+# "not before", "not until": the phrase is the earliest day, so the latest is open
+_FROM = re.compile(r"(?<!\w)(?:before|until|till|earlier\s+than|antes|hasta|vor|bis|avant|jusqu['’]?\w*)(?!\w)", _I)
 _CLAUSE = re.compile(r"[,;:]\s|\s(?:but|pero|aber|mais|sino|sondern)\s", _I)
 
 
-def _refused(sentence: str, start: int) -> bool:
-    """A negation in the clause of the sentence before `start`."""
-    return _NEGATION.search(_CLAUSE.split(sentence[:start])[-1]) is not None or lexicon.refused(sentence[:start])
+def _refused(sentence: str, start: int, end: int) -> bool:
+    """A negation in the clause of the sentence that holds the phrase at `start`:`end` (before it, or after it:
+    "Ende April kann ich nicht zusagen")."""
+    clause = _CLAUSE.split(sentence[:start])[-1] + " " + _CLAUSE.split(sentence[end:])[0]
+    return _NEGATION.search(clause) is not None or lexicon.refused(sentence[:start])
 
 
 def vague_dates(text: str, languages: tuple[str, ...], today: date | None) -> list[DateRange]:
