@@ -114,6 +114,10 @@ class _Sentence:
         self.clauses, self._names = clauses, names
         self._named: list[str] | None = None
 
+    def states_amount(self) -> bool:
+        """Any clause states an amount or a share."""
+        return any(tokens(kind, c.text) for c in self.clauses for kind in ("money", "percentage"))
+
     def purchases_named(self) -> list[str]:
         if self._named is None:
             self._named = names_in(self._names, " ".join(c.text for c in self.clauses))
@@ -227,8 +231,10 @@ class _Reader:
 
     def _note_whole(self, text: str, sentence: _Sentence) -> None:
         """A money cue with no amount: the whole ("in full"), a known purchase named, or the purchase as its object."""
-        if self.lex.whole.search(text) or self.lex.charge_back.search(text) or whole_of_field(text, self.field):
-            # "in full", "I'll reverse the charge", "all your overdue fines": the whole, or cannot verify
+        if self.lex.whole.search(text) or self.lex.charge_back.search(text) or (
+                whole_of_field(text, self.field) and not sentence.states_amount()):
+            # "in full", "I'll reverse the charge", "all your overdue fines" (in a sentence with no amount: "every
+            # fine can be waived, up to $5" is a limit): the whole, or cannot verify
             self.wholes.append("whole")
         elif (named := sentence.purchases_named()) and (self.lex.gives_back.search(text) or any(h.search(text) for h in self.hints)):
             # "I'll reimburse B-123", "the Oak suite will be credited", "B-123 qualifies, and the credit is

@@ -7,8 +7,9 @@ back to its default (0), which any cap allows. A quantifier of the whole is a cl
 (a tool's or the profile's total), or unknown when none is known: never the default.
 
 - In a clause that promises the field (its cue words: English), the noun must be one the field describes: a word of
-  its description, hints or amount words, or a word that names an amount in general (`AMOUNT_NOUNS`): "all your
-  questions" covers nothing.
+  its description, hints or purchase words, or a word that names an amount in general (`AMOUNT_NOUNS`): "all your
+  questions" covers nothing. The caller reads it only where the sentence states no amount or share ("every fine
+  can be waived, up to $5" is a limit, read as one).
 - In a sentence in another language, where the field's (English) words cannot say what a noun is, the quantifier
   must quantify a noun phrase — followed by an article or a possessive (the language's function words: "todas sus
   multas", "toutes vos amendes", "alle Ihre Gebühren") or following one as its adjective ("la multa completa", "die
@@ -46,14 +47,15 @@ def _field_nouns(words: tuple[str, ...]) -> re.Pattern[str]:
     nouns = sorted({*AMOUNT_NOUNS, *words}, key=len, reverse=True)
     quantifier = "|".join(WHOLE["en"])
     determiners = "|".join(_DETERMINERS)
-    return re.compile(rf"\b(?:{quantifier})\s+(?:(?:{determiners})\s+){{0,2}}(?:[\w-]+\s+){{0,2}}?(?:{'|'.join(map(re.escape, nouns))})"
-                      r"(?:s|es)?\b", _I)
+    noun = rf"(?:{'|'.join(map(re.escape, nouns))})(?:s|es)?\b"
+    return re.compile(rf"\b(?:{quantifier})\s+(?:(?:{determiners})\s+){{0,2}}(?:[\w-]+\s+){{0,2}}?{noun}", _I)
 
 
 def field_words(field: ProfileFieldDefinition) -> tuple[str, ...]:
-    """The words a field describes its amount with: its description's, hints' and amount words' content words."""
+    """The words a field describes its amount with: its description's, hints' and purchase words' content words (not
+    its `other_roles`: those name the amounts that are not the field's)."""
     w = field.amount_words
-    texts = [field.description, field.display_name or "", *field.extraction_hints, *w.purchases, *w.other_roles]
+    texts = [field.description, field.display_name or "", *field.extraction_hints, *w.purchases]
     words = {t.lower() for text in texts for t in re.findall(r"[^\W\d_]{4,}", as_checked(text))}
     return tuple(sorted(words - STOPWORDS["en"]))
 
