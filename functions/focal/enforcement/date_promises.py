@@ -8,7 +8,7 @@ too), so every vague date the draft names is read (focal.sensing.date_ranges) an
 later of it and the exact date read, for a "not later than" rule the later day is the one that counts. When a
 phrase's latest day cannot be formed (no turn date, a count in words the reader does not know), the field is
 uncertain: a rule that reads it cannot be verified and fails closed, never passes on the default. A phrase the
-sentence refuses ("I can't promise delivery by the end of April") promises nothing.
+sentence refuses ("I can't promise it by the end of April") promises nothing.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ day is what a "not later than" rule checks:
 
 A latest day is None when it cannot be formed: no turn date, a count in words the reader cannot read ("dentro de dos
 meses": no Spanish number words here), a month whose year is unclear. Such a phrase still names a date — unknown,
-never absent (the caller fails closed). A phrase the sentence refuses ("I can't promise delivery by the end of April")
+never absent (the caller fails closed). A phrase the sentence refuses ("I can't promise it by the end of April")
 names nothing.
 """
 
@@ -171,24 +171,31 @@ class _Reader:
     def read(self) -> None:
         month, count, relative = _patterns(self.lang)
         for m in count.finditer(self.sentence):
-            hedge = m.group("hedge").strip()
-            unit = _unit_words(self.lang)[m.group("unit").lower()]
-            if _FEW.match(f"{hedge} {m.group('count')}".strip()) or _FEW.match(m.group("count")):
-                self.keep(m, None if self.today is None else _add(self.today, _MOST[unit], unit))
-                continue
-            whole = _count(f"{hedge} {m.group('count')}") if hedge else None  # "in twenty five days": one count
-            n = whole if whole is not None else _count(m.group("count"))
-            n = None if n is None else n + (1 if hedge and whole is None else 0)
-            self.keep(m, None if n is None or self.today is None else _add(self.today, n, unit))
+            self.keep(m, self._counted(m))
         for m in relative.finditer(self.sentence):
             self.keep(m, None if self.today is None else _period_end(m.group(0), self.lang, self.today))
         for m in month.finditer(self.sentence):
-            name = m.group("name")
-            if self.lang == "en" and name.lower() in _COMMON_WORDS and not name[0].isupper():
-                continue  # "we may", "march on": words, no month
-            if _DAY_BEFORE.search(self.sentence[:m.start()]) or (not m.group("year") and _DAY_AFTER.match(self.sentence, m.end())):
-                continue
-            self.keep(m, self._month(m))
+            if self._a_month(m):
+                self.keep(m, self._month(m))
+
+    def _counted(self, m: re.Match[str]) -> date | None:
+        """The latest day of "in about two months", "within the next few days", "en 2 meses"."""
+        hedge = m.group("hedge").strip()
+        unit = _unit_words(self.lang)[m.group("unit").lower()]
+        if self.today is None:
+            return None
+        if _FEW.match(f"{hedge} {m.group('count')}".strip()) or _FEW.match(m.group("count")):
+            return _add(self.today, _MOST[unit], unit)
+        whole = _count(f"{hedge} {m.group('count')}") if hedge else None  # "in twenty five days": one count
+        n = whole if whole is not None else _count(m.group("count"))
+        return None if n is None else _add(self.today, n + (1 if hedge and whole is None else 0), unit)
+
+    def _a_month(self, m: re.Match[str]) -> bool:
+        """A month's name alone: not an ordinary word ("we may"), not part of an exact date ("March 27")."""
+        name = m.group("name")
+        if self.lang == "en" and name.lower() in _COMMON_WORDS and not name[0].isupper():
+            return False
+        return not (_DAY_BEFORE.search(self.sentence[:m.start()]) or (not m.group("year") and _DAY_AFTER.match(self.sentence, m.end())))
 
     def _month(self, m: re.Match[str]) -> date | None:
         number = dict(_month_names(self.lang))[m.group("name").lower()]
@@ -201,10 +208,10 @@ class _Reader:
         return _month_end(year, number, part)
 
 
-# A negation in the clause of a phrase refuses it ("I can't promise delivery by the end of April", "no puedo
+# A negation in the clause of a phrase refuses it ("I can't promise it by the end of April", "no puedo
 # garantizar…", "kann … nicht zusagen", "je ne peux pas promettre…"): closed classes of each language.
-_NEGATION = re.compile(r"(?:(?<![\w'’])(?:not|cannot|never|unable|no|nothing|none|nunca|nada|ningun\w*|nicht|nichts|kein\w*|nie|ne|n['’]|pas|jamais|rien|aucun\w*)|n['’]t)"
-                       r"(?![\w'’])", _I)
+_NEGATION = re.compile(r"(?:(?<![\w'’])(?:not|cannot|never|unable|no|nothing|none|nunca|nada|ningun\w*|nicht|nichts|kein\w*|"
+                       r"nie|ne|n['’]|pas|jamais|rien|aucun\w*)|n['’]t)(?![\w'’])", _I)
 # "not before", "not until": the phrase is the earliest day, so the latest is open
 _FROM = re.compile(r"(?<!\w)(?:before|until|till|earlier\s+than|antes|hasta|vor|bis|avant|jusqu['’]?\w*)(?!\w)", _I)
 _CLAUSE = re.compile(r"[,;:]\s|\s(?:but|pero|aber|mais|sino|sondern)\s", _I)

@@ -31,8 +31,8 @@ from __future__ import annotations
 
 import os
 import time
-from datetime import UTC, date, datetime
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, date, datetime
 from typing import Any
 
 from focal.dialogue.flow import end_flow
