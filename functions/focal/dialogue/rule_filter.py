@@ -1,7 +1,8 @@
 """Which retrieved candidates truly apply.
 
-1. calibrated similarity (focal.retrieval.matching): at least `rule_match_threshold`, within
-   `rule_match_margin` of the best rule of its search (the whole message's, or one part's when the message
+1. calibrated similarity (focal.retrieval.matching): at least the rule's threshold (`rule_match_threshold`, lower
+   for a rule nothing else comes near), within the margin (`rule_match_margin`, or a share of a high best score:
+   focal.dialogue.match_bounds) of the best rule of its search (the whole message's, or one part's when the message
    carries several concerns, focal.retrieval.message_parts), and not beaten by more than the margin by another
    flow's entry example (the message asks for that flow, not what the rule answers) nor, for a soft
    rule, by the value the message gives the variable asked last turn (the message is that answer,

@@ -10,7 +10,7 @@ agent's own keys (inverse document frequency, over every enabled rule's keys and
 what all keys share ("i want", "my ") weighs little, what one key alone says weighs much. A key's lexical score
 is the cosine of the two weighted n-gram vectors, in [0, 1].
 
-The weights are computed once per agent config object (a pass over its keys); a key's vector is computed when a
+The weights are computed once per agent config object (a pass over its keys, at most IDF_SAMPLE of them); a key's vector is computed when a
 search first meets it and kept, so a query costs only the keys the index returned, whatever the agent's size.
 """
 
@@ -22,6 +22,7 @@ import threading
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 
 from focal.models.agent import AgentConfig
 from focal.per_object import PerObject
@@ -32,7 +33,10 @@ NGRAMS = (3, 4, 5)
 # the example agents' labelled sets (0.35 to 0.5 lift recall alike; 0.2 does little).
 LEXICAL_WEIGHT = 0.5
 _NOT_WORD = re.compile(r"[^0-9a-z]+")
-_KEPT_VECTORS = 200_000  # key vectors kept per agent (beyond it the oldest are recomputed when met again)
+_KEPT_VECTORS = 200_000
+# The weights of an agent with more keys come from every k-th key (at most this many): a pass over 400,000 keys would
+# hold a large agent's first turn for a minute, and the rarity of an n-gram is read as well from a sample.
+IDF_SAMPLE = 5000  # key vectors kept per agent (beyond it the oldest are recomputed when met again)
 
 Vector = dict[str, float]
 
@@ -48,13 +52,19 @@ def ngrams(text: str) -> Counter[str]:
     """The character n-grams of each folded word, padded with a space at both ends (a word shorter than n is one gram)."""
     grams: Counter[str] = Counter()
     for word in fold(text).split():
-        padded = f" {word} "
-        for n in NGRAMS:
-            if len(padded) <= n:
-                grams[padded] += 1
-                break
-            grams.update(padded[i:i + n] for i in range(len(padded) - n + 1))
+        grams.update(_word_grams(word))
     return grams
+
+
+@lru_cache(maxsize=65536)
+def _word_grams(word: str) -> tuple[str, ...]:
+    padded, out = f" {word} ", []
+    for n in NGRAMS:
+        if len(padded) <= n:
+            out.append(padded)
+            break
+        out.extend(padded[i:i + n] for i in range(len(padded) - n + 1))
+    return tuple(out)
 
 
 def key_texts(agent: AgentConfig) -> dict[str, str]:
@@ -70,9 +80,10 @@ class LexicalModel:
     def __init__(self, texts: dict[str, str]):
         self.texts = texts
         df: Counter[str] = Counter()
-        for text in texts.values():
+        sample = list(texts.values())[::max(1, -(-len(texts) // IDF_SAMPLE))]  # every k-th key: at most IDF_SAMPLE
+        for text in sample:
             df.update(set(ngrams(text)))
-        n = len(texts)
+        n = len(sample)
         self.idf = {g: math.log((n + 1) / (c + 1)) + 1.0 for g, c in df.items()}
         self.unseen = math.log(n + 1) + 1.0  # an n-gram no key has: as rare as can be
         self._vectors: dict[str, Vector] = {}
