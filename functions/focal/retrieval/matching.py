@@ -4,9 +4,9 @@ A rule is matched through its keys (its condition, its condition with its action
 focal.retrieval.rules); its score is the best of them — a calibrated similarity
 (focal.retrieval.calibration) with the key's lexical evidence added when the search is given the message's text
 (focal.retrieval.lexical; entry examples alike, so a flow competes on the same scale). Each hit also carries the
-rule's nearest other (focal.retrieval.rule_thresholds), from which the rule filter takes the rule's own threshold. The search asks the index for enough documents that `top_k` distinct rules
-come back even when one rule's keys fill many places, then keeps the `top_k` best rules and every GLOBAL hard
-constraint the index always returns.
+rule's nearest other (focal.retrieval.rule_thresholds), from which the rule filter takes the rule's own threshold.
+The search asks the index for enough documents that `top_k` distinct rules come back even when one rule's keys
+fill many places, then keeps the `top_k` best rules and every GLOBAL hard constraint the index always returns.
 
 Beside each candidate stands the best entry example of any flow but the rule's own (scenario
 documents of the same index): the rule filter lets a rule match only when it explains the message
