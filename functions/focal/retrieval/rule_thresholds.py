@@ -6,9 +6,11 @@ lets a rule match down to that score (bounded, focal.dialogue.match_bounds): a r
 the agent holds is told apart at a lower score than one with close neighbours. Only the agent's own texts are used
 (leave-one-out over its keys: a rule's own examples never count for it), no labelled set.
 
-Computed once per agent config object and embedder (the keys' vectors come from the embedder's memo after the
-index sync embedded them). Its cost grows with the square of the agent's keys, so an agent of more than MAX_KEYS
-keys has none: its rules match at the agent's threshold, as before.
+Computed once per agent config object and embedder. The keys' vectors come from the embedder's memo when the index
+sync of the same process embedded them (40 ms for the retail example's 139 keys); a process that did not sync (a
+function whose index was filled at upload) embeds them once on its first turn for that config (about 7 ms a key on
+one core: 1 s for 139 keys). That cost, and the pairwise scores, grow with the agent's keys, so an agent of more than
+MAX_KEYS keys has none: its rules match at the agent's threshold, as before.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from focal.retrieval.calibration import centred
 from focal.retrieval.lexical import hybrid_score, key_texts, lexical_model
 from focal.retrieval.rules import KEY_SEPARATOR, rule_of
 
-MAX_KEYS = 3000
+MAX_KEYS = 600
 _BATCH = 64
 
 
