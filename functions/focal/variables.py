@@ -7,6 +7,7 @@ from typing import Any
 
 from focal.models.agent import AgentConfig
 from focal.models.session import CustomerProfile, Session
+from focal.text.shown_values import as_date, showing, shown_date, shown_decimal
 
 PENDING = "_resolving"  # session variable of a question asked outside a flow: {"variable": name, "rules": [rule ids]}
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -42,18 +43,23 @@ def said_variables(agent: AgentConfig, session: Session | None, profile: Custome
     return spoken(agent, known_variables(agent, session, profile))
 
 
-def _show(value: Any) -> str:
+def as_said(value: Any) -> str:
+    """A value as the customer reads it, numbers and dates in the language texts are filled in (focal.text.shown_values;
+    English: "12,345.50", "2027-03-03")."""
     if isinstance(value, bool):
         return "yes" if value else "no"
+    lang = showing()
     if isinstance(value, float):
-        return f"{value:,.2f}"
+        return f"{value:,.2f}" if lang is None else shown_decimal(value, lang)
+    if lang is not None and (day := as_date(value)) is not None:
+        return shown_date(day, lang)
     return str(value)
 
 
 def render(template: str, variables: dict[str, Any]) -> str:
     """Fill `{name}` placeholders; an unknown name reads 'unknown' rather than leaking braces (the offline
     composer never gets there: it checks `unknown` first)."""
-    return _PLACEHOLDER.sub(lambda m: _show(variables[m.group(1)]) if variables.get(m.group(1)) is not None else "unknown", template)
+    return _PLACEHOLDER.sub(lambda m: as_said(variables[m.group(1)]) if variables.get(m.group(1)) is not None else "unknown", template)
 
 
 def unknown(template: str, variables: dict[str, Any]) -> list[str]:

@@ -30,6 +30,7 @@ def test_bench_prints_one_table_with_the_published_anchors_and_caches_embeddings
     assert "SLICE" in out  # a slice says it is not comparable
     assert "val in-scope −1 pt" in out and "acc151 (Larson)" in out
     assert "sentences/s" in out and "this run embedded" in out
+    assert "joint MiniLM + use-multilingual-v3 space" in out  # the space the sensor matches English turns in
     banking_row = next(line for line in out.splitlines() if line.startswith("Focal offline sensor") and "%" not in line)
     assert float(banking_row.split()[3]) > 60  # 3 labels, 10-shot: far above chance
     assert list(cache.glob("*.npy"))

@@ -94,7 +94,7 @@ def test_a_spanish_correction_at_the_confirmation_is_understood(tmp_path):
     _run(tmp_path, at_confirmation("es") + [
         {"user": "Olvide lo anterior, mejor el 6 de diciembre de 2027",
          "expect": {"commands": ["CorrectSlot"], "step": "confirm", "tool_calls": [],
-                    "response_contains": "al 2027-12-06. ¿Sigo adelante?"}},
+                    "response_contains": "al 6 de diciembre de 2027. ¿Sigo adelante?"}},
         {"user": "sí", "expect": {"tool_calls": ["change_arrival"]}},
     ])
 
@@ -103,7 +103,7 @@ def test_a_french_correction_at_the_confirmation_is_understood(tmp_path):
     _run(tmp_path, at_confirmation("fr") + [
         {"user": "Oublie le 8, mets plutôt le 6 décembre 2027",
          "expect": {"commands": ["CorrectSlot"], "step": "confirm", "tool_calls": [],
-                    "response_contains": "au 2027-12-06. Je continue ?"}},
+                    "response_contains": "au 6 décembre 2027. Je continue ?"}},
     ])
 
 
@@ -117,8 +117,8 @@ def test_no_and_a_day_alone_corrects_the_day_in_the_month_shown(tmp_path):
 def test_a_spanish_yes_but_a_day_alone_corrects_the_day_and_asks_again(tmp_path):
     _run(tmp_path, at_confirmation("es") + [
         {"user": "sí, pero cámbielo al día 5", "expect": {"commands": ["CorrectSlot"], "step": "confirm", "tool_calls": [],
-                                                          "response_contains": "al 2027-12-05. ¿Sigo adelante?"}},
-        {"user": "sí", "expect": {"tool_calls": ["change_arrival"], "response_contains": "2027-12-05"}},
+                                                          "response_contains": "al 5 de diciembre de 2027. ¿Sigo adelante?"}},
+        {"user": "sí", "expect": {"tool_calls": ["change_arrival"], "response_contains": "5 de diciembre de 2027"}},
     ])
 
 

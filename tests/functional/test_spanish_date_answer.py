@@ -10,6 +10,7 @@ from pathlib import Path
 
 from focal.models.turn import TurnRequest
 from focal.pipeline.runner import LocalRunner
+from focal.text.shown_values import shown_date
 from focal.wiring import local_deps
 
 AGENT = """
@@ -65,12 +66,14 @@ def test_pasado_manana_is_the_day_after_tomorrow_or_asked_again_never_tomorrow(t
     answers, now = _conversation(tmp_path, "pasado mañana, por favor")
     today = now.date()
     assert answers[0] == "¿Qué nueva fecha de llegada desea?"
-    right = f"Cambiaré la llegada al {(today + timedelta(days=2)).isoformat()}. ¿Sigo adelante?"
+    right = f"Cambiaré la llegada al {shown_date(today + timedelta(days=2), 'es')}. ¿Sigo adelante?"
     assert answers[1] == right or answers[1].endswith("¿Qué nueva fecha de llegada desea?")  # right, or asked again
-    assert (today + timedelta(days=1)).isoformat() not in answers[1] + answers[2]
+    tomorrow = today + timedelta(days=1)
+    assert tomorrow.isoformat() not in answers[1] + answers[2]
+    assert shown_date(tomorrow, "es") not in answers[1] + answers[2]
 
 
 def test_a_bare_pasado_manana_never_confirms_or_changes_tomorrow(tmp_path: Path):
     answers, now = _conversation(tmp_path, "pasado mañana")
-    tomorrow = (now.date() + timedelta(days=1)).isoformat()
-    assert all(tomorrow not in answer for answer in answers)
+    tomorrow = now.date() + timedelta(days=1)
+    assert all(tomorrow.isoformat() not in answer and shown_date(tomorrow, "es") not in answer for answer in answers)

@@ -23,6 +23,7 @@ from focal.sensing.person_exemplars import ASKING, NEAR_MISSES
 from focal.sensing.person_request import PersonIndex, person_request
 
 HANDOFF, NONE = "handoff", "none"
+MAX_ROUNDS = 10  # threshold and margin chosen in turn until neither moves (two or three rounds in practice)
 
 
 def read_cases(path: Path) -> list[tuple[str, str, str]]:
@@ -85,27 +86,41 @@ def leave_one_out(index: PersonIndex, by_meaning: bool) -> tuple[np.ndarray, np.
     return asking, near, asks
 
 
+def _threshold(unseen: tuple[np.ndarray, np.ndarray, np.ndarray], margin: float) -> tuple[float, float, np.ndarray]:
+    """Halfway between the highest near miss of an unseen sentence that the margin lets through (its kind-mates, if
+    the index holds any, are still there: "who am I chatting with?" left out still has "tell me who I am chatting
+    with here") and the next request above it; with that near miss and the requests above it."""
+    asking, near, asks = unseen
+    passing = ~asks & (asking - near >= margin)
+    top = float(asking[passing].max()) if passing.any() else 0.0
+    above = asking[asks & (asking > top)]
+    return (top + float(above.min())) / 2, top, above
+
+
 def calibrate(multilingual: Embedder) -> list[str]:
-    """The threshold from near misses of unseen kinds (leave out a sentence with its translations): halfway between
-    the highest of them and the next request above it. The margin from near misses of known kinds (leave out the
-    sentence alone): the middle of the margins that keep them all out and lose no request the threshold keeps."""
+    """The threshold from near misses of unseen sentences (leave out a sentence with its translations), judged as the
+    sensor judges a message — by the threshold and the margin: halfway between the highest of them the margin does not
+    stop and the next request above it. The margin from near misses of known kinds (leave out the sentence alone): the
+    middle of the margins that keep them all out and lose no request the threshold keeps. The two depend on each
+    other: from no margin, each is chosen again from the other until neither moves."""
     index = PersonIndex(multilingual)
-    asking, _, asks = leave_one_out(index, by_meaning=True)
-    top_near = float(asking[~asks].max())
-    above = asking[asks & (asking > top_near)]
-    threshold = (top_near + float(above.min())) / 2
+    unseen = leave_one_out(index, by_meaning=True)
     known, near, asks = leave_one_out(index, by_meaning=False)
-    kept = asks & (known >= threshold)
-    low, high = float((known - near)[~asks].max()), float((known - near)[kept].min())
-    lines = [f"leave-one-out on {int(asks.sum())} asking and {int((~asks).sum())} near-miss exemplars",
-             f"unseen kinds: highest near miss {top_near:.3f}, next request {float(above.min()):.3f}; "
-             f"{len(above)}/{int(asks.sum())} requests above it",
-             f"known kinds: near misses at most {low:+.3f} over a near miss, kept requests at least {high:+.3f}"]
-    if low >= high:
-        lines.append("no margin separates them: add exemplars")
-        return lines
-    margin = (max(low, 0.0) + high) / 2  # never below 0: nearer to a near miss than to a request is no request
-    lines.append(f"chosen: threshold {threshold:.3f}, margin {margin:.3f}")
+    margin, lines = 0.0, [f"leave-one-out on {int(asks.sum())} asking and {int((~asks).sum())} near-miss exemplars"]
+    for _ in range(MAX_ROUNDS):
+        threshold, top, above = _threshold(unseen, margin)
+        kept = asks & (known >= threshold)
+        low, high = float((known - near)[~asks].max()), float((known - near)[kept].min())
+        if low >= high:
+            return [*lines, "no margin separates them: add exemplars"]
+        chosen = (max(low, 0.0) + high) / 2  # never below 0: nearer to a near miss than to a request is no request
+        if chosen == margin:
+            break
+        margin = chosen
+    lines += [f"unseen sentences: highest near miss the margin lets through {top:.3f}, next request "
+              f"{float(above.min()):.3f}; {len(above)}/{int(asks.sum())} requests above it",
+              f"known kinds: near misses at most {low:+.3f} over a near miss, kept requests at least {high:+.3f}",
+              f"chosen: threshold {threshold:.3f}, margin {margin:.3f}"]
     return lines
 
 

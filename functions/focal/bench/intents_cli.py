@@ -30,6 +30,7 @@ def cmd(args) -> int:
         full=not args.no_full, clinc=not args.no_clinc, classes=args.classes, per_label=args.rows_per_label,
         head_weight=args.head_weight, baseline=not args.no_baseline, throughput_sentences=args.throughput,
         threads=args.threads, log=(lambda *_: None) if args.quiet else (lambda m: print(m, flush=True)), more=more,
+        joint=not args.minilm_only,
     ))
     return 0
 
@@ -51,5 +52,7 @@ def add_parser(bsub) -> None:
     s.add_argument("--threads", type=int, default=1, help="onnxruntime intra-op threads")
     s.add_argument("--finetuned", help="folder of encoders fine-tuned at build time (scripts/finetune_intents.py): "
                                        "their rows beside the shipped model's")
+    s.add_argument("--minilm-only", action="store_true",
+                   help="match in MiniLM's space alone (a deployment without the multilingual model)")
     s.add_argument("--quiet", action="store_true", help="print only the table")
     s.set_defaults(func=cmd)

@@ -17,10 +17,11 @@ from focal.dialogue.flow import (
 from focal.flow_reading import flow_slots, slot_value_valid
 from focal.models.agent import AgentConfig, Slot
 from focal.models.context import Command, Context
-from focal.models.session import Session
+from focal.models.session import Offer, Session
 from focal.models.turn import RouteDecision
 from focal.sensing.confirmation_reply import DETAIL
 from focal.sensing.extraction import allowed_value, coerce
+from focal.sensing.provenance import customer_may_set
 from focal.tool_inputs import read_variables
 
 
@@ -190,6 +191,7 @@ def _affirm(run: CommandRun, cmd: Command) -> None:
             start_flow(run.agent, run.session, scenario)
             run.decision.switched = True
             run.decision.notes.append(f"started {scenario.id} at the customer's answer")
+            _set_offered_values(run, offer, scenario.id)
         run.session.offer = None
         run.executed.append("AffirmConfirmation")
     elif run.session.flow_state == "confirming" and run.session.active_step_id:
@@ -200,6 +202,20 @@ def _affirm(run: CommandRun, cmd: Command) -> None:
             return
         run.session.confirmed_step = run.session.active_step_id
         run.executed.append("AffirmConfirmation")
+
+
+def _set_offered_values(run: CommandRun, offer: Offer, scenario_id: str) -> None:
+    """The values the customer gave in the message the offer answered, set as if given now: each through the same
+    checks as any slot value (what the customer may set, its type, allowed values, validation rules)."""
+    values = offer.values.get(scenario_id, {})
+    for slot, value in values.items():
+        if not customer_may_set(run.agent, slot):
+            run.decision.notes.append(f"ignored offered value for {slot}: not the customer's to set")
+            continue
+        _set_slot(run, Command(name="SetSlot", flow=scenario_id, slot=slot, value=value))
+    if values:
+        run.decision.notes.append(f"values from the message before the question ({offer.read_by or '?'} reading): "
+                                  f"{', '.join(sorted(values))}")
 
 
 @handles("DenyConfirmation")

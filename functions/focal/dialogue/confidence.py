@@ -63,7 +63,7 @@ from focal.flow_reading import current_step
 from focal.models.agent import AgentConfig, Tool
 from focal.models.turn import TurnState
 from focal.tool_inputs import read_variables, tool_arguments
-from focal.variables import known_variables, placeholders
+from focal.variables import as_said, known_variables, placeholders
 
 FACTORS = ("goal_understanding", "tool_availability", "context_richness", "tool_determinism")
 # Argument provenance (tool_availability) and how established a dependency is (context_richness).
@@ -110,12 +110,13 @@ def last_shown(state: TurnState, messages: int = SHOWN_WINDOW) -> str:
 
 
 def written_in(value: Any, texts: list[str]) -> bool:
-    """The value written out as a whole word (or phrase) in one of the texts, case-insensitively."""
-    needle = _text(value).strip()
-    if not needle:
-        return False
-    pattern = re.compile(rf"(?<!\w){re.escape(needle)}(?!\w)", re.IGNORECASE)
-    return any(pattern.search(t) for t in texts)
+    """The value written out as a whole word (or phrase) in one of the texts, case-insensitively: as English writes
+    it, or as the texts said to the customer write it in the turn's language ("12 345,50", "3 mars 2027")."""
+    for needle in dict.fromkeys(n.strip() for n in (_text(value), as_said(value))):
+        pattern = re.compile(rf"(?<!\w){re.escape(needle)}(?!\w)", re.IGNORECASE) if needle else None
+        if pattern is not None and any(pattern.search(t) for t in texts):
+            return True
+    return False
 
 
 def value_written(agent: AgentConfig, name: str, value: Any, texts: list[str]) -> bool:

@@ -6,8 +6,9 @@ shows the offer itself — a blocked apology or tone (a judge's verdict, a compe
 draft that asks the same question with the same values, and the customer's "yes" then answers that question.
 A draft that shows another amount ("$50" for a $75 offer), leaves a value out, or asks nothing withdraws the
 confirmation as before: no "yes" may run an action the customer was not shown. Values are compared as written:
-numbers by value ("$35", "35.00"), text case-insensitively as whole words; a yes/no or a date is never taken as
-shown (it may be worded in too many ways), so such an offer is withdrawn.
+numbers by value ("$35", "35.00") or as the turn's language writes them ("12 345,50"), text case-insensitively as
+whole words; a yes/no is never taken as shown, nor a date worded otherwise than the engine writes it ("2027-03-03",
+"3 mars 2027" in French): worded in too many ways, such an offer is withdrawn.
 """
 
 from __future__ import annotations
@@ -26,9 +27,10 @@ def shown(value: Any, text: str) -> bool:
     """The value written in `text`: a number by value, a text case-insensitively as whole words; never a yes/no."""
     if isinstance(value, bool) or value in (None, ""):
         return False
-    if isinstance(value, int | float):
-        return any(abs(float(n.replace(",", "")) - float(value)) < 0.005 for n in _NUMBER.findall(text))
-    return written_in(value, [text])
+    if isinstance(value, int | float) and any(abs(float(n.replace(",", "")) - float(value)) < 0.005
+                                              for n in _NUMBER.findall(text)):
+        return True
+    return written_in(value, [text])  # also as the turn's language writes it: "12 345,50", "3 mars 2027"
 
 
 def offer_shown(step: Step | None, variables: dict[str, Any], draft: str, said: dict[str, Any] | None = None) -> bool:

@@ -33,6 +33,12 @@ class Offer(BaseModel):
     kind: Literal["resume", "start", "choose"]
     scenario_id: str
     options: list[str] = Field(default_factory=list, description="the scenarios offered, in the order they were named")
+    values: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="per offered scenario, the slot values the message that was answered with "
+                                          "this question gave, as that turn read them; taking the option sets them "
+                                          "through the flow's own checks (focal.dialogue.commands)")
+    read_by: str | None = Field(default=None, description="who read those values from the customer's message: "
+                                                          "the offline sensor or the model")
 
     def choices(self) -> list[str]:
         return list(self.options) or [self.scenario_id]

@@ -13,6 +13,7 @@ from typing import Any
 from focal.errors import PayloadTooLarge
 from focal.models.turn import TurnState
 from focal.pipeline.turn_texts import for_turn
+from focal.text.shown_values import showing_in
 from focal.turn.deps import Deps
 
 # Step Functions rejects state payloads over 256 KiB; keep a margin for the service's own wrapping.
@@ -36,7 +37,8 @@ def run_stage(name: str, event: dict[str, Any], deps: Deps) -> dict[str, Any]:
     state = TurnState.model_validate(event)
     state.control.next = None  # a jump request is read once, by the transition that follows it
     started = time.perf_counter()
-    state = stage_module(name).run(state, for_turn(deps, state))  # the agent in the conversation's language
+    with showing_in(state.session.language if state.session is not None else None):  # its numbers and dates too
+        state = stage_module(name).run(state, for_turn(deps, state))  # the agent in the conversation's language
     state.add_timing(name, (time.perf_counter() - started) * 1000)
     state.last_stage = name
     if state.result is not None:  # persist builds the result before its own time is known

@@ -9,9 +9,13 @@ name ("the rebooking one"). Nothing here knows a domain: names are the agent's s
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from focal.models.agent import AgentConfig
-from focal.models.session import Offer
+from focal.models.context import Context
+from focal.models.session import Offer, Session
+from focal.sensing.provenance import customer_may_set
+from focal.sensing.slot_reading import slot_commands
 
 MAX_OPTIONS = 3  # the scenarios one question offers to choose between, at most (a clarification, a `choose` offer)
 _ORDINALS = {
@@ -75,3 +79,24 @@ def pick(agent: AgentConfig, offer: Offer, text: str, acts: dict[str, str]) -> t
     if "affirm" in acts:
         return 0, "yes: the first option" if len(options) > 1 else "yes"
     return None, ""
+
+
+def hold_values(agent: AgentConfig, session: Session, context: Context, today: date | None = None) -> None:
+    """Keep on the open offer the slot values the customer's message gave for each offered scenario ("cancel
+    A-1 from March 3?" answered with "did you mean …?"), as the turn's reading found them: a yes starts the flow
+    with them instead of asking again. Only what the customer's words may set is kept (focal.sensing.provenance);
+    each is set later through the flow's own checks, never directly."""
+    offer = session.offer
+    if offer is None or offer.kind == "resume":
+        return
+    notes: list[str] = []
+    for scenario_id in offer.choices():
+        scenario = agent.scenario(scenario_id)
+        if scenario is None:
+            continue
+        found = slot_commands(agent, session, context.message, context.extracted_entities, [scenario], notes, today)
+        values = {c.slot: c.value for c in found
+                  if c.name == "SetSlot" and c.slot and c.value not in (None, "") and customer_may_set(agent, c.slot)}
+        if values:
+            offer.values[scenario_id] = values
+    offer.read_by = context.source if offer.values else None

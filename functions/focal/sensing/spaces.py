@@ -27,6 +27,7 @@ from focal.models.agent import AgentConfig
 from focal.models.context import IntentScore
 from focal.models.localized import examples_in
 from focal.ports import Embedder
+from focal.sensing.intent_ensemble import JointEmbedder
 from focal.sensing.intents import intent_index
 from focal.sensing.turn_language import ENGLISH, primary
 
@@ -98,7 +99,20 @@ def read_in_space(tenant_id: str, agent: AgentConfig, lang: str | None, english:
         assert multilingual is not None  # embed_message refused None
         notes.append(f"matched in the multilingual space ({lang or primary(agent)})")
         return _multilingual_scores(tenant_id, agent, lang or primary(agent), multilingual, found[0]), found[0]
-    return intent_index(tenant_id, agent, english).scores(vector), None
+    return english_scores(tenant_id, agent, english, vector, multilingual, text), None
+
+
+def english_scores(tenant_id: str, agent: AgentConfig, english: Embedder, vector: np.ndarray,
+                   multilingual: Embedder | None, text: str) -> list[IntentScore]:
+    """An English turn: matched in the joint space of both models (focal.sensing.intent_ensemble) when the deployment
+    has the multilingual one, else — or when it cannot load — in MiniLM's alone (English reads well there)."""
+    if multilingual is not None and text:
+        space = JointEmbedder(english, multilingual)
+        try:
+            return intent_index(tenant_id, agent, space).scores(space.joint_message(vector, text))
+        except LOAD_ERRORS as exc:
+            logger.error("multilingual embedder unavailable for the joint space: %s", type(exc).__name__)
+    return intent_index(tenant_id, agent, english).scores(vector)
 
 
 def _multilingual_scores(tenant_id: str, agent: AgentConfig, lang: str, embedder: Embedder,

@@ -6,11 +6,14 @@ owns `route` (built anew each turn); moves the `session`'s flows and sets `confi
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from focal.dialogue import rule_answers
 from focal.dialogue.clarify import likely_scenarios
 from focal.dialogue.commands import CommandRun, execute
 from focal.dialogue.decision import apply_progress
 from focal.dialogue.flow import progress
+from focal.dialogue.notices import turn_language as conversation_language
 from focal.dialogue.rule_filter import filter_rules, record_fires
 from focal.models.agent import AgentConfig
 from focal.models.context import Command
@@ -19,6 +22,8 @@ from focal.models.turn import RouteDecision, TurnState
 from focal.retrieval.applicability import PURPOSE as APPLICABILITY
 from focal.retrieval.applicability import model_applies
 from focal.sensing import language, lexicon
+from focal.sensing.locale_reading import reading_in
+from focal.sensing.offers import hold_values
 from focal.turn.deps import Deps
 from focal.variables import known_variables
 
@@ -176,5 +181,8 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     execute(run_, commands)
     decision.executed = list(run_.executed)
     _decide(state, agent, run_, lang)
+    if decision.action == "clarify" and session.offer is not None and not session.offer.values:
+        with reading_in(conversation_language(state)):  # the offer this turn opened keeps the message's values
+            hold_values(agent, session, context, datetime.fromtimestamp(deps.clock(), UTC).date())
     state.confidence = _turn_confidence(state)
     return state

@@ -37,7 +37,7 @@ from focal.sensing.acts import MODEL_ONLY_YES, act_index, model_yes_doubt, offli
 from focal.sensing.fast_path import ACT_COMMANDS, fast_path
 from focal.sensing.locale_reading import reading_in
 from focal.sensing.model_sensor import model_sensor
-from focal.sensing.offers import MAX_OPTIONS
+from focal.sensing.offers import MAX_OPTIONS, hold_values
 from focal.sensing.offline import offline_context
 from focal.sensing.person_request import asks_for_a_person, person_request
 from focal.sensing.prevalidation import blocking_failures, prevalidate, refusal_text, suggested_questions
@@ -240,6 +240,8 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     state.sensor.commands = list(context.commands)
     if context.is_ambiguous and agent.feature_on("clarification"):
         _clarify(state, agent, context)
+        with reading_in(conversation_language(state)):
+            hold_values(agent, state.session, context, datetime.fromtimestamp(deps.clock(), UTC).date())
     elif not context.commands and (questions := suggested_questions(agent, state.sensor.prevalidation)):
         # "do the same as before" in a new conversation: nothing to act on, ask what is meant
         state.response = questions[0]
