@@ -192,12 +192,18 @@ class Misplaced:
     score: float  # the best fit of a unit holding the figure's value, minus the best fit of any unit
 
 
+def _single_figure_claims(figures: list[DeclaredFigure]) -> list[tuple[DeclaredFigure, str]]:
+    """Each figure with its claim, for claims that hold that one figure only."""
+    claims = [(f, claim(f)) for f in figures]
+    return [(f, c) for f, c in claims if len(_groups(c)) == 1]
+
+
 def misplaced_figures(texts: Sequence[str], figures: list[DeclaredFigure], embedder: Embedder | None,
                       margin: float) -> list[Misplaced | Unbound]:
     """The figures of `figures` whose claim is not about a fact of the agent's `texts` that holds their value, or
     (as Unbound) that cannot be tied to one: no embedder, an embedder error, no unit holding the value."""
     # a sentence of several figures: its one vector cannot tie each to its fact (see the module)
-    said = [(f, c) for f in figures if len(_groups(c := claim(f))) == 1]
+    said = _single_figure_claims(figures)
     if not said:
         return []
     figures = [f for f, _ in said]
