@@ -111,6 +111,14 @@ def test_the_held_out_set_is_labelled_against_the_agent(name):
     assert len(cases) >= max(20, 3 * len(soft)) and case_problems(agent, cases) == []
 
 
+@pytest.mark.parametrize("name", WITH_RULES)
+@pytest.mark.parametrize("folder", ["retrieval_held_out_2", "retrieval_held_out_3"])
+def test_the_later_blind_sets_are_labelled_against_the_agent(folder, name):
+    """Written blind and measured only (their READMEs): every id, scenario and step they name is the agent's."""
+    agent = load_agent(EXAMPLES / name / "agent.yaml")
+    assert case_problems(agent, load_cases(HELD_OUT.parent / folder / f"{name}.yaml")) == []
+
+
 def test_cli_prints_recall_and_threshold_table(capsys):
     assert main(["bench", "retrieval", RETAIL, "--k", "1,5"]) == 0
     out = capsys.readouterr().out

@@ -35,6 +35,7 @@ class _Model:
 class _Deps:
     def __init__(self, model):
         self.model = model
+        self.clock = lambda: 1_795_867_200.0  # the turn's clock (a date read from a draft is read from it)
 
     def llm(self, agent, state=None):
         return self.model

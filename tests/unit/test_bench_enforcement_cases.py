@@ -130,3 +130,11 @@ def test_each_labelling_error_against_the_agent():
         "case j: judge verdict for 'discount_cap', which is not a subjective rule",
         "case j: judge verdict for 'gone', which is not a subjective rule",
     ]
+
+
+def test_a_sets_today_is_the_date_of_every_case_and_a_bad_one_is_named(tmp_path):
+    case = "cases: [{id: a, category: dates, message: 'when?', draft: 'Soon.', violations: []}]\n"
+    assert [c.today for c in load_cases(write(tmp_path, "today: 2026-03-10\n" + case))] == ["2026-03-10"]
+    assert [c.today for c in load_cases(write(tmp_path, case))] == [None]
+    with pytest.raises(ValueError, match=r"today must be a date written YYYY-MM-DD, not 'next week'"):
+        load_cases(write(tmp_path, "today: next week\n" + case))

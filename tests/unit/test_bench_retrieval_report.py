@@ -30,7 +30,7 @@ def test_the_per_rule_table() -> None:
                    [candidate("shipping_times", .6), candidate("support_hours", .3)]),
         CaseResult(Case("b", None, None, ("shipping_times", "return_policy")),
                    [hit("support_hours", .5), hit("payment_methods", .45), hit("x1", .4), hit("x2", .4), hit("x3", .4),
-                    hit("shipping_times", .38)], [candidate("support_hours", .5), candidate("shipping_times", .38)]),
+                    hit("shipping_times", .36)], [candidate("support_hours", .5), candidate("shipping_times", .36)]),
         CaseResult(Case("c", None, None, ()), [hit("support_hours", .5)], [candidate("support_hours", .5)]),
         CaseResult(Case("d", None, None, ("return_policy",)), [], []),  # nothing ranked: rank 1 of none
         CaseResult(Case("e", None, None, ("shipping_times",)), [hit("shipping_times", .2)], []),  # not a candidate
@@ -39,7 +39,7 @@ def test_the_per_rule_table() -> None:
         ["shipping_times"], ["support_hours"], ["support_hours"], [], []]
     assert per_rule_lines(agent, results) == [
         "rule                 cases   @1   @5  rank (mean)  score (min)     passed  false hits",
-        "shipping_times           3    2    2          2.7         0.38        1/3           0",
+        "shipping_times           3    2    2          2.7         0.36        1/3           0",
         "return_policy            2    1    1          4.0            -        0/2           0",
         "support_hours            0    0    0            -            -        0/0           2",
         "payment_methods          0    0    0            -            -        0/0           0",
@@ -47,8 +47,9 @@ def test_the_per_rule_table() -> None:
 
 
 def test_each_missed_expected_rule_is_counted_by_the_first_check_it_fails() -> None:
-    """Below the agent's threshold (0.25), more than the margin (0.1) below the best rule of its search, beaten by
-    another flow's example, or not among the candidates at all: the report says which cause dominates."""
+    """Below the agent's threshold (0.25), more than the margin (0.1, or a quarter of the best score) below the best rule
+    of its search, beaten by another flow's example, or not among the candidates at all: the report says which cause
+    dominates."""
     from focal.bench.retrieval import labelled_report
     from focal.bench.retrieval_misses import BELOW_BEST, BELOW_THRESHOLD, FLOW_BETTER, NOT_CANDIDATE, miss_causes
 
@@ -57,7 +58,7 @@ def test_each_missed_expected_rule_is_counted_by_the_first_check_it_fails() -> N
     results = [
         CaseResult(Case("a", None, None, ("shipping_times",)), [], [candidate("shipping_times", .2)]),
         CaseResult(Case("b", None, None, ("return_policy", "warranty")), [],
-                   [candidate("warranty", .7), candidate("return_policy", .55)]),
+                   [candidate("warranty", .7), candidate("return_policy", .5)]),
         CaseResult(Case("c", None, None, ("support_hours",)), [], [flow]),
         CaseResult(Case("d", None, None, ("deals",)), [], []),
         CaseResult(Case("e", None, None, ()), [], [candidate("deals", .5)]),

@@ -4,6 +4,7 @@ decision with its cause in the notes."""
 
 from __future__ import annotations
 
+from focal.dialogue.match_bounds import best_margin
 from focal.dialogue.rule_filter import filter_rules, record_fires
 from focal.models.agent import AgentConfig, RetrievalConfig, Rule
 from focal.models.session import Session
@@ -42,7 +43,7 @@ def test_threshold_and_priority_order():
 def test_a_rule_far_below_the_turns_best_rule_does_not_match():
     a = agent(rule("best"), rule("near"), rule("far"))
     notes: list[str] = []
-    margin = a.retrieval.rule_match_margin
+    margin = best_margin(a, 0.7)  # the agent's margin, or a share of the best score when larger
     matched = filter_rules(a, session(), [cand("best", 0.7), cand("near", 0.7 - margin + 0.01),
                                           cand("far", 0.7 - margin - 0.05)], notes)
     assert ids(matched) == ["best", "near"]

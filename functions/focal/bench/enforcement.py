@@ -22,6 +22,7 @@ judge lane is reported as "no model" with what the agent does then (blocks, or m
 File format (YAML)::
 
     output_checks: [relevance, grounding]   # optional: the output checks the labels cover (default both)
+    today: 2026-03-10              # optional: the turn's date the contexts assume (default: the machine's clock)
     contexts:                      # optional named contexts, shared by cases
       credit_b123:
         scenario: compensation     # or null
@@ -57,6 +58,7 @@ import json
 import sys
 import time
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -166,6 +168,12 @@ def run_cases(
         raise ValueError("the labelled set does not fit the agent:\n  " + "\n  ".join(problems))
     benched = benched_agent(agent, checks)
     deps = local_deps(agent_path, ":memory:")
+    days = {c.today for c in cases if c.today is not None}
+    if len(days) > 1:
+        raise ValueError(f"the cases are set on several dates ({sorted(days)}): run each set on its own")
+    if days:  # the set's own date, never the machine's: "within a few days" reads the same on any day
+        noon = datetime.fromisoformat(f"{days.pop()}T12:00:00+00:00").timestamp()
+        deps.clock = lambda: noon
     judge = ScriptedJudge()
     deps.configs, deps.model, deps.model_factory = _FixedAgent(benched), judge, None
     vectors = deps.embedder.embed([c.message.strip() for c in cases]) if cases else np.zeros((0, 0))

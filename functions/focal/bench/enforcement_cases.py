@@ -9,7 +9,8 @@ focal.bench.guards).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ LANES = ("deterministic", "judge", *CHECKS)
 CASE_KEYS = {"id", "category", "context", "profile", "variables", "matched_rules", "message", "draft", "violations", "hard", "note",
              "judge"}
 CONTEXT_KEYS = {"scenario", "step", "profile", "variables", "tools", "matched_rules"}
-TOP_KEYS = {"agent", "output_checks", "contexts", "cases", "sets", "guard_cases"}
+TOP_KEYS = {"agent", "output_checks", "contexts", "cases", "sets", "guard_cases", "today"}
 
 
 # --------------------------------------------------------------------------- the labelled set
@@ -43,6 +44,7 @@ class Case:
     hard: bool = False
     note: str = ""
     judge: dict[str, dict[str, Any]] | None = None
+    today: str | None = None  # the turn's date the set's contexts assume (its `today:`), ISO; None: the machine's clock
 
 
 def as_mapping(value: Any, where: str) -> dict[str, Any]:
@@ -85,13 +87,24 @@ def load_cases(path: str | Path) -> list[Case]:
     if unknown:
         raise ValueError(f"{path}: unknown key(s) {sorted(unknown)}")
     named = as_mapping(data.get("contexts"), f"{path}: contexts")
+    today = _today(data.get("today"), f"{path}: today")
     cases: list[Case] = []
     seen: set[str] = set()
     for i, item in enumerate(data["cases"]):
         case_id = _case_id(item, f"{path}: cases[{i}]", seen)
         seen.add(case_id)
-        cases.append(_case(item, case_id, named, f"{path}: case {case_id}"))
+        cases.append(replace(_case(item, case_id, named, f"{path}: case {case_id}"), today=today))
     return cases
+
+
+def _today(raw: Any, where: str) -> str | None:
+    """The set's `today:` ("2026-03-10"): the date its contexts are set on ("within a few days" is read from it)."""
+    if raw is None:
+        return None
+    try:
+        return date.fromisoformat(str(raw)).isoformat()
+    except ValueError:
+        raise ValueError(f"{where} must be a date written YYYY-MM-DD, not {raw!r}") from None
 
 
 def _case_id(item: Any, where: str, seen: set[str]) -> str:

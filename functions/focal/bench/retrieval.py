@@ -136,7 +136,8 @@ class CaseResult:
 
 def scored(agent: AgentConfig, hits: list[RuleHit]) -> list[ScoredRule]:
     return [ScoredRule(rule_id=h.rule_id, score=h.score, scope=rule.scope.value, reason=h.reason, flow_id=h.flow_id,
-                       flow_score=h.flow_score, best_score=h.best_score) for h in hits if (rule := agent.rule(h.rule_id)) is not None]
+                       flow_score=h.flow_score, best_score=h.best_score,
+                       nearest_other=h.nearest_other) for h in hits if (rule := agent.rule(h.rule_id)) is not None]
 
 
 def passing(agent: AgentConfig, candidates: list[ScoredRule], threshold: float | None = None) -> set[str]:
@@ -169,7 +170,7 @@ def run_cases(agent: AgentConfig, cases: Sequence[Case], embedder: Embedder, ind
         candidates = scored(agent, search_message(agent, index, embedder, scope, case.message, query))
         passing(agent, candidates)
         t2 = time.perf_counter()
-        ranked = [h for h in search_rules(agent, index, scope, query, max_k) if h.reason == "similarity"]
+        ranked = [h for h in search_rules(agent, index, scope, query, max_k, case.message) if h.reason == "similarity"]
         results.append(CaseResult(case, ranked, candidates, (t2 - t1) * 1000, (t1 - t0) * 1000))
     return results
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from focal.dialogue.match_bounds import best_margin, rule_threshold
 from focal.models.agent import AgentConfig
 from focal.models.turn import ScoredRule
 
@@ -28,10 +29,10 @@ def miss_cause(agent: AgentConfig, candidates: Sequence[ScoredRule], rule_id: st
     cand = next((c for c in candidates if c.rule_id == rule_id), None)
     if cand is None:
         return NOT_CANDIDATE
-    if cand.score < cfg.rule_match_threshold:
+    if cand.score < rule_threshold(agent, cand.nearest_other):
         return BELOW_THRESHOLD
     best = cand.best_score if cand.best_score is not None else max(c.score for c in candidates)
-    if cand.score < best - cfg.rule_match_margin:
+    if cand.score < best - best_margin(agent, best):
         return BELOW_BEST
     if cand.flow_score is not None and cand.score < cand.flow_score - cfg.rule_match_margin:
         return FLOW_BETTER

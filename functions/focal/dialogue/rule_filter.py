@@ -1,7 +1,8 @@
 """Which retrieved candidates truly apply.
 
-1. calibrated similarity (focal.retrieval.matching): at least `rule_match_threshold`, within
-   `rule_match_margin` of the best rule of its search (the whole message's, or one part's when the message
+1. calibrated similarity (focal.retrieval.matching): at least the rule's threshold (`rule_match_threshold`, lower
+   for a rule nothing else comes near), within the margin (`rule_match_margin`, or a share of a high best score:
+   focal.dialogue.match_bounds) of the best rule of its search (the whole message's, or one part's when the message
    carries several concerns, focal.retrieval.message_parts), and not beaten by more than the margin by another
    flow's entry example (the message asks for that flow, not what the rule answers) nor, for a soft
    rule, by the value the message gives the variable asked last turn (the message is that answer,
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from focal.dialogue.match_bounds import best_margin, rule_threshold
 from focal.models.agent import AgentConfig
 from focal.models.session import Session
 from focal.models.turn import ScoredRule
@@ -93,14 +95,14 @@ def below(agent: AgentConfig, candidates: list[ScoredRule], cand: ScoredRule, fl
     `flows_compete` False: the message only asks how things are (focal.dialogue.rule_answers), which no flow
     answers, so a flow's resemblance is no reason to set the rule aside."""
     cfg = agent.retrieval
-    if cand.score < cfg.rule_match_threshold:
+    if cand.score < rule_threshold(agent, cand.nearest_other):
         return ""
     if cand.best_score is not None:  # measured against the best rule of its own search (focal.retrieval.message_parts)
-        if cand.score < cand.best_score - cfg.rule_match_margin:
-            return f"{cand.score:.2f} is more than {cfg.rule_match_margin:g} below the best rule for that part of the " \
+        if cand.score < cand.best_score - (margin := best_margin(agent, cand.best_score)):
+            return f"{cand.score:.2f} is more than {margin:.2f} below the best rule for that part of the " \
                    f"message ({cand.best_score:.2f})"
-    elif cand.score < (best := max(candidates, key=lambda c: c.score)).score - cfg.rule_match_margin:
-        return f"{cand.score:.2f} is more than {cfg.rule_match_margin:g} below rule {best.rule_id} ({best.score:.2f})"
+    elif cand.score < (best := max(candidates, key=lambda c: c.score)).score - (margin := best_margin(agent, best.score)):
+        return f"{cand.score:.2f} is more than {margin:.2f} below rule {best.rule_id} ({best.score:.2f})"
     if flows_compete and cand.flow_score is not None and cand.score < cand.flow_score - cfg.rule_match_margin:
         return f"the message fits flow {cand.flow_id} better ({cand.flow_score:.2f} vs {cand.score:.2f})"
     if cand.answer_score is not None and cand.score < cand.answer_score - cfg.rule_match_margin \

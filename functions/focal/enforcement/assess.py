@@ -20,6 +20,7 @@ action may do.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from focal.enforcement.draft_reading import NUMERIC as NUMERIC_TYPES
@@ -128,12 +129,12 @@ def _numeric(agent: AgentConfig, rules: list[Rule], f: ProfileFieldDefinition, d
 
 
 def assess(agent: AgentConfig, rules: list[Rule], names: set[str], draft: Draft, known: dict[str, Any],
-           message: str = "", acted: bool = False, requested: str | None = None) -> Assessment:
+           message: str = "", acted: bool = False, requested: str | None = None, today: date | None = None) -> Assessment:
     """The reading the rule lanes evaluate, and what needs verification. `message`: the customer's; `acted`: a
     side-effecting tool ran this turn, or the turn is in a flow (what the draft reports is that flow's to guard);
-    `requested`: the scenario the message was read as asking for, outside the turn's flow."""
+    `requested`: the scenario the message was read as asking for, outside the turn's flow; `today`: the turn's date."""
     model = draft.source == "model"
-    reading, ask = offline_reading(agent, draft.text, names, known=known, model_written=model)
+    reading, ask = offline_reading(agent, draft.text, names, known=known, model_written=model, today=today)
     result = Assessment(reading=reading)
     if not model:  # the agent's texts filled with known values: only what the reader cannot place is asked about
         result.verify = [f for f in ask if f.field_name in reading.uncertain]

@@ -42,6 +42,7 @@ from focal.enforcement.amount_repeats import Site, said_again_of, sites_of
 from focal.enforcement.amount_tokens import MONEY, normalised, number, show, tokens
 from focal.enforcement.linear_scan import CloseValues, close
 from focal.enforcement.terms import joined
+from focal.enforcement.whole_quantity import whole_of_field
 from focal.models.agent import AgentConfig, ProfileFieldDefinition
 from focal.text.amount_styles import ambiguous_amounts
 from focal.text.amounts import GIVEN_AWAY_MARK
@@ -112,6 +113,10 @@ class _Sentence:
     def __init__(self, clauses: list[Clause], names: tuple[str, ...]):
         self.clauses, self._names = clauses, names
         self._named: list[str] | None = None
+
+    def states_amount(self) -> bool:
+        """Any clause states an amount or a share."""
+        return any(tokens(kind, c.text) for c in self.clauses for kind in ("money", "percentage"))
 
     def purchases_named(self) -> list[str]:
         if self._named is None:
@@ -226,8 +231,11 @@ class _Reader:
 
     def _note_whole(self, text: str, sentence: _Sentence) -> None:
         """A money cue with no amount: the whole ("in full"), a known purchase named, or the purchase as its object."""
-        if self.lex.whole.search(text) or self.lex.charge_back.search(text):
-            self.wholes.append("whole")  # "in full", "I'll reverse the charge": the whole, or cannot verify
+        if self.lex.whole.search(text) or self.lex.charge_back.search(text) or (
+                whole_of_field(text, self.field) and not sentence.states_amount()):
+            # "in full", "I'll reverse the charge", "all your overdue fines" (in a sentence with no amount: "every
+            # fine can be waived, up to $5" is a limit): the whole, or cannot verify
+            self.wholes.append("whole")
         elif (named := sentence.purchases_named()) and (self.lex.gives_back.search(text) or any(h.search(text) for h in self.hints)):
             # "I'll reimburse B-123", "the Oak suite will be credited", "B-123 qualifies, and the credit is
             # underway": a known purchase named in the sentence of a cue that gives money back — its whole

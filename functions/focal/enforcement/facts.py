@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from focal.models.agent import AgentConfig
+from focal.per_object import PerObject
 from focal.text.numbers import figure_readings
 from focal.text.views import reader_view
 
@@ -239,19 +240,12 @@ def _figure(read: str, m: re.Match[str], raw: str, src: Sources, languages: Iter
         declared.append(DeclaredFigure(read, m.start(), m.end(), (frozenset(values & src.numbers),)))
 
 
-def agent_declared_texts(agent: AgentConfig) -> list[str]:
-    """Every text the agent file declares (its own words and constants), read once per loaded agent."""
-    cached = _DECLARED.get(id(agent))
-    if cached is not None and cached[0] is agent:
-        return cached[1]
-    texts = [s for s in _walk(agent.model_dump(mode="json", exclude={"tools"})) if isinstance(s, str)]
-    if len(_DECLARED) > 64:
-        _DECLARED.clear()
-    _DECLARED[id(agent)] = (agent, texts)
-    return texts
+def _declared_texts(agent: AgentConfig) -> list[str]:
+    return [s for s in _walk(agent.model_dump(mode="json", exclude={"tools"})) if isinstance(s, str)]
 
 
-_DECLARED: dict[int, tuple[AgentConfig, list[str]]] = {}
+# Every text the agent file declares (its own words and constants), read once per loaded agent.
+agent_declared_texts: PerObject[AgentConfig, list[str]] = PerObject(_declared_texts)
 
 
 _CURRENCY = r"[$€£¥₹]|\b(?:usd|eur|gbp|chf|cad|aud|mxn|euros?|dollars?|pesos|pounds|francs?)\b"

@@ -197,13 +197,14 @@ def misplaced_figures(texts: Sequence[str], figures: list[DeclaredFigure], embed
     """The figures of `figures` whose claim is not about a fact of the agent's `texts` that holds their value, or
     (as Unbound) that cannot be tied to one: no embedder, an embedder error, no unit holding the value."""
     # a sentence of several figures: its one vector cannot tie each to its fact (see the module)
-    figures = [f for f in figures if len(_groups(claim(f))) == 1]
-    if not figures:
+    said = [(f, c) for f in figures if len(_groups(c := claim(f))) == 1]
+    if not said:
         return []
+    figures = [f for f, _ in said]
     units = _units(texts)
     if embedder is None:
         return [Unbound("figure", f.text[f.start:f.end]) for f in figures]
-    claims = list(dict.fromkeys(claim(f) for f in figures))
+    claims = list(dict.fromkeys(c for _, c in said))
     try:
         unit_vecs = _fixed_vectors(embedder, [_words(u.text) for u in units])
         led_vecs = _fixed_vectors(embedder, [_words(f"{u.subject} … {u.text}" if u.subject else u.text) for u in units])
@@ -214,8 +215,8 @@ def misplaced_figures(texts: Sequence[str], figures: list[DeclaredFigure], embed
     # unit lost ("desk hours" for the weekend hours), never dilute a unit that already says it
     sims = np.maximum(claim_vecs @ unit_vecs.T, claim_vecs @ led_vecs.T)
     out: list[Misplaced | Unbound] = []
-    for f in figures:
-        row = sims[claims.index(claim(f))]
+    for f, c in said:
+        row = sims[claims.index(c)]
         holding = [i for i, u in enumerate(units) if all(v & u.values for v in f.values)]
         if not holding:
             out.append(Unbound("figure", f.text[f.start:f.end]))

@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from focal import expressions
 from focal.enforcement.amount_cues import EXCEPTION, REFUSED_AFTER, TURNAROUND
 from focal.enforcement.amount_forms import may_state_amount, states_figure
 from focal.enforcement.amount_known import amount_roles, known_names, known_values, names_in
+from focal.enforcement.date_promises import vague_promise
 from focal.enforcement.draft_reading import NUMERIC, policy_figures, read_amount
 from focal.enforcement.linear_scan import Suffixes
 from focal.enforcement.terms import term_pattern
+from focal.enforcement.whole_quantity import whole_in_other_language
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
 from focal.models.turn import Violation
@@ -61,11 +64,13 @@ def _worth_asking(field: ProfileFieldDefinition, draft: str) -> bool:
 
 def offline_reading(
     agent: AgentConfig, draft: str, names: set[str], known: dict[str, Any] | None = None, model_written: bool = True,
+    today: date | None = None,
 ) -> tuple[DraftReading, list[ProfileFieldDefinition]]:
     """The reading without a model, and the fields a model should read (`draft_variables` asks it). Every check
     reads the checked draft (focal.text.draft_view). `model_written`: not one of the agent's own texts —
     then a draft with a sentence or a clause in another language than the cues' (English) states no amount the
-    reading can place, once it states a figure or names one of the turn's known purchases."""
+    reading can place, once it states a figure or names one of the turn's known purchases. `today`: the turn's date
+    (the caller's clock), from which a date named vaguely ("in about two months") is read as a range."""
     known = known or {}
     fields = [f for n in sorted(names) if (f := agent.field(n)) is not None and "response" in f.sources
               and not f.privileged]
@@ -76,6 +81,8 @@ def offline_reading(
     draft_read = _Draft(agent, text, known, {f.field_name for f in fields}, foreign)
     for f in (_folded(f) for f in fields):
         asked = draft_read.amount(f, reading) if f.field_type in NUMERIC else _read_other(f, text, reading, foreign)
+        if f.field_type == "date":
+            asked = _vague_date(f, as_read(draft), tuple(agent.languages), today, reading) or asked
         if asked:
             ask.append(f)
     return reading, ask
@@ -96,11 +103,12 @@ class _Draft:
         purchases = known_names(agent, f, self.known, self.read)
         knowns = known_values(agent, kind, self.known, self.read)
         if self.foreign and kind in ("money", "percentage") and (states_figure(text) or names_in(purchases, text)
-                                                                  or knowns):
+                                                                  or knowns or self._whole_in_words()):
             # "Le reembolsamos $75", "…un reembolso completo del pedido B-123", "le devolvemos la cuota íntegra" (the
             # turn knows the fee): the cue words are English, so what a sentence in another language promises cannot
             # be read offline once the answer states a figure, names a known purchase or the turn knows an amount
-            # it could promise without a figure (a model reads it)
+            # it could promise without a figure, or a sentence covers the whole of something ("todas sus multas":
+            # focal.enforcement.whole_quantity) — a model reads it
             language, part = self.foreign[0]
             reading.uncertain[f.field_name] = (f"the answer is not all in English ({language}: \"{part[:60]}\"): the "
                                                f"offline reading cannot tell what it promises for {f.field_name}")
@@ -113,6 +121,26 @@ class _Draft:
             reading.uncertain[f.field_name] = amount.uncertain
             reading.unexplained[f.field_name] = amount.unexplained
         return bool(amount.uncertain or (amount.cue and amount.value is None and may_state_amount(text, kind)))
+
+    def _whole_in_words(self) -> bool:
+        """A sentence in another language covers the whole of something ("todas sus multas")."""
+        return any(whole_in_other_language(part) for _, part in self.foreign)
+
+
+def _vague_date(f: ProfileFieldDefinition, draft: str, languages: tuple[str, ...], today: date | None,
+                reading: DraftReading) -> bool:
+    """A date the draft names only vaguely (focal.enforcement.date_promises) into `reading`; True when a model should
+    read it (its latest day cannot be formed: uncertain, never the default)."""
+    exact = reading.values.get(f.field_name)
+    promise = vague_promise(draft, languages, today, exact if isinstance(exact, str) and exact else None)
+    if promise is None or f.field_name in reading.uncertain:
+        return False
+    if promise.unknown:
+        reading.values.pop(f.field_name, None)
+        reading.uncertain[f.field_name] = promise.unknown
+        return True
+    reading.values[f.field_name] = promise.latest
+    return False
 
 
 def _read_by_hints(f: ProfileFieldDefinition) -> bool:

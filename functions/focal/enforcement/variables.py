@@ -13,6 +13,7 @@ that call fails, an uncertain field stays uncertain.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -64,11 +65,12 @@ def _model_values(
 def draft_variables(
     agent: AgentConfig, draft: str, names: set[str], model: LanguageModel | None = None,
     calls: list[ModelCall] | None = None, known: dict[str, Any] | None = None, model_written: bool = True,
+    today: date | None = None,
 ) -> DraftReading:
     """What `draft` states for each response field in `names`; `known` is the turn's variables (field
     defaults < profile < session < slots), against which restated amounts are attributed; `model_written`:
-    not one of the agent's own texts (see `offline_reading`)."""
-    reading, ask = offline_reading(agent, draft, names, known, model_written)
+    not one of the agent's own texts (see `offline_reading`); `today`: the turn's date."""
+    reading, ask = offline_reading(agent, draft, names, known, model_written, today)
     if ask and model is not None and model.available(PURPOSE):
         answered = _model_values(model, ask, draft, calls if calls is not None else [])
         if answered is not None:

@@ -416,11 +416,14 @@ class RetrievalConfig(Strict):
     rule_match_threshold: float = Field(default=0.25, ge=0, le=1,
         description="least calibrated similarity of a rule to the message for the rule to match: the cosine, after "
         "centring both on the model's background mean, of the message and the rule's best key (its condition_text, "
-        "its condition_text followed by its action_text, or one of its examples); unrelated texts score about 0",
+        "its condition_text followed by its action_text, or one of its examples), plus the words they share in "
+        "character n-grams; unrelated texts score about 0. A rule that no other rule's example nor flow's entry "
+        "example comes near matches down to the best score they reach on it, at most 0.1 lower",
     )
     rule_match_margin: float = Field(default=0.1, ge=0, le=1,
-        description="a rule also matches only within this of the turn's best rule, and of the best entry example of "
-        "any flow but the rule's own (a request that starts a flow is the flow's, not a rule's)",
+        description="a rule also matches only within this (or a quarter of the best rule's score, when larger) of the "
+        "turn's best rule, and within this of the best entry example of any flow but the rule's own (a request "
+        "that starts a flow is the flow's, not a rule's)",
     )
     model_filter: StrictBool = Field(
         default=False,

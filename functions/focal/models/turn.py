@@ -78,6 +78,9 @@ class ScoredRule(BaseModel):
     best_score: float | None = Field(
         default=None, description="the best rule's similarity in the search this score comes from: the whole message's, "
                                   "or one part's when the message has several (focal.retrieval.message_parts)")
+    nearest_other: float | None = Field(
+        default=None, description="the best score any other rule's example or any flow's entry example reaches on this "
+                                  "rule's keys: the rule's own threshold (focal.dialogue.match_bounds)")
     answer_slot: str | None = Field(default=None, description="the variable asked last turn that the message gives a value")
     answer_score: float | None = Field(
         default=None, description="the calibrated similarity of the message to that value's words (a soft rule must not "

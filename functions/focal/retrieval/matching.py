@@ -2,9 +2,11 @@
 
 A rule is matched through its keys (its condition, its condition with its action, and its examples:
 focal.retrieval.rules); its score is the best of them — a calibrated similarity
-(focal.retrieval.calibration). The search asks the index for enough documents that `top_k` distinct rules
-come back even when one rule's keys fill many places, then keeps the `top_k` best rules and every GLOBAL hard
-constraint the index always returns.
+(focal.retrieval.calibration) with the key's lexical evidence added when the search is given the message's text
+(focal.retrieval.lexical; entry examples alike, so a flow competes on the same scale). Each hit also carries the
+rule's nearest other (focal.retrieval.rule_thresholds), from which the rule filter takes the rule's own threshold.
+The search asks the index for enough documents that `top_k` distinct rules come back even when one rule's keys
+fill many places, then keeps the `top_k` best rules and every GLOBAL hard constraint the index always returns.
 
 Beside each candidate stands the best entry example of any flow but the rule's own (scenario
 documents of the same index): the rule filter lets a rule match only when it explains the message
@@ -14,12 +16,14 @@ matching "How long does a dispute take?".
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
 from focal.models.agent import AgentConfig, Scope
 from focal.ports import Hit, RuleIndex, ScopeFilter
+from focal.retrieval.lexical import Vector, hybrid_score, lexical_model
 from focal.retrieval.rules import indexed_scope_id, rule_keys, rule_of
 
 ALWAYS_INCLUDED = "always included"
@@ -34,6 +38,7 @@ class RuleHit:
     flow_id: str | None = None
     flow_score: float | None = None
     best_score: float | None = None  # the best rule's score in the same search (the rule filter's relative cut)
+    nearest_other: float | None = None  # the rule's own threshold's source (focal.retrieval.rule_thresholds)
 
 
 def keys_per_rule(agent: AgentConfig) -> int:
@@ -52,11 +57,20 @@ def _fold(hits: list[Hit]) -> dict[str, Hit]:
     return best
 
 
-def flow_scores(index: RuleIndex, scope: ScopeFilter, vector: np.ndarray) -> dict[str, float]:
+def hybrid(agent: AgentConfig, hits: list[Hit], words: Vector | None) -> list[Hit]:
+    """Each document's calibrated similarity with its lexical evidence added (focal.retrieval.lexical)."""
+    if words is None or not hits:
+        return hits
+    lex = lexical_model(agent).scores(words, [h.rule_id for h in hits])
+    return [Hit(h.rule_id, hybrid_score(h.score, lex[h.rule_id]), h.reason) for h in hits]
+
+
+def flow_scores(agent: AgentConfig, index: RuleIndex, scope: ScopeFilter, vector: np.ndarray,
+                words: Vector | None = None) -> dict[str, float]:
     """scenario id → the calibrated similarity of its best entry example to the message."""
     flows = ScopeFilter(scope.tenant_id, scope.agent_id, kind="scenario")
     out: dict[str, float] = {}
-    for h in index.search(flows, vector, FLOW_EXAMPLES_SEARCHED):
+    for h in hybrid(agent, index.search(flows, vector, FLOW_EXAMPLES_SEARCHED), words):
         scenario_id = rule_of(h.rule_id)
         out[scenario_id] = max(out.get(scenario_id, -1.0), h.score)
     return out
@@ -73,21 +87,25 @@ def _own_flow(agent: AgentConfig, rule_id: str) -> str | None:
     return scope_id
 
 
-def search_rules(agent: AgentConfig, index: RuleIndex, scope: ScopeFilter, vector: np.ndarray, top_k: int) -> list[RuleHit]:
+def search_rules(agent: AgentConfig, index: RuleIndex, scope: ScopeFilter, vector: np.ndarray, top_k: int,
+                 text: str | None = None, nearest: Mapping[str, float] | None = None) -> list[RuleHit]:
     """The `top_k` best rules in scope (best key each) plus the GLOBAL hard constraints always returned,
-    each with its competing flow."""
-    hits = index.search(scope, vector, top_k * keys_per_rule(agent))
+    each with its competing flow. `text`: the message, whose lexical evidence joins each key's score
+    (focal.retrieval.lexical); `nearest`: each rule's nearest other (focal.retrieval.rule_thresholds)."""
+    words = lexical_model(agent).vector(text) if text is not None else None
+    hits = hybrid(agent, index.search(scope, vector, top_k * keys_per_rule(agent)), words)
     folded = _fold(hits)
     similar = sorted((h for h in folded.values() if h.reason != ALWAYS_INCLUDED), key=lambda h: -h.score)
     kept = similar[:top_k] + [h for h in folded.values() if h.reason == ALWAYS_INCLUDED]
     kept += [Hit(h.rule_id, h.score, ALWAYS_INCLUDED) for h in similar[top_k:] if _global_hard(agent, h.rule_id)]
-    flows = flow_scores(index, scope, vector) if kept else {}
+    flows = flow_scores(agent, index, scope, vector, words) if kept else {}
     best = max((h.score for h in kept), default=None)
     out = []
     for h in kept:
         own = _own_flow(agent, h.rule_id)
         flow_id, flow_score = max(((f, s) for f, s in flows.items() if f != own), key=lambda fs: fs[1], default=(None, None))
-        out.append(RuleHit(h.rule_id, h.score, h.reason, flow_id, flow_score, best_score=best))
+        out.append(RuleHit(h.rule_id, h.score, h.reason, flow_id, flow_score, best_score=best,
+                           nearest_other=(nearest or {}).get(h.rule_id)))
     return out
 
 

@@ -21,10 +21,12 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from focal.dialogue.match_bounds import best_margin, rule_threshold
 from focal.models.agent import AgentConfig
 from focal.ports import Embedder, RuleIndex, ScopeFilter
 from focal.retrieval.calibration import centred
 from focal.retrieval.matching import ALWAYS_INCLUDED, RuleHit, search_rules
+from focal.retrieval.rule_thresholds import rule_nearest_others
 
 PART_MIN_WORDS = 4
 # A part is read without the rest of the message ("can you fix it?" after "The address you have for me is wrong"): its rule
@@ -43,9 +45,9 @@ def message_parts(message: str) -> list[str]:
 def _shortfall(agent: AgentConfig, hit: RuleHit) -> float:
     """How far the hit is from passing the similarity decision within its own search (≤ 0: it passes)."""
     cfg = agent.retrieval
-    gaps = [cfg.rule_match_threshold - hit.score]
+    gaps = [rule_threshold(agent, hit.nearest_other) - hit.score]
     if hit.best_score is not None:
-        gaps.append(hit.best_score - cfg.rule_match_margin - hit.score)
+        gaps.append(hit.best_score - best_margin(agent, hit.best_score) - hit.score)
     if hit.flow_score is not None:
         gaps.append(hit.flow_score - cfg.rule_match_margin - hit.score)
     return max(gaps)
@@ -77,6 +79,7 @@ def search_with_parts(agent: AgentConfig, message: str, whole: list[RuleHit],
 def search_message(agent: AgentConfig, index: RuleIndex, embedder: Embedder, scope: ScopeFilter, message: str,
                    query: np.ndarray) -> list[RuleHit]:
     """A turn's rule hits in the index's space: the message (`query`, its centred vector) and its parts."""
-    top_k = agent.retrieval.top_k
-    return search_with_parts(agent, message, search_rules(agent, index, scope, query, top_k), lambda parts: [
-        search_rules(agent, index, scope, q, top_k) for q in centred(embedder, embedder.embed(parts))])
+    top_k, nearest = agent.retrieval.top_k, rule_nearest_others(agent, embedder)
+    return search_with_parts(agent, message, search_rules(agent, index, scope, query, top_k, message, nearest), lambda parts: [
+        search_rules(agent, index, scope, q, top_k, part, nearest)
+        for q, part in zip(centred(embedder, embedder.embed(parts)), parts, strict=True)])

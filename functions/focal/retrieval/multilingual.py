@@ -22,6 +22,7 @@ from focal.per_object import PerObject
 from focal.ports import Embedder, Hit, RuleIndex, ScopeFilter
 from focal.retrieval.calibration import centred
 from focal.retrieval.matching import RuleHit, search_rules
+from focal.retrieval.rule_thresholds import rule_nearest_others
 from focal.retrieval.rules import KEY_SEPARATOR, config_digest, rule_keys, sync_index
 from focal.sensing.spaces import MultilingualSpaceUnavailable, embed_message, on_reference_scale
 
@@ -92,8 +93,9 @@ def search_multilingual(deps: Deps, tenant_id: str, agent: AgentConfig, scope: S
     view = ensure_multilingual_indexed(deps, tenant_id, agent)
     own = agent.languages[0] if agent.languages else "en"
     scaled = _OnReferenceScale(index, embedder, _languages(agent), own, lang or own)
-    return [search_rules(view, scaled, scope, query, agent.retrieval.top_k)  # type: ignore[arg-type]
-            for query in centred(embedder, vectors)]
+    nearest = rule_nearest_others(agent, deps.embedder)  # on MiniLM's scale, where the scores are put
+    return [search_rules(view, scaled, scope, query, agent.retrieval.top_k, text, nearest)  # type: ignore[arg-type]
+            for query, text in zip(centred(embedder, vectors), texts, strict=True)]
 
 
 _languages: PerObject[AgentConfig, dict[str, str]] = PerObject(key_languages)  # once per config object

@@ -52,6 +52,11 @@ def _info(lang: str) -> dict[str, Any]:
     return dict(module.info)
 
 
+def library_data(lang: str) -> dict[str, Any]:
+    """The library's date data of `lang` (month names, units, relative phrases); DateWordsUnavailable without it."""
+    return _info(lang)
+
+
 def _words(value: Any) -> set[str]:
     if isinstance(value, str):
         return {w.lower() for w in WORD.findall(value) if not w.isdigit()}

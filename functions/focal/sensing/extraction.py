@@ -15,6 +15,7 @@ from focal.models.agent import ProfileFieldDefinition
 from focal.sensing import dates, lexicon
 from focal.sensing.locale_reading import answer_date, as_read
 from focal.sensing.money import message_amount, spelled_numbers
+from focal.text.sentences import hinted_sentences
 
 _MONEY = re.compile(
     r"(?:[$€£]\s?|\b(?:usd|eur|gbp)\s?)(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)"
@@ -23,7 +24,6 @@ _MONEY = re.compile(
 )
 _PERCENT = re.compile(r"\b(\d+(?:\.\d+)?)\s?(?:%|percent\b)", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)(?![\w.])")
-_SENTENCE = re.compile(r"(?:\d\.\d|[^.!?\n])+[.!?]?")  # "$49.99" does not end a sentence
 _TRUE_WORDS = {"yes", "true", "y", "yeah", "yep", "correct"}
 _FALSE_WORDS = {"no", "false", "n", "nope"}
 
@@ -82,15 +82,6 @@ def field_pattern(pattern: str, ignore_case: bool = False) -> FieldPattern | Non
         return None
 
 
-def _sentences(text: str, hints: list[str]) -> list[str]:
-    """The sentences a value may come from: all of them, or those naming a hint keyword."""
-    sentences = [s.strip() for s in _SENTENCE.findall(text) if s.strip()] or [text]
-    if not hints:
-        return sentences
-    lowered = [h.lower() for h in hints]
-    return [s for s in sentences if any(h in s.lower() for h in lowered)]
-
-
 def _amounts(text: str) -> list[float]:
     out = []
     for m in _MONEY.finditer(text):
@@ -102,12 +93,12 @@ def _amounts(text: str) -> list[float]:
 def _figure(kind: str, text: str, hints: list[str]) -> Any:
     if kind == "money":
         # The largest amount the relevant sentences state: the conservative reading for caps.
-        amounts = [a for s in _sentences(text, hints) for a in _amounts(s)]
+        amounts = [a for s in hinted_sentences(text, hints) for a in _amounts(s)]
         return max(amounts) if amounts else None
     if kind == "percentage":
-        values = [float(m.group(1)) for s in _sentences(text, hints) for m in _PERCENT.finditer(s)]
+        values = [float(m.group(1)) for s in hinted_sentences(text, hints) for m in _PERCENT.finditer(s)]
         return max(values) if values else None
-    for s in _sentences(text, hints):
+    for s in hinted_sentences(text, hints):
         if m := _NUMBER.search(s):
             value = float(m.group(1))
             return int(value) if kind == "integer" else value

@@ -26,6 +26,7 @@ from focal.sensing.locale_reading import currency_near, current, figures_as_read
 from focal.text.amounts import amounts_in_one_form
 from focal.text.number_words import WORD_RUN, number_value
 from focal.text.numbers import number_styles, read_figure
+from focal.text.sentences import hinted_sentences
 
 _I = re.IGNORECASE
 _CURRENCY_WORDS = r"dollars?|bucks|usd|euros?|eur|pounds|gbp|quid"
@@ -46,7 +47,6 @@ _BOUND_AFTER = re.compile(r"^\s*(?:\+|(?:or|and)\s+(?:more|less|over|under|above
 # "1000-2000", "$1,000 to $2,000", "1000 or 2000", "between 1000 and 2000" (dates and times masked first).
 _RANGE = re.compile(r"\d\s*(?:-|–|—|to|or|and|/)\s*[$€£]?\s*\d|\bbetween\b", _I)
 _DATES_TIMES = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b\d{1,2}:\d{2}\b")
-_SENTENCE = re.compile(r"(?:\d\.\d|[^.!?\n])+[.!?]?")  # "$49.99" does not end a sentence
 # What a bare figure must not be: a count, a duration, a share, a time, an ordinal ("3 days", "2 kids",
 # "10%", "5pm", "3rd"), or a year or reference after its word ("in 2024", "number 1200", "#12").
 _UNIT_AFTER = re.compile(
@@ -149,9 +149,7 @@ def message_amount(text: str, hints: list[str], answering: bool = False) -> floa
     if lang is not None:
         text = figures_as_read(text, lang)
     text = amounts_in_one_form(spelled_numbers(text), styles=False)  # "$1,20", "$1.200": no exact sum, asked again
-    sentences = [s.strip() for s in _SENTENCE.findall(text) if s.strip()] or [text]
-    lowered = [h.lower() for h in hints]
-    hinted = [s for s in sentences if any(h in s.lower() for h in lowered)] if hints else sentences
+    hinted = hinted_sentences(text, hints)
     named, value = _currency_amount(" ".join(hinted))
     if named or not answering:
         return value

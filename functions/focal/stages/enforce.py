@@ -32,6 +32,7 @@ from __future__ import annotations
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, date, datetime
 from typing import Any
 
 from focal.dialogue.flow import end_flow
@@ -68,10 +69,11 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
     started = time.perf_counter()  # lane 1 timing includes reading the draft's values
     variables = known_variables(agent, state.session, state.profile)
     names = expression_names(rules)
-    if (blocked := _blocked_whatever_it_says(agent, state, rules, names, text, dict(variables))) is not None:
+    today = datetime.fromtimestamp(deps.clock(), UTC).date()  # "by the end of April": a range from the turn's date
+    if (blocked := _blocked_whatever_it_says(agent, state, rules, names, text, dict(variables), today)) is not None:
         _lap(state.enforce.report, "deterministic", started)
         return blocked
-    found = _assessed(agent, state, rules, names, variables)
+    found = _assessed(agent, state, rules, names, variables, today=today)
     subjective = rules_to_judge(state, [r for r in rules if r.subjective]) + found.defaults
     llm = deps.llm(agent, state)
     judging = bool(subjective) and agent.enforcement.llm_judge_enabled and llm.available("judge")
@@ -90,13 +92,14 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
 
 
 def _assessed(agent: AgentConfig, state: TurnState, rules: list[Rule], names: set[str], variables: dict[str, Any],
-              draft: Draft | None = None) -> Assessment:
-    """The draft (the latest by default) assessed on what it commits to (focal.enforcement.assess)."""
+              draft: Draft | None = None, today: date | None = None) -> Assessment:
+    """The draft (the latest by default) assessed on what it commits to (focal.enforcement.assess); `today`: the
+    turn's date (None: a date named vaguely cannot be read, so it is unknown)."""
     acted = any(c.status == "ok" and (t := agent.tool(c.tool_id)) is not None and t.side_effect for c in state.tools.tool_calls)
     in_flow = state.route.decision.scenario_id is not None  # an action asked for inside a flow is that flow's to guard
     requested = agent.flow_of_intent(state.sensor.context.detected_intent if state.sensor.context else None)
     return assess(agent, rules, names, draft or state.generate.drafts[-1], variables, state.request.message,
-                  acted or in_flow, requested)
+                  acted or in_flow, requested, today)
 
 
 def _own_text_problems(agent: AgentConfig, state: TurnState, rules: list[Rule], draft: Draft) -> list[str]:
@@ -146,13 +149,14 @@ def _unjudged(agent: AgentConfig, report: EnforcementReport, llm: Any, subjectiv
 
 
 def _blocked_whatever_it_says(agent: AgentConfig, state: TurnState, rules: list[Rule], names: set[str], text: str,
-                              variables: dict[str, Any]) -> list[Violation] | None:
+                              variables: dict[str, Any], today: date) -> list[Violation] | None:
     """The draft's violations, read offline, when a rule no draft can satisfy blocks it: then no judge and no
     extraction call could change the verdict (enforcement/repair.py). None: check the draft as usual."""
     blocker = hopeless(agent, rules, variables)
     if blocker is None:
         return None
-    reading = draft_variables(agent, text, names, None, known=variables, model_written=state.generate.drafts[-1].source == "model")
+    reading = draft_variables(agent, text, names, None, known=variables, model_written=state.generate.drafts[-1].source == "model",
+                              today=today)
     checkable, unverifiable = apply_reading(agent, rules, variables, reading)
     violations = unverifiable + deterministic([r for r in checkable if not r.subjective], variables)
     if blocker.id not in {v.rule_id for v in violations}:

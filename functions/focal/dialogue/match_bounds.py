@@ -1,0 +1,35 @@
+"""The two bounds of the rule filter's similarity decision, as the runtime applies them to one candidate.
+
+The threshold: `retrieval.rule_match_threshold`, lowered for a rule that nothing else the agent knows comes near.
+Each rule carries `nearest_other` (focal.retrieval.rule_thresholds): the best score any other rule's example or any
+flow's entry example reaches on the rule's keys. A message scoring above that resembles the rule more than anything
+the agent was written to tell apart from it, so the rule's threshold is that score, never more than the agent's
+threshold and never more than THRESHOLD_DROP below it (a rule phrased unlike every other — "the customer is upset" —
+scores low against the messages that voice it, and is still alone there).
+
+The margin: a rule is kept within `retrieval.rule_match_margin` of the best rule of its search, or within
+RELATIVE_MARGIN of the best rule's score when that is larger. Scores grow with the lexical evidence beside the
+embedding (focal.retrieval.lexical), so a message that names one rule's words outright lifts the best far above the
+others that also apply: a fixed gap cuts those, a gap in proportion to the best keeps them.
+"""
+
+from __future__ import annotations
+
+from focal.models.agent import AgentConfig
+
+THRESHOLD_DROP = 0.1
+RELATIVE_MARGIN = 0.25
+
+
+def rule_threshold(agent: AgentConfig, nearest_other: float | None) -> float:
+    """The least score this rule matches at: the agent's threshold, or the rule's nearest other key's score when lower
+    (bounded by THRESHOLD_DROP below the agent's); the agent's threshold when the rule has no calibration."""
+    threshold = agent.retrieval.rule_match_threshold
+    if nearest_other is None:
+        return threshold
+    return min(threshold, max(threshold - THRESHOLD_DROP, nearest_other))
+
+
+def best_margin(agent: AgentConfig, best: float) -> float:
+    """How far below the best rule of its search a rule may score and still match."""
+    return max(agent.retrieval.rule_match_margin, RELATIVE_MARGIN * best)
