@@ -26,14 +26,22 @@ def reset_state(agent: AgentConfig, tenant_id: str) -> dict[str, Any]:
 class ExampleTools:
     def __init__(self, agent_path: Path):
         self.agent_path = agent_path
+        self._agent: AgentConfig | None = None
+
+    @property
+    def agent(self) -> AgentConfig:
+        """The agent, read once (about 0.2 s a read; the tests never change the file or the loaded config)."""
+        if self._agent is None:
+            self._agent = load_agent(self.agent_path)
+        return self._agent
 
     def state(self, function: str) -> Any:
         """Call a function of the tools module in the worker the calls of `run` use."""
-        return PythonToolRunner().run_outside_turn(load_agent(self.agent_path),
+        return PythonToolRunner().run_outside_turn(self.agent,
                                                    Tool(id=function, entrypoint=f"tools.py:{function}"), TENANT)
 
     def run(self, tool_id: str, arguments: dict[str, Any], customer: str, key: str | None = None) -> dict[str, Any]:
-        agent = load_agent(self.agent_path)
+        agent = self.agent
         context = ToolCallContext(tenant_id=TENANT, session_id="s1", turn_id="t1", customer_id=customer,
                                   idempotency_key=key)
         return PythonToolRunner().run(agent, agent.tool(tool_id), arguments, context)

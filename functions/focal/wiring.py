@@ -22,8 +22,11 @@ from focal.settings import Settings, get_settings
 from focal.turn.deps import Deps
 
 
-def local_deps(agent_path: str | Path, db_path: str | Path = ".focal/focal.db", model: str | None = None) -> Deps:
-    """The embedded defaults: agent YAML, SQLite, exact numpy index, MiniLM ONNX, offline unless a model is named."""
+def local_deps(agent_path: str | Path, db_path: str | Path = ".focal/focal.db", model: str | None = None,
+               configs: ConfigStore | None = None) -> Deps:
+    """The embedded defaults: agent YAML, SQLite, exact numpy index, MiniLM ONNX, offline unless a model is named.
+    `configs`: a config store already reading `agent_path` (the stores mask with it too), so a suite's many
+    conversations parse the agent once."""
     from focal.adapters.file_config import FileConfigStore
     from focal.adapters.litellm_model import LiteLLMModel
     from focal.adapters.numpy_index import NumpyRuleIndex
@@ -37,7 +40,7 @@ def local_deps(agent_path: str | Path, db_path: str | Path = ".focal/focal.db", 
     from focal.adapters.vector_cache import cached_embedder
     from focal.pii import agent_lookup
 
-    configs = FileConfigStore(agent_path)
+    configs = configs if configs is not None else FileConfigStore(agent_path)
     stores = open_sqlite_stores(str(db_path), agents=agent_lookup(configs))  # pii: true fields masked at rest
     return Deps(
         idempotency=sqlite_idempotency(stores.db),

@@ -6,6 +6,7 @@ data for exactly the languages the readers serve."""
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import subprocess
 import sys
@@ -33,13 +34,14 @@ CASES = [("es", "Quiero llegar el 3 de mayo"), ("de", "übermorgen bitte"), ("fr
 EXPECTED = {"es": "Quiero llegar el May 3", "de": "2025-03-03 bitte", "fr": "June 5"}
 
 
-def _modules_setting_the_reading_language() -> set[str]:
+@functools.cache  # the code does not change during a run: parsed once, not once per function asked about
+def _modules_setting_the_reading_language() -> frozenset[str]:
     found = set()
     for path in FOCAL.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         if any(isinstance(node, ast.Call) and getattr(node.func, "id", None) == "reading_in" for node in ast.walk(tree)):
             found.add(".".join(path.relative_to(FOCAL.parent).with_suffix("").parts))
-    return found
+    return frozenset(found)
 
 
 def reads_other_languages(function: str) -> bool:

@@ -98,11 +98,11 @@ def _fresh_deps(agent_path: str | Path, shared: Any | None) -> Any:
     from focal.adapters.litellm_model import ScriptedLiteLLM
     from focal.wiring import local_deps
 
-    deps = local_deps(agent_path, ":memory:")
+    deps = local_deps(agent_path, ":memory:", configs=shared.configs if shared is not None else None)
     deps.model = ScriptedLiteLLM()
     deps.model_factory = None  # an unscripted purpose stays offline, even when the agent names a model
     if shared is not None:
-        deps.configs, deps.rule_index, deps.indexed = shared.configs, shared.rule_index, shared.indexed
+        deps.rule_index, deps.indexed = shared.rule_index, shared.indexed
         deps.multilingual_index = shared.multilingual_index
     return deps
 
