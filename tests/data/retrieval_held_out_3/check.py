@@ -6,7 +6,7 @@ import sys
 
 import yaml
 
-MAIN = pathlib.Path("/work/main")
+MAIN = pathlib.Path(__file__).resolve().parents[3]  # the checkout
 HERE = pathlib.Path(__file__).parent
 AGENTS = ["retail", "airline", "telecom", "cards", "tutorial", "guardrails", "enforcement_demo"]
 
