@@ -59,6 +59,20 @@ def test_a_refused_earliest_day_leaves_the_latest_open(text):
     assert _latest(text) == [None]
 
 
+@pytest.mark.parametrize("text", [
+    "We'll deliver no later than the end of April.",
+    "There's no doubt it arrives by the end of April.",
+    "I can't promise delivery by the end of April.",
+    "No puedo garantizar la entrega a finales de abril.",
+    "Ich kann Ende April nicht zusagen.",
+    "Je ne peux pas promettre une livraison fin avril.",
+])
+def test_a_negation_near_a_vague_date_does_not_hide_it(text):
+    """A negation cannot tell "no later than the end of April" (a promise) from a refusal: the date is read, as the
+    exact reader reads a refused day — never dropped, which would leave the field at its default."""
+    assert _latest(text) == [date(2027, 4, 30)]
+
+
 @pytest.mark.parametrize("text", ["by the end of April", "in about two months", "Ende April", "le mois prochain"])
 def test_without_the_turns_date_the_latest_day_is_unknown(text):
     assert _latest(text, None) == [None]
@@ -67,10 +81,6 @@ def test_without_the_turns_date_the_latest_day_is_unknown(text):
 @pytest.mark.parametrize("text", [
     "Delivery usually takes 3-5 days.",
     "I can't promise a date.",
-    "I can't promise delivery by the end of April.",
-    "No puedo garantizar la entrega a finales de abril.",
-    "Ich kann Ende April nicht zusagen.",
-    "Je ne peux pas promettre une livraison fin avril.",
     "We may be able to help, and we march on.",
     "Your sofa will arrive on March 27.",
     "Le livreur passe le 27 mars.",

@@ -7,8 +7,8 @@ A date field read from the answer is the date the answer states (the exact reade
 too), so every vague date the draft names is read (focal.sensing.date_ranges) and its latest day is the value — the
 later of it and the exact date read, for a "not later than" rule the later day is the one that counts. When a
 phrase's latest day cannot be formed (no turn date, a count in words the reader does not know), the field is
-uncertain: a rule that reads it cannot be verified and fails closed, never passes on the default. A phrase the
-sentence refuses ("I can't promise it by the end of April") promises nothing.
+uncertain: a rule that reads it cannot be verified and fails closed, never passes on the default. A phrase in a
+negated clause is read too (focal.sensing.date_ranges): "no later than the end of April" is a promise.
 """
 
 from __future__ import annotations

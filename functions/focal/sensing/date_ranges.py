@@ -18,8 +18,10 @@ day is what a "not later than" rule checks:
 
 A latest day is None when it cannot be formed: no turn date, a count in words the reader cannot read ("dentro de dos
 meses": no Spanish number words here), a month whose year is unclear. Such a phrase still names a date — unknown,
-never absent (the caller fails closed). A phrase the sentence refuses ("I can't promise it by the end of April")
-names nothing.
+never absent (the caller fails closed). A phrase in a negated clause is read all the same: a negation cannot tell
+"no later than the end of April" (a promise) from "I can't promise it by the end of April", and the exact reader
+reads a refused day the same way; only after "before" / "until" ("nothing before the end of April") is its latest
+day open (unknown).
 """
 
 from __future__ import annotations
@@ -162,11 +164,13 @@ class _Reader:
         if any(s < m.end() and m.start() < e for s, e in self.spans):
             return
         self.spans.append(m.span())
-        if not _refused(self.sentence, m.start(), m.end()):
-            self.found.append(DateRange(m.group(0).strip(), latest))
-        elif _FROM.search(" ".join(self.sentence[:m.start()].split()[-4:])):
+        if _refused(self.sentence, m.start(), m.end()) and _FROM.search(" ".join(self.sentence[:m.start()].split()[-4:])):
             # "nothing before the end of April", "no hay fechas hasta abril": a first day, no latest one
-            self.found.append(DateRange(m.group(0).strip(), None))
+            latest = None
+        # any other negation near it is read like the exact reader reads a day in a refusal: as the date named —
+        # "no later than the end of April", "no doubt it arrives by the end of April" are promises, and a negation
+        # cannot tell a refusal from them (a refused date past the limit is blocked: fail closed)
+        self.found.append(DateRange(m.group(0).strip(), latest))
 
     def read(self) -> None:
         month, count, relative = _patterns(self.lang)
