@@ -79,15 +79,16 @@ def offline_reading(
     reading, ask = DraftReading(), []
     # in the languages the text is written in (and the turn's, which filled it): "au plus 50 €" compares and adds
     # nothing, "3 de marzo de 2027" is a date and no amounts (focal.enforcement.comparison_words, focal.text.shown_values)
-    languages = sorted({*languages_of(as_read(draft)), *filter(None, [showing()])})
+    read = as_read(draft)
+    languages = sorted({*languages_of(read), *filter(None, [showing()])})
     text = in_reader_words(long_dates_as_iso(as_checked(draft), languages), languages)
-    foreign = foreign_parts(as_read(draft)) if model_written and any(
+    foreign = foreign_parts(read) if model_written and any(
         f.field_type in ("money", "percentage") or _read_by_hints(f) for f in fields) else []
     draft_read = _Draft(agent, text, known, {f.field_name for f in fields}, foreign)
     for f in (_folded(f) for f in fields):
         asked = draft_read.amount(f, reading) if f.field_type in NUMERIC else _read_other(f, text, reading, foreign)
         if f.field_type == "date":
-            asked = _vague_date(f, as_read(draft), tuple(agent.languages), today, reading) or asked
+            asked = _vague_date(f, read, tuple(agent.languages), today, reading) or asked
         if asked:
             ask.append(f)
     return reading, ask
@@ -114,9 +115,7 @@ class _Draft:
             # be read offline once the answer states a figure, names a known purchase or the turn knows an amount
             # it could promise without a figure, or a sentence covers the whole of something ("todas sus multas":
             # focal.enforcement.whole_quantity) — a model reads it
-            language, part = self.foreign[0]
-            reading.uncertain[f.field_name] = (f"the answer is not all in English ({language}: \"{part[:60]}\"): the "
-                                               f"offline reading cannot tell what it promises for {f.field_name}")
+            reading.uncertain[f.field_name] = _not_english(self.foreign, f"what it promises for {f.field_name}")
             return True
         amount = read_amount(f, text, knowns, policy_figures(agent, kind),
                              purchases if kind == "money" else (), amount_roles(agent, f) if kind == "money" else ())
@@ -130,6 +129,11 @@ class _Draft:
     def _whole_in_words(self) -> bool:
         """A sentence in another language covers the whole of something ("todas sus multas")."""
         return any(whole_in_other_language(part) for _, part in self.foreign)
+
+
+def _not_english(foreign: list[tuple[str, str]], what: str) -> str:
+    language, part = foreign[0]
+    return f"the answer is not all in English ({language}: \"{part[:60]}\"): the offline reading cannot tell {what}"
 
 
 def _vague_date(f: ProfileFieldDefinition, draft: str, languages: tuple[str, ...], today: date | None,
@@ -163,9 +167,7 @@ def _read_other(f: ProfileFieldDefinition, text: str, reading: DraftReading, for
     if foreign and value is not True and _read_by_hints(f):
         # "le eximimos de la fianza": hints in the file's language find nothing in a sentence in another, which is
         # no "no" — unknown until a model reads it (as an amount in such a sentence is)
-        language, part = foreign[0]
-        reading.uncertain[f.field_name] = (f"the answer is not all in English ({language}: \"{part[:60]}\"): the "
-                                           f"offline reading cannot tell {f.field_name} from its hints")
+        reading.uncertain[f.field_name] = _not_english(foreign, f"{f.field_name} from its hints")
         return True
     if f.field_type == "entity_list" and isinstance(value, list):
         value = [v for v in f.allowed_values if v in value or _named(f, v, text)]  # "Acme-Co" for "Acme Co"
