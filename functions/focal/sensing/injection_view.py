@@ -13,7 +13,7 @@ a digit between letters, only digits that stand for letters (0 1 3 4 5 7), at mo
 ("ignore1234": a run of six letters) is not a figure either, so digits cannot hide a word from the checks.
 
 A message written in l33t (`written_in_leet`: several tokens whose letters and l33t digits alternate,
-"1gn0r13r3 4ll3 4nw31sung3n") keeps every token of letters and l33t digits, however many digits it holds, and
+"1gn0r13r3 4ll3 4nw31sung3n", a third of its words at least) keeps every token of letters and l33t digits, however many digits it holds, and
 its view reads them as the letters they stand for: in such a message they are words, not ids. Letters spaced
 out ("I g n o r a   t u s   n o r m a s") are read joined, the wider gaps as the spaces between words
 (`despaced`), by the heuristics and in the view alike: every check reads the one spelling the message hides.
@@ -36,7 +36,8 @@ _LEET_LETTERS = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s",
 _ALPHANUMERIC_RUN = re.compile(r"[^\W\d_]+|\d+")
 MAX_LETTER_RUN_IN_A_FIGURE = 4
 MAX_DIGITS_IN_LEET = 3
-MIN_LEET_TOKENS = 2  # tokens of alternating letters and l33t digits that make a message one written in l33t
+MIN_LEET_TOKENS = 2  # tokens of alternating letters and l33t digits that make a message one written in l33t …
+LEET_SHARE = 1 / 3  # … when they are this share of its tokens with letters at least
 # What separates spaced-out letters ("i g n o r e", "i-g-n-o-r-e", "i.g.n.o.r.e").
 SEPARATOR = r"[ \t._\-*|/]"
 # Runs of single letters split by separators; two separators or more between them mark a gap between words.
@@ -74,8 +75,12 @@ def _alternating(token: str) -> bool:
 
 
 def written_in_leet(text: str) -> bool:
-    """Whether the message is written in l33t: at least MIN_LEET_TOKENS tokens alternate letters and l33t digits."""
-    return sum(_alternating(t) for t in _TOKEN.findall(text)) >= MIN_LEET_TOKENS
+    """Whether the message is written in l33t: at least MIN_LEET_TOKENS tokens alternate letters and l33t digits,
+    and they are at least LEET_SHARE of its tokens with letters (a message quoting a booking code and a user name
+    such as "m05knl" and "ana_ruiz_1177" is not)."""
+    tokens = [t for t in _TOKEN.findall(text) if _LETTER_RUN.search(t)]
+    leet = sum(_alternating(t) for t in tokens)
+    return leet >= MIN_LEET_TOKENS and leet >= LEET_SHARE * len(tokens)
 
 
 def is_figure(token: str, in_leet: bool = False) -> bool:
