@@ -7,7 +7,7 @@ from typing import Any
 
 from focal.models.agent import AgentConfig
 from focal.models.session import CustomerProfile, Session
-from focal.text.shown_values import as_date, showing, shown_date, shown_decimal
+from focal.text.shown_values import as_date, showing, shown_date, shown_decimal, shown_yes_no
 
 PENDING = "_resolving"  # session variable of a question asked outside a flow: {"variable": name, "rules": [rule ids]}
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -45,10 +45,10 @@ def said_variables(agent: AgentConfig, session: Session | None, profile: Custome
 
 def as_said(value: Any) -> str:
     """A value as the customer reads it, numbers and dates in the language texts are filled in (focal.text.shown_values;
-    English: "12,345.50", "2027-03-03")."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
+    English: "12,345.50", "2027-03-03"); a yes/no value in its words ("oui", "nein")."""
     lang = showing()
+    if isinstance(value, bool):
+        return shown_yes_no(value, lang)
     if isinstance(value, float):
         return f"{value:,.2f}" if lang is None else shown_decimal(value, lang)
     if lang is not None and (day := as_date(value)) is not None:

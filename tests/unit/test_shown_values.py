@@ -8,6 +8,7 @@ from datetime import date
 import pytest
 
 from focal.sensing.locale_reading import locale_decimal
+from focal.sensing.reply_words import WORDS
 from focal.text.showing_cldr import TABLE, derive
 from focal.text.shown_values import as_date, long_dates_as_iso, showing_in, shown_date, shown_decimal
 from focal.text.views import check_view
@@ -28,10 +29,19 @@ def test_render_writes_the_turns_language(lang, number, day):
         assert render("{n} € / {d}", {"n": 12345.5, "d": "2027-03-03"}) == f"{number} € / {day}"
 
 
+@pytest.mark.parametrize("lang", ["fr", "de", "es"])
+def test_a_yes_no_value_is_written_in_the_turns_language_and_read_back_as_that_answer(lang):
+    with showing_in(lang):
+        yes, no = render("{y}", {"y": True}), render("{n}", {"n": False})
+    assert (yes, no) != ("yes", "no")
+    assert yes in WORDS[lang]["affirm"] and no in WORDS[lang]["deny"]
+
+
 def test_render_in_english_is_unchanged():
     for lang in (None, "en", "it"):  # none, English, a language with no style here
         with showing_in(lang):
-            assert render("{n} / {d} / {i}", {"n": 12345.5, "d": "2027-03-03", "i": 12345}) == "12,345.50 / 2027-03-03 / 12345"
+            assert render("{n} / {d} / {i} / {b}", {"n": 12345.5, "d": "2027-03-03", "i": 12345, "b": True}) == (
+                "12,345.50 / 2027-03-03 / 12345 / yes")
 
 
 @pytest.mark.parametrize("lang", ["fr", "de", "es"])

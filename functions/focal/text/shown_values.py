@@ -25,6 +25,8 @@ from typing import Any
 from focal.text.views import check_view
 
 _LANG: ContextVar[str | None] = ContextVar("focal_showing_language", default=None)
+# a yes/no value as each language writes it (CLDR's data as Babel ships it has no such words)
+_YES_NO = {"es": ("sí", "no"), "de": ("ja", "nein"), "fr": ("oui", "non")}
 _ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _PATTERN = re.compile(r"'([^']*)'|(d+|M+|y+)")
 
@@ -48,6 +50,12 @@ def showing() -> str | None:
     """The language texts are filled in now, when it has a style of its own (else None: English)."""
     lang = _LANG.get()
     return lang if lang in _styles() else None
+
+
+def shown_yes_no(value: bool, lang: str | None) -> str:
+    """A yes/no value in `lang` ("oui", "nein"); English, or a language with no words here: "yes" / "no"."""
+    yes, no = _YES_NO.get(lang or "", ("yes", "no"))
+    return yes if value else no
 
 
 def shown_decimal(value: float, lang: str) -> str:
