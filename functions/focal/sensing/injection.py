@@ -16,6 +16,7 @@ import binascii
 import re
 
 from focal.sensing.injection_structure import structure_findings
+from focal.sensing.injection_view import despaced
 from focal.text.views import check_view, words_view
 
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
@@ -30,7 +31,6 @@ _STRONG_VERB = (
     r"|set(?:ting)? aside|put(?:ting)? aside)"
 )
 _WEAK_VERB = r"(?:drop|abandon|discard|violate|break|bend|lift|remove|suspend)"
-_SEP = r"[ \t._\-*|/]"
 
 # (name, pattern) — the name is the reason shown in the trace. Patterns run on the normalised text
 # (lower case); each one was read against innocent customer phrasing ("ignore my previous message",
@@ -189,23 +189,11 @@ _PATTERNS: tuple[tuple[str, str], ...] = (
 _COMPILED = tuple((name, re.compile(check_view(pattern))) for name, pattern in _PATTERNS)  # read as the text: no accents
 # l33t spelling: a digit or @/$ between letters ("ign0re", "pr3vious"), not "B2001" or "$74.99".
 _LEET_WORD = re.compile(r"[a-z][0134579@$]+[a-z]")
-# Runs of single letters split by separators: "i g n o r e", "i-g-n-o-r-e", "i.g.n.o.r.e".
-_SPACED = re.compile(rf"(?<!\w)(?:\w{_SEP}{{1,3}}){{3,}}\w(?!\w)")
 # Separators inside a word: "i-nstruction", "m----ssage" (not "e-mail": one letter before it is not enough).
 _SPLIT_WORD = re.compile(r"(?<=[a-z]{2})[-_*]+(?=[a-z])|(?<=[a-z])[-_*]+(?=[a-z]{2})")
 # The persona name is only a signal in capitals ("DAN", not "Dan").
 _DAN = re.compile(r"\bDAN\b")
 
-
-
-def _despaced(text: str) -> str:
-    """'i g n o r e  a-l-l' → 'ignore all': letters split by separators are joined; wider gaps stay spaces."""
-
-    def join(match: re.Match[str]) -> str:
-        words = re.split(_SEP + "{2,}", match.group(0))
-        return " ".join(re.sub(_SEP, "", word) for word in words)
-
-    return _SPACED.sub(join, text)
 
 
 def _decoded_runs(text: str) -> list[str]:
@@ -232,9 +220,9 @@ def _variants(text: str) -> list[str]:
     base = words_view(text)
     variants = [base]
     # Despace before collapsing whitespace: the wider gaps between spaced-out words mark the words.
-    despaced = re.sub(r"[ \t]+", " ", _despaced(check_view(text).lower()))
-    if despaced != base:
-        variants.append(despaced)
+    joined = re.sub(r"[ \t]+", " ", despaced(check_view(text).lower()))
+    if joined != base:
+        variants.append(joined)
     if _LEET_WORD.search(base):
         variants.append(base.translate(_LEET))
     if _SPLIT_WORD.search(base):  # "i-nstruction", "sys__tem": separators inside words removed
