@@ -26,9 +26,9 @@ from typing import Any
 from focal.enforcement.draft_reading import NUMERIC as NUMERIC_TYPES
 from focal.enforcement.facts import marked_figures
 from focal.enforcement.reading import DraftReading, offline_reading
-from focal.enforcement.tripwires import DEFAULT_RULES, asks_for_credentials, demands_forbidden, holds_for
+from focal.enforcement.tripwires import DEFAULT_RULES, asks_for_credentials, demands_forbidden, holds_for, secret_asked_for
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
-from focal.models.turn import Draft
+from focal.models.turn import Draft, Violation
 from focal.sensing.extraction import coerce
 
 
@@ -37,6 +37,7 @@ class Assessment:
     reading: DraftReading
     verify: list[ProfileFieldDefinition] = field(default_factory=list)  # fields the verification call reads
     defaults: list[Rule] = field(default_factory=list)  # default checks a tripwire raised (judged)
+    broken: list[Violation] = field(default_factory=list)  # default checks the draft breaks whatever a judge says
 
     @property
     def needs_verification(self) -> bool:
@@ -146,6 +147,9 @@ def assess(agent: AgentConfig, rules: list[Rule], names: set[str], draft: Draft,
             _response_field(agent, rules, f, draft, result, declared, known)
     result.defaults.extend(_default_checks(agent, rules, names, draft, result.reading, declared, known, message, acted,
                                            requested))
+    if (question := secret_asked_for(draft.text)) is not None:
+        result.broken.append(Violation(rule_id="no_credential_request", lane="deterministic",
+                                       reason=f"the draft asks the customer for a secret: {question[:60]!r}"))
     return result
 
 

@@ -80,7 +80,7 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
     batched, batch_s = _verify(state, llm, found, subjective, judging, text)
     checkable, unverifiable = apply_reading(agent, rules, variables, found.reading)  # uncertain values: "cannot verify"
     _keep_values(state.generate.drafts[-1], names, variables)
-    violations = unverifiable + deterministic([r for r in checkable if not r.subjective], variables)
+    violations = unverifiable + found.broken + deterministic([r for r in checkable if not r.subjective], variables)
     _lap(state.enforce.report, "deterministic", started + batch_s)
     if subjective:
         started = time.perf_counter() - batch_s
