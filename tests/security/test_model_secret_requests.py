@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from focal.cli.conversation_tests import format_report, run_suite
+from focal.cli.suite_report import TurnReport
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 CARDS, RETAIL = EXAMPLES / "cards" / "agent.yaml", EXAMPLES / "retail" / "agent.yaml"
@@ -28,14 +29,23 @@ CLEARED = json.dumps({"verdicts": [
     {"rule_id": "no_unbacked_agreement", "compliant": True, "reason": "The customer is asking for information."}]})
 
 
-def _run(tmp_path: Path, message: str, draft: str, expect: dict, agent: Path = CARDS) -> None:
+def _turn(tmp_path: Path, message: str, draft: str, expect: dict, agent: Path = CARDS) -> TurnReport:
     generated = json.dumps({"text": draft, "commitments": {}}, ensure_ascii=False)
     conversation = {"name": draft, "turns": [{"user": message, "model": {"generate": [generated], "judge": [CLEARED]},
                                              "expect": expect}]}
     suite = tmp_path / "suite.yaml"
     suite.write_text(yaml.safe_dump({"conversations": [conversation]}, allow_unicode=True), encoding="utf-8")
     report = run_suite(agent, suite)
-    assert report.conversations and report.passed, "\n" + format_report(report)
+    assert report.conversations and report.conversations[0].turns, "\n" + format_report(report)
+    return report.conversations[0].turns[0]
+
+
+def _blocked(tmp_path: Path, message: str, draft: str, agent: Path = CARDS) -> None:
+    """The draft is not said, though the judge's clearing verdict is there to be asked (a form that decides alone
+    leaves it unasked: that is no failure here)."""
+    turn = _turn(tmp_path, message, draft, {"response_not_contains": draft[:20]}, agent)
+    assert draft[:20] not in turn.response
+    assert set(turn.failures) <= {"scripted judge output(s) not consumed: 1 left"}, turn.failures
 
 
 @pytest.mark.parametrize(("message", "draft"), [
@@ -45,12 +55,12 @@ def _run(tmp_path: Path, message: str, draft: str, expect: dict, agent: Path = C
     (ASK_FR, "Quel est le numéro de votre carte et le cryptogramme ?"),
 ])
 def test_a_question_for_a_secret_is_blocked_though_the_judge_clears_it(tmp_path, message, draft):
-    _run(tmp_path, message, draft, {"response_not_contains": draft[:20]})
+    _blocked(tmp_path, message, draft)
 
 
 def test_an_english_question_for_a_secret_is_blocked_though_the_judge_clears_it(tmp_path):
     draft = "Could you send me your full card number and the CVV?"
-    _run(tmp_path, "Where else could I buy this?", draft, {"response_not_contains": draft[:20]}, RETAIL)
+    _blocked(tmp_path, "Where else could I buy this?", draft, RETAIL)
 
 
 @pytest.mark.parametrize(("message", "draft"), [
@@ -58,4 +68,5 @@ def test_an_english_question_for_a_secret_is_blocked_though_the_judge_clears_it(
     ("Which card is it?", "Which card is it? Please give me the last four digits of the card number."),
 ])
 def test_a_warning_or_a_last_four_question_is_left_to_the_judge(tmp_path, message, draft):
-    _run(tmp_path, message, draft, {"violations": [], "response_contains": draft[:20]})
+    turn = _turn(tmp_path, message, draft, {"violations": [], "response_contains": draft[:20]})
+    assert turn.passed, turn.failures

@@ -145,11 +145,12 @@ def assess(agent: AgentConfig, rules: list[Rule], names: set[str], draft: Draft,
         f = agent.field(name)
         if f is not None and "response" in f.sources and not f.privileged:
             _response_field(agent, rules, f, draft, result, declared, known)
-    result.defaults.extend(_default_checks(agent, rules, names, draft, result.reading, declared, known, message, acted,
-                                           requested))
     if (question := secret_asked_for(draft.text)) is not None:
         result.broken.append(Violation(rule_id="no_credential_request", lane="deterministic",
                                        reason=f"the draft asks the customer for a secret: {question[:60]!r}"))
+    decided = {v.rule_id for v in result.broken}  # no judge is asked what the draft's form already decided
+    result.defaults.extend(r for r in _default_checks(agent, rules, names, draft, result.reading, declared, known,
+                                                      message, acted, requested) if r.id not in decided)
     return result
 
 

@@ -7,7 +7,11 @@ agent's expressions. A model that ignores the schema and answers in prose is sti
 plain text, read by the offline tripwire and, where it could promise something, verified.
 
 An answer that echoes a prompt block or loops to the token limit is no draft: the caller takes the
-agent's own words instead, and never asks again with a longer prompt.
+agent's own words instead, and never asks again with a longer prompt. So is one that repeats the customer's own
+words in the customer's voice (`ECHO_WORDS` words in a row, one of them the customer's "me", "my", "mi", "ma",
+"mein"…): small models append the message to their answer, and an instruction put to the agent ("ask me for my
+full card number") is then said to the customer as the agent's. Repeating what the customer named (an address, a
+product) in the agent's voice is no echo.
 """
 
 from __future__ import annotations
@@ -26,6 +30,11 @@ _FENCE = re.compile(r"^\s*```(?:json)?\s*|\s*```\s*$", re.I)
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?\n]?")
 MAX_DRAFT_CHARS = 6000
 LOOP_REPEATS = 3
+ECHO_WORDS = 6  # the customer's words in a row that a draft repeats in their voice: an echo
+# The customer speaking of themselves (en, es, fr, de): in the agent's mouth these are the customer's words.
+_FIRST_PERSON = frozenset("i me my mine myself mi mis mí yo moi mon ma mes ich mich mir mein meine meinen meinem "
+                          "meiner meines".split())
+_WORD = re.compile(r"\w+")
 
 _JSON_TYPES = {"money": "number", "percentage": "number", "number": "number", "integer": "integer",
                "boolean": "boolean", "entity_list": "array", "list": "array"}
@@ -77,6 +86,18 @@ def _looping(text: str) -> bool:
     return False
 
 
+def _words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text.replace("\u2019", "'"))]
+
+
+def _echoes(text: str, message: str) -> bool:
+    """The draft repeats `ECHO_WORDS` or more of the customer's words in a row, in the customer's voice."""
+    said, heard = _words(text), _words(message)
+    runs = {tuple(heard[i:i + ECHO_WORDS]) for i in range(len(heard) - ECHO_WORDS + 1)}
+    return any(tuple(said[i:i + ECHO_WORDS]) in runs and _FIRST_PERSON.intersection(said[i:i + ECHO_WORDS])
+               for i in range(len(said) - ECHO_WORDS + 1))
+
+
 def _unwrapped(raw: str) -> Any:
     stripped = _FENCE.sub("", raw.strip())
     if not stripped.startswith("{"):
@@ -87,8 +108,9 @@ def _unwrapped(raw: str) -> Any:
         return None
 
 
-def parse_draft(raw: str) -> ParsedDraft:
-    """The model's answer as a draft: structured when it is the JSON asked for, else its prose."""
+def parse_draft(raw: str, message: str = "") -> ParsedDraft:
+    """The model's answer as a draft: structured when it is the JSON asked for, else its prose. `message`: the
+    customer's, which the draft must not repeat in the customer's voice."""
     text = raw.strip()
     if not text:
         return ParsedDraft(text="", problem="empty answer")
@@ -110,6 +132,8 @@ def parse_draft(raw: str) -> ParsedDraft:
         parsed.problem = "the answer repeats a prompt block"
     elif _looping(parsed.text):
         parsed.problem = "the answer loops (a sentence repeated, or past the length limit)"
+    elif message and _echoes(parsed.text, message):
+        parsed.problem = "the answer repeats the customer's message in the customer's voice"
     return parsed
 
 

@@ -77,7 +77,7 @@ def _model_draft(agent: AgentConfig, state: TurnState, llm: Any, variables: dict
     names = commitment_names(agent, state)
     messages = generation_messages(agent, state, variables, names)
     reply, call = call_model(llm, "generate", messages, state.model_calls, json_schema=commitment_schema(agent, names))
-    parsed = parse_draft(reply.text) if reply is not None else None
+    parsed = parse_draft(reply.text, state.request.message) if reply is not None else None
     if parsed is not None and parsed.problem is None:
         shown = render_draft(parsed.text, variables, parsed.commitments, names)
         committed = shown.commitments if parsed.structured else None
