@@ -204,3 +204,33 @@ def test_a_vague_date_without_a_known_latest_cannot_be_verified(tmp_path, use_m)
     draft = "We'll get you connected by the end of December."
     response, violations = _turn(tmp_path, UTILITY, draft)
     assert "connection_by_latest" in violations and response != draft
+
+
+# ------------------------------------------------------------------ counts written in words
+
+@pytest.mark.parametrize("draft", [
+    "We'll connect you in two weeks.",
+    "Le conectamos dentro de dos semanas.",
+    "Le conectamos en tres semanas.",
+    "Wir schließen Sie in zwei Wochen an.",
+    "Wir schließen Sie in drei Wochen an.",
+    "Nous vous raccordons dans deux semaines.",
+    "Nous vous raccordons dans une semaine.",
+])
+def test_a_count_in_words_within_the_latest_passes(tmp_path, use_m, draft):
+    response, violations = _turn(tmp_path, UTILITY, draft, LATEST)
+    assert violations == [] and response == draft
+
+
+@pytest.mark.parametrize("draft", [
+    "We'll connect you in twelve weeks.",
+    "Le conectamos dentro de cinco meses.",
+    "Le conectamos en doce semanas.",
+    "Wir schließen Sie in fünf Monaten an.",
+    "Wir schließen Sie in zwölf Wochen an.",
+    "Nous vous raccordons dans cinq mois.",
+    "Nous vous raccordons dans douze semaines.",
+])
+def test_a_count_in_words_past_the_latest_is_blocked(tmp_path, use_m, draft):
+    response, violations = _turn(tmp_path, UTILITY, draft, LATEST)
+    assert "connection_by_latest" in violations and response != draft

@@ -48,7 +48,17 @@ def test_a_vague_date_is_read_as_its_latest_day(text, latest):
     assert _latest(text) == [latest]
 
 
-@pytest.mark.parametrize("text", ["dentro de dos meses", "in zwei Monaten", "dans deux mois"])
+@pytest.mark.parametrize("text", ["dentro de dos meses", "in zwei Monaten", "dans deux mois", "in two months"])
+def test_a_count_in_words_is_read_in_each_language(text):
+    assert _latest(text) == [date(2027, 1, 28)]
+
+
+@pytest.mark.parametrize("text", ["dentro de unos dos meses", "in etwa zwei Monaten", "dans environ deux mois"])
+def test_a_hedged_count_in_words_is_one_unit_more(text):
+    assert _latest(text) == [date(2027, 2, 28)]
+
+
+@pytest.mark.parametrize("text", ["in einer Woche", "dans grosso semaines", "en muchas semanas"])
 def test_a_count_in_words_nobody_reads_is_a_date_of_unknown_latest_day(text):
     assert _latest(text) == [None]
 

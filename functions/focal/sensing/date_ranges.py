@@ -16,8 +16,10 @@ day is what a "not later than" rule checks:
   between the preposition and the count ("in about two months", "en unos 2 meses") hedges it: one more unit; a
   count with no figure ("within the next few days", "dans quelques mois") is the most of the unit short of the next.
 
-A latest day is None when it cannot be formed: no turn date, a count in words the reader cannot read ("dentro de dos
-meses": no Spanish number words here), a month whose year is unclear. Such a phrase still names a date — unknown,
+Counts in words are read in English by focal.text.number_words and in Spanish, German and French by text2num ("dentro
+de dos meses", "in zwei Monaten", "dans deux mois"). A latest day is None when it cannot be formed: no turn date, a
+count in words the reader cannot read ("in einer Woche": text2num reads no inflected "ein"), a month whose year is
+unclear. Such a phrase still names a date — unknown,
 never absent (the caller fails closed). A phrase in a negated clause is read all the same: a negation cannot tell
 "no later than the end of April" (a promise) from "I can't promise it by the end of April", and the exact reader
 reads a refused day the same way; only after "before" / "until" ("nothing before the end of April") is its latest
@@ -35,7 +37,7 @@ from functools import lru_cache
 from focal.sensing import lexicon
 from focal.sensing.date_words import DateWordsUnavailable
 from focal.sensing.date_words import library_data as _info
-from focal.text.number_words import WORD_RUN, number_value
+from focal.text.number_words import WORD_RUN, foreign_number_value, number_value
 
 _I = re.IGNORECASE
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -132,14 +134,15 @@ def _add(today: date, n: int, unit: str) -> date:
     return date(year, month, min(today.day, calendar.monthrange(year, month)[1]))
 
 
-def _count(words: str) -> int | None:
-    """"3", "3-5" (the larger), "two", "a" → the count; None when the words are no count the reader knows."""
+def _count(words: str, lang: str) -> int | None:
+    """"3", "3-5" (the larger), "two", "a", "dos", "zwei", "deux" → the count; None when the words are no count the
+    reader knows. Figures come first: words are read only where no figure is written."""
     figures = re.findall(r"\d+", words)
     if figures:
         return max(int(f) for f in figures)
     if words.lower() in ("a", "an", "one"):
         return 1
-    value = number_value(words) if WORD_RUN.fullmatch(words) else None
+    value = number_value(words) if WORD_RUN.fullmatch(words) else foreign_number_value(words, lang)
     return int(value) if value is not None and float(value).is_integer() else None
 
 
@@ -190,8 +193,8 @@ class _Reader:
             return None
         if _FEW.match(f"{hedge} {m.group('count')}".strip()) or _FEW.match(m.group("count")):
             return _add(self.today, _MOST[unit], unit)
-        whole = _count(f"{hedge} {m.group('count')}") if hedge else None  # "in twenty five days": one count
-        n = whole if whole is not None else _count(m.group("count"))
+        whole = _count(f"{hedge} {m.group('count')}", self.lang) if hedge else None  # "in twenty five days": one count
+        n = whole if whole is not None else _count(m.group("count"), self.lang)
         return None if n is None else _add(self.today, n + (1 if hedge and whole is None else 0), unit)
 
     def _a_month(self, m: re.Match[str]) -> bool:

@@ -110,3 +110,27 @@ def number_value(words: str) -> int | None:
                 return None
             value, i = value + rest[0], rest[1]
     return value if i == len(tokens) else None
+
+
+# Languages text2num reads whole numbers of; English stays with `number_value`, which is stricter ("twelve fifty").
+_TEXT2NUM_LANGS = frozenset({"es", "de", "fr"})
+
+
+def foreign_number_value(words: str, lang: str) -> int | None:
+    """The number a run of words writes in Spanish, German or French when the whole run is one number ("dos" → 2,
+    "fünfundzwanzig" → 25, "vingt et un" → 21), read by text2num; None for anything else ("unos", "einer", "environ
+    deux": a word beside the number is no part of it). Callers ask only where a count stands (before a unit), so
+    "une" as an article never becomes an amount. Imported here, not with the module: on AWS text2num travels in the
+    llm layer (sensor, enforce), and the functions without it import this module too; where it is missing the count
+    is unknown (the caller fails closed), never a guess."""
+    if lang not in _TEXT2NUM_LANGS or not words.strip():
+        return None
+    try:
+        from text_to_num import text2num
+    except ImportError:
+        return None
+    try:
+        value = text2num(words.strip().lower(), lang)
+    except ValueError:
+        return None
+    return int(value) if isinstance(value, int) and value >= 0 else None
