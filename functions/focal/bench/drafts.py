@@ -92,7 +92,7 @@ def judge_offline(agent: AgentConfig, raw: Any, known: dict[str, Any], message: 
     certain = [v for v in deterministic([r for r in checkable if not r.subjective], variables)
                if not v.reason.startswith("cannot verify")]
     settled = {n: variables[n] for n in names if n in variables}  # as the enforce stage: the values the lanes settled
-    blocked = [f"{v.rule_id}: {v.reason}" for v in certain]
+    blocked = [f"{v.rule_id}: {v.reason}" for v in certain + found.broken]
     blocked += _facts(agent, draft, {**known, **settled}, message, language, embedders)
     blocked += [f"unbound placeholder {{{n}}}" for n in draft.unbound_placeholders]
     blocked += [f"internal name {n}" for n in leaked_names(agent, draft.text)]
