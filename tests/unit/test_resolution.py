@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from focal.config.loader import load_agent
 from focal.config.validate import semantic_problems
 from focal.dialogue import resolution
 from focal.models.agent import AgentConfig
 from focal.models.context import Context
+from focal.models.localized import localized
 from focal.models.session import CustomerProfile, Session
 from focal.models.turn import RouteDecision, ScoredRule, SensorOutput, ToolCall, TurnRequest, TurnState
 from focal.variables import PENDING, known_variables
+
+REPO = Path(__file__).resolve().parents[2]
 
 AGENT = {
     "id": "shop",
@@ -145,6 +150,25 @@ def test_a_missing_tool_input_is_asked_for(agent):
     assert out.notes == ["order_total: unresolved (waiting for order_id)", "order_id: asked"]
     assert resolution.ask_prompt(agent, "order_id") == "Which order is it? It looks like A1001."
     assert resolution.ask_prompt(agent, "new_address") == "Could you tell me your new delivery address?"
+
+
+@pytest.mark.parametrize(("lang", "start"), [("es", "¿De qué transacción se trata?"), ("en", "Which transaction is it?")])
+def test_a_value_a_rules_tool_needs_is_asked_with_the_agents_own_translated_question(lang, start):
+    """A rule's tool needs a value whose field has no prompt: the question is the step's, in the customer's language
+    — never the engine's frame around an English identifier ("¿Podría indicarme: transaction id?")."""
+    cards = localized(load_agent(REPO / "examples" / "cards" / "agent.yaml"), lang)
+    asked = resolution.ask_prompt(cards, "transaction_id", {})
+    assert asked.startswith(start) and "indicarme" not in asked and "Could you tell me" not in asked
+
+
+def test_a_step_question_that_names_an_unknown_value_is_not_used():
+    cards = load_agent(REPO / "examples" / "cards" / "agent.yaml").model_copy(deep=True)
+    slot = next(s for sc in cards.scenarios for st in sc.steps for s in st.slots if s.name == "transaction_id")
+    slot.prompt = "About {nowhere_known}: which transaction is it?"
+    asked = resolution.ask_prompt(cards, "transaction_id", {})
+    assert "unknown" not in asked and "nowhere" not in asked
+    assert resolution.ask_prompt(cards, "transaction_id", {"nowhere_known": "your card"}) == (
+        "About your card: which transaction is it?")
 
 
 def test_a_variable_the_customer_may_give_is_asked_for_itself(agent):

@@ -35,7 +35,7 @@ from focal.models.engine_texts import english
 from focal.models.turn import ScoredRule, ToolCall, TurnState
 from focal.sensing.extraction import coerce
 from focal.tool_inputs import read_variables
-from focal.variables import PENDING, known_variables, placeholders, render
+from focal.variables import PENDING, known_variables, placeholders, render, unknown
 
 MAX_ROUNDS = 3
 FREE_ACTIONS = ("respond", "out_of_scope", "clarify", "chitchat")  # no flow is waiting on the customer
@@ -179,10 +179,25 @@ def ask_target(agent: AgentConfig, name: str, variables: dict[str, Any], seen: s
     return None
 
 
+def _slot_prompt(agent: AgentConfig, name: str, variables: dict[str, Any]) -> str | None:
+    """The question a step of the agent asks for the value `name`, when it can be said here (every name it reads
+    known): the agent's own words, in the conversation's language when the agent translated them."""
+    for scenario in agent.scenarios:
+        for step in scenario.steps:
+            for slot in step.slots:
+                if slot.name == name and slot.prompt and not unknown(slot.prompt, variables):
+                    return render(slot.prompt, variables)
+    return None
+
+
 def ask_prompt(agent: AgentConfig, name: str | None, variables: dict[str, Any] | None = None) -> str:
+    """How to ask for `name`: the field's own prompt, else a step's question for it, else the engine's question
+    around the field's display name (never the bare identifier when the agent wrote a question for it)."""
     f = agent.field(name or "")
     if f is not None and f.prompt:
         return render(f.prompt, variables or {})
+    if name and (asked := _slot_prompt(agent, name, variables or {})) is not None:
+        return asked
     label = (f.display_name if f and f.display_name else (name or "details").replace("_", " ")).strip()
     return english("ask_field").replace("{label}", label[:1].lower() + label[1:])
 
