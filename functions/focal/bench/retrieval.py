@@ -327,10 +327,11 @@ def miss_lines(results: Sequence[CaseResult], agent: AgentConfig) -> list[str]:
 
 
 def labelled(agent_path: str, cases_path: str | None, ks: Sequence[int], show: bool = False,
-             embedder: Embedder | None = None) -> tuple[str, list[CaseResult]]:
+             embedder: Embedder | None = None, examples: bool = True) -> tuple[str, list[CaseResult]]:
+    """The labelled report; `examples=False` measures the agent with its rules' examples removed (without_examples)."""
     from focal.config.loader import load_agent
 
-    agent = load_agent(agent_path)
+    agent = load_agent(agent_path) if examples else without_examples(load_agent(agent_path))
     if not any(r.enabled for r in agent.rules):
         return (f"focal bench retrieval: agent {agent.id!r} has no enabled rules, so there is nothing to retrieve"
                 " (no labelled set is needed)"), []
@@ -347,6 +348,16 @@ def labelled(agent_path: str, cases_path: str | None, ks: Sequence[int], show: b
         embedder = shared_embedder()
     results = run_cases(agent, cases, embedder, max_k=max(ks))
     return labelled_report(agent, results, ks, show), results
+
+
+def without_examples(agent: AgentConfig) -> AgentConfig:
+    """The agent with every rule's `examples` removed, its translations' too: rules as a business first writes them
+    (condition and action only), so retrieval without examples is measurable on any labelled set."""
+    rules = [r.model_copy(update={"examples": []}) for r in agent.rules]
+    translations = {lang: texts.model_copy(update={"rules": {rule_id: t.model_copy(update={"examples": []})
+                                                             for rule_id, t in texts.rules.items()}})
+                    for lang, texts in agent.translations.items()}
+    return agent.model_copy(update={"rules": rules, "translations": translations})
 
 
 def _beside(agent_path: str) -> Path:
