@@ -36,12 +36,12 @@ def _flow_gaps(agent: AgentConfig, embedder: Embedder) -> list[float]:
             continue
         vectors = centred(embedder, embed_fixed(embedder, [scenario.name, *examples]))
         words = [lexical.vector(t) for t in (scenario.name, *examples)]
-        scores = vectors @ vectors.T
-        for i in range(1, len(vectors)):
-            def score(j: int, i: int = i) -> float:
-                return hybrid_score(float(scores[i, j]), _cosine(words[i], words[j]))
-            best_message = max(score(j) for j in range(1, len(vectors)) if j != i)
-            gaps.append(best_message - score(0))
+        cosines = vectors @ vectors.T  # row/column 0: the name; the others: the entry examples
+        scores = [[hybrid_score(float(cosines[i, j]), _cosine(words[i], words[j])) for j in range(len(words))]
+                  for i in range(len(words))]
+        for i in range(1, len(words)):
+            best_message = max(scores[i][j] for j in range(1, len(words)) if j != i)
+            gaps.append(best_message - scores[i][0])
     return gaps
 
 
