@@ -13,6 +13,10 @@ of what passes at the agent's threshold and around it, the expected ids that do 
 check they fail (focal.bench.retrieval_misses), and the latency of a turn's retrieval
 (p50/p95, with and without embedding the message).
 
+A case the turn would read in another of the agent's languages is matched in the multilingual space, as its turn
+(focal.bench.retrieval_language). `--without-examples` measures the agent with its rules' examples removed: rules
+as a business first writes them, matched through their conditions alone.
+
 Scale mode (`--rules 10000,100000`): focal.bench.retrieval_scale.
 """
 
