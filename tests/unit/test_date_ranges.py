@@ -58,9 +58,19 @@ def test_a_hedged_count_in_words_is_one_unit_more(text):
     assert _latest(text) == [date(2027, 2, 28)]
 
 
-@pytest.mark.parametrize("text", ["in einer Woche", "dans grosso semaines", "en muchas semanas"])
+@pytest.mark.parametrize("text", ["in vielen Wochen", "dans grosso semaines", "en muchas semanas", "in two to many weeks"])
 def test_a_count_in_words_nobody_reads_is_a_date_of_unknown_latest_day(text):
     assert _latest(text) == [None]
+
+
+@pytest.mark.parametrize(("text", "latest"), [
+    ("in a week", date(2026, 12, 5)), ("en una semana", date(2026, 12, 5)), ("in einer Woche", date(2026, 12, 5)),
+    ("dans une semaine", date(2026, 12, 5)), ("in two to three weeks", date(2026, 12, 19)),
+    ("en dos a tres semanas", date(2026, 12, 19)), ("in zwei bis drei Wochen", date(2026, 12, 19)),
+    ("dans deux à trois semaines", date(2026, 12, 19)), ("in about two to three weeks", date(2026, 12, 26)),
+])
+def test_an_article_is_one_and_a_range_its_upper_end(text, latest):
+    assert _latest(text) == [latest]
 
 
 @pytest.mark.parametrize("text", ["We have nothing before the end of April.", "No hay fechas libres hasta abril.",

@@ -17,10 +17,11 @@ day is what a "not later than" rule checks:
   count with no figure ("within the next few days", "dans quelques mois") is the most of the unit short of the next.
 
 Counts in words are read in English by focal.text.number_words and in Spanish, German and French by text2num ("dentro
-de dos meses", "in zwei Monaten", "dans deux mois"). A latest day is None when it cannot be formed: no turn date, a
-count in words the reader cannot read ("in einer Woche": text2num reads no inflected "ein"), a month whose year is
-unclear. Such a phrase still names a date — unknown,
-never absent (the caller fails closed). A phrase in a negated clause is read all the same: a negation cannot tell
+de dos meses", "in zwei Monaten", "dans deux mois"); an article directly before the unit is the count one as the
+library reads it ("in a week", "en una semana", "in einer Woche", "dans une semaine"), and two counts joined by a
+range word are the larger ("two to three weeks", "zwei bis drei Wochen"). A latest day is None when it cannot be
+formed: no turn date, a count in words the reader cannot read ("in vielen Wochen"), a month whose year is unclear.
+Such a phrase still names a date — unknown, never absent (the caller fails closed). A phrase in a negated clause is read all the same: a negation cannot tell
 "no later than the end of April" (a promise) from "I can't promise it by the end of April", and the exact reader
 reads a refused day the same way; only after "before" / "until" ("nothing before the end of April") is its latest
 day open (unknown).
@@ -53,6 +54,11 @@ _MIDDLE = {"en": "mid|middle", "es": "mediados", "de": "mitte", "fr": "mi|milieu
 _WITHIN = {"en": "within|inside\\s+of|under", "es": "dentro\\s+de|en\\s+menos\\s+de", "de": "innerhalb(?:\\s+von)?|binnen",
            "fr": "d['’]ici|en\\s+moins\\s+de|sous"}
 _FIGURE_COUNT = r"\d{1,3}(?:\s*(?:-|–|to|a|à|bis|al)\s*\d{1,3})?"
+# The words that join the two ends of a range of counts ("two to three", "dos a tres", "zwei bis drei", "deux à
+# trois"); CLDR writes its ranges with a dash only, so these are the languages' own closed class.
+_RANGE_WORDS = r"to|through|a|al|hasta|bis|à"
+# a count in words, or a range of two
+_WORD_COUNT = rf"[^\W\d_]+(?:-[^\W\d_]+)?(?:\s+(?:{_RANGE_WORDS})\s+[^\W\d_]+(?:-[^\W\d_]+)?)?"
 # Counts with no figure ("a few days", "unos pocos meses", "ein paar Wochen", "quelques mois"): at most the most of the
 # unit short of the next one (six days, four weeks, eleven months, nine years) — the latest day they can mean.
 _FEW = re.compile(r"^(?:(?:the\s+next\s+|a\s+)?(?:few|couple(?:\s+of)?|several)|unos|unas|pocos|pocas|algunos|algunas|"
@@ -90,7 +96,7 @@ def _patterns(lang: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[s
     into = "|".join([*(re.escape(w) for w in _info(lang).get("in", []) if w.isalpha()), _WITHIN.get(lang, "")])
     month = re.compile(rf"(?<!\w)(?P<name>{months})(?![\w-])(?:\s+(?:de\s+|del\s+)?(?P<year>(?:19|20)\d{{2}}))?", _I)
     count = re.compile(rf"(?<![\w-])(?:{into})\s+(?P<hedge>(?:[^\W\d_]+\s+){{0,2}}?)(?P<count>{_FIGURE_COUNT}|"
-                       rf"[^\W\d_]+(?:-[^\W\d_]+)?)\s+(?P<unit>{units})(?![\w-])", _I)
+                       rf"{_WORD_COUNT})\s+(?P<unit>{units})(?![\w-])", _I)
     return month, count, _relative(lang)
 
 
@@ -134,15 +140,31 @@ def _add(today: date, n: int, unit: str) -> date:
     return date(year, month, min(today.day, calendar.monthrange(year, month)[1]))
 
 
+@lru_cache(maxsize=8)
+def _articles(lang: str) -> frozenset[str]:
+    """The words the library itself reads as the count one before a unit ("a", "una", "einer", "une"): its
+    simplifications of a bare word to "1". Read only where the caller found a count, directly before a unit."""
+    rules = _info(lang).get("simplifications", [])
+    return frozenset(k.lower() for rule in rules for k, v in rule.items() if v == "1" and re.fullmatch(r"[^\W\d_]+", k))
+
+
+_RANGE = re.compile(rf"^(?P<low>.+?)\s*(?:-|–|\s(?:{_RANGE_WORDS})\s)\s*(?P<high>[^\s-].*)$", _I)
+
+
 def _count(words: str, lang: str) -> int | None:
-    """"3", "3-5" (the larger), "two", "a", "dos", "zwei", "deux" → the count; None when the words are no count the
-    reader knows. Figures come first: words are read only where no figure is written."""
+    """"3", "3-5" (the larger), "two", "a", "dos", "zwei", "deux", "einer", "zwei bis drei" (the larger) → the count;
+    None when the words are no count the reader knows. Figures come first: words are read only where no figure is
+    written; a range counts only when both its ends are counts."""
     figures = re.findall(r"\d+", words)
     if figures:
         return max(int(f) for f in figures)
-    if words.lower() in ("a", "an", "one"):
+    words = " ".join(words.split())
+    if words.lower() in ("a", "an", "one") or words.lower() in _articles(lang):
         return 1
     value = number_value(words) if WORD_RUN.fullmatch(words) else foreign_number_value(words, lang)
+    if value is None and (m := _RANGE.match(words)):
+        low, high = _count(m.group("low"), lang), _count(m.group("high"), lang)
+        return None if low is None or high is None else max(low, high)
     return int(value) if value is not None and float(value).is_integer() else None
 
 
