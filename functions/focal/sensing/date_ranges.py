@@ -14,7 +14,10 @@ day is what a "not later than" rule checks:
 - a **count of units from today** after one of the language's words for "in" / "within" ("in 3 weeks", "within 10
   days", "dentro de 2 meses", "dans 3 mois", "in 2 Monaten"): today plus the count (the larger one of "3-5"). A word
   between the preposition and the count ("in about two months", "en unos 2 meses") hedges it: one more unit; a
-  count with no figure ("within the next few days", "dans quelques mois") is the most of the unit short of the next.
+  count with no figure ("within the next few days", "dans quelques mois") is the most of the unit short of the next;
+- a **duration** beside a verb of taking time ("it'll take about two months", "tardará unas seis semanas", "das
+  dauert etwa zwei Monate", "comptez environ deux mois"): read as the count after "in" is. A window the customer is
+  given ("you have 14 days to cancel") has no such verb and is no date.
 
 Counts in words are read in English by focal.text.number_words and in Spanish, German and French by text2num ("dentro
 de dos meses", "in zwei Monaten", "dans deux mois"); an article directly before the unit is the count one as the
@@ -98,6 +101,31 @@ def _patterns(lang: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[s
     count = re.compile(rf"(?<![\w-])(?:{into})\s+(?P<hedge>(?:[^\W\d_]+\s+){{0,2}}?)(?P<count>{_FIGURE_COUNT}|"
                        rf"{_WORD_COUNT})\s+(?P<unit>{units})(?![\w-])", _I)
     return month, count, _relative(lang)
+
+
+# Verbs that measure how long something takes from now ("it'll take", "tardará", "das dauert", "comptez"): a count
+# of units beside one is a duration promised from the turn's date, as "in …" is. Closed classes of each language, in
+# their present and future forms (what has taken two months is no promise); a count the customer is given ("you have
+# 14 days to cancel") or a window of another event ("within 30 days of purchase") has no such verb.
+_TAKES = {"en": r"take|takes|taking|need|needs|expect|allow|wait",
+          "es": r"tard(?:a|an|ar|ar[aá]|ar[aá]n|ar[ií]a)|llev(?:a|an|ar[aá]|ar[aá]n)|demor(?:a|an|ar|ar[aá]|ar[aá]n)|"
+                r"cuente\s+con|calcule|espere",
+          "de": r"dauert|dauern|braucht|brauchen|ben[oö]tigt|ben[oö]tigen|rechnen|erfordert|warten",
+          "fr": r"prend|prennent|prendra|prendront|prendre|faut|faudra|faudrait|comptez|compter|pr[eé]voyez|pr[eé]voir|"
+                r"dure|durera|n[eé]cessite|n[eé]cessitera|mettra|mettre|attendre|patienter"}
+
+
+@lru_cache(maxsize=8)
+def _taking(lang: str) -> tuple[re.Pattern[str], ...]:
+    """A count of units after a verb of taking time ("takes about two months", "dauert etwa zwei Monate"), or right
+    before one ("wird etwa zwei Monate dauern"): the hedge, count and unit groups of the "in" pattern."""
+    if lang not in _TAKES:
+        return ()
+    units = "|".join(sorted((re.escape(w) for w in _unit_words(lang)), key=len, reverse=True))
+    duration = rf"(?P<hedge>(?:[^\W\d_]+\s+){{0,3}}?)(?P<count>{_FIGURE_COUNT}|{_WORD_COUNT})\s+(?P<unit>{units})(?![\w-])"
+    takes = _TAKES[lang]
+    return (re.compile(rf"(?<![\w-])(?:{takes})\s+{duration}", _I),
+            re.compile(rf"(?<![\w-]){duration}(?:\s+[^\W\d_]+)?\s+(?:{takes})(?![\w-])", _I))
 
 
 @lru_cache(maxsize=8)
@@ -201,6 +229,9 @@ class _Reader:
         month, count, relative = _patterns(self.lang)
         for m in count.finditer(self.sentence):
             self.keep(m, self._counted(m))
+        for taking in _taking(self.lang):
+            for m in taking.finditer(self.sentence):
+                self.keep(m, self._counted(m))
         for m in relative.finditer(self.sentence):
             self.keep(m, None if self.today is None else _period_end(m.group(0), self.lang, self.today))
         for m in month.finditer(self.sentence):
