@@ -13,7 +13,6 @@ trials of 2026-11-28), through the real pipeline offline with the agents of test
 from __future__ import annotations
 
 import pytest
-
 from tests.security.test_unreadable_promises import GYM, LATEST, UTILITY, _turn
 
 # ------------------------------------------------------------------ the whole of a definite thing

@@ -24,10 +24,10 @@ de dos meses", "in zwei Monaten", "dans deux mois"); an article directly before 
 library reads it ("in a week", "en una semana", "in einer Woche", "dans une semaine"), and two counts joined by a
 range word are the larger ("two to three weeks", "zwei bis drei Wochen"). A latest day is None when it cannot be
 formed: no turn date, a count in words the reader cannot read ("in vielen Wochen"), a month whose year is unclear.
-Such a phrase still names a date — unknown, never absent (the caller fails closed). A phrase in a negated clause is read all the same: a negation cannot tell
-"no later than the end of April" (a promise) from "I can't promise it by the end of April", and the exact reader
-reads a refused day the same way; only after "before" / "until" ("nothing before the end of April") is its latest
-day open (unknown).
+Such a phrase still names a date — unknown, never absent (the caller fails closed). A phrase in a negated clause is
+read all the same: a negation cannot tell "no later than the end of April" (a promise) from "I can't promise it by
+the end of April", and the exact reader reads a refused day the same way; only after "before" / "until" ("nothing
+before the end of April") is its latest day open (unknown).
 """
 
 from __future__ import annotations
