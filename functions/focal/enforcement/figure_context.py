@@ -159,19 +159,39 @@ def _fixed_vectors(embedder: Embedder, texts: list[str]) -> np.ndarray:
         return np.stack([_VECTORS[(key, t)] for t in texts])
 
 
+def _led(subject: str, text: str) -> str:
+    return f"{subject} … {text}" if subject else text
+
+
 def _words(text: str) -> str:
     """What a claim or a unit says about its figure: digits stand as one mark, so that the fit reads the words (the
     same digits would pull a sentence towards any passage that writes them, whatever fact it is about)."""
     return _DIGITS.sub("N", text)
 
 
-def claim(figure: DeclaredFigure) -> str:
-    """What the draft says the figure is: its sentence (cut to a window, the multilingual space read "on Sunday we
-    open at 12:00 and close at 17:00" apart from its day)."""
+@dataclass(frozen=True)
+class Claim:
+    """What the draft says one figure is: its words, and the subject of its sentence when the figure shares that
+    sentence with others (the draft's side of a FactUnit, cut the same way)."""
+    text: str
+    subject: str = ""
+
+
+def claim(figure: DeclaredFigure) -> Claim:
+    """What the draft says the figure is: its sentence when that sentence states no other figure; else the figure's
+    own window of it, cut as the agent's units are (`_window`), led by the sentence's subject (`_subject`) — "on
+    Saturdays from 8am until 8pm" of "Monday to Friday 9am-5pm, and on Saturdays from 8am until 8pm" is about
+    Saturdays, whatever the weekdays beside it."""
     for s, e in _sentences(figure.text):
         if s <= figure.start < e:
-            return " ".join(figure.text[s:e].split())
-    return figure.text
+            sentence = figure.text[s:e]
+            groups = _groups(sentence)
+            at = [i for i, (gs, ge) in enumerate(groups) if gs <= figure.start - s < ge]
+            if len(groups) < 2 or not at:
+                return Claim(" ".join(sentence.split()))
+            i = at[0]
+            return Claim(_window(sentence, groups, i), _subject(sentence, groups) if i else "")
+    return Claim(figure.text)
 
 
 def draft_space(agent: AgentConfig, lang: str | None, text: str, english: Embedder | None,
@@ -192,34 +212,27 @@ class Misplaced:
     score: float  # the best fit of a unit holding the figure's value, minus the best fit of any unit
 
 
-def _single_figure_claims(figures: list[DeclaredFigure]) -> list[tuple[DeclaredFigure, str]]:
-    """Each figure with its claim, for claims that hold that one figure only."""
-    claims = [(f, claim(f)) for f in figures]
-    return [(f, c) for f, c in claims if len(_groups(c)) == 1]
-
-
 def misplaced_figures(texts: Sequence[str], figures: list[DeclaredFigure], embedder: Embedder | None,
                       margin: float) -> list[Misplaced | Unbound]:
     """The figures of `figures` whose claim is not about a fact of the agent's `texts` that holds their value, or
     (as Unbound) that cannot be tied to one: no embedder, an embedder error, no unit holding the value."""
-    # a sentence of several figures: its one vector cannot tie each to its fact (see the module)
-    said = _single_figure_claims(figures)
+    said = [(f, claim(f)) for f in figures]
     if not said:
         return []
-    figures = [f for f, _ in said]
     units = _units(texts)
     if embedder is None:
         return [Unbound("figure", f.text[f.start:f.end]) for f in figures]
     claims = list(dict.fromkeys(c for _, c in said))
     try:
         unit_vecs = _fixed_vectors(embedder, [_words(u.text) for u in units])
-        led_vecs = _fixed_vectors(embedder, [_words(f"{u.subject} … {u.text}" if u.subject else u.text) for u in units])
-        claim_vecs = np.asarray(embedder.embed([_words(c) for c in claims]), dtype=np.float32)
+        led_vecs = _fixed_vectors(embedder, [_words(_led(u.subject, u.text)) for u in units])
+        claim_vecs = np.asarray(embedder.embed([_words(c.text) for c in claims]), dtype=np.float32)
+        led_claims = np.asarray(embedder.embed([_words(_led(c.subject, c.text)) for c in claims]), dtype=np.float32)
     except Exception:  # noqa: BLE001 - any failure of the model: the figures stay unverified, never passed
         return [Unbound("figure", f.text[f.start:f.end]) for f in figures]
     # a unit fits as itself or led by its sentence's subject, whichever fits better: the subject can name the fact the
     # unit lost ("desk hours" for the weekend hours), never dilute a unit that already says it
-    sims = np.maximum(claim_vecs @ unit_vecs.T, claim_vecs @ led_vecs.T)
+    sims = np.maximum.reduce([c @ u.T for c in (claim_vecs, led_claims) for u in (unit_vecs, led_vecs)])
     out: list[Misplaced | Unbound] = []
     for f, c in said:
         row = sims[claims.index(c)]
