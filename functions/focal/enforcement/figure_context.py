@@ -46,6 +46,7 @@ import numpy as np
 
 from focal.enforcement.facts import NUMBER as _NUMBER
 from focal.enforcement.facts import DeclaredFigure, Unbound, number_values, without_contacts
+from focal.enforcement.figure_kinds import compatible, figure_kind
 from focal.models.agent import AgentConfig
 from focal.per_object import PerObject
 from focal.ports import Embedder, embed_fixed
@@ -65,6 +66,7 @@ class FactUnit:
     text: str
     values: frozenset[float]
     subject: str = ""  # the words that name what the unit's sentence is about, when the unit lost them
+    kind: str | None = None  # money, share, clock, or None when its marks say none (focal.enforcement.figure_kinds)
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:
@@ -85,6 +87,12 @@ def _groups(sentence: str) -> list[tuple[int, int]]:
         else:
             groups.append((m.start(), m.end()))
     return [(_token_start(sentence, s), _token_end(sentence, e)) for s, e in groups]
+
+
+def _one_figure(between: str) -> bool:
+    """Two numbers with at most one word between them are one figure, a range or a pair ("8am and 8pm", "9 bis 17",
+    "de 10 h à 16 h", "2 or 3"): a word names a fact only beside others ("12–17 and weekdays 9–18" are two)."""
+    return len(_WORD.findall(between)) <= 1 and not re.search(r"[,;:.()]", between)
 
 
 def _token_start(text: str, i: int) -> int:
@@ -132,7 +140,10 @@ def fact_units(texts: Sequence[str]) -> list[FactUnit]:
                 values |= frozenset(v for m in _NUMBER.finditer(raw) for v in number_values(m.group(0)))
                 unit = _window(sentence, groups, i)
                 subject = _subject(sentence, groups) if i else ""
-                units[unit] = FactUnit(unit, values | (units[unit].values if unit in units else frozenset()), subject)
+                kind = figure_kind(sentence, start, end)
+                if unit in units:
+                    values, kind = values | units[unit].values, kind if kind == units[unit].kind else None
+                units[unit] = FactUnit(unit, values, subject, kind)
     return list(units.values())
 
 
@@ -175,6 +186,7 @@ class Claim:
     sentence with others (the draft's side of a FactUnit, cut the same way)."""
     text: str
     subject: str = ""
+    sentence: str = ""  # the whole sentence, when the claim is a window of it
 
 
 def claim(figure: DeclaredFigure) -> Claim:
@@ -190,7 +202,7 @@ def claim(figure: DeclaredFigure) -> Claim:
             if len(groups) < 2 or not at:
                 return Claim(" ".join(sentence.split()))
             i = at[0]
-            return Claim(_window(sentence, groups, i), _subject(sentence, groups) if i else "")
+            return Claim(_window(sentence, groups, i), _subject(sentence, groups) if i else "", " ".join(sentence.split()))
     return Claim(figure.text)
 
 
@@ -228,22 +240,39 @@ def misplaced_figures(texts: Sequence[str], figures: list[DeclaredFigure], embed
         led_vecs = _fixed_vectors(embedder, [_words(_led(u.subject, u.text)) for u in units])
         claim_vecs = np.asarray(embedder.embed([_words(c.text) for c in claims]), dtype=np.float32)
         led_claims = np.asarray(embedder.embed([_words(_led(c.subject, c.text)) for c in claims]), dtype=np.float32)
+        sentence_vecs = np.asarray(embedder.embed([_words(c.sentence or c.text) for c in claims]), dtype=np.float32)
     except Exception:  # noqa: BLE001 - any failure of the model: the figures stay unverified, never passed
         return [Unbound("figure", f.text[f.start:f.end]) for f in figures]
     # a unit fits as itself or led by its sentence's subject, whichever fits better: the subject can name the fact the
     # unit lost ("desk hours" for the weekend hours), never dilute a unit that already says it
     sims = np.maximum.reduce([c @ u.T for c in (claim_vecs, led_claims) for u in (unit_vecs, led_vecs)])
+    whole = np.maximum(sentence_vecs @ unit_vecs.T, sentence_vecs @ led_vecs.T)
     out: list[Misplaced | Unbound] = []
     for f, c in said:
-        row = sims[claims.index(c)]
-        holding = [i for i, u in enumerate(units) if all(v & u.values for v in f.values)]
+        # only the agent's figures of the same kind compete: "$24" is none of the agent's "24 hours"
+        kind = figure_kind(f.text, f.start, f.end)
+        rivals = [i for i, u in enumerate(units) if compatible(kind, u.kind)]
+        holding = [i for i in rivals if all(v & units[i].values for v in f.values)]
         if not holding:
             out.append(Unbound("figure", f.text[f.start:f.end]))
             continue
-        best, own = int(np.argmax(row)), max(float(row[i]) for i in holding)
-        if own < float(row[best]) - margin:
+        if c.sentence and kind is None:
+            continue
+        rows = [sims[claims.index(c)]] + ([whole[claims.index(c)]] if c.sentence else [])
+        # the whole sentence settles a window's figure only when the one passage it fits best states that figure
+        found = [_misplaced(row, rivals, holding, margin if n == 0 else 0.0) for n, row in enumerate(rows)]
+        if all(i is not None for i in found):  # a window's figure also fits as its whole sentence reads: unsettled
+            row, best = rows[0], found[0]
+            assert best is not None
+            own = max(float(row[i]) for i in holding)
             out.append(Misplaced(f.text[f.start:f.end], units[best].text, round(own - float(row[best]), 4)))
     return out
+
+
+def _misplaced(row: np.ndarray, rivals: list[int], holding: list[int], margin: float) -> int | None:
+    """The rival unit a claim fits best, when every unit holding its figure fits it less by more than `margin`."""
+    best = max(rivals, key=lambda i: float(row[i]))
+    return best if max(float(row[i]) for i in holding) < float(row[best]) - margin else None
 
 
 def figure_problems(agent: AgentConfig, texts: Sequence[str], figures: list[DeclaredFigure], lang: str | None,
