@@ -77,12 +77,13 @@ def _sentences(text: str) -> list[tuple[int, int]]:
     return out + [(start, len(text))]
 
 
-def _groups(sentence: str) -> list[tuple[int, int]]:
+def _groups(sentence: str, pairs: bool = False) -> list[tuple[int, int]]:
     """The figures of a sentence: runs of numbers with no word between them, each widened to the whitespace around
     it ("$50", "8am-8pm", "30-day")."""
     groups: list[tuple[int, int]] = []
     for m in _DIGITS.finditer(sentence):
-        if groups and not _WORD.search(sentence[groups[-1][1]:m.start()]):
+        between = sentence[groups[-1][1]:m.start()] if groups else ""
+        if groups and (_one_figure(between) if pairs else not _WORD.search(between)):
             groups[-1] = (groups[-1][0], m.end())
         else:
             groups.append((m.start(), m.end()))
@@ -197,7 +198,7 @@ def claim(figure: DeclaredFigure) -> Claim:
     for s, e in _sentences(figure.text):
         if s <= figure.start < e:
             sentence = figure.text[s:e]
-            groups = _groups(sentence)
+            groups = _groups(sentence, pairs=True)
             at = [i for i, (gs, ge) in enumerate(groups) if gs <= figure.start - s < ge]
             if len(groups) < 2 or not at:
                 return Claim(" ".join(sentence.split()))
