@@ -57,6 +57,7 @@ from focal.text.views import reader_view
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)?")
 _WORD = re.compile(r"[^\W\d_]{3,}")  # a word between two numbers parts two figures ("12–17 and weekdays 9–18")
+_CLAUSE_MARK = re.compile(r"[,;:.]\s|[()]")  # a clause ends between two figures: "9-17, and 10-14" are two
 _WINDOW = 5  # words on each side of a figure of the agent's, at most
 _SUBJECT = 8  # words of a sentence's subject a later figure's unit may carry, at most
 
@@ -93,7 +94,8 @@ def _groups(sentence: str, pairs: bool = False) -> list[tuple[int, int]]:
 def _one_figure(between: str) -> bool:
     """Two numbers with at most one word between them are one figure, a range or a pair ("8am and 8pm", "9 bis 17",
     "de 10 h à 16 h", "2 or 3"): a word names a fact only beside others ("12–17 and weekdays 9–18" are two)."""
-    return len(_WORD.findall(between)) <= 1 and not re.search(r"[,;:.()]", between)
+    words = len(_WORD.findall(between))
+    return words == 0 or words == 1 and not _CLAUSE_MARK.search(between)
 
 
 def _token_start(text: str, i: int) -> int:
