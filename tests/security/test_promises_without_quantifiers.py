@@ -56,6 +56,8 @@ def test_an_act_on_a_definite_thing_the_cap_allows_passes(tmp_path, use_m, draft
     "Ich kann Ihre Mahngebühr leider nicht erlassen.",
     "Désolé, nous ne pouvons pas annuler vos pénalités de retard.",
     "Si vous payez aujourd'hui, l'accueil peut examiner vos pénalités.",
+    "Late fees go to the front desk you paid the membership at.",
+    "Refunds of a late fee always go back to the card you used for the fee.",
 ])
 def test_limits_offers_questions_and_refusals_pass(tmp_path, use_m, draft):
     response, violations = _turn(tmp_path, GYM, draft)

@@ -62,10 +62,10 @@ def field_words(field: ProfileFieldDefinition) -> tuple[str, ...]:
 
 def whole_of_field(clause: str, field: ProfileFieldDefinition) -> str | None:
     """The words of an English `clause` that cover the whole of a noun the field describes ("all your overdue
-    fines"), or — in a clause that asserts the act (`asserted`) — that name a definite one ("your overdue fine", "the
+    fines"), or — in a clause that asserts the act as done (`asserted`, `done`) — that name a definite one ("your overdue fine", "the
     late fee on your account"), or None."""
     m = _field_nouns(field_words(field)).search(clause)
-    if m is None and asserted(clause):
+    if m is None and asserted(clause) and done(clause):
         m = _definite_nouns(field_words(field)).search(clause)
     return m.group(0) if m else None
 
@@ -76,11 +76,14 @@ def _definite_nouns(words: tuple[str, ...]) -> re.Pattern[str]:
     noun = rf"(?:{'|'.join(map(re.escape, nouns))})(?:s|es)?\b"
     # the noun heads its phrase: "your payment method" is no payment
     head = rf"(?=\s*(?:$|[^\w\s]|(?:{'|'.join(_AFTER_HEAD)})\b))"
-    return re.compile(rf"\b(?:{'|'.join(_DEFINITE)})\s+(?:[\w-]+\s+){{0,2}}?{noun}{head}", _I)
+    # the act's object, not a preposition's: "I've noted your card for the refund" does nothing to the refund
+    not_after_preposition = "".join(rf"(?<!\b{p}\s)" for p in _PREPOSITIONS)
+    return re.compile(rf"{not_after_preposition}\b(?:{'|'.join(_DEFINITE)})\s+(?:[\w-]+\s+){{0,2}}?{noun}{head}", _I)
 
 
 # A definite thing: the act is done to that one thing, so to the whole of its amount ("your fine", "the fee").
 _DEFINITE = ("the", "your", "this", "that", "these", "those", "its", "their")
+_PREPOSITIONS = ("for", "to", "of", "on", "in", "at", "by", "with", "from", "about", "into", "towards")
 _AFTER_HEAD = ("on", "for", "of", "from", "to", "in", "at", "and", "or", "with", "that", "which", "as", "is", "are", "has",
                "have", "had", "was", "were", "will", "been", "today", "now", "too", "off", "back", "entirely", "fully")
 # What keeps an act on a definite thing from being done: a question, a condition, a possibility offered ("I can
@@ -89,9 +92,23 @@ _AFTER_HEAD = ("on", "for", "of", "from", "to", "in", "at", "and", "or", "with",
 _NOT_DONE = re.compile(r"\b(?:if|unless|once|provided|whether|can|could|may|might|would|should)\b|\?\s*$", _I)
 
 
+# The act is done or committed by the speaker, as focal.enforcement.definite_acts asks in the other languages: the
+# speaker's own perfect, past or future ("I've waived", "I waived", "I'll refund", "we're crediting") or a passive
+# present perfect ("has been refunded"). A statement of how things go ("refunds go back to the payment method you used
+# for the order") or a report of the past ("that order was refunded last month") is no act on a definite thing.
+_DONE = re.compile(r"\b(?:i|we)(?:\s*['’](?:ve|d|ll|m|re)|\s+(?:have|has|had|will|shall|am|are))?\s+(?:\w+\s+){0,2}?"
+                   r"\w+(?:ed|en|ing)\b|\b(?:i|we)\s*(?:['’]ll|\s+will|\s+shall)\s+\w+"
+                   r"|\b(?:has|have)\s+(?:\w+\s+)?been\s+(?:\w+\s+)?\w+(?:ed|en)\b", _I)
+
+
 def asserted(clause: str) -> bool:
     """An English clause states the act as done or to be done: no question, condition or mere possibility."""
     return _NOT_DONE.search(clause) is None
+
+
+def done(clause: str) -> bool:
+    """An English clause says the speaker did, or will do, the act (see `_DONE`)."""
+    return _DONE.search(clause) is not None
 
 
 @lru_cache(maxsize=1)
