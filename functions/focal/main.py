@@ -333,6 +333,8 @@ def _bench_parsers(sub) -> None:  # noqa: ANN001 - the subparsers of `focal`
     s.add_argument("--cases", help="labelled set (default: retrieval.yaml beside the agent)")
     s.add_argument("--k", default="1,3,5,10", help="comma-separated k for recall@k")
     s.add_argument("--show", action="store_true", help="also per-rule figures and the missed cases")
+    s.add_argument("--without-examples", action="store_true",
+                   help="measure the agent with its rules' examples removed (rules as first written: condition and action)")
     s.add_argument("--rules", help="synthetic index sizes, e.g. 1000,10000,100000 (scale mode)")
     s.add_argument("--queries", type=int, default=200, help="queries per size (scale mode)")
     s.add_argument("--embed-sample", type=int, default=500, help="texts for MiniLM throughput, 0 to skip (scale mode)")

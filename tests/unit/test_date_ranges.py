@@ -1,6 +1,6 @@
 """Vague and ranged dates (focal.sensing.date_ranges): each is a range whose latest day a "not later than" rule checks
 — from the turn's date, in English, Spanish, German and French — or a date whose latest day cannot be formed (None),
-never nothing; a refused phrase, a duration said in general and an exact date are no vague date."""
+never nothing; a refused phrase, a window the customer is given and an exact date are no vague date."""
 
 from __future__ import annotations
 
@@ -58,9 +58,30 @@ def test_a_hedged_count_in_words_is_one_unit_more(text):
     assert _latest(text) == [date(2027, 2, 28)]
 
 
-@pytest.mark.parametrize("text", ["in einer Woche", "dans grosso semaines", "en muchas semanas"])
+@pytest.mark.parametrize("text", ["in vielen Wochen", "dans grosso semaines", "en muchas semanas", "in two to many weeks"])
 def test_a_count_in_words_nobody_reads_is_a_date_of_unknown_latest_day(text):
     assert _latest(text) == [None]
+
+
+@pytest.mark.parametrize(("text", "latest"), [
+    ("in a week", date(2026, 12, 5)), ("en una semana", date(2026, 12, 5)), ("in einer Woche", date(2026, 12, 5)),
+    ("dans une semaine", date(2026, 12, 5)), ("in two to three weeks", date(2026, 12, 19)),
+    ("en dos a tres semanas", date(2026, 12, 19)), ("in zwei bis drei Wochen", date(2026, 12, 19)),
+    ("dans deux à trois semaines", date(2026, 12, 19)), ("in about two to three weeks", date(2026, 12, 26)),
+])
+def test_an_article_is_one_and_a_range_its_upper_end(text, latest):
+    assert _latest(text) == [latest]
+
+
+@pytest.mark.parametrize(("text", "latest"), [
+    ("It'll take about two months.", date(2027, 2, 28)), ("Your connection takes ten weeks.", date(2027, 2, 6)),
+    ("Delivery usually takes 3-5 days.", date(2026, 12, 3)), ("La conexión tardará unas ocho semanas.", date(2027, 1, 30)),
+    ("Das dauert etwa zwei Monate.", date(2027, 2, 28)), ("Das wird etwa zwei Monate dauern.", date(2027, 2, 28)),
+    ("Comptez environ deux mois.", date(2027, 2, 28)), ("Il faut deux semaines.", date(2026, 12, 12)),
+])
+def test_a_duration_after_a_verb_of_taking_time_is_a_range_from_today(text, latest):
+    # said in general ("usually") too: how long it takes is what the customer is told to expect
+    assert _latest(text) == [latest]
 
 
 @pytest.mark.parametrize("text", ["We have nothing before the end of April.", "No hay fechas libres hasta abril.",
@@ -89,7 +110,9 @@ def test_without_the_turns_date_the_latest_day_is_unknown(text):
 
 
 @pytest.mark.parametrize("text", [
-    "Delivery usually takes 3-5 days.",
+    "You have 14 days to cancel.",
+    "Sie haben drei Monate Zeit, den Antrag zu widerrufen.",
+    "It took two months last time.",
     "I can't promise a date.",
     "We may be able to help, and we march on.",
     "Your sofa will arrive on March 27.",

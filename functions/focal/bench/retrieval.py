@@ -13,6 +13,10 @@ of what passes at the agent's threshold and around it, the expected ids that do 
 check they fail (focal.bench.retrieval_misses), and the latency of a turn's retrieval
 (p50/p95, with and without embedding the message).
 
+A case the turn would read in another of the agent's languages is matched in the multilingual space, as its turn
+(focal.bench.retrieval_language). `--without-examples` measures the agent with its rules' examples removed: rules
+as a business first writes them, matched through their conditions alone.
+
 Scale mode (`--rules 10000,100000`): focal.bench.retrieval_scale.
 """
 
@@ -26,6 +30,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from focal.bench.retrieval_language import Spaces, case_language, search_case
 from focal.bench.retrieval_misses import miss_line
 from focal.dialogue.rule_filter import below
 from focal.models.agent import AgentConfig, Scope
@@ -36,6 +41,7 @@ from focal.retrieval.calibration import centred
 from focal.retrieval.matching import RuleHit, search_rules
 from focal.retrieval.message_parts import search_message
 from focal.retrieval.rules import indexed_scope_id, sync_index, turn_scope
+from focal.sensing.spaces import multilingual_turn
 
 TENANT = "bench"
 DEFAULT_KS = (1, 3, 5, 10)
@@ -148,12 +154,15 @@ def passing(agent: AgentConfig, candidates: list[ScoredRule], threshold: float |
 
 
 def run_cases(agent: AgentConfig, cases: Sequence[Case], embedder: Embedder, index: RuleIndex | None = None,
-              max_k: int = 10) -> list[CaseResult]:
-    """Each case through the turn's retrieval path: sync, embed and centre the message, scope, search, decide."""
-    if index is None:
-        from focal.adapters.numpy_index import NumpyRuleIndex
+              max_k: int = 10, multilingual: Embedder | None = None) -> list[CaseResult]:
+    """Each case through the turn's retrieval path: sync, embed and centre the message, scope, search, decide.
+    `multilingual`: the multilingual embedder, in whose space a case the turn reads in another language is matched
+    (focal.bench.retrieval_language); without it every case is matched in MiniLM's space."""
+    from focal.adapters.numpy_index import NumpyRuleIndex
 
+    if index is None:
         index = NumpyRuleIndex()
+    spaces = Spaces(embedder, index, multilingual, NumpyRuleIndex() if multilingual is not None else None)
     sync_index(index, embedder, TENANT, agent)
     clear = getattr(embedder, "clear_cache", None)
     results = []
@@ -167,10 +176,14 @@ def run_cases(agent: AgentConfig, cases: Sequence[Case], embedder: Embedder, ind
         t1 = time.perf_counter()
         query = centred(embedder, vector)
         scope = turn_scope(TENANT, agent, session, [])
-        candidates = scored(agent, search_message(agent, index, embedder, scope, case.message, query))
+        in_space = multilingual is not None and multilingual_turn(agent, case_language(agent, case.message))
+        hits = search_case(agent, spaces, scope, case.message, query) if in_space else \
+            search_message(agent, index, embedder, scope, case.message, query)
+        candidates = scored(agent, hits)
         passing(agent, candidates)
         t2 = time.perf_counter()
-        ranked = [h for h in search_rules(agent, index, scope, query, max_k, case.message) if h.reason == "similarity"]
+        ranked = [h for h in (hits if in_space else search_rules(agent, index, scope, query, max_k, case.message))
+                  if h.reason == "similarity"]
         results.append(CaseResult(case, ranked, candidates, (t2 - t1) * 1000, (t1 - t0) * 1000))
     return results
 
@@ -327,10 +340,11 @@ def miss_lines(results: Sequence[CaseResult], agent: AgentConfig) -> list[str]:
 
 
 def labelled(agent_path: str, cases_path: str | None, ks: Sequence[int], show: bool = False,
-             embedder: Embedder | None = None) -> tuple[str, list[CaseResult]]:
+             embedder: Embedder | None = None, examples: bool = True) -> tuple[str, list[CaseResult]]:
+    """The labelled report; `examples=False` measures the agent with its rules' examples removed (without_examples)."""
     from focal.config.loader import load_agent
 
-    agent = load_agent(agent_path)
+    agent = load_agent(agent_path) if examples else without_examples(load_agent(agent_path))
     if not any(r.enabled for r in agent.rules):
         return (f"focal bench retrieval: agent {agent.id!r} has no enabled rules, so there is nothing to retrieve"
                 " (no labelled set is needed)"), []
@@ -341,12 +355,26 @@ def labelled(agent_path: str, cases_path: str | None, ks: Sequence[int], show: b
     problems = case_problems(agent, cases)
     if problems:
         raise ValueError(f"{path}: {len(problems)} problem(s)\n  " + "\n  ".join(problems))
-    if embedder is None:
+    multilingual = None
+    if embedder is None:  # the product's models: MiniLM, and the multilingual one for an agent of other languages
         from focal.adapters.onnx_embedder import shared_embedder
+        from focal.adapters.use_embedder import shared_multilingual_embedder
 
         embedder = shared_embedder()
-    results = run_cases(agent, cases, embedder, max_k=max(ks))
+        if any(multilingual_turn(agent, lang) for lang in agent.languages):
+            multilingual = shared_multilingual_embedder()
+    results = run_cases(agent, cases, embedder, max_k=max(ks), multilingual=multilingual)
     return labelled_report(agent, results, ks, show), results
+
+
+def without_examples(agent: AgentConfig) -> AgentConfig:
+    """The agent with every rule's `examples` removed, its translations' too: rules as a business first writes them
+    (condition and action only), so retrieval without examples is measurable on any labelled set."""
+    rules = [r.model_copy(update={"examples": []}) for r in agent.rules]
+    translations = {lang: texts.model_copy(update={"rules": {rule_id: t.model_copy(update={"examples": []})
+                                                             for rule_id, t in texts.rules.items()}})
+                    for lang, texts in agent.translations.items()}
+    return agent.model_copy(update={"rules": rules, "translations": translations})
 
 
 def _beside(agent_path: str) -> Path:

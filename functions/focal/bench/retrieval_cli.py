@@ -24,7 +24,8 @@ def cli(args) -> int:
     out = []
     if args.agent is not None:
         try:
-            report, _ = labelled(args.agent, args.cases, _ints(args.k), show=args.show)
+            report, _ = labelled(args.agent, args.cases, _ints(args.k), show=args.show,
+                                 examples=not getattr(args, "without_examples", False))
         except (ValueError, FileNotFoundError) as exc:
             print(str(exc))
             return 1

@@ -22,6 +22,7 @@ from focal.enforcement.amount_forms import may_state_amount, states_figure
 from focal.enforcement.amount_known import amount_roles, known_names, known_values, names_in
 from focal.enforcement.comparison_words import in_reader_words, languages_of
 from focal.enforcement.date_promises import vague_promise
+from focal.enforcement.definite_acts import definite_act
 from focal.enforcement.draft_reading import NUMERIC, policy_figures, read_amount
 from focal.enforcement.linear_scan import Suffixes
 from focal.enforcement.terms import term_pattern
@@ -127,8 +128,9 @@ class _Draft:
         return bool(amount.uncertain or (amount.cue and amount.value is None and may_state_amount(text, kind)))
 
     def _whole_in_words(self) -> bool:
-        """A sentence in another language covers the whole of something ("todas sus multas")."""
-        return any(whole_in_other_language(part) for _, part in self.foreign)
+        """A sentence in another language covers the whole of something ("todas sus multas") or does an act to a
+        definite amount ("le he condonado su recargo": focal.enforcement.definite_acts)."""
+        return any(whole_in_other_language(part) or definite_act(part, lang) for lang, part in self.foreign)
 
 
 def _not_english(foreign: list[tuple[str, str]], what: str) -> str:

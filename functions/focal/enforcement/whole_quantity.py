@@ -62,9 +62,36 @@ def field_words(field: ProfileFieldDefinition) -> tuple[str, ...]:
 
 def whole_of_field(clause: str, field: ProfileFieldDefinition) -> str | None:
     """The words of an English `clause` that cover the whole of a noun the field describes ("all your overdue
-    fines"), or None."""
+    fines"), or — in a clause that asserts the act (`asserted`) — that name a definite one ("your overdue fine", "the
+    late fee on your account"), or None."""
     m = _field_nouns(field_words(field)).search(clause)
+    if m is None and asserted(clause):
+        m = _definite_nouns(field_words(field)).search(clause)
     return m.group(0) if m else None
+
+
+@lru_cache(maxsize=256)
+def _definite_nouns(words: tuple[str, ...]) -> re.Pattern[str]:
+    nouns = sorted({*AMOUNT_NOUNS, *words}, key=len, reverse=True)
+    noun = rf"(?:{'|'.join(map(re.escape, nouns))})(?:s|es)?\b"
+    # the noun heads its phrase: "your payment method" is no payment
+    head = rf"(?=\s*(?:$|[^\w\s]|(?:{'|'.join(_AFTER_HEAD)})\b))"
+    return re.compile(rf"\b(?:{'|'.join(_DEFINITE)})\s+(?:[\w-]+\s+){{0,2}}?{noun}{head}", _I)
+
+
+# A definite thing: the act is done to that one thing, so to the whole of its amount ("your fine", "the fee").
+_DEFINITE = ("the", "your", "this", "that", "these", "those", "its", "their")
+_AFTER_HEAD = ("on", "for", "of", "from", "to", "in", "at", "and", "or", "with", "that", "which", "as", "is", "are", "has",
+               "have", "had", "was", "were", "will", "been", "today", "now", "too", "off", "back", "entirely", "fully")
+# What keeps an act on a definite thing from being done: a question, a condition, a possibility offered ("I can
+# waive your fee if…", "would you like me to…", "once you pay, the fee…"). A refusal is no cue at all
+# (focal.enforcement.amount_clauses).
+_NOT_DONE = re.compile(r"\b(?:if|unless|once|provided|whether|can|could|may|might|would|should)\b|\?\s*$", _I)
+
+
+def asserted(clause: str) -> bool:
+    """An English clause states the act as done or to be done: no question, condition or mere possibility."""
+    return _NOT_DONE.search(clause) is None
 
 
 @lru_cache(maxsize=1)

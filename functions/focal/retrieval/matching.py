@@ -24,7 +24,7 @@ import numpy as np
 from focal.models.agent import AgentConfig, Scope
 from focal.ports import Hit, RuleIndex, ScopeFilter
 from focal.retrieval.lexical import Vector, hybrid_score, lexical_model
-from focal.retrieval.rules import indexed_scope_id, rule_keys, rule_of
+from focal.retrieval.rules import KEY_SEPARATOR, indexed_scope_id, rule_keys, rule_of
 
 ALWAYS_INCLUDED = "always included"
 FLOW_EXAMPLES_SEARCHED = 50  # entry examples looked at for the competing flows (the best per flow counts)
@@ -36,7 +36,7 @@ class RuleHit:
     score: float
     reason: str  # "similarity", or "always included" (a GLOBAL hard constraint outside the top k)
     flow_id: str | None = None
-    flow_score: float | None = None
+    flow_score: float | None = None  # its best entry example, less the description gap when a description matched
     best_score: float | None = None  # the best rule's score in the same search (the rule filter's relative cut)
     nearest_other: float | None = None  # the rule's own threshold's source (focal.retrieval.rule_thresholds)
 
@@ -45,16 +45,19 @@ def keys_per_rule(agent: AgentConfig) -> int:
     return max((len(rule_keys(r)) for r in agent.rules if r.enabled), default=1)
 
 
-def _fold(hits: list[Hit]) -> dict[str, Hit]:
-    """The best document of each rule; a rule is a similarity hit if any of its documents is."""
+def _fold(hits: list[Hit]) -> tuple[dict[str, Hit], dict[str, str]]:
+    """The best document of each rule (a rule is a similarity hit if any of its documents is), and its id."""
     best: dict[str, Hit] = {}
+    docs: dict[str, str] = {}
     for h in hits:
         rule_id = rule_of(h.rule_id)
         seen = best.get(rule_id)
         reason = "similarity" if h.reason != ALWAYS_INCLUDED or (seen and seen.reason != ALWAYS_INCLUDED) else ALWAYS_INCLUDED
+        if seen is None or h.score > seen.score:
+            docs[rule_id] = h.rule_id
         score = max(h.score, seen.score) if seen else h.score
         best[rule_id] = Hit(rule_id, score, reason)
-    return best
+    return best, docs
 
 
 def hybrid(agent: AgentConfig, hits: list[Hit], words: Vector | None) -> list[Hit]:
@@ -88,13 +91,16 @@ def _own_flow(agent: AgentConfig, rule_id: str) -> str | None:
 
 
 def search_rules(agent: AgentConfig, index: RuleIndex, scope: ScopeFilter, vector: np.ndarray, top_k: int,
-                 text: str | None = None, nearest: Mapping[str, float] | None = None) -> list[RuleHit]:
+                 text: str | None = None, nearest: Mapping[str, float] | None = None,
+                 description_gap: float = 0.0) -> list[RuleHit]:
     """The `top_k` best rules in scope (best key each) plus the GLOBAL hard constraints always returned,
     each with its competing flow. `text`: the message, whose lexical evidence joins each key's score
-    (focal.retrieval.lexical); `nearest`: each rule's nearest other (focal.retrieval.rule_thresholds)."""
+    (focal.retrieval.lexical); `nearest`: each rule's nearest other (focal.retrieval.rule_thresholds);
+    `description_gap`: how much lower the agent's descriptions score than its messages (focal.retrieval
+    .description_gap), taken off the competing flow's score of a rule whose best key is a description."""
     words = lexical_model(agent).vector(text) if text is not None else None
     hits = hybrid(agent, index.search(scope, vector, top_k * keys_per_rule(agent)), words)
-    folded = _fold(hits)
+    folded, best_docs = _fold(hits)
     similar = sorted((h for h in folded.values() if h.reason != ALWAYS_INCLUDED), key=lambda h: -h.score)
     kept = similar[:top_k] + [h for h in folded.values() if h.reason == ALWAYS_INCLUDED]
     kept += [Hit(h.rule_id, h.score, ALWAYS_INCLUDED) for h in similar[top_k:] if _global_hard(agent, h.rule_id)]
@@ -104,9 +110,16 @@ def search_rules(agent: AgentConfig, index: RuleIndex, scope: ScopeFilter, vecto
     for h in kept:
         own = _own_flow(agent, h.rule_id)
         flow_id, flow_score = max(((f, s) for f, s in flows.items() if f != own), key=lambda fs: fs[1], default=(None, None))
+        if flow_score is not None and is_description(best_docs.get(h.rule_id, h.rule_id)):
+            flow_score -= description_gap
         out.append(RuleHit(h.rule_id, h.score, h.reason, flow_id, flow_score, best_score=best,
                            nearest_other=(nearest or {}).get(h.rule_id)))
     return out
+
+
+def is_description(doc_id: str) -> bool:
+    """A key that describes the rule (its condition, alone or with its action), not a message (one of its examples)."""
+    return not doc_id.partition(KEY_SEPARATOR)[2].isdigit()
 
 
 def _global_hard(agent: AgentConfig, rule_id: str) -> bool:

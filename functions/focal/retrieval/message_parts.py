@@ -25,6 +25,7 @@ from focal.dialogue.match_bounds import best_margin, rule_threshold
 from focal.models.agent import AgentConfig
 from focal.ports import Embedder, RuleIndex, ScopeFilter
 from focal.retrieval.calibration import centred
+from focal.retrieval.description_gap import description_gap
 from focal.retrieval.matching import ALWAYS_INCLUDED, RuleHit, search_rules
 from focal.retrieval.rule_thresholds import rule_nearest_others
 
@@ -80,6 +81,7 @@ def search_message(agent: AgentConfig, index: RuleIndex, embedder: Embedder, sco
                    query: np.ndarray) -> list[RuleHit]:
     """A turn's rule hits in the index's space: the message (`query`, its centred vector) and its parts."""
     top_k, nearest = agent.retrieval.top_k, rule_nearest_others(agent, embedder)
-    return search_with_parts(agent, message, search_rules(agent, index, scope, query, top_k, message, nearest), lambda parts: [
-        search_rules(agent, index, scope, q, top_k, part, nearest)
+    gap = description_gap(agent, embedder)
+    return search_with_parts(agent, message, search_rules(agent, index, scope, query, top_k, message, nearest, gap), lambda parts: [
+        search_rules(agent, index, scope, q, top_k, part, nearest, gap)
         for q, part in zip(centred(embedder, embedder.embed(parts)), parts, strict=True)])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
@@ -21,15 +21,22 @@ from focal.models.localized import matching_view
 from focal.per_object import PerObject
 from focal.ports import Embedder, Hit, RuleIndex, ScopeFilter
 from focal.retrieval.calibration import centred
+from focal.retrieval.description_gap import description_gap
 from focal.retrieval.matching import RuleHit, search_rules
 from focal.retrieval.rule_thresholds import rule_nearest_others
 from focal.retrieval.rules import KEY_SEPARATOR, config_digest, rule_keys, sync_index
 from focal.sensing.spaces import MultilingualSpaceUnavailable, embed_message, on_reference_scale
 
-if TYPE_CHECKING:  # the deps bundle is wiring: a building block only names its type
-    from focal.turn.deps import Deps
-
 SPACE = "multilingual"
+
+
+class Deps(Protocol):
+    """What matching in the multilingual space needs of a turn's deps (focal.turn.deps.Deps has it; so can a bench)."""
+
+    embedder: Embedder
+    multilingual_embedder: Embedder | None
+    multilingual_index: RuleIndex | None
+    indexed: dict[tuple[str, str], str]
 
 
 def ensure_multilingual_indexed(deps: Deps, tenant_id: str, agent: AgentConfig) -> AgentConfig:
@@ -94,7 +101,8 @@ def search_multilingual(deps: Deps, tenant_id: str, agent: AgentConfig, scope: S
     own = agent.languages[0] if agent.languages else "en"
     scaled = _OnReferenceScale(index, embedder, _languages(agent), own, lang or own)
     nearest = rule_nearest_others(agent, deps.embedder)  # on MiniLM's scale, where the scores are put
-    return [search_rules(view, scaled, scope, query, agent.retrieval.top_k, text, nearest)  # type: ignore[arg-type]
+    gap = description_gap(agent, deps.embedder)
+    return [search_rules(view, scaled, scope, query, agent.retrieval.top_k, text, nearest, gap)  # type: ignore[arg-type]
             for query, text in zip(centred(embedder, vectors), texts, strict=True)]
 
 

@@ -14,16 +14,20 @@ day is what a "not later than" rule checks:
 - a **count of units from today** after one of the language's words for "in" / "within" ("in 3 weeks", "within 10
   days", "dentro de 2 meses", "dans 3 mois", "in 2 Monaten"): today plus the count (the larger one of "3-5"). A word
   between the preposition and the count ("in about two months", "en unos 2 meses") hedges it: one more unit; a
-  count with no figure ("within the next few days", "dans quelques mois") is the most of the unit short of the next.
+  count with no figure ("within the next few days", "dans quelques mois") is the most of the unit short of the next;
+- a **duration** beside a verb of taking time ("it'll take about two months", "tardará unas seis semanas", "das
+  dauert etwa zwei Monate", "comptez environ deux mois"): read as the count after "in" is. A window the customer is
+  given ("you have 14 days to cancel") has no such verb and is no date.
 
 Counts in words are read in English by focal.text.number_words and in Spanish, German and French by text2num ("dentro
-de dos meses", "in zwei Monaten", "dans deux mois"). A latest day is None when it cannot be formed: no turn date, a
-count in words the reader cannot read ("in einer Woche": text2num reads no inflected "ein"), a month whose year is
-unclear. Such a phrase still names a date — unknown,
-never absent (the caller fails closed). A phrase in a negated clause is read all the same: a negation cannot tell
-"no later than the end of April" (a promise) from "I can't promise it by the end of April", and the exact reader
-reads a refused day the same way; only after "before" / "until" ("nothing before the end of April") is its latest
-day open (unknown).
+de dos meses", "in zwei Monaten", "dans deux mois"); an article directly before the unit is the count one as the
+library reads it ("in a week", "en una semana", "in einer Woche", "dans une semaine"), and two counts joined by a
+range word are the larger ("two to three weeks", "zwei bis drei Wochen"). A latest day is None when it cannot be
+formed: no turn date, a count in words the reader cannot read ("in vielen Wochen"), a month whose year is unclear.
+Such a phrase still names a date — unknown, never absent (the caller fails closed). A phrase in a negated clause is
+read all the same: a negation cannot tell "no later than the end of April" (a promise) from "I can't promise it by
+the end of April", and the exact reader reads a refused day the same way; only after "before" / "until" ("nothing
+before the end of April") is its latest day open (unknown).
 """
 
 from __future__ import annotations
@@ -53,6 +57,11 @@ _MIDDLE = {"en": "mid|middle", "es": "mediados", "de": "mitte", "fr": "mi|milieu
 _WITHIN = {"en": "within|inside\\s+of|under", "es": "dentro\\s+de|en\\s+menos\\s+de", "de": "innerhalb(?:\\s+von)?|binnen",
            "fr": "d['’]ici|en\\s+moins\\s+de|sous"}
 _FIGURE_COUNT = r"\d{1,3}(?:\s*(?:-|–|to|a|à|bis|al)\s*\d{1,3})?"
+# The words that join the two ends of a range of counts ("two to three", "dos a tres", "zwei bis drei", "deux à
+# trois"); CLDR writes its ranges with a dash only, so these are the languages' own closed class.
+_RANGE_WORDS = r"to|through|a|al|hasta|bis|à"
+# a count in words, or a range of two
+_WORD_COUNT = rf"[^\W\d_]+(?:-[^\W\d_]+)?(?:\s+(?:{_RANGE_WORDS})\s+[^\W\d_]+(?:-[^\W\d_]+)?)?"
 # Counts with no figure ("a few days", "unos pocos meses", "ein paar Wochen", "quelques mois"): at most the most of the
 # unit short of the next one (six days, four weeks, eleven months, nine years) — the latest day they can mean.
 _FEW = re.compile(r"^(?:(?:the\s+next\s+|a\s+)?(?:few|couple(?:\s+of)?|several)|unos|unas|pocos|pocas|algunos|algunas|"
@@ -90,8 +99,33 @@ def _patterns(lang: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[s
     into = "|".join([*(re.escape(w) for w in _info(lang).get("in", []) if w.isalpha()), _WITHIN.get(lang, "")])
     month = re.compile(rf"(?<!\w)(?P<name>{months})(?![\w-])(?:\s+(?:de\s+|del\s+)?(?P<year>(?:19|20)\d{{2}}))?", _I)
     count = re.compile(rf"(?<![\w-])(?:{into})\s+(?P<hedge>(?:[^\W\d_]+\s+){{0,2}}?)(?P<count>{_FIGURE_COUNT}|"
-                       rf"[^\W\d_]+(?:-[^\W\d_]+)?)\s+(?P<unit>{units})(?![\w-])", _I)
+                       rf"{_WORD_COUNT})\s+(?P<unit>{units})(?![\w-])", _I)
     return month, count, _relative(lang)
+
+
+# Verbs that measure how long something takes from now ("it'll take", "tardará", "das dauert", "comptez"): a count
+# of units beside one is a duration promised from the turn's date, as "in …" is. Closed classes of each language, in
+# their present and future forms (what has taken two months is no promise); a count the customer is given ("you have
+# 14 days to cancel") or a window of another event ("within 30 days of purchase") has no such verb.
+_TAKES = {"en": r"take|takes|taking|need|needs|expect|allow|wait",
+          "es": r"tard(?:a|an|ar|ar[aá]|ar[aá]n|ar[ií]a)|llev(?:a|an|ar[aá]|ar[aá]n)|demor(?:a|an|ar|ar[aá]|ar[aá]n)|"
+                r"cuente\s+con|calcule|espere",
+          "de": r"dauert|dauern|braucht|brauchen|ben[oö]tigt|ben[oö]tigen|rechnen|erfordert|warten",
+          "fr": r"prend|prennent|prendra|prendront|prendre|faut|faudra|faudrait|comptez|compter|pr[eé]voyez|pr[eé]voir|"
+                r"dure|durera|n[eé]cessite|n[eé]cessitera|mettra|mettre|attendre|patienter"}
+
+
+@lru_cache(maxsize=8)
+def _taking(lang: str) -> tuple[re.Pattern[str], ...]:
+    """A count of units after a verb of taking time ("takes about two months", "dauert etwa zwei Monate"), or right
+    before one ("wird etwa zwei Monate dauern"): the hedge, count and unit groups of the "in" pattern."""
+    if lang not in _TAKES:
+        return ()
+    units = "|".join(sorted((re.escape(w) for w in _unit_words(lang)), key=len, reverse=True))
+    duration = rf"(?P<hedge>(?:[^\W\d_]+\s+){{0,3}}?)(?P<count>{_FIGURE_COUNT}|{_WORD_COUNT})\s+(?P<unit>{units})(?![\w-])"
+    takes = _TAKES[lang]
+    return (re.compile(rf"(?<![\w-])(?:{takes})\s+{duration}", _I),
+            re.compile(rf"(?<![\w-]){duration}(?:\s+[^\W\d_]+)?\s+(?:{takes})(?![\w-])", _I))
 
 
 @lru_cache(maxsize=8)
@@ -134,15 +168,31 @@ def _add(today: date, n: int, unit: str) -> date:
     return date(year, month, min(today.day, calendar.monthrange(year, month)[1]))
 
 
+@lru_cache(maxsize=8)
+def _articles(lang: str) -> frozenset[str]:
+    """The words the library itself reads as the count one before a unit ("a", "una", "einer", "une"): its
+    simplifications of a bare word to "1". Read only where the caller found a count, directly before a unit."""
+    rules = _info(lang).get("simplifications", [])
+    return frozenset(k.lower() for rule in rules for k, v in rule.items() if v == "1" and re.fullmatch(r"[^\W\d_]+", k))
+
+
+_RANGE = re.compile(rf"^(?P<low>.+?)\s*(?:-|–|\s(?:{_RANGE_WORDS})\s)\s*(?P<high>[^\s-].*)$", _I)
+
+
 def _count(words: str, lang: str) -> int | None:
-    """"3", "3-5" (the larger), "two", "a", "dos", "zwei", "deux" → the count; None when the words are no count the
-    reader knows. Figures come first: words are read only where no figure is written."""
+    """"3", "3-5" (the larger), "two", "a", "dos", "zwei", "deux", "einer", "zwei bis drei" (the larger) → the count;
+    None when the words are no count the reader knows. Figures come first: words are read only where no figure is
+    written; a range counts only when both its ends are counts."""
     figures = re.findall(r"\d+", words)
     if figures:
         return max(int(f) for f in figures)
-    if words.lower() in ("a", "an", "one"):
+    words = " ".join(words.split())
+    if words.lower() in ("a", "an", "one") or words.lower() in _articles(lang):
         return 1
     value = number_value(words) if WORD_RUN.fullmatch(words) else foreign_number_value(words, lang)
+    if value is None and (m := _RANGE.match(words)):
+        low, high = _count(m.group("low"), lang), _count(m.group("high"), lang)
+        return None if low is None or high is None else max(low, high)
     return int(value) if value is not None and float(value).is_integer() else None
 
 
@@ -179,6 +229,9 @@ class _Reader:
         month, count, relative = _patterns(self.lang)
         for m in count.finditer(self.sentence):
             self.keep(m, self._counted(m))
+        for taking in _taking(self.lang):
+            for m in taking.finditer(self.sentence):
+                self.keep(m, self._counted(m))
         for m in relative.finditer(self.sentence):
             self.keep(m, None if self.today is None else _period_end(m.group(0), self.lang, self.today))
         for m in month.finditer(self.sentence):
