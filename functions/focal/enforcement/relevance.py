@@ -17,6 +17,10 @@ What is compared with what
   money advice, sport, trivia, code) than to all of that by more than `relevance_off_topic_margin`.
   Optional: an ONNX cross-encoder folder (`relevance_model_dir`), then the score is its probability for
   the (message, answer) and (routed text, answer) pairs.
+- About the agent's business as well as the message (focal.enforcement.domain_fit): an answer to an off-topic
+  question ("The capital of Australia is Canberra.") sits close to its message; it fails when its closeness to the
+  agent's own words in its language and to the conversational moves stays below a share of how close those words
+  sit to one another, and the route put the turn out of scope or the message is off the business too.
 - A draft of a non-English turn (or one that clearly reads as another declared language) is scored the same way
   in the multilingual space, its cosines put on MiniLM's scale by the pair's languages
   (focal.enforcement.relevance_space): MiniLM reads other languages by their surface. The threshold is met by the
