@@ -11,9 +11,10 @@ scored against the rest (leave one out), show how near a text about this busines
 (`agent_scale`: a low quantile of those best cosines, on MiniLM's scale). A draft whose best cosine to them and to
 the conversational moves falls below `FLOOR_SHARE` of that is off the domain. An agent with no words of its own in
 the draft's language gives no such scale (its English texts sit far from any Spanish draft, on topic or not, in the
-multilingual space): there the relevance check decides as before. The out-of-scope route is evidence, never the decider: a draft off the domain fails only when the
-route put the turn out of scope or the customer's message is itself off the domain too — an on-topic draft to a
-misrouted message ("¿Dónde está mi pedido?" read as out of scope) sits in the domain and passes.
+multilingual space): there the relevance check decides as before.
+
+The out-of-scope route is evidence, never the decider: a draft off the domain fails only when the route put the turn
+out of scope or the customer's message is itself off the domain too — an on-topic draft to a misrouted message ("¿Dónde está mi pedido?" read as out of scope) sits in the domain and passes.
 """
 
 from __future__ import annotations
