@@ -14,7 +14,8 @@ the draft's language gives no such scale (its English texts sit far from any Spa
 multilingual space): there the relevance check decides as before.
 
 The out-of-scope route is evidence, never the decider: a draft off the domain fails only when the route put the turn
-out of scope or the customer's message is itself off the domain too — an on-topic draft to a misrouted message ("¿Dónde está mi pedido?" read as out of scope) sits in the domain and passes.
+out of scope or the customer's message is itself off the domain too — an on-topic draft to a misrouted message (a
+Spanish message the route could not place) sits in the domain and passes.
 """
 
 from __future__ import annotations
