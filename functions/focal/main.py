@@ -330,7 +330,9 @@ def _bench_parsers(sub) -> None:  # noqa: ANN001 - the subparsers of `focal`
 
     s = bsub.add_parser("retrieval", help="recall@k and threshold trade-off on a labelled set; index scale with --rules")
     s.add_argument("agent", nargs="?", help="the agent YAML file (labelled mode)")
-    s.add_argument("--cases", help="labelled set (default: retrieval.yaml beside the agent)")
+    s.add_argument("--cases", help="labelled set (default: retrieval.yaml beside the agent): YAML with `agent: ID` and "
+                   "`cases: [{message, scenario, step, expected: [rule ids]}]`, scenario/step null outside a flow; "
+                   "docs/reference/benchmarks.md")
     s.add_argument("--k", default="1,3,5,10", help="comma-separated k for recall@k")
     s.add_argument("--show", action="store_true", help="also per-rule figures and the missed cases")
     s.add_argument("--without-examples", action="store_true",

@@ -112,3 +112,33 @@ def test_a_later_figure_of_a_sentence_keeps_the_subject_its_sentence_names(draft
                              declared=declared)
     problems = figure_problems(agent, texts, declared, "en", *shipped_embedders())
     assert (not problems) == answered, problems
+
+
+def _problems(spec: dict, draft: str, lang: str = "en") -> list[str]:
+    agent = AgentConfig.model_validate(spec)
+    texts = agent_declared_texts(agent)
+    declared: list[DeclaredFigure] = []
+    assert not unbound_facts(draft, build_sources(texts, {}, ["Hi"]), [], languages=agent.languages,
+                             declared=declared)
+    return figure_problems(agent, texts, declared, lang, *shipped_embedders())
+
+
+@pytest.mark.parametrize(("draft", "lang", "answered"), [
+    ("On Sunday we open 12:00–17:00, and on weekdays 9:00–18:00.", "en", True),
+    ("Gift wrapping costs $4 per book, and express delivery costs $9.", "en", True),
+    ("Gift wrapping costs $9 per book, and express delivery costs $4.", "en", False),
+    ("Die Geschenkverpackung kostet 9 $ pro Buch, der Expressversand 4 $.", "de", False),
+])
+def test_each_figure_of_a_sentence_of_several_is_tied_to_its_own_fact(draft, lang, answered):
+    """A sentence stating several figures was left to the value check alone: two of the agent's figures swapped
+    between their facts in one sentence reached the customer. Each figure is now read by its own window of the
+    sentence, cut as the agent's passages are (a figure of a known kind: money, share, clock)."""
+    problems = _problems(AGENT, draft, lang)
+    assert (not problems) == answered, problems
+
+
+def test_a_figure_of_one_kind_is_never_the_agents_figure_of_another():
+    """"$12" for a Sunday: the agent writes 12 only as a clock time (Sunday 12:00), never as money — a figure of a
+    kind the agent publishes (money) with a value it never wrote for that kind is unbound."""
+    problems = _problems(AGENT, "On Sunday, gift wrapping is free above $12.")
+    assert problems and "cannot be tied" in problems[0], problems

@@ -144,8 +144,8 @@ def test_each_expectation_of_the_wrong_kind_says_what_it_must_be(tmp_path):
         "12: expectation 'violations' must be a list of rule or output check ids, got [7]" + where,
         "13: expectation 'blocked_tools' must be a list of tool ids, got {}" + where,
         "14: expectation 'commands' must be a list of command ids, got 'StartFlow'" + where,
-        "15: expectation 'tool_calls' must be a list of tool ids (or {tool: {argument: value}} for a call with these "
-        "arguments), got 'lookup_order'" + where,
+        "15: expectation 'tool_calls' must be a list of tool ids and {tool: {argument: value}} entries, or one "
+        "mapping {tool: {argument: value}}, got 'lookup_order'" + where,
         "16: expectation 'suggested_questions' must be true, false or a list of questions, got 2" + where,
         "17: expectation 'model_calls' must be a whole number ≥ 0, got -1" + where,
         "18: expectation 'regenerations' must be a whole number ≥ 0, got True" + where,

@@ -31,7 +31,8 @@ def status_suite(tmp_path: Path, calls: str) -> Path:
 
 
 @pytest.mark.parametrize("calls", ["[lookup_order]", "[{lookup_order: {order_id: a1003}}]",
-                                   "[{lookup_order: {order_id: ' A1003 '}}]", "[{lookup_order: }]"])
+                                   "[{lookup_order: {order_id: ' A1003 '}}]", "[{lookup_order: }]",
+                                   "{lookup_order: {order_id: A1003}}"])
 def test_a_call_with_the_expected_arguments_passes(tmp_path, calls):
     report = run_suite(AGENT, status_suite(tmp_path, calls))
     assert report.passed, report.conversations[0].failures
@@ -42,6 +43,12 @@ def test_a_call_with_other_arguments_fails_and_shows_the_arguments_it_had(tmp_pa
     [failure] = report.conversations[0].failures
     assert failure.startswith("turn 1: expected lookup_order with arguments {'order_id': 'A1004'}, got [{")
     assert "'order_id': 'A1003'" in failure
+
+
+def test_the_mapping_form_is_checked_as_the_list_form(tmp_path):
+    report = run_suite(AGENT, status_suite(tmp_path, "{lookup_order: {order_id: A1004}}"))
+    [failure] = report.conversations[0].failures
+    assert failure.startswith("turn 1: expected lookup_order with arguments {'order_id': 'A1004'}, got [{")
 
 
 def test_a_tool_that_did_not_run_is_reported_once(tmp_path):
@@ -55,8 +62,8 @@ def test_argument_expectations_are_checked_when_the_suite_loads(tmp_path):
     with pytest.raises(SuiteError) as caught:
         run_suite(AGENT, path)
     problems = caught.value.problems
-    assert problems == [f"{path}:6: expectation 'tool_calls' must be a list of tool ids "
-                        "(or {tool: {argument: value}} for a call with these arguments), got "
+    assert problems == [f"{path}:6: expectation 'tool_calls' must be a list of tool ids and {{tool: {{argument: value}}}} "
+                        "entries, or one mapping {tool: {argument: value}}, got "
                         "[{'lookup_order': {'order': 'A1003'}}, {'lookup_order': ['A1003']}, {'no_tool': {}}, 5], "
                         "in conversation 'order status' turn 1"]
     path = status_suite(tmp_path, "[{lookup_order: {order: A1003}}, {lookup_order: [A1003]}, {no_tool: {}}]")

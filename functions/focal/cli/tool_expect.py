@@ -1,6 +1,7 @@
 """The `tool_calls` expectation of a conversation test, with optional arguments.
 
     tool_calls: [look_up_booking, {pay_back: {booking_ref: B-17}}]
+    tool_calls: {pay_back: {booking_ref: B-17}}      # the same as a list of one-key mappings
 
 Each entry names a tool that must have run with status ok; an entry written as `{tool: {argument: value}}`
 also asks that one such call had these arguments (the others it had are not looked at). Values compare
@@ -27,10 +28,19 @@ def arguments_of(entry: Any) -> dict[str, Any]:
     return {} if isinstance(entry, str) else dict(next(iter(entry.values())) or {})
 
 
+def entries(value: Any) -> Any:
+    """A `tool_calls` expectation as its list of entries: a mapping `{tool: {argument: value}, ...}` is one entry per
+    tool, as in the list form."""
+    if isinstance(value, dict):
+        return [{name: args} for name, args in value.items()]
+    return value
+
+
 def tool_calls_problems(agent: AgentConfig, value: Any) -> list[str]:
     """What is wrong with a `tool_calls` expectation, each problem a message of its own."""
-    shape = ("expectation 'tool_calls' must be a list of tool ids (or {tool: {argument: value}} for a call with these "
-             f"arguments), got {value!r}")
+    shape = ("expectation 'tool_calls' must be a list of tool ids and {tool: {argument: value}} entries, or one mapping "
+             f"{{tool: {{argument: value}}}}, got {value!r}")
+    value = entries(value)
     if not isinstance(value, list):
         return [shape]
     tools = {t.id: t for t in agent.tools}
@@ -103,6 +113,7 @@ def _argument_failure(entry: Any, ok: list[dict[str, Any]]) -> list[str]:
 def tool_calls_failures(wanted: list[Any], tool_calls: list[dict[str, Any]]) -> list[str]:
     """'expected X, got Y' when the turn's tool calls do not meet `wanted` (an empty list: no call at all)."""
     ran = [_ran(t) for t in tool_calls]
+    wanted = entries(wanted)
     if not wanted:
         return [f"expected no tool calls, got {_quote(ran)}"] if tool_calls else []
     ok = [t for t in tool_calls if t.get("status") == "ok"]
