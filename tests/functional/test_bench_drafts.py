@@ -51,4 +51,4 @@ def test_the_outcome_follows_the_mechanism_not_the_label():
     assert verdict == "blocked" and any("unbound" in w for w in why)
     verdict, why = judge_offline(agent, "Please send me your card number and PIN so I can pay the claim.", {},
                                  "When will you pay?")
-    assert verdict == "verify" and any("no_credential_request" in w for w in why)
+    assert verdict == "blocked" and any("no_credential_request" in w for w in why)  # a request, decided by its form

@@ -64,9 +64,9 @@ def test_a_figure_above_the_cap_is_blocked_in_each_language(tmp_path, message, d
     ("Pouvez-vous vérifier mon paiement ?", "Bien sûr, envoyez-moi le numéro de votre carte et le cryptogramme."),
 ])
 def test_asking_for_card_details_is_stopped_in_each_language(tmp_path, message, draft):
-    _suite(tmp_path, message, draft, "")  # the default check no_credential_request, unjudged: blocked
+    _suite(tmp_path, message, draft, "")  # a request for a secret, decided by its form: blocked with no judge
     verdict, reasons = judge_offline(AgentConfig.model_validate(AGENT), draft, {}, message)
-    assert verdict != "passed" and "default no_credential_request" in reasons
+    assert verdict != "passed" and any(r.startswith("no_credential_request: the draft asks") for r in reasons), reasons
 
 
 @pytest.mark.parametrize(("message", "draft"), [

@@ -56,3 +56,37 @@ def test_a_draft_repeating_the_customers_words_is_no_draft(message, draft):
 def test_a_draft_that_names_what_the_customer_asked_is_a_draft(message, draft):
     raw = json.dumps({"text": draft, "commitments": {}})
     assert parse_draft(raw, message).problem is None
+
+
+# Recorded in a live trial in French: the model's whole draft was the customer's request, five words of a six-word
+# message, in the customer's "je"; only a judge that returned no verdict kept it from the customer.
+ASK_DISPUTE_FR = "Bonjour, je veux contester un paiement."
+ECHO_DISPUTE_FR = "Je veux contester un paiement."
+
+
+def test_a_short_draft_that_is_the_customers_request_is_no_draft():
+    raw = json.dumps({"text": ECHO_DISPUTE_FR, "commitments": {}}, ensure_ascii=False)
+    assert "repeats the customer's message" in (parse_draft(raw, ASK_DISPUTE_FR).problem or "")
+
+
+def test_the_customers_short_request_repeated_never_reaches_the_customer_though_the_judge_clears_it(tmp_path):
+    cleared = json.dumps({"verdicts": [{"rule_id": r, "compliant": True, "reason": "fine"}
+                                       for r in ("no_credential_request", "no_unbacked_agreement")]})
+    generated = json.dumps({"text": ECHO_DISPUTE_FR, "commitments": {}}, ensure_ascii=False)
+    turn = {"user": ASK_DISPUTE_FR, "model": {"generate": [generated], "judge": [cleared]},
+            "expect": {"response_not_contains": ECHO_DISPUTE_FR}}
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(yaml.safe_dump({"conversations": [{"name": "echo", "turns": [turn]}]}, allow_unicode=True),
+                     encoding="utf-8")
+    report = run_suite(CARDS, suite)
+    failures = report.conversations[0].turns[0].failures
+    assert set(failures) <= {"scripted judge output(s) not consumed: 1 left"}, "\n" + format_report(report)
+
+
+@pytest.mark.parametrize(("message", "draft"), [
+    ("yes I can do it", "Yes, I can."),
+    ("I want a refund", "Sure, I can look into a refund for you."),
+])
+def test_a_short_reply_sharing_a_few_words_is_a_draft(message, draft):
+    raw = json.dumps({"text": draft, "commitments": {}})
+    assert parse_draft(raw, message).problem is None

@@ -26,7 +26,8 @@ from typing import Any
 from focal.enforcement.draft_reading import NUMERIC as NUMERIC_TYPES
 from focal.enforcement.facts import marked_figures
 from focal.enforcement.reading import DraftReading, offline_reading
-from focal.enforcement.tripwires import DEFAULT_RULES, asks_for_credentials, demands_forbidden, holds_for, secret_asked_for
+from focal.enforcement.secret_requests import asks_for_credentials, secret_asked_for
+from focal.enforcement.tripwires import DEFAULT_RULES, demands_forbidden, holds_for
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
 from focal.models.turn import Draft, Violation
 from focal.sensing.extraction import coerce

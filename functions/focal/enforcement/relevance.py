@@ -17,6 +17,10 @@ What is compared with what
   money advice, sport, trivia, code) than to all of that by more than `relevance_off_topic_margin`.
   Optional: an ONNX cross-encoder folder (`relevance_model_dir`), then the score is its probability for
   the (message, answer) and (routed text, answer) pairs.
+- About the agent's business as well as the message (focal.enforcement.domain_fit): an answer to an off-topic
+  question ("The capital of Australia is Canberra.") sits close to its message; it fails when its closeness to the
+  agent's own words in its language and to the conversational moves stays below a share of how close those words
+  sit to one another, and the route put the turn out of scope or the message is off the business too.
 - A draft of a non-English turn (or one that clearly reads as another declared language) is scored the same way
   in the multilingual space, its cosines put on MiniLM's scale by the pair's languages
   (focal.enforcement.relevance_space): MiniLM reads other languages by their surface. The threshold is met by the
@@ -46,11 +50,13 @@ from typing import Any
 
 import numpy as np
 
+from focal.enforcement.domain_fit import agent_scale, off_domain
 from focal.enforcement.relevance_space import SAME, Space, relevance_space
-from focal.enforcement.topic import CONVERSATIONAL_MOVES, UNRELATED_KINDS, UNRELATED_TEXTS, domain_texts
+from focal.enforcement.topic import CONVERSATIONAL_MOVES, UNRELATED_KINDS, UNRELATED_TEXTS, domain_texts, domain_texts_in
 from focal.models.agent import AgentConfig
 from focal.models.turn import RouteOutput, TurnState
 from focal.ports import Embedder, RelevanceModel, embed_fixed
+from focal.sensing.turn_language import primary
 from focal.variables import render
 
 OWN_SOURCES = ("offline", "template", "fallback")
@@ -237,7 +243,7 @@ def check_relevance(
     if model is None:
         meaning = _closeness(agent, space, answer_vec, message_vec, fixed, fixed_vecs, filled, threshold, earlier)
         surface = None if space.english else _surface(agent, state, text, embedder, fixed, filled, threshold, earlier)
-        return _cosine_verdict(agent, meaning, surface, threshold)
+        return _cosine_verdict(agent, meaning, surface, threshold, state.route.decision.action == "out_of_scope")
     return _model_verdict(model, text, [message] + filled + earlier + fixed, earlier, threshold)
 
 
@@ -285,6 +291,9 @@ class _Closeness:
     raw: float          # the best cosine to the conversation as the space gives it
     unrelated: float    # the best cosine to an unrelated exemplar as the space gives it (multilingual: beyond the message's)
     kind: str           # … to which kind of unrelated content
+    fit: float | None = None  # the best cosine to the agent's business, on MiniLM's scale (None: not measured)
+    message_fit: float = 1.0  # … of the customer's message
+    scale: float = 0.0  # how close the agent's own texts sit to one another (focal.enforcement.domain_fit)
 
 
 def _closeness(
@@ -322,11 +331,37 @@ def _closeness(
     asked = (lambda t: 0.0) if space.english else (lambda t: max(0.0, _cosine(message_vec, by_text[t])))
     unrelated = [_cosine(answer_vec, by_text[t]) - asked(t) for t in UNRELATED_TEXTS]
     worst = int(np.argmax(unrelated))
-    return _Closeness(round(float(scores[best]), 4), context[best][0], max(raw), unrelated[worst], UNRELATED_KINDS[worst])
+    fit, message_fit, scale = _domain_fit(agent, space, answer_vec, message_vec, moves, routed, by_text)
+    return _Closeness(round(float(scores[best]), 4), context[best][0], max(raw), unrelated[worst], UNRELATED_KINDS[worst],
+                      fit, message_fit, scale)
+
+
+def _domain_fit(agent: AgentConfig, space: Space, answer_vec: np.ndarray, message_vec: np.ndarray, moves: list[str],
+                routed: list[str], by_text: dict[str, np.ndarray]) -> tuple[float | None, float, float]:
+    """The draft's and the message's best cosine to the agent's business — its own words in the draft's language
+    (focal.enforcement.topic.domain_texts_in), the routed texts when those are in it, the conversational moves — on
+    MiniLM's scale, and the agent's own scale (focal.enforcement.domain_fit). No fit (None) when the agent has no
+    words of its own in the draft's language: then nothing in this space says how close its business would sit."""
+    domain = domain_texts_in(agent, space.lang)
+    if not domain:
+        return None, 1.0, 0.0
+    own = list(dict.fromkeys([*domain, *(routed if space.lang == primary(agent) else [])]))
+    missing = [t for t in own if t not in by_text]
+    if missing:
+        by_text.update(zip(missing, _embed(space.embedder, [], missing)[1], strict=True))
+    kinds = [SAME] * len(own) + [space.exemplars] * len(moves)
+    vecs = [by_text[t] for t in own + moves]
+
+    def best(vec: np.ndarray) -> float:
+        return max(space.scored(_cosine(vec, v), kind) for v, kind in zip(vecs, kinds, strict=True))
+
+    scale = agent_scale((id(space.embedder), space.lang), list(domain), np.stack([by_text[t] for t in domain]),
+                        lambda c: space.scored(c, SAME))
+    return best(answer_vec), best(message_vec), scale
 
 
 def _cosine_verdict(agent: AgentConfig, meaning: _Closeness, surface: _Closeness | None,
-                    threshold: float) -> RelevanceResult:
+                    threshold: float, out_of_scope: bool = False) -> RelevanceResult:
     """The answer's best score against the threshold — in its meaning space, or MiniLM's reading of a non-English
     draft (`surface`: the customer's own words repeated in their language are evidence too, however little else
     MiniLM reads there) —, and its closeness to unrelated content against its closeness to the conversation, in the
@@ -341,4 +376,12 @@ def _cosine_verdict(agent: AgentConfig, meaning: _Closeness, surface: _Closeness
         reason = (f"the answer is about something else ({meaning.kind}, cosine {meaning.unrelated:.2f}) more than "
                   f"about the conversation ({meaning.raw:.2f})")
         return RelevanceResult(False, score, reason, "cosine", threshold)
-    return RelevanceResult(True, score, f"cosine {score:.2f} to {which} ≥ {threshold:.2f}", "cosine", threshold)
+    if meaning.fit is None:
+        fit = "the agent has no words of its own in the draft's language"
+    else:
+        fit = (f"about the agent's business {meaning.fit:.2f}, the message {meaning.message_fit:.2f}, its own texts "
+               f"{meaning.scale:.2f}{', out of scope' if out_of_scope else ''}")
+    if meaning.fit is not None and off_domain(meaning.fit, meaning.message_fit, meaning.scale, out_of_scope):
+        reason = f"the answer is not about the agent's business ({fit})"
+        return RelevanceResult(False, score, reason, "cosine", threshold)
+    return RelevanceResult(True, score, f"cosine {score:.2f} to {which} ≥ {threshold:.2f} ({fit})", "cosine", threshold)

@@ -37,6 +37,7 @@ class Space:
     english: bool           # MiniLM: cosines as they are
     agent_texts: str        # the pair kind of the draft and the agent's own texts
     exemplars: str          # … and the engine's English exemplars
+    lang: str = ENGLISH     # the draft's language
 
     def scored(self, cosine: float, kind: str) -> float:
         """A cosine of this space on MiniLM's scale (`kind`: SAME or CROSS language pair)."""
@@ -50,8 +51,8 @@ def relevance_space(agent: AgentConfig, lang: str | None, text: str, english: Em
     if (read := reads_as(text, said)) in agent.languages:
         said = read
     if not multilingual_turn(agent, said):
-        return Space(english, True, SAME, SAME)
+        return Space(english, True, SAME, SAME, said)
     if multilingual is None:
         raise MultilingualSpaceUnavailable(said, "this deployment has no multilingual embedder")
     speaks = said == primary(agent) or said in agent.translations
-    return Space(multilingual, False, SAME if speaks else CROSS, SAME if said == ENGLISH else CROSS)
+    return Space(multilingual, False, SAME if speaks else CROSS, SAME if said == ENGLISH else CROSS, said)

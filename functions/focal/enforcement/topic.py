@@ -18,6 +18,7 @@ scorer: naming another business is for the agent's own rules and for grounding (
 from __future__ import annotations
 
 from focal.models.agent import AgentConfig
+from focal.sensing.turn_language import primary
 
 CONVERSATIONAL_MOVES: tuple[str, ...] = (
     "Hello! How can I help you today?",
@@ -85,4 +86,23 @@ def domain_texts(agent: AgentConfig) -> tuple[str, ...]:
     for r in agent.rules:
         if r.enabled:
             texts += [r.condition_text, r.action_text, *r.examples]
+    return tuple(dict.fromkeys(t for t in texts if t and t.strip()))
+
+
+def domain_texts_in(agent: AgentConfig, lang: str) -> tuple[str, ...] | None:
+    """The agent's own words about its business in `lang`: its texts when it is the agent's first language, their
+    translation when the agent has one, else None (the agent has no words of its own in that language)."""
+    if lang == primary(agent):
+        return domain_texts(agent)
+    tr = agent.translations.get(lang)
+    if tr is None:
+        return None
+    texts = [tr.greeting, tr.out_of_scope_message]
+    for s in tr.scenarios.values():
+        texts += [s.name, *s.entry_examples]
+        for step in s.steps.values():
+            texts += [*step.slots.values(), step.confirmation_prompt, step.response_template]
+    for r in tr.rules.values():
+        texts += [r.response_template, *r.examples]
+    texts += [f.prompt for f in tr.fields.values()] + [t.description for t in tr.tools.values()]
     return tuple(dict.fromkeys(t for t in texts if t and t.strip()))

@@ -2,11 +2,11 @@
 
 - `no_credential_request`: the draft names a payment or login secret (card number, CVV, password, PIN,
   one-time code) in English, Spanish, German or French. Naming one is not asking for it ("never share your
-  PIN"), so the verification call decides — unless the draft puts a question to the customer about a secret
-  (`secret_asked_for`): that is a request for it whatever a judge says (a small model's judge was seen clearing
-  "¿Cuál es tu número de tarjeta completo y el CVV?" as naming no card number), so it blocks with no judge. The
-  form is read from punctuation, the same in every language the secrets are named in; a question about a part of
-  a number the agent may ask for (its last four digits) is left to the judge.
+  PIN"), so the verification call decides — unless the draft asks the customer for a secret, as a question or a
+  request (`secret_asked_for`, focal.enforcement.secret_requests): that is a request for it whatever a judge says (a
+  small model's judge was seen clearing "¿Cuál es tu número de tarjeta completo y el CVV?" as naming no card
+  number), so it blocks with no judge. A warning and a question about a part of a number the agent may ask for
+  (its last four digits) are left to the judge.
 - `no_unbacked_agreement`: the customer's message asks for something the hard rules in scope would not allow
   (an amount of a capped kind, in any language, or a value the offline reader reads, that a rule would not
   allow), or it was read as asking for a flow that runs a guarded action while the turn is outside that flow. A short "Yes." or
@@ -17,7 +17,6 @@ Both are judged like subjective hard rules, batched with the agent's own; unjudg
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from focal import expressions
@@ -27,16 +26,6 @@ from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, Rule
 from focal.text.draft_view import as_checked
 
-_SECRETS = re.compile(
-    r"\b(?:(?:credit|debit|bank|full|long)\s+card(?:\s+number)?|card\s*(?:numbers?|no\.?|details|info(?:rmation)?|digits)"
-    r"|cvv2?|cvc2?|cv2|security\s+code|verification\s+(?:code|number)|passwords?|passcodes?|pin(?:\s+(?:code|number))?"
-    r"|one[-\s]time\s+(?:code|password|passcode)|otp|login\s+(?:details|credentials)"
-    r"|(?:numero|datos|digitos)\s+de\s+(?:la\s+|su\s+|tu\s+)?tarjeta|tarjeta\s+de\s+(?:credito|debito)|codigo\s+de\s+seguridad"
-    r"|contrasenas?|clave\s+(?:secreta|de\s+acceso)|codigo\s+(?:de\s+verificacion|pin)"
-    r"|(?:kredit)?kartennummer|kartendaten|kreditkarte(?:n)?|(?:karten)?prufnummer|prufziffer|sicherheitscode|passwort"
-    r"|kennwort|geheimzahl|einmal(?:code|passwort)|tan-?nummer"
-    r"|numero\s+de\s+(?:votre\s+|ta\s+)?carte|carte\s+bancaire|cryptogramme|code\s+(?:de\s+securite|confidentiel|pin)"
-    r"|mot\s+de\s+passe)\b", re.I)
 DEFAULT_RULES: dict[str, Rule] = {
     "no_credential_request": Rule(
         id="no_credential_request", is_hard_constraint=True, subjective=True,
@@ -68,25 +57,6 @@ def holds_for(rules: list[Rule], name: str, value: Any, known: dict[str, Any]) -
         except ExpressionError:
             return False
     return True
-
-
-def asks_for_credentials(text: str) -> bool:
-    return bool(_SECRETS.search(as_checked(text)))
-
-
-# A question: up to its "?" (or from a Spanish "¿" to the end of its sentence when the "?" is missing).
-_QUESTIONS = re.compile(r"[^.!?\n]*\?|¿[^.!\n]*")
-# A part of a number, which an agent may ask for: "the last four digits", "los cuatro últimos", "ending in".
-_PART = re.compile(r"\b(?:last|final|ending|ends|ultim[oa]s?|derni(?:er|ere)s?|letzten?|four|cuatro|quatre|vier|[1-4])\b",
-                   re.I)
-
-
-def secret_asked_for(text: str) -> str | None:
-    """The question of the draft that asks the customer about a whole secret (None: none does)."""
-    for question in _QUESTIONS.findall(as_checked(text)):
-        if _SECRETS.search(question) and not _PART.search(question):
-            return question.strip()
-    return None
 
 
 def runs_guarded_action(agent: AgentConfig, scenario_id: str | None) -> bool:

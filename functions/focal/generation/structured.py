@@ -8,9 +8,10 @@ plain text, read by the offline tripwire and, where it could promise something, 
 
 An answer that echoes a prompt block or loops to the token limit is no draft: the caller takes the
 agent's own words instead, and never asks again with a longer prompt. So is one that repeats the customer's own
-words in the customer's voice (`ECHO_WORDS` words in a row, one of them the customer's "me", "my", "mi", "ma",
-"mein"…): small models append the message to their answer, and an instruction put to the agent ("ask me for my
-full card number") is then said to the customer as the agent's. Repeating what the customer named (an address, a
+words in the customer's voice (`ECHO_WORDS` words in a row, or a whole shorter message or draft, one of them the
+customer's "me", "my", "je", "mi", "ma", "mein"…): small models append the message to their answer, or answer with
+it, and an instruction put to the agent ("ask me for my full card number") is then said to the customer as the
+agent's. Repeating what the customer named (an address, a
 product) in the agent's voice is no echo.
 """
 
@@ -32,8 +33,9 @@ MAX_DRAFT_CHARS = 6000
 LOOP_REPEATS = 3
 ECHO_WORDS = 6  # the customer's words in a row that a draft repeats in their voice: an echo
 # The customer speaking of themselves (en, es, fr, de): in the agent's mouth these are the customer's words.
-_FIRST_PERSON = frozenset("i me my mine myself mi mis mí yo moi mon ma mes ich mich mir mein meine meinen meinem "
+_FIRST_PERSON = frozenset("i me my mine myself mi mis mí yo je j moi mon ma mes ich mich mir mein meine meinen meinem "
                           "meiner meines".split())
+ECHO_MIN_WORDS = 4  # a shorter message, or a shorter draft, that is one run of the other is an echo too
 _WORD = re.compile(r"\w+")
 
 _JSON_TYPES = {"money": "number", "percentage": "number", "number": "number", "integer": "integer",
@@ -91,11 +93,16 @@ def _words(text: str) -> list[str]:
 
 
 def _echoes(text: str, message: str) -> bool:
-    """The draft repeats `ECHO_WORDS` or more of the customer's words in a row, in the customer's voice."""
+    """The draft repeats `ECHO_WORDS` or more of the customer's words in a row — or, shorter, the whole message or
+    the whole draft is that run ("Je veux contester un paiement." to "Bonjour, je veux contester un paiement"), of at
+    least `ECHO_MIN_WORDS` words —, in the customer's voice."""
     said, heard = _words(text), _words(message)
-    runs = {tuple(heard[i:i + ECHO_WORDS]) for i in range(len(heard) - ECHO_WORDS + 1)}
-    return any(tuple(said[i:i + ECHO_WORDS]) in runs and _FIRST_PERSON.intersection(said[i:i + ECHO_WORDS])
-               for i in range(len(said) - ECHO_WORDS + 1))
+    n = min(ECHO_WORDS, len(heard), len(said))
+    if n < ECHO_MIN_WORDS:
+        return False
+    runs = {tuple(heard[i:i + n]) for i in range(len(heard) - n + 1)}
+    return any(tuple(said[i:i + n]) in runs and _FIRST_PERSON.intersection(said[i:i + n])
+               for i in range(len(said) - n + 1))
 
 
 def _unwrapped(raw: str) -> Any:

@@ -1,0 +1,75 @@
+"""A model that answers an off-topic question the route put out of scope never gets that answer to the customer,
+in any of the four languages; a draft about the agent's business to a message the route misread as out of scope
+still does.
+
+Recorded in a live trial with a small local model (Qwen2.5-Coder 1.5B): asked "What is the capital of Australia?",
+it answered "The capital of Australia is Canberra." — close to the customer's message (cosine 0.83), so the
+relevance check passed it. The drafts are replayed at the provider boundary (`ScriptedLiteLLM`, the litellm adapter
+with its network mocked), through the whole local pipeline of copies of the retail agent (English) and the cards agent
+(which speaks Spanish, German and French in its own translated words), the relevance check on and every answer worded
+by the model."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from focal.cli.conversation_tests import format_report, run_suite
+from focal.cli.suite_report import TurnReport
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+@pytest.fixture(scope="module")
+def agents(tmp_path_factory) -> dict[str, Path]:
+    return {name: _checked_copy(tmp_path_factory.mktemp("off-topic-answers"), name) for name in ("retail", "cards")}
+
+
+def _checked_copy(tmp: Path, name: str) -> Path:
+    folder = tmp / name
+    shutil.copytree(EXAMPLES / name, folder)
+    path = folder / "agent.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data.setdefault("enforcement", {})["relevance_check_enabled"] = True
+    data.setdefault("models", {})["rephrase_fixed_texts"] = True
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def _turn(agent: Path, tmp_path: Path, message: str, draft: str, expect: dict) -> TurnReport:
+    generated = json.dumps({"text": draft, "commitments": {}}, ensure_ascii=False)
+    conversation = {"name": message, "turns": [{"user": message, "model": {"generate": [generated]}, "expect": expect}]}
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(yaml.safe_dump({"conversations": [conversation]}, allow_unicode=True), encoding="utf-8")
+    report = run_suite(agent, suite)
+    assert report.conversations and report.conversations[0].turns, "\n" + format_report(report)
+    return report.conversations[0].turns[0]
+
+
+@pytest.mark.parametrize(("name", "message", "draft"), [
+    ("retail", "What is the capital of Australia?", "The capital of Australia is Canberra."),  # recorded
+    ("cards", "What is the capital of Australia?", "The capital of Australia is Canberra."),
+    ("cards", "¿Cuál es la capital de Australia?", "La capital de Australia es Canberra."),
+    ("cards", "Was ist die Hauptstadt von Australien?", "Die Hauptstadt von Australien ist Canberra."),
+    ("cards", "Qui a écrit Les Misérables ?", "Les Misérables a été écrit par Victor Hugo."),
+])
+def test_an_answer_to_an_off_topic_question_never_reaches_the_customer(agents, tmp_path, name, message, draft):
+    turn = _turn(agents[name], tmp_path, message, draft, {"response_not_contains": draft[:20]})
+    assert draft[:20] not in turn.response
+    assert any("not about the agent's business" in line for line in turn.why), turn.why
+
+
+@pytest.mark.parametrize(("name", "message", "draft"), [
+    ("cards", "Alguien usó mi tarjeta, ¿qué hago?",
+     "Lo siento mucho. Puedo bloquear la tarjeta ahora y abrir una denuncia de fraude; no tendrá que pagar esos cargos."),
+    ("cards", "Jemand hat meine Karte benutzt",
+     "Das tut mir leid. Ich kann die Karte jetzt sperren und eine Betrugsmeldung aufnehmen."),
+    ("retail", "hm ok", "Let me know if there's anything else I can do for you!"),
+])
+def test_a_draft_about_the_business_still_reaches_the_customer(agents, tmp_path, name, message, draft):
+    turn = _turn(agents[name], tmp_path, message, draft, {})
+    assert not any("not about the agent's business" in line for line in turn.why), turn.why
