@@ -76,7 +76,7 @@ def _definite_nouns(words: tuple[str, ...]) -> re.Pattern[str]:
     noun = rf"(?:{'|'.join(map(re.escape, nouns))})(?:s|es)?\b"
     # the noun heads its phrase: "your payment method" is no payment
     head = rf"(?=\s*(?:$|[^\w\s]|(?:{'|'.join(_AFTER_HEAD)})\b))"
-    # the act's object, not a preposition's: "I've noted your card for the refund" does nothing to the refund
+    # the act's object, not a preposition's: "I've noted your card for the fee" does nothing to the fee
     not_after_preposition = "".join(rf"(?<!\b{p}\s)" for p in _PREPOSITIONS)
     return re.compile(rf"{not_after_preposition}\b(?:{'|'.join(_DEFINITE)})\s+(?:[\w-]+\s+){{0,2}}?{noun}{head}", _I)
 
@@ -93,9 +93,9 @@ _NOT_DONE = re.compile(r"\b(?:if|unless|once|provided|whether|can|could|may|migh
 
 
 # The act is done or committed by the speaker, as focal.enforcement.definite_acts asks in the other languages: the
-# speaker's own perfect, past or future ("I've waived", "I waived", "I'll refund", "we're crediting") or a passive
-# present perfect ("has been refunded"). A statement of how things go ("refunds go back to the payment method you used
-# for the order") or a report of the past ("that order was refunded last month") is no act on a definite thing.
+# speaker's own perfect, past or future ("I've waived", "I waived", "I'll credit", "we're crediting") or a passive
+# present perfect ("has been waived"). A statement of how things go ("credits go back to the card you paid the fee
+# with") or a report of the past ("that fee was waived last month") is no act on a definite thing.
 _DONE = re.compile(r"\b(?:i|we)(?:\s*['’](?:ve|d|ll|m|re)|\s+(?:have|has|had|will|shall|am|are))?\s+(?:\w+\s+){0,2}?"
                    r"\w+(?:ed|en|ing)\b|\b(?:i|we)\s*(?:['’]ll|\s+will|\s+shall)\s+\w+"
                    r"|\b(?:has|have)\s+(?:\w+\s+)?been\s+(?:\w+\s+)?\w+(?:ed|en)\b", _I)
