@@ -64,7 +64,7 @@ def test_limits_offers_questions_and_refusals_pass(tmp_path, use_m, draft):
     assert violations == [] and response == draft
 
 
-# ------------------------------------------------------------------ a duration without "in" / "within"
+# ------------------------------------------------------------------ durations: without "in"/"within", an article or a range as the count
 
 @pytest.mark.parametrize("draft", [
     "It'll take about two months to get you connected.",
@@ -72,8 +72,14 @@ def test_limits_offers_questions_and_refusals_pass(tmp_path, use_m, draft):
     "La conexión tardará unas ocho semanas.",
     "Das dauert etwa zwei Monate.",
     "Pour le raccordement, comptez environ deux mois.",
+    "We can connect you in a year.",
+    "Le conectamos en un año.",
+    "Wir schließen Sie in zwei bis zehn Wochen an.",
+    "Nous vous raccordons dans deux à dix semaines.",
+    "We can connect you in two to ten weeks.",
+    "Le conectamos en dos a diez semanas.",
 ])
-def test_a_duration_past_the_latest_is_blocked(tmp_path, use_m, draft):
+def test_a_duration_count_or_range_past_the_latest_is_blocked(tmp_path, use_m, draft):
     response, violations = _turn(tmp_path, UTILITY, draft, LATEST)
     assert "connection_by_latest" in violations and response != draft
 
@@ -85,15 +91,6 @@ def test_a_duration_past_the_latest_is_blocked(tmp_path, use_m, draft):
     "Pour le raccordement, comptez environ deux semaines.",
     "You have three months to cancel your connection request.",
     "Sie haben drei Monate Zeit, den Antrag zu widerrufen.",
-])
-def test_a_duration_within_the_latest_or_a_window_passes(tmp_path, use_m, draft):
-    response, violations = _turn(tmp_path, UTILITY, draft, LATEST)
-    assert violations == [] and response == draft
-
-
-# ------------------------------------------------------------------ counts: an article, a range
-
-@pytest.mark.parametrize("draft", [
     "We can connect you in a week.",
     "Le conectamos en una semana.",
     "Wir schließen Sie in einer Woche an.",
@@ -103,23 +100,12 @@ def test_a_duration_within_the_latest_or_a_window_passes(tmp_path, use_m, draft)
     "Wir schließen Sie in zwei bis drei Wochen an.",
     "Nous vous raccordons dans deux à trois semaines.",
 ])
-def test_an_article_or_a_range_as_a_count_within_the_latest_passes(tmp_path, use_m, draft):
+def test_a_duration_count_or_range_within_the_latest_or_a_window_passes(tmp_path, use_m, draft):
     response, violations = _turn(tmp_path, UTILITY, draft, LATEST)
     assert violations == [] and response == draft
 
 
-@pytest.mark.parametrize("draft", [
-    "We can connect you in a year.",
-    "Le conectamos en un año.",
-    "Wir schließen Sie in zwei bis zehn Wochen an.",
-    "Nous vous raccordons dans deux à dix semaines.",
-    "We can connect you in two to ten weeks.",
-    "Le conectamos en dos a diez semanas.",
-])
-def test_an_article_or_a_range_as_a_count_past_the_latest_is_blocked(tmp_path, use_m, draft):
-    response, violations = _turn(tmp_path, UTILITY, draft, LATEST)
-    assert "connection_by_latest" in violations and response != draft
-
+# ------------------------------------------------------------------ a range is its upper end
 
 SOON = {"latest_connection_date": "2026-12-20"}  # three weeks and a day from the turn's date
 
