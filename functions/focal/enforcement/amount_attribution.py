@@ -120,10 +120,13 @@ def _in_promise(c: _Context, start: int, end: int, threshold: bool, is_known: bo
     """An amount in a clause with a cue."""
     if c.before.ends_with(BASE_OF, start):
         return "stated"  # "$50 of your $75 purchase": the base of a part
-    if (is_known or is_policy) and (_names_purchase(c.lex, c.text, end) or _names_role(c.lex, c.text, end)):
-        # a known amount named as the purchase's or a declared role's: "a $900 claim pays out $650", "$180 a night,
-        # $1,080 stay total" (an amount no tool gave stays a promise)
+    if (is_known or is_policy) and _names_purchase(c.lex, c.text, end):
+        # a known amount named as the purchase's: "a $900 claim pays out $650" (an amount no tool gave stays a promise)
         return "purchase"
+    if (is_known or is_policy) and _names_role(c.lex, c.text, end):
+        # a known amount named as one of the field's other roles is that role's, whatever the clause moves: "$180 a
+        # night, $1,080 stay total", "your €150 deposit is paid back" (a deposit returned is no goodwill credit)
+        return "stated"
     if not (threshold and is_policy) and not (is_known and c.before.ends_with(_LIMIT_NOUN, start)):
         # a known limit named as one ("capped at your coverage limit of $25,000") is stated, not promised;
         # "I can pay out up to $25,000" promises it

@@ -44,13 +44,19 @@ class Clause:
 
 
 def cue_patterns(kind: str, hints: list[str], lex: Lexicon) -> Cues:
-    """The field's hints (with their inflections), then the built-in cues of its kind."""
-    out = [re.compile(rf"\b{re.escape(h)}(?:s|es|ed|d|ing)?\b", _I) for h in hints]
+    """The field's hints (with their inflections), then the built-in cues of its kind. A hint of one word and five
+    letters or more is also found as the head of a compound ("Gutschrift" in "Kulanzgutschrift", where German writes a
+    kind of credit as one word) and with a plural in -en/-n."""
+    out = [re.compile(rf"\b{_compound(h)}{re.escape(h)}(?:s|es|ed|d|ing|en|n)?\b", _I) for h in hints]
     if kind == "money":
         out += [lex.money_cues, DESTINATION]
     elif kind == "percentage":
         out.append(PERCENT_CUES)
     return Cues(out, len(hints), lex)
+
+
+def _compound(hint: str) -> str:
+    return r"(?:[^\W\d_]{3,})?" if len(hint) >= 5 and hint.isalpha() else ""
 
 
 @dataclass(frozen=True)
