@@ -18,10 +18,10 @@ from __future__ import annotations
 import numpy as np
 
 from focal.models.agent import AgentConfig
-from focal.per_object import PerObject
+from focal.per_object import PerObjectPair
 from focal.ports import Embedder, embed_fixed
 from focal.retrieval.calibration import centred
-from focal.retrieval.lexical import hybrid_score, lexical_model
+from focal.retrieval.lexical import hybrid_score, lexical_model, sparse_cosine
 
 MAX_GAP = 0.25
 
@@ -37,17 +37,12 @@ def _flow_gaps(agent: AgentConfig, embedder: Embedder) -> list[float]:
         vectors = centred(embedder, embed_fixed(embedder, [scenario.name, *examples]))
         words = [lexical.vector(t) for t in (scenario.name, *examples)]
         cosines = vectors @ vectors.T  # row/column 0: the name; the others: the entry examples
-        scores = [[hybrid_score(float(cosines[i, j]), _cosine(words[i], words[j])) for j in range(len(words))]
+        scores = [[hybrid_score(float(cosines[i, j]), sparse_cosine(words[i], words[j])) for j in range(len(words))]
                   for i in range(len(words))]
         for i in range(1, len(words)):
             best_message = max(scores[i][j] for j in range(1, len(words)) if j != i)
             gaps.append(best_message - scores[i][0])
     return gaps
-
-
-def _cosine(a: dict[str, float], b: dict[str, float]) -> float:
-    small, large = (a, b) if len(a) <= len(b) else (b, a)
-    return sum(w * large.get(g, 0.0) for g, w in small.items())
 
 
 def measure_gap(agent: AgentConfig, embedder: Embedder) -> float:
@@ -56,13 +51,9 @@ def measure_gap(agent: AgentConfig, embedder: Embedder) -> float:
     return float(min(MAX_GAP, max(0.0, np.median(gaps)))) if gaps else 0.0
 
 
-_GAPS: PerObject[AgentConfig, dict[int, tuple[Embedder, float]]] = PerObject(lambda agent: {})
+_GAPS: PerObjectPair[AgentConfig, Embedder, float] = PerObjectPair(measure_gap)
 
 
 def description_gap(agent: AgentConfig, embedder: Embedder) -> float:
     """`measure_gap`, computed once per agent config object and embedder."""
-    gaps = _GAPS(agent)
-    hit = gaps.get(id(embedder))
-    if hit is None or hit[0] is not embedder:
-        hit = gaps[id(embedder)] = (embedder, measure_gap(agent, embedder))
-    return hit[1]
+    return _GAPS(agent, embedder)

@@ -109,12 +109,13 @@ class LexicalModel:
 
     def scores(self, message: Vector, doc_ids: Iterable[str]) -> dict[str, float]:
         """Document id → cosine of its key's vector with the message's (0 for an id the agent does not have)."""
-        out = {}
-        for doc_id in doc_ids:
-            key = self.key_vector(doc_id)
-            small, large = (message, key) if len(message) <= len(key) else (key, message)
-            out[doc_id] = sum(w * large.get(g, 0.0) for g, w in small.items())
-        return out
+        return {doc_id: sparse_cosine(message, self.key_vector(doc_id)) for doc_id in doc_ids}
+
+
+def sparse_cosine(a: Vector, b: Vector) -> float:
+    """The dot product of two L2-normalised n-gram vectors (their cosine), walking the shorter one."""
+    small, large = (a, b) if len(a) <= len(b) else (b, a)
+    return sum(w * large.get(g, 0.0) for g, w in small.items())
 
 
 def hybrid_score(cosine: float, lexical: float) -> float:

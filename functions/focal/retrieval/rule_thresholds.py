@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from focal.models.agent import AgentConfig
-from focal.per_object import PerObject
+from focal.per_object import PerObjectPair
 from focal.ports import Embedder, embed_fixed
 from focal.retrieval.calibration import centred
 from focal.retrieval.lexical import hybrid_score, key_texts, lexical_model
@@ -72,13 +72,9 @@ def nearest_others(agent: AgentConfig, embedder: Embedder) -> dict[str, float]:
     return out
 
 
-_TABLES: PerObject[AgentConfig, dict[int, tuple[Embedder, dict[str, float]]]] = PerObject(lambda agent: {})
+_TABLES: PerObjectPair[AgentConfig, Embedder, dict[str, float]] = PerObjectPair(nearest_others)
 
 
 def rule_nearest_others(agent: AgentConfig, embedder: Embedder) -> dict[str, float]:
     """`nearest_others`, computed once per agent config object and embedder."""
-    tables = _TABLES(agent)
-    hit = tables.get(id(embedder))
-    if hit is None or hit[0] is not embedder:
-        hit = tables[id(embedder)] = (embedder, nearest_others(agent, embedder))
-    return hit[1]
+    return _TABLES(agent, embedder)
