@@ -25,6 +25,8 @@ from focal.variables import render, unknown
 
 MAX_RULE_PARTS = 2
 ANYTHING_ELSE = english("anything_else")
+FAREWELL = english("farewell")
+WELCOME = english("welcome")
 ESCALATE = english("handoff")
 # The request id travels in the result's `approval` object, not in the text (an id is no claim to check).
 AWAITING_APPROVAL = english("awaiting_approval")
@@ -261,7 +263,13 @@ def _respond(t: _Turn) -> list[str] | None:
 
 
 def _chitchat(t: _Turn) -> list[str] | None:
-    return [t.agent.greeting] if not t.rules else None
+    """A goodbye is answered with one, thanks with "you're welcome"; any other courtesy with the agent's greeting
+    (what it can do)."""
+    if t.rules:
+        return None
+    context = t.state.sensor.context
+    topics = {c.topic for c in context.commands if c.name == "ChitChat"} if context is not None else set()
+    return [FAREWELL] if "farewell" in topics else [WELCOME] if "thanks" in topics else [t.agent.greeting]
 
 
 _COMPOSERS: dict[str, _Parts] = {

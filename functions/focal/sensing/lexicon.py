@@ -30,6 +30,20 @@ GREETING = re.compile(
     r"^\s*(hi|hello|hey|thanks|thank you|good (morning|afternoon|evening)|cheers)( there| again| so much| a lot)?\b[\s!.,]*$",
     re.IGNORECASE,
 )
+# a goodbye, alone or after thanks ("thanks, bye", "that's all, have a nice day")
+FAREWELL = re.compile(
+    r"\b(bye|good ?bye|bye-bye|see (you|ya)|take care|have a (nice|good|great|lovely) (day|one|evening|weekend)|"
+    r"that'?s (all|it)|that is (all|it)|nothing else)\b",
+    re.IGNORECASE,
+)
+THANKS = re.compile(r"\b(thanks?|thank you|cheers|gracias|danke|dank|dankesch[öo]n|merci)\b", re.IGNORECASE)
+_COURTESY_EN = re.compile(
+    r"^\s*(?:(?:ok(?:ay)?|great|perfect|alright|all right)[\s,.!]+)?"
+    r"(?:(?:hi|hello|hey|thanks|thank you|cheers|bye|good ?bye|bye-bye|see (?:you|ya)|take care|"
+    r"have a (?:nice|good|great|lovely) (?:day|one|evening|weekend)|that'?s (?:all|it)|that is (?:all|it)|nothing else|"
+    r"(?:thanks|thank you) (?:so much|a lot|again)|for now|for (?:your|the|all the) help)\b[\s,.!;]*)+$",
+    re.IGNORECASE,
+)
 UNSURE = re.compile(
     r"\b(maybe|perhaps|not sure|unsure|i don'?t know|dunno|possibly|let me think|hmm+|i guess)\b", re.IGNORECASE
 )
@@ -155,7 +169,18 @@ def is_cancel(text: str) -> bool:
 
 
 def is_greeting(text: str) -> bool:
-    return bool(GREETING.search(text)) or reply_words.is_whole("greeting", text)
+    """Greetings, thanks and goodbyes with nothing else in the message."""
+    return bool(GREETING.search(text) or _COURTESY_EN.search(text)) or reply_words.is_courtesy(text)
+
+
+def is_thanks(text: str) -> bool:
+    """A courtesy message that thanks ("thank you so much", "vielen Dank")."""
+    return is_greeting(text) and bool(THANKS.search(text))
+
+
+def is_farewell(text: str) -> bool:
+    """A courtesy message that takes leave ("thanks, bye", "Danke, tschüss"), not one that opens the conversation."""
+    return is_greeting(text) and (bool(FAREWELL.search(text)) or reply_words.contains("farewell", text))
 
 
 def is_unsure(text: str) -> bool:

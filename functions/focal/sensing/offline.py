@@ -299,9 +299,18 @@ def _whole_message(turn: _Turn) -> None:
         turn.commands.append(Command(name="SetSlot", flow=flow, slot=waiting.name, value=text.strip()))
 
 
+def courtesy_topic(text: str) -> str:
+    """farewell ("thanks, bye"), thanks, greeting ("hi") or other small talk ("how are you?")."""
+    if lexicon.is_farewell(text):
+        return "farewell"
+    if lexicon.is_thanks(text):
+        return "thanks"
+    return "greeting" if lexicon.is_greeting(text) else "smalltalk"
+
+
 def _small_talk(turn: _Turn) -> None:
     if not turn.commands and "chitchat" in turn.acts:
-        turn.commands.append(Command(name="ChitChat", topic="greeting" if lexicon.is_greeting(turn.text) else "smalltalk"))
+        turn.commands.append(Command(name="ChitChat", topic=courtesy_topic(turn.text)))
 
 
 COMMAND_STEPS: tuple[Callable[[_Turn], None], ...] = (_exits, _answer, _start, _slot_values, _correction_not_stop,

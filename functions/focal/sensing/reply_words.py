@@ -29,6 +29,8 @@ WORDS: dict[str, Table] = {
                    "anular", "detente", "no sigas"),
         "greeting": ("hola", "gracias", "muchas gracias", "buenos días", "buenas tardes", "buenas noches", "buenas",
                      "hola de nuevo", "mil gracias"),
+        "farewell": ("adiós", "hasta luego", "hasta pronto", "hasta la próxima", "chao", "chau", "nos vemos",
+                     "que tenga un buen día", "buen día", "eso es todo", "nada más"),
         "unsure": ("quizás", "quizá", "tal vez", "no sé", "no estoy seguro", "no estoy segura", "a lo mejor", "puede ser"),
         "reservation": ("pero", "solo", "sólo", "espera", "excepto", "salvo", "mejor", "en vez", "mitad", "luego",
                         "mañana", "primero", "nunca"),
@@ -52,6 +54,8 @@ WORDS: dict[str, Table] = {
                    "lassen sie es", "hör auf"),
         "greeting": ("hallo", "danke", "vielen dank", "danke schön", "dankeschön", "guten tag", "guten morgen",
                      "guten abend", "servus", "moin", "hallo nochmal"),
+        "farewell": ("tschüss", "tschüs", "auf wiedersehen", "auf wiederhören", "ciao", "bis bald", "bis dann",
+                     "schönen tag noch", "einen schönen tag", "schönen abend noch", "das war's", "das wars", "das ist alles"),
         "unsure": ("vielleicht", "weiß nicht", "weiss nicht", "keine ahnung", "nicht sicher", "mal sehen", "eventuell"),
         "reservation": ("aber", "wenn", "falls", "nur", "warte", "warten sie", "außer", "lieber", "stattdessen", "halb",
                         "später", "morgen", "zuerst", "nicht", "nie", "erst"),
@@ -71,6 +75,8 @@ WORDS: dict[str, Table] = {
         "cancel": ("annule", "annulez", "annuler", "laisse tomber", "laissez tomber", "oublie ça", "oubliez", "arrête",
                    "arrêtez"),
         "greeting": ("bonjour", "salut", "merci", "merci beaucoup", "bonsoir", "bonjour à nouveau", "merci bien"),
+        "farewell": ("au revoir", "à bientôt", "à plus", "bonne journée", "bonne soirée", "ciao", "c'est tout",
+                     "ce sera tout"),
         "unsure": ("peut-être", "je ne sais pas", "je sais pas", "pas sûr", "pas sûre", "aucune idée", "éventuellement"),
         "reservation": ("mais", "seulement", "attends", "attendez", "sauf", "plutôt", "moitié", "plus tard", "demain",
                         "d'abord", "pas", "jamais", "uniquement"),
@@ -115,6 +121,17 @@ def contains(kind: str, text: str) -> bool:
 
 def is_whole(kind: str, text: str) -> bool:
     return _pattern(kind, "whole").search(text) is not None
+
+
+@lru_cache(maxsize=1)
+def _courtesy_only() -> re.Pattern[str]:
+    words = _alternation([p for table in WORDS.values() for kind in ("greeting", "farewell") for p in table.get(kind, ())])
+    return re.compile(rf"^[\s¡¿\"'«]*(?:{words})(?:[\s,.!;»\"']+(?:{words}))*[\s!.,»\"']*$", re.IGNORECASE)
+
+
+def is_courtesy(text: str) -> bool:
+    """The whole message is greetings, thanks and goodbyes ("Danke, tschüss", "merci, au revoir")."""
+    return _courtesy_only().search(text) is not None
 
 
 def indirect_question(text: str) -> int | None:
