@@ -95,7 +95,7 @@ def test_the_engines_notices_are_said_in_the_customers_language_and_nothing_else
     said = in_language("Okay, I've stopped that (Renovar un préstamo). Is there anything else I can help with?", "es")
     assert said == "De acuerdo, lo he detenido (Renovar un préstamo). ¿Puedo ayudarle en algo más?"
     assert in_language("Just to be sure I help with the right thing: do you mean Renovar or Multas?", "de") == \
-        "Damit ich Ihnen bei der richtigen Sache helfe: Meinen Sie Renovar oder Multas?"
+        "Damit ich Ihnen bei der richtigen Sache helfe, meinen Sie: Renovar oder Multas?"
     assert in_language("That doesn't look right. ¿Cuántas semanas?", "es") == "Eso no parece correcto. ¿Cuántas semanas?"
     assert in_language("Is there anything else I can help with?", "en") == "Is there anything else I can help with?"
     assert in_language("No, thanks", "de") == "No, thanks"  # a button's word inside a text is not a button

@@ -53,6 +53,7 @@ from focal.sensing.date_words import (
 from focal.sensing.dates import UNREAD, date_spans, read_date, read_dates
 from focal.sensing.locale_words_cldr import shipped_table
 from focal.sensing.relative_dates import read_relative_days
+from focal.text.number_words import spelled_as_digits
 from focal.text.numbers import number_styles, read_figure
 
 _LANG: ContextVar[str | None] = ContextVar("reading_language", default=None)
@@ -114,6 +115,7 @@ def figures_as_read(text: str, lang: str | None = None, blank_unread: bool = Fal
     lang = lang or current()
     if lang is None or len(number_styles([lang])) != 1:
         return text  # no style of its own: "1,234.56" is read as the reader reads it
+    text = spelled_as_digits(text, lang)
     out, at = [], 0
     for m in _FIGURE.finditer(text):
         value = locale_decimal(m.group(0), lang)

@@ -134,3 +134,18 @@ def foreign_number_value(words: str, lang: str) -> int | None:
     except ValueError:
         return None
     return int(value) if isinstance(value, int) and value >= 0 else None
+
+
+def spelled_as_digits(text: str, lang: str | None) -> str:
+    """`text` with the numbers a Spanish, German or French customer spells out in digits ("trois semaines" →
+    "3 semaines", "fünfzehn Euro" → "15 Euro"), by text2num, for the figure readers that read digits. A lone one
+    stays a word ("un libro", "eine Woche", "une amende": an article as often as a count), as in English "a book".
+    Other languages, and a machine without text2num (`foreign_number_value`), leave the text as it is: the figure
+    is then not read, so unknown."""
+    if lang not in _TEXT2NUM_LANGS or not any(c.isalpha() for c in text):
+        return text
+    try:
+        from text_to_num import alpha2digit
+    except ImportError:
+        return text
+    return str(alpha2digit(text, lang, threshold=1.5))
