@@ -45,3 +45,13 @@ def test_after_a_flow_a_goodbye_ends_politely(runner):
 def test_a_greeting_still_introduces_the_agent(runner):
     result = _say(runner, "hello", "Hello")
     assert result.response.startswith("Hi, this is Northbank Card Support")
+
+
+def test_a_goodbye_in_the_middle_of_a_flow_keeps_the_flow_for_their_return(runner):
+    asked = _say(runner, "mid-flow", "Ich möchte eine Abbuchung reklamieren")
+    assert asked.scenario == {"id": "dispute", "step_id": "ask_transaction"}
+    leaving = _say(runner, "mid-flow", "Danke, tschüss")
+    assert leaving.response == all_keys()["farewell"]["de"]
+    assert leaving.scenario == asked.scenario and leaving.tool_calls == []
+    back = _say(runner, "mid-flow", "TX-1001")
+    assert [c["name"] for c in back.commands] == ["SetSlot"] and back.scenario["id"] == "dispute"

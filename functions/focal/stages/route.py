@@ -138,12 +138,22 @@ def _clarify_or_out_of_scope(state: TurnState, agent: AgentConfig) -> None:
             session.offer = Offer(kind="choose", scenario_id=options[0], options=options)
 
 
+def _takes_leave(state: TurnState, run_: CommandRun) -> bool:
+    context = state.sensor.context
+    return (run_.executed == ["ChitChat"] and context is not None
+            and any(c.name == "ChitChat" and c.topic == "farewell" for c in context.commands))
+
+
 def _decide(state: TurnState, agent: AgentConfig, run_: CommandRun, lang: str | None) -> None:
     """The move once the commands ran: a final action stays, a flow moves on (or counts an invalid value, or
     clarifies when stuck), small talk is answered, and a message nothing answers is clarified or out of scope."""
     session, decision = state.session, state.route.decision
     assert session is not None
     if decision.action in ("escalate", "cancelled", "clarify", "declined", "already_done"):
+        decision.scenario_id, decision.step_id = session.active_scenario_id, session.active_step_id
+    elif session.active_scenario_id and _takes_leave(state, run_):
+        # "thanks, bye" in the middle of a flow: said goodbye to, the flow kept where it is for their return
+        decision.action = "chitchat"
         decision.scenario_id, decision.step_id = session.active_scenario_id, session.active_step_id
     elif session.active_scenario_id and decision.invalid_slot and not run_.executed:
         _count_invalid(state, agent)
