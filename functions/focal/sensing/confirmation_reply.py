@@ -12,8 +12,12 @@ a no) are read with the extractors of the values the question showed, the slots 
   time"): one question about that detail, quoting what was shown ("Is your home address 5 Lake Road?"), and
   nothing runs until the customer answers it.
 
-Anything else (a condition, a question, a hedge, words about none of the shown values) is not read here: the
-sensor's ordinary reading stands, and the question is asked again.
+Anything else (a condition, a refused value, a question, a hedge, words about none of the shown values) is not read
+here: the sensor's ordinary reading stands, and the question is asked again.
+
+In Spanish, German and French alike: the opening yes or no, the words of a condition or a refusal and the words that
+carry an agreeing value ("oui, allez-y avec 10 euros sur VC123456") are each language's (focal.sensing.reply_words),
+the values are read by the turn's language's readers, and an amount agrees with the currency written beside it.
 """
 
 from __future__ import annotations
@@ -28,8 +32,9 @@ from focal.models.agent import AgentConfig, ProfileFieldDefinition, Slot, Step
 from focal.models.context import Command
 from focal.models.engine_texts import english
 from focal.models.session import Session
-from focal.sensing import lexicon
+from focal.sensing import lexicon, reply_words
 from focal.sensing.extraction import coerce, extract
+from focal.sensing.locale_reading import currency_words, current
 from focal.variables import known_variables, placeholders
 
 DETAIL = "detail"  # the topic of the Clarify command that asks about one shown value
@@ -37,6 +42,10 @@ GENERIC_NOUNS = {"number", "id", "value", "name", "code"}
 # Words after which a condition, a doubt or a question follows: such details are not read here.
 _CONDITION = re.compile(r"\b(if|unless|as long as|provided|once|after|until|when|maybe|perhaps|not sure|"
                         r"only|wait|hold on|later|tomorrow|first)\b|\?", re.IGNORECASE)
+# Words that refuse a value ("yes, not with 10 euros"): such details are not read here either; in the other languages
+# the refusals of focal.sensing.reply_words ("pas", "nicht", "sin").
+_REFUSAL = re.compile(r"\b(?:not|never|without|neither|nor|except|instead of|rather than)\b|n't\b"
+                      r"|\bno\b(?!\s+(?:problem|worries|rush|hurry)\b)", re.IGNORECASE)
 # What introduces a value in the details: "… to X", "it's X", "make it X", "use X". After a no only the explicit
 # ones do ("no, it's 9 Hill Street"; not "no, leave it as it is").
 _MARKER = re.compile(r"\b(?:to|is|it's|it is|should be|make it|change it to|use|at|into|for|as)\s+", re.IGNORECASE)
@@ -50,6 +59,10 @@ _WORD = re.compile(r"[\w'-]+")
 _TRAILING = re.compile(r"(?:[\s,;.!]+(?:please|instead|thanks|thank you|then|too))+[\s.!]*$|[\s,;.!]+$", re.IGNORECASE)
 MAX_VALUE_WORDS = 4  # the longest span of words searched for a value written differently ("the 4th of May")
 MAX_CARRIER_WORDS = 1  # "send it to X", "use X": at most one word around an agreeing value that is not a yes
+# The English words that carry a value without stating one ("yes, go ahead with $10 on account 12"); the other
+# languages' are focal.sensing.reply_words' "carrier" words ("avec", "sur", "con", "mit").
+_CARRIERS = frozenset("to it them at for on in with a an the my our that this one is as same".split())
+_CURRENCY = ("$", "€", "£", "dollar", "dollars", "usd", "euro", "euros", "eur", "pound", "pounds", "gbp", "bucks")
 
 
 @dataclass(frozen=True)
@@ -189,7 +202,8 @@ def _read_typed(agent: AgentConfig, shown: Shown, others: list[Any], details: st
         if (phrase := _mention(agent, shown.name, details)) is not None:
             out.asks.append((shown.name, phrase))
     elif shown.held is not None and value == coerce(kind, shown.held):
-        out.agrees.append(_written(shown.held, details) or _span(shown, kind, details, value, today))
+        agreed = _written(shown.held, details) or _span(shown, kind, details, value, today)
+        out.agrees.append(_with_currency(agreed) if kind == "money" else agreed)
     elif value in [coerce(kind, o) for o in others]:
         return
     elif shown.slot is not None and shown.held is not None and not others:
@@ -198,27 +212,46 @@ def _read_typed(agent: AgentConfig, shown: Shown, others: list[Any], details: st
         out.conflicts.append(shown.name)
 
 
+def _with_currency(amount: str) -> str:
+    """An agreeing amount's pattern with the currency written beside it ("10 euros", "$312", "312 Dollar"): English
+    names and the turn's language's (CLDR, the names the amount reader knows)."""
+    lang = current()
+    names = set(_CURRENCY) | (set(currency_words(lang)) if lang else set())
+    said = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return rf"(?:(?<!\w)(?:{said})\s?)?{amount}(?:\s?(?:{said})(?!\w))?"
+
+
 def _carrier_words(details: str, agreed: list[str], question: str) -> list[str]:
-    """The words of the details that are neither the agreeing values, a yes, the question's own words nor filler."""
+    """The words of the details that are neither the agreeing values, a yes, the question's own words nor words that
+    carry a value in the turn's language."""
     rest = details
     for pattern in agreed:
         rest = re.sub(pattern, " ", rest, flags=re.IGNORECASE)
-    allowed = lexicon.plain_yes_words(question) | {"to", "it", "them", "at", "for", "on", "in", "a", "an", "the", "my",
-                                                    "our", "that", "this", "one", "is", "as", "same"}
-    return [w for w in _WORD.findall(rest.lower()) if w not in allowed]
+    allowed = lexicon.plain_yes_words(question) | _CARRIERS | reply_words.words("carrier", current())
+    return [w for w in lexicon.tokens(rest) if w not in allowed]
+
+
+def _refuses(details: str) -> bool:
+    return _REFUSAL.search(details) is not None or reply_words.contains("refuse", details)
 
 
 def _opening(text: str) -> tuple[str, bool] | None:
     """The details after a leading yes or no, and whether it was a no; None when the text opens with neither, or
     when the details put a condition, a doubt, a question or a stop on it (those are not read here)."""
-    no = lexicon.DENY.match(text)
-    m = no or lexicon.AFFIRM.match(text)
+    no = _longest(lexicon.DENY.match(text), reply_words.opening("deny", text))
+    m = no or _longest(lexicon.AFFIRM.match(text), reply_words.opening("affirm", text))
     if m is None:
         return None
     details = text[m.end():].strip(" ,;:.!-\u2014")
-    if not details or _CONDITION.search(details) or lexicon.is_unsure(text) or lexicon.is_cancel(details):
+    if not details or _CONDITION.search(details) or reply_words.contains("condition", details) or _refuses(details) \
+            or lexicon.is_unsure(text) or lexicon.is_cancel(details):
         return None
     return details, no is not None
+
+
+def _longest(*found: re.Match[str] | None) -> re.Match[str] | None:
+    """The longest of the opening words found (English "no" or French "non merci")."""
+    return max((m for m in found if m is not None), key=lambda m: m.end(), default=None)
 
 
 def _only_claimed(agent: AgentConfig, candidate: str, shown: Shown, claimed: list[tuple[str, str]]) -> bool:
@@ -292,7 +325,8 @@ def _commands(session: Session, out: _Reading, details: str, asked: str, opening
         name, phrase = out.asks[0]
         notes.append(f"confirmation answered with a reference to {name}: asked whether it is the value shown")
         return [Command(name="Clarify", flow=flow, slot=name, topic=DETAIL, value=_phrase(phrase))]
-    if out.agrees and not opening_no and len(_carrier_words(details, out.agrees, asked)) <= MAX_CARRIER_WORDS:
+    if out.agrees and not opening_no and not lexicon.has_reservation(details) \
+            and len(_carrier_words(details, out.agrees, asked)) <= MAX_CARRIER_WORDS:
         notes.append("act affirm (a yes whose details agree with the values shown)")
         return [Command(name="AffirmConfirmation", flow=flow)]
     return None
