@@ -116,3 +116,80 @@ def test_a_no_with_another_amount_corrects_it_and_confirms_nothing(lang, text):
     found = commands(lang, text)
     assert ("CorrectSlot", "credit_amount", 40.0) in found
     assert not any(name == "AffirmConfirmation" for name, _, _ in found)
+
+
+# ---------------------------------------------------------------- a free-text value shown: a delivery address
+
+ADDRESS = "5 Lake Road, Leeds LS1 4AP"
+MOVE = Scenario(id="move", name="Move", entry_step_id="details", steps=[
+    Step(id="details", slots=[Slot(name="order_id", type="id", prompt="Which order?"),
+                              Slot(name="delivery_address", type="string", prompt="Which address?",
+                                   validation="len(value) >= 10")],
+         transitions=[{"target": "confirm"}]),
+    Step(id="confirm", requires_confirmation=True,
+         confirmation_prompt="Shall I send order {order_id} to {delivery_address}?"),
+])
+SHOP = AgentConfig(id="shop", name="Shop", languages=["en", "es", "de", "fr"], scenarios=[MOVE], profile_field_definitions=[
+    ProfileFieldDefinition(field_name="order_id", display_name="Order", field_type="id", pattern=r"\bA\d{4}\b",
+                           sources=["message"]),
+    ProfileFieldDefinition(field_name="delivery_address", display_name="Delivery address", field_type="string",
+                           sources=["message"]),
+])
+ASKED = {"en": f"Shall I send order A1004 to {ADDRESS}?", "es": f"¿Envío el pedido A1004 a {ADDRESS}?",
+         "de": f"Soll ich die Bestellung A1004 an {ADDRESS} senden?", "fr": f"J'envoie la commande A1004 au {ADDRESS} ?"}
+
+
+def address_commands(lang: str, text: str) -> list[tuple[str, Any, Any]]:
+    session = Session(tenant_id="t", agent_id="shop", session_id="s", customer_id="c", active_scenario_id="move",
+                      active_step_id="confirm", flow_state="confirming",
+                      slots={"order_id": "A1004", "delivery_address": ADDRESS})
+    session.remember("assistant", ASKED[lang])
+    with reading_in(lang):
+        context = offline_context(SHOP, session, text, [], [], today=TODAY)
+    return [(c.name, c.slot, c.value) for c in context.commands]
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", f"yes, send it to {ADDRESS}"), ("es", f"sí, envíalo a {ADDRESS}"), ("de", f"ja, schick es an {ADDRESS}"),
+    ("fr", f"oui, envoyez-la au {ADDRESS}"),
+])
+def test_a_yes_with_the_address_shown_confirms(lang, text):
+    found = address_commands(lang, text)
+    assert ("AffirmConfirmation", None, None) in found
+    assert not [c for c in found if c[0] in ("CorrectSlot", "Clarify")], found
+
+
+@pytest.mark.parametrize(("lang", "text", "address"), [
+    ("en", "yes, but send it to 7 Quay Street, York YO1 7HH", "7 Quay Street, York YO1 7HH"),
+    ("es", "sí, pero a Calle Luna 3, 28004 Madrid, por favor", "Calle Luna 3, 28004 Madrid"),
+    ("de", "ja, aber die Adresse ist Hauptstraße 7, 10115 Berlin", "Hauptstraße 7, 10115 Berlin"),
+    ("fr", "oui, mais c'est 3 rue de la Paix, 75002 Paris, merci", "3 rue de la Paix, 75002 Paris"),
+])
+def test_a_yes_with_another_address_corrects_it_and_confirms_nothing(lang, text, address):
+    found = address_commands(lang, text)
+    assert ("CorrectSlot", "delivery_address", address) in found
+    assert not any(name == "AffirmConfirmation" for name, _, _ in found)
+
+
+@pytest.mark.parametrize(("lang", "text", "address"), [
+    ("en", "no, it's 7 Quay Street, York YO1 7HH", "7 Quay Street, York YO1 7HH"),
+    ("es", "no, es Calle Luna 3, 28004 Madrid", "Calle Luna 3, 28004 Madrid"),
+    ("de", "nein, es ist Hauptstraße 7, 10115 Berlin", "Hauptstraße 7, 10115 Berlin"),
+    ("fr", "non, c'est 3 rue de la Paix, 75002 Paris", "3 rue de la Paix, 75002 Paris"),
+])
+def test_a_no_with_another_address_corrects_it(lang, text, address):
+    found = address_commands(lang, text)
+    assert ("CorrectSlot", "delivery_address", address) in found
+    assert ("DenyConfirmation", None, None) in found
+
+
+@pytest.mark.parametrize(("lang", "text", "phrase"), [
+    ("en", "yes, send it to my home address", "your home address"),
+    ("es", "sí, envíalo a mi dirección de casa", "su dirección de casa"),
+    ("de", "ja, schick es an meine Büroadresse", "Ihre Büroadresse"),
+    ("fr", "oui, envoyez-la à mon adresse habituelle", "votre adresse habituelle"),
+])
+def test_a_yes_that_refers_to_the_address_asks_about_it(lang, text, phrase):
+    found = [(name, slot, value.replace("\u00a0", " ") if value else value)
+             for name, slot, value in address_commands(lang, text)]
+    assert found == [("Clarify", "delivery_address", phrase)]

@@ -32,37 +32,15 @@ from focal.models.agent import AgentConfig, ProfileFieldDefinition, Slot, Step
 from focal.models.context import Command
 from focal.models.engine_texts import english
 from focal.models.session import Session
-from focal.sensing import lexicon, reply_words
+from focal.sensing import confirmation_words, lexicon, reply_words
 from focal.sensing.extraction import coerce, extract
-from focal.sensing.locale_reading import currency_words, current
 from focal.variables import known_variables, placeholders
 
 DETAIL = "detail"  # the topic of the Clarify command that asks about one shown value
 GENERIC_NOUNS = {"number", "id", "value", "name", "code"}
-# Words after which a condition, a doubt or a question follows: such details are not read here.
-_CONDITION = re.compile(r"\b(if|unless|as long as|provided|once|after|until|when|maybe|perhaps|not sure|"
-                        r"only|wait|hold on|later|tomorrow|first)\b|\?", re.IGNORECASE)
-# Words that refuse a value ("yes, not with 10 euros"): such details are not read here either; in the other languages
-# the refusals of focal.sensing.reply_words ("pas", "nicht", "sin").
-_REFUSAL = re.compile(r"\b(?:not|never|without|neither|nor|except|instead of|rather than)\b|n't\b"
-                      r"|\bno\b(?!\s+(?:problem|worries|rush|hurry)\b)", re.IGNORECASE)
-# What introduces a value in the details: "… to X", "it's X", "make it X", "use X". After a no only the explicit
-# ones do ("no, it's 9 Hill Street"; not "no, leave it as it is").
-_MARKER = re.compile(r"\b(?:to|is|it's|it is|should be|make it|change it to|use|at|into|for|as)\s+", re.IGNORECASE)
-_EXPLICIT = re.compile(r"\b(?:it's|it is|it should be|should be|make it|change it to|use)\s+", re.IGNORECASE)
-# Words that state no value of their own: a candidate made only of them is none ("it is", "the same").
-_EMPTY = frozenset("it is as that this the a an one same them there here fine ok okay good right so".split())
-# A phrase that refers to a value instead of stating it: "my home address", "the same card", "our usual one".
-_REFERENCE = re.compile(r"^(?:my|our|the|this|that|his|her|their|your|same|usual)\b", re.IGNORECASE)
-_PERSON = {"my": "your", "our": "your", "mine": "yours", "me": "you", "i": "you", "we": "you", "us": "you"}
 _WORD = re.compile(r"[\w'-]+")
-_TRAILING = re.compile(r"(?:[\s,;.!]+(?:please|instead|thanks|thank you|then|too))+[\s.!]*$|[\s,;.!]+$", re.IGNORECASE)
 MAX_VALUE_WORDS = 4  # the longest span of words searched for a value written differently ("the 4th of May")
 MAX_CARRIER_WORDS = 1  # "send it to X", "use X": at most one word around an agreeing value that is not a yes
-# The English words that carry a value without stating one ("yes, go ahead with $10 on account 12"); the other
-# languages' are focal.sensing.reply_words' "carrier" words ("avec", "sur", "con", "mit").
-_CARRIERS = frozenset("to it them at for on in with a an the my our that this one is as same".split())
-_CURRENCY = ("$", "€", "£", "dollar", "dollars", "usd", "euro", "euros", "eur", "pound", "pounds", "gbp", "bucks")
 
 
 @dataclass(frozen=True)
@@ -142,20 +120,20 @@ def _candidate(details: str, opening_no: bool, held: Any) -> str | None:
     """The free-text value the details give: what follows their last marker ("… to X"); after a no, only an
     explicit marker introduces one. A candidate is shaped like the value it would replace (digits where the
     held value has digits) and has a word of its own."""
-    marks = list((_EXPLICIT if opening_no else _MARKER).finditer(details))
+    marks = confirmation_words.markers(details, opening_no)
     if not marks:
         return None
-    tail = _TRAILING.sub("", details[marks[-1].end():]).strip()
-    words = [w.lower() for w in _WORD.findall(tail)]
-    if not words or all(w in _EMPTY for w in words):
+    tail = confirmation_words.without_trailing(details[marks[-1].end():])
+    said = [w.lower() for w in _WORD.findall(tail)]
+    if not said or all(w in confirmation_words.empty_words() for w in said):
         return None
-    if any(ch.isdigit() for ch in str(held)) and not _REFERENCE.match(tail) and not any(ch.isdigit() for ch in tail):
+    if any(ch.isdigit() for ch in str(held)) and not confirmation_words.refers(tail) and not any(ch.isdigit() for ch in tail):
         return None
     return tail
 
 
 def _reference(candidate: str) -> bool:
-    return bool(_REFERENCE.match(candidate)) and not any(ch.isdigit() for ch in candidate)
+    return confirmation_words.refers(candidate) and not any(ch.isdigit() for ch in candidate)
 
 
 def _read_free_text(agent: AgentConfig, shown: Shown, only: bool, details: str, opening_no: bool, out: _Reading,
@@ -203,7 +181,7 @@ def _read_typed(agent: AgentConfig, shown: Shown, others: list[Any], details: st
             out.asks.append((shown.name, phrase))
     elif shown.held is not None and value == coerce(kind, shown.held):
         agreed = _written(shown.held, details) or _span(shown, kind, details, value, today)
-        out.agrees.append(_with_currency(agreed) if kind == "money" else agreed)
+        out.agrees.append(confirmation_words.with_currency(agreed) if kind == "money" else agreed)
     elif value in [coerce(kind, o) for o in others]:
         return
     elif shown.slot is not None and shown.held is not None and not others:
@@ -212,27 +190,14 @@ def _read_typed(agent: AgentConfig, shown: Shown, others: list[Any], details: st
         out.conflicts.append(shown.name)
 
 
-def _with_currency(amount: str) -> str:
-    """An agreeing amount's pattern with the currency written beside it ("10 euros", "$312", "312 Dollar"): English
-    names and the turn's language's (CLDR, the names the amount reader knows)."""
-    lang = current()
-    names = set(_CURRENCY) | (set(currency_words(lang)) if lang else set())
-    said = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-    return rf"(?:(?<!\w)(?:{said})\s?)?{amount}(?:\s?(?:{said})(?!\w))?"
-
-
 def _carrier_words(details: str, agreed: list[str], question: str) -> list[str]:
     """The words of the details that are neither the agreeing values, a yes, the question's own words nor words that
     carry a value in the turn's language."""
     rest = details
     for pattern in agreed:
         rest = re.sub(pattern, " ", rest, flags=re.IGNORECASE)
-    allowed = lexicon.plain_yes_words(question) | _CARRIERS | reply_words.words("carrier", current())
+    allowed = lexicon.plain_yes_words(question) | confirmation_words.carrier_words()
     return [w for w in lexicon.tokens(rest) if w not in allowed]
-
-
-def _refuses(details: str) -> bool:
-    return _REFUSAL.search(details) is not None or reply_words.contains("refuse", details)
 
 
 def _opening(text: str) -> tuple[str, bool] | None:
@@ -243,8 +208,7 @@ def _opening(text: str) -> tuple[str, bool] | None:
     if m is None:
         return None
     details = text[m.end():].strip(" ,;:.!-\u2014")
-    if not details or _CONDITION.search(details) or reply_words.contains("condition", details) or _refuses(details) \
-            or lexicon.is_unsure(text) or lexicon.is_cancel(details):
+    if not details or confirmation_words.puts_a_condition(details) or lexicon.is_unsure(text) or lexicon.is_cancel(details):
         return None
     return details, no is not None
 
@@ -257,7 +221,7 @@ def _longest(*found: re.Match[str] | None) -> re.Match[str] | None:
 def _only_claimed(agent: AgentConfig, candidate: str, shown: Shown, claimed: list[tuple[str, str]]) -> bool:
     """The candidate holds a typed value's words and, besides them, nothing but filler and that value's names
     ("booking B-12": the booking id and "booking"); "9 Hill Street" holding a number keeps words of its own."""
-    rest, names = candidate, set(_EMPTY)
+    rest, names = candidate, set(confirmation_words.empty_words())
     for pattern, name in claimed:
         if name != shown.name and re.search(pattern, rest, re.IGNORECASE):
             rest = re.sub(pattern, " ", rest, flags=re.IGNORECASE)
@@ -332,12 +296,16 @@ def _commands(session: Session, out: _Reading, details: str, asked: str, opening
     return None
 
 
-def _phrase(words: str) -> str:
-    """The customer's phrase as the agent says it back ("my home address" → "your home address"), words only."""
-    said = [_PERSON.get(w.lower(), w) for w in _WORD.findall(words)]
-    if said and not _REFERENCE.match(said[0]):
-        said = ["the", *said]
-    return " ".join(said)
+def _phrase(phrase: str) -> str:
+    """The customer's phrase as the agent says it back ("my home address" → "your home address", "mi dirección" →
+    "su dirección"), words only; in English a phrase without its determiner gets one ("the usual weeks")."""
+    said = confirmation_words.said_back(_WORD.findall(phrase))
+    if confirmation_words.english_turn():
+        return " ".join(["the", *said] if said and not confirmation_words.refers(said[0]) else said)
+    # The question is worded in English and said in the turn's language by its template ("Is {what} {shown}?" →
+    # "¿Se refiere a {shown} ({what})?"): the phrase is held together by non-breaking spaces, so that the template
+    # tells it from the value shown after it.
+    return "\u00a0".join(said)
 
 
 def detail_question(command: Command) -> str:
