@@ -100,7 +100,7 @@ def with_currency(amount: str) -> str:
 
 def said_back(words: list[str]) -> list[str]:
     """The customer's words as the agent says them back ("my" → "your", "mi" → "su")."""
-    person = _PERSON.get(current() or "en", {}) | _PERSON["en"]
+    person = _PERSON.get(current() or "en", {})
     return [person.get(w.lower(), w) for w in words]
 
 
