@@ -193,3 +193,50 @@ def test_a_yes_that_refers_to_the_address_asks_about_it(lang, text, phrase):
     found = [(name, slot, value.replace("\u00a0", " ") if value else value)
              for name, slot, value in address_commands(lang, text)]
     assert found == [("Clarify", "delivery_address", phrase)]
+
+
+# ---------------------------------------------------------------- a date shown beside a free-text value
+
+STAY = Scenario(id="stay", name="Stay", entry_step_id="details", steps=[
+    Step(id="details", slots=[Slot(name="check_in", type="date", prompt="From when?"),
+                              Slot(name="billing_address", type="string", prompt="Billed to?",
+                                   validation="len(value) >= 10")],
+         transitions=[{"target": "confirm"}]),
+    Step(id="confirm", requires_confirmation=True,
+         confirmation_prompt="A room from {check_in}, billed to {billing_address}. Shall I book it?"),
+])
+INN = AgentConfig(id="inn", name="Inn", languages=["en", "es", "de", "fr"], scenarios=[STAY], profile_field_definitions=[
+    ProfileFieldDefinition(field_name="check_in", display_name="Check-in date", field_type="date", sources=["message"]),
+    ProfileFieldDefinition(field_name="billing_address", display_name="Billing address", field_type="string",
+                           sources=["message"]),
+])
+
+
+def stay_commands(lang: str, text: str) -> list[tuple[str, Any, Any]]:
+    session = Session(tenant_id="t", agent_id="inn", session_id="s", customer_id="c", active_scenario_id="stay",
+                      active_step_id="confirm", flow_state="confirming",
+                      slots={"check_in": "2026-05-04", "billing_address": ADDRESS})
+    session.remember("assistant", f"A room from 2026-05-04, billed to {ADDRESS}. Shall I book it?")
+    with reading_in(lang):
+        context = offline_context(INN, session, text, [], [], today=TODAY)
+    return [(c.name, c.slot, c.value) for c in context.commands]
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "yes, from May 4"), ("es", "sí, a partir del 4 de mayo"), ("de", "ja, ab dem 4. Mai"),
+    ("fr", "oui, à partir du 4 mai"),
+])
+def test_a_yes_with_the_date_shown_confirms_and_leaves_the_address(lang, text):
+    found = stay_commands(lang, text)
+    assert ("AffirmConfirmation", None, None) in found
+    assert not [c for c in found if c[0] in ("CorrectSlot", "Clarify")], found
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "yes, but from May 5"), ("es", "sí, pero a partir del 5 de mayo"), ("de", "ja, aber ab dem 5. Mai"),
+    ("fr", "oui, mais à partir du 5 mai"),
+])
+def test_a_yes_with_another_date_corrects_only_the_date(lang, text):
+    found = stay_commands(lang, text)
+    assert ("CorrectSlot", "check_in", "2026-05-05") in found
+    assert not [c for c in found if c[0] == "AffirmConfirmation" or c[1] == "billing_address"], found

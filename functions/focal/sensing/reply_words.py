@@ -57,7 +57,8 @@ WORDS: dict[str, Table] = {
         "trailing": ("por favor", "gracias", "entonces", "también", "en su lugar"),
         "refuse": ("no", "sin", "excepto", "salvo", "en vez de", "en lugar de", "nunca", "ni"),
         "carrier": ("a", "al", "con", "en", "para", "por", "de", "del", "el", "la", "los", "las", "lo", "le", "un",
-                    "una", "mi", "mis", "su", "sus", "ese", "esa", "este", "esta", "eso", "esto", "es", "misma", "mismo"),
+                    "una", "mi", "mis", "su", "sus", "ese", "esa", "este", "esta", "eso", "esto", "es", "misma", "mismo",
+                    "partir"),  # "a partir de": from
         "plain": ("sí", "si", "claro", "vale", "de", "acuerdo", "adelante", "correcto", "perfecto", "por", "supuesto",
                   "favor", "exacto", "hazlo", "hágalo", "confirmo", "venga", "bueno", "gracias", "muy", "bien", "está",
                   "eso", "es", "desde", "luego", "genial", "ok", "okay", "que"),
@@ -119,7 +120,8 @@ WORDS: dict[str, Table] = {
         "trailing": ("s'il vous plaît", "merci", "alors", "aussi", "à la place"),
         "refuse": ("pas", "non", "sans", "sauf", "au lieu de", "plutôt que", "jamais", "ni"),
         "carrier": ("à", "au", "aux", "avec", "sur", "pour", "en", "de", "du", "des", "le", "la", "les",
-                    "un", "une", "mon", "ma", "mes", "ce", "cet", "cette", "ça", "c'est", "même"),
+                    "un", "une", "mon", "ma", "mes", "ce", "cet", "cette", "ça", "c'est", "même",
+                    "partir"),  # "à partir de": from
         "plain": ("oui", "ouais", "d'accord", "bien", "sûr", "exactement", "parfait", "allez", "vas", "y", "volontiers",
                   "entendu", "c'est", "ça", "je", "confirme", "absolument", "merci", "s'il", "vous", "te", "plaît",
                   "très", "tout", "à", "fait", "marche", "ok", "okay", "faites", "le", "go"),
