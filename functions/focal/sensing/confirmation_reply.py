@@ -12,8 +12,12 @@ a no) are read with the extractors of the values the question showed, the slots 
   time"): one question about that detail, quoting what was shown ("Is your home address 5 Lake Road?"), and
   nothing runs until the customer answers it.
 
-Anything else (a condition, a question, a hedge, words about none of the shown values) is not read here: the
-sensor's ordinary reading stands, and the question is asked again.
+Anything else (a condition, a refused value, a question, a hedge, words about none of the shown values) is not read
+here: the sensor's ordinary reading stands, and the question is asked again.
+
+In Spanish, German and French alike: the opening yes or no, the words of a condition or a refusal and the words that
+carry an agreeing value ("oui, allez-y avec 10 euros sur VC123456") are each language's (focal.sensing.reply_words),
+the values are read by the turn's language's readers, and an amount agrees with the currency written beside it.
 """
 
 from __future__ import annotations
@@ -28,26 +32,13 @@ from focal.models.agent import AgentConfig, ProfileFieldDefinition, Slot, Step
 from focal.models.context import Command
 from focal.models.engine_texts import english
 from focal.models.session import Session
-from focal.sensing import lexicon
+from focal.sensing import confirmation_words, lexicon, reply_words
 from focal.sensing.extraction import coerce, extract
 from focal.variables import known_variables, placeholders
 
 DETAIL = "detail"  # the topic of the Clarify command that asks about one shown value
 GENERIC_NOUNS = {"number", "id", "value", "name", "code"}
-# Words after which a condition, a doubt or a question follows: such details are not read here.
-_CONDITION = re.compile(r"\b(if|unless|as long as|provided|once|after|until|when|maybe|perhaps|not sure|"
-                        r"only|wait|hold on|later|tomorrow|first)\b|\?", re.IGNORECASE)
-# What introduces a value in the details: "… to X", "it's X", "make it X", "use X". After a no only the explicit
-# ones do ("no, it's 9 Hill Street"; not "no, leave it as it is").
-_MARKER = re.compile(r"\b(?:to|is|it's|it is|should be|make it|change it to|use|at|into|for|as)\s+", re.IGNORECASE)
-_EXPLICIT = re.compile(r"\b(?:it's|it is|it should be|should be|make it|change it to|use)\s+", re.IGNORECASE)
-# Words that state no value of their own: a candidate made only of them is none ("it is", "the same").
-_EMPTY = frozenset("it is as that this the a an one same them there here fine ok okay good right so".split())
-# A phrase that refers to a value instead of stating it: "my home address", "the same card", "our usual one".
-_REFERENCE = re.compile(r"^(?:my|our|the|this|that|his|her|their|your|same|usual)\b", re.IGNORECASE)
-_PERSON = {"my": "your", "our": "your", "mine": "yours", "me": "you", "i": "you", "we": "you", "us": "you"}
 _WORD = re.compile(r"[\w'-]+")
-_TRAILING = re.compile(r"(?:[\s,;.!]+(?:please|instead|thanks|thank you|then|too))+[\s.!]*$|[\s,;.!]+$", re.IGNORECASE)
 MAX_VALUE_WORDS = 4  # the longest span of words searched for a value written differently ("the 4th of May")
 MAX_CARRIER_WORDS = 1  # "send it to X", "use X": at most one word around an agreeing value that is not a yes
 
@@ -129,20 +120,20 @@ def _candidate(details: str, opening_no: bool, held: Any) -> str | None:
     """The free-text value the details give: what follows their last marker ("… to X"); after a no, only an
     explicit marker introduces one. A candidate is shaped like the value it would replace (digits where the
     held value has digits) and has a word of its own."""
-    marks = list((_EXPLICIT if opening_no else _MARKER).finditer(details))
+    marks = confirmation_words.markers(details, opening_no)
     if not marks:
         return None
-    tail = _TRAILING.sub("", details[marks[-1].end():]).strip()
-    words = [w.lower() for w in _WORD.findall(tail)]
-    if not words or all(w in _EMPTY for w in words):
+    tail = confirmation_words.without_trailing(details[marks[-1].end():])
+    said = [w.lower() for w in _WORD.findall(tail)]
+    if not said or all(w in confirmation_words.empty_words() for w in said):
         return None
-    if any(ch.isdigit() for ch in str(held)) and not _REFERENCE.match(tail) and not any(ch.isdigit() for ch in tail):
+    if any(ch.isdigit() for ch in str(held)) and not confirmation_words.refers(tail) and not any(ch.isdigit() for ch in tail):
         return None
     return tail
 
 
 def _reference(candidate: str) -> bool:
-    return bool(_REFERENCE.match(candidate)) and not any(ch.isdigit() for ch in candidate)
+    return confirmation_words.refers(candidate) and not any(ch.isdigit() for ch in candidate)
 
 
 def _read_free_text(agent: AgentConfig, shown: Shown, only: bool, details: str, opening_no: bool, out: _Reading,
@@ -189,7 +180,8 @@ def _read_typed(agent: AgentConfig, shown: Shown, others: list[Any], details: st
         if (phrase := _mention(agent, shown.name, details)) is not None:
             out.asks.append((shown.name, phrase))
     elif shown.held is not None and value == coerce(kind, shown.held):
-        out.agrees.append(_written(shown.held, details) or _span(shown, kind, details, value, today))
+        agreed = _written(shown.held, details) or _span(shown, kind, details, value, today)
+        out.agrees.append(confirmation_words.with_currency(agreed) if kind == "money" else agreed)
     elif value in [coerce(kind, o) for o in others]:
         return
     elif shown.slot is not None and shown.held is not None and not others:
@@ -199,32 +191,37 @@ def _read_typed(agent: AgentConfig, shown: Shown, others: list[Any], details: st
 
 
 def _carrier_words(details: str, agreed: list[str], question: str) -> list[str]:
-    """The words of the details that are neither the agreeing values, a yes, the question's own words nor filler."""
+    """The words of the details that are neither the agreeing values, a yes, the question's own words nor words that
+    carry a value in the turn's language."""
     rest = details
     for pattern in agreed:
         rest = re.sub(pattern, " ", rest, flags=re.IGNORECASE)
-    allowed = lexicon.plain_yes_words(question) | {"to", "it", "them", "at", "for", "on", "in", "a", "an", "the", "my",
-                                                    "our", "that", "this", "one", "is", "as", "same"}
-    return [w for w in _WORD.findall(rest.lower()) if w not in allowed]
+    allowed = lexicon.plain_yes_words(question) | confirmation_words.carrier_words()
+    return [w for w in lexicon.tokens(rest) if w not in allowed]
 
 
 def _opening(text: str) -> tuple[str, bool] | None:
     """The details after a leading yes or no, and whether it was a no; None when the text opens with neither, or
     when the details put a condition, a doubt, a question or a stop on it (those are not read here)."""
-    no = lexicon.DENY.match(text)
-    m = no or lexicon.AFFIRM.match(text)
+    no = _longest(lexicon.DENY.match(text), reply_words.opening("deny", text))
+    m = no or _longest(lexicon.AFFIRM.match(text), reply_words.opening("affirm", text))
     if m is None:
         return None
     details = text[m.end():].strip(" ,;:.!-\u2014")
-    if not details or _CONDITION.search(details) or lexicon.is_unsure(text) or lexicon.is_cancel(details):
+    if not details or confirmation_words.puts_a_condition(details) or lexicon.is_unsure(text) or lexicon.is_cancel(details):
         return None
     return details, no is not None
+
+
+def _longest(*found: re.Match[str] | None) -> re.Match[str] | None:
+    """The longest of the opening words found (English "no" or French "non merci")."""
+    return max((m for m in found if m is not None), key=lambda m: m.end(), default=None)
 
 
 def _only_claimed(agent: AgentConfig, candidate: str, shown: Shown, claimed: list[tuple[str, str]]) -> bool:
     """The candidate holds a typed value's words and, besides them, nothing but filler and that value's names
     ("booking B-12": the booking id and "booking"); "9 Hill Street" holding a number keeps words of its own."""
-    rest, names = candidate, set(_EMPTY)
+    rest, names = candidate, set(confirmation_words.empty_words())
     for pattern, name in claimed:
         if name != shown.name and re.search(pattern, rest, re.IGNORECASE):
             rest = re.sub(pattern, " ", rest, flags=re.IGNORECASE)
@@ -292,18 +289,23 @@ def _commands(session: Session, out: _Reading, details: str, asked: str, opening
         name, phrase = out.asks[0]
         notes.append(f"confirmation answered with a reference to {name}: asked whether it is the value shown")
         return [Command(name="Clarify", flow=flow, slot=name, topic=DETAIL, value=_phrase(phrase))]
-    if out.agrees and not opening_no and len(_carrier_words(details, out.agrees, asked)) <= MAX_CARRIER_WORDS:
+    if out.agrees and not opening_no and not lexicon.has_reservation(details) \
+            and len(_carrier_words(details, out.agrees, asked)) <= MAX_CARRIER_WORDS:
         notes.append("act affirm (a yes whose details agree with the values shown)")
         return [Command(name="AffirmConfirmation", flow=flow)]
     return None
 
 
-def _phrase(words: str) -> str:
-    """The customer's phrase as the agent says it back ("my home address" → "your home address"), words only."""
-    said = [_PERSON.get(w.lower(), w) for w in _WORD.findall(words)]
-    if said and not _REFERENCE.match(said[0]):
-        said = ["the", *said]
-    return " ".join(said)
+def _phrase(phrase: str) -> str:
+    """The customer's phrase as the agent says it back ("my home address" → "your home address", "mi dirección" →
+    "su dirección"), words only; in English a phrase without its determiner gets one ("the usual weeks")."""
+    said = confirmation_words.said_back(_WORD.findall(phrase))
+    if confirmation_words.english_turn():
+        return " ".join(["the", *said] if said and not confirmation_words.refers(said[0]) else said)
+    # The question is worded in English and said in the turn's language by its template ("Is {what} {shown}?" →
+    # "¿Se refiere a {shown} ({what})?"): the phrase is held together by non-breaking spaces, so that the template
+    # tells it from the value shown after it.
+    return "\u00a0".join(said)
 
 
 def detail_question(command: Command) -> str:

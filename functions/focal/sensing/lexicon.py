@@ -117,6 +117,11 @@ def _straight(text: str) -> str:
 _TOKEN = re.compile(r"[^\W_]+(?:'[^\W\d_]+)?")  # letters of any language ("sí", "d'accord"), digits
 
 
+def tokens(text: str) -> list[str]:
+    """The words of `text`, lower-case, in any language ("allez-y": "allez", "y"; "d'accord" stays whole)."""
+    return _TOKEN.findall(_straight(text).lower())
+
+
 _SENTENCES = re.compile(r"(?:\d\.\d|[^.!?\n])+[.!?]?")
 
 

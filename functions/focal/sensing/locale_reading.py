@@ -86,7 +86,7 @@ def locale_decimal(token: str, lang: str) -> Decimal | None:
     return read_figure(token, styles[0]) if len(styles) == 1 else None
 
 
-def _currency_words(lang: str) -> dict[str, str]:
+def currency_words(lang: str) -> dict[str, str]:
     """Word (lower-case) → currency code: the language's names of the currencies, their symbols and codes (CLDR)."""
     return {**shipped_table()[lang]["currencies"], "$": "USD", "€": "EUR", "£": "GBP"}
 
@@ -98,7 +98,7 @@ _FIGURE = re.compile(r"(?<![\w.,])\d+(?:[.,'\u00a0\u202f ]\d+)*(?![\w]|[.,]\d)")
 
 def currency_near(text: str, start: int, end: int, lang: str) -> tuple[str, int, int] | None:
     """(the currency code named beside the figure at `start`:`end`, the span with it) in `lang`'s words, or None."""
-    words = _currency_words(lang)
+    words = currency_words(lang)
     after = re.match(r"\s?([^\W\d_]+|[$€£])", text[end:])
     if after and after.group(1).lower() in words:
         return words[after.group(1).lower()], start, end + after.end()

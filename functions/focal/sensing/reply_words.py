@@ -8,6 +8,11 @@ with the verbs that ask to know or to be told and the word that opens a yes/no q
 indirect question, which asks without a question word in front or a question mark ("quiero saber si puedo cancelar",
 "ich möchte wissen, ob…", "dites-moi si…": `indirect_question`). All are closed-class grammar, not found sentences.
 
+At a confirmation, the words after a yes are read with three more tables (focal.sensing.confirmation_reply): the
+words that put a condition on the yes ("si", "wenn", "quand"), those that refuse a value ("pas", "nicht", "sin"), and
+the prepositions, articles and pronouns that carry a shown value without stating one of their own ("avec", "mit",
+"con"). Closed-class grammar too.
+
 Data, one table per language; the lexicon matches every language's words at once (a customer may answer "ja" in
 an English conversation), as whole words or phrases, case-insensitively. A word shared by two languages ("no",
 "ok") says nothing about which language a reply is in (`reply_language`).
@@ -42,6 +47,20 @@ WORDS: dict[str, Table] = {
         "know": ("saber", "preguntar", "preguntarle", "consultar", "dime", "dígame", "díganme", "decirme", "explícame",
                  "explíqueme", "explicarme", "infórmeme", "me pregunto"),
         "whether": ("si",),
+        # at a confirmation, in the words after the yes: what puts a condition or a doubt on it ("sí, si cuesta menos"),
+        # what refuses a value ("sí, pero sin…"), and the words that carry a value shown without stating one
+        # ("sí, adelante con 10 euros en VC123456"): focal.sensing.confirmation_reply
+        "condition": ("si", "cuando", "en cuanto", "después", "hasta", "a menos que", "siempre que", "con tal de que",
+                      "solo", "sólo", "espera", "más tarde", "mañana", "primero"),
+        "marker": ("a", "al", "es", "sea", "con", "para", "usa", "use", "cámbialo a", "cámbiela a", "ponlo en"),
+        "explicit": ("es", "sería", "usa", "use", "cámbialo a", "cámbiela a", "mejor"),
+        "reference": ("mi", "mis", "nuestro", "nuestra", "el", "la", "los", "las", "ese", "esa", "este", "esta",
+                      "mismo", "misma", "habitual"),
+        "trailing": ("por favor", "gracias", "entonces", "también", "en su lugar"),
+        "refuse": ("no", "sin", "excepto", "salvo", "en vez de", "en lugar de", "nunca", "ni"),
+        "carrier": ("a", "al", "con", "en", "para", "por", "de", "del", "el", "la", "los", "las", "lo", "le", "un",
+                    "una", "mi", "mis", "su", "sus", "ese", "esa", "este", "esta", "eso", "esto", "es", "misma", "mismo",
+                    "partir"),  # "a partir de": from
         "plain": ("sí", "si", "claro", "vale", "de", "acuerdo", "adelante", "correcto", "perfecto", "por", "supuesto",
                   "favor", "exacto", "hazlo", "hágalo", "confirmo", "venga", "bueno", "gracias", "muy", "bien", "está",
                   "eso", "es", "desde", "luego", "genial", "ok", "okay", "que"),
@@ -64,6 +83,17 @@ WORDS: dict[str, Table] = {
         "know": ("wissen", "fragen", "erfahren", "sagen sie mir", "sag mir", "erklären sie mir", "erklär mir", "mitteilen",
                  "frage mich"),
         "whether": ("ob",),
+        "condition": ("wenn", "falls", "sobald", "nachdem", "bis", "außer", "es sei denn", "vorausgesetzt", "nur",
+                      "erst", "warte", "warten sie", "später", "morgen", "zuerst"),
+        "marker": ("an", "ist", "mit", "für", "nimm", "nehmen sie", "ändere es auf", "ändern sie es auf"),
+        "explicit": ("ist", "es ist", "nimm", "nehmen sie", "ändere es auf", "ändern sie es auf", "lieber"),
+        "reference": ("mein", "meine", "meinem", "meinen", "unser", "unsere", "der", "die", "das", "den", "dem",
+                      "dieselbe", "denselben", "dasselbe", "übliche", "üblichen"),
+        "trailing": ("bitte", "danke", "dann", "auch", "stattdessen"),
+        "refuse": ("nicht", "kein", "keine", "keinen", "keinem", "ohne", "außer", "statt", "anstatt", "nie", "weder"),
+        "carrier": ("mit", "auf", "an", "für", "zu", "zum", "zur", "in", "im", "von", "vom", "bei", "über", "der", "die",
+                    "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "es", "mein", "meine", "meinem", "meinen",
+                    "dieselbe", "denselben", "dasselbe", "ist"),
         "plain": ("ja", "jawohl", "genau", "klar", "gerne", "gern", "einverstanden", "in", "ordnung", "richtig",
                   "natürlich", "sicher", "mach", "machen", "sie", "das", "bitte", "danke", "bestätige", "passt", "gut",
                   "super", "prima", "los", "okay", "ok", "na", "sehr", "schön", "so"),
@@ -87,6 +117,17 @@ WORDS: dict[str, Table] = {
         "know": ("savoir", "demander", "dites-moi", "dis-moi", "me dire", "expliquez-moi", "explique-moi", "m'expliquer",
                  "renseigner", "me demande"),
         "whether": ("si", "s'il", "s'ils"),
+        "condition": ("si", "s'il", "quand", "lorsque", "dès que", "après", "jusqu'à", "à condition", "pourvu que",
+                      "une fois", "seulement", "uniquement", "attends", "attendez", "plus tard", "demain", "d'abord"),
+        "marker": ("à", "au", "est", "c'est", "avec", "pour", "chez", "mettez", "utilisez"),
+        "explicit": ("c'est", "est", "mettez", "utilisez", "plutôt"),
+        "reference": ("mon", "ma", "mes", "notre", "nos", "le", "la", "les", "ce", "cette", "même", "habituel",
+                      "habituelle"),
+        "trailing": ("s'il vous plaît", "merci", "alors", "aussi", "à la place"),
+        "refuse": ("pas", "non", "sans", "sauf", "au lieu de", "plutôt que", "jamais", "ni"),
+        "carrier": ("à", "au", "aux", "avec", "sur", "pour", "en", "de", "du", "des", "le", "la", "les",
+                    "un", "une", "mon", "ma", "mes", "ce", "cet", "cette", "ça", "c'est", "même",
+                    "partir"),  # "à partir de": from
         "plain": ("oui", "ouais", "d'accord", "bien", "sûr", "exactement", "parfait", "allez", "vas", "y", "volontiers",
                   "entendu", "c'est", "ça", "je", "confirme", "absolument", "merci", "s'il", "vous", "te", "plaît",
                   "très", "tout", "à", "fait", "marche", "ok", "okay", "faites", "le", "go"),
@@ -112,7 +153,17 @@ def _pattern(kind: str, where: str) -> re.Pattern[str]:
 
 
 def opens_with(kind: str, text: str) -> bool:
-    return _pattern(kind, "start").search(text) is not None
+    return opening(kind, text) is not None
+
+
+def opening(kind: str, text: str) -> re.Match[str] | None:
+    """Where the message's opening word of `kind` ("sí", "allez-y", "mach das") is, or None."""
+    return _pattern(kind, "start").search(text)
+
+
+def words(kind: str, lang: str | None) -> frozenset[str]:
+    """The words of `kind` in `lang` (none for a language without a table: English is the lexicon's)."""
+    return frozenset(w.lower() for w in WORDS.get(lang or "", {}).get(kind, ()))
 
 
 def contains(kind: str, text: str) -> bool:
