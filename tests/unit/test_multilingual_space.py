@@ -149,3 +149,54 @@ def test_a_translations_keys_are_known_by_their_language_and_scored_on_the_same_
     scores = intent_scores("t4", base, "es", english, english.embed(["x"])[0], multilingual, "quiero renovar mi libro", [])
     assert scores[0].scenario_id == "renew"  # only its Spanish example is near: found through the translation
     assert scores[0].score == pytest.approx(on_reference_scale(multilingual, "intent_same", 1.0))
+
+
+class Table:
+    """Vectors from a table (8 dimensions: no background mean applies, the vectors are used as they are)."""
+
+    def __init__(self, name: str, table: dict[str, np.ndarray]):
+        self.model_name, self.dimension, self.table = name, DIM, table
+
+    def embed(self, texts):
+        return np.vstack([self.table[t] for t in texts]).astype(np.float32)
+
+
+def test_a_turn_in_another_language_matches_at_the_agents_threshold_not_at_the_lowered_english_one():
+    """The rule's nearest other, measured between English texts in MiniLM's space, lowers its threshold there; a
+    Spanish message meets the rule across languages in the multilingual space, where that says nothing."""
+    from types import SimpleNamespace
+
+    from focal.adapters.numpy_index import NumpyRuleIndex
+    from focal.dialogue.match_bounds import THRESHOLD_DROP, rule_threshold
+    from focal.dialogue.rule_filter import below
+    from focal.models.turn import ScoredRule
+    from focal.ports import ScopeFilter
+    from focal.retrieval.multilingual import search_multilingual
+    from focal.retrieval.rule_thresholds import rule_nearest_others
+
+    def axis(i: int, lean: float = 0.0) -> np.ndarray:
+        v = np.zeros(DIM)
+        v[0] += lean
+        v[i] += 1.0
+        return v / np.linalg.norm(v)
+
+    base = agent(rules=[Rule(id="hours", condition_text="opening hours", action_text="say them")])
+    threshold = base.retrieval.rule_match_threshold
+    a, b = score_scale("use-multilingual-v3", "rule")
+    cosine = (threshold - THRESHOLD_DROP / 2 - b) / a  # mapped half-way between the lowered and the agent's threshold
+    lean = cosine / np.sqrt(1 - cosine ** 2)
+    texts = {"opening hours": axis(0), "opening hours. say them": axis(0), "renew my book": axis(1), "my fine": axis(2),
+             "¿qué tiempo hará?": axis(3, lean)}
+    english, multilingual = Table(MINILM, texts), Table("use-multilingual-v3", texts)
+    nearest = rule_nearest_others(base, english)["hours"]
+    assert rule_threshold(base, nearest) == pytest.approx(threshold - THRESHOLD_DROP)  # nothing near it in English
+
+    deps = SimpleNamespace(embedder=english, multilingual_embedder=multilingual, multilingual_index=NumpyRuleIndex(),
+                           indexed={})
+    (hits,) = search_multilingual(deps, "t", base, ScopeFilter(tenant_id="t", agent_id="a"), ["¿qué tiempo hará?"], "es")  # type: ignore[arg-type]
+    hit = next(h for h in hits if h.rule_id == "hours")
+    assert threshold - THRESHOLD_DROP < hit.score < threshold and hit.nearest_other is None
+    cand = ScoredRule(rule_id="hours", score=hit.score, scope="GLOBAL", best_score=hit.best_score,
+                      nearest_other=hit.nearest_other)
+    assert below(base, [cand], cand) == ""  # below the agent's threshold: no match
+    assert below(base, [cand], cand.model_copy(update={"nearest_other": nearest})) is None  # the English bound let it in

@@ -5,7 +5,9 @@ Each rule carries `nearest_other` (focal.retrieval.rule_thresholds): the best sc
 flow's entry example reaches on the rule's keys. A message scoring above that resembles the rule more than anything
 the agent was written to tell apart from it, so the rule's threshold is that score, never more than the agent's
 threshold and never more than THRESHOLD_DROP below it (a rule phrased unlike every other — "the customer is upset" —
-scores low against the messages that voice it, and is still alone there).
+scores low against the messages that voice it, and is still alone there). That is measured in MiniLM's space, so a
+turn matched in the multilingual space carries no nearest other: its rules match at the agent's threshold
+(focal.retrieval.multilingual).
 
 The margin: a rule is kept within `retrieval.rule_match_margin` of the best rule of its search, or within
 RELATIVE_MARGIN of the best rule's score when that is larger. Scores grow with the lexical evidence beside the

@@ -6,6 +6,13 @@ after a config change like the local index; the message is centred on the model'
 an English one (focal.retrieval.matching), and each key's score is put on MiniLM's scale (focal.sensing.spaces.score_scale),
 where `retrieval.rule_match_threshold` is written: by the same-language fit for a key in the message's language, the
 cross-language one otherwise.
+
+A rule matches here at the agent's threshold, never at the lower one its nearest other allows in MiniLM's space
+(focal.retrieval.rule_thresholds, focal.dialogue.match_bounds). That lowering says that nothing else the agent wrote
+comes near the rule there, measured between English texts in MiniLM's space; a message in another language meets the
+rule's keys in another space, across languages, where that measurement says nothing, and off-topic messages reached
+such lowered thresholds ("Wie wird das Wetter morgen?" matched the desk-hours rule at 0.15, below the agent's 0.25).
+A relaxation without evidence in the space the turn is matched in is not applied.
 """
 
 from __future__ import annotations
@@ -23,7 +30,6 @@ from focal.ports import Embedder, Hit, RuleIndex, ScopeFilter
 from focal.retrieval.calibration import centred
 from focal.retrieval.description_gap import description_gap
 from focal.retrieval.matching import RuleHit, search_rules
-from focal.retrieval.rule_thresholds import rule_nearest_others
 from focal.retrieval.rules import KEY_SEPARATOR, config_digest, rule_keys, sync_index
 from focal.sensing.spaces import MultilingualSpaceUnavailable, embed_message, on_reference_scale
 
@@ -100,9 +106,8 @@ def search_multilingual(deps: Deps, tenant_id: str, agent: AgentConfig, scope: S
     view = ensure_multilingual_indexed(deps, tenant_id, agent)
     own = agent.languages[0] if agent.languages else "en"
     scaled = _OnReferenceScale(index, embedder, _languages(agent), own, lang or own)
-    nearest = rule_nearest_others(agent, deps.embedder)  # on MiniLM's scale, where the scores are put
     gap = description_gap(agent, deps.embedder)
-    return [search_rules(view, scaled, scope, query, agent.retrieval.top_k, text, nearest, gap)  # type: ignore[arg-type]
+    return [search_rules(view, scaled, scope, query, agent.retrieval.top_k, text, None, gap)  # type: ignore[arg-type]
             for query, text in zip(centred(embedder, vectors), texts, strict=True)]
 
 
