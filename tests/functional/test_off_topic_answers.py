@@ -7,7 +7,8 @@ it answered "The capital of Australia is Canberra." — close to the customer's 
 relevance check passed it. The drafts are replayed at the provider boundary (`ScriptedLiteLLM`, the litellm adapter
 with its network mocked), through the whole local pipeline of copies of the retail agent (English) and the cards agent
 (which speaks Spanish, German and French in its own translated words), the relevance check on and every answer worded
-by the model."""
+by the model. A copy of the retail agent that declares Spanish, German and French without writing a word in them
+(`retail_four`) judges those drafts against its English words, across languages in the multilingual space."""
 
 from __future__ import annotations
 
@@ -26,14 +27,20 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 @pytest.fixture(scope="module")
 def agents(tmp_path_factory) -> dict[str, Path]:
-    return {name: _checked_copy(tmp_path_factory.mktemp("off-topic-answers"), name) for name in ("retail", "cards")}
+    tmp = tmp_path_factory.mktemp("off-topic-answers")
+    copies = {name: _checked_copy(tmp, name) for name in ("retail", "cards")}
+    copies["retail_four"] = _checked_copy(tmp, "retail", into="retail_four", languages=["en", "es", "de", "fr"])
+    return copies
 
 
-def _checked_copy(tmp: Path, name: str) -> Path:
-    folder = tmp / name
+def _checked_copy(tmp: Path, name: str, into: str = "", languages: list[str] | None = None) -> Path:
+    folder = tmp / (into or name)
     shutil.copytree(EXAMPLES / name, folder)
     path = folder / "agent.yaml"
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if languages:
+        assert not data.get("translations")  # the copy speaks languages it has no words in
+        data["languages"] = languages
     data.setdefault("enforcement", {})["relevance_check_enabled"] = True
     data.setdefault("models", {})["rephrase_fixed_texts"] = True
     path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
@@ -56,6 +63,9 @@ def _turn(agent: Path, tmp_path: Path, message: str, draft: str, expect: dict) -
     ("cards", "¿Cuál es la capital de Australia?", "La capital de Australia es Canberra."),
     ("cards", "Was ist die Hauptstadt von Australien?", "Die Hauptstadt von Australien ist Canberra."),
     ("cards", "Qui a écrit Les Misérables ?", "Les Misérables a été écrit par Victor Hugo."),
+    ("retail_four", "¿Cuál es el océano más grande?", "El océano más grande es el Pacífico, que cubre casi un tercio de la Tierra."),
+    ("retail_four", "Wie hoch ist der Mont Blanc?", "Der Mont Blanc ist etwa 4806 Meter hoch."),
+    ("retail_four", "Qui a peint La Joconde ?", "La Joconde a été peinte par Léonard de Vinci."),
 ])
 def test_an_answer_to_an_off_topic_question_never_reaches_the_customer(agents, tmp_path, name, message, draft):
     turn = _turn(agents[name], tmp_path, message, draft, {"response_not_contains": draft[:20]})
@@ -69,6 +79,10 @@ def test_an_answer_to_an_off_topic_question_never_reaches_the_customer(agents, t
     ("cards", "Jemand hat meine Karte benutzt",
      "Das tut mir leid. Ich kann die Karte jetzt sperren und eine Betrugsmeldung aufnehmen."),
     ("retail", "hm ok", "Let me know if there's anything else I can do for you!"),
+    ("retail_four", "Quiero devolver unos zapatos que me quedan pequeños",
+     "Claro, tiene 30 días para devolverlos sin usar. ¿Cuál es el número de pedido?"),
+    ("retail_four", "Mein Paket ist nie angekommen", "Das tut mir leid! Wie lautet Ihre Bestellnummer, dann sehe ich nach."),
+    ("retail_four", "Je voudrais changer l'adresse de livraison", "Bien sûr. Pour quelle commande faut-il changer l'adresse ?"),
 ])
 def test_a_draft_about_the_business_still_reaches_the_customer(agents, tmp_path, name, message, draft):
     turn = _turn(agents[name], tmp_path, message, draft, {})

@@ -62,12 +62,31 @@ def _relevance(runner: LocalRunner, session: str, message: str, draft: str) -> d
     # on the subject the customer brought up (money, health): not "about something else"
     ("Soll ich meine Kreditkarte in Raten abbezahlen?", "Ratenzahlung kostet 19 % Zinsen im Jahr; wenn möglich, zahlen "
      "Sie die Kartenschulden zuerst ab, dann fallen keine Zinsen an. Ich kann Ihre Zahlungsart hier ändern."),
-    ("Me duele la cabeza de tanto mirar el móvil, ¿hay algún modo?", "Lo siento. Puede activar el modo nocturno y "
-     "bajar el brillo en Ajustes > Pantalla; descansar la vista cada rato también ayuda."),
 ])
 def test_an_on_topic_draft_in_another_language_is_relevant(runner, message, draft):
     verdict = _relevance(runner, f"de-on-{abs(hash(draft)) % 10**6}", message, draft)
     assert verdict["passed"], verdict
+
+
+@pytest.mark.parametrize("english,spanish,passes", [
+    # advice on the phone's screen from a shop that sells and ships orders, to a question the route put out of scope
+    (("My head hurts from staring at my phone so much, is there some mode for that?",
+      "Sorry about that. You can turn on night mode and lower the brightness in Settings > Display; resting your eyes "
+      "now and then helps too."),
+     ("Me duele la cabeza de tanto mirar el móvil, ¿hay algún modo?",
+      "Lo siento. Puede activar el modo nocturno y bajar el brillo en Ajustes > Pantalla; descansar la vista cada rato "
+      "también ayuda."), False),
+    (("I'd like to send back a jacket that doesn't fit", "Of course, you have 30 days to return it unworn. What's the order number?"),
+     ("Quiero devolver una chaqueta que no me queda bien", "Claro, tiene 30 días para devolverla sin usar. ¿Cuál es el "
+      "número de pedido?"), True),
+])
+def test_a_draft_in_a_language_without_the_agents_words_is_judged_as_in_english(runner, english, spanish, passes):
+    """The agent wrote no Spanish: a Spanish draft is held to its business across languages, as the English one."""
+    verdicts = [_relevance(runner, f"pair-{lang}-{abs(hash(draft)) % 10**6}", message, draft)
+                for lang, (message, draft) in (("en", english), ("es", spanish))]
+    assert [v["passed"] for v in verdicts] == [passes, passes], verdicts
+    if not passes:
+        assert all("not about the agent's business" in v["reason"] for v in verdicts), verdicts
 
 
 @pytest.mark.parametrize("message,draft", [

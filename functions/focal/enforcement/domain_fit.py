@@ -6,12 +6,14 @@ their message. What tells them apart is the business: a draft about the agent's 
 texts (its persona, description, scope text, scenarios, steps and prompts, rules and examples) or to a
 conversational move; an answer to a trivia question sits close to none of them.
 
-"Close" is relative to the agent: its own texts in the draft's language (its file's, or their translation), each
-scored against the rest (leave one out), show how near a text about this business sits to the others in this space
-(`agent_scale`: a low quantile of those best cosines, on MiniLM's scale). A draft whose best cosine to them and to
-the conversational moves falls below `FLOOR_SHARE` of that is off the domain. An agent with no words of its own in
-the draft's language gives no such scale (its English texts sit far from any Spanish draft, on topic or not, in the
-multilingual space): there the relevance check decides as before.
+"Close" is relative to the agent: its own texts in one language (its file's, or their translation), each scored
+against the rest (leave one out), show how near a text about this business sits to the others in this space
+(`agent_scale`: a low quantile of those best cosines, on MiniLM's scale). A draft whose best cosine to the agent's
+words and to the conversational moves falls below `FLOOR_SHARE` of that is off the domain. A draft in a language the
+agent declares but wrote no words in is compared with its file's words across languages in the multilingual space,
+each cosine put on MiniLM's scale by the cross-language fit (focal.enforcement.relevance_space): raw, a Spanish
+draft sits far from any English text, on topic or not; on that scale an on-topic one sits where an English one
+would, and an answer to a trivia question below the floor (development drafts in tests/data/relevance_dev_crosslingual).
 
 The out-of-scope route is evidence, never the decider: a draft off the domain fails only when the route put the turn
 out of scope or the customer's message is itself off the domain too — an on-topic draft to a misrouted message (a

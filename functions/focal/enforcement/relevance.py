@@ -19,8 +19,9 @@ What is compared with what
   the (message, answer) and (routed text, answer) pairs.
 - About the agent's business as well as the message (focal.enforcement.domain_fit): an answer to an off-topic
   question ("The capital of Australia is Canberra.") sits close to its message; it fails when its closeness to the
-  agent's own words in its language and to the conversational moves stays below a share of how close those words
-  sit to one another, and the route put the turn out of scope or the message is off the business too.
+  agent's own words (in its language, and across languages to the file's when the draft is in another) and to the
+  conversational moves stays below a share of how close those words sit to one another, and the route put the turn
+  out of scope or the message is off the business too.
 - A draft of a non-English turn (or one that clearly reads as another declared language) is scored the same way
   in the multilingual space, its cosines put on MiniLM's scale by the pair's languages
   (focal.enforcement.relevance_space): MiniLM reads other languages by their surface. The threshold is met by the
@@ -51,8 +52,8 @@ from typing import Any
 import numpy as np
 
 from focal.enforcement.domain_fit import agent_scale, off_domain
-from focal.enforcement.relevance_space import SAME, Space, relevance_space
-from focal.enforcement.topic import CONVERSATIONAL_MOVES, UNRELATED_KINDS, UNRELATED_TEXTS, domain_texts, domain_texts_in
+from focal.enforcement.relevance_space import CROSS, SAME, Space, relevance_space
+from focal.enforcement.topic import CONVERSATIONAL_MOVES, UNRELATED_KINDS, UNRELATED_TEXTS, domain_texts, own_words
 from focal.models.agent import AgentConfig
 from focal.models.turn import RouteOutput, TurnState
 from focal.ports import Embedder, RelevanceModel, embed_fixed
@@ -338,24 +339,29 @@ def _closeness(
 
 def _domain_fit(agent: AgentConfig, space: Space, answer_vec: np.ndarray, message_vec: np.ndarray, moves: list[str],
                 routed: list[str], by_text: dict[str, np.ndarray]) -> tuple[float | None, float, float]:
-    """The draft's and the message's best cosine to the agent's business — its own words in the draft's language
-    (focal.enforcement.topic.domain_texts_in), the routed texts when those are in it, the conversational moves — on
-    MiniLM's scale, and the agent's own scale (focal.enforcement.domain_fit). No fit (None) when the agent has no
-    words of its own in the draft's language: then nothing in this space says how close its business would sit."""
-    domain = domain_texts_in(agent, space.lang)
-    if not domain:
+    """The draft's and the message's best cosine to the agent's business — its own words (focal.enforcement.topic
+    .own_words: in the draft's language and, for a draft in another language than the file's, the file's), the
+    routed texts, the conversational moves — each on MiniLM's scale by its pair's languages, and the agent's own
+    scale (focal.enforcement.domain_fit). No fit (None) when the agent has no words at all."""
+    in_lang, in_file = own_words(agent, space.lang)
+    if not in_lang and not in_file:
         return None, 1.0, 0.0
-    own = list(dict.fromkeys([*domain, *(routed if space.lang == primary(agent) else [])]))
-    missing = [t for t in own if t not in by_text]
+    file_lang = space.lang == primary(agent)  # the routed texts are the file's words
+    same = list(dict.fromkeys([*in_lang, *(routed if file_lang else [])]))
+    cross = [t for t in dict.fromkeys([*in_file, *([] if file_lang else routed)]) if t not in same]
+    missing = [t for t in same + cross if t not in by_text]
     if missing:
         by_text.update(zip(missing, _embed(space.embedder, [], missing)[1], strict=True))
-    kinds = [SAME] * len(own) + [space.exemplars] * len(moves)
-    vecs = [by_text[t] for t in own + moves]
+    kinds = [SAME] * len(same) + [CROSS] * len(cross) + [space.exemplars] * len(moves)
+    vecs = [by_text[t] for t in same + cross + moves]
 
     def best(vec: np.ndarray) -> float:
         return max(space.scored(_cosine(vec, v), kind) for v, kind in zip(vecs, kinds, strict=True))
 
-    scale = agent_scale((id(space.embedder), space.lang), list(domain), np.stack([by_text[t] for t in domain]),
+    # The scale is read among the agent's words in one language: the draft's when it has them, else the file's (the
+    # draft's cosines to those are put on the same MiniLM scale by the cross-language fit).
+    words, lang = (in_lang, space.lang) if in_lang else (in_file, primary(agent))
+    scale = agent_scale((id(space.embedder), lang), list(words), np.stack([by_text[t] for t in words]),
                         lambda c: space.scored(c, SAME))
     return best(answer_vec), best(message_vec), scale
 
@@ -377,7 +383,7 @@ def _cosine_verdict(agent: AgentConfig, meaning: _Closeness, surface: _Closeness
                   f"about the conversation ({meaning.raw:.2f})")
         return RelevanceResult(False, score, reason, "cosine", threshold)
     if meaning.fit is None:
-        fit = "the agent has no words of its own in the draft's language"
+        fit = "the agent has no words of its own"
     else:
         fit = (f"about the agent's business {meaning.fit:.2f}, the message {meaning.message_fit:.2f}, its own texts "
                f"{meaning.scale:.2f}{', out of scope' if out_of_scope else ''}")

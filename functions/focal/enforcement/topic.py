@@ -106,3 +106,11 @@ def domain_texts_in(agent: AgentConfig, lang: str) -> tuple[str, ...] | None:
         texts += [r.response_template, *r.examples]
     texts += [f.prompt for f in tr.fields.values()] + [t.description for t in tr.tools.values()]
     return tuple(dict.fromkeys(t for t in texts if t and t.strip()))
+
+
+def own_words(agent: AgentConfig, lang: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The agent's own words about its business for a draft in `lang`: (those in `lang` — `domain_texts_in`, empty
+    when it has none —, those of its file in another language: empty when `lang` is the file's). A draft in a
+    language the agent declares but wrote nothing in is judged against its file's words across languages."""
+    in_lang = domain_texts_in(agent, lang) or ()
+    return in_lang, (() if lang == primary(agent) else domain_texts(agent))
