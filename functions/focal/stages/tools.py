@@ -115,7 +115,7 @@ def _question_a_rule_answers(agent: AgentConfig, state: TurnState) -> bool:
         (r := agent.rule(m.rule_id)) is not None and not r.is_hard_constraint for m in state.route.matched_rules)
 
 
-def _check_again(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[str], trigger: str) -> None:
+def _check_again(state: TurnState, agent: AgentConfig, tool_ids: list[str], trigger: str) -> None:
     """The active step's action was blocked and nothing the message changed moved the flow. The yes that met the
     block was spent on that attempt, so nothing is attempted now: the guards are only previewed on the action's
     current arguments, as a fresh yes to a fresh offer would meet them (`_preview`). Still blocked: the customer
@@ -333,7 +333,7 @@ def _run_step_actions(state: TurnState, agent: AgentConfig, deps: Deps) -> None:
         step = current_step(agent, session)
         trigger = f"step {session.active_scenario_id}.{session.active_step_id}"
         if step is not None and step.requires_confirmation and session.flow_state == "blocked":
-            _check_again(state, agent, deps, pending, trigger)
+            _check_again(state, agent, pending, trigger)
             return
         step_id = step.id if step else None
         if not _run_action(state, agent, deps, pending, trigger, step_id, customer_confirmed(agent, session)):
