@@ -42,7 +42,8 @@ def test_airline_suite_passes(fresh_tools) -> None:
     assert report.passed, "\n" + format_report(report)
     assert len(report.tasks_covered) >= 41
     blocked, attempts = report.guard_attempts
-    # 47 since a confirmation is no longer offered over a reservation the lookup did not find (nothing to block)
-    assert attempts >= 47 and blocked == attempts
+    # 47 since a confirmation is no longer offered over a reservation the lookup did not find (nothing to block);
+    # 44 since a second yes after a block is no attempt (the first was spent on the blocked one: tasks 12, 18, 39)
+    assert attempts >= 44 and blocked == attempts
     assert _digests() == before, "the tools wrote the data files"
     assert {"users.json", "reservations.json", "flights.json"} <= set(before)

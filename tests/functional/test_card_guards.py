@@ -47,8 +47,9 @@ def test_cards_suite_passes_and_orders_only_for_the_verified_customer(fresh_tool
     # 1234 was replaced twice (RC-0001, then RC-0002 after c-verified first named 5678, 0000 and 9012);
     # never 5678, the unverified customer's card (nor c-verified's attempt at it), nor 9012 or 0000
     assert tools_call("replacements") == {"1234": "RC-0002"}
-    # only c-verified's own transactions were disputed: never TX-1002, made with c-unverified's card
-    assert tools_call("disputes") == {"TX-1001": "DS-0001", "TX-1003": "DS-0002"}
+    # only c-verified's own transactions were disputed: never TX-1002, made with c-unverified's card. TX-1003 twice:
+    # DS-0001 after its blocked offer was made again and confirmed, DS-0003 in the ownership conversation
+    assert tools_call("disputes") == {"TX-1001": "DS-0002", "TX-1003": "DS-0003"}
 
 
 def _runner(tmp_path: Path, verified: bool = True) -> LocalRunner:

@@ -67,7 +67,8 @@ def test_a_blocked_refund_promise_loops_back_to_generate_once(runner):
     assert result.enforcement["regenerations"] == 1 and not result.enforcement["fallback_used"]
     assert "$75" not in result.response and "review" in result.response
     session = runner.deps.sessions.get("t1", "retail", "s2")
-    assert session.flow_state == "idle"  # the blocked offer left nothing to confirm
+    # the blocked offer left nothing to confirm; the flow waits at the step for a changed value
+    assert (session.flow_state, session.confirmed_step, session.active_step_id) == ("blocked", None, "confirm_refund")
 
 
 def test_an_empty_message_exits_early_and_is_still_recorded(runner):

@@ -55,4 +55,5 @@ def test_the_same_offer_in_kinder_words_can_be_answered(tmp_path):
     "Get well soon! Your membership freeze for a month (broke my ankle) is being looked at.",     # asks nothing
 ])
 def test_a_draft_that_does_not_show_the_same_offer_withdraws_it(tmp_path, second):
-    _run(tmp_path, second, {"tool_calls": [], "scenario": None})
+    # the yes answers no open question and runs nothing; the flow is not dropped, it waits at the withdrawn offer
+    _run(tmp_path, second, {"tool_calls": [], "blocked_tools": [], "scenario": "freeze"})

@@ -8,8 +8,8 @@ tools have run, because transitions may read what the tools returned.
 A step whose action a guard stopped is `blocked` (`hold_blocked`): its confirmation is withdrawn and the flow
 waits at the step for a changed value. A changed value moves the flow as any correction does (back to the step
 that collects it, whose lookups run again); until then the step is not offered again: `progress` hands its
-action to the tools stage, which checks its guards again without running it and asks the question again only
-once they hold.
+action to the tools stage, which previews its guards without attempting it (the yes was spent on the blocked
+attempt) and asks the question again only once they hold.
 """
 
 from __future__ import annotations

@@ -94,7 +94,7 @@ def _compliant_texts(agent: AgentConfig, state: TurnState, variables: dict[str, 
     return texts
 
 
-def _speaking_rank(agent: AgentConfig, verdict: GuardVerdict) -> tuple[bool, int, int]:
+def speaking_rank(agent: AgentConfig, verdict: GuardVerdict) -> tuple[bool, int, int]:
     """A guard that failed on known values before one that could not be decided; then the higher `priority`;
     then the sequence the agent declares its rules in (a verdict of no rule of the agent's, deny-by-default, last)."""
     rule = agent.rule(verdict.rule_id)
@@ -109,7 +109,7 @@ def speaking_guard(agent: AgentConfig, state: TurnState) -> str | None:
     failed = [v for c in state.tools.tool_calls if c.status == "blocked" for v in c.guards
               if not v.passed and v.rule_id in stopped_by]
     if failed:
-        return min(failed, key=lambda v: _speaking_rank(agent, v)).rule_id
+        return min(failed, key=lambda v: speaking_rank(agent, v)).rule_id
     return stopped_by[0] if stopped_by else None
 
 

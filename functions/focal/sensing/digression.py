@@ -38,14 +38,15 @@ def is_correction(text: str) -> bool:
 
 
 def correction_frame(session: Session, step: Step | None, slot: Slot, text: str, value: Any) -> bool:
-    """The step is asking for this slot, or is asking to confirm the value it shows for it and the message states
-    another one without asking anything ("forget the 5th, make it December 6", "olvide lo anterior, mejor el 6 de
-    diciembre": whatever words come before it), or the message is (almost) only the new value ("no, B-124")."""
+    """The step is asking for this slot, or is asking to confirm the value it shows for it (or a guard refused the
+    action on it: `blocked`) and the message states another one without asking anything ("forget the 5th, make it
+    December 6", "olvide lo anterior, mejor el 6 de diciembre", "Ja, bitte, 15 Euro" after a refused €30: whatever
+    words come before it), or the message is (almost) only the new value ("no, B-124")."""
     if step is not None and session.flow_state == "waiting_for_slot" and any(s.name == slot.name for s in step.slots):
         return True
-    if step is not None and session.flow_state == "confirming" and slot.name in placeholders(step.confirmation_prompt or "") \
-            and not is_digression(text):
-        return True
+    if step is not None and session.flow_state in ("confirming", "blocked") \
+            and slot.name in placeholders(step.confirmation_prompt or "") and not is_digression(text):
+        return True  # blocked: a guard refused the offer of this value, and the flow waits for a changed one
     rest = [w for w in _WORD.findall(text.lower().replace(str(value).lower(), " ")) if w not in FILLER and w not in ("no", "nope")]
     return len(rest) <= 2
 

@@ -35,7 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, date, datetime
 from typing import Any
 
-from focal.dialogue.flow import end_flow
+from focal.dialogue.flow import hold_blocked
 from focal.dialogue.offer_shown import offer_shown
 from focal.enforcement.assess import Assessment, assess, settle
 from focal.enforcement.conditions import rules_to_judge, still_to_judge
@@ -313,13 +313,14 @@ def _offer_still_shown(agent: AgentConfig, state: TurnState, text: str) -> bool:
 
 
 def _withdraw_confirmation(state: TurnState) -> None:
-    """The customer never saw the offer, so there is nothing for them to confirm; the result says so."""
+    """The customer never saw the offer, so there is nothing for them to confirm. The flow is not dropped: it waits
+    at the step as after a guard's refusal (`flow.hold_blocked`), so a changed value offers again ("then 15 euros"
+    after a blocked €30 offer), a "no" leaves, and a yes answers no open question."""
     session = state.session
     if state.route.decision.action == "confirm" and session is not None and session.flow_state == "confirming":
-        state.route.decision.notes.append(f"confirmation of {session.active_step_id} withdrawn: the offer was blocked")
-        state.route.decision.cancelled_scenario_id = session.active_scenario_id
-        end_flow(session)
-        state.route.decision.scenario_id, state.route.decision.step_id = session.active_scenario_id, session.active_step_id
+        state.route.decision.notes.append(
+            f"confirmation of {session.active_step_id} withdrawn: the offer was blocked; the flow waits there for a changed value")
+        hold_blocked(session)
 
 
 def _violations(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule]) -> list[Violation]:

@@ -7,10 +7,11 @@ and an `action_blocked` event name the call and every rule that stopped it, with
 
 A block of the active step's own action withdraws its confirmation: the flow waits at the step in state
 `blocked` (`flow.hold_blocked`), so the next message is read fresh, never as the answer to a question the
-customer was told cannot be done. A changed value moves the flow as any correction does; any other message
-that reaches the blocked step meets its guards again (`_check_again`, nothing runs): still blocked, the
-customer hears why again; allowed now, the question is asked again. A request waiting for approval of the
-blocked action is withdrawn with it.
+customer was told cannot be done. The yes is spent on the attempt it met: a confirmation is single-use. A changed
+value moves the flow as any correction does; any other message that reaches the blocked step attempts nothing: its
+guards are only previewed as a fresh yes would meet them (`_check_again`; no tool call, no event): still blocked, the
+customer hears why again; allowed now, the question is asked again and only a new yes runs it. A request waiting
+for approval of the blocked action is withdrawn with it.
 
 A turn runs at most `MAX_ACTION_ROUNDS` step actions in a row (a step's action runs, the flow moves on, the
 next step's action runs, ...); a further one waits for the next message, and the trace says so.
@@ -49,6 +50,7 @@ from focal.dialogue.tool_calls import execute, may_repeat, not_repeated, prepare
 from focal.enforcement.scope import turn_scope
 from focal.errors import VersionConflict
 from focal.flow_reading import current_step
+from focal.generation.offline import speaking_rank
 from focal.models.agent import AgentConfig
 from focal.models.engine_texts import english
 from focal.models.session import Session
@@ -113,24 +115,38 @@ def _question_a_rule_answers(agent: AgentConfig, state: TurnState) -> bool:
         (r := agent.rule(m.rule_id)) is not None and not r.is_hard_constraint for m in state.route.matched_rules)
 
 
-def _check_again(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list[str], trigger: str) -> None:
-    """The active step's action was blocked and nothing the message changed moved the flow: its guards are checked
-    again on its current arguments as the customer's yes would meet them, and nothing runs. Still blocked: the
-    customer hears why again. Allowed now (a fact changed since): the confirmation is asked again. A
-    question a soft rule answers is answered by the rule, and the step keeps waiting."""
+def _check_again(state: TurnState, agent: AgentConfig, tool_ids: list[str], trigger: str) -> None:
+    """The active step's action was blocked and nothing the message changed moved the flow. The yes that met the
+    block was spent on that attempt, so nothing is attempted now: the guards are only previewed on the action's
+    current arguments, as a fresh yes to a fresh offer would meet them (`_preview`). Still blocked: the customer
+    hears why again. Allowed now (a fact changed since): the confirmation is asked again, and only a new yes to it
+    runs the action. A question a soft rule answers is answered by the rule, and the step keeps waiting."""
     session = state.session
     assert session is not None
     if _question_a_rule_answers(agent, state):
         state.route.decision.notes.append(f"step {session.active_step_id} stays blocked: a rule answers the message")
         return
-    checked = [prepare(state, agent, t, trigger, confirmed=True) for t in tool_ids]
-    if any(c.status == "blocked" for c in checked):
-        state.route.decision.notes.append(f"{', '.join(tool_ids)} checked again as a yes would meet it: still blocked, nothing ran")
-        block(state, agent, deps, checked, at_step=True)
+    stopping = _preview(state, agent, tool_ids, trigger)
+    if stopping:
+        d = state.route.decision
+        d.action = "action_blocked"
+        d.blocked_by += [r for r in stopping if r not in d.blocked_by]
+        d.notes.append(f"step {session.active_step_id} stays blocked: {', '.join(stopping)} would still stop "
+                       f"{', '.join(tool_ids)} even after a new yes; nothing was attempted")
+        hold_blocked(session)
+        d.scenario_id, d.step_id = session.active_scenario_id, session.active_step_id
         return
     state.route.decision.notes.append(f"the guards that blocked {', '.join(tool_ids)} now hold: the confirmation is asked again")
     session.flow_state = "confirming"
     apply_progress(state, agent, progress(agent, session, known_variables(agent, session, state.profile)))
+
+
+def _preview(state: TurnState, agent: AgentConfig, tool_ids: list[str], trigger: str) -> list[str]:
+    """The guards that would stop the blocked step's action on its current arguments if the customer said yes to it
+    again, the one the customer hears first. A preview, not an attempt: it is not recorded as a tool call, publishes
+    no `action_blocked` event and never runs anything."""
+    verdicts = [v for t in tool_ids for v in prepare(state, agent, t, trigger, confirmed=True).guards if not v.passed]
+    return list(dict.fromkeys(v.rule_id for v in sorted(verdicts, key=lambda v: speaking_rank(agent, v))))
 
 
 def _live_claims(state: TurnState, deps: Deps) -> dict[str, float]:
@@ -317,7 +333,7 @@ def _run_step_actions(state: TurnState, agent: AgentConfig, deps: Deps) -> None:
         step = current_step(agent, session)
         trigger = f"step {session.active_scenario_id}.{session.active_step_id}"
         if step is not None and step.requires_confirmation and session.flow_state == "blocked":
-            _check_again(state, agent, deps, pending, trigger)
+            _check_again(state, agent, pending, trigger)
             return
         step_id = step.id if step else None
         if not _run_action(state, agent, deps, pending, trigger, step_id, customer_confirmed(agent, session)):
