@@ -55,3 +55,4 @@ def test_a_goodbye_in_the_middle_of_a_flow_keeps_the_flow_for_their_return(runne
     assert leaving.scenario == asked.scenario and leaving.tool_calls == []
     back = _say(runner, "mid-flow", "TX-1001")
     assert [c["name"] for c in back.commands] == ["SetSlot"] and back.scenario["id"] == "dispute"
+

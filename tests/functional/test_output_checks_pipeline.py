@@ -27,6 +27,8 @@ RETAIL = Path(__file__).resolve().parents[2] / "examples" / "retail"
 class ScriptedGenerator:
     """A generation model at the port boundary: answers with the given drafts, in order, then nothing."""
 
+    spends_no_time = True  # scripted: read the same on a loaded machine (focal.turn.budget)
+
     def __init__(self, *drafts: str):
         self.drafts = list(drafts)
         self.prompts: list[str] = []  # the system messages

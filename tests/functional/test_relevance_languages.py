@@ -22,6 +22,8 @@ RETAIL = Path(__file__).resolve().parents[2] / "examples" / "retail"
 class _Draft:
     """A generation model at the port boundary: answers with one draft, then nothing."""
 
+    spends_no_time = True  # scripted: read the same on a loaded machine (focal.turn.budget)
+
     def __init__(self, draft: str):
         self.drafts = [draft]
 

@@ -113,3 +113,28 @@ def test_a_subjective_rule_fails_closed_when_the_budget_is_spent(tmp_path):
     assert {v["rule_id"] for v in violations} == {"acknowledge_frustration"}
     assert result.enforcement["fallback_used"] is True and "model_budget" in result.degraded
     assert result.response != "Standard shipping takes 3-5 business days."
+
+
+class Crawling(Clock):
+    """A machine so loaded that every reading of the clock finds 5 s gone."""
+
+    def __call__(self) -> float:
+        self.now += 5.0
+        return self.now
+
+
+def test_scripted_outputs_are_used_however_slow_the_machine(tmp_path):
+    """A conversation suite's scripted model (focal test) spends no provider time: a turn whose offline stages ran
+    past the budget on a loaded machine still takes its scripted draft, so a suite reads the same anywhere. A real
+    model's call under the same clock is turned down (the tests above)."""
+    from focal.adapters.litellm_model import ScriptedLiteLLM
+
+    deps = local_deps(RETAIL, tmp_path / "focal.db")
+    deps.clock = clock = Crawling()
+    deps.model = scripted = ScriptedLiteLLM()
+    scripted.script("generate", ["Standard shipping takes 3-5 business days, tracked."])
+    start = clock.now
+    result, _ = run(deps, "retail", "how long does shipping take?")
+    assert clock.now - start > 20.0  # the turn's clock ran past the shipped budget
+    assert result.response == "Standard shipping takes 3-5 business days, tracked."
+    assert "model_budget" not in result.degraded and scripted.queues["generate"] == []

@@ -248,6 +248,10 @@ class ScriptedLiteLLM(LiteLLMModel):
     so unscripted purposes take the offline path exactly as they would without a model.
     """
 
+    # Its outputs are written down, not computed: a turn's time budget (focal.turn.budget), which keeps real model
+    # calls inside API Gateway's wait, never turns one down, so a suite reads the same on a slow, loaded machine.
+    spends_no_time = True
+
     def __init__(self, model: str = "openai/gpt-4o-mini"):
         super().__init__(model)  # scripted suites import litellm only if a turn scripts a call
         self.queues: dict[str, list[str]] = {}

@@ -101,6 +101,8 @@ class _FixedAgent:
 class ScriptedJudge:
     """LanguageModel port fake: answers the judge with the case's scripted verdicts; nothing else is available."""
 
+    spends_no_time = True  # written down: the turn budget never turns it down (focal.turn.budget)
+
     def __init__(self) -> None:
         self.verdicts: dict[str, dict[str, Any]] | None = None
 

@@ -72,6 +72,8 @@ class Verdict:
 class ScriptedDraft:
     """A generation model at the port boundary: answers the next generation call with the draft, then nothing."""
 
+    spends_no_time = True  # written down: the turn budget never turns it down (focal.turn.budget)
+
     def __init__(self, draft: str) -> None:
         self.drafts = [draft]
 

@@ -21,6 +21,7 @@ from focal.sensing import digression, language, lexicon, offers, tone
 from focal.sensing.acts import asks_about_cancelling, detect_acts
 from focal.sensing.confirmation_reply import confirmation_answer
 from focal.sensing.extraction import coerce, extract
+from focal.sensing.malformed_id import near_miss
 from focal.sensing.offers import MAX_OPTIONS
 from focal.sensing.slot_reading import fill_rest, last_agent_message, message_entities, slot_commands, slot_field
 from focal.variables import PENDING
@@ -308,13 +309,29 @@ def courtesy_topic(text: str) -> str:
     return "greeting" if lexicon.is_greeting(text) else "smalltalk"
 
 
+def _malformed_id(turn: _Turn) -> None:
+    """The awaited id given in a shape near its own ("TX-482913" for TX- and four digits): a wrong value, said so."""
+    session = turn.session
+    step = current_step(turn.agent, session)
+    if step is None or session.flow_state != "waiting_for_slot" or turn.commands:
+        return
+    for slot in step.slots:
+        field_def = turn.agent.field(slot.name)
+        if (session.slots.get(slot.name) in (None, "") and field_def is not None and field_def.field_type == "id"
+                and field_def.pattern and near_miss(field_def.pattern, turn.text) is not None):
+            flow = turn.active.id if turn.active else None
+            turn.commands.append(Command(name="SetSlot", flow=flow, slot=slot.name, value=None))
+            turn.notes.append(f"{slot.name}: an id in a shape near the field's pattern but not it")
+            return
+
+
 def _small_talk(turn: _Turn) -> None:
     if not turn.commands and "chitchat" in turn.acts:
         turn.commands.append(Command(name="ChitChat", topic=courtesy_topic(turn.text)))
 
 
 COMMAND_STEPS: tuple[Callable[[_Turn], None], ...] = (_exits, _answer, _start, _slot_values, _correction_not_stop,
-                                                     _whole_message, _small_talk)
+                                                     _malformed_id, _whole_message, _small_talk)
 
 
 def _ambiguity(turn: _Turn) -> str | None:
