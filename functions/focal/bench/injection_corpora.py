@@ -163,6 +163,16 @@ def translated_banking_rows() -> list[Row]:
     return rows
 
 
+def own_multilingual_rows() -> list[Row]:
+    """Ordinary messages in Spanish, German and French written for Focal as training material
+    (tests/data/injection_training/ordinary_multilingual_train.txt: short closers, terse requests, corrections and
+    complaints; trigger words in their innocent senses, pasted errors, quoted policies): ordinary rows of the
+    multilingual classifier, 75 % train and 25 % validation by text hash. Its other ordinary rows in those languages
+    were long and plain, and it read a short terse message in them as an attack."""
+    return [Row(t, False, "focal ordinary es-de-fr", "val" if _share(t, "short") < 0.25 else "train")
+            for t in _lines(DATA / "injection_training" / "ordinary_multilingual_train.txt")]
+
+
 def translated_text_sets() -> list[tuple[str, list[str], list[str]]]:
     """(language, an example agent's texts in its file's language, the same texts in that language) per agent and
     translation (frozen): the same content in two languages, so the difference of their vectors is a language's

