@@ -55,7 +55,7 @@ def test_held_out_sources_are_split_by_source_and_never_among_the_training_rows(
     translated = translated_banking_rows()
     assert len(translated) >= 200 and {r.split for r in translated} == {"train", "val"} and not any(r.attack for r in translated)
     learnt = other_language_rows(held)
-    assert {r.source for r in learnt} == {"banking77 translated", "focal examples translated"}
+    assert {r.source for r in learnt} == {"banking77 translated", "focal examples translated", "focal ordinary es-de-fr"}
     assert not any(" ".join(r.text.lower().split()) in held_texts for r in learnt)
 
 
