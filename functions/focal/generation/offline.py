@@ -268,7 +268,7 @@ def _chitchat(t: _Turn) -> list[str] | None:
     if t.rules:
         return None
     context = t.state.sensor.context
-    topics = {c.topic for c in context.commands if c.name == "ChitChat"} if context is not None else set()
+    topics = context.courtesy_topics() if context is not None else set()
     return [FAREWELL] if "farewell" in topics else [WELCOME] if "thanks" in topics else [t.agent.greeting]
 
 

@@ -67,3 +67,7 @@ class Context(BaseModel):
     model_skipped: str = Field(default="", description="why the sensor did not ask the model, when it did not")
     set_aside: list[str] = Field(
         default_factory=list, description="what of the model's reading was not taken, and why (also in notes)")
+
+    def courtesy_topics(self) -> set[str]:
+        """What the message's small talk is (farewell, thanks, greeting, smalltalk: focal.sensing.offline)."""
+        return {c.topic for c in self.commands if c.name == "ChitChat" and c.topic}

@@ -140,8 +140,7 @@ def _clarify_or_out_of_scope(state: TurnState, agent: AgentConfig) -> None:
 
 def _takes_leave(state: TurnState, run_: CommandRun) -> bool:
     context = state.sensor.context
-    return (run_.executed == ["ChitChat"] and context is not None
-            and any(c.name == "ChitChat" and c.topic == "farewell" for c in context.commands))
+    return run_.executed == ["ChitChat"] and context is not None and "farewell" in context.courtesy_topics()
 
 
 def _decide(state: TurnState, agent: AgentConfig, run_: CommandRun, lang: str | None) -> None:
