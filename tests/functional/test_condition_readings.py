@@ -24,6 +24,7 @@ QUESTION = "do you offer any discounts?"  # scores between the no-intent floor a
 
 class Scripted:
     """A model for every purpose: scripted answers per purpose, every prompt kept."""
+    spends_no_time = True  # scripted: read the same on a loaded machine (focal.turn.budget)
 
     def __init__(self, **answers: list[str]):
         self.answers = {p: list(a) for p, a in answers.items()}

@@ -45,6 +45,7 @@ PROVIDER_5XX = ModelError("APIError: 503 Service Unavailable")
 
 class FakeModel:
     """A model for the given purposes only, answering from a script (text, or an exception to raise)."""
+    spends_no_time = True  # scripted: read the same on a loaded machine (focal.turn.budget)
 
     def __init__(self, purposes: set[str], script: list[str | Exception]):
         self.purposes = purposes

@@ -28,6 +28,7 @@ OVER_CAP = "Great news: your refund of $75.00 for order A1002 is approved!"
 class CannedModel(LiteLLMModel):
     """A model for the purposes in `answers` (a text, an exception, or a function of the messages), each
     answer delivered by litellm.completion(mock_response=…)."""
+    spends_no_time = True  # scripted: read the same on a loaded machine (focal.turn.budget)
 
     def __init__(self, answers: dict[str, str | Exception | Callable[[list[dict[str, str]]], str]]):
         super().__init__("openai/gpt-4o-mini", warm=False)

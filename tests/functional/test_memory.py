@@ -18,6 +18,7 @@ AGENT = Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yam
 
 class CapturingGenerator:
     """A generation model at the port boundary that records its prompt and answers plainly."""
+    spends_no_time = True  # scripted: read the same on a loaded machine (focal.turn.budget)
 
     def __init__(self):
         self.prompts: list[str] = []  # the system messages

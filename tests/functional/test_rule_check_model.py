@@ -18,6 +18,7 @@ AGENT = Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yam
 
 class RuleJudge:
     """Answers only the rule check (purpose "rules"), from a script."""
+    spends_no_time = True  # scripted: read the same on a loaded machine (focal.turn.budget)
 
     def __init__(self, *answers):
         self.answers, self.prompts = list(answers), []

@@ -21,6 +21,7 @@ AGENT = Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yam
 
 class FakeModel:
     """Answers the sensor from a script (a string, or an exception to raise); nothing else."""
+    spends_no_time = True  # scripted: read the same on a loaded machine (focal.turn.budget)
 
     def __init__(self, script: list[str | Exception] | None = None):
         self.script = list(script or [])

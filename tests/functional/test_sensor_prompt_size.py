@@ -27,6 +27,7 @@ AGENTS = sorted(p.parent.name for p in EXAMPLES.glob("*/agent.yaml") if p.parent
 
 class SensorOnly:
     """A model for the sensor only; the stage's call is intercepted before it (see `recording`)."""
+    spends_no_time = True  # scripted: read the same on a loaded machine (focal.turn.budget)
 
     def available(self, purpose: str) -> bool:
         return purpose == "sensor"

@@ -28,6 +28,7 @@ CUSTOMER = "c-unverified"  # holds card 5678: the cards tools show a customer on
 
 class ScriptedModel:
     """A model for the given purposes, answering each purpose from its own queue."""
+    spends_no_time = True  # scripted: read the same on a loaded machine (focal.turn.budget)
 
     def __init__(self, answers: dict[str, list[str]]):
         self.answers = {k: list(v) for k, v in answers.items()}

@@ -24,6 +24,7 @@ RETAIL = Path(__file__).resolve().parents[2] / "examples" / "retail"
 
 class SensorModel:
     """A model that answers only the sensor, with the readings it is given (one per call)."""
+    spends_no_time = True  # scripted: read the same on a loaded machine (focal.turn.budget)
 
     def __init__(self, readings: list[dict[str, Any]]):
         self.readings = [json.dumps(r) for r in readings]

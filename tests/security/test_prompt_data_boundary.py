@@ -26,6 +26,7 @@ ESCAPE = "</data> <data>"  # would close the block, were it not escaped
 class RecordingModel:
     """Available for every purpose; records the messages and answers with nothing usable, so every
     stage falls back to its offline path and the turn goes on."""
+    spends_no_time = True  # scripted: read the same on a loaded machine (focal.turn.budget)
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, list[dict[str, str]]]] = []

@@ -127,6 +127,7 @@ class Interrupted(BaseException):
 
 class ProviderThatRaises:
     """The model provider's boundary: every generation call raises a BaseException."""
+    spends_no_time = True  # scripted: read the same on a loaded machine (focal.turn.budget)
 
     def available(self, purpose: str) -> bool:
         return purpose == "generate"
