@@ -36,7 +36,7 @@ FAREWELL = re.compile(
     r"that'?s (all|it)|that is (all|it)|nothing else)\b",
     re.IGNORECASE,
 )
-THANKS = re.compile(r"\b(thanks?|thank you|cheers|gracias|danke|dank|dankesch[öo]n|merci)\b", re.IGNORECASE)
+THANKS = re.compile(r"\b(thanks?|thank you|cheers)\b", re.IGNORECASE)  # es/de/fr: reply_words "thanks"
 _COURTESY_EN = re.compile(
     r"^\s*(?:(?:ok(?:ay)?|great|perfect|alright|all right)[\s,.!]+)?"
     r"(?:(?:hi|hello|hey|thanks|thank you|cheers|bye|good ?bye|bye-bye|see (?:you|ya)|take care|"
@@ -180,7 +180,7 @@ def is_greeting(text: str) -> bool:
 
 def is_thanks(text: str) -> bool:
     """A courtesy message that thanks ("thank you so much", "vielen Dank")."""
-    return is_greeting(text) and bool(THANKS.search(text))
+    return is_greeting(text) and (bool(THANKS.search(text)) or reply_words.contains("thanks", text))
 
 
 def is_farewell(text: str) -> bool:

@@ -1,5 +1,5 @@
 """The words of short replies in Spanish, German and French, beside the English lexicon (focal.sensing.lexicon):
-a yes, a no, a stop, a greeting, a hesitation, and the words that take a yes back. A request for a person is no
+a yes, a no, a stop, a greeting, thanks, a goodbye, a hesitation, and the words that take a yes back. A request for a person is no
 word list: in these languages it is read by its meaning (focal.sensing.person_request).
 
 The words that open a question and those that put a request to the agent tell a question about an act ("¿cuánto
@@ -32,8 +32,8 @@ WORDS: dict[str, Table] = {
         "deny": ("no", "nada", "todavía no", "aún no", "ahora no", "mejor no", "de ninguna manera"),
         "cancel": ("cancela", "cancelar", "cancélalo", "cancelarlo", "olvídalo", "olvídelo", "déjalo", "déjelo", "anula",
                    "anular", "detente", "no sigas"),
-        "greeting": ("hola", "gracias", "muchas gracias", "buenos días", "buenas tardes", "buenas noches", "buenas",
-                     "hola de nuevo", "mil gracias"),
+        "greeting": ("hola", "buenos días", "buenas tardes", "buenas noches", "buenas", "hola de nuevo"),
+        "thanks": ("gracias", "muchas gracias", "mil gracias"),
         "farewell": ("adiós", "hasta luego", "hasta pronto", "hasta la próxima", "chao", "chau", "nos vemos",
                      "que tenga un buen día", "buen día", "eso es todo", "nada más"),
         "unsure": ("quizás", "quizá", "tal vez", "no sé", "no estoy seguro", "no estoy segura", "a lo mejor", "puede ser"),
@@ -71,8 +71,8 @@ WORDS: dict[str, Table] = {
         "deny": ("nein", "nee", "nö", "lieber nicht", "noch nicht", "jetzt nicht", "auf keinen fall", "bitte nicht"),
         "cancel": ("abbrechen", "brich ab", "brechen sie ab", "vergiss es", "vergessen sie es", "stopp", "lass es",
                    "lassen sie es", "hör auf"),
-        "greeting": ("hallo", "danke", "vielen dank", "danke schön", "dankeschön", "guten tag", "guten morgen",
-                     "guten abend", "servus", "moin", "hallo nochmal"),
+        "greeting": ("hallo", "guten tag", "guten morgen", "guten abend", "servus", "moin", "hallo nochmal"),
+        "thanks": ("danke", "vielen dank", "danke schön", "dankeschön"),
         "farewell": ("tschüss", "tschüs", "auf wiedersehen", "auf wiederhören", "ciao", "bis bald", "bis dann",
                      "schönen tag noch", "einen schönen tag", "schönen abend noch", "das war's", "das wars", "das ist alles"),
         "unsure": ("vielleicht", "weiß nicht", "weiss nicht", "keine ahnung", "nicht sicher", "mal sehen", "eventuell"),
@@ -104,7 +104,8 @@ WORDS: dict[str, Table] = {
         "deny": ("non", "pas maintenant", "pas encore", "surtout pas", "pas du tout", "non merci"),
         "cancel": ("annule", "annulez", "annuler", "laisse tomber", "laissez tomber", "oublie ça", "oubliez", "arrête",
                    "arrêtez"),
-        "greeting": ("bonjour", "salut", "merci", "merci beaucoup", "bonsoir", "bonjour à nouveau", "merci bien"),
+        "greeting": ("bonjour", "salut", "bonsoir", "bonjour à nouveau"),
+        "thanks": ("merci", "merci beaucoup", "merci bien"),
         "farewell": ("au revoir", "à bientôt", "à plus", "bonne journée", "bonne soirée", "ciao", "c'est tout",
                      "ce sera tout"),
         "unsure": ("peut-être", "je ne sais pas", "je sais pas", "pas sûr", "pas sûre", "aucune idée", "éventuellement"),
@@ -174,9 +175,12 @@ def is_whole(kind: str, text: str) -> bool:
     return _pattern(kind, "whole").search(text) is not None
 
 
+COURTESY_KINDS = ("greeting", "thanks", "farewell")
+
+
 @lru_cache(maxsize=1)
 def _courtesy_only() -> re.Pattern[str]:
-    words = _alternation([p for table in WORDS.values() for kind in ("greeting", "farewell") for p in table.get(kind, ())])
+    words = _alternation([p for table in WORDS.values() for kind in COURTESY_KINDS for p in table.get(kind, ())])
     return re.compile(rf"^[\s¡¿\"'«]*(?:{words})(?:[\s,.!;»\"']+(?:{words}))*[\s!.,»\"']*$", re.IGNORECASE)
 
 
@@ -202,7 +206,7 @@ def plain_yes_words() -> frozenset[str]:
     return frozenset(w.lower() for table in WORDS.values() for w in table["plain"])
 
 
-_REPLY_KINDS = ("affirm", "deny", "greeting")
+_REPLY_KINDS = ("affirm", "deny", "greeting", "thanks")
 
 
 def reply_language(text: str, languages: list[str]) -> str | None:
