@@ -232,3 +232,29 @@ def test_the_turn_record_keeps_the_unknown_status(tmp_path):
     [call] = [c for c in record["tools"]["tool_calls"] if c["tool_id"] == "issue_refund"]
     assert call["status"] == "unknown" and call["error_code"] == "tool_outcome_unknown"
     assert json.dumps(record["route"]["decision"]["action"]) == '"tool_error"'
+
+
+def test_an_unknown_outcome_is_kept_when_another_turn_saved_the_session_first(tmp_path, monkeypatch):
+    """The turn's own session write loses the version race: what it may have done is put onto the winner's session
+    (as a refund that ran is), so the step is neither run again nor taken as done from there."""
+    shop = Shop(tmp_path)
+    shop.at_confirmation()
+    shop.tools.lose("issue_refund")
+    sessions, raced = shop.deps.sessions, []
+    original = sessions.save
+
+    def racing_save(session: Any, expected_version: int) -> Any:
+        if not raced and session.outcome_unknown and not session.action_claims:  # persist's write, after the tools ran
+            raced.append(True)
+            winner = sessions.get("t1", "retail", "s1")
+            winner.variables["note"] = "another turn"
+            original(winner, expected_version=winner.version)
+        return original(session, expected_version=expected_version)
+
+    monkeypatch.setattr(sessions, "save", racing_save)
+    lost = shop.say("yes")
+    assert raced and DONE not in lost.response
+    stored = shop.session()
+    assert stored.variables["note"] == "another turn"  # the winner's session, with this turn's unknown outcome on it
+    assert (stored.outcome_unknown, stored.flow_state, stored.confirmed_step) == (["confirm_refund"], "error", None)
+    assert stored.action_claims == {}

@@ -266,6 +266,8 @@ def test_a_rerun_of_a_dead_turn_does_not_repeat_a_side_effect_it_may_have_made(t
     assert refund["status"] == "unknown" and refund["error"] == NOT_REPEATED
     assert "RF-A1001" not in rerun.response  # nothing claims the refund went through
     assert _records(runner) == ["t-1", "t-2", "t-3"]
+    later = runner.turn(_req("yes", "t-4"))  # the flow waits at the refund: not run, not taken as done
+    assert later.tool_calls == [] and "RF-A1001" not in later.response and runner.deps.tools.count("issue_refund") == 1
 
 
 def test_a_rerun_repeats_a_call_declared_idempotent_with_the_same_key(tmp_path):

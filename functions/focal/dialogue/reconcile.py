@@ -3,12 +3,14 @@
 A turn whose side effects ran must never lose the record of them: when its session write loses the
 version race, the effects (tool outputs, the step whose action ran, a resolved approval, its claim)
 are applied to the latest stored session, and the flow moves on from there if it is still at that
-step. Everything else the turn changed (slots, offers, rule counts) is dropped: it cannot be merged
+step. A step action whose outcome is unknown is recorded the same way: the flow waits at that step.
+Everything else the turn changed (slots, offers, rule counts) is dropped: it cannot be merged
 safely, and the other turn's view wins.
 """
 
 from __future__ import annotations
 
+from focal.dialogue.action_outcome import hold_unknown, note_effects
 from focal.dialogue.flow import progress
 from focal.flow_reading import current_step
 from focal.models.agent import AgentConfig
@@ -18,8 +20,8 @@ from focal.variables import known_variables
 
 
 def effects(agent: AgentConfig, tools: ToolsOutput) -> list[ToolCall]:
-    """The side-effecting calls of the turn that ran."""
-    return [c for c in tools.tool_calls if c.status == "ok" and (tool := agent.tool(c.tool_id)) and tool.side_effect]
+    """The side-effecting calls of the turn that ran, or may have (outcome unknown)."""
+    return [c for c in tools.tool_calls if c.status in ("ok", "unknown") and (tool := agent.tool(c.tool_id)) and tool.side_effect]
 
 
 def _step_of(trigger: str) -> str | None:
@@ -40,7 +42,11 @@ def apply_effects(agent: AgentConfig, state: TurnState, fresh: Session) -> None:
     if resume is not None and resume.step and effects(agent, state.tools):
         steps.add(resume.step)
     key = f"{fresh.active_scenario_id}.{fresh.active_step_id}" if fresh.active_scenario_id else None
-    if key in steps:
+    maybe = [c for c in state.tools.tool_calls if c.status == "unknown" and _step_of(c.trigger) == key]
+    if key is not None and maybe and (step := current_step(agent, fresh)) is not None:
+        hold_unknown(fresh, step.id)  # it may have run: the other turn's view must not run it again
+        note_effects(agent, fresh, step.id, [c.tool_id for c in maybe])
+    elif key in steps:
         step = current_step(agent, fresh)
         fresh.confirmed_step = fresh.actions_done_step = step.id if step else None
         progress(agent, fresh, known_variables(agent, fresh, state.profile))

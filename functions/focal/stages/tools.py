@@ -288,13 +288,17 @@ def _hand_off(state: TurnState, agent: AgentConfig, deps: Deps, tool_id: str) ->
 
 def _failed(state: TurnState, agent: AgentConfig, deps: Deps, calls: list[ToolCall], step_id: str | None,
             tool_ids: list[str]) -> None:
-    """An action did not complete; it is never taken as done (dialogue/action_outcome). Nothing took effect: the
-    step asks again, and only a fresh yes runs it. It may have: it is never run again, the flow waits at the step,
-    and the customer is handed to a person when the agent has a handoff tool. A rule's action (no step) leaves the
-    flow where it is, its confirmation withdrawn: nothing else runs on the yes this turn spent."""
+    """An action did not complete; it is never taken as done (dialogue/action_outcome). Nothing of a side-effecting
+    one took effect: the step asks again, and only a fresh yes runs it. It may have: it is never run again, the flow
+    waits at the step, and the customer is handed to a person when the agent has a handoff tool. A rule's action (no
+    step) leaves the flow where it is, its confirmation withdrawn: nothing else runs on the yes this turn spent."""
     session, d = state.session, state.route.decision
     assert session is not None
     d.action, d.pending_tools, names = "tool_error", [], ", ".join(tool_ids)
+    if not _side_effects(agent, tool_ids):  # a read-only action: nothing to be unsure about, it runs again next turn
+        session.flow_state = "error"
+        d.notes.append(f"{names} failed; the flow waits in state error")
+        return
     unknown = outcome(agent, calls) == "unknown"
     if step_id is None:
         session.confirmed_step = None
