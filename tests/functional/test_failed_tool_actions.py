@@ -234,27 +234,38 @@ def test_the_turn_record_keeps_the_unknown_status(tmp_path):
     assert json.dumps(record["route"]["decision"]["action"]) == '"tool_error"'
 
 
-def test_an_unknown_outcome_is_kept_when_another_turn_saved_the_session_first(tmp_path, monkeypatch):
-    """The turn's own session write loses the version race: what it may have done is put onto the winner's session
-    (as a refund that ran is), so the step is neither run again nor taken as done from there."""
+@pytest.mark.parametrize("lost", [True, False], ids=["unknown", "refused"])
+def test_a_failed_refund_is_kept_when_another_turn_saved_the_session_first(tmp_path, monkeypatch, lost):
+    """The turn's own session write loses the version race: the session the claim saved says the refund was taken.
+    What the turn learnt is put onto the winner's session (as a refund that ran is): an unknown outcome waits at the
+    step, a refusal leaves it not done for a fresh yes."""
     shop = Shop(tmp_path)
     shop.at_confirmation()
-    shop.tools.lose("issue_refund")
+    shop.tools.lose("issue_refund") if lost else shop.tools.refuse("issue_refund")
     sessions, raced = shop.deps.sessions, []
     original = sessions.save
 
     def racing_save(session: Any, expected_version: int) -> Any:
-        if not raced and session.outcome_unknown and not session.action_claims:  # persist's write, after the tools ran
+        failed = session.outcome_unknown or session.action_failed_step
+        if not raced and failed and not session.action_claims:  # persist's write, after the tools ran
             raced.append(True)
             winner = sessions.get("t1", "retail", "s1")
+            assert winner.actions_done_step == "confirm_refund"  # what the claim saved before the call
             winner.variables["note"] = "another turn"
             original(winner, expected_version=winner.version)
         return original(session, expected_version=expected_version)
 
     monkeypatch.setattr(sessions, "save", racing_save)
-    lost = shop.say("yes")
-    assert raced and DONE not in lost.response
+    failed = shop.say("yes")
+    assert raced and DONE not in failed.response
     stored = shop.session()
-    assert stored.variables["note"] == "another turn"  # the winner's session, with this turn's unknown outcome on it
-    assert (stored.outcome_unknown, stored.flow_state, stored.confirmed_step) == (["confirm_refund"], "error", None)
-    assert stored.action_claims == {}
+    assert stored.variables["note"] == "another turn" and stored.action_claims == {}  # the winner's, with the outcome
+    if lost:
+        assert (stored.outcome_unknown, stored.flow_state, stored.confirmed_step) == (["confirm_refund"], "error", None)
+    else:
+        assert (stored.actions_done_step, stored.action_failed_step, stored.flow_state) == (
+            None, "confirm_refund", "confirming")
+    monkeypatch.setattr(sessions, "save", original)
+    again = shop.say("yes")
+    assert shop.tools.ran["issue_refund"] == 1
+    assert (DONE not in again.response) if lost else (DONE in again.response)
