@@ -269,3 +269,43 @@ def test_a_failed_refund_is_kept_when_another_turn_saved_the_session_first(tmp_p
     again = shop.say("yes")
     assert shop.tools.ran["issue_refund"] == 1
     assert (DONE not in again.response) if lost else (DONE in again.response)
+
+
+NEWSLETTER = """
+id: news
+name: Newsletter desk
+description: Newsletter sign-ups for a bookshop.
+greeting: Hi, I can sign you up for our newsletter.
+out_of_scope_message: I can sign you up for our newsletter.
+tools:
+  - id: subscribe
+    kind: python
+    entrypoint: 'tools.py:subscribe'
+    description: Subscribe the customer to the newsletter.
+    side_effect: true
+rules:
+  - id: newsletter_signup
+    condition_text: The customer asks to subscribe to the newsletter
+    action_text: Subscribe them.
+    attached_tool_ids: [subscribe]
+    response_template: You're now subscribed to our newsletter.
+"""
+SUBSCRIBED = "You're now subscribed"
+
+
+@pytest.mark.parametrize("lost", [False, True], ids=["refused", "unknown"])
+def test_a_rules_failed_action_is_never_said_done(tmp_path, lost):
+    """A rule's side-effecting tool that failed: its template ("You're now subscribed") was said all the same."""
+    (tmp_path / "agent.yaml").write_text(NEWSLETTER)
+    refusing = "    raise ValueError('the mailing service refused the address')\n"
+    (tmp_path / "tools.py").write_text("def subscribe(customer_id=None):\n" + ("    return {}\n" if lost else refusing))
+    deps = local_deps(tmp_path / "agent.yaml", tmp_path / "focal.db")
+    tools = ScriptedTools(deps.tools)
+    deps.tools = tools
+    if lost:
+        tools.lose("subscribe")
+    result = LocalRunner(deps).turn(TurnRequest(tenant_id="t1", agent_id="news", session_id="s1", customer_id="c-1",
+                                                turn_id="t1", message="Please subscribe me to the newsletter"))
+    assert statuses(result) == [("subscribe", "unknown" if lost else "error")]
+    assert SUBSCRIBED not in result.response
+    assert text("action_unknown" if lost else "action_failed") in result.response
