@@ -26,8 +26,9 @@ claim loses that write, and one that read it after sees the claim: either way it
 answers `session_conflict`. A later execution of the same turn id that finds the turn's claim still
 there (the earlier one died, or lost its turn claim, before persist cleared it) runs an action again
 only if every call of it is safe to repeat (`tool_calls.may_repeat`), checked before any approval gate;
-otherwise the action's calls are `not_repeated` (outcome unknown, the flow waits in state error). The
-step whose action the claim marked as taken is not offered again at all. An approved request resumes
+otherwise the action's calls are `not_repeated` (outcome unknown). The step whose action the claim marked as taken
+is not offered again, unless the action failed with nothing done: a failed action is never taken as done (`_failed`,
+dialogue/action_outcome: a fresh yes runs it again, an unknown outcome waits at the step). An approved request resumes
 here too (`state.resume`): exactly its stored calls, after the guards are checked again on those arguments.
 
 around the step's actions, `dialogue/resolution.py` resolves the variables the turn needs
