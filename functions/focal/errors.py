@@ -42,7 +42,17 @@ class ModelError(FocalError):
 
 
 class ToolError(FocalError):
+    """A tool call failed and nothing of it took effect: refused, invalid, an error the tool itself reported, or a
+    failure before the request left. `ToolOutcomeUnknown` when that cannot be said."""
+
     code = "tool_error"
+
+
+class ToolOutcomeUnknown(ToolError):
+    """A tool call failed after its request may have reached the tool: a timeout or a connection lost once sent, a
+    worker that stopped mid-call, an answer that could not be read. What it does may have happened."""
+
+    code = "tool_outcome_unknown"
 
 
 class ToolInputInvalid(ToolError):

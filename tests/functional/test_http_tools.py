@@ -294,10 +294,11 @@ def test_private_hosts_can_be_refused(server):
     assert script.received == []
 
 
-def test_a_connection_refused_is_a_tool_error():
+def test_a_connection_refused_is_a_tool_error_with_nothing_sent():
     tool = http_tool(url="http://127.0.0.1:9/orders/{order_id}")  # discard port: nothing listens
-    with pytest.raises(ToolError, match="connection failed"):
+    with pytest.raises(ToolError, match="connection refused") as raised:
         KindToolRunner(EnvSecretSource()).run(AGENT, tool, {"order_id": "A1"})
+    assert type(raised.value) is ToolError  # refused before anything was sent: not an unknown outcome
 
 
 # --- a whole turn --------------------------------------------------------------------------------

@@ -263,9 +263,11 @@ def test_a_rerun_of_a_dead_turn_does_not_repeat_a_side_effect_it_may_have_made(t
     assert runner.deps.tools.count("issue_refund") == 1  # not called again
     assert rerun.approval_state == "none"  # nor sent for approval: an approved call would run it again
     refund = next(c for c in rerun.tool_calls if c["tool_id"] == "issue_refund")
-    assert refund["status"] == "error" and refund["error"] == NOT_REPEATED
+    assert refund["status"] == "unknown" and refund["error"] == NOT_REPEATED
     assert "RF-A1001" not in rerun.response  # nothing claims the refund went through
     assert _records(runner) == ["t-1", "t-2", "t-3"]
+    later = runner.turn(_req("yes", "t-4"))  # the flow waits at the refund: not run, not taken as done
+    assert later.tool_calls == [] and "RF-A1001" not in later.response and runner.deps.tools.count("issue_refund") == 1
 
 
 def test_a_rerun_repeats_a_call_declared_idempotent_with_the_same_key(tmp_path):

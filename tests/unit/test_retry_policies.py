@@ -9,7 +9,7 @@ import pytest
 
 from focal.adapters.opensearch_retry import MIN_ATTEMPT_S, WRITE, Bounds, bounded
 from focal.adapters.tool_retry import BACKOFF_CAP_S, TransientToolError, with_retries
-from focal.errors import ToolError
+from focal.errors import ToolError, ToolOutcomeUnknown
 from focal.models.agent import Tool
 
 
@@ -44,7 +44,12 @@ def test_tool_retries_run_out_with_the_count_in_the_error_and_other_errors_are_n
     attempt, calls = failing(9, TransientToolError("tool 'lookup' timed out"))
     with pytest.raises(ToolError, match=r"timed out \(after 3 attempts\)$") as raised:
         with_retries(tool(retries=2), attempt, sleep=sleeps.append)
-    assert type(raised.value) is ToolError and len(calls) == 3 and len(sleeps) == 2
+    # a timeout may have reached the tool: its outcome is unknown
+    assert type(raised.value) is ToolOutcomeUnknown and len(calls) == 3 and len(sleeps) == 2
+    attempt, calls = failing(9, TransientToolError("tool 'lookup': host could not be resolved", maybe_sent=False))
+    with pytest.raises(ToolError, match=r"resolved \(after 3 attempts\)$") as raised:
+        with_retries(tool(retries=2), attempt, sleep=sleeps.append)
+    assert type(raised.value) is ToolError and len(calls) == 3  # nothing was sent: it did not happen
     attempt, calls = failing(9, ToolError("tool 'lookup': response is not valid JSON"))
     with pytest.raises(ToolError, match="not valid JSON"):
         with_retries(tool(retries=2), attempt, sleep=sleeps.append)

@@ -3,7 +3,9 @@ headers, per-attempt timeout, bounded retries, JSON object answer.
 
 Every failure is a `ToolError` with a short message that names the tool and what went wrong (HTTP
 status, timeout, invalid JSON, missing secret) — never a secret, a URL with customer values in it,
-or the response text. Redirects are not followed (they would carry secret headers elsewhere).
+or the response text; a `ToolOutcomeUnknown` when the request may have done its work (a timeout or a
+connection lost once sent, a server error other than 503, an unreadable success answer). Redirects are
+not followed (they would carry secret headers elsewhere).
 
 Each attempt resolves the host once and connects to an address it checked (`pinned_http`): with
 `allow_private_hosts=False` a name that later resolves elsewhere (DNS rebinding) still cannot reach a
@@ -58,6 +60,7 @@ MAX_RESPONSE_BYTES = 1_000_000
 USER_AGENT = "focal-tools/1"
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 CUSTOMER_HEADER = "X-Focal-Customer-Id"
+REFUSED_STATUSES = (429, 503)
 MIN_SCRUBBED_SECRET = 4  # shorter secret values are not searched for in answers (they would mangle ordinary text)
 
 
@@ -129,7 +132,9 @@ class HttpToolRunner:
         except ssl.SSLCertVerificationError:
             raise ToolError(f"tool {tool.id!r}: the server's certificate is not valid for its host") from None
         except socket.gaierror:
-            raise TransientToolError(f"tool {tool.id!r}: host could not be resolved") from None
+            raise TransientToolError(f"tool {tool.id!r}: host could not be resolved", maybe_sent=False) from None
+        except ConnectionRefusedError:
+            raise TransientToolError(f"tool {tool.id!r}: connection refused", maybe_sent=False) from None
         except TimeoutError:
             raise TransientToolError(f"tool {tool.id!r} timed out after {tool.timeout_s}s") from None
         except (OSError, http.client.HTTPException) as exc:
@@ -139,7 +144,8 @@ class HttpToolRunner:
         if not 200 <= status < 300:
             message = f"tool {tool.id!r}: HTTP {status}"
             if status >= 500 or status == 429:
-                raise TransientToolError(message)
+                # throttled or unavailable: refused before any work; any other server error may have done part of it
+                raise TransientToolError(message, maybe_sent=status not in REFUSED_STATUSES)
             if 300 <= status < 400:
                 raise ToolError(f"{message} (redirects are not followed)")
             raise ToolError(message)

@@ -2,7 +2,8 @@
 arguments as the JSON payload; the function's JSON object answer is the tool result.
 
 A `FunctionError` (the function raised), an unreadable answer, a missing function, a denied call
-or a timeout is a `ToolError` that names the tool and the kind of failure (the function's
+or a timeout is a `ToolError` that names the tool and the kind of failure — a `ToolOutcomeUnknown` when the call
+may have done its work (a timeout or a lost connection once sent, a function that stopped midway, an unreadable answer) (the function's
 `errorType`, never its `errorMessage`, which may echo customer text). boto3 is imported and the
 client created on first use, one client per timeout value.
 
@@ -27,13 +28,16 @@ from collections.abc import Callable
 from typing import Any
 
 from focal.adapters.tool_retry import BACKOFF_BASE_S, TransientToolError, json_object, with_retries
-from focal.errors import ToolError
+from focal.errors import ToolError, ToolOutcomeUnknown
 from focal.models.agent import AgentConfig, Tool, ToolKind
 from focal.models.turn import ToolCallContext
 
 log = logging.getLogger(__name__)
 
 MAX_RESPONSE_BYTES = 6 * 1024 * 1024  # the synchronous Invoke payload limit
+# The function did not finish (timed out, its process exited): what it did before is unknown. Any other function
+# error is the function's own report that the call failed.
+_STOPPED_MIDWAY = ("Sandbox.Timedout", "Runtime.ExitError", "Runtime.OutOfMemory")
 _TRANSIENT_CODES = {
     "TooManyRequestsException", "ThrottlingException", "ServiceException", "EC2ThrottledException",
     "ENILimitReachedException", "ResourceNotReadyException", "SubnetIPAddressLimitReachedException",
@@ -56,7 +60,7 @@ class LambdaToolRunner:
             return self._clients[timeout_s]
 
     def _attempt(self, tool: Tool, payload: bytes, client_context: str | None = None) -> dict[str, Any]:
-        from botocore.exceptions import BotoCoreError, ClientError, ReadTimeoutError
+        from botocore.exceptions import BotoCoreError, ClientError, ConnectTimeoutError, EndpointConnectionError, ReadTimeoutError
         from botocore.exceptions import ConnectionError as BotoConnectionError
 
         started = time.perf_counter()
@@ -68,6 +72,8 @@ class LambdaToolRunner:
             raw = response["Payload"].read(MAX_RESPONSE_BYTES + 1)
         except ReadTimeoutError:
             raise TransientToolError(f"tool {tool.id!r} timed out after {tool.timeout_s}s") from None
+        except (EndpointConnectionError, ConnectTimeoutError) as exc:  # no connection: nothing was sent
+            raise TransientToolError(f"tool {tool.id!r}: connection failed ({type(exc).__name__})", maybe_sent=False) from None
         except BotoConnectionError as exc:
             raise TransientToolError(f"tool {tool.id!r}: connection failed ({type(exc).__name__})") from None
         except ClientError as exc:
@@ -75,7 +81,8 @@ class LambdaToolRunner:
             status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode", 0)
             message = f"tool {tool.id!r}: lambda invoke failed ({code})"
             if code in _TRANSIENT_CODES or status >= 500:
-                raise TransientToolError(message) from None
+                # throttled or not ready: the function was not invoked; Lambda's own server error may follow an invoke
+                raise TransientToolError(message, maybe_sent=code in _TRANSIENT_CODES and code != "ServiceException") from None
             raise ToolError(message) from None
         except BotoCoreError as exc:  # no credentials, no region, bad parameters
             raise ToolError(f"tool {tool.id!r}: lambda invoke failed ({type(exc).__name__})") from None
@@ -86,7 +93,8 @@ class LambdaToolRunner:
                 error_type = str(json.loads(raw).get("errorType") or error_type)[:80]
             except (ValueError, AttributeError):
                 pass
-            raise ToolError(f"tool {tool.id!r}: function error ({response['FunctionError']}: {error_type})")
+            failure = ToolOutcomeUnknown if error_type.startswith(_STOPPED_MIDWAY) else ToolError
+            raise failure(f"tool {tool.id!r}: function error ({response['FunctionError']}: {error_type})")
         return json_object(tool.id, raw, MAX_RESPONSE_BYTES, null_is_empty=True)
 
     def run(self, agent: AgentConfig, tool: Tool, arguments: dict[str, Any],  # noqa: ARG002

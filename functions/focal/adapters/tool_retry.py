@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
 
-from focal.errors import ToolError
+from focal.errors import ToolError, ToolOutcomeUnknown
 from focal.models.agent import Tool
 
 log = logging.getLogger(__name__)
@@ -25,7 +25,12 @@ BACKOFF_CAP_S = 2.0
 
 
 class TransientToolError(ToolError):
-    """A failure worth another attempt (when the tool allows it)."""
+    """A failure worth another attempt (when the tool allows it). `maybe_sent`: the request may have reached the
+    tool (a timeout, a connection lost, a server error), so when no attempt is left the outcome is unknown."""
+
+    def __init__(self, message: str, *, maybe_sent: bool = True):
+        super().__init__(message)
+        self.maybe_sent = maybe_sent
 
 
 def backoff(base_s: float = BACKOFF_BASE_S) -> wait_exponential_jitter:
@@ -47,21 +52,23 @@ def with_retries(tool: Tool, attempt: Callable[[], T], *, sleep: Callable[[float
     try:
         return retrying(attempt)
     except TransientToolError as exc:
-        raise ToolError(f"{exc} (after {attempts} attempts)" if attempts > 1 else str(exc)) from None
+        failure = ToolOutcomeUnknown if exc.maybe_sent else ToolError
+        raise failure(f"{exc} (after {attempts} attempts)" if attempts > 1 else str(exc)) from None
 
 
 def json_object(tool_id: str, raw: bytes, max_bytes: int, null_is_empty: bool = False) -> dict[str, Any]:
-    """A remote tool's answer: a JSON object (an empty body is {}), or a ToolError that says why."""
+    """A remote tool's successful answer: a JSON object (an empty body is {}), or a ToolOutcomeUnknown that says why
+    it cannot be read (the tool answered success: what it does happened, what it returned is lost)."""
     if len(raw) > max_bytes:
-        raise ToolError(f"tool {tool_id!r}: response is larger than {max_bytes} bytes")
+        raise ToolOutcomeUnknown(f"tool {tool_id!r}: response is larger than {max_bytes} bytes")
     if not raw.strip():
         return {}
     try:
         result = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
-        raise ToolError(f"tool {tool_id!r}: response is not valid JSON") from None
+        raise ToolOutcomeUnknown(f"tool {tool_id!r}: response is not valid JSON") from None
     if result is None and null_is_empty:
         return {}
     if not isinstance(result, dict):
-        raise ToolError(f"tool {tool_id!r}: response is JSON {type(result).__name__}, expected an object")
+        raise ToolOutcomeUnknown(f"tool {tool_id!r}: response is JSON {type(result).__name__}, expected an object")
     return result

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from focal.errors import ToolError, ToolInputInvalid
+from focal.errors import ToolError, ToolInputInvalid, ToolOutcomeUnknown
 from focal.models.agent import AgentConfig, Tool, ToolKind, ToolParameter
 from focal.models.turn import ToolCallContext
 from focal.ports import SecretSource, ToolRunner
@@ -150,5 +150,5 @@ class KindToolRunner:
         checked = validate_arguments(tool, arguments, enum_values(agent, tool))
         result = self.runner(tool.kind).run(agent, tool, checked, context)
         if not isinstance(result, dict):
-            raise ToolError(f"tool {tool.id!r} returned {type(result).__name__}, expected a mapping")
+            raise ToolOutcomeUnknown(f"tool {tool.id!r} returned {type(result).__name__}, expected a mapping")
         return result

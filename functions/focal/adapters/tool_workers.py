@@ -9,7 +9,8 @@ waits for a slot within its own timeout, and nothing another key does can hold i
 A call that overruns its timeout is abandoned and its worker retired: the call's slot is free at once, new
 calls of the key go to a fresh worker, and the retired one is killed as soon as no call on it is still
 waited for — the hung thread dies with it (a thread cannot be stopped; a process can). A worker that exits
-(a tool calling os._exit, a crash) fails its calls with a ToolError and is replaced the same way. Idle
+(a tool calling os._exit, a crash) fails its calls with a ToolOutcomeUnknown (what it did before is not known; so
+does a call that timed out) and is replaced the same way. Idle
 workers past `idle_workers` are closed, least recently used first.
 
 Tool files' module-level state lives in the worker: shared by one tenant's calls of the agent, separate
@@ -35,7 +36,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 from focal.adapters.tool_frames import encode_frame, read_frame, write_frame
-from focal.errors import ToolError
+from focal.errors import ToolError, ToolOutcomeUnknown
 
 WorkerKey = tuple[str, str, str]  # tenant id, agent id, resolved agent folder ("" for module tools)
 MAX_ERROR_CHARS = 2000
@@ -164,7 +165,7 @@ class ToolWorkers:
             except FutureTimeout:
                 worker.forget(call_id)
                 overran = True
-                raise ToolError(f"tool {tool!r} timed out after {timeout_s}s") from None
+                raise ToolOutcomeUnknown(f"tool {tool!r} timed out after {timeout_s}s") from None
         finally:
             self._give_back(worker, overran)
         return _result(tool, reply)
@@ -247,9 +248,9 @@ def _result(tool: Any, reply: dict[str, Any]) -> dict[str, Any]:
         result = reply["result"]
         if isinstance(result, dict):
             return result
-        raise ToolError(f"tool {tool!r} returned {type(result).__name__}, expected a mapping")
-    if "stopped" in reply:
-        raise ToolError(f"tool {tool!r} failed: its worker process stopped (exit status {reply['stopped']})")
+        raise ToolOutcomeUnknown(f"tool {tool!r} returned {type(result).__name__}, expected a mapping")
+    if "stopped" in reply:  # midway through the call: what the tool did before is unknown
+        raise ToolOutcomeUnknown(f"tool {tool!r} failed: its worker process stopped (exit status {reply['stopped']})")
     raise ToolError(str(reply.get("error") or f"tool {tool!r} failed")[:MAX_ERROR_CHARS])
 
 

@@ -24,6 +24,8 @@ def apply_progress(state: TurnState, agent: AgentConfig, step: Progress) -> None
         d.action, d.not_found = "not_found", step.missing
         if step.offered:
             d.resume_offered_id = step.offered.scenario_id
+    elif step.action == "unknown":
+        d.action = "tool_error"  # the step's action may have run: the customer hears it is being checked
     elif step.action == "escalate":
         d.action, d.escalation_reason = "escalate", step.reason
     elif step.action == "complete":

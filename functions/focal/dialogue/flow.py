@@ -10,6 +10,10 @@ waits at the step for a changed value. A changed value moves the flow as any cor
 that collects it, whose lookups run again); until then the step is not offered again: `progress` hands its
 action to the tools stage, which previews its guards without attempting it (the yes was spent on the blocked
 attempt) and asks the question again only once they hold.
+
+A step action that failed is never taken as done. When nothing of it took effect (`action_failed_step`) the step
+asks again, and only a fresh yes runs it; when it may have taken effect (`outcome_unknown`) it is never run again:
+the flow waits at the step (state `error`) until the customer leaves it.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ MAX_STEPS_PER_TURN = 10  # a cycle of transitions whose conditions all hold must
 
 @dataclass
 class Progress:
-    action: str  # ask_slot | confirm | run_tools | complete | not_found | escalate | idle
+    action: str  # ask_slot | confirm | run_tools | complete | not_found | escalate | unknown | idle
     step: Step | None = None
     slot: Slot | None = None
     tools: list[str] = field(default_factory=list)
@@ -66,13 +70,14 @@ def start_flow(agent: AgentConfig, session: Session, scenario: Scenario, call: b
         session.flow_stack.append(
             FlowFrame(scenario_id=session.active_scenario_id, step_id=session.active_step_id or "",
                       state=session.flow_state, slots=saved, variables=dict(session.variables),
-                      effects_done=list(session.effects_done), call=call)
+                      effects_done=list(session.effects_done), outcome_unknown=list(session.outcome_unknown), call=call)
         )
     if not call:
         for name in scenario_slot_names(scenario):  # a fresh start: forget this scenario's old slot values
             session.slots.pop(name, None)
     session.offer = None
     session.effects_done = []  # a fresh start of this flow, even when it was the active one
+    session.outcome_unknown = []
     session.step_attempts = {}
     _enter(session, scenario.id, scenario.entry_step_id)
 
@@ -80,12 +85,14 @@ def start_flow(agent: AgentConfig, session: Session, scenario: Scenario, call: b
 def _enter(session: Session, scenario_id: str | None, step_id: str | None) -> None:
     if scenario_id != session.active_scenario_id:
         session.effects_done = []  # a step move keeps what this flow already did; another flow starts clean
+        session.outcome_unknown = []
         session.step_attempts = {}
     session.active_scenario_id = scenario_id
     session.active_step_id = step_id
     session.flow_state = "waiting_for_slot" if scenario_id else "idle"
     session.confirmed_step = None
     session.actions_done_step = None
+    session.action_failed_step = None
     session.call_done_step = None
     session.clarification_counts.clear()
 
@@ -138,6 +145,7 @@ def return_from_call(session: Session) -> FlowFrame | None:
         session.variables = {**frame.variables, **session.variables}
     _enter(session, frame.scenario_id, frame.step_id)
     session.effects_done = list(frame.effects_done)
+    session.outcome_unknown = list(frame.outcome_unknown)
     session.call_done_step = frame.step_id
     return frame
 
@@ -178,6 +186,7 @@ def resume_flow(session: Session, agent: AgentConfig | None = None) -> FlowFrame
     if frame.state == "blocked" and not frame.stale:
         session.flow_state = "blocked"  # nothing its guards read has changed: still not offered again unchecked
     session.effects_done = list(frame.effects_done)  # what the flow already did comes back with it
+    session.outcome_unknown = list(frame.outcome_unknown)
     session.offer = None
     return frame
 
@@ -259,8 +268,14 @@ def _escalate(agent: AgentConfig, session: Session, step: Step, taken: Transitio
 
 def _ask_or_act(agent: AgentConfig, session: Session, step: Step, variables: dict[str, Any],
                 notes: list[str]) -> Progress | None:
-    """The step's question or action, when it still has one: never over an object a look-up did not find."""
-    if step.requires_confirmation and session.confirmed_step != step.id:
+    """The step's question or action, when it still has one: never over an object a look-up did not find. An action
+    that may have run (its outcome unknown) is never run again: the flow waits at its step. One that failed with
+    nothing done runs again only after a fresh yes, even at a step that asks for none."""
+    if step.id in session.outcome_unknown and step.action:
+        session.flow_state = "error"
+        return Progress("unknown", step=step, notes=[*notes, f"step {step.id} waits: its action may have run (outcome "
+                                                             "unknown), so it is not run again"])
+    if (step.requires_confirmation or session.action_failed_step == step.id) and session.confirmed_step != step.id:
         if session.flow_state == "blocked" and step.action:
             # its guards are checked again (nothing runs) before the question is asked again
             return Progress("run_tools", step=step, tools=list(step.action), notes=notes)

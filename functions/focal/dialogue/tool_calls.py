@@ -12,18 +12,21 @@ side effects and never finished: a killed process, a taken-over claim, a retried
 only when the tool is safe to repeat (`Tool.may_retry`: no side effect, or declared `idempotent`, so
 its own system answers the repeated idempotency key with the first result); any other is
 `not_repeated`: it does not run, and its outcome is reported as unknown.
+
+A failed side-effecting call is `error` only when nothing of it took effect, else `unknown` (`failure_status`): the
+tools stage lets a step whose action failed run again only after a fresh yes, and never one whose outcome is unknown.
 """
 
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Literal
 
 from focal.dialogue.tool_outputs import checked_outputs
 from focal.enforcement import guards
 from focal.enforcement.scope import ActiveScope, turn_scope
-from focal.errors import ToolError, stops_process
-from focal.models.agent import AgentConfig
+from focal.errors import ToolError, ToolOutcomeUnknown, stops_process
+from focal.models.agent import AgentConfig, Tool
 from focal.models.turn import ToolCall, ToolCallContext, TurnState
 from focal.tool_inputs import tool_arguments
 from focal.tool_keys import idempotency_key
@@ -73,15 +76,18 @@ def execute(state: TurnState, agent: AgentConfig, deps: Deps, call: ToolCall) ->
     context = ToolCallContext(tenant_id=r.tenant_id, session_id=r.session_id, turn_id=r.turn_id,
                               customer_id=r.customer_id, idempotency_key=call.idempotency_key)
     started = time.perf_counter()
+    answered = False
     try:
-        values = checked_outputs(agent, tool, deps.tools.run(agent, tool, dict(call.arguments), context))
+        answer = deps.tools.run(agent, tool, dict(call.arguments), context)
+        answered = True
+        values = checked_outputs(agent, tool, answer)
     except ToolError as exc:
-        call.status, call.error, call.error_code = "error", str(exc), exc.code
+        call.status, call.error, call.error_code = failure_status(tool, exc, answered), str(exc), exc.code
         return call
     except BaseException as exc:  # noqa: BLE001 - whatever a tool runner raises is this call's failure
         if stops_process(exc):
             raise
-        call.status, call.error = "error", f"tool {tool.id!r} failed: {type(exc).__name__}"
+        call.status, call.error = failure_status(tool, exc, answered), f"tool {tool.id!r} failed: {type(exc).__name__}"
         return call
     finally:
         call.ms = round((time.perf_counter() - started) * 1000, 3)
@@ -90,6 +96,17 @@ def execute(state: TurnState, agent: AgentConfig, deps: Deps, call: ToolCall) ->
     state.session.variables.update(values)
     call.outputs.update(values)
     return call
+
+
+def failure_status(tool: Tool, exc: BaseException, answered: bool = False) -> Literal["error", "unknown"]:
+    """How a failed call is recorded. `error`: nothing of it took effect (the runner's `ToolError`: refused, invalid,
+    the tool's own error, a failure before anything was sent), or it has no side effect to be unsure about.
+    `unknown`: a side-effecting call that may have taken effect — the runner says so (`ToolOutcomeUnknown`: a timeout,
+    a connection lost once sent), the tool answered and only its answer was unusable (`answered`), or the runner
+    failed in a way it does not explain (any other exception)."""
+    if not tool.side_effect:
+        return "error"
+    return "unknown" if answered or isinstance(exc, ToolOutcomeUnknown) or not isinstance(exc, ToolError) else "error"
 
 
 NOT_REPEATED = "not run again: an earlier attempt of this turn may already have run it, so its outcome is unknown"
@@ -102,7 +119,7 @@ def may_repeat(agent: AgentConfig, tool_id: str) -> bool:
 
 def not_repeated(call: ToolCall) -> ToolCall:
     """A prepared call left unrun because an earlier attempt of the turn may have made it."""
-    call.status, call.error = "error", NOT_REPEATED
+    call.status, call.error = "unknown", NOT_REPEATED
     return call
 
 

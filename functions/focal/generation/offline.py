@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from focal.dialogue.action_outcome import failure_texts
 from focal.dialogue.clarify import clarify_question, likely_scenarios, question_to_ask, step_clarification
 from focal.dialogue.resolution import ask_prompt
 from focal.enforcement.guards import unverified
@@ -274,7 +275,7 @@ def _chitchat(t: _Turn) -> list[str] | None:
 
 _COMPOSERS: dict[str, _Parts] = {
     "escalate": _fixed(ESCALATE),
-    "tool_error": _fixed(TOOL_ERROR),
+    "tool_error": lambda t: failure_texts(t.agent, t.state) or [TOOL_ERROR],
     "awaiting_approval": _fixed(AWAITING_APPROVAL),
     "clarify_action": _clarify_action,
     "action_rejected": _fixed(ACTION_REJECTED),

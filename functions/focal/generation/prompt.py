@@ -26,7 +26,7 @@ HISTORY_TURNS = 6
 # What the model is told to do, per route decision, when the text needs no value of the turn.
 _FIXED_TASKS = {
     "escalate": "Tell the customer a member of the team will take over.",
-    "tool_error": "Apologise: the action could not be completed right now. Promise nothing.",
+    "tool_error": "Apologise: the action did not go through as expected. Never say it was done. Promise nothing.",
     "awaiting_approval": "Say the request needs a quick approval by the team before you go ahead; nothing has been done yet.",
     "action_blocked": "Say you cannot do that: a policy stops it; nothing has been done.",
     "action_rejected": "Say you cannot do that here; nothing has been done. Offer a member of the team.",

@@ -17,6 +17,8 @@ class FlowFrame(BaseModel):
     slots: dict[str, Any] = Field(default_factory=dict, description="the interrupted flow's slot values, restored on resume")
     variables: dict[str, Any] = Field(default_factory=dict, description="tool outputs as they were, restored on resume")
     effects_done: list[str] = Field(default_factory=list, description="its steps whose side effects ran, restored on resume")
+    outcome_unknown: list[str] = Field(default_factory=list, description="its steps whose action's outcome is unknown, "
+                                                                         "restored on resume")
     stale: bool = Field(default=False, description="a side effect ran since it was interrupted: what its tools read "
                                                    "is not restored, its lookups run again")
     call: bool = Field(default=False, description="paused by its step's `call`: resumed as soon as the called flow "
@@ -93,6 +95,11 @@ class Session(BaseModel):
     call_done_step: str | None = Field(default=None, description="the step whose called flow already finished")
     effects_done: list[str] = Field(
         default_factory=list, description="steps of the active flow whose side-effecting actions ran: never run twice by a correction")
+    outcome_unknown: list[str] = Field(
+        default_factory=list, description="steps of the active flow whose action may have run (a call's outcome is "
+                                          "unknown): never run again; the flow waits there")
+    action_failed_step: str | None = Field(
+        default=None, description="the step whose action failed with nothing done: it runs again only after a fresh yes")
     step_attempts: dict[str, int] = Field(
         default_factory=dict,
         description="step id → how many times its action ran in this run of the active flow (the built-in step_attempts)")

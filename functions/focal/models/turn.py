@@ -140,11 +140,13 @@ class ToolCall(BaseModel):
     tool_id: str
     arguments: dict[str, Any] = Field(default_factory=dict)
     outputs: dict[str, Any] = Field(default_factory=dict)
-    status: Literal["ok", "error", "skipped", "blocked"] = Field(
-        default="ok", description="blocked: an action guard stopped the call before the tool ran")
+    status: Literal["ok", "error", "unknown", "skipped", "blocked"] = Field(
+        default="ok", description="error: it failed and nothing of it took effect; unknown: a side-effecting call that "
+                                  "failed after it may have taken effect; blocked: an action guard stopped it before the tool ran")
     error: str | None = None
     error_code: str | None = Field(
-        default=None, description="why a call failed: tool_error, tool_input_invalid, tool_output_invalid (FocalError.code)")
+        default=None,
+        description="why a call failed: tool_error, tool_input_invalid, tool_output_invalid, tool_outcome_unknown (FocalError.code)")
     ms: float = 0.0
     trigger: str = ""
     guards: list[GuardVerdict] = Field(default_factory=list, description="the action guards evaluated before the call")
@@ -246,7 +248,8 @@ class TurnResult(BaseModel):
         description="{checked, violations: [{rule_id, lane, reason}], unverified, regenerations, fallback_used, checks, …}")
     commands: list[dict[str, Any]] = Field(description="how the message was read: StartFlow, SetSlot, AffirmConfirmation, …")
     tool_calls: list[dict[str, Any]] = Field(
-        description="{tool_id, status: ok | error | blocked, arguments, outputs, ms, …} per call, blocked ones with the guard verdicts")
+        description="{tool_id, status: ok | error | unknown | skipped | blocked, arguments, outputs, ms, …} per call, "
+                    "blocked ones with the guard verdicts")
     model_calls: int = Field(description="model calls this turn made")
     cost_usd: float = Field(description="the cost of those calls")
     timings_ms: dict[str, float] = Field(description="milliseconds per stage")

@@ -26,8 +26,9 @@ claim loses that write, and one that read it after sees the claim: either way it
 answers `session_conflict`. A later execution of the same turn id that finds the turn's claim still
 there (the earlier one died, or lost its turn claim, before persist cleared it) runs an action again
 only if every call of it is safe to repeat (`tool_calls.may_repeat`), checked before any approval gate;
-otherwise the action's calls are `not_repeated` (outcome unknown, the flow waits in state error). The
-step whose action the claim marked as taken is not offered again at all. An approved request resumes
+otherwise the action's calls are `not_repeated` (outcome unknown). The step whose action the claim marked as taken
+is not offered again, unless the action failed with nothing done: a failed action is never taken as done (`_failed`,
+dialogue/action_outcome: a fresh yes runs it again, an unknown outcome waits at the step). An approved request resumes
 here too (`state.resume`): exactly its stored calls, after the guards are checked again on those arguments.
 
 around the step's actions, `dialogue/resolution.py` resolves the variables the turn needs
@@ -42,6 +43,7 @@ and changes the `session`; the approval gate sets `confidence` and `suggested_qu
 from __future__ import annotations
 
 from focal.dialogue import approvals, resolution
+from focal.dialogue.action_outcome import hold_failed, hold_unknown, note_effects, outcome
 from focal.dialogue.confidence import assess
 from focal.dialogue.decision import apply_progress
 from focal.dialogue.flow import customer_confirmed, hold_blocked, progress
@@ -53,7 +55,6 @@ from focal.flow_reading import current_step
 from focal.generation.offline import speaking_rank
 from focal.models.agent import AgentConfig
 from focal.models.engine_texts import english
-from focal.models.session import Session
 from focal.models.turn import ToolCall, TurnError, TurnState
 from focal.sensing import lexicon
 from focal.turn.deps import Deps
@@ -206,27 +207,15 @@ def _run_resume(state: TurnState, agent: AgentConfig, deps: Deps) -> TurnState:
         if calls[-1].status != "ok":
             break
     _record(state, deps, agent, calls)
+    at_step = res.step is not None and approvals.step_key(session) == res.step
+    step = current_step(agent, session) if at_step else None
     if any(c.status != "ok" for c in calls):
-        session.flow_state = "error"
-        state.route.decision.action = "tool_error"
-        state.route.decision.notes.append("an approved action failed; the flow waits in state error")
-    elif res.step and approvals.step_key(session) == res.step:
-        step = current_step(agent, session)
+        _failed(state, agent, deps, calls, step.id if step else None, res.tools)
+    elif at_step:
         session.confirmed_step = session.actions_done_step = step.id if step else None  # the approval stands for the yes
-        _note_effects(agent, session, step.id if step else None, res.tools)
+        note_effects(agent, session, step.id if step else None, res.tools)
         apply_progress(state, agent, progress(agent, session, known_variables(agent, session, state.profile)))
     return state
-
-
-def _note_effects(agent: AgentConfig, session: Session, step_id: str | None, tool_ids: list[str]) -> None:
-    """A step whose side-effecting tools ran: a later correction of their inputs must not run them again. Any side
-    effect also makes what the interrupted flows' tools read stale (a trip changed under a paused cancellation)."""
-    if not any((t := agent.tool(tool_id)) is not None and t.side_effect for tool_id in tool_ids):
-        return
-    for frame in session.flow_stack:
-        frame.stale = True
-    if step_id and step_id not in session.effects_done:
-        session.effects_done = [*session.effects_done, step_id]
 
 
 def _not_repeated(state: TurnState, deps: Deps, agent: AgentConfig, checked: list[ToolCall]) -> bool:
@@ -270,6 +259,8 @@ def _run_action(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list
             block(state, agent, deps, [call], at_step=step_id is not None)
             return False
         calls.append(execute(state, agent, deps, call))
+        if calls[-1].status != "ok":
+            break  # the action stops at its first failure: a later tool may need what this one was to do
     _record(state, deps, agent, calls)
     return True
 
@@ -296,28 +287,60 @@ def _hand_off(state: TurnState, agent: AgentConfig, deps: Deps, tool_id: str) ->
         state.route.decision.notes.append(f"the handoff through {tool_id} failed: {call.error}")
 
 
+def _failed(state: TurnState, agent: AgentConfig, deps: Deps, calls: list[ToolCall], step_id: str | None,
+            tool_ids: list[str]) -> None:
+    """An action did not complete; it is never taken as done (dialogue/action_outcome). Nothing of a side-effecting
+    one took effect: the step asks again, and only a fresh yes runs it. It may have: it is never run again, the flow
+    waits at the step, and the customer is handed to a person when the agent has a handoff tool. A rule's action (no
+    step) leaves the flow where it is, its confirmation withdrawn: nothing else runs on the yes this turn spent."""
+    session, d = state.session, state.route.decision
+    assert session is not None
+    d.action, d.pending_tools, names = "tool_error", [], ", ".join(tool_ids)
+    if not _side_effects(agent, tool_ids):  # a read-only action: nothing to be unsure about, it runs again next turn
+        session.flow_state = "error"
+        d.notes.append(f"{names} failed; the flow waits in state error")
+        return
+    unknown = outcome(agent, calls) == "unknown"
+    if step_id is None:
+        session.confirmed_step = None
+    elif unknown:
+        hold_unknown(session, step_id)
+        note_effects(agent, session, step_id, tool_ids)
+    else:
+        hold_failed(session, step_id)
+    d.notes.append(f"{names} may have taken effect (outcome unknown): never run again, never reported done"
+                   if unknown else f"{names} failed with nothing done: only a fresh yes runs it again")
+    if unknown and agent.handoff_tool:
+        d.escalation_reason = f"The outcome of {names} is unknown: check whether it took effect before anything else."
+        _hand_off(state, agent, deps, agent.handoff_tool)
+
+
 def _run_rule_tools(state: TurnState, agent: AgentConfig, deps: Deps, rule_tools: list[tuple[str, str]]) -> bool:
     """The tools attached to the rules that matched, each its own action; False when the turn must stop."""
     for rule_id, tool_id in rule_tools:
-        _run_action(state, agent, deps, [tool_id], f"rule {rule_id}", None, confirmed=False)
+        ran = _run_action(state, agent, deps, [tool_id], f"rule {rule_id}", None, confirmed=False)
         if state.error is not None:
             return False
+        calls = [c for c in state.tools.tool_calls if c.trigger == f"rule {rule_id}" and c.tool_id == tool_id]
+        if ran and _side_effects(agent, [tool_id]) and outcome(agent, calls) != "done":
+            _failed(state, agent, deps, calls, None, [tool_id])
+            return False  # what the turn says is that failure: no step action runs after it
     return True
 
 
-def _after_step_action(state: TurnState, agent: AgentConfig, step_id: str | None, tool_ids: list[str], trigger: str) -> bool:
-    """The step's action ran: a failed call stops the flow in state error (False); otherwise the flow moves on."""
+def _after_step_action(state: TurnState, agent: AgentConfig, deps: Deps, step_id: str | None, tool_ids: list[str],
+                       trigger: str) -> bool:
+    """The step's action ran: a failed call stops the flow at the step (False, `_failed`); otherwise it moves on."""
     session = state.session
     assert session is not None
-    if any(c.status != "ok" for c in state.tools.tool_calls if c.trigger == trigger):
-        session.flow_state = "error"
-        state.route.decision.action = "tool_error"
-        state.route.decision.notes.append("a step action failed; the flow waits in state error")
+    calls = [c for c in state.tools.tool_calls if c.trigger == trigger]
+    if any(c.status != "ok" for c in calls):
+        _failed(state, agent, deps, calls, step_id, tool_ids)
         return False
     session.actions_done_step = step_id
     if step_id is not None:  # read by transitions as the built-in step_attempts ("after two failed checks, escalate")
         session.step_attempts[step_id] = session.step_attempts.get(step_id, 0) + 1
-    _note_effects(agent, session, step_id, tool_ids)
+    note_effects(agent, session, step_id, tool_ids)
     apply_progress(state, agent, progress(agent, session, known_variables(agent, session, state.profile)))
     return True
 
@@ -338,7 +361,7 @@ def _run_step_actions(state: TurnState, agent: AgentConfig, deps: Deps) -> None:
         step_id = step.id if step else None
         if not _run_action(state, agent, deps, pending, trigger, step_id, customer_confirmed(agent, session)):
             return
-        if not _after_step_action(state, agent, step_id, pending, trigger):
+        if not _after_step_action(state, agent, deps, step_id, pending, trigger):
             return
     if state.route.decision.pending_tools:
         state.route.decision.notes.append(f"{MAX_ACTION_ROUNDS} step actions ran this turn (MAX_ACTION_ROUNDS): "
