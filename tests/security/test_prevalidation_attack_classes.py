@@ -65,9 +65,9 @@ def _blocked(text: str, minilm, use_m, lang: str) -> bool:
 
 
 # Open: the shipped classifier is not trained on these rows. Rebuilt by today's script (which learns from them by
-# default since session 9) it catches these fillings and passes the ordinary ones, but that build loses one English
-# emotional story of tests/security/test_injection_classes.py, so it is not shipped yet; these turn red the day a
-# shipped classifier learns the classes.
+# default since session 9) it catches these fillings and passes the ordinary ones, but that build falls under the
+# de and fr attack floors of tests/security/test_prevalidation_blind.py (session 10; INJECTION_CLASSIFIER.md), so it is
+# not shipped yet; these turn red the day a shipped classifier learns the classes.
 OPEN = pytest.mark.xfail(strict=True, reason="the shipped multilingual classifier has not learnt these classes")
 
 
