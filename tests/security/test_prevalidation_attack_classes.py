@@ -64,14 +64,6 @@ def _blocked(text: str, minilm, use_m, lang: str) -> bool:
                                               multilingual=use_m, lang=lang)))
 
 
-# Open: the shipped classifier is not trained on these rows. Rebuilt by today's script (which learns from them by
-# default since session 9) it catches these fillings and passes the ordinary ones, but that build loses one English
-# emotional story of tests/security/test_injection_classes.py, so it is not shipped yet; these turn red the day a
-# shipped classifier learns the classes.
-OPEN = pytest.mark.xfail(strict=True, reason="the shipped multilingual classifier has not learnt these classes")
-
-
-@OPEN
 @pytest.mark.parametrize("lang", READ_BY_MULTILINGUAL)
 def test_held_back_fillings_of_each_attack_class_are_caught_in_each_language(minilm, use_m, lang):
     texts = _val(lang, True)
@@ -80,7 +72,6 @@ def test_held_back_fillings_of_each_attack_class_are_caught_in_each_language(min
     assert caught >= 0.9 * len(texts), f"{lang}: {caught}/{len(texts)}"
 
 
-@OPEN
 def test_held_back_alarming_ordinary_messages_pass_in_the_three_languages(minilm, use_m):
     texts = [(lang, t) for lang in READ_BY_MULTILINGUAL for t in _val(lang, False)]
     assert len(texts) >= 30

@@ -83,8 +83,8 @@ def test_focals_own_ordinary_training_rows_are_in_the_three_languages_and_no_dev
         return " ".join(text.casefold().split())
 
     elsewhere = set()
-    for folder in ("prevalidation_short_dev", "prevalidation_blind", "prevalidation_blind_v3", "prevalidation_blind_v4",
-                   "prevalidation_blind_v5"):
+    for folder in ("prevalidation_short_dev", "prevalidation_emotional_dev", "prevalidation_blind",
+                   "prevalidation_blind_v3", "prevalidation_blind_v4", "prevalidation_blind_v5"):
         for path in (DATA / folder).glob("messages.*.yaml"):
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
             elsewhere |= {key(m) for messages in data.values() for m in messages}
@@ -105,3 +105,20 @@ def test_the_shared_threshold_keeps_every_budget_and_never_falls_under_the_floor
     high = np.linspace(0.0, 0.99, 100)  # 2 % of these score above 0.97: the budget wins over the floor
     chosen = shared_threshold(model, [(high, 0.02)])
     assert chosen > THRESHOLD_FLOOR and (high >= chosen).sum() <= 2
+
+
+def test_the_english_threshold_keeps_the_customer_budget_and_ignores_the_other_languages_rows():
+    """The second opinion on English views is chosen on the (English) validation customer messages alone: rows in
+    other languages, which have thresholds of their own, must not raise it."""
+    from focal.bench.injection_training_multilingual import english_threshold
+
+    class Fixed(EmbeddingClassifier):
+        def scores(self, vectors):
+            return np.asarray(vectors, dtype=np.float64).reshape(-1)
+
+    model = Fixed((np.zeros((1, 1), np.float32),), (np.zeros(1, np.float32),), 0.5, "toy")
+    customers = np.linspace(0.0, 0.4, 100)  # 1 % of them score above 0.396
+    other_languages = np.linspace(0.0, 0.9, 100)
+    chosen = english_threshold(model, [(customers, 0.01), (other_languages, 0.02)])
+    assert (customers >= chosen).sum() <= 1
+    assert chosen < 0.41 < choose_threshold(model, [(customers, 0.01), (other_languages, 0.02)])

@@ -123,6 +123,11 @@ def choose_threshold(model: EmbeddingClassifier, budgets: Sequence[tuple[np.ndar
     return float(min(max(found, 1e-3), 1 - 1e-6))
 
 
+def english_threshold(model: EmbeddingClassifier, budgets: Sequence[tuple[np.ndarray, float]]) -> float:
+    """The threshold for English views: within the first budget only (the validation customer messages, English)."""
+    return choose_threshold(model, budgets[:1])
+
+
 def shared_threshold(model: EmbeddingClassifier, budgets: Sequence[tuple[np.ndarray, float]]) -> float:
     """The threshold within every validation budget, never under THRESHOLD_FLOOR."""
     return max(THRESHOLD_FLOOR, choose_threshold(model, budgets))
@@ -210,8 +215,10 @@ def fit(views, rows: list[Row], directions: int, hidden: int, members: int = MEM
     threshold = shared_threshold(model, budgets)
     shared = EmbeddingClassifier(model.weights, model.biases, threshold, model.embedding_model)
     # The floor was chosen on Spanish, German and French views; as the second opinion on an English view
-    # (focal.sensing.injection_verdict.english_reason) the classifier keeps the threshold of the budgets alone.
-    english = ("en", choose_threshold(model, budgets))
+    # (focal.sensing.injection_verdict.english_reason) the classifier keeps the threshold of the English budget
+    # alone, the validation customer messages': the rows in other languages have thresholds of their own, and with
+    # them in its budget a rebuild let an English emotional story asking for internal rules pass.
+    english = ("en", english_threshold(model, budgets))
     return EmbeddingClassifier(model.weights, model.biases, threshold, model.embedding_model,
                                language_thresholds=tuple(sorted((*language_thresholds(shared, views, val), english))))
 
