@@ -103,6 +103,13 @@ def localized(agent: AgentConfig, lang: str | None) -> AgentConfig:
     return _cached(agent, f"texts:{lang}", build)
 
 
+def original_of(agent: AgentConfig) -> AgentConfig:
+    """The agent a `localized` view was made from (itself when it is no such view)."""
+    with _lock:
+        return next((source for (_, key), (source, made) in _views.items() if made is agent and key.startswith("texts:")),
+                    agent)
+
+
 def matching_view(agent: AgentConfig) -> AgentConfig:
     """The agent the multilingual indexes are built from: each scenario's and rule's examples, then every
     translation's (itself when no translation adds an example)."""
