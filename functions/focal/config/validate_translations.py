@@ -89,6 +89,11 @@ def _id_problems(c: Collector, agent: AgentConfig, lang: str, texts: LanguageTex
                      [slot.name for slot in step.slots], "slot")
     _ids(c, (*at, "rules"), texts.rules, [r.id for r in agent.rules], "rule")
     _ids(c, (*at, "fields"), texts.fields, [f.field_name for f in agent.profile_field_definitions], "field")
+    for name, field_texts in texts.fields.items():
+        f = agent.field(name)
+        for key in ("value_labels", "value_synonyms"):
+            if f is not None and getattr(field_texts, key):
+                _ids(c, (*at, "fields", name, key), getattr(field_texts, key), list(f.allowed_values), "allowed value")
     _ids(c, (*at, "tools"), texts.tools, [t.id for t in agent.tools], "tool")
     _ids(c, (*at, "refusal_messages"), texts.refusal_messages, list(PreValidationConfig().refusal_messages), "check")
 
@@ -126,6 +131,12 @@ def translation_warnings(c: Collector, agent: AgentConfig) -> None:
             if _given(texts, to) is None:
                 c.add(path, f"no {name} text (translations.{lang}.{'.'.join(map(str, to))}): said as written to a "
                       f"customer writing {name}", "warning")
+        for i, f in enumerate(agent.profile_field_definitions):
+            given = texts.fields.get(f.field_name)
+            if f.field_type == "enum" and "message" in f.sources and f.allowed_values and not (given and given.value_labels):
+                c.add(("profile_field_definitions", i, "allowed_values"),
+                      f"no {name} words for the values of '{f.field_name}' (translations.{lang}.fields.{f.field_name}."
+                      f"value_labels): a customer writing {name} must answer with the file's words", "warning")
 
 
 def engine_text_problems(c: Collector, agent: AgentConfig) -> None:

@@ -24,7 +24,7 @@ from typing import Any
 from focal import expressions
 from focal.dialogue.lookup_facts import failed_lookups, found_variable, named_object, unknown_facts
 from focal.errors import ExpressionError
-from focal.flow_reading import current_step, missing_slot, scenario_slot_names
+from focal.flow_reading import current_step, flow_slots, missing_slot, scenario_slot_names
 from focal.models.agent import AgentConfig, Scenario, Slot, Step, Transition
 from focal.models.session import FlowFrame, LookupRetry, Offer, Session
 
@@ -201,15 +201,26 @@ def drop_offer(session: Session) -> None:
 
 def rewind_to_slot(agent: AgentConfig, session: Session, slot_name: str) -> Step | None:
     """A corrected value belongs to an earlier step: go back there so its actions and transitions
-    run again with the new value. Returns the step rewound to, if any."""
+    run again with the new value. Returns the step rewound to, if any.
+
+    A value a called flow collected belongs to the step that calls it: going back there calls that flow again, so its
+    look-ups (a verification) run again on the new value instead of vouching for the old one."""
     scenario = agent.scenario(session.active_scenario_id)
-    owner = next((st for st in (scenario.steps if scenario else []) if any(s.name == slot_name for s in st.slots)), None)
+    owner = next((st for st in (scenario.steps if scenario else []) if _collects(agent, st, slot_name)), None)
     if scenario is None or owner is None or owner.id == session.active_step_id:
         return None
     if session.active_step_id and not _reachable(scenario, owner.id, session.active_step_id):
         return None  # a value for a later step, given early and changed before the flow got there: no jump ahead
     _enter(session, scenario.id, owner.id)
     return owner
+
+
+def _collects(agent: AgentConfig, step: Step, slot_name: str) -> bool:
+    """The step asks for the slot itself, or through the flow it calls (transitively)."""
+    if any(s.name == slot_name for s in step.slots):
+        return True
+    called = agent.scenario(step.call) if step.call else None
+    return called is not None and any(s.name == slot_name for s in flow_slots(agent, called))
 
 
 def _reachable(scenario: Scenario, start: str, goal: str) -> bool:

@@ -137,6 +137,10 @@ def assess(agent: AgentConfig, rules: list[Rule], names: set[str], draft: Draft,
     `requested`: the scenario the message was read as asking for, outside the turn's flow; `today`: the turn's date."""
     model = draft.source == "model"
     reading, ask = offline_reading(agent, draft.text, names, known=known, model_written=model, today=today)
+    if not model and draft.original_text:
+        original, asked = offline_reading(agent, draft.original_text, names, known=known, model_written=False, today=today)
+        ask += [f for f in asked if f not in ask]
+        _both(reading, original)
     result = Assessment(reading=reading)
     if not model:  # the agent's texts filled with known values: only what the reader cannot place is asked about
         result.verify = [f for f in ask if f.field_name in reading.uncertain]
@@ -153,6 +157,26 @@ def assess(agent: AgentConfig, rules: list[Rule], names: set[str], draft: Draft,
     result.defaults.extend(r for r in _default_checks(agent, rules, names, draft, result.reading, declared, known,
                                                       message, acted, requested) if r.id not in decided)
     return result
+
+
+def _both(reading: DraftReading, original: DraftReading) -> None:
+    """What a translated own text commits to, read into `reading`: what it or its original (the same answer in the
+    file's language, which the hints read) states; where the two state different values, neither is known."""
+    for name, value in original.values.items():
+        mine = reading.values.get(name, value)
+        if isinstance(value, list) and isinstance(mine, list):
+            reading.values[name] = mine + [v for v in value if v not in mine]
+        elif isinstance(value, bool) and isinstance(mine, bool):
+            reading.values[name] = mine or value
+        elif mine == value:
+            reading.values[name] = value
+        else:
+            reading.values.pop(name, None)
+            reading.uncertain[name] = f"the answer and its original state different values for {name}: {mine}, {value}"
+    for name, why in original.uncertain.items():
+        reading.uncertain.setdefault(name, why)
+        if name in original.unexplained:
+            reading.unexplained.setdefault(name, original.unexplained[name])
 
 
 def _response_field(agent: AgentConfig, rules: list[Rule], f: ProfileFieldDefinition, draft: Draft, result: Assessment,

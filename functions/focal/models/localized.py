@@ -64,6 +64,9 @@ def _apply(copy: AgentConfig, texts: LanguageTexts) -> None:
         if (field_texts := texts.fields.get(field.field_name)) is not None:
             _put(field, "prompt", field_texts.prompt)
             _put(field, "display_name", field_texts.display_name)
+            field.value_labels = {**field.value_labels, **{v: w for v, w in field_texts.value_labels.items() if w.strip()}}
+            field.value_synonyms = {v: [*field.value_synonyms.get(v, []), *field_texts.value_synonyms.get(v, [])]
+                                    for v in dict.fromkeys([*field.value_synonyms, *field_texts.value_synonyms])}
     for tool in copy.tools:
         if (tool_texts := texts.tools.get(tool.id)) is not None:
             _put(tool, "description", tool_texts.description)
@@ -101,6 +104,13 @@ def localized(agent: AgentConfig, lang: str | None) -> AgentConfig:
         return copy
 
     return _cached(agent, f"texts:{lang}", build)
+
+
+def original_of(agent: AgentConfig) -> AgentConfig:
+    """The agent a `localized` view was made from (itself when it is no such view)."""
+    with _lock:
+        return next((source for (_, key), (source, made) in _views.items() if made is agent and key.startswith("texts:")),
+                    agent)
 
 
 def matching_view(agent: AgentConfig) -> AgentConfig:

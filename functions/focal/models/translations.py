@@ -70,6 +70,11 @@ class RuleTexts(_Texts):
 class FieldTexts(_Texts):
     prompt: str | None = Field(default=None, description="how to ask the customer for this variable")
     display_name: str | None = Field(default=None, description="the variable's human-readable name")
+    value_labels: dict[str, str] = Field(
+        default_factory=dict, description="an enum's allowed value → the words it is said in, in this language (a customer "
+                                          "who answers in them gives the value)")
+    value_synonyms: dict[str, list[str]] = Field(
+        default_factory=dict, description="an allowed value → more of this language's words for it (added to the file's)")
 
 
 class ToolTexts(_Texts):

@@ -175,6 +175,9 @@ class Draft(BaseModel):
     bindings: dict[str, Any] = Field(default_factory=dict, description="placeholder → the known value it showed")
     unbound_placeholders: list[str] = Field(default_factory=list, description="placeholders that named nothing known")
     agent_text: bool = Field(default=False, description="the agent's own words (a guard's or rule's template): said as written")
+    original_text: str | None = Field(
+        default=None, description="an own text said in a translation: the same answer in the agent file's language, "
+                                  "whose promises the hard rules read too (their hints are words of that language)")
 
 
 class CheckVerdict(BaseModel):

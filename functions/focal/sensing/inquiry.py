@@ -61,6 +61,9 @@ _OWN = re.compile(
 _SENTENCES = re.compile(r"[^.!?\n]+[.!?]*")
 # A clause that supposes rather than asks: "… if I have to cancel later", "in case we need to leave early".
 _SUPPOSED = re.compile(r"\b(?:if|in case|unless|whether)\b[^,;.!?]*", re.IGNORECASE)
+# A wish asked about, not stated: the subject after its auxiliary ("do I need photos?", "must we have a receipt?").
+_WISH_ASKED = re.compile(r"\b(?:do|does|did|don't|should|shall|must|would|will)\s+(?:i|we)\s+(?:really\s+|still\s+|also\s+)?"
+                         r"(?:need|want|have to|must)\b", re.IGNORECASE)
 
 
 def sentences(text: str) -> list[str]:
@@ -87,7 +90,8 @@ def asks_for_its_own_sake(text: str) -> bool:
     for clause in _clauses(text):
         if _KNOW.search(clause) and not _ASK_AGENT.search(_KNOW.sub(" ", clause)):
             return True
-        if _INTERROGATIVE.search(clause) and not (_ASK_AGENT.search(clause) or _WISH.search(_SUPPOSED.sub(" ", clause))):
+        if _INTERROGATIVE.search(clause) and not (_ASK_AGENT.search(clause) or
+                                                   _WISH.search(_WISH_ASKED.sub(" ", _SUPPOSED.sub(" ", clause)))):
             return True
     return False
 

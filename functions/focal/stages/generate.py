@@ -15,6 +15,7 @@ from focal.enforcement.bindings import render_draft
 from focal.enforcement.reading import expression_names
 from focal.enforcement.repair import hopeless, rules_to_enforce
 from focal.generation.offline import blocked_text, compose, fixed_text
+from focal.generation.original_text import in_original
 from focal.generation.prompt import generation_messages
 from focal.generation.structured import commitment_schema, parse_draft
 from focal.model_calls import call_model
@@ -68,7 +69,8 @@ def _hopeless(agent: AgentConfig, state: TurnState, llm: Any, variables: dict[st
 
 def _composed(agent: AgentConfig, state: TurnState, variables: dict[str, Any], why: str) -> TurnState:
     state.route.decision.notes.append(why)
-    state.generate.drafts.append(Draft(text=compose(agent, state, variables), source="offline"))
+    state.generate.drafts.append(Draft(text=compose(agent, state, variables), source="offline",
+                                       original_text=in_original(agent, state, variables, compose)))
     return state
 
 
@@ -97,7 +99,8 @@ def _offline_draft(agent: AgentConfig, state: TurnState, variables: dict[str, An
     source: Literal["template", "offline"] = "template" if state.enforce.feedback else "offline"
     own = bool(state.enforce.feedback) and any(v.lane not in OUTPUT_CHECKS and agent.rule(v.rule_id) is not None
                                        for v in state.generate.drafts[-1].violations)
-    return Draft(text=compose(agent, state, variables), source=source, agent_text=own)
+    return Draft(text=compose(agent, state, variables), source=source, agent_text=own,
+                 original_text=in_original(agent, state, variables, compose))
 
 
 def run(state: TurnState, deps: Deps) -> TurnState:
@@ -109,7 +112,8 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     _suggest(agent, state)
     if state.route.decision.action == "action_blocked":
         # The customer hears the guard's own words, never a model's paraphrase that might say "done".
-        state.generate.drafts.append(Draft(text=blocked_text(agent, state, said), source="template", agent_text=True))
+        state.generate.drafts.append(Draft(text=blocked_text(agent, state, said), source="template", agent_text=True,
+                                           original_text=in_original(agent, state, said, blocked_text)))
         return state
     if (why := _said_as_written(agent, state)) is not None:
         return _composed(agent, state, said, why)

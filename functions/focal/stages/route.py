@@ -50,6 +50,21 @@ def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str])
     return kept
 
 
+def _left_to_rules(state: TurnState, commands: list[Command]) -> list[Command]:
+    """A near tie between flows the sensor left for a rule to answer (focal.stages.sensor): a rule answered, and the
+    choice it would have offered was never said; or none did, and the customer is asked which flow is meant."""
+    session, context, decision = state.session, state.sensor.context, state.route.decision
+    if session is None or context is None or not context.is_ambiguous or session.active_scenario_id:
+        return commands
+    if not any(c.name == "StartFlow" for c in commands):
+        if session.offer is not None and session.offer.kind == "choose":
+            session.offer = None
+        return commands
+    decision.action = "clarify"
+    decision.notes.append(f"no rule answers it: ask which is meant ({context.ambiguity_reason})")
+    return [c for c in commands if c.name != "StartFlow"]
+
+
 def _stuck(state: TurnState, agent: AgentConfig, run_: CommandRun) -> bool:
     """Nothing in the message moves the flow and no rule answers it ("maybe" at a yes/no step).
 
@@ -185,9 +200,11 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     state.route.decision = decision = RouteDecision(intent_label=context.detected_intent, started_scenario_id=session.active_scenario_id,
                                               started_step_id=session.active_step_id)
     lang = _match_rules(state, agent, deps)
-    commands = _prefer_rule_answers(agent, state, decision.notes)
+    commands = _left_to_rules(state, _prefer_rule_answers(agent, state, decision.notes))
+    asked = session.offer if decision.action == "clarify" else None  # this turn's choice: not one left unanswered
     run_ = CommandRun(agent, session, context, decision)
     execute(run_, commands)
+    session.offer = asked or session.offer
     decision.executed = list(run_.executed)
     _decide(state, agent, run_, lang)
     if decision.action == "clarify" and session.offer is not None and not session.offer.values:

@@ -35,6 +35,7 @@ from focal.models.turn import TurnState
 from focal.ports import InjectionClassifier
 from focal.sensing.acts import MODEL_ONLY_YES, act_index, model_yes_doubt, offline_heard_yes
 from focal.sensing.fast_path import ACT_COMMANDS, fast_path
+from focal.sensing.inquiry import asks_anything
 from focal.sensing.locale_reading import reading_in
 from focal.sensing.model_sensor import model_sensor
 from focal.sensing.offers import MAX_OPTIONS, hold_values
@@ -198,6 +199,15 @@ def _clarify(state: TurnState, agent: AgentConfig, context: Context) -> None:
     state.control.next = "persist"
 
 
+def _rules_may_answer(agent: AgentConfig, session: Session, context: Context) -> bool:
+    """A near tie between flows on a question, outside a flow: a rule may answer it ("do I need receipts for my
+    claim?" is near both the filing and the status flows), so retrieve and route run; route answers with a rule
+    that fits better than the flows, else asks which flow is meant (stages.route `_left_to_rules`)."""
+    hypothetical = any(c.name == "Clarify" and c.topic == "hypothetical" for c in context.commands)
+    return (not session.active_scenario_id and not hypothetical and any(not r.is_hard_constraint for r in agent.rules)
+            and asks_anything(context.message))
+
+
 def _refuse_foreign(state: TurnState) -> None:
     """Early exit: another customer's session. Nothing of it is loaded, run or written."""
     state.sensor.foreign_session = True
@@ -238,7 +248,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     with reading_in(conversation_language(state)):  # dates and figures as the customer's language writes them
         state.sensor.context = context = from_customer(agent, _understand(state, deps, agent, text, vector))
     state.sensor.commands = list(context.commands)
-    if context.is_ambiguous and agent.feature_on("clarification"):
+    if context.is_ambiguous and agent.feature_on("clarification") and not _rules_may_answer(agent, state.session, context):
         _clarify(state, agent, context)
         with reading_in(conversation_language(state)):
             hold_values(agent, state.session, context, datetime.fromtimestamp(deps.clock(), UTC).date())
