@@ -24,7 +24,7 @@ import numpy as np
 from focal.models.agent import AgentConfig, Scope
 from focal.ports import Hit, RuleIndex, ScopeFilter
 from focal.retrieval.lexical import Vector, hybrid_score, lexical_model
-from focal.retrieval.rules import KEY_SEPARATOR, indexed_scope_id, rule_keys, rule_of
+from focal.retrieval.rules import KEY_SEPARATOR, agent_rule_keys, indexed_scope_id, rule_of
 
 ALWAYS_INCLUDED = "always included"
 FLOW_EXAMPLES_SEARCHED = 50  # entry examples looked at for the competing flows (the best per flow counts)
@@ -42,7 +42,7 @@ class RuleHit:
 
 
 def keys_per_rule(agent: AgentConfig) -> int:
-    return max((len(rule_keys(r)) for r in agent.rules if r.enabled), default=1)
+    return max((len(agent_rule_keys(agent, r)) for r in agent.rules if r.enabled), default=1)
 
 
 def _fold(hits: list[Hit]) -> tuple[dict[str, Hit], dict[str, str]]:
