@@ -83,6 +83,7 @@ def search_message(agent: AgentConfig, index: RuleIndex, embedder: Embedder, sco
     """A turn's rule hits in the index's space: the message (`query`, its centred vector) and its parts."""
     top_k, nearest = agent.retrieval.top_k, rule_nearest_others(agent, embedder)
     gap, overlaps = description_gap(agent, embedder), rule_overlaps(agent, embedder)
-    return search_with_parts(agent, message, search_rules(agent, index, scope, query, top_k, message, nearest, gap, overlaps), lambda parts: [
+    whole = search_rules(agent, index, scope, query, top_k, message, nearest, gap, overlaps)
+    return search_with_parts(agent, message, whole, lambda parts: [
         search_rules(agent, index, scope, q, top_k, part, nearest, gap, overlaps)
         for q, part in zip(centred(embedder, embedder.embed(parts)), parts, strict=True)])
