@@ -68,3 +68,11 @@ def test_an_overlapping_rule_still_needs_its_own_threshold():
                       overlaps_best=True)
     assert below(agent, [best, weak], weak) == ""
     assert 0.5 < OVERLAP < 1.0
+
+
+def test_an_agent_above_the_key_limit_has_no_overlaps(minilm, monkeypatch):
+    from focal.retrieval import rule_overlap
+
+    airline = load_agent("examples/airline/agent.yaml")
+    monkeypatch.setattr(rule_overlap, "MAX_KEYS", 10)
+    assert overlapping_rules(airline, minilm) == frozenset()

@@ -23,7 +23,7 @@ import numpy as np
 from focal.models.agent import AgentConfig
 from focal.per_object import PerObjectPair
 from focal.ports import Embedder
-from focal.retrieval.lexical import hybrid_score, key_texts, lexical_model
+from focal.retrieval.lexical import hybrid_score, lexical_model
 from focal.retrieval.rule_thresholds import MAX_KEYS, _is_example, _vectors
 from focal.retrieval.rules import rule_of
 
@@ -34,14 +34,16 @@ Overlaps = frozenset[tuple[str, str]]
 
 def overlapping_rules(agent: AgentConfig, embedder: Embedder) -> Overlaps:
     """(A, B) for each pair of enabled rules where every example of A scores B at OVERLAP of A's own or more."""
+    lexical = lexical_model(agent)  # its texts are the agent's keys (focal.retrieval.lexical.key_texts), built once
+    if len(lexical.texts) > MAX_KEYS:
+        return frozenset()
     rule_ids = {r.id for r in agent.rules if r.enabled}
-    texts = {doc_id: text for doc_id, text in key_texts(agent).items() if rule_of(doc_id) in rule_ids}
-    if len(texts) > MAX_KEYS or not texts:
+    texts = {doc_id: text for doc_id, text in lexical.texts.items() if rule_of(doc_id) in rule_ids}
+    if not texts:
         return frozenset()
     ids = list(texts)
     owners = [rule_of(doc_id) for doc_id in ids]
     vectors = _vectors(embedder, [texts[i] for i in ids])
-    lexical = lexical_model(agent)
     lowest: dict[tuple[str, str], float] = {}
     for n, doc_id in enumerate(ids):
         if not _is_example(doc_id):
