@@ -15,7 +15,7 @@ from focal.main import main
 from focal.models.turn import TurnRequest
 from focal.pipeline.runner import LocalRunner
 from focal.ports import ScopeFilter
-from focal.retrieval.rules import rule_keys, rule_of, sync_index
+from focal.retrieval.rules import agent_rule_keys, rule_keys, rule_of, sync_index
 from focal.wiring import local_deps
 
 RETAIL = Path(__file__).resolve().parents[2] / "examples" / "retail"
@@ -55,7 +55,9 @@ def test_only_changed_documents_are_embedded_and_removed_ones_deleted(agent_file
     index = NumpyRuleIndex(tmp_path / "index")
     agent = load_agent(agent_file)
     first = sync_index(index, embedder, "t", agent)
-    keys = sum(len(rule_keys(r)) for r in agent.rules if r.enabled)  # each rule's condition (alone, with its action), examples
+    # each rule's condition (alone, with its action, naming each term of its vocabulary: no_competitors's five stores), examples
+    keys = sum(len(agent_rule_keys(agent, r)) for r in agent.rules if r.enabled)
+    assert keys == sum(len(rule_keys(r)) for r in agent.rules if r.enabled) + 5
     total = keys + sum(len(s.entry_examples) for s in agent.scenarios)
     assert (first.embedded, first.unchanged, first.deleted) == (total, 0, 0)
 
@@ -67,7 +69,7 @@ def test_only_changed_documents_are_embedded_and_removed_ones_deleted(agent_file
     shipping = load_agent(agent_file).rule("shipping_times")
     assert embedder.texts == ["The customer asks how many days delivery takes",  # the condition, alone and with the action
                               f"The customer asks how many days delivery takes. {shipping.action_text}"]
-    warranty = len(rule_keys(agent.rule("warranty")))  # every key of the disabled rule leaves the index
+    warranty = len(agent_rule_keys(agent, agent.rule("warranty")))  # every key of the disabled rule leaves the index
     assert (report.embedded, report.deleted) == (2, warranty)
     assert not any(rule_of(i) == "warranty" for i in NumpyRuleIndex(tmp_path / "index").digests("t", "retail"))
 

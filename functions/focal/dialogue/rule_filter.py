@@ -98,7 +98,8 @@ def below(agent: AgentConfig, candidates: list[ScoredRule], cand: ScoredRule, fl
     if cand.score < rule_threshold(agent, cand.nearest_other):
         return ""
     if cand.best_score is not None:  # measured against the best rule of its own search (focal.retrieval.message_parts)
-        if cand.score < cand.best_score - (margin := best_margin(agent, cand.best_score)):
+        # not below a best rule whose every example the agent wrote as this one's too (focal.retrieval.rule_overlap)
+        if not cand.overlaps_best and cand.score < cand.best_score - (margin := best_margin(agent, cand.best_score)):
             return f"{cand.score:.2f} is more than {margin:.2f} below the best rule for that part of the " \
                    f"message ({cand.best_score:.2f})"
     elif cand.score < (best := max(candidates, key=lambda c: c.score)).score - (margin := best_margin(agent, best.score)):

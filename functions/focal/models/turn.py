@@ -81,6 +81,9 @@ class ScoredRule(BaseModel):
     nearest_other: float | None = Field(
         default=None, description="the best score any other rule's example or any flow's entry example reaches on this "
                                   "rule's keys: the rule's own threshold (focal.dialogue.match_bounds)")
+    overlaps_best: bool = Field(
+        default=False, description="every example of that best rule meets this one too: it is not held to the margin "
+                                   "below it (focal.retrieval.rule_overlap)")
     answer_slot: str | None = Field(default=None, description="the variable asked last turn that the message gives a value")
     answer_score: float | None = Field(
         default=None, description="the calibrated similarity of the message to that value's words (a soft rule must not "

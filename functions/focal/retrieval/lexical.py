@@ -26,7 +26,7 @@ from functools import lru_cache
 
 from focal.models.agent import AgentConfig
 from focal.per_object import PerObject
-from focal.retrieval.rules import KEY_SEPARATOR, rule_keys
+from focal.retrieval.rules import KEY_SEPARATOR, agent_rule_keys
 
 NGRAMS = (3, 4, 5)
 # A key's score is its calibrated cosine plus this much of its lexical score: measured with `focal bench retrieval` on
@@ -69,7 +69,7 @@ def _word_grams(word: str) -> tuple[str, ...]:
 
 def key_texts(agent: AgentConfig) -> dict[str, str]:
     """Document id → text of every key the agent's index holds: the enabled rules' keys and the entry examples."""
-    out = {doc_id: text for r in agent.rules if r.enabled for doc_id, text in rule_keys(r)}
+    out = {doc_id: text for r in agent.rules if r.enabled for doc_id, text in agent_rule_keys(agent, r)}
     out.update({f"{s.id}{KEY_SEPARATOR}{n}": e for s in agent.scenarios for n, e in enumerate(s.entry_examples)})
     return out
 

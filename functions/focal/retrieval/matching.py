@@ -24,7 +24,7 @@ import numpy as np
 from focal.models.agent import AgentConfig, Scope
 from focal.ports import Hit, RuleIndex, ScopeFilter
 from focal.retrieval.lexical import Vector, hybrid_score, lexical_model
-from focal.retrieval.rules import KEY_SEPARATOR, indexed_scope_id, rule_keys, rule_of
+from focal.retrieval.rules import KEY_SEPARATOR, agent_rule_keys, indexed_scope_id, rule_of
 
 ALWAYS_INCLUDED = "always included"
 FLOW_EXAMPLES_SEARCHED = 50  # entry examples looked at for the competing flows (the best per flow counts)
@@ -39,10 +39,11 @@ class RuleHit:
     flow_score: float | None = None  # its best entry example, less the description gap when a description matched
     best_score: float | None = None  # the best rule's score in the same search (the rule filter's relative cut)
     nearest_other: float | None = None  # the rule's own threshold's source (focal.retrieval.rule_thresholds)
+    overlaps_best: bool = False  # every example of the search's best rule meets this one too (focal.retrieval.rule_overlap)
 
 
 def keys_per_rule(agent: AgentConfig) -> int:
-    return max((len(rule_keys(r)) for r in agent.rules if r.enabled), default=1)
+    return max((len(agent_rule_keys(agent, r)) for r in agent.rules if r.enabled), default=1)
 
 
 def _fold(hits: list[Hit]) -> tuple[dict[str, Hit], dict[str, str]]:
@@ -92,12 +93,13 @@ def _own_flow(agent: AgentConfig, rule_id: str) -> str | None:
 
 def search_rules(agent: AgentConfig, index: RuleIndex, scope: ScopeFilter, vector: np.ndarray, top_k: int,
                  text: str | None = None, nearest: Mapping[str, float] | None = None,
-                 description_gap: float = 0.0) -> list[RuleHit]:
+                 description_gap: float = 0.0, overlaps: frozenset[tuple[str, str]] = frozenset()) -> list[RuleHit]:
     """The `top_k` best rules in scope (best key each) plus the GLOBAL hard constraints always returned,
     each with its competing flow. `text`: the message, whose lexical evidence joins each key's score
     (focal.retrieval.lexical); `nearest`: each rule's nearest other (focal.retrieval.rule_thresholds);
     `description_gap`: how much lower the agent's descriptions score than its messages (focal.retrieval
-    .description_gap), taken off the competing flow's score of a rule whose best key is a description."""
+    .description_gap), taken off the competing flow's score of a rule whose best key is a description; `overlaps`: the
+    pairs of rules the agent wrote as overlapping (focal.retrieval.rule_overlap)."""
     words = lexical_model(agent).vector(text) if text is not None else None
     hits = hybrid(agent, index.search(scope, vector, top_k * keys_per_rule(agent)), words)
     folded, best_docs = _fold(hits)
@@ -106,6 +108,7 @@ def search_rules(agent: AgentConfig, index: RuleIndex, scope: ScopeFilter, vecto
     kept += [Hit(h.rule_id, h.score, ALWAYS_INCLUDED) for h in similar[top_k:] if _global_hard(agent, h.rule_id)]
     flows = flow_scores(agent, index, scope, vector, words) if kept else {}
     best = max((h.score for h in kept), default=None)
+    best_id = max(kept, key=lambda h: h.score).rule_id if kept else None
     out = []
     for h in kept:
         own = _own_flow(agent, h.rule_id)
@@ -113,7 +116,7 @@ def search_rules(agent: AgentConfig, index: RuleIndex, scope: ScopeFilter, vecto
         if flow_score is not None and is_description(best_docs.get(h.rule_id, h.rule_id)):
             flow_score -= description_gap
         out.append(RuleHit(h.rule_id, h.score, h.reason, flow_id, flow_score, best_score=best,
-                           nearest_other=(nearest or {}).get(h.rule_id)))
+                           nearest_other=(nearest or {}).get(h.rule_id), overlaps_best=(best_id, h.rule_id) in overlaps))
     return out
 
 

@@ -27,6 +27,7 @@ from focal.ports import Embedder, RuleIndex, ScopeFilter
 from focal.retrieval.calibration import centred
 from focal.retrieval.description_gap import description_gap
 from focal.retrieval.matching import ALWAYS_INCLUDED, RuleHit, search_rules
+from focal.retrieval.rule_overlap import rule_overlaps
 from focal.retrieval.rule_thresholds import rule_nearest_others
 
 PART_MIN_WORDS = 4
@@ -47,7 +48,7 @@ def _shortfall(agent: AgentConfig, hit: RuleHit) -> float:
     """How far the hit is from passing the similarity decision within its own search (≤ 0: it passes)."""
     cfg = agent.retrieval
     gaps = [rule_threshold(agent, hit.nearest_other) - hit.score]
-    if hit.best_score is not None:
+    if hit.best_score is not None and not hit.overlaps_best:
         gaps.append(hit.best_score - best_margin(agent, hit.best_score) - hit.score)
     if hit.flow_score is not None:
         gaps.append(hit.flow_score - cfg.rule_match_margin - hit.score)
@@ -81,7 +82,8 @@ def search_message(agent: AgentConfig, index: RuleIndex, embedder: Embedder, sco
                    query: np.ndarray) -> list[RuleHit]:
     """A turn's rule hits in the index's space: the message (`query`, its centred vector) and its parts."""
     top_k, nearest = agent.retrieval.top_k, rule_nearest_others(agent, embedder)
-    gap = description_gap(agent, embedder)
-    return search_with_parts(agent, message, search_rules(agent, index, scope, query, top_k, message, nearest, gap), lambda parts: [
-        search_rules(agent, index, scope, q, top_k, part, nearest, gap)
+    gap, overlaps = description_gap(agent, embedder), rule_overlaps(agent, embedder)
+    whole = search_rules(agent, index, scope, query, top_k, message, nearest, gap, overlaps)
+    return search_with_parts(agent, message, whole, lambda parts: [
+        search_rules(agent, index, scope, q, top_k, part, nearest, gap, overlaps)
         for q, part in zip(centred(embedder, embedder.embed(parts)), parts, strict=True)])

@@ -30,7 +30,7 @@ from focal.ports import Embedder, Hit, RuleIndex, ScopeFilter
 from focal.retrieval.calibration import centred
 from focal.retrieval.description_gap import description_gap
 from focal.retrieval.matching import RuleHit, search_rules
-from focal.retrieval.rules import KEY_SEPARATOR, config_digest, rule_keys, sync_index
+from focal.retrieval.rules import KEY_SEPARATOR, agent_rule_keys, config_digest, sync_index
 from focal.sensing.spaces import MultilingualSpaceUnavailable, embed_message, on_reference_scale
 
 SPACE = "multilingual"
@@ -69,7 +69,7 @@ def key_languages(agent: AgentConfig) -> dict[str, str]:
             given.update({f"{scenario_id}\x1f{e}": lang for e in scenario_texts.entry_examples})
     out: dict[str, str] = {}
     for rule in view.rules:
-        for doc_id, text in rule_keys(rule):
+        for doc_id, text in agent_rule_keys(view, rule):
             if (said := given.get(f"{rule.id}\x1f{text}")) is not None:
                 out[doc_id] = said
     for scenario in view.scenarios:

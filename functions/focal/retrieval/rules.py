@@ -4,7 +4,9 @@ Documents are the enabled rules' keys — the condition (not an action guard's: 
 it guards, not a message), the condition followed by the action ('rule_id#action': a customer often names
 what the rule settles — "move me to the unlimited tariff" for "I want to change my plan", whose action is
 about plan changes — in words the condition alone lacks; measured on the example agents' labelled sets with
-`focal bench retrieval`, it lifts recall at no cost in precision) and each of the rule's examples, as
+`focal bench retrieval`, it lifts recall at no cost in precision), the condition naming each term of the
+rule's declared vocabulary ('rule_id#term-n': the entity names of the entity_list fields it depends on — a rule
+about competitors says "another store", a customer says "Walmart"), each of the rule's examples, as
 'rule_id#n' — and the scenarios' entry examples. Vectors are centred on the model's background mean before they are indexed
 (focal.retrieval.calibration). Each document carries a digest of what was embedded and how, so
 syncing re-embeds only what changed and deletes what is gone (a disabled rule leaves the index on
@@ -16,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,6 +44,7 @@ def indexed_scope_id(agent: AgentConfig, rule: Rule) -> str | None:
 
 KEY_SEPARATOR = "#"  # 'rule_id#n': the n-th example of a rule ('scenario_id#n' for entry examples); ids hold no '#'
 ACTION_KEY = "action"  # 'rule_id#action': the rule's condition followed by its action
+TERM_KEY = "term"  # 'rule_id#term-n': the rule's condition naming the n-th term of its declared vocabulary
 
 
 def _digest(embedder: Embedder, *parts: object) -> str:
@@ -55,12 +58,34 @@ def rule_of(doc_id: str) -> str:
     return doc_id.split(KEY_SEPARATOR, 1)[0]
 
 
-def rule_keys(rule: Rule) -> list[tuple[str, str]]:
-    """(document id, text) of each key the rule is matched by."""
+def rule_vocabulary(agent: AgentConfig, rule: Rule) -> list[str]:
+    """The names the rule is about, as the agent declares them: the allowed values (and their synonyms) of each
+    entity_list field the rule depends on ("Amazon", "Walmart" for a rule about competitors)."""
+    terms: list[str] = []
+    for name in rule.depends_on_definitions:
+        field = agent.field(name)
+        if field is None or field.field_type != "entity_list":
+            continue
+        for value in field.allowed_values:
+            terms += [t for t in (value, *field.value_synonyms.get(value, [])) if t.strip() and t not in terms]
+    return terms
+
+
+def rule_keys(rule: Rule, vocabulary: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """(document id, text) of each key the rule is matched by; `vocabulary`: the rule's declared terms
+    (`rule_vocabulary`), each a key of the condition naming it."""
     keys = [] if is_guard(rule) else [(rule.id, rule.condition_text)]
     if keys and rule.action_text.strip():
         keys.append((f"{rule.id}{KEY_SEPARATOR}{ACTION_KEY}", f"{rule.condition_text.rstrip(' .')}. {rule.action_text.strip()}"))
+    if keys:
+        keys += [(f"{rule.id}{KEY_SEPARATOR}{TERM_KEY}-{n}", f"{rule.condition_text.rstrip(' .')}: {term}")
+                 for n, term in enumerate(vocabulary)]
     return keys + [(f"{rule.id}{KEY_SEPARATOR}{n}", text) for n, text in enumerate(rule.examples)]
+
+
+def agent_rule_keys(agent: AgentConfig, rule: Rule) -> list[tuple[str, str]]:
+    """`rule_keys` with the rule's vocabulary as the agent declares it."""
+    return rule_keys(rule, rule_vocabulary(agent, rule))
 
 
 def agent_documents(agent: AgentConfig, embedder: Embedder) -> list[IndexedRule]:
@@ -69,7 +94,7 @@ def agent_documents(agent: AgentConfig, embedder: Embedder) -> list[IndexedRule]
         if not r.enabled:
             continue
         scope_id = indexed_scope_id(agent, r)
-        for doc_id, text in rule_keys(r):
+        for doc_id, text in agent_rule_keys(agent, r):
             docs.append(IndexedRule(doc_id, r.scope.value, scope_id, text, kind="rule", hard=r.is_hard_constraint,
                                     digest=_digest(embedder, "rule", r.scope.value, scope_id, r.is_hard_constraint, text)))
     for s in agent.scenarios:
