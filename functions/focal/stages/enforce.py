@@ -356,16 +356,21 @@ def _accept(agent: AgentConfig, state: TurnState, draft: Draft, rules: list[Rule
     return state
 
 
+def _asks(state: TurnState) -> bool:
+    """The turn's own answer asks the flow's question (a confirmation or a slot)."""
+    return state.route.decision.action in ("confirm", "ask_slot")
+
+
 def _fall_back(agent: AgentConfig, state: TurnState, draft: Draft, variables: dict[str, Any]) -> TurnState:
     """No draft can be said: after a model's drafts the agent's own words once, else the violated rule's text or the
     fallback."""
     report = state.enforce.report
     first = next((agent.rule(v.rule_id) for v in draft.violations if agent.rule(v.rule_id) is not None), None)
-    if draft.source == "model" and not report.own_words:
-        # The model's drafts failed: the agent's own words for this turn — the offline path's answer (the step's
-        # template, its question, the matched rules' texts), checked like any draft — before a rule's bare fallback
-        # text or the generic one, so a model never leaves the customer worse off than no model would. Empty
-        # feedback: the offline composer says the turn's ordinary answer, not the violated rules' texts.
+    if draft.source == "model" and not report.own_words and (first is None or _asks(state)):
+        # The model's drafts failed: the agent's own words for this turn, checked like any draft, before the generic
+        # fallback — and before a violated rule's bare text when the turn has a flow's question to ask: the offline
+        # path's answer (the matched rules' texts, the step's question) keeps the question the customer's yes
+        # answers, as with no model. Empty feedback: the composer says the turn's ordinary answer.
         report.own_words = True
         state.enforce.feedback = []
         state.control.next = "generate"
