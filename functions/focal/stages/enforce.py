@@ -16,8 +16,8 @@ Output checks run on every draft after the rule lanes: unbound facts and interna
 (focal.enforcement.facts, .internals), relevance and grounding behind their flags. Each verdict goes to
 `enforcement.checks` with its draft index, score and threshold; a failing check is a Violation named after
 the check. On a violation: regenerate with the violations as feedback (jump back to generate) up to
-`max_retries`; then the violated rule's own text, or — when no rule of the agent's was broken — the agent's
-own words for the turn (the offline composer), checked like any draft, before the agent's fallback. At once
+`max_retries`; then, after a model's drafts, the agent's own words for the turn (the offline path's answer),
+checked like any draft; then the violated rule's own text, else the agent's fallback. At once
 when a violated rule fails for every value a draft could state (focal.enforcement.repair). Only a rule
 violation withdraws a pending confirmation when a later draft passes.
 
@@ -356,15 +356,23 @@ def _accept(agent: AgentConfig, state: TurnState, draft: Draft, rules: list[Rule
     return state
 
 
+def _asks(state: TurnState) -> bool:
+    """The turn's own answer asks the flow's question (a confirmation or a slot)."""
+    return state.route.decision.action in ("confirm", "ask_slot")
+
+
 def _fall_back(agent: AgentConfig, state: TurnState, draft: Draft, variables: dict[str, Any]) -> TurnState:
-    """No draft can be said: the agent's own words once (when no rule says what to say instead), else the fallback."""
+    """No draft can be said: after a model's drafts the agent's own words once, else the violated rule's text or the
+    fallback."""
     report = state.enforce.report
     first = next((agent.rule(v.rule_id) for v in draft.violations if agent.rule(v.rule_id) is not None), None)
-    if first is None and draft.source == "model" and not report.own_words:
-        # No rule of the agent's says what to say instead: the agent's own words for this turn (the step's template,
-        # its question), checked like any draft, before the generic fallback.
+    if draft.source == "model" and not report.own_words and (first is None or _asks(state)):
+        # The model's drafts failed: the agent's own words for this turn, checked like any draft, before the generic
+        # fallback — and before a violated rule's bare text when the turn has a flow's question to ask: the offline
+        # path's answer (the matched rules' texts, the step's question) keeps the question the customer's yes
+        # answers, as with no model. Empty feedback: the composer says the turn's ordinary answer.
         report.own_words = True
-        state.enforce.feedback = [f"{v.rule_id}: {v.reason}" for v in draft.violations]
+        state.enforce.feedback = []
         state.control.next = "generate"
         return state
     first = first or next((DEFAULT_RULES.get(v.rule_id) for v in draft.violations if v.rule_id in DEFAULT_RULES), None)
