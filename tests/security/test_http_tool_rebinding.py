@@ -82,7 +82,7 @@ def tool(url: str, **overrides: Any) -> Tool:
 def test_a_name_that_rebinds_to_loopback_never_reaches_it(monkeypatch, local_server, connects):
     asked = rebinding_resolver(monkeypatch, {HOSTILE: [PUBLIC, "127.0.0.1"]})
     runner = HttpToolRunner(EnvSecretSource({}), allow_private_hosts=False, sleep=lambda s: None)
-    with pytest.raises(ToolError, match="connection failed"):
+    with pytest.raises(ToolError, match="connection (refused|failed)"):
         runner.run(AGENT, tool(f"http://{HOSTILE}:{local_server.port}/orders/{{order_id}}"), {"order_id": "A1"})
     assert local_server.paths == []
     assert connects == [(PUBLIC, local_server.port)]  # the checked address, and only it
