@@ -178,18 +178,19 @@ def test_the_failure_is_said_in_the_customers_language(tmp_path, lang):
     assert [c["status"] for c in done.tool_calls] == ["ok"] and desk.credited() == ["15"]
 
 
-def _approval(h: Harness) -> str:
-    h.to_confirmation()
-    pending = h.turn(SIMILARITY_YES)
-    assert pending.approval_state == "awaiting_approval", pending.response
-    return pending.approval["id"]
-
-
-def test_an_approved_refund_that_is_refused_leaves_the_step_for_a_fresh_yes(tmp_path):
+def _awaiting_approval(tmp_path) -> tuple[Harness, ScriptedTools, str]:
+    """A refund waiting for a person's approval, its tools scripted: (harness, tools, approval id)."""
     h = Harness(tmp_path)
     tools = ScriptedTools(h.deps.tools)
     h.deps.tools = tools
-    approval_id = _approval(h)
+    h.to_confirmation()
+    pending = h.turn(SIMILARITY_YES)
+    assert pending.approval_state == "awaiting_approval", pending.response
+    return h, tools, pending.approval["id"]
+
+
+def test_an_approved_refund_that_is_refused_leaves_the_step_for_a_fresh_yes(tmp_path):
+    h, tools, approval_id = _awaiting_approval(tmp_path)
     tools.refuse("issue_refund")
     approved = answer(h.deps, TENANT, approval_id, approve=True)
     assert approved.ok is False and [c["status"] for c in approved.tool_calls] == ["error"]
@@ -207,10 +208,7 @@ def test_an_approved_refund_that_is_refused_leaves_the_step_for_a_fresh_yes(tmp_
 
 
 def test_an_approved_refund_whose_outcome_is_unknown_is_never_run_again(tmp_path):
-    h = Harness(tmp_path)
-    tools = ScriptedTools(h.deps.tools)
-    h.deps.tools = tools
-    approval_id = _approval(h)
+    h, tools, approval_id = _awaiting_approval(tmp_path)
     tools.lose("issue_refund")
     approved = answer(h.deps, TENANT, approval_id, approve=True)
     assert approved.ok is False and [c["status"] for c in approved.tool_calls] == ["unknown"]
