@@ -11,7 +11,7 @@ key divided by A's own best key. When every example of A scores B at OVERLAP or 
 B's messages too, and when A is the best rule of a search, B is not held to the margin below it (it still passes its
 own threshold and the competing flow). Measured on the example agents' labelled sets and the first held-out set with
 `focal bench retrieval`: 0.8 lifted the airline agent's recall (0.83 to 0.87, held-out 0.80 to 0.87) with no precision
-lost anywhere; 0.7 let the retail agent's refund rules through each other and cost precision.
+lost anywhere; 0.7 let one agent's overlapping money rules through each other and cost precision.
 
 Computed once per agent config object and embedder, for agents of at most MAX_KEYS keys (as the rule thresholds).
 """
