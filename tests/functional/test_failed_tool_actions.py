@@ -150,6 +150,22 @@ def test_a_refund_whose_outcome_is_unknown_is_never_run_again_nor_said_done(tmp_
     assert shop.tools.ran["issue_refund"] == 1 and shop.session().active_step_id == "confirm_refund"
 
 
+def test_a_call_whose_outcome_is_unknown_is_not_made_again_after_cancelling_and_starting_afresh(tmp_path):
+    shop = Shop(tmp_path)
+    shop.at_confirmation()
+    # a timeout after sending that in fact never reached the payment system: the order still reads as refundable, so
+    # only the remembered call stops the second attempt
+    shop.tools.refuse("issue_refund", ToolOutcomeUnknown("tool 'issue_refund' timed out after 10s"))
+    assert statuses(shop.say("yes")) == [("issue_refund", "unknown")]
+    shop.say("cancel")
+    assert shop.session().outcome_unknown == [] and len(shop.session().unknown_calls) == 1
+    shop.at_confirmation()  # the same refund asked for again, and a fresh yes
+    again = shop.say("yes")
+    assert statuses(again) == [("issue_refund", "unknown")] and shop.tools.ran["issue_refund"] == 0
+    assert text("action_unknown") in again.response and DONE not in again.response
+    assert all("A1001" not in d for d in shop.session().unknown_calls)  # a digest: no customer value at rest
+
+
 def test_an_unknown_outcome_is_handed_to_a_person_through_the_agents_handoff_tool(tmp_path):
     shop = Shop(tmp_path, handoff=True)
     shop.at_confirmation()

@@ -8,15 +8,18 @@ from __future__ import annotations
 import pytest
 
 from focal.adapters.tool_retry import TransientToolError, with_retries
-from focal.dialogue.action_outcome import outcome
+from focal.dialogue.action_outcome import outcome, remember_unknown, unknown_before
 from focal.dialogue.tool_calls import failure_status
 from focal.errors import ToolError, ToolInputInvalid, ToolOutcomeUnknown, ToolOutputInvalid
 from focal.models.agent import AgentConfig, Tool
+from focal.models.session import Session
 from focal.models.turn import ToolCall
 
 REFUND = Tool(id="refund", kind="python", entrypoint="tools.py:refund", side_effect=True)
 LOOKUP = Tool(id="lookup", kind="python", entrypoint="tools.py:lookup")
-AGENT = AgentConfig.model_validate({"id": "a", "name": "A", "tools": [REFUND.model_dump(), LOOKUP.model_dump()]})
+CREDIT = Tool(id="credit", kind="python", entrypoint="tools.py:credit", side_effect=True, idempotent=True)
+AGENT = AgentConfig.model_validate({"id": "a", "name": "A",
+                                    "tools": [REFUND.model_dump(), LOOKUP.model_dump(), CREDIT.model_dump()]})
 
 
 @pytest.mark.parametrize("failure, answered, status", [
@@ -59,3 +62,22 @@ def test_an_action_is_done_failed_or_unknown_as_a_whole():
     assert outcome(AGENT, [call("refund", "unknown")]) == "unknown"
     # a side effect ran before the next call failed: running the action again would repeat it
     assert outcome(AGENT, [call("refund", "ok"), call("lookup", "error")]) == "unknown"
+
+
+def _call(tool_id: str, status: str = "unknown", **arguments) -> ToolCall:
+    return ToolCall(tool_id=tool_id, trigger="step refund.confirm", arguments=arguments, status=status)
+
+
+def test_a_call_whose_outcome_is_unknown_is_known_again_by_its_tool_and_arguments_only():
+    session = Session(tenant_id="t", agent_id="a", session_id="s", customer_id="c")
+    remember_unknown(session, [_call("refund", order="A1", amount=30), _call("lookup", status="ok", order="A1")])
+    assert len(session.unknown_calls) == 1 and "A1" not in session.unknown_calls[0]
+    assert unknown_before(AGENT, session, [_call("refund", amount=30, order="A1")])
+    assert not unknown_before(AGENT, session, [_call("refund", order="A1", amount=31)])
+    assert not unknown_before(AGENT, session, [_call("refund", order="A2", amount=30)])
+
+
+def test_an_idempotent_tool_whose_outcome_is_unknown_may_run_again():
+    session = Session(tenant_id="t", agent_id="a", session_id="s", customer_id="c")
+    remember_unknown(session, [_call("credit", order="A1")])
+    assert session.unknown_calls and not unknown_before(AGENT, session, [_call("credit", order="A1")])

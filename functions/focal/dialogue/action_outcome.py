@@ -8,13 +8,17 @@ have taken effect: `tool_calls.failure_status`). The action as a whole (`outcome
   not go through and asked whether to try again: only a fresh yes runs it again, once (`hold_failed`);
 - unknown: a call may have taken effect, or a side-effecting call of the action ran before another failed. It is
   never run again and never reported done: the flow waits at the step (`hold_unknown`), and the customer is told the
-  outcome is being checked (handed to a person when the agent has a handoff tool).
+  outcome is being checked (handed to a person when the agent has a handoff tool). The call itself, its tool and
+  arguments, is remembered for the session (`remember_unknown`): the same call is never made again, though the
+  customer cancels and starts the request afresh and says yes again (`unknown_before`).
 
 The texts (`failure_texts`) are engine texts, put into the customer's language like every other one.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Literal
 
 from focal.models.agent import AgentConfig
@@ -70,6 +74,27 @@ def hold_unknown(session: Session, step_id: str | None) -> None:
         if step_id not in session.outcome_unknown:
             session.outcome_unknown = [*session.outcome_unknown, step_id]
     session.flow_state = "error"
+
+
+def _digest(call: ToolCall) -> str:
+    canonical = json.dumps([call.tool_id, call.arguments], sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:32]
+
+
+def remember_unknown(session: Session, calls: list[ToolCall]) -> None:
+    """The calls whose outcome is unknown, for the session's lifetime."""
+    for call in calls:
+        if call.status == "unknown" and (d := _digest(call)) not in session.unknown_calls:
+            session.unknown_calls = [*session.unknown_calls, d]
+
+
+def unknown_before(agent: AgentConfig, session: Session | None, calls: list[ToolCall]) -> bool:
+    """Whether a call of these, one not safe to repeat, is one whose earlier outcome is unknown (same tool, same
+    arguments). A tool that may be retried (`may_retry`: idempotent) runs again: repeating it changes nothing."""
+    if session is None or not session.unknown_calls:
+        return False
+    return any((t := agent.tool(c.tool_id)) is not None and t.side_effect and not t.may_retry
+               and _digest(c) in session.unknown_calls for c in calls)
 
 
 def failure_texts(agent: AgentConfig, state: TurnState) -> list[str] | None:

@@ -109,7 +109,7 @@ def failure_status(tool: Tool, exc: BaseException, answered: bool = False) -> Li
     return "unknown" if answered or isinstance(exc, ToolOutcomeUnknown) or not isinstance(exc, ToolError) else "error"
 
 
-NOT_REPEATED = "not run again: an earlier attempt of this turn may already have run it, so its outcome is unknown"
+NOT_REPEATED = "not run again: an earlier attempt may already have run it, so its outcome is unknown"
 
 
 def may_repeat(agent: AgentConfig, tool_id: str) -> bool:
@@ -118,7 +118,8 @@ def may_repeat(agent: AgentConfig, tool_id: str) -> bool:
 
 
 def not_repeated(call: ToolCall) -> ToolCall:
-    """A prepared call left unrun because an earlier attempt of the turn may have made it."""
+    """A prepared call left unrun because an earlier attempt (of this turn, or the same call whose outcome is
+    unknown) may have made it."""
     call.status, call.error = "unknown", NOT_REPEATED
     return call
 

@@ -100,6 +100,10 @@ class Session(BaseModel):
                                           "unknown): never run again; the flow waits there")
     action_failed_step: str | None = Field(
         default=None, description="the step whose action failed with nothing done: it runs again only after a fresh yes")
+    unknown_calls: list[str] = Field(
+        default_factory=list, description="digests (tool id and arguments, hashed: no customer value at rest) of the "
+                                          "side-effecting calls whose outcome is unknown: never made again in this "
+                                          "session, by any flow, restarted or not")
     step_attempts: dict[str, int] = Field(
         default_factory=dict,
         description="step id → how many times its action ran in this run of the active flow (the built-in step_attempts)")

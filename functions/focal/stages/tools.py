@@ -43,7 +43,7 @@ and changes the `session`; the approval gate sets `confidence` and `suggested_qu
 from __future__ import annotations
 
 from focal.dialogue import approvals, resolution
-from focal.dialogue.action_outcome import hold_failed, hold_unknown, note_effects, outcome
+from focal.dialogue.action_outcome import hold_failed, hold_unknown, note_effects, outcome, remember_unknown, unknown_before
 from focal.dialogue.confidence import assess
 from focal.dialogue.decision import apply_progress
 from focal.dialogue.flow import customer_confirmed, hold_blocked, progress
@@ -219,16 +219,16 @@ def _run_resume(state: TurnState, agent: AgentConfig, deps: Deps) -> TurnState:
 
 
 def _not_repeated(state: TurnState, deps: Deps, agent: AgentConfig, checked: list[ToolCall]) -> bool:
-    """An earlier execution of this turn claimed the session for its side effects and never finished: none of
-    the action's calls runs. Those not safe to repeat are `not_repeated` (their outcome is unknown), the rest
-    are skipped with them (the action runs whole or not at all)."""
+    """An earlier execution of this turn claimed the session for its side effects and never finished, or a call of
+    the action is one whose earlier outcome is unknown: none of the action's calls runs. Those not safe to repeat
+    are `not_repeated` (their outcome is unknown), the rest are skipped with them (the action runs whole or not)."""
     calls = []
     for call in checked:
         calls.append(not_repeated(call) if not may_repeat(agent, call.tool_id) else call.model_copy(
             update={"status": "skipped", "error": "not run: another call of this action is not repeated"}))
     _record(state, deps, agent, calls)
     state.route.decision.notes.append(
-        f"{', '.join(c.tool_id for c in checked)} not run again: an earlier attempt of this turn claimed its side effects")
+        f"{', '.join(c.tool_id for c in checked)} not run again: an earlier attempt may have taken effect")
     return True
 
 
@@ -241,7 +241,8 @@ def _run_action(state: TurnState, agent: AgentConfig, deps: Deps, tool_ids: list
         block(state, agent, deps, checked, at_step=step_id is not None)
         return False
     side = _side_effects(agent, tool_ids)
-    if side and claimed_before(state) and not all(may_repeat(agent, t) for t in tool_ids):
+    if side and (unknown_before(agent, state.session, checked) or claimed_before(state) and not all(
+            may_repeat(agent, t) for t in tool_ids)):
         return _not_repeated(state, deps, agent, checked)  # asked before any gate: an approval would repeat it too
     if gates and side and (
         (step_id is not None and approvals.held(state, agent, deps, tool_ids))
@@ -301,6 +302,8 @@ def _failed(state: TurnState, agent: AgentConfig, deps: Deps, calls: list[ToolCa
         d.notes.append(f"{names} failed; the flow waits in state error")
         return
     unknown = outcome(agent, calls) == "unknown"
+    if unknown:
+        remember_unknown(session, calls)
     if step_id is None:
         session.confirmed_step = None
     elif unknown:
