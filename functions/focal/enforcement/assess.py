@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from focal.enforcement.amount_tokens import normalised, number, tokens
 from focal.enforcement.draft_reading import NUMERIC as NUMERIC_TYPES
 from focal.enforcement.facts import marked_figures
 from focal.enforcement.reading import DraftReading, offline_reading
@@ -141,6 +142,7 @@ def assess(agent: AgentConfig, rules: list[Rule], names: set[str], draft: Draft,
         original, asked = offline_reading(agent, draft.original_text, names, known=known, model_written=False, today=today)
         ask += [f for f in asked if f not in ask]
         _both(reading, original)
+        _amounts_apart(agent, names, reading, draft.text, draft.original_text)
     result = Assessment(reading=reading)
     if not model:  # the agent's texts filled with known values: only what the reader cannot place is asked about
         result.verify = [f for f in ask if f.field_name in reading.uncertain]
@@ -177,6 +179,28 @@ def _both(reading: DraftReading, original: DraftReading) -> None:
         reading.uncertain.setdefault(name, why)
         if name in original.unexplained:
             reading.unexplained.setdefault(name, original.unexplained[name])
+
+
+def _amounts_apart(agent: AgentConfig, names: set[str], reading: DraftReading, text: str, original: str) -> None:
+    """A money or percentage response field whose kind of amount the translated text states and its original does
+    not ("500 €" where the original says €50: a translator's slip or a hostile file) is unknown: the customer reads
+    the translation, which the hints of the file's language cannot place, so neither text's amount stands. A
+    translation that leaves an amount out promises no other one: the original's reading holds."""
+    for name in sorted(names):
+        f = agent.field(name)
+        if f is None or f.field_type not in _STATED or "response" not in f.sources:
+            continue
+        meant = _stated(f.field_type, original)
+        if other := sorted(v for v in _stated(f.field_type, text) if v not in meant):
+            reading.values.pop(name, None)
+            reading.uncertain[name] = f"the answer states {other} for {name}, which its original does not"
+
+
+_STATED = {"money": number, "percentage": lambda m: float(m.group("p"))}
+
+
+def _stated(kind: str, text: str) -> set[float]:
+    return {_STATED[kind](m) for m in tokens(kind, normalised(kind, text))}
 
 
 def _response_field(agent: AgentConfig, rules: list[Rule], f: ProfileFieldDefinition, draft: Draft, result: Assessment,
