@@ -67,6 +67,7 @@ def test_bench_overhead_reports_stages_model_calls_by_purpose_and_latency(tmp_pa
     for stage in ("sensor", "retrieve", "route", "tools", "generate", "enforce", "persist", "turn"):
         assert f"\n    {stage} " in out
     assert "first turn" in out and "JSON hops" in out
+    assert "original-language answer: composed on no turn" in out  # retail speaks only its file's language
     assert "instant model, through litellm.completion (mock_response) (3 turns)" in out
     # the shipping question needs the sensor; every turn drafts once with the model
     calls = next(line for line in out.splitlines() if "model calls per turn" in line)
@@ -75,6 +76,20 @@ def test_bench_overhead_reports_stages_model_calls_by_purpose_and_latency(tmp_pa
     assert "differs from offline on 0 of 3 turns" in out
     latency = next(line for line in out.splitlines() if line.startswith("with 50 ms per model call"))
     assert float(latency.split("wall p50 ")[1].split(" ms")[0]) >= 50, latency
+
+
+def test_bench_overhead_prints_the_original_language_answers_cost_on_translated_turns(tmp_path, capsys):
+    """A German turn of the card agent is said in a translation: the answer is composed again in English for enforce
+    (focal.generation.original_text); the bench prints what composing and reading it cost."""
+    from focal.main import main
+
+    suite = tmp_path / "suite.yaml"
+    suite.write_text("conversations:\n  - name: de\n    turns:\n      - user: Meine Karte wurde gestohlen, bitte sperren\n"
+                     "      - user: Wie hoch ist mein Kreditlimit?\n", encoding="utf-8")
+    agent = Path(__file__).resolve().parents[2] / "examples" / "cards" / "agent.yaml"
+    assert main(["bench", "overhead", str(agent), "--suite", str(suite), "--repeat", "1", "--offline-only"]) == 0
+    line = next(line for line in capsys.readouterr().out.splitlines() if "original-language answer" in line)
+    assert "on 2 of 2 turns (translated" in line and "composed" in line and "read by enforce" in line, line
 
 
 def test_bench_overhead_prints_both_bounds_of_the_judge_calls_when_the_sensor_reads_conditions(capsys):

@@ -2,7 +2,8 @@
 
 Three runs over the same suite (every examples/*/tests.yaml beside its agent.yaml by default):
   offline       no model: per-stage wall and CPU (the stage call, its validation and JSON hop
-                included) p50/p95/p99, the whole turn, the first turn (ONNX load and index build);
+                included) p50/p95/p99, the whole turn, the first turn (ONNX load and index build), and
+                on turns said in a translation the answer composed again in the file's language;
   instant model the scripted cooperative model of focal.bench.model for every purpose: model
                 calls per turn by purpose, litellm's import (done at start, as `focal serve` and
                 `focal chat` do) and then the first model turn, CPU per model call of ours and litellm's;
@@ -78,8 +79,23 @@ def _offline_lines(samples: list[TurnSample], first_s: float, first: TurnSample)
     hops = [sum(w for w, _ in s.stages.values()) - sum(s.in_stage_ms.get(n, 0.0) for n in s.stages) for s in samples]
     lines.append(f"    JSON hops and validation between stages: p50 {np.percentile(hops, 50):.2f} ms per turn "
                  "(stage calls minus the stages' own time)")
+    lines.append(_original_line(samples))
     lines.append(f"    first turn {first_s:.2f} s (ONNX load + index build; {first.wall_ms:.0f} ms the turn itself)")
     return lines
+
+
+def _original_line(samples: list[TurnSample]) -> str:
+    """What composing the answer again in the agent file's language, and enforce's reading of it, cost on the turns
+    said in a translation."""
+    translated = [s for s in samples if s.original_ms]
+    if not translated:
+        return "    original-language answer: composed on no turn (every turn in the agent file's language)"
+    composed = [sum(s.original_ms) for s in translated]
+    read = [sum(s.original_read_ms) for s in translated]
+    share = 100 * (sum(composed) + sum(read)) / sum(s.wall_ms for s in translated)
+    return (f"    original-language answer on {len(translated)} of {len(samples)} turns (translated; enforced on both "
+            f"texts), ms per turn p50 p95 p99: composed{_pct(composed, 50, 95, 99)} · read by enforce"
+            f"{_pct(read, 50, 95, 99)} · together {share:.2f} % of those turns' wall")
 
 
 def _model_lines(agent_path: str, agent, conversations, repeat: int, offline_deps, tmp: Path,  # noqa: ANN001

@@ -40,6 +40,8 @@ class TurnSample:
     violated: bool = False  # a draft of the turn broke a rule or an output check
     relevance_ms: float = 0.0  # the relevance check (embedding the draft) over the turn's drafts
     outcome: tuple[Any, ...] = ()  # what the customer got: path, violations, fallback, response
+    original_ms: list[float] = field(default_factory=list)  # each answer composed again in the file's language
+    original_read_ms: list[float] = field(default_factory=list)  # enforce's reading of each of those
 
 
 @contextmanager
@@ -59,6 +61,40 @@ def stage_timer(sink: list[tuple[str, float, float]]) -> Iterator[None]:
         yield
     finally:
         runner_module.run_stage = run_stage
+
+
+@contextmanager
+def original_timer(sink: list[float], reads: list[float]) -> Iterator[None]:
+    """Wall time of every answer composed again from the untranslated agent on a turn said in a translation
+    (focal.generation.original_text), and of enforce's reading of that text (focal.enforcement.assess reads both
+    texts); turns in the file's language compose and read nothing more."""
+    from focal.enforcement import assess
+    from focal.stages import generate
+
+    in_original, offline_reading = generate.in_original, assess.offline_reading
+    composed: set[str] = set()
+
+    def timed(*args: Any) -> str | None:
+        started = time.perf_counter()
+        text = in_original(*args)
+        if text is not None:
+            sink.append((time.perf_counter() - started) * 1000)
+            composed.add(text)
+        return text
+
+    def read(agent: Any, text: str, *args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return offline_reading(agent, text, *args, **kwargs)
+        finally:
+            if text in composed:
+                reads.append((time.perf_counter() - started) * 1000)
+
+    generate.in_original, assess.offline_reading = timed, read  # type: ignore[assignment]  # the same calls, timed
+    try:
+        yield
+    finally:
+        generate.in_original, assess.offline_reading = in_original, offline_reading
 
 
 def reset_tools(agent: AgentConfig) -> None:
@@ -102,7 +138,9 @@ def one_turn(deps: Any, runner: LocalRunner, agent: AgentConfig, customer: str, 
     calls_before = Counter(model.calls) if model is not None else Counter()
     inside, answer, capture = (model.inside_cpu, model.answer_cpu, model.capture_cpu) if model is not None else (0.0,) * 3
     stages: list[tuple[str, float, float]] = []
-    with stage_timer(stages):
+    originals: list[float] = []
+    reads: list[float] = []
+    with stage_timer(stages), original_timer(originals, reads):
         wall, cpu = time.perf_counter(), time.process_time()
         result = runner.turn(TurnRequest(tenant_id=TENANT, agent_id=agent.id, customer_id=customer,
                                          session_id=session, turn_id=turn_id, message=message))
@@ -113,7 +151,8 @@ def one_turn(deps: Any, runner: LocalRunner, agent: AgentConfig, customer: str, 
         per_stage[name] = (pw + w, pc + c)
     sample = TurnSample(wall_ms=wall, cpu_ms=cpu, stages=per_stage, in_stage_ms=dict(result.timings_ms),
                         violated=bool(result.enforcement.get("violations")), outcome=_outcome(result),
-                        relevance_ms=float(result.enforcement.get("timings", {}).get("relevance", 0.0)))
+                        relevance_ms=float(result.enforcement.get("timings", {}).get("relevance", 0.0)),
+                        original_ms=originals, original_read_ms=reads)
     if model is not None:
         sample.calls = Counter(model.calls) - calls_before
         sample.model_cpu_ms = (model.inside_cpu - inside) * 1000
