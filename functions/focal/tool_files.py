@@ -108,6 +108,13 @@ def parse_tool_file(path: Path, target: str) -> ast.Module:
         source = read_regular_file(path, MAX_TOOL_FILE_BYTES)
     except OSError as exc:
         raise ValueError(f"cannot read '{target}': {exc.strerror or exc}") from None
+    return _parsed_source(source, target)
+
+
+@functools.lru_cache(maxsize=32)
+def _parsed_source(source: bytes, target: str) -> ast.Module:
+    """One parse per file content in a process (validating an agent reads its tool file once per tool and
+    check, and a suite loads its agent again and again); the tree is shared: every caller reads it, none changes it."""
     try:
         tree: ast.Module = ast_parse.parse(source, filename=target)
         return tree
