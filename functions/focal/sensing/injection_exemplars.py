@@ -56,6 +56,12 @@ def _digest(lines: tuple[str, ...]) -> str:
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()
 
 
+@lru_cache(maxsize=64)
+def _views(texts: tuple[str, ...]) -> tuple[str, ...]:
+    """The exemplars as the injection check reads them, worked out once per set of texts (every turn asks)."""
+    return tuple(injection_view(t) for t in texts)
+
+
 _indexes: dict[tuple[int, str], tuple[Embedder, ExemplarIndex]] = {}
 _indexes_lock = threading.Lock()
 
@@ -64,8 +70,8 @@ def exemplar_index(embedder: Embedder, extra_attacks: Sequence[str] = (), extra_
     """The exemplar vectors for this embedder: the shipped generic ones plus the agent's own
     (`pre_validation.extra_attack_exemplars` / `extra_ordinary_exemplars`), embedded once per process
     and keyed by embedder and content digest."""
-    attacks = tuple(injection_view(t) for t in attack_exemplars() + tuple(extra_attacks))
-    ordinary = tuple(injection_view(t) for t in ordinary_exemplars() + tuple(extra_ordinary))
+    attacks = _views(attack_exemplars() + tuple(extra_attacks))
+    ordinary = _views(ordinary_exemplars() + tuple(extra_ordinary))
     key = (id(embedder), _digest(attacks + ("--",) + ordinary))
     hit = _indexes.get(key)
     if hit is not None and hit[0] is embedder:
