@@ -32,9 +32,10 @@ def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str])
     """Outside a flow, a question a rule answers better than any flow fits is answered, not started.
 
     "How long does a rebooking take?" resembles the rebooking flow, but the rebooking-timing rule fits it
-    better; an unmistakable request (score ≥ exit_intent_threshold) still starts its flow, and so does a message
+    better; an unmistakable request (score ≥ exit_intent_threshold) still starts its flow, and so does a statement
     that gives a value the flow collects ("Huele a gas en mi cocina" fills the problem the report flow asks about):
-    it is that flow's request, whatever a rule on its topic says.
+    it is that flow's request, whatever a rule on its topic says. A question stays the rule's, values or not ("How
+    much did I pay for order A1004?").
     """
     assert state.session is not None
     soft = [m for m in state.route.matched_rules if (r := agent.rule(m.rule_id)) and not r.is_hard_constraint]
@@ -43,7 +44,9 @@ def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str])
     best = max(soft, key=lambda m: m.score)
     asked = rule_answers.asks_about_rules(agent, state.sensor.context.message if state.sensor.context else "", state.sensor.commands)
     kept = []
-    filled = {c.flow for c in state.sensor.commands if c.name in ("SetSlot", "CorrectSlot") and c.value not in (None, "")}
+    message = state.sensor.context.message if state.sensor.context else ""
+    filled = set() if asked or lexicon.is_question(message) else {
+        c.flow for c in state.sensor.commands if c.name in ("SetSlot", "CorrectSlot") and c.value not in (None, "")}
     for cmd in state.sensor.commands:
         score = float(cmd.value) if isinstance(cmd.value, int | float) else 0.0
         if cmd.name == "StartFlow" and score < agent.navigation.exit_intent_threshold and cmd.flow not in filled \
