@@ -44,9 +44,7 @@ def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str])
     best = max(soft, key=lambda m: m.score)
     asked = rule_answers.asks_about_rules(agent, state.sensor.context.message if state.sensor.context else "", state.sensor.commands)
     kept = []
-    message = state.sensor.context.message if state.sensor.context else ""
-    filled = set() if asked or lexicon.is_question(message) else {
-        c.flow for c in state.sensor.commands if c.name in ("SetSlot", "CorrectSlot") and c.value not in (None, "")}
+    filled = _flows_given_values(state, asked)
     for cmd in state.sensor.commands:
         score = float(cmd.value) if isinstance(cmd.value, int | float) else 0.0
         if cmd.name == "StartFlow" and score < agent.navigation.exit_intent_threshold and cmd.flow not in filled \
@@ -55,6 +53,14 @@ def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str])
             continue
         kept.append(cmd)
     return kept
+
+
+def _flows_given_values(state: TurnState, asked: bool) -> set[str | None]:
+    """The flows a statement gives a slot value of (none for a question: that stays a rule's to answer)."""
+    message = state.sensor.context.message if state.sensor.context else ""
+    if asked or lexicon.is_question(message):
+        return set()
+    return {c.flow for c in state.sensor.commands if c.name in ("SetSlot", "CorrectSlot") and c.value not in (None, "")}
 
 
 def _left_to_rules(state: TurnState, commands: list[Command]) -> list[Command]:
