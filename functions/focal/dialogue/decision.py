@@ -28,6 +28,8 @@ def apply_progress(state: TurnState, agent: AgentConfig, step: Progress) -> None
         d.action = "tool_error"  # the step's action may have run: the customer hears it is being checked
     elif step.action == "escalate":
         d.action, d.escalation_reason = "escalate", step.reason
+        if step.completed_scenario is not None and step.step is not None:
+            d.escalated_at = f"{step.completed_scenario.id}.{step.step.id}"
     elif step.action == "complete":
         d.action = "complete"
         d.scenario_id = step.completed_scenario.id if step.completed_scenario else d.scenario_id

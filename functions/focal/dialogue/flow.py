@@ -274,7 +274,8 @@ def _escalate(agent: AgentConfig, session: Session, step: Step, taken: Transitio
     end_flow(session)
     session.flow_stack.clear()  # a person takes over: no interrupted flow is offered back
     session.offer = None
-    return Progress("escalate", step=step, notes=[*notes, f"step {step.id} escalates: {because}"], reason=reason)
+    return Progress("escalate", step=step, completed_scenario=scenario, notes=[*notes, f"step {step.id} escalates: {because}"],
+                    reason=reason)
 
 
 def _ask_or_act(agent: AgentConfig, session: Session, step: Step, variables: dict[str, Any],

@@ -20,7 +20,7 @@ ACT_OF = {
     "AffirmConfirmation": "affirm", "DenyConfirmation": "deny", "CancelFlow": "cancel",
     "HumanHandoff": "handoff", "ChitChat": "chitchat",
 }
-_ACT_NOTE = re.compile(r"^act (\w+) \((lexicon|similarity ([0-9.]+))\)$")
+_ACT_NOTE = re.compile(r"^act (\w+) \((lexicon|similarity ([0-9.]+))(?:: [^)]*)?\)$")  # "(lexicon: why)" too
 
 Reading = tuple[str, float, str]  # (command, certainty, how it was read)
 

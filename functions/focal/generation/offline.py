@@ -235,6 +235,20 @@ def _complete(t: _Turn) -> list[str] | None:
     return parts + (_resume(t.agent, t.state.route.decision.resume_offered_id) or ([] if parts else [ANYTHING_ELSE]))
 
 
+def _escalate(t: _Turn) -> list[str]:
+    """The hand-off notice after what the agent's own texts say on this turn: the matched rules' templates, and the
+    template of the step a flow handed over from ("If you smell gas, leave the building…") — a step's last words are
+    said like any finished step's, never dropped for the notice."""
+    parts = list(t.rules)
+    scenario_id, _, step_id = (t.state.route.decision.escalated_at or "").partition(".")
+    step = t.agent.step(scenario_id, step_id) if step_id else None
+    if step is not None and step.response_template:
+        said = _said(t.state, f"template of {step.id}", step.response_template, t.variables)
+        if said is not None and said not in parts:
+            parts.append(said)
+    return [*parts, ESCALATE]
+
+
 def _clarify(t: _Turn) -> list[str]:
     return [clarify_question(likely_scenarios(t.agent, t.state.sensor.context))]
 
@@ -274,7 +288,7 @@ def _chitchat(t: _Turn) -> list[str] | None:
 
 
 _COMPOSERS: dict[str, _Parts] = {
-    "escalate": _fixed(ESCALATE),
+    "escalate": _escalate,
     "tool_error": lambda t: failure_texts(t.agent, t.state) or [TOOL_ERROR],
     "awaiting_approval": _fixed(AWAITING_APPROVAL),
     "clarify_action": _clarify_action,

@@ -102,6 +102,8 @@ class RouteDecision(BaseModel):
     not_found: str | None = Field(default=None, description="not_found: what the customer named that was not found")
     escalation_reason: str | None = Field(
         default=None, description="escalate by a flow's transition: why (the person taking over is told)")
+    escalated_at: str | None = Field(
+        default=None, description="escalate by a flow's transition: the step it handed over from, 'scenario_id.step_id'")
     scenario_id: str | None = None
     step_id: str | None = None
     started_scenario_id: str | None = Field(default=None, description="the active scenario when the turn began")

@@ -40,6 +40,7 @@ DETAIL = "detail"  # the topic of the Clarify command that asks about one shown 
 GENERIC_NOUNS = {"number", "id", "value", "name", "code"}
 _WORD = re.compile(r"[\w'-]+")
 MAX_VALUE_WORDS = 4  # the longest span of words searched for a value written differently ("the 4th of May")
+MIN_RESTATED = 2  # the fewest words of a shown free-text value that, repeated as written, agree with it
 MAX_CARRIER_WORDS = 1  # "send it to X", "use X": at most one word around an agreeing value that is not a yes
 
 
@@ -137,11 +138,12 @@ def _reference(candidate: str) -> bool:
 
 
 def _read_free_text(agent: AgentConfig, shown: Shown, only: bool, details: str, opening_no: bool, out: _Reading,
-                    claimed: list[tuple[str, str]]) -> None:
+                    claimed: list[tuple[str, str]], restated: str | None = None) -> None:
     """`only`: the one free-text value shown that the customer gave (a reference after the yes is to it).
     `claimed`: where the details state a typed value shown beside it ("for booking B-12"): a candidate that is only
-    that value and words naming it is that value's, not this one's too."""
-    if (pattern := _written(shown.held, details)) is not None:
+    that value and words naming it is that value's, not this one's too. `restated`: where the details repeat part
+    of the value as shown ("Gartenweg 12" of "Gartenweg 12, Potsdam"), which agrees with it."""
+    if (pattern := _written(shown.held, details) or restated) is not None:
         out.agrees.append(pattern)
         return
     mention = _mention(agent, shown.name, details)
@@ -241,22 +243,40 @@ def _typed_spans(shown: list[Shown], details: str, today: date | None) -> list[t
     return spans
 
 
+def _restated(held: Any, details: str) -> str | None:
+    """A pattern for the first part of a shown free-text value (up to its first comma: "Gartenweg 12" of "Gartenweg
+    12, Potsdam"), of MIN_RESTATED words or more, when the details repeat it as written; None when they do not. Only
+    a whole first part: "12 Harbor" of "12 Harbor Road", or the town two addresses share, agrees with nothing."""
+    first = str(held).split(",")[0] if held not in (None, "") else ""
+    words = _WORD.findall(first)
+    if len(words) < MIN_RESTATED or first.strip() == str(held).strip():
+        return None  # a value of one part is agreed to only when written whole (_written)
+    pattern = r"(?<!\w)" + r"\W+".join(re.escape(w) for w in words) + r"(?!\w)"
+    return pattern if re.search(pattern, details, re.IGNORECASE) else None
+
+
 def _read(agent: AgentConfig, shown: list[Shown], details: str, opening_no: bool, today: date | None) -> _Reading:
     """Each shown value read from the details: free text by what follows a marker, typed values by their extractor;
-    words read as a typed value are that value's only (one span of the details fills one value)."""
+    words read as a typed value are that value's only (one span of the details fills one value), and words that
+    repeat a shown free-text value are that value's: "ja, Gartenweg 12 stimmt" agrees with the address shown, its
+    12 is no new day for the date beside it."""
     out = _Reading()
     free = [v for v in shown if _free_text(v.field)]
     given = [v for v in free if v.slot is not None]
-    claimed = _typed_spans(shown, details, today) if free else []
+    restated = {v.name: p for v in free if (p := _restated(v.held, details)) is not None}
+    typed_details = details
+    for pattern in restated.values():
+        typed_details = re.sub(pattern, " ", typed_details, flags=re.IGNORECASE)
+    claimed = _typed_spans(shown, typed_details, today) if free else []
     for value in shown:
         if value in free:
             named_elsewhere = any(_mention(agent, o.name, details) for o in shown if o is not value)
             _read_free_text(agent, value, len(given) == 1 and value in given and not named_elsewhere, details,
-                            opening_no, out, claimed)
+                            opening_no, out, claimed, restated.get(value.name))
         else:
             others = [o.held for o in shown if o is not value and o not in free and o.held is not None
                       and _kind(o) == _kind(value)]
-            _read_typed(agent, value, others, details, today, out)
+            _read_typed(agent, value, others, typed_details, today, out)
     return out
 
 
@@ -291,7 +311,8 @@ def _commands(session: Session, out: _Reading, details: str, asked: str, opening
         return [Command(name="Clarify", flow=flow, slot=name, topic=DETAIL, value=_phrase(phrase))]
     if out.agrees and not opening_no and not lexicon.has_reservation(details) \
             and len(_carrier_words(details, out.agrees, asked)) <= MAX_CARRIER_WORDS:
-        notes.append("act affirm (a yes whose details agree with the values shown)")
+        # the opening yes is the lexicon's, and the details only add agreement: as sure as a plain yes
+        notes.append("act affirm (lexicon: a yes whose details agree with the values shown)")
         return [Command(name="AffirmConfirmation", flow=flow)]
     return None
 

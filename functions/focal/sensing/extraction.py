@@ -15,6 +15,7 @@ from focal.models.agent import ProfileFieldDefinition
 from focal.sensing import dates, lexicon
 from focal.sensing.locale_reading import answer_date, as_read
 from focal.sensing.money import message_amount, spelled_numbers
+from focal.sensing.phrase_match import loose_starts
 from focal.text.sentences import hinted_sentences
 
 _MONEY = re.compile(
@@ -160,7 +161,7 @@ def read_value(field: ProfileFieldDefinition, text: str, whole_message_for_strin
     if kind in ("money", "percentage", "integer", "number"):
         return _read_figure(kind, text, field.extraction_hints, answering)
     if kind == "enum":
-        return next((v for v in field.allowed_values if _names(field, v, text, choosing)), None)
+        return _read_enum(field, text, choosing)
     if kind == "entity_list":
         return [v for v in field.allowed_values if _names(field, v, text, choosing)]
     if kind == "boolean":
@@ -207,6 +208,20 @@ def _names(field: ProfileFieldDefinition, value: str, text: str, choosing: bool)
     """The text names the allowed value or one of its synonyms (and, `choosing`, does not refuse it)."""
     named = _named if choosing else _word_in
     return any(named(w, text) for w in _words_for(field, value))
+
+
+def _read_enum(field: ProfileFieldDefinition, text: str, choosing: bool) -> str | None:
+    """The allowed value the text names; for the customer's own words, also with other words among the agent's
+    words for it ("a pipe burst": burst pipe) when none is named as written."""
+    named = next((v for v in field.allowed_values if _names(field, v, text, choosing)), None)
+    if named is None and choosing:
+        named = next((v for v in field.allowed_values if _named_loosely(field, v, text)), None)
+    return named
+
+
+def _named_loosely(field: ProfileFieldDefinition, value: str, text: str) -> bool:
+    """A word or phrase of the value said with other words around it (focal.sensing.phrase_match), not refused."""
+    return any(not lexicon.refused(text[:start]) for w in _words_for(field, value) for start in loose_starts(w, text))
 
 
 def _read_yes_or_no(text: str, hints: list[str], choosing: bool, answering: bool) -> bool | None:

@@ -24,7 +24,7 @@ from focal.sensing.extraction import coerce, extract
 from focal.sensing.malformed_id import near_miss
 from focal.sensing.offers import MAX_OPTIONS
 from focal.sensing.slot_reading import fill_rest, last_agent_message, message_entities, slot_commands, slot_field
-from focal.variables import PENDING
+from focal.variables import PENDING, placeholders
 
 STOP_ACTS = ("HumanHandoff", "CancelFlow")  # explicit exits: they break stickiness
 SETTLING = {"HumanHandoff", "CancelFlow", "AffirmConfirmation", "DenyConfirmation", "SetSlot", "CorrectSlot"}
@@ -265,10 +265,21 @@ def _slot_values(turn: _Turn) -> None:
         turn.commands += [c for c in found if c.slot in retry.retry_slots][:1]
         return
     read = {(c.flow, c.slot) for c in turn.commands if c.name in ("SetSlot", "CorrectSlot")}  # by the confirmation's answer
+    read |= _agreed(turn)
     turn.commands += [c for c in slot_commands(turn.agent, turn.session, turn.text, turn.entities, owners, turn.notes,
                                                turn.today) if (c.flow, c.slot) not in read]
     if turn.starting is None and turn.active is not None:
         turn.commands += fill_rest(turn.agent, turn.session, turn.text, turn.commands)
+
+
+def _agreed(turn: _Turn) -> set[tuple[str | None, str]]:
+    """A yes to the confirmation: the values it showed were read with the details after the yes and agreed to
+    (focal.sensing.confirmation_reply), so the ordinary reading reads none of them again — "ja, Gartenweg 12 stimmt"
+    gives no new day 12 for the date shown beside the address."""
+    step = current_step(turn.agent, turn.session) if turn.active is not None else None
+    if step is None or not turn.has("AffirmConfirmation"):
+        return set()
+    return {(turn.active.id if turn.active else None, name) for name in placeholders(step.confirmation_prompt or "")}
 
 
 def _correction_not_stop(turn: _Turn) -> None:

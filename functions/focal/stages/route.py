@@ -32,7 +32,10 @@ def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str])
     """Outside a flow, a question a rule answers better than any flow fits is answered, not started.
 
     "How long does a rebooking take?" resembles the rebooking flow, but the rebooking-timing rule fits it
-    better; an unmistakable request (score ≥ exit_intent_threshold) still starts its flow.
+    better; an unmistakable request (score ≥ exit_intent_threshold) still starts its flow, and so does a statement
+    that gives a value the flow collects ("Huele a gas en mi cocina" fills the problem the report flow asks about):
+    it is that flow's request, whatever a rule on its topic says. A question stays the rule's, values or not ("How
+    much did I pay for order A1004?").
     """
     assert state.session is not None
     soft = [m for m in state.route.matched_rules if (r := agent.rule(m.rule_id)) and not r.is_hard_constraint]
@@ -41,13 +44,23 @@ def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str])
     best = max(soft, key=lambda m: m.score)
     asked = rule_answers.asks_about_rules(agent, state.sensor.context.message if state.sensor.context else "", state.sensor.commands)
     kept = []
+    filled = _flows_given_values(state, asked)
     for cmd in state.sensor.commands:
         score = float(cmd.value) if isinstance(cmd.value, int | float) else 0.0
-        if cmd.name == "StartFlow" and score < agent.navigation.exit_intent_threshold and (best.score > score or asked):
+        if cmd.name == "StartFlow" and score < agent.navigation.exit_intent_threshold and cmd.flow not in filled \
+                and (best.score > score or asked):
             notes.append(f"answered by rule {best.rule_id} ({best.score:.2f}) rather than starting {cmd.flow} ({score:.2f})")
             continue
         kept.append(cmd)
     return kept
+
+
+def _flows_given_values(state: TurnState, asked: bool) -> set[str | None]:
+    """The flows a statement gives a slot value of (none for a question: that stays a rule's to answer)."""
+    message = state.sensor.context.message if state.sensor.context else ""
+    if asked or lexicon.is_question(message):
+        return set()
+    return {c.flow for c in state.sensor.commands if c.name in ("SetSlot", "CorrectSlot") and c.value not in (None, "")}
 
 
 def _left_to_rules(state: TurnState, commands: list[Command]) -> list[Command]:
