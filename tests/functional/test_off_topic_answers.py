@@ -30,7 +30,6 @@ def agents(tmp_path_factory) -> dict[str, Path]:
     tmp = tmp_path_factory.mktemp("off-topic-answers")
     copies = {name: _checked_copy(tmp, name) for name in ("retail", "cards")}
     copies["retail_four"] = _checked_copy(tmp, "retail", into="retail_four", languages=["en", "es", "de", "fr"])
-    copies["pizza_four"] = _checked_copy(tmp, "pizza", into="pizza_four", languages=["en", "es", "de", "fr"])
     return copies
 
 
@@ -48,16 +47,14 @@ def _checked_copy(tmp: Path, name: str, into: str = "", languages: list[str] | N
     return path
 
 
-def _turn(agent: Path, tmp_path: Path, message: str, draft: str, expect: dict, before: tuple[str, ...] = ()) -> TurnReport:
-    """The turn that answers `message` with the model's `draft`, after the customer's messages `before` (offline)."""
+def _turn(agent: Path, tmp_path: Path, message: str, draft: str, expect: dict) -> TurnReport:
     generated = json.dumps({"text": draft, "commitments": {}}, ensure_ascii=False)
-    turns = [{"user": m} for m in before] + [{"user": message, "model": {"generate": [generated]}, "expect": expect}]
+    conversation = {"name": message, "turns": [{"user": message, "model": {"generate": [generated]}, "expect": expect}]}
     suite = tmp_path / "suite.yaml"
-    suite.write_text(yaml.safe_dump({"conversations": [{"name": message, "turns": turns}]}, allow_unicode=True),
-                     encoding="utf-8")
+    suite.write_text(yaml.safe_dump({"conversations": [conversation]}, allow_unicode=True), encoding="utf-8")
     report = run_suite(agent, suite)
-    assert report.conversations and len(report.conversations[0].turns) == len(turns), "\n" + format_report(report)
-    return report.conversations[0].turns[-1]
+    assert report.conversations and report.conversations[0].turns, "\n" + format_report(report)
+    return report.conversations[0].turns[0]
 
 
 @pytest.mark.parametrize(("name", "message", "draft"), [
@@ -90,35 +87,3 @@ def test_an_answer_to_an_off_topic_question_never_reaches_the_customer(agents, t
 def test_a_draft_about_the_business_still_reaches_the_customer(agents, tmp_path, name, message, draft):
     turn = _turn(agents[name], tmp_path, message, draft, {})
     assert not any("not about the agent's business" in line for line in turn.why), turn.why
-
-
-@pytest.mark.parametrize(("name", "message", "draft"), [
-    ("retail_four", "Erzähl mir einen Witz",
-     "Witze sind leider nicht meine Stärke 😄 Aber bei Bestellungen, Rücksendungen und Lieferungen helfe ich gern."),
-    ("retail_four", "Raconte-moi une blague",
-     "Les blagues, ce n'est pas mon fort 😄 Par contre, pour vos commandes, vos remboursements ou vos livraisons, je suis là."),
-])
-def test_a_polite_decline_that_steers_back_to_the_business_reaches_the_customer(agents, tmp_path, name, message, draft):
-    """The draft as a whole sits between the joke it declines and the business; its last sentence is the business."""
-    turn = _turn(agents[name], tmp_path, message, draft, {})
-    assert turn.response.strip() == draft, turn.why
-
-
-def test_a_draft_that_takes_up_an_earlier_message_about_the_business_reaches_the_customer(agents, tmp_path):
-    """The route lost the thread at the bare address; the draft reads the order back from the message before it."""
-    draft = "Prima, eine große Margherita an die Hauptstraße 12. Passt das so?"
-    turn = _turn(agents["pizza_four"], tmp_path, "Hauptstraße 12", draft, {}, before=("Eine große Margherita",))
-    assert turn.response.strip() == draft, turn.why
-
-
-@pytest.mark.parametrize(("name", "message", "draft"), [
-    ("retail", "What is the capital of Australia?",  # its opening sentence fits the business above the floor
-     "Great question, happy to answer it! The capital of Australia is Canberra."),
-    ("retail_four", "Was ist die Hauptstadt von Australien?",
-     "Gute Frage, die beantworte ich gern! Die Hauptstadt von Australien ist Canberra."),
-])
-def test_a_courteous_opening_sentence_does_not_carry_an_off_topic_answer(agents, tmp_path, name, message, draft):
-    """A sentence counts as evidence of the business only when it sits closer to the agent's words than to a move."""
-    turn = _turn(agents[name], tmp_path, message, draft, {"response_not_contains": "Canberra"})
-    assert "Canberra" not in turn.response
-    assert any("not about the agent's business" in line for line in turn.why), turn.why

@@ -57,13 +57,8 @@ def agent_scale(key: tuple[int, str], texts: list[str], vectors: np.ndarray, sco
     return scale
 
 
-def domain_floor(scale: float) -> float:
-    """The least closeness to the agent's business of a draft about it, for an agent whose own texts sit `scale`."""
-    return FLOOR_SHARE * scale
-
-
 def off_domain(draft_fit: float, message_fit: float, scale: float, out_of_scope: bool) -> bool:
     """The draft is not about the agent's business (below the floor) and something else says the turn is off it too:
     the route put it out of scope, or the customer's message sits below the floor as well."""
-    floor = domain_floor(scale)
+    floor = FLOOR_SHARE * scale
     return draft_fit < floor and (out_of_scope or message_fit < floor)

@@ -21,8 +21,7 @@ What is compared with what
   question ("The capital of Australia is Canberra.") sits close to its message; it fails when its closeness to the
   agent's own words (in its language, and across languages to the file's when the draft is in another) and to the
   conversational moves stays below a share of how close those words sit to one another, and the route put the turn
-  out of scope or the message is off the business too — unless one of its sentences, or an earlier customer message
-  about the business that it takes up, sits above that share (focal.enforcement.business_evidence).
+  out of scope or the message is off the business too.
 - A draft of a non-English turn (or one that clearly reads as another declared language) is scored the same way
   in the multilingual space, its cosines put on MiniLM's scale by the pair's languages
   (focal.enforcement.relevance_space): MiniLM reads other languages by their surface. The threshold is met by the
@@ -47,14 +46,12 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from focal.enforcement.business_evidence import EARLIER_MESSAGES, Words, more_evidence
-from focal.enforcement.domain_fit import agent_scale, domain_floor, off_domain
+from focal.enforcement.domain_fit import agent_scale, off_domain
 from focal.enforcement.relevance_space import CROSS, SAME, Space, relevance_space
 from focal.enforcement.topic import CONVERSATIONAL_MOVES, UNRELATED_KINDS, UNRELATED_TEXTS, domain_texts, own_words
 from focal.models.agent import AgentConfig
@@ -247,14 +244,7 @@ def check_relevance(
     if model is None:
         meaning = _closeness(agent, space, answer_vec, message_vec, fixed, fixed_vecs, filled, threshold, earlier)
         surface = None if space.english else _surface(agent, state, text, embedder, fixed, filled, threshold, earlier)
-
-        def more(floor: float) -> tuple[float, str]:  # read only for a draft below the domain floor
-            said = [h.text for h in state.session.history if h.role == "user"] if state.session else []
-            earlier = [t for t in said if t != message][-EARLIER_MESSAGES:]
-            return more_evidence(lambda texts: _embed(space.embedder, texts, [])[0], space.scored, text, earlier,
-                                 answer_vec, meaning.words, floor) if meaning.words else (-1.0, "")
-
-        return _cosine_verdict(agent, meaning, surface, threshold, state.route.decision.action == "out_of_scope", more)
+        return _cosine_verdict(agent, meaning, surface, threshold, state.route.decision.action == "out_of_scope")
     return _model_verdict(model, text, [message] + filled + earlier + fixed, earlier, threshold)
 
 
@@ -305,7 +295,6 @@ class _Closeness:
     fit: float | None = None  # the best cosine to the agent's business, on MiniLM's scale (None: not measured)
     message_fit: float = 1.0  # … of the customer's message
     scale: float = 0.0  # how close the agent's own texts sit to one another (focal.enforcement.domain_fit)
-    words: Words | None = None  # the agent's own words and the moves, as the fit read them
 
 
 def _closeness(
@@ -343,20 +332,20 @@ def _closeness(
     asked = (lambda t: 0.0) if space.english else (lambda t: max(0.0, _cosine(message_vec, by_text[t])))
     unrelated = [_cosine(answer_vec, by_text[t]) - asked(t) for t in UNRELATED_TEXTS]
     worst = int(np.argmax(unrelated))
-    fit, message_fit, scale, words = _domain_fit(agent, space, answer_vec, message_vec, moves, routed, by_text)
+    fit, message_fit, scale = _domain_fit(agent, space, answer_vec, message_vec, moves, routed, by_text)
     return _Closeness(round(float(scores[best]), 4), context[best][0], max(raw), unrelated[worst], UNRELATED_KINDS[worst],
-                      fit, message_fit, scale, words)
+                      fit, message_fit, scale)
 
 
 def _domain_fit(agent: AgentConfig, space: Space, answer_vec: np.ndarray, message_vec: np.ndarray, moves: list[str],
-                routed: list[str], by_text: dict[str, np.ndarray]) -> tuple[float | None, float, float, Words | None]:
+                routed: list[str], by_text: dict[str, np.ndarray]) -> tuple[float | None, float, float]:
     """The draft's and the message's best cosine to the agent's business — its own words (focal.enforcement.topic
     .own_words: in the draft's language and, for a draft in another language than the file's, the file's), the
     routed texts, the conversational moves — each on MiniLM's scale by its pair's languages, and the agent's own
     scale (focal.enforcement.domain_fit). No fit (None) when the agent has no words at all."""
     in_lang, in_file = own_words(agent, space.lang)
     if not in_lang and not in_file:
-        return None, 1.0, 0.0, None
+        return None, 1.0, 0.0
     file_lang = space.lang == primary(agent)  # the routed texts are the file's words
     same = list(dict.fromkeys([*in_lang, *(routed if file_lang else [])]))
     cross = [t for t in dict.fromkeys([*in_file, *([] if file_lang else routed)]) if t not in same]
@@ -374,14 +363,11 @@ def _domain_fit(agent: AgentConfig, space: Space, answer_vec: np.ndarray, messag
     words, lang = (in_lang, space.lang) if in_lang else (in_file, primary(agent))
     scale = agent_scale((id(space.embedder), lang), list(words), np.stack([by_text[t] for t in words]),
                         lambda c: space.scored(c, SAME))
-    own = Words([by_text[t] for t in same + cross], kinds[: len(same) + len(cross)], [by_text[t] for t in moves],
-                space.exemplars)
-    return best(answer_vec), best(message_vec), scale, own
+    return best(answer_vec), best(message_vec), scale
 
 
 def _cosine_verdict(agent: AgentConfig, meaning: _Closeness, surface: _Closeness | None,
-                    threshold: float, out_of_scope: bool = False,
-                    more: Callable[[float], tuple[float, str]] | None = None) -> RelevanceResult:
+                    threshold: float, out_of_scope: bool = False) -> RelevanceResult:
     """The answer's best score against the threshold — in its meaning space, or MiniLM's reading of a non-English
     draft (`surface`: the customer's own words repeated in their language are evidence too, however little else
     MiniLM reads there) —, and its closeness to unrelated content against its closeness to the conversation, in the
@@ -402,9 +388,6 @@ def _cosine_verdict(agent: AgentConfig, meaning: _Closeness, surface: _Closeness
         fit = (f"about the agent's business {meaning.fit:.2f}, the message {meaning.message_fit:.2f}, its own texts "
                f"{meaning.scale:.2f}{', out of scope' if out_of_scope else ''}")
     if meaning.fit is not None and off_domain(meaning.fit, meaning.message_fit, meaning.scale, out_of_scope):
-        extra, where = more(domain_floor(meaning.scale)) if more else (-1.0, "")
-        if off_domain(max(meaning.fit, extra), meaning.message_fit, meaning.scale, out_of_scope):
-            reason = f"the answer is not about the agent's business ({fit})"
-            return RelevanceResult(False, score, reason, "cosine", threshold)
-        fit += f"; {where} {extra:.2f}"
+        reason = f"the answer is not about the agent's business ({fit})"
+        return RelevanceResult(False, score, reason, "cosine", threshold)
     return RelevanceResult(True, score, f"cosine {score:.2f} to {which} ≥ {threshold:.2f} ({fit})", "cosine", threshold)
