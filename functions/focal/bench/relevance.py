@@ -208,8 +208,7 @@ PATHS = (("below the threshold", "does not address"), ("closer to unrelated cont
 
 def thresholds(verdicts: list[Verdict]) -> list[str]:
     """The thresholds the check ran with and the evidence for them on this set: the on-topic drafts' lowest scores
-    against the cosine threshold, the off-topic drafts caught by each part of the check, and the on-topic drafts the
-    extra evidence of the business kept (focal.enforcement.business_evidence)."""
+    against the cosine threshold and the off-topic drafts caught by each part of the check."""
     from focal.enforcement.domain_fit import FLOOR_SHARE, SCALE_QUANTILE
     from focal.models.agent import EnforcementConfig
 
@@ -221,12 +220,12 @@ def thresholds(verdicts: list[Verdict]) -> list[str]:
              f"{SCALE_QUANTILE}th-percentile leave-one-out cosine)"]
     if on:
         lines.append(f"  evidence: on-topic scored drafts' lowest cosines {', '.join(f'{s:.2f}' for s in on[:3])} "
-                     f"(median {statistics.median(on):.2f}); kept by a sentence or an earlier message "
-                     f"{sum('; a sentence of it' in v.reason or 'earlier message about' in v.reason for v in scored)}")
-    off = [v for v in verdicts if v.passed is False and v.case.label != "on_topic"]
-    if off:
-        lines.append("  off-topic caught by: " + ", ".join(f"{name} {sum(words in v.reason for v in off)}"
-                                                            for name, words in PATHS))
+                     f"(median {statistics.median(on):.2f}) of {len(on)}")
+    for label, title in (("off", "off-topic caught by"), ("on", "on-topic rejected by")):
+        rejected = [v for v in verdicts if v.passed is False and (v.case.label == "on_topic") == (label == "on")]
+        if rejected:
+            lines.append(f"  {title}: " + ", ".join(f"{name} {sum(words in v.reason for v in rejected)}"
+                                                    for name, words in PATHS))
     return lines
 
 
