@@ -46,6 +46,15 @@ def test_on_topic_drafts_are_rarely_rejected_and_unrelated_ones_are_caught(print
     assert "by the whole turn" in line and "check time per scored draft" in printed
 
 
+def test_the_thresholds_and_their_evidence_are_printed(printed):
+    assert "thresholds: cosine ≥ 0.30 (relevance_cosine_threshold)" in printed and "domain floor 0.4 ×" in printed
+    lowest = re.search(r"on-topic scored drafts' lowest cosines (\d\.\d\d)", printed)
+    assert lowest and float(lowest.group(1)) >= 0.30, printed  # no on-topic draft of the set falls below it
+    caught = re.search(r"off-topic caught by: below the threshold (\d+), closer to unrelated content (\d+), off the "
+                       r"agent's business (\d+)", printed)
+    assert caught and sum(map(int, caught.groups())) > 0, printed
+
+
 def test_every_example_agent_in_the_set_is_reported(printed):
     for agent in ("retail", "airline", "cards", "pizza", "guardrails"):
         assert f"agent {agent} " in printed

@@ -201,6 +201,34 @@ def _line(name: str, verdicts: list[Verdict]) -> str:
     return "  ".join(parts).rstrip()
 
 
+# Which part of the cosine check decided a rejection, by the words of its reason (focal.enforcement.relevance).
+PATHS = (("below the threshold", "does not address"), ("closer to unrelated content", "about something else"),
+         ("off the agent's business", "not about the agent's business"))
+
+
+def thresholds(verdicts: list[Verdict]) -> list[str]:
+    """The thresholds the check ran with and the evidence for them on this set: the on-topic drafts' lowest scores
+    against the cosine threshold and the off-topic drafts caught by each part of the check."""
+    from focal.enforcement.domain_fit import FLOOR_SHARE, SCALE_QUANTILE
+    from focal.models.agent import EnforcementConfig
+
+    cfg = EnforcementConfig()
+    scored = [v for v in verdicts if v.passed is not None and v.method == "cosine"]
+    on = sorted(v.score for v in scored if v.case.label == "on_topic" and v.score is not None)
+    lines = [f"  thresholds: cosine ≥ {cfg.relevance_cosine_threshold:.2f} (relevance_cosine_threshold), off-topic margin "
+             f"{cfg.relevance_off_topic_margin:.2f}, domain floor {FLOOR_SHARE} × the agent's own scale (its texts' "
+             f"{SCALE_QUANTILE}th-percentile leave-one-out cosine)"]
+    if on:
+        lines.append(f"  evidence: on-topic scored drafts' lowest cosines {', '.join(f'{s:.2f}' for s in on[:3])} "
+                     f"(median {statistics.median(on):.2f}) of {len(on)}")
+    for label, title in (("off", "off-topic caught by"), ("on", "on-topic rejected by")):
+        rejected = [v for v in verdicts if v.passed is False and (v.case.label == "on_topic") == (label == "on")]
+        if rejected:
+            lines.append(f"  {title}: " + ", ".join(f"{name} {sum(words in v.reason for v in rejected)}"
+                                                    for name, words in PATHS))
+    return lines
+
+
 def report(title: str, verdicts: list[Verdict], show: bool) -> str:
     unchecked = sum(v.passed is None for v in verdicts)
     lines = [f"{title}: {len(verdicts)} drafts" + (f", {unchecked} not checked (no model draft)" if unchecked else ""),
@@ -216,6 +244,7 @@ def report(title: str, verdicts: list[Verdict], show: bool) -> str:
         kinds[f"{v.case.label}/{v.case.kind}"].append(v)
     lines.append("  by kind: " + ", ".join(f"{k} {sum(v.passed is False for v in g)}/{len(g)} rejected"
                                            for k, g in sorted(kinds.items())))
+    lines += thresholds(verdicts)
     ms = [v.ms for v in verdicts if v.passed is not None and v.method != "bypass"]
     if ms:
         lines.append(f"  check time per scored draft: p50 {statistics.median(ms):.1f} ms, max {max(ms):.1f} ms")
