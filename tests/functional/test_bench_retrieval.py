@@ -119,6 +119,20 @@ def test_the_later_blind_sets_are_labelled_against_the_agent(folder, name):
     assert case_problems(agent, load_cases(HELD_OUT.parent / folder / f"{name}.yaml")) == []
 
 
+def test_each_case_is_read_by_the_stages_of_a_turn():
+    """The sensor's commands (here: the renew flow starts) and the case's session reach the route's rule decision."""
+    from focal.adapters.onnx_embedder import shared_embedder
+    from focal.bench.retrieval import run_cases
+
+    agent = load_agent(EXAMPLES / "tutorial" / "agent.yaml")
+    starts, in_flow = run_cases(agent, [Case("I'd like to renew a book", None, None, ()),
+                                        Case("When are you open on Sunday?", "renew", "ask_weeks", ("opening_hours",))],
+                                shared_embedder())
+    assert starts.reading is not None and any(c.name == "StartFlow" and c.flow == "renew" for c in starts.reading.commands)
+    assert in_flow.reading is not None and in_flow.reading.session.active_step_id == "ask_weeks"
+    assert "opening_hours" in {c.rule_id for c in in_flow.candidates}
+
+
 def test_cli_prints_recall_and_threshold_table(capsys):
     assert main(["bench", "retrieval", RETAIL, "--k", "1,5"]) == 0
     out = capsys.readouterr().out

@@ -13,6 +13,7 @@ flow looks the booking up and says what applies to it).
 
 from __future__ import annotations
 
+from focal.dialogue.rule_filter import Applies, filter_rules
 from focal.models.agent import AgentConfig, Rule
 from focal.models.context import Command
 from focal.models.session import Session
@@ -59,3 +60,13 @@ def asked_rules(agent: AgentConfig, session: Session, message: str, commands: li
             continue
         kept.append(m)
     return kept
+
+
+def matched_rules(agent: AgentConfig, session: Session, message: str, commands: list[Command], candidates: list[ScoredRule],
+                  notes: list[str], applies: Applies | None = None) -> list[ScoredRule]:
+    """The rules a turn matches among its candidates: the rule filter (a flow's resemblance set aside for a message
+    that only asks how things are), then without the rules that answer questions when the message asks none.
+    The route stage and `focal bench retrieval` both decide with it."""
+    matched = filter_rules(agent, session, candidates, notes, applies,
+                           flows_compete=not asks_about_rules(agent, message, commands))
+    return asked_rules(agent, session, message, commands, matched, notes)
