@@ -1,16 +1,15 @@
 """`focal bench retrieval`: how well and how fast the rule index retrieves.
 
 Labelled mode (`focal bench retrieval AGENT [--cases FILE] [--k 1,3,5,10]`): every case of a
-labelled set (default: retrieval.yaml beside the agent) goes through the code path a turn uses —
-`sync_index` into the embedded index (centred vectors, every key of every rule), the message
-embedded and centred as the retrieve stage does, the scope built by `turn_scope` from a session in
-the case's scenario/step, `search_rules` (keys folded into rules, competing flows; a message of several parts also part by part,
-focal.retrieval.message_parts), then the rule
-filter's similarity decision (`rule_match_threshold`, `rule_match_margin`, the competing flow; fire
-limits and relationships are left out: a fresh session, the mechanism alone). It prints recall@k
-(expected rule ids among the top k rules; "always included" hits do not count), recall and precision
-of what passes at the agent's threshold and around it, the expected ids that do not pass counted by the first
-check they fail (focal.bench.retrieval_misses), and the latency of a turn's retrieval
+labelled set (default: retrieval.yaml beside the agent) is read as a turn reads it
+(focal.bench.retrieval_turn): `sync_index` into the embedded index, then the sensor and retrieve stages
+themselves in a fresh session at the case's scenario/step (offline, no model), then the route's rule decision
+(focal.dialogue.rule_answers.matched_rules: the rule filter's thresholds and margins, a flow's resemblance set
+aside for an information request, a rule that answers questions set aside in a flow when the message asks none,
+fire limits and exclusions). It prints recall@k (expected rule ids among the top k rules; "always included" hits do
+not count), recall and precision of what the route matches at the agent's threshold and around it (a rule only
+entailed by a matched one counts when expected, never against precision), the expected ids that do not pass counted
+by the first similarity check they fail (focal.bench.retrieval_misses), and the latency of a turn's retrieval
 (p50/p95, with and without embedding the message).
 
 A case the turn would read in another of the agent's languages is matched in the multilingual space, as its turn
@@ -32,7 +31,7 @@ import numpy as np
 import yaml
 
 from focal.bench.retrieval_language import Spaces, case_language, search_case
-from focal.bench.retrieval_misses import miss_line
+from focal.bench.retrieval_misses import miss_cause, miss_line
 from focal.bench.retrieval_turn import TurnReading, bench_deps, decided, injection_classifier_loader, read_case
 from focal.models.agent import AgentConfig, Scope
 from focal.models.turn import ScoredRule
@@ -285,6 +284,7 @@ def labelled_report(agent: AgentConfig, results: Sequence[CaseResult], ks: Seque
                  f" ({row.above_expected} of {row.above_expected + row.expected_missed} expected ids pass,"
                  f" {row.above_unexpected} others)")
     lines.append(miss_line(agent, [(r.case.expected, r.candidates) for r in results]))
+    lines.append(route_line(agent, results))
     lines.append(latency_line(results))
     thin = thinly_labelled(agent, [r.case for r in results])
     if thin:
@@ -292,6 +292,16 @@ def labelled_report(agent: AgentConfig, results: Sequence[CaseResult], ks: Seque
     if show:
         lines += ["", *per_rule_lines(agent, results), "", *miss_lines(results, agent)]
     return "\n".join(lines)
+
+
+def route_line(agent: AgentConfig, results: Sequence[CaseResult]) -> str:
+    """Expected ids the similarity checks let through that the turn still does not match, and cases it ended early."""
+    ended = sum(1 for r in results if r.reading is not None and r.reading.ended)
+    aside = sum(1 for r in results for rule_id in r.case.expected
+                if miss_cause(agent, r.candidates, rule_id) is None
+                and rule_id not in passing(agent, r.candidates, reading=r.reading, expected=r.case.expected))
+    return (f"expected ids set aside by the route's decision (in a flow, a message asking nothing; an exclusion; "
+            f"a turn the sensor ended): {aside}; cases the sensor ended (clarify, refused): {ended}")
 
 
 def latency_line(results: Sequence[CaseResult]) -> str:
