@@ -112,6 +112,21 @@ def test_a_rule_answers_questions_when_every_example_is_one():
     assert not answers_questions(AGENT.rule("lost_ticket"))  # "I lost my ticket" is no question
 
 
+WAIVER = Rule(id="waiver", condition_text="The customer asks about the late fee", action_text="Explain the fee.",
+              examples=["What is the late fee?", "Can you waive my late fee?"])
+
+
+@pytest.mark.parametrize("message", ["would you drop the fee if I pay today?", "What would you do in my place?"])
+def test_in_a_flow_a_request_put_as_a_question_keeps_a_rule_whose_own_questions_ask_that_way(message):
+    """The rule was written for that form ("can you waive my late fee?"); a rule whose questions only ask to know
+    is still not said to it, and an imperative or a value gets neither."""
+    agent = AGENT.model_copy(update={"rules": [*AGENT.rules, WAIVER]})
+    matched = [scored("late_change"), ScoredRule(rule_id="waiver", score=0.7, scope="GLOBAL")]
+    assert [m.rule_id for m in asked_rules(agent, session("cancel"), message, [], matched, [])] == ["waiver"]
+    for asks_nothing in ("waive the fee", "B-12", "yes"):
+        assert asked_rules(agent, session("cancel"), asks_nothing, [], matched, []) == []
+
+
 @pytest.mark.parametrize("message", ["change booking B-12 to Friday", "yes", "B-12", "can you change it for me?"])
 def test_in_a_flow_a_message_that_asks_nothing_gets_no_rule_that_answers_questions(message):
     notes: list[str] = []

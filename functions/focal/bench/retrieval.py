@@ -1,16 +1,15 @@
 """`focal bench retrieval`: how well and how fast the rule index retrieves.
 
 Labelled mode (`focal bench retrieval AGENT [--cases FILE] [--k 1,3,5,10]`): every case of a
-labelled set (default: retrieval.yaml beside the agent) goes through the code path a turn uses —
-`sync_index` into the embedded index (centred vectors, every key of every rule), the message
-embedded and centred as the retrieve stage does, the scope built by `turn_scope` from a session in
-the case's scenario/step, `search_rules` (keys folded into rules, competing flows; a message of several parts also part by part,
-focal.retrieval.message_parts), then the rule
-filter's similarity decision (`rule_match_threshold`, `rule_match_margin`, the competing flow; fire
-limits and relationships are left out: a fresh session, the mechanism alone). It prints recall@k
-(expected rule ids among the top k rules; "always included" hits do not count), recall and precision
-of what passes at the agent's threshold and around it, the expected ids that do not pass counted by the first
-check they fail (focal.bench.retrieval_misses), and the latency of a turn's retrieval
+labelled set (default: retrieval.yaml beside the agent) is read as a turn reads it
+(focal.bench.retrieval_turn): `sync_index` into the embedded index, then the sensor and retrieve stages
+themselves in a fresh session at the case's scenario/step (offline, no model), then the route's rule decision
+(focal.dialogue.rule_answers.matched_rules: the rule filter's thresholds and margins, a flow's resemblance set
+aside for an information request, a rule that answers questions set aside in a flow when the message asks none,
+fire limits and exclusions). It prints recall@k (expected rule ids among the top k rules; "always included" hits do
+not count), recall and precision of what the route matches at the agent's threshold and around it (a rule only
+entailed by a matched one counts when expected, never against precision), the expected ids that do not pass counted
+by the first similarity check they fail (focal.bench.retrieval_misses), and the latency of a turn's retrieval
 (p50/p95, with and without embedding the message).
 
 A case the turn would read in another of the agent's languages is matched in the multilingual space, as its turn
@@ -26,20 +25,19 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import yaml
 
 from focal.bench.retrieval_language import Spaces, case_language, search_case
-from focal.bench.retrieval_misses import miss_line
-from focal.dialogue.rule_filter import below
+from focal.bench.retrieval_misses import miss_cause, miss_line
+from focal.bench.retrieval_turn import TurnReading, bench_deps, decided, injection_classifier_loader, read_case
 from focal.models.agent import AgentConfig, Scope
-from focal.models.session import Session
 from focal.models.turn import ScoredRule
-from focal.ports import Embedder, RuleIndex
+from focal.ports import Embedder, RuleIndex, ScopeFilter
 from focal.retrieval.calibration import centred
 from focal.retrieval.matching import RuleHit, search_rules
-from focal.retrieval.message_parts import search_message
 from focal.retrieval.rules import indexed_scope_id, sync_index, turn_scope
 from focal.sensing.spaces import multilingual_turn
 
@@ -138,6 +136,7 @@ class CaseResult:
     candidates: list[ScoredRule]  # what a turn's retrieve stage returns: top_k + always included
     ms_search: float = 0.0  # centring, scope, search_rules and the similarity decision
     ms_embed: float = 0.0  # embedding the message (the sensor does it on a turn)
+    reading: TurnReading | None = None  # the session, message and commands the route decides with
 
 
 def scored(agent: AgentConfig, hits: list[RuleHit]) -> list[ScoredRule]:
@@ -147,46 +146,59 @@ def scored(agent: AgentConfig, hits: list[RuleHit]) -> list[ScoredRule]:
             for h in hits if (rule := agent.rule(h.rule_id)) is not None]
 
 
-def passing(agent: AgentConfig, candidates: list[ScoredRule], threshold: float | None = None) -> set[str]:
-    """The candidates the rule filter's similarity decision lets through (at `threshold`, else the agent's)."""
+def passing(agent: AgentConfig, candidates: list[ScoredRule], threshold: float | None = None,
+            reading: TurnReading | None = None, expected: Sequence[str] = ()) -> set[str]:
+    """The candidates the route matches (at `threshold`, else the agent's): the rule filter and the rule answers'
+    decisions, on the turn's `reading` (None: a fresh session outside any flow, no commands); a rule entailed by a
+    matched one only when `expected` (focal.bench.retrieval_turn.decided)."""
     if threshold is not None:
         agent = agent.model_copy(update={"retrieval": agent.retrieval.model_copy(update={"rule_match_threshold": threshold})})
-    return {c.rule_id for c in candidates if below(agent, candidates, c) is None}
+    return decided(agent, candidates, reading, expected)
 
 
 def run_cases(agent: AgentConfig, cases: Sequence[Case], embedder: Embedder, index: RuleIndex | None = None,
-              max_k: int = 10, multilingual: Embedder | None = None) -> list[CaseResult]:
-    """Each case through the turn's retrieval path: sync, embed and centre the message, scope, search, decide.
-    `multilingual`: the multilingual embedder, in whose space a case the turn reads in another language is matched
-    (focal.bench.retrieval_language); without it every case is matched in MiniLM's space."""
+              max_k: int = 10, multilingual: Embedder | None = None, classifier: Any = None) -> list[CaseResult]:
+    """Each case as a turn reads it (focal.bench.retrieval_turn): the sensor and retrieve stages on the synced index,
+    then the route's rule decision. `multilingual`: the multilingual embedder (default: the product's), in whose space
+    a case the turn reads in another language is matched (focal.bench.retrieval_language).
+    `classifier`: the loader of the agent's injection classifier, for pre-validation as deployed."""
     from focal.adapters.numpy_index import NumpyRuleIndex
+    from focal.adapters.use_embedder import shared_multilingual_embedder
 
     if index is None:
         index = NumpyRuleIndex()
+    if multilingual is None:  # a turn reads every message there too (pre-validation, a request for a person)
+        multilingual = shared_multilingual_embedder()
     spaces = Spaces(embedder, index, multilingual, NumpyRuleIndex() if multilingual is not None else None)
     sync_index(index, embedder, TENANT, agent)
+    deps = bench_deps(agent, embedder, index, multilingual, spaces.multilingual_index, classifier)
     clear = getattr(embedder, "clear_cache", None)
     results = []
     for n, case in enumerate(cases):
-        session = Session(tenant_id=TENANT, agent_id=agent.id, session_id=f"case-{n}", customer_id="bench",
-                          active_scenario_id=case.scenario, active_step_id=case.step)
         if clear:
             clear()  # a message the model has not seen, as on a turn
         t0 = time.perf_counter()
         vector = embedder.embed([case.message.strip()])[0]
         t1 = time.perf_counter()
-        query = centred(embedder, vector)
-        scope = turn_scope(TENANT, agent, session, [])
-        in_space = multilingual is not None and multilingual_turn(agent, case_language(agent, case.message))
-        hits = search_case(agent, spaces, scope, case.message, query) if in_space else \
-            search_message(agent, index, embedder, scope, case.message, query)
-        candidates = scored(agent, hits)
-        passing(agent, candidates)
+        state, reading, ms_retrieve = read_case(deps, n, case.message, case.scenario, case.step)
         t2 = time.perf_counter()
-        ranked = [h for h in (hits if in_space else search_rules(agent, index, scope, query, max_k, case.message))
-                  if h.reason == "similarity"]
-        results.append(CaseResult(case, ranked, candidates, (t2 - t1) * 1000, (t1 - t0) * 1000))
+        candidates = list(state.retrieve.candidates)
+        passing(agent, candidates, reading=reading)
+        t3 = time.perf_counter()
+        ranked = _ranked(agent, spaces, turn_scope(TENANT, agent, reading.session, []), case.message,
+                         centred(embedder, vector), max_k, multilingual)
+        results.append(CaseResult(case, ranked, candidates, (t3 - t2) * 1000 + ms_retrieve,
+                                  (t1 - t0) * 1000, reading))
     return results
+
+
+def _ranked(agent: AgentConfig, spaces: Spaces, scope: ScopeFilter, message: str, query: np.ndarray, max_k: int,
+            multilingual: Embedder | None) -> list[RuleHit]:
+    """The similarity hits folded into rules, best first, for recall@k (the turn's space and parts)."""
+    in_space = multilingual is not None and multilingual_turn(agent, case_language(agent, message))
+    hits = search_case(agent, spaces, scope, message, query) if in_space else \
+        search_rules(agent, spaces.index, scope, query, max_k, message)
+    return [h for h in hits if h.reason == "similarity"]
 
 
 def recall_at(results: Sequence[CaseResult], k: int) -> tuple[int, int, int]:
@@ -221,7 +233,7 @@ class ThresholdRow:
 def threshold_row(agent: AgentConfig, results: Sequence[CaseResult], threshold: float) -> ThresholdRow:
     row = ThresholdRow(threshold)
     for r in results:
-        passed = passing(agent, r.candidates, threshold)
+        passed = passing(agent, r.candidates, threshold, r.reading, r.case.expected)
         expected = set(r.case.expected)
         row.above_expected += len(passed & expected)
         unexpected = passed - expected
@@ -272,6 +284,7 @@ def labelled_report(agent: AgentConfig, results: Sequence[CaseResult], ks: Seque
                  f" ({row.above_expected} of {row.above_expected + row.expected_missed} expected ids pass,"
                  f" {row.above_unexpected} others)")
     lines.append(miss_line(agent, [(r.case.expected, r.candidates) for r in results]))
+    lines.append(route_line(agent, results))
     lines.append(latency_line(results))
     thin = thinly_labelled(agent, [r.case for r in results])
     if thin:
@@ -279,6 +292,16 @@ def labelled_report(agent: AgentConfig, results: Sequence[CaseResult], ks: Seque
     if show:
         lines += ["", *per_rule_lines(agent, results), "", *miss_lines(results, agent)]
     return "\n".join(lines)
+
+
+def route_line(agent: AgentConfig, results: Sequence[CaseResult]) -> str:
+    """Expected ids the similarity checks let through that the turn still does not match, and cases it ended early."""
+    ended = sum(1 for r in results if r.reading is not None and r.reading.ended)
+    aside = sum(1 for r in results for rule_id in r.case.expected
+                if miss_cause(agent, r.candidates, rule_id) is None
+                and rule_id not in passing(agent, r.candidates, reading=r.reading, expected=r.case.expected))
+    return (f"expected ids set aside by the route's decision (in a flow, a message asking nothing; an exclusion; "
+            f"a turn the sensor ended): {aside}; cases the sensor ended (clarify, refused): {ended}")
 
 
 def latency_line(results: Sequence[CaseResult]) -> str:
@@ -317,10 +340,11 @@ def _rule_line(agent: AgentConfig, rule_id: str, results: Sequence[CaseResult]) 
     mine = [r for r in results if rule_id in r.case.expected]
     ranks = [_rank(rule_id, r) for r in mine]
     scores = [_score(rule_id, r) for r in mine]
-    false_hits = sum(1 for r in results if rule_id not in r.case.expected and rule_id in passing(agent, r.candidates))
+    false_hits = sum(1 for r in results if rule_id not in r.case.expected
+                     and rule_id in passing(agent, r.candidates, reading=r.reading, expected=r.case.expected))
     at1 = sum(1 for x in ranks if x <= 1)
     at5 = sum(1 for x in ranks if x <= 5)
-    above = sum(1 for r in mine if rule_id in passing(agent, r.candidates))
+    above = sum(1 for r in mine if rule_id in passing(agent, r.candidates, reading=r.reading, expected=r.case.expected))
     mean_rank = f"{np.mean(ranks):.1f}" if ranks else "-"
     return (f"{rule_id:<20}{len(mine):>6}{at1:>5}{at5:>5}{mean_rank:>13}{_lowest(scores):>13}"
             f"{f'{above}/{len(mine)}':>11}{false_hits:>12}")
@@ -330,7 +354,7 @@ def miss_lines(results: Sequence[CaseResult], agent: AgentConfig) -> list[str]:
     lines = ["cases with an expected rule outside the top 5 or not passing, or a wrong rule passing:"]
     for n, r in enumerate(results):
         top5 = [h.rule_id for h in r.ranked[:5]]
-        passed = passing(agent, r.candidates)
+        passed = passing(agent, r.candidates, reading=r.reading, expected=r.case.expected)
         missing = [x for x in r.case.expected if x not in top5 or x not in passed]
         wrong = sorted(passed - set(r.case.expected))
         if missing or wrong:
@@ -356,15 +380,11 @@ def labelled(agent_path: str, cases_path: str | None, ks: Sequence[int], show: b
     problems = case_problems(agent, cases)
     if problems:
         raise ValueError(f"{path}: {len(problems)} problem(s)\n  " + "\n  ".join(problems))
-    multilingual = None
-    if embedder is None:  # the product's models: MiniLM, and the multilingual one for an agent of other languages
+    if embedder is None:  # the product's models
         from focal.adapters.onnx_embedder import shared_embedder
-        from focal.adapters.use_embedder import shared_multilingual_embedder
 
         embedder = shared_embedder()
-        if any(multilingual_turn(agent, lang) for lang in agent.languages):
-            multilingual = shared_multilingual_embedder()
-    results = run_cases(agent, cases, embedder, max_k=max(ks), multilingual=multilingual)
+    results = run_cases(agent, cases, embedder, max_k=max(ks), classifier=injection_classifier_loader())
     return labelled_report(agent, results, ks, show), results
 
 

@@ -13,11 +13,12 @@ flow looks the booking up and says what applies to it).
 
 from __future__ import annotations
 
+from focal.dialogue.rule_filter import Applies, filter_rules
 from focal.models.agent import AgentConfig, Rule
 from focal.models.context import Command
 from focal.models.session import Session
 from focal.models.turn import ScoredRule
-from focal.sensing.inquiry import asks_for_its_own_sake, asks_to_know, information_request
+from focal.sensing.inquiry import asks_anything, asks_for_its_own_sake, asks_to_know, information_request, sentences
 from focal.sensing.reply_words import indirect_question
 
 _VALUE_COMMANDS = ("SetSlot", "CorrectSlot")
@@ -39,23 +40,44 @@ def answers_questions(rule: Rule) -> bool:
     return all(asks_to_know(k) for k in keys)
 
 
+def takes_requests_put_as_questions(rule: Rule) -> bool:
+    """Some question of the rule's own keys asks the agent to act ("can you waive my late fee?", "which plan would you
+    recommend?"): the rule is written for messages of that form too."""
+    keys = rule.examples or [rule.condition_text]
+    return any(asks_to_know(s) and not asks_for_its_own_sake(s) for k in keys for s in sentences(k))
+
+
 def asked_rules(agent: AgentConfig, session: Session, message: str, commands: list[Command], matched: list[ScoredRule],
                 notes: list[str]) -> list[ScoredRule]:
     """`matched` without the soft rules that answer questions, inside a flow (or as one starts), when the
     message asks no question of its own: a request (also one put as a question: "can you change it?"), a
     value, a yes. "I want to cancel, where does the money go?" asks one, and keeps its rule; so does an indirect
-    question in any language ("quiero saber si puedo cancelar", "ich möchte wissen, ob…").
+    question in any language ("quiero saber si puedo cancelar", "ich möchte wissen, ob…"). A request put as a question
+    keeps a rule whose own keys ask that way too ("would you drop the late fine?" for a rule that voices "can you
+    waive my late fee?"): the rule was written for that form.
 
     Only rules matched by their own similarity are set aside: a rule another one pulls in (entails_rule_ids)
     comes with it."""
     in_flow = session.active_scenario_id is not None or any(c.name == "StartFlow" for c in commands)
     if not in_flow or asks_for_its_own_sake(message) or indirect_question(message) is not None:
         return matched
+    put_as_question = asks_anything(message)  # "would you drop the fine?": a request in the form of a question
     kept = []
     for m in matched:
         rule = agent.rule(m.rule_id)
-        if rule is not None and not rule.is_hard_constraint and m.reason == SIMILARITY and answers_questions(rule):
+        if rule is not None and not rule.is_hard_constraint and m.reason == SIMILARITY and answers_questions(rule) \
+                and not (put_as_question and takes_requests_put_as_questions(rule)):
             notes.append(f"rule {m.rule_id} not said: it answers questions, and the message asks for none")
             continue
         kept.append(m)
     return kept
+
+
+def matched_rules(agent: AgentConfig, session: Session, message: str, commands: list[Command], candidates: list[ScoredRule],
+                  notes: list[str], applies: Applies | None = None) -> list[ScoredRule]:
+    """The rules a turn matches among its candidates: the rule filter (a flow's resemblance set aside for a message
+    that only asks how things are), then without the rules that answer questions when the message asks none.
+    The route stage and `focal bench retrieval` both decide with it."""
+    matched = filter_rules(agent, session, candidates, notes, applies,
+                           flows_compete=not asks_about_rules(agent, message, commands))
+    return asked_rules(agent, session, message, commands, matched, notes)

@@ -14,7 +14,7 @@ from focal.dialogue.commands import CommandRun, execute
 from focal.dialogue.decision import apply_progress
 from focal.dialogue.flow import progress
 from focal.dialogue.notices import turn_language as conversation_language
-from focal.dialogue.rule_filter import filter_rules, record_fires
+from focal.dialogue.rule_filter import record_fires
 from focal.models.agent import AgentConfig
 from focal.models.context import Command
 from focal.models.session import Offer
@@ -138,10 +138,8 @@ def _match_rules(state: TurnState, agent: AgentConfig, deps: Deps) -> str | None
     llm = deps.llm(agent, state)
     applies = (model_applies(llm, agent, context.message, state.model_calls, decision.notes)
                if agent.retrieval.model_filter and llm.available(APPLICABILITY) else None)
-    state.route.matched_rules = filter_rules(agent, session, state.retrieve.candidates, decision.notes, applies,
-                                       flows_compete=not rule_answers.asks_about_rules(agent, context.message, state.sensor.commands))
-    state.route.matched_rules = rule_answers.asked_rules(agent, session, context.message, state.sensor.commands, state.route.matched_rules,
-                                                   decision.notes)
+    state.route.matched_rules = rule_answers.matched_rules(agent, session, context.message, state.sensor.commands,
+                                                           state.retrieve.candidates, decision.notes, applies)
     if (lang := language.noted(context.notes)) is not None:
         # a language the agent does not speak: no soft rule or flow is guessed from it (the composer says so)
         state.route.matched_rules = [m for m in state.route.matched_rules if (rule := agent.rule(m.rule_id)) and rule.is_hard_constraint]
