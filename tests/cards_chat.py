@@ -15,13 +15,14 @@ CARDS = Path(__file__).resolve().parents[1] / "examples" / "cards" / "agent.yaml
 
 
 class CardsChat:
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, customer: str = "c-verified") -> None:
+        """`customer`: c-verified (verified, card 1234) or c-unverified (card 5678)."""
         self.agent = load_agent(CARDS)
         self.deps = _fresh_deps(CARDS, None)
-        conv = Conversation(name=name, turns=[], customer_id="c-verified", profile={"is_verified": True},
+        conv = Conversation(name=name, turns=[], customer_id=customer, profile={"is_verified": customer == "c-verified"},
                             setup="tools.py:reset_state")
         self.runner = start_conversation(conv, self.agent, self.deps)
-        self.session, self.n = name, 0
+        self.session, self.n, self.customer = name, 0, customer
 
     def say(self, message: str, *drafts: str, reads: tuple[dict[str, Any], ...] = ()) -> TurnResult:
         """`reads`: the model's readings of the drafts' values (purpose `extract`), for what the offline reader leaves
@@ -34,7 +35,7 @@ class CardsChat:
         if reads:
             model.script("extract", [json.dumps(r) for r in reads])
         result = self.runner.turn(TurnRequest(tenant_id=TENANT_ID, agent_id=self.agent.id, session_id=self.session,
-                                              customer_id="c-verified", turn_id=f"{self.session}-{self.n}", message=message))
+                                              customer_id=self.customer, turn_id=f"{self.session}-{self.n}", message=message))
         assert not model.queues.get("generate"), "a scripted draft was not used: the turn did not test what it says"
         return result
 

@@ -38,3 +38,28 @@ def test_drafts_that_keep_breaking_a_rule_get_the_offline_answer_with_its_questi
     done = chat.say("yes")
     assert [c["tool_id"] for c in done.tool_calls] == ["open_dispute"], done.response
 
+
+
+# Recorded live (Qwen2.5-Coder-1.5B, Spanish, lost card): asked to put "Bloquearé la tarjeta que termina en 5678 y
+# pediré una nueva. ¿Sigo adelante?", the model asked only whether the card ends in 5678.
+CARD_ONLY = json.dumps({"text": "Entendido. ¿Podrías confirmar que la tarjeta termina en 5678?", "commitments": {}},
+                       ensure_ascii=False)
+
+
+def test_the_question_a_yes_answers_is_the_agents_own_confirmation():
+    offline = CardsChat("offline-card-question", customer="c-unverified")
+    offline.say("Me dejé la cartera en el autobús")
+    asked_offline = offline.say("5678")
+    yes_offline = offline.say("sí")
+
+    chat = CardsChat("model-card-question", customer="c-unverified")
+    chat.say("Me dejé la cartera en el autobús")
+    asked = chat.say("5678", CARD_ONLY)
+    assert (asked.scenario or {}).get("step_id") == "confirm_replacement", asked.response
+    # the model's statement stays, its question gives way to the agent's, which says what a yes does
+    assert asked.response == "Entendido. " + asked_offline.response, asked.response
+    assert "¿Podrías confirmar" not in asked.response
+    yes = chat.say("sí")
+    assert [c["tool_id"] for c in yes.tool_calls] == [c["tool_id"] for c in yes_offline.tool_calls] \
+        == ["order_replacement_card"], yes.tool_calls
+    assert yes.response == yes_offline.response

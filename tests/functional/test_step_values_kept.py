@@ -51,12 +51,16 @@ def test_an_outcome_that_asks_again_after_the_action_ran_is_the_steps_own_text()
     assert any("replacement_reference" in n for n in chat.notes()), chat.notes()
 
 
-def test_a_draft_that_shows_the_values_is_kept():
+def test_a_draft_that_shows_the_values_is_kept_and_asks_the_agents_own_question():
     chat = CardsChat("kept")
     draft = "Veo un cargo de $312.00 en Skyline Hotels (TX-1003). ¿Quiere que abra una reclamación por él?"
     result = _to_confirmation(chat, draft, reads=(PREDICTS_NOTHING,))
-    assert result.response == draft
+    # what the model states is said; the question a yes answers is the step's own (stages/step_values.py)
+    assert result.response == "Veo un cargo de $312.00 en Skyline Hotels (TX-1003). ¿Abro una reclamación?", result.response
     assert not any("left out" in n for n in chat.notes()), chat.notes()
+    as_own = "Veo un cargo de $312.00 en Skyline Hotels (TX-1003). ¿Abro una reclamación?"
+    again = _to_confirmation(CardsChat("kept-own-question"), as_own, reads=(PREDICTS_NOTHING,))
+    assert again.response == as_own  # the agent's question after statements that show the values: said as written
 
 
 def test_a_hostile_draft_at_that_turn_is_still_judged_by_enforcement():

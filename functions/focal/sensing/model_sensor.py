@@ -10,6 +10,7 @@ trace says why. What a valid answer may add to the offline reading is `focal.sen
 
 from __future__ import annotations
 
+import copy
 import inspect
 import json
 from functools import cache
@@ -44,6 +45,18 @@ class SensorOutput(BaseModel):
     ambiguity_reason: str | None = None
     commands: list[Command] = Field(default_factory=list)
     conditions: list[ConditionAnswer] = Field(default_factory=list, description="one reading per entry of `conditions`")
+
+
+def bounded_schema(agent: AgentConfig, rules: list[Rule]) -> dict[str, Any]:
+    """The answer's schema with its lists bounded by what this agent can be told: a command per slot of its largest
+    flow and three more (a start, a cancel, a dialogue act), a condition per rule asked. Under a grammar a small
+    model was seen looping on `{"name": "SetSlot", "flow": null, "slot": null, …}` to the token limit (five to
+    eight minutes a call on a loaded two-core machine, then no reading); bounded, the grammar closes the list."""
+    schema = copy.deepcopy(json_schema_of(SensorOutput))
+    most = max((sum(len(step.slots) for step in s.steps) for s in agent.scenarios), default=0)
+    schema["properties"]["commands"]["maxItems"] = most + 3
+    schema["properties"]["conditions"]["maxItems"] = len(rules)
+    return schema
 
 
 @cache
@@ -105,7 +118,7 @@ def model_sensor(
     constraints whose conditions the call also reads (focal.enforcement.conditions); `context`: the offline
     reading, whose scores choose the scenarios the prompt shows."""
     messages = sensor_prompt(agent, session, text, rules or [], context)
-    schema = json_schema_of(SensorOutput)
+    schema = bounded_schema(agent, rules or [])
     limited = _Limited(model, MAX_TOKENS)
     limit = MAX_TOKENS if limited.limited else None
     for attempt in (1, 2):

@@ -54,7 +54,7 @@ from focal.enforcement.variables import PURPOSE as READ_PURPOSE
 from focal.enforcement.variables import draft_variables, field_listing
 from focal.models.agent import AgentConfig, Rule
 from focal.models.turn import OUTPUT_CHECKS, CheckVerdict, Draft, EnforcementReport, TurnState, Violation
-from focal.stages.step_values import step_text_instead
+from focal.stages.step_values import own_question_instead, step_text_instead
 from focal.turn.budget import SPENT, budget_spent, start_budget
 from focal.turn.deps import Deps
 from focal.variables import known_variables, render, said_variables, spoken
@@ -343,15 +343,23 @@ def _violations(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Ru
 def _accept(agent: AgentConfig, state: TurnState, draft: Draft, rules: list[Rule]) -> TurnState:
     """A draft that passed every check is the answer."""
     report = state.enforce.report
-    draft = step_text_instead(agent, state, draft, lambda d: _own_text_problems(agent, state, rules, d)) or draft
+
+    def problems(own: Draft) -> list[str]:
+        return _own_text_problems(agent, state, rules, own)
+
+    draft = step_text_instead(agent, state, draft, problems) or draft
+    asked, offered = own_question_instead(agent, state, draft, problems)
+    draft = asked or draft
     state.response = draft.text
     state.enforce.feedback = []
     if draft.agent_text and _is_fallback_text(agent, state, draft.text):
         report.fallback_used = True  # the violated rule's own fallback text is what the customer hears
         state.execution_path = "fallback"
-    if any(v.lane not in CHECK_LANES for v in report.violations) and not _offer_still_shown(agent, state, draft.text):
-        # An earlier draft of this turn broke a hard constraint: unless the compliant draft puts the same
-        # offer to the customer, the step's side effect must not run on a "yes" to an offer that was blocked.
+    if not offered or (any(v.lane not in CHECK_LANES for v in report.violations)
+                       and not _offer_still_shown(agent, state, draft.text)):
+        # An earlier draft of this turn broke a hard constraint (or the agent's own question could not be said):
+        # unless the draft said puts the same offer to the customer, the step's side effect must not run on a "yes"
+        # to an offer that was blocked.
         _withdraw_confirmation(state)
     return state
 

@@ -18,8 +18,10 @@ from focal.dialogue.confidence import value_written
 from focal.dialogue.offer_shown import shown
 from focal.generation.offline import compose
 from focal.models.agent import AgentConfig
+from focal.models.localized import original_of
 from focal.models.turn import Draft, TurnState
-from focal.variables import known_variables, placeholders, spoken, unknown
+from focal.text.sentences import sentences
+from focal.variables import known_variables, placeholders, render, spoken, unknown
 
 
 def own_template(agent: AgentConfig, state: TurnState) -> tuple[str, str] | None:
@@ -85,3 +87,63 @@ def step_text_instead(agent: AgentConfig, state: TurnState, draft: Draft,
     state.route.decision.notes.append(f"{why}: the step's own text said instead")
     state.generate.drafts.append(replacement)
     return replacement
+
+
+def _own_question(agent: AgentConfig, state: TurnState) -> tuple[str, str] | None:
+    """(the step's confirmation question as `agent` words it, its template); None: a value of it is unknown."""
+    d = state.route.decision
+    step = agent.step(d.scenario_id, d.step_id)
+    said = spoken(agent, known_variables(agent, state.session, state.profile))
+    question = question_to_ask(agent, step, state.sensor.context) if step is not None else None
+    return None if question is None or unknown(question, said) else (render(question, said), question)
+
+
+def _asked(text: str) -> list[str]:
+    return [" ".join(s.split()).casefold() for s in sentences(text) if "?" in s]
+
+
+def _shows_values(agent: AgentConfig, state: TurnState, template: str, statements: list[str]) -> bool:
+    known = known_variables(agent, state.session, state.profile)
+    return bool(statements) and not values_left_out(agent, template, known, spoken(agent, known), " ".join(statements))
+
+
+def _put_instead(agent: AgentConfig, state: TurnState, statements: list[str], own: tuple[str, str]) -> str:
+    """The draft's statements, then the agent's question: its question sentences alone when the statements already
+    show every value the question shows (as `offer_shown` counts an offer), else all of it."""
+    question, template = own
+    if _shows_values(agent, state, template, statements):
+        return " ".join([*statements, *(s for s in sentences(question) if "?" in s)])
+    return " ".join([*statements, question])
+
+
+def own_question_instead(agent: AgentConfig, state: TurnState, draft: Draft,
+                         problems_of: Callable[[Draft], list[str]]) -> tuple[Draft | None, bool]:
+    """At a confirmation, the question the customer's yes answers is the agent's own: a model's passed draft keeps
+    what it states and its questions give way to the step's confirmation question. A model asked to put "I'll block
+    the card ending 5678 and order a new one. Shall I go ahead?" was seen asking only "can you confirm the card ends
+    in 5678?" — every value shown, yet a yes to it would block and replace the card, which it never said.
+
+    Returns (the draft to say instead or None, whether the offer is put to the customer). The own question is said
+    only when enforcement finds nothing against it with no model call; else the model's draft is said and the offer
+    counts as not put (the caller withdraws the confirmation: no yes may run what the customer was not asked)."""
+    d = state.route.decision
+    if draft.source != "model" or d.action != "confirm" or state.enforce.report.violations:
+        return None, True
+    own = _own_question(agent, state)
+    statements = [s for s in sentences(draft.text) if "?" not in s]
+    if own is not None and _asked(draft.text) == _asked(own[0]) and _shows_values(agent, state, own[1], statements):
+        return None, True  # the agent's own question, after statements that show its values
+    original = original_of(agent)
+    in_original = _own_question(original, state) if original is not agent else None
+    replacement = Draft(
+        text=_put_instead(agent, state, statements, own) if own else draft.text, source="offline",
+        commitments=draft.commitments,
+        original_text=_put_instead(original, state, statements, in_original) if in_original else None)
+    problems = ["a value of the question is unknown"] if own is None else problems_of(replacement)
+    if problems:
+        d.notes.append(f"the model's draft does not ask the confirmation of {d.step_id} in the agent's words, and "
+                       f"they cannot be said ({'; '.join(problems)}): the offer is not put")
+        return None, False
+    d.notes.append(f"the model's question gives way to the confirmation of {d.step_id} in the agent's words")
+    state.generate.drafts.append(replacement)
+    return replacement, True
