@@ -4,8 +4,8 @@
 The exact phrase is always tried first (focal.sensing.extraction); this reading is the second chance, for a phrase of
 two or three words, within one clause of the message:
 
-- in the phrase's order, with at most MAX_GAP other words between two of its words;
-- in any order, next to each other or one word apart, when every word of the phrase is a word of its own (three
+- in the phrase's sequence, with at most MAX_GAP other words between two of its words;
+- in any sequence, next to each other or one word apart, when every word of the phrase is a word of its own (three
   letters or more, no negation): "pipe burst" for "burst pipe", never "power, no gas" for "no power".
 
 A phrase with a negation ("no power", "kein Strom", "sin luz") is only ever read as written: words around a negation
@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from itertools import permutations
 
-MAX_GAP = 2  # other words allowed between two words of the phrase, in its order
+MAX_GAP = 2  # other words allowed between two words of the phrase, in its sequence
 MAX_PHRASE_WORDS = 3
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 # where a clause ends: a value named after one of these belongs to another statement
@@ -38,8 +38,8 @@ def _clauses(text: str) -> list[tuple[int, str]]:
     return out
 
 
-def _in_order(words: list[str], said: list[str]) -> int | None:
-    """The index in `said` where the phrase's words start, in order with gaps of at most MAX_GAP; None if nowhere."""
+def _in_sequence(words: list[str], said: list[str]) -> int | None:
+    """The index in `said` where the phrase's words start, in sequence with gaps of at most MAX_GAP; None if nowhere."""
     for first in (i for i, w in enumerate(said) if w == words[0]):
         at, ok = first, True
         for word in words[1:]:
@@ -53,16 +53,16 @@ def _in_order(words: list[str], said: list[str]) -> int | None:
     return None
 
 
-def _any_order(words: list[str], said: list[str]) -> int | None:
-    """The index where the phrase's words stand together in another order (at most one other word among them)."""
+def _any_sequence(words: list[str], said: list[str]) -> int | None:
+    """The index where the phrase's words stand together in another sequence (at most one other word among them)."""
     span = len(words) + 1
-    for order in permutations(words):
-        if list(order) == words:
+    for arrangement in permutations(words):
+        if list(arrangement) == words:
             continue
         for start in range(len(said)):
             window = said[start:start + span]
-            if window and window[0] == order[0] and _in_order(list(order), window) == 0 \
-                    and _spread(list(order), window) <= span:
+            if window and window[0] == arrangement[0] and _in_sequence(list(arrangement), window) == 0 \
+                    and _spread(list(arrangement), window) <= span:
                 return start
     return None
 
@@ -86,9 +86,9 @@ def loose_starts(phrase: str, text: str) -> list[int]:
     for offset, clause in _clauses(text):
         found = list(_WORD.finditer(clause))
         said = [m.group(0).lower() for m in found]
-        index = _in_order(words, said)
+        index = _in_sequence(words, said)
         if index is None and swappable:
-            index = _any_order(words, said)
+            index = _any_sequence(words, said)
         if index is not None:
             starts.append(offset + found[index].start())
     return starts

@@ -35,7 +35,7 @@ def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str])
     better; an unmistakable request (score ≥ exit_intent_threshold) still starts its flow, and so does a statement
     that gives a value the flow collects ("Huele a gas en mi cocina" fills the problem the report flow asks about):
     it is that flow's request, whatever a rule on its topic says. A question stays the rule's, values or not ("How
-    much did I pay for order A1004?").
+    much did I pay for my booking PNR-41?").
     """
     assert state.session is not None
     soft = [m for m in state.route.matched_rules if (r := agent.rule(m.rule_id)) and not r.is_hard_constraint]

@@ -120,7 +120,7 @@ def own_question_instead(agent: AgentConfig, state: TurnState, draft: Draft,
                          problems_of: Callable[[Draft], list[str]]) -> tuple[Draft | None, bool]:
     """At a confirmation, the question the customer's yes answers is the agent's own: a model's passed draft keeps
     what it states and its questions give way to the step's confirmation question. A model asked to put "I'll block
-    the card ending 5678 and order a new one. Shall I go ahead?" was seen asking only "can you confirm the card ends
+    the card ending 5678 and send you a new one. Shall I go ahead?" was seen asking only "can you confirm the card ends
     in 5678?" — every value shown, yet a yes to it would block and replace the card, which it never said.
 
     Returns (the draft to say instead or None, whether the offer is put to the customer). The own question is said
