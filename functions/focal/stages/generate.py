@@ -3,7 +3,8 @@
 State (focal.models.turn): reads `route`, `sensor.context`, `retrieve.episodes`, `tools.tool_calls`, `enforce`
 (the feedback of a regeneration, `report.own_words`), `session`, `profile`; owns `generate` (one draft appended
 per run; `model_refused` once the model's answer was no draft: an echo, a loop, a prompt block — then no more
-generation calls that turn, the offline composer drafts as with no model); sets `execution_path`, `suggested_questions` and notes on `route.decision`.
+generation calls that turn, the offline composer drafts as with no model); sets `execution_path`,
+`suggested_questions` and notes on `route.decision`.
 """
 
 from __future__ import annotations
@@ -125,8 +126,9 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     if (why := _hopeless(agent, state, llm, variables)) is not None:
         return _composed(agent, state, said, why)
     if state.generate.model_refused is not None:
-        state.route.decision.notes.append(
-            f"no generation call: the model's answer was refused this turn ({state.generate.model_refused}); offline composer used")
+        refused = state.generate.model_refused
+        state.route.decision.notes.append(f"no generation call: the model's answer was refused this turn ({refused}); "
+                                          "offline composer used")
     elif llm.available("generate"):
         if _model_draft(agent, state, llm, said):
             return state
