@@ -7,12 +7,12 @@ agent's expressions. A model that ignores the schema and answers in prose is sti
 plain text, read by the offline tripwire and, where it could promise something, verified.
 
 An answer that echoes a prompt block or loops to the token limit is no draft: the caller takes the
-agent's own words instead, and never asks again with a longer prompt. So is one that repeats the customer's own
-words in the customer's voice (`ECHO_WORDS` words in a row, or a whole shorter message or draft, one of them the
-customer's "me", "my", "je", "mi", "ma", "mein"…): small models append the message to their answer, or answer with
-it, and an instruction put to the agent ("ask me for my full card number") is then said to the customer as the
-agent's. Repeating what the customer named (an address, a
-product) in the agent's voice is no echo.
+agent's own words instead, and asks the model for no more drafts that turn (a regeneration gets the same
+answer). So is one that repeats the customer's own words in the customer's voice (`ECHO_WORDS` words in a
+row, or a whole shorter message or draft, one of them the customer's "me", "my", "je", "mi", "ma", "mein"…):
+small models append the message to their answer, or answer with it, and an instruction put to the agent
+("ask me for my full card number") is then said to the customer as the agent's. Repeating what the customer
+named (an address, a product) in the agent's voice is no echo.
 """
 
 from __future__ import annotations

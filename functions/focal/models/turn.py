@@ -331,6 +331,8 @@ class GenerateOutput(BaseModel):
     """Written by generate: every draft of the turn, in order (enforce records its verdicts on each)."""
 
     drafts: list[Draft] = Field(default_factory=list)
+    model_refused: str | None = Field(
+        default=None, description="why the model's answer was no draft this turn (an echo, a loop…): not asked again")
 
 
 class EnforceOutput(BaseModel):

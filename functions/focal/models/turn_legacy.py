@@ -32,6 +32,7 @@ SECTION_OF: dict[str, tuple[str, str]] = {
     "confidence_factors": ("tools", "confidence_factors"),
     "confidence_reasons": ("tools", "confidence_reasons"),
     "drafts": ("generate", "drafts"),
+    "model_refused": ("generate", "model_refused"),
     "enforcement": ("enforce", "report"),
     "feedback": ("enforce", "feedback"),
 }

@@ -2,7 +2,9 @@
 
 State (focal.models.turn): reads `route`, `sensor.context`, `retrieve.episodes`, `tools.tool_calls`, `enforce`
 (the feedback of a regeneration, `report.own_words`), `session`, `profile`; owns `generate` (one draft appended
-per run); sets `execution_path`, `suggested_questions` and notes on `route.decision`.
+per run; `model_refused` once the model's answer was no draft: an echo, a loop, a prompt block — then no more
+generation calls that turn, the offline composer drafts as with no model); sets `execution_path`,
+`suggested_questions` and notes on `route.decision`.
 """
 
 from __future__ import annotations
@@ -89,6 +91,9 @@ def _model_draft(agent: AgentConfig, state: TurnState, llm: Any, variables: dict
         return True
     if parsed is not None:
         call.ok, call.note = False, parsed.problem or "unusable answer"
+        # A refused answer (an echo, a loop, a prompt block) is the model's, not the draft's: a regeneration's
+        # feedback cannot fix it and a small model answers the same way again, so the turn asks no more drafts.
+        state.generate.model_refused = call.note
     state.route.decision.notes.append(f"generation model gave no usable answer ({call.note or 'no reply'}); offline composer used")
     return False
 
@@ -120,7 +125,11 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     llm = deps.llm(agent, state)
     if (why := _hopeless(agent, state, llm, variables)) is not None:
         return _composed(agent, state, said, why)
-    if llm.available("generate"):
+    if state.generate.model_refused is not None:
+        refused = state.generate.model_refused
+        state.route.decision.notes.append(f"no generation call: the model's answer was refused this turn ({refused}); "
+                                          "offline composer used")
+    elif llm.available("generate"):
         if _model_draft(agent, state, llm, said):
             return state
     elif budget_spent(llm):
