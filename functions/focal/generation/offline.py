@@ -246,7 +246,17 @@ def _escalate(t: _Turn) -> list[str]:
         said = _said(t.state, f"template of {step.id}", step.response_template, t.variables)
         if said is not None and said not in parts:
             parts.append(said)
-    return [*parts, ESCALATE]
+    return parts if _announced(t) else [*parts, ESCALATE]
+
+
+def _announced(t: _Turn) -> bool:
+    """Whether the agent's own hand-off text (focal.stages.route: a matched rule whose examples ask for a person) is
+    said on this turn: it announces the hand-off, and the engine's notice after it would say it twice."""
+    rule_id = t.state.route.decision.handoff_rule_id
+    rule = t.agent.rule(rule_id) if rule_id else None
+    if rule is None or not rule.response_template or unknown(rule.response_template, t.variables):
+        return False
+    return render(rule.response_template, t.variables) in t.rules
 
 
 def _clarify(t: _Turn) -> list[str]:

@@ -104,6 +104,9 @@ class RouteDecision(BaseModel):
         default=None, description="escalate by a flow's transition: why (the person taking over is told)")
     escalated_at: str | None = Field(
         default=None, description="escalate by a flow's transition: the step it handed over from, 'scenario_id.step_id'")
+    handoff_rule_id: str | None = Field(
+        default=None, description="escalate: a matched rule whose own examples ask for a person — its text announces "
+        "the hand-off, so the engine's notice is not said after it")
     scenario_id: str | None = None
     step_id: str | None = None
     started_scenario_id: str | None = Field(default=None, description="the active scenario when the turn began")

@@ -24,6 +24,7 @@ from focal.retrieval.applicability import model_applies
 from focal.sensing import language, lexicon
 from focal.sensing.locale_reading import reading_in
 from focal.sensing.offers import hold_values
+from focal.sensing.person_request import asks_for_a_person
 from focal.turn.deps import Deps
 from focal.variables import known_variables
 
@@ -203,6 +204,20 @@ def _turn_confidence(state: TurnState) -> float:
     )
 
 
+def _own_handoff_rule(state: TurnState, agent: AgentConfig, deps: Deps) -> str | None:
+    """A matched soft rule with a text of its own whose examples are heard asking for a person
+    (focal.sensing.person_request): the agent's own words for a hand-off ("I'll pass this conversation to our team,
+    who reply during opening hours"), as a flow whose entry examples ask for a person is its own way of handing over."""
+    if deps.multilingual_embedder is None:
+        return None
+    for match in state.route.matched_rules:
+        rule = agent.rule(match.rule_id)
+        if rule and not rule.is_hard_constraint and rule.response_template and rule.examples \
+                and asks_for_a_person(deps.multilingual_embedder, tuple(rule.examples)):
+            return rule.id
+    return None
+
+
 def run(state: TurnState, deps: Deps) -> TurnState:
     r = state.request
     agent = deps.configs.get_agent(r.tenant_id, r.agent_id)
@@ -218,6 +233,8 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     session.offer = asked or session.offer
     decision.executed = list(run_.executed)
     _decide(state, agent, run_, lang)
+    if decision.action == "escalate":
+        decision.handoff_rule_id = _own_handoff_rule(state, agent, deps)
     if decision.action == "clarify" and session.offer is not None and not session.offer.values:
         with reading_in(conversation_language(state)):  # the offer this turn opened keeps the message's values
             hold_values(agent, session, context, datetime.fromtimestamp(deps.clock(), UTC).date())
