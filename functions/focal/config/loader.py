@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import copy
-import hashlib
+import functools
 import sys
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -241,29 +239,14 @@ def stripped(raw: Any) -> Any:
     return _strip_lines(raw)
 
 
-_PARSED: OrderedDict[tuple[bytes, str | None], LoadedAgent] = OrderedDict()
-_PARSED_KEPT = 32
-_parsed_lock = threading.Lock()
-
-
 def parse_agent_text(text: str, source: str = "<agent>", base_dir: str | None = None) -> LoadedAgent:
     """Parse YAML text; never raises for bad input, returns the problems instead. The same text read again in a
     process (the config store, `focal test`'s suite, a reload) is parsed once: the kept result is a pure function
     of the text, and each caller gets its own deep copy to change as it likes."""
-    key = (hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest(), base_dir)
-    with _parsed_lock:
-        kept = _PARSED.get(key)
-        if kept is not None:
-            _PARSED.move_to_end(key)
-    if kept is None:
-        kept = _parsed(text, base_dir)
-        with _parsed_lock:
-            _PARSED[key] = kept
-            while len(_PARSED) > _PARSED_KEPT:
-                _PARSED.popitem(last=False)
-    return copy.deepcopy(kept)
+    return copy.deepcopy(_parsed(text, base_dir))
 
 
+@functools.lru_cache(maxsize=32)
 def _parsed(text: str, base_dir: str | None) -> LoadedAgent:
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_AGENT_BYTES:
