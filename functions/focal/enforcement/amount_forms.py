@@ -116,7 +116,8 @@ _REPEAT = re.compile(
     r"every\s+(?:day|week|month|year)|(?:daily|weekly|monthly|yearly|annually)\b)\b"
     rf"|(?:[$€£]\s?(?:{_FIGURE})|\b(?:{_FIGURE})\s?(?:dollars?|bucks|euros?|pounds))\s+(?:a\s+(?:day|week|month|year|night)|more)\b"
     r"|\bx\s?[$€£]"
-    rf"|\b{_COUNT}\s+(?:separate\s+|more\s+|additional\s+|equal\s+)?[a-z]+s\s+of\b", _I)
+    # "two credits of": several things, each with an amount; "10 days of the return" is a duration, no count of things
+    rf"|\b{_COUNT}\s+(?:separate\s+|more\s+|additional\s+|equal\s+)?(?!(?:{_TIME_UNITS})\b)[a-z]+s\s+of\b", _I)
 
 
 # Money over several things: "on AC100 and AC200", "for both lines", "on all three".

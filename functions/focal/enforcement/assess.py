@@ -111,6 +111,10 @@ def _numeric(agent: AgentConfig, rules: list[Rule], f: ProfileFieldDefinition, d
     uncertain = reading.uncertain.get(name)
     if uncertain is None and name not in reading.values and name not in declared:
         return  # nothing said, nothing declared: the field keeps what the turn knows
+    if uncertain is not None and name in reading.repeated:
+        # "€60 each day for 5 days", "two refunds of €60": the total is more than any amount written (or declared)
+        _needs(reading, result.verify, f, uncertain)
+        return
     candidates = _candidates(agent, f, draft, reading, known, declared)
     base = declared.get(name)
     bad = sorted(c for c in candidates if (base is None or c > float(base)) and not holds_for(rules, name, c, known))

@@ -61,6 +61,7 @@ class AmountReading:
     uncertain: str | None = None
     cue: bool = False                                 # the draft talks about the field
     unexplained: list[float] = field(default_factory=list)  # amounts no known value explains
+    repeated: bool = False  # promised more than once: the total is unread, no amount the draft writes bounds it
 
 
 @lru_cache(maxsize=64)
@@ -269,6 +270,7 @@ class _Reader:
             # "I'll send you the cost of it": a promise whose amount is in words the reading cannot place
             reading.uncertain = f"the answer promises an amount the offline reading cannot place (\"{self.unread[0].strip()}\")"
         reading.uncertain = self._several() or reading.uncertain
+        reading.repeated = self._total_unread()
         reading.uncertain = reading.uncertain or self._exception(reading.cue)
         if t.promised:
             reading.value = max(t.promised)
@@ -315,6 +317,10 @@ class _Reader:
         if self.repeats:
             return f"the answer promises an amount more than once (\"{self.repeats[0]}\"): the total is not read"
         return None
+
+    def _total_unread(self) -> bool:
+        """One amount promised more than once ("€60 each day"): no amount the draft writes bounds the total."""
+        return bool(self.repeats) and len({round(v, 2) for v in self.tally.promised}) <= 1
 
     def _exception(self, cue: bool) -> str | None:
         """"I can't credit $75... but for you, $75, done": a refusal or a limit with an exception is no refusal."""

@@ -56,6 +56,7 @@ class DraftReading:
     values: dict[str, Any] = field(default_factory=dict)     # what the draft states, field by field
     uncertain: dict[str, str] = field(default_factory=dict)  # field → why its value cannot be read reliably
     unexplained: dict[str, list[float]] = field(default_factory=dict)  # the amounts behind an uncertainty
+    repeated: set[str] = field(default_factory=set)  # fields promised more than once: no written amount bounds them
 
 
 def _worth_asking(field: ProfileFieldDefinition, draft: str) -> bool:
@@ -125,6 +126,8 @@ class _Draft:
         if amount.uncertain:
             reading.uncertain[f.field_name] = amount.uncertain
             reading.unexplained[f.field_name] = amount.unexplained
+            if amount.repeated:
+                reading.repeated.add(f.field_name)
         return bool(amount.uncertain or (amount.cue and amount.value is None and may_state_amount(text, kind)))
 
     def _whole_in_words(self) -> bool:

@@ -85,24 +85,53 @@ def _words(text: str) -> list[str]:
     return [w for w in _WORD.findall(text) if w.lower() not in FILLER]
 
 
+def _grammar(word: str) -> bool:
+    """A word of grammar in a language the engine reads, elided forms included: "C'est", "qu'il", "it's" are a
+    clitic of one or two letters joined to a word of grammar ("l'aéroport" is not: "aéroport" names something)."""
+    pieces = [p for p in word.lower().split("'") if p]
+    return bool(pieces) and all(any(p in STOPWORDS[lang] for lang in STOPWORDS) or (len(p) <= 2 and len(pieces) > 1)
+                                for p in pieces)
+
+
 def _joined(words: list[str]) -> str | None:
     """The words of the free text; none when only words of grammar are left, in any language the engine reads ("Es"
-    of "Es CR-10421" answering a booking reference in Spanish names no one)."""
-    if not words or len(words) > MAX_REMAINDER_WORDS or all(any(w.lower() in STOPWORDS[lang] for lang in STOPWORDS)
-                                                            for w in words):
+    of "Es CR-10421" or "C'est" of "C'est RK204518" answering a booking reference names no one)."""
+    if not words or len(words) > MAX_REMAINDER_WORDS or all(_grammar(w) for w in words):
         return None
     return " ".join(words)
 
 
-def free_text_slot(scenario: Scenario | None, session: Session, step: Step | None) -> Slot | None:
+def without_label(value: str, labels: frozenset[str]) -> str:
+    """A free-text value without the words before it that only say which value it is: "surname Martin" or "my
+    surname is Martin" for the slot `driver_surname` is "Martin". `labels`: the words naming the slot (its field's
+    name and display name); the leading words go only when one of them is such a word and something is left."""
+    words = list(_WORD.finditer(value))
+    cut, named = 0, False
+    for m in words:
+        w = m.group(0).lower()
+        if w in labels:
+            named, cut = True, m.end()
+        elif w in FILLER or _grammar(w) or w in _LABEL_LINKS:
+            cut = m.end() if named else cut
+        else:
+            break
+    rest = value[cut:].lstrip(" :,-–—=")
+    return rest if named and _WORD.search(rest) else value
+
+
+_LABEL_LINKS = frozenset("is es est ist lautet".split())  # "my surname is", "mi apellido es", "mon nom est"
+
+
+def free_text_slot(scenario: Scenario | None, session: Session, step: Step | None,
+                   patterned: frozenset[str] = frozenset()) -> Slot | None:
     """The first string slot still empty at or after the current step, step by step (no validation-free guess
-    beyond the flow's own sequence)."""
+    beyond the flow's own sequence). `patterned`: the string slots a field's pattern reads, never free text."""
     if scenario is None or step is None:
         return None
     ids = [s.id for s in scenario.steps]
     start = ids.index(step.id) if step.id in ids else 0
     for st in scenario.steps[start:]:
         for slot in st.slots:
-            if slot.type == "string" and session.slots.get(slot.name) in (None, ""):
+            if slot.type == "string" and slot.name not in patterned and session.slots.get(slot.name) in (None, ""):
                 return slot
     return None

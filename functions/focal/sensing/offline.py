@@ -23,7 +23,15 @@ from focal.sensing.confirmation_reply import confirmation_answer
 from focal.sensing.extraction import coerce, extract
 from focal.sensing.malformed_id import near_miss
 from focal.sensing.offers import MAX_OPTIONS
-from focal.sensing.slot_reading import fill_rest, last_agent_message, message_entities, slot_commands, slot_field
+from focal.sensing.slot_reading import (
+    fill_rest,
+    label_words,
+    last_agent_message,
+    message_entities,
+    patterned_slots,
+    slot_commands,
+    slot_field,
+)
 from focal.variables import PENDING, placeholders
 
 STOP_ACTS = ("HumanHandoff", "CancelFlow")  # explicit exits: they break stickiness
@@ -305,10 +313,13 @@ def _whole_message(turn: _Turn) -> None:
     if (step is None or session.flow_state != "waiting_for_slot" or turn.commands or turn.acts or not text.strip()
             or lexicon.is_question(text) or lexicon.is_reply_word(text)):
         return
-    waiting = next((s for s in step.slots if s.type == "string" and session.slots.get(s.name) in (None, "")), None)
+    patterned = patterned_slots(turn.agent, turn.active)
+    waiting = next((s for s in step.slots if s.type == "string" and s.name not in patterned
+                    and session.slots.get(s.name) in (None, "")), None)
     if waiting is not None:
         flow = turn.active.id if turn.active else None
-        turn.commands.append(Command(name="SetSlot", flow=flow, slot=waiting.name, value=text.strip()))
+        value = digression.without_label(text.strip(), label_words(turn.agent, waiting))
+        turn.commands.append(Command(name="SetSlot", flow=flow, slot=waiting.name, value=value))
 
 
 def courtesy_topic(text: str) -> str:

@@ -201,10 +201,26 @@ def fill_rest(agent: AgentConfig, session: Session, text: str, commands: list[Co
     filled = [c for c in commands if c.name == "SetSlot" and c.flow == session.active_scenario_id]
     if not filled or not any(s.name == c.slot for c in filled for s in (step.slots if step else [])):
         return []
-    slot = digression.free_text_slot(active, session, step)
+    slot = digression.free_text_slot(active, session, step, patterned_slots(agent, active))
     if slot is None or any(c.slot == slot.name for c in commands):
         return []
     rest = digression.remainder(text, [c.value for c in filled])
-    if rest is None or not slot_value_valid(slot, rest):
+    if rest is None:
+        return []
+    rest = digression.without_label(rest, label_words(agent, slot))
+    if not slot_value_valid(slot, rest):
         return []
     return [Command(name="SetSlot", flow=session.active_scenario_id, slot=slot.name, value=rest)]
+
+
+def patterned_slots(agent: AgentConfig, scenario: Scenario | None) -> frozenset[str]:
+    """The flow's string slots whose field has a pattern: read by that pattern only, never as free text (a time of
+    day "at 5pm" is its pattern's match; "C'est" left over beside a booking reference is none)."""
+    return frozenset(s.name for s in flow_slots(agent, scenario) if s.type == "string" and slot_field(agent, s).pattern)
+
+
+def label_words(agent: AgentConfig, slot: Slot) -> frozenset[str]:
+    """The words that name a slot: its field's name and display name ("driver_surname", "Main driver's surname")."""
+    field = slot_field(agent, slot)
+    words = re.findall(r"[^\W\d_]+", f"{slot.name.replace('_', ' ')} {field.display_name or ''}".lower())
+    return frozenset(w for w in words if len(w) > 2 and w not in GENERIC_NOUNS)
