@@ -7,6 +7,9 @@ text hash (source "focal synthesised"); the validation ones are measured, never 
 tests/data/injection_training/emotional_classes.yaml, in the same format, holds one class the permissive corpora do
 not teach: a story of grief, illness or hardship around a request for internal material or to skip a check, and the
 same stories around ordinary requests (source "focal emotional", a (source, label) group of its own).
+tests/data/injection_training/upset_classes.yaml, too: ordinary messages of upset, grieving or hurried customers and
+everyday uses of attack-ish words, and the same moods and authority claims around a request to break a rule (source
+"focal upset").
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ SOURCE = "focal synthesised"
 TEMPLATES = DATA / "injection_training" / "synthesised_classes.yaml"
 EMOTIONAL_SOURCE = "focal emotional"
 EMOTIONAL = DATA / "injection_training" / "emotional_classes.yaml"
+UPSET_SOURCE = "focal upset"
+UPSET = DATA / "injection_training" / "upset_classes.yaml"
 _SLOT = re.compile(r"\{(\w+)\}")
 
 
@@ -67,3 +72,8 @@ def synthesised_rows(path: Path = TEMPLATES) -> list[Row]:
 def emotional_rows(path: Path = EMOTIONAL) -> list[Row]:
     """The emotional class's attack and ordinary rows of every language (source EMOTIONAL_SOURCE)."""
     return [r for rows in rows_by_language(path, EMOTIONAL_SOURCE).values() for r in rows]
+
+
+def upset_rows(path: Path = UPSET) -> list[Row]:
+    """The upset customers' rows of every language, both sides (source UPSET_SOURCE)."""
+    return [r for rows in rows_by_language(path, UPSET_SOURCE).values() for r in rows]

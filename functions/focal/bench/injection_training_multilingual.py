@@ -45,7 +45,7 @@ from focal.bench.injection_corpora import (
     translated_text_sets,
 )
 from focal.bench.injection_example_texts import inputs_digest
-from focal.bench.injection_synthesised import EMOTIONAL, emotional_rows, synthesised_rows
+from focal.bench.injection_synthesised import EMOTIONAL, UPSET, emotional_rows, synthesised_rows, upset_rows
 from focal.bench.injection_training import SEED, _digest, group_weights, train_mlp, training_rows
 from focal.sensing.injection_classifier import MULTILINGUAL_DATA_FILE, EmbeddingClassifier, to_bytes
 
@@ -76,12 +76,13 @@ def other_language_rows(held: list[Row]) -> list[Row]:
             if " ".join(r.text.lower().split()) not in keys]
 
 
-def multilingual_rows(shared: Path, synthesised: bool = True, emotional: bool = False) -> list[Row]:
+def multilingual_rows(shared: Path, synthesised: bool = True, emotional: bool = False, upset: bool = False) -> list[Row]:
     """Train and val rows in every language, the translated ordinary rows included (held out removed); with
     `synthesised`, also the rows synthesised per class, and with `emotional` the emotional class's (stories around
     a request for internal material or to skip a check, and around ordinary requests; not in the shipped file, see
-    INJECTION_CLASSIFIER.md)."""
-    extra = (synthesised_rows() if synthesised else []) + (emotional_rows() if emotional else [])
+    INJECTION_CLASSIFIER.md), with `upset` the upset customers' (tests/data/injection_training/upset_classes.yaml)."""
+    extra = ((synthesised_rows() if synthesised else []) + (emotional_rows() if emotional else [])
+             + (upset_rows() if upset else []))
     return dedupe(training_rows(shared) + other_language_rows(heldout_rows(shared)) + extra)
 
 
@@ -168,6 +169,8 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--emotional", action="store_true",
                         help="learn from the emotional class's rows too (tests/data/injection_training/"
                              "emotional_classes.yaml; measured in session 11, not in the shipped file)")
+    parser.add_argument("--upset", action="store_true",
+                        help="learn from the upset customers' rows too (tests/data/injection_training/upset_classes.yaml)")
     parser.add_argument("--without", action="append", default=[],
                         help="a training source left out and measured, per language, with the held-out ones "
                              "(a by-source check)")
@@ -241,7 +244,8 @@ def recorded(rows: list[Row], args: argparse.Namespace) -> dict:
     return {"seed": SEED, "hidden": args.hidden, "members": args.members, "language_directions": args.directions,
             "rows_digest": _digest(rows), "inputs_digest": inputs_digest(),
             "train_rows": sum(r.split == "train" for r in rows), "left_out": args.without,
-            **({"emotional_digest": hashlib.sha256(EMOTIONAL.read_bytes()).hexdigest()[:16]} if args.emotional else {})}
+            **({"emotional_digest": hashlib.sha256(EMOTIONAL.read_bytes()).hexdigest()[:16]} if args.emotional else {}),
+            **({"upset_digest": hashlib.sha256(UPSET.read_bytes()).hexdigest()[:16]} if args.upset else {})}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -252,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
 
     args = _arguments(argv)
     shared = Path(args.shared)
-    every = [r for r in multilingual_rows(shared, args.synthesised, args.emotional) if has_words(injection_view(r.text))]
+    every = [r for r in multilingual_rows(shared, args.synthesised, args.emotional, args.upset) if has_words(injection_view(r.text))]
     rows = [r for r in every if r.source not in args.without]
     views = ViewVectors(shared_multilingual_embedder(), Path(args.cache) if args.cache else None, one_at_a_time=True)
     final = fit(views, rows, args.directions, args.hidden, args.members)
