@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from focal.dialogue.rule_answers import answers_questions, asked_rules, asks_about_rules
+from focal.dialogue.rule_answers import STATES_ITS_QUESTION_BY, answers_questions, asked_rules, asks_about_rules
 from focal.dialogue.rule_filter import filter_rules
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule, Scenario, Scope, Step
 from focal.models.context import Command
@@ -157,3 +157,22 @@ def test_an_information_request_lets_no_flow_resemblance_set_its_rule_aside():
     beaten = scored("cancel_limit", score=0.45, flow_score=0.62)
     assert filter_rules(AGENT, session(), [beaten], []) == []
     assert [m.rule_id for m in filter_rules(AGENT, session(), [beaten], [], flows_compete=False)] == ["cancel_limit"]
+
+
+def test_in_a_flow_a_statement_that_voices_a_global_rules_question_keeps_the_rule_only_when_clear_of_every_flow():
+    """'I have no idea how late I can still cancel' asks the limit without a question mark: the GLOBAL rule is kept when
+    it scores three margins above the best flow, set aside when a flow comes nearer or no flow was compared."""
+    message = "I have no idea how late I can still cancel"
+    margin = AGENT.retrieval.rule_match_margin
+    clear = scored("cancel_limit", score=0.75, flow_score=0.75 - STATES_ITS_QUESTION_BY * margin - 0.01)
+    near = scored("cancel_limit", score=0.75, flow_score=0.75 - STATES_ITS_QUESTION_BY * margin + 0.05)
+    assert [m.rule_id for m in asked_rules(AGENT, session("cancel"), message, [], [clear], [])] == ["cancel_limit"]
+    assert asked_rules(AGENT, session("cancel"), message, [], [near], []) == []
+    assert asked_rules(AGENT, session("cancel"), message, [], [scored("cancel_limit", score=0.75)], []) == []
+
+
+def test_a_scenario_rule_is_never_kept_for_a_statement_its_own_flow_does_not_compete_with():
+    """late_change belongs to the cancel flow, which its flow score leaves out: a request that flow serves would look
+    clear of every other flow."""
+    far_from_others = scored("late_change", score=0.9, flow_score=0.1)
+    assert asked_rules(AGENT, session("cancel"), "change booking B-12 to Friday", [], [far_from_others], []) == []
