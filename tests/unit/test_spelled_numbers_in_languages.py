@@ -38,6 +38,8 @@ def test_an_amount_in_words_is_read_with_its_currency(lang, text, amount):
     ("one hour late", False, "1 hour late"),
     ("two adults and a dog", False, "two adults and a dog"),  # no count of what the field counts
     ("twelve fifty hours", False, "twelve fifty hours"),  # 12.50 or 1250: no one number
+    ("two hours, no make that twenty", False, "two hours, no make that twenty"),  # which one counts is not clear
+    ("one bag, delayed five hours", False, "one bag, delayed 5 hours"),  # "one" beside it is an article as often
     ("five", False, "five"),  # a bare number answers something else: only the count's own prompt reads it
     ("five", True, "5"),
     ("one.", True, "1"),
