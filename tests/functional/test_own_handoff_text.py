@@ -47,3 +47,20 @@ def test_inside_a_flow_the_own_text_also_stands_in_for_the_notice(tmp_path: Path
         {"user": "Can I talk to a real person instead?",
          "expect": {"execution_path": "escalate", "response_contains": OWN, "response_not_contains": NOTICE}},
     ])
+
+
+def test_a_request_for_one_of_the_businesss_own_people_is_a_request_for_a_person(tmp_path: Path):
+    # "mechanics" names the desk's people in its own hand-off example ("Put me through to one of your mechanics"):
+    # asked for in other words, inside the flow, it hands over as the generic words do (focal.sensing.staff_words)
+    passes(tmp_path, AGENT, "", [
+        {"user": "Is my bike repaired yet?", "expect": {"step": "ask"}},
+        {"user": "Could I speak to one of the mechanics please?",
+         "expect": {"execution_path": "escalate", "response_contains": OWN, "response_not_contains": NOTICE}},
+    ])
+
+
+def test_a_question_about_the_businesss_people_is_no_request_for_one(tmp_path: Path):
+    passes(tmp_path, AGENT, "", [
+        {"user": "Is my bike repaired yet?", "expect": {"step": "ask"}},
+        {"user": "Are your mechanics certified?", "expect": {"execution_path": "respond", "step": "ask"}},
+    ])

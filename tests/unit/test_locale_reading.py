@@ -9,6 +9,7 @@ from datetime import date
 import pytest
 
 from focal.models.agent import ProfileFieldDefinition
+from focal.sensing import date_words, relative_dates
 from focal.sensing.extraction import read_value
 from focal.sensing.locale_reading import DateReaderUnavailable, dates_as_read, figures_as_read, reading_in
 from focal.sensing.locale_words_cldr import TABLE, derive
@@ -68,8 +69,24 @@ def test_the_shipped_locale_words_are_cldrs():
     assert json.loads(TABLE.read_text(encoding="utf-8")) == derive()
 
 
+def _forget_library_words() -> None:
+    for cached in (date_words._info, date_words.filler, date_words.vocabulary, date_words._weekday_names,
+                   date_words._month_names, relative_dates._phrases, relative_dates._counts):
+        cached.cache_clear()
+
+
+@pytest.fixture
+def no_library_words_kept():
+    """The library's words read by earlier tests are forgotten before (else they stand in for a missing library,
+    and the outcome depends on which tests ran first) and after (nothing read without it is kept)."""
+    _forget_library_words()
+    yield
+    _forget_library_words()
+
+
 @pytest.mark.parametrize(("lang", "text"), [("es", "Quiero llegar el 3 de mayo"), ("de", "übermorgen bitte"),
                                             ("fr", "le 5 juin")])
+@pytest.mark.usefixtures("no_library_words_kept")
 def test_without_dateparser_a_date_in_another_language_is_unknown_never_read_as_english(monkeypatch, lang, text):
     for name in [m for m in sys.modules if m == "dateparser" or m.startswith("dateparser.")] or ["dateparser"]:
         monkeypatch.setitem(sys.modules, name, None)  # importing it raises ImportError, as where it is not installed

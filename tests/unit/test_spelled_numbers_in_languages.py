@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from focal.sensing import locale_reading
-from focal.text.number_words import spelled_as_digits
+from focal.text.number_words import spelled_as_digits, spelled_counts
 
 
 @pytest.mark.parametrize(("lang", "text", "read"), [
@@ -29,3 +29,20 @@ def test_articles_english_and_ids_are_left_alone(lang, text):
                                                       ("fr", "cinquante euros", "EUR 50")])
 def test_an_amount_in_words_is_read_with_its_currency(lang, text, amount):
     assert locale_reading.figures_as_read(text, lang) == amount
+
+
+@pytest.mark.parametrize(("text", "answering", "expected"), [
+    ("my flight was delayed five hours", False, "my flight was delayed 5 hours"),
+    ("twenty-two nights in Rome", False, "22 nights in Rome"),
+    ("a hundred and ten minutes late", False, "110 minutes late"),
+    ("one hour late", False, "1 hour late"),
+    ("two adults and a dog", False, "two adults and a dog"),  # no count of what the field counts
+    ("twelve fifty hours", False, "twelve fifty hours"),  # 12.50 or 1250: no one number
+    ("two hours, no make that twenty", False, "two hours, no make that twenty"),  # which one counts is not clear
+    ("one bag, delayed five hours", False, "one bag, delayed 5 hours"),  # "one" beside it is an article as often
+    ("five", False, "five"),  # a bare number answers something else: only the count's own prompt reads it
+    ("five", True, "5"),
+    ("one.", True, "1"),
+])
+def test_english_counts_in_words_are_read_as_digits(text, answering, expected):
+    assert spelled_counts(text, ["hours", "night", "minutes"], answering) == expected

@@ -1,5 +1,5 @@
-"""Building what an agent's first turn would build: its rule index, its intent index, the dialogue-act index (and, for
-an agent speaking another language, the request for a person in the multilingual space), the pre-validation exemplars
+"""Building what an agent's first turn would build: its rule index, its intent index, the dialogue-act index, the
+request for a person in the multilingual space (and the agent's own words for its people), the pre-validation exemplars
 (with the agent's own), the injection classifier's data and the refusal texts the answer checks compare with.
 
 `focal test` calls it before the first conversation, so the start-up is paid (and measured) once and not
@@ -18,6 +18,7 @@ from focal.sensing.injection_exemplars import exemplar_index
 from focal.sensing.intents import intent_index
 from focal.sensing.person_request import person_index
 from focal.sensing.spaces import LOAD_ERRORS
+from focal.sensing.staff_words import own_handoff_examples, staff_words
 from focal.turn.deps import Deps
 
 
@@ -28,6 +29,7 @@ def warm_agent(deps: Deps, tenant_id: str, agent: AgentConfig) -> None:
     if deps.multilingual_embedder is not None:
         try:  # the request for a person, in every language (a missing model is said by the turn that needs it)
             person_index(deps.multilingual_embedder)
+            staff_words(deps.multilingual_embedder, own_handoff_examples(deps.multilingual_embedder, agent))
         except LOAD_ERRORS:
             pass
     pre = agent.pre_validation

@@ -12,8 +12,9 @@ a no) are read with the extractors of the values the question showed, the slots 
   time"): one question about that detail, quoting what was shown ("Is your home address 5 Lake Road?"), and
   nothing runs until the customer answers it.
 
-Anything else (a condition, a refused value, a question, a hedge, words about none of the shown values) is not read
-here: the sensor's ordinary reading stands, and the question is asked again.
+A yes followed only by thanks ("ja, und danke für die schnelle Hilfe") is a yes. Anything else (a condition, a refused
+value, a question, a hedge, another request, words about none of the shown values) is not read here: the sensor's
+ordinary reading stands, and the question is asked again.
 
 In Spanish, German and French alike: the opening yes or no, the words of a condition or a refusal and the words that
 carry an agreeing value ("oui, allez-y avec 10 euros sur VC123456") are each language's (focal.sensing.reply_words),
@@ -313,6 +314,9 @@ def _commands(session: Session, out: _Reading, details: str, asked: str, opening
             and len(_carrier_words(details, out.agrees, asked)) <= MAX_CARRIER_WORDS:
         # the opening yes is the lexicon's, and the details only add agreement: as sure as a plain yes
         notes.append("act affirm (lexicon: a yes whose details agree with the values shown)")
+        return [Command(name="AffirmConfirmation", flow=flow)]
+    if not opening_no and not out.agrees and confirmation_words.only_thanks(details):
+        notes.append("act affirm (lexicon: a yes with thanks after it)")
         return [Command(name="AffirmConfirmation", flow=flow)]
     return None
 

@@ -60,6 +60,26 @@ def puts_a_condition(details: str) -> bool:
                 or reply_words.contains("refuse", details))
 
 
+_AND = r"(?:and|und|y|e|et)"  # the word that joins thanks to the yes ("ja, und danke")
+_THANKS_EN = ("thanks", "thank you", "many thanks", "cheers")
+_FOR = r"(?:for|für|fuer|por|pour)"  # what the thanks are for: no value of its own when it holds no figure
+# a second clause after the thanks ("thanks, and also a second one free", "danke und auch B30254"): more than thanks
+_MORE = re.compile(r"\b(?:and|und|y|et|also|auch|también|aussi|but|aber|pero|mais|please|bitte|por favor|s'il vous)\b",
+                   re.IGNORECASE)
+
+
+def only_thanks(details: str) -> bool:
+    """The details after a yes only thank ("and thanks for the quick help", "und danke für die schnelle Hilfe",
+    "merci pour votre aide"): thanks, in English or the turn's language, and what they are for, with no figure, no
+    second clause and no question; such a yes is as sure as a plain one."""
+    if _MORE.search(re.sub(rf"^{_AND}\s+", "", details.strip(), flags=re.IGNORECASE)):
+        return False
+    said = set(_THANKS_EN) | reply_words.words("thanks", current())
+    thanks = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(said, key=len, reverse=True))
+    return re.fullmatch(rf"(?:{_AND}\s+)?(?:{thanks})(?:\s+(?:so\s+much|a\s+lot|again|schön|beaucoup|bien))?"
+                        rf"(?:\s+{_FOR}\s+[^\W\d_]+(?:[\s'’-]+[^\W\d_]+)*)?[\s.!]*", details, re.IGNORECASE) is not None
+
+
 def markers(details: str, explicit: bool) -> list[re.Match[str]]:
     """Where words introduce a value in the details, in order: the turn's language's and English."""
     found = list((_EXPLICIT if explicit else _MARKER).finditer(details))

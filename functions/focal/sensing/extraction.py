@@ -16,6 +16,7 @@ from focal.sensing import dates, lexicon
 from focal.sensing.locale_reading import answer_date, as_read
 from focal.sensing.money import message_amount, spelled_numbers
 from focal.sensing.phrase_match import loose_starts
+from focal.text.number_words import spelled_counts
 from focal.text.sentences import hinted_sentences
 
 _MONEY = re.compile(
@@ -152,6 +153,8 @@ def read_value(field: ProfileFieldDefinition, text: str, whole_message_for_strin
     text = as_read(kind, text, today, answering, field.date_side)  # figures and dates of the turn's language
     if kind in ("money", "percentage"):
         text = spelled_numbers(text)
+    elif kind in ("integer", "number"):
+        text = spelled_counts(text, field.extraction_hints, answering)  # English counts of the field's units in words
     if field.pattern:
         decided, value = _by_pattern(field.pattern, kind, text)
         if decided:

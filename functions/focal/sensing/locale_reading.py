@@ -272,9 +272,9 @@ def dates_as_read(text: str, today: date | None = None, answering: bool = False,
     lang = lang or current()
     if lang not in LANGS or not any(c.isalpha() or c.isdigit() for c in text):
         return text
-    text = _numeric_dates(without_ordinal_marks(text, lang), lang)
     base = datetime.combine(today or date(2000, 1, 1), datetime.min.time())
     try:  # CLDR's phrases the library reads only word by word ("pasado mañana", "vendredi prochain")
+        text = _numeric_dates(without_ordinal_marks(text, lang), lang)
         text = read_relative_days(text, lang, today, answering, lambda phrase: _library_day(phrase, lang, base))
     except DateWordsUnavailable as exc:
         raise DateReaderUnavailable(lang, str(exc)) from exc

@@ -45,6 +45,7 @@ from focal.sensing.prevalidation import blocking_failures, prevalidate, refusal_
 from focal.sensing.provenance import from_customer
 from focal.sensing.sensor_merge import merge_readings
 from focal.sensing.spaces import LOAD_ERRORS, MultilingualSpaceUnavailable, embed_message, read_in_space
+from focal.sensing.staff_words import GENERIC, own_handoff_examples, said_generically, staff_words
 from focal.sensing.turn_language import ENGLISH, turn_language
 from focal.turn.budget import budget_spent, start_budget
 from focal.turn.deps import Deps
@@ -82,7 +83,7 @@ def _understand(state: TurnState, deps: Deps, agent: AgentConfig, text: str, vec
     space_notes: list[str] = []
     scores, multilingual = read_in_space(state.request.tenant_id, agent, lang, deps.embedder, vector,
                                          deps.multilingual_embedder, text, space_notes)
-    acts, heard = _act_readings(deps, text, vector, multilingual, space_notes, state.degraded)
+    acts, heard = _act_readings(deps, agent, text, vector, multilingual, space_notes, state.degraded)
     if heard and (own := _own_handoff_flow(deps, agent, scores)) is not None:
         heard = None  # the agent's own flow for it starts by its intent, with its confirmation and transfer tool
         space_notes.append(f"request for a person left to the agent's own flow {own}")
@@ -122,13 +123,14 @@ def _understand(state: TurnState, deps: Deps, agent: AgentConfig, text: str, vec
     return merged
 
 
-def _act_readings(deps: Deps, text: str, vector: np.ndarray, multilingual: np.ndarray | None, notes: list[str],
-                  degraded: list[str]) -> tuple[dict[str, float] | None, dict[str, str] | None]:
+def _act_readings(deps: Deps, agent: AgentConfig, text: str, vector: np.ndarray, multilingual: np.ndarray | None,
+                  notes: list[str], degraded: list[str]) -> tuple[dict[str, float] | None, dict[str, str] | None]:
     """The English act exemplars' similarities (an English turn), and the acts heard by their meaning.
 
     The request for a person is read by its meaning in the multilingual space in every language, English included
     (focal.sensing.person_request): from the vector the intent match computed, or, for a turn matched in MiniLM's
-    space, from its own multilingual vector. The other acts: the English exemplars at `sensor.act_similarity`, or in
+    space, from its own multilingual vector; in the agent's own words for its people as well
+    (focal.sensing.staff_words). The other acts: the English exemplars at `sensor.act_similarity`, or in
     the multilingual space the lexicon's word tables (focal.sensing.reply_words). An English turn whose multilingual
     reading cannot be made goes on without it (`degraded: ["person_request"]`, and a note): its intents, values and
     other acts are MiniLM's; a turn matched in the multilingual space has failed closed before (read_in_space)."""
@@ -136,13 +138,13 @@ def _act_readings(deps: Deps, text: str, vector: np.ndarray, multilingual: np.nd
         return None, None
     if multilingual is not None:
         assert deps.multilingual_embedder is not None  # read_in_space refused a turn without it
-        how = person_request(deps.multilingual_embedder, multilingual)
+        how = person_request(deps.multilingual_embedder, multilingual) or _in_own_words(deps, agent, text)
         return None, ({"handoff": how} if how else None)
     similarities = act_index(deps.embedder).similarities(vector)
     try:
         vector_there = embed_message(deps.multilingual_embedder, [text], ENGLISH)[0]
         assert deps.multilingual_embedder is not None  # embed_message refused None
-        how = person_request(deps.multilingual_embedder, vector_there)
+        how = person_request(deps.multilingual_embedder, vector_there) or _in_own_words(deps, agent, text)
     except (MultilingualSpaceUnavailable, *LOAD_ERRORS) as exc:
         logger.error("request for a person not read: multilingual model unavailable (%s)", type(exc).__name__)
         notes.append("request for a person not read: the multilingual model is unavailable")
@@ -150,6 +152,16 @@ def _act_readings(deps: Deps, text: str, vector: np.ndarray, multilingual: np.nd
             degraded.append(PERSON_REQUEST)
         return similarities, None
     return similarities, ({"handoff": how} if how else None)
+
+
+def _in_own_words(deps: Deps, agent: AgentConfig, text: str) -> str | None:
+    """How the message was heard asking for a person once the agent's own words for its people are said as "staff"
+    ("Could I speak to one of the mechanics?"), or None."""
+    embedder = deps.multilingual_embedder
+    assert embedder is not None
+    said = said_generically(text, staff_words(embedder, own_handoff_examples(embedder, agent)))
+    how = person_request(embedder, embed_message(embedder, [said], None)[0]) if said else None
+    return f"{how}, its word for the agent's people said as {GENERIC!r}" if how else None
 
 
 def _own_handoff_flow(deps: Deps, agent: AgentConfig, scores: list[IntentScore]) -> str | None:

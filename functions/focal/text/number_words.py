@@ -112,6 +112,36 @@ def number_value(words: str) -> int | None:
     return value if i == len(tokens) else None
 
 
+_COUNT_RUN = re.compile(rf"({WORD_RUN.pattern})\s+([^\W\d_]+)", re.IGNORECASE)
+
+
+def _counted(word: str, units: list[str]) -> bool:
+    """`word` is one of `units` (the words of what the field counts, "hours"), singular or plural."""
+    word = word.lower()
+    firsts = [unit.lower().split()[0] for unit in units if unit.strip()]
+    return any(word in (u, f"{u}s") or u == f"{word}s" for u in firsts)
+
+
+def spelled_counts(text: str, units: list[str], answering: bool = False) -> str:
+    """`text` with the counts an English customer spells out in digits where they count one of `units` (the
+    field's words for what it counts): "delayed five hours" → "delayed 5 hours" for hours, when the run is one
+    well-formed number (`number_value`); "two adults and a dog" counts no hours, and with another number in words
+    beside it ("two GB, no make that twenty") none is read. `answering` (the text answers a prompt for this count):
+    the text that is only a number ("five", "one") is that number."""
+    if answering and (whole := WORD_RUN.fullmatch(text.strip(" .!?"))) is not None \
+            and (value := number_value(whole.group(0))) is not None:
+        return str(value)
+
+    def replace(m: re.Match[str]) -> str:
+        value = number_value(m.group(1)) if _counted(m.group(2), units) else None
+        return m.group(0) if value is None else f"{value} {m.group(2)}"
+    read = _COUNT_RUN.sub(replace, text)
+    # another number in words left beside the count ("two GB, no make that twenty"): which one counts is not clear,
+    # so none is read (the count is asked again); "one" and "a" are articles as often as counts
+    left = [v for m in WORD_RUN.finditer(read) if (v := number_value(m.group(0))) is None or v >= 2]
+    return text if left else read
+
+
 # Languages text2num reads whole numbers of; English stays with `number_value`, which is stricter ("twelve fifty").
 _TEXT2NUM_LANGS = frozenset({"es", "de", "fr"})
 
