@@ -221,6 +221,11 @@ def thresholds(verdicts: list[Verdict]) -> list[str]:
     if on:
         lines.append(f"  evidence: on-topic scored drafts' lowest cosines {', '.join(f'{s:.2f}' for s in on[:3])} "
                      f"(median {statistics.median(on):.2f}) of {len(on)}")
+    by_sentence = [v for v in verdicts if v.passed and "sentence by sentence" in v.reason]
+    if by_sentence:  # below the domain floor as a whole, kept by its sentences (focal.enforcement.draft_parts)
+        lines.append(f"  kept sentence by sentence below the domain floor: on topic "
+                     f"{sum(v.case.label == 'on_topic' for v in by_sentence)}, off topic "
+                     f"{sum(v.case.label != 'on_topic' for v in by_sentence)}")
     for label, title in (("off", "off-topic caught by"), ("on", "on-topic rejected by")):
         rejected = [v for v in verdicts if v.passed is False and (v.case.label == "on_topic") == (label == "on")]
         if rejected:
