@@ -104,8 +104,6 @@ def test_a_read_back_of_the_thread_reaches_the_customer_when_the_route_lost_it(a
     ("cards", "Comment faire une mousse au chocolat ?",
      "Avec plaisir ! Faites fondre le chocolat, incorporez les jaunes puis les blancs montés en neige, et laissez prendre "
      "au frais. Pour votre carte, je reste à votre disposition."),
-    ("retail", "Who painted the Mona Lisa?",
-     "Good question! It was painted by Leonardo da Vinci in the early 1500s. Do you need help with an order?"),
 ])
 def test_a_sentence_about_the_business_does_not_carry_an_off_topic_answer(agents, tmp_path, name, message, draft):
     """Read sentence by sentence, the answer sits nearest the off-business question: the draft still fails."""
