@@ -30,6 +30,7 @@ def agents(tmp_path_factory) -> dict[str, Path]:
     tmp = tmp_path_factory.mktemp("off-topic-answers")
     copies = {name: _checked_copy(tmp, name) for name in ("retail", "cards")}
     copies["retail_four"] = _checked_copy(tmp, "retail", into="retail_four", languages=["en", "es", "de", "fr"])
+    copies["pizza_four"] = _checked_copy(tmp, "pizza", into="pizza_four", languages=["en", "es", "de", "fr"])
     return copies
 
 
@@ -47,14 +48,16 @@ def _checked_copy(tmp: Path, name: str, into: str = "", languages: list[str] | N
     return path
 
 
-def _turn(agent: Path, tmp_path: Path, message: str, draft: str, expect: dict) -> TurnReport:
+def _turn(agent: Path, tmp_path: Path, message: str, draft: str, expect: dict, before: tuple[str, ...] = ()) -> TurnReport:
+    """The turn that answers `message` with the model's `draft`, after the customer's messages `before` (offline)."""
     generated = json.dumps({"text": draft, "commitments": {}}, ensure_ascii=False)
-    conversation = {"name": message, "turns": [{"user": message, "model": {"generate": [generated]}, "expect": expect}]}
+    turns = [{"user": m} for m in before] + [{"user": message, "model": {"generate": [generated]}, "expect": expect}]
     suite = tmp_path / "suite.yaml"
-    suite.write_text(yaml.safe_dump({"conversations": [conversation]}, allow_unicode=True), encoding="utf-8")
+    suite.write_text(yaml.safe_dump({"conversations": [{"name": message, "turns": turns}]}, allow_unicode=True),
+                     encoding="utf-8")
     report = run_suite(agent, suite)
-    assert report.conversations and report.conversations[0].turns, "\n" + format_report(report)
-    return report.conversations[0].turns[0]
+    assert report.conversations and len(report.conversations[0].turns) == len(turns), "\n" + format_report(report)
+    return report.conversations[0].turns[-1]
 
 
 @pytest.mark.parametrize(("name", "message", "draft"), [
@@ -87,3 +90,23 @@ def test_an_answer_to_an_off_topic_question_never_reaches_the_customer(agents, t
 def test_a_draft_about_the_business_still_reaches_the_customer(agents, tmp_path, name, message, draft):
     turn = _turn(agents[name], tmp_path, message, draft, {})
     assert not any("not about the agent's business" in line for line in turn.why), turn.why
+
+
+def test_a_read_back_of_the_thread_reaches_the_customer_when_the_route_lost_it(agents, tmp_path):
+    """The draft as a whole sits below the domain floor (the route put the bare address out of scope); its first
+    sentence takes up the earlier message and the address together (focal.enforcement.draft_parts)."""
+    draft = "Prima, eine große Margherita an die Hauptstraße 12. Passt das so?"
+    turn = _turn(agents["pizza_four"], tmp_path, "Hauptstraße 12", draft, {}, before=("Eine große Margherita",))
+    assert turn.response.strip() == draft, turn.why
+
+
+@pytest.mark.parametrize(("name", "message", "draft"), [
+    ("cards", "Comment faire une mousse au chocolat ?",
+     "Avec plaisir ! Faites fondre le chocolat, incorporez les jaunes puis les blancs montés en neige, et laissez prendre "
+     "au frais. Pour votre carte, je reste à votre disposition."),
+])
+def test_a_sentence_about_the_business_does_not_carry_an_off_topic_answer(agents, tmp_path, name, message, draft):
+    """Read sentence by sentence, the answer sits nearest the off-business question: the draft still fails."""
+    turn = _turn(agents[name], tmp_path, message, draft, {})
+    assert draft[:30] not in turn.response
+    assert any("not about the agent's business" in line for line in turn.why), turn.why

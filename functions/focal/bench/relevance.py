@@ -206,6 +206,15 @@ PATHS = (("below the threshold", "does not address"), ("closer to unrelated cont
          ("off the agent's business", "not about the agent's business"))
 
 
+def _kept_by_sentence(verdicts: list[Verdict]) -> list[str]:
+    """How many drafts below the domain floor as a whole were kept by their sentences (focal.enforcement.draft_parts)."""
+    kept = [v for v in verdicts if v.passed and "sentence by sentence" in v.reason]
+    if not kept:
+        return []
+    on = sum(v.case.label == "on_topic" for v in kept)
+    return [f"  kept sentence by sentence below the domain floor: on topic {on}, off topic {len(kept) - on}"]
+
+
 def thresholds(verdicts: list[Verdict]) -> list[str]:
     """The thresholds the check ran with and the evidence for them on this set: the on-topic drafts' lowest scores
     against the cosine threshold and the off-topic drafts caught by each part of the check."""
@@ -221,6 +230,7 @@ def thresholds(verdicts: list[Verdict]) -> list[str]:
     if on:
         lines.append(f"  evidence: on-topic scored drafts' lowest cosines {', '.join(f'{s:.2f}' for s in on[:3])} "
                      f"(median {statistics.median(on):.2f}) of {len(on)}")
+    lines += _kept_by_sentence(verdicts)
     for label, title in (("off", "off-topic caught by"), ("on", "on-topic rejected by")):
         rejected = [v for v in verdicts if v.passed is False and (v.case.label == "on_topic") == (label == "on")]
         if rejected:

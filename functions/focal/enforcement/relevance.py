@@ -21,7 +21,8 @@ What is compared with what
   question ("The capital of Australia is Canberra.") sits close to its message; it fails when its closeness to the
   agent's own words (in its language, and across languages to the file's when the draft is in another) and to the
   conversational moves stays below a share of how close those words sit to one another, and the route put the turn
-  out of scope or the message is off the business too.
+  out of scope or the message is off the business too — unless its sentences, read one at a time, show the business
+  and none of them is about something else (focal.enforcement.draft_parts: a polite decline that steers back).
 - A draft of a non-English turn (or one that clearly reads as another declared language) is scored the same way
   in the multilingual space, its cosines put on MiniLM's scale by the pair's languages
   (focal.enforcement.relevance_space): MiniLM reads other languages by their surface. The threshold is met by the
@@ -51,7 +52,8 @@ from typing import Any
 
 import numpy as np
 
-from focal.enforcement.domain_fit import agent_scale, off_domain
+from focal.enforcement.domain_fit import FLOOR_SHARE, agent_scale, off_domain
+from focal.enforcement.draft_parts import EARLIER_MESSAGES, Bank, read_draft, sentences
 from focal.enforcement.relevance_space import CROSS, SAME, Space, relevance_space
 from focal.enforcement.topic import CONVERSATIONAL_MOVES, UNRELATED_KINDS, UNRELATED_TEXTS, domain_texts, own_words
 from focal.models.agent import AgentConfig
@@ -244,8 +246,32 @@ def check_relevance(
     if model is None:
         meaning = _closeness(agent, space, answer_vec, message_vec, fixed, fixed_vecs, filled, threshold, earlier)
         surface = None if space.english else _surface(agent, state, text, embedder, fixed, filled, threshold, earlier)
-        return _cosine_verdict(agent, meaning, surface, threshold, state.route.decision.action == "out_of_scope")
+        verdict = _cosine_verdict(agent, meaning, surface, threshold, state.route.decision.action == "out_of_scope")
+        return _by_sentence(state, text, space, message_vec, meaning, verdict)
     return _model_verdict(model, text, [message] + filled + earlier + fixed, earlier, threshold)
+
+
+OFF_DOMAIN = "the answer is not about the agent's business"
+
+
+def _by_sentence(state: TurnState, text: str, space: Space, message_vec: np.ndarray, meaning: _Closeness,
+                 verdict: RelevanceResult) -> RelevanceResult:
+    """A draft below the domain floor as a whole passes when, read sentence by sentence, one of its sentences is about
+    the business and none sits nearest unrelated content (focal.enforcement.draft_parts)."""
+    parts = sentences(text)
+    if verdict.passed or not verdict.reason.startswith(OFF_DOMAIN) or meaning.business is None or not parts:
+        return verdict
+    floor = FLOOR_SHARE * meaning.scale
+    said = [h.text for h in state.session.history if h.role == "user"] if state.session else []
+    earlier = [t for t in said if t != state.request.message][-EARLIER_MESSAGES:]
+    reading = read_draft(parts, earlier, state.request.message, lambda fresh, fixed: _embed(space.embedder, fresh, fixed),
+                         space.lang, space.exemplars, meaning.business, message_vec, meaning.message_fit < floor, floor,
+                         space.scored)
+    if reading.shows_business:
+        why = f"as a whole below the domain floor{verdict.reason[len(OFF_DOMAIN):]}, sentence by sentence: {reading}"
+        return RelevanceResult(True, verdict.score, why, "cosine", verdict.threshold)
+    return RelevanceResult(False, verdict.score, f"{verdict.reason}; sentence by sentence: {reading}", "cosine",
+                           verdict.threshold)
 
 
 def _surface(agent: AgentConfig, state: TurnState, text: str, embedder: Embedder, fixed: list[str], filled: list[str],
@@ -295,6 +321,7 @@ class _Closeness:
     fit: float | None = None  # the best cosine to the agent's business, on MiniLM's scale (None: not measured)
     message_fit: float = 1.0  # … of the customer's message
     scale: float = 0.0  # how close the agent's own texts sit to one another (focal.enforcement.domain_fit)
+    business: Bank | None = None  # the agent's own words as the fit read them
 
 
 def _closeness(
@@ -332,20 +359,20 @@ def _closeness(
     asked = (lambda t: 0.0) if space.english else (lambda t: max(0.0, _cosine(message_vec, by_text[t])))
     unrelated = [_cosine(answer_vec, by_text[t]) - asked(t) for t in UNRELATED_TEXTS]
     worst = int(np.argmax(unrelated))
-    fit, message_fit, scale = _domain_fit(agent, space, answer_vec, message_vec, moves, routed, by_text)
+    fit, message_fit, scale, business = _domain_fit(agent, space, answer_vec, message_vec, moves, routed, by_text)
     return _Closeness(round(float(scores[best]), 4), context[best][0], max(raw), unrelated[worst], UNRELATED_KINDS[worst],
-                      fit, message_fit, scale)
+                      fit, message_fit, scale, business)
 
 
 def _domain_fit(agent: AgentConfig, space: Space, answer_vec: np.ndarray, message_vec: np.ndarray, moves: list[str],
-                routed: list[str], by_text: dict[str, np.ndarray]) -> tuple[float | None, float, float]:
+                routed: list[str], by_text: dict[str, np.ndarray]) -> tuple[float | None, float, float, Bank | None]:
     """The draft's and the message's best cosine to the agent's business — its own words (focal.enforcement.topic
     .own_words: in the draft's language and, for a draft in another language than the file's, the file's), the
     routed texts, the conversational moves — each on MiniLM's scale by its pair's languages, and the agent's own
     scale (focal.enforcement.domain_fit). No fit (None) when the agent has no words at all."""
     in_lang, in_file = own_words(agent, space.lang)
     if not in_lang and not in_file:
-        return None, 1.0, 0.0
+        return None, 1.0, 0.0, None
     file_lang = space.lang == primary(agent)  # the routed texts are the file's words
     same = list(dict.fromkeys([*in_lang, *(routed if file_lang else [])]))
     cross = [t for t in dict.fromkeys([*in_file, *([] if file_lang else routed)]) if t not in same]
@@ -363,7 +390,8 @@ def _domain_fit(agent: AgentConfig, space: Space, answer_vec: np.ndarray, messag
     words, lang = (in_lang, space.lang) if in_lang else (in_file, primary(agent))
     scale = agent_scale((id(space.embedder), lang), list(words), np.stack([by_text[t] for t in words]),
                         lambda c: space.scored(c, SAME))
-    return best(answer_vec), best(message_vec), scale
+    business = Bank([by_text[t] for t in same + cross], kinds[: len(same) + len(cross)])
+    return best(answer_vec), best(message_vec), scale, business
 
 
 def _cosine_verdict(agent: AgentConfig, meaning: _Closeness, surface: _Closeness | None,
@@ -388,6 +416,6 @@ def _cosine_verdict(agent: AgentConfig, meaning: _Closeness, surface: _Closeness
         fit = (f"about the agent's business {meaning.fit:.2f}, the message {meaning.message_fit:.2f}, its own texts "
                f"{meaning.scale:.2f}{', out of scope' if out_of_scope else ''}")
     if meaning.fit is not None and off_domain(meaning.fit, meaning.message_fit, meaning.scale, out_of_scope):
-        reason = f"the answer is not about the agent's business ({fit})"
+        reason = f"{OFF_DOMAIN} ({fit})"
         return RelevanceResult(False, score, reason, "cosine", threshold)
     return RelevanceResult(True, score, f"cosine {score:.2f} to {which} ≥ {threshold:.2f} ({fit})", "cosine", threshold)
