@@ -41,6 +41,7 @@ ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_FILE = ROOT / "tests" / "data" / "relevance_drafts" / "drafts.yaml"
 DEFAULT_BLIND = (ROOT / "tests" / "data" / "drafts_blind", ROOT / "tests" / "data" / "drafts_held_out")
 EXAMPLES = ROOT / "examples"
+AGENT_HOMES = (EXAMPLES, ROOT / "tests" / "data")  # an example agent, or a kept newcomer agent of tests/data
 LABELS = ("on_topic", "off_topic", "wrong_answer")
 OWN_WORDS = "composed from the agent's own templates"  # the turn's answer was not the model's draft
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -100,9 +101,11 @@ def load_drafts(path: Path) -> list[DraftCase]:
         history = entry.get("history") or []
         if not isinstance(history, list) or not all(isinstance(h, str) for h in history):
             raise ValueError(f"{where}.history must be a list of customer messages")
-        agent_dir = EXAMPLES / entry["agent"]
-        if not (agent_dir / "agent.yaml").is_file():
-            raise ValueError(f"{where}.agent: no examples/{entry['agent']}/agent.yaml")
+        agent_dir = next((home / entry["agent"] for home in AGENT_HOMES
+                          if (home / entry["agent"] / "agent.yaml").is_file()), None)
+        if agent_dir is None:
+            raise ValueError(f"{where}.agent: no examples/{entry['agent']}/agent.yaml "
+                             f"nor tests/data/{entry['agent']}/agent.yaml")
         out.append(DraftCase(entry["id"], agent_dir, entry["customer"], entry["draft"], entry["label"],
                              str(entry.get("kind", "")), history, str(entry.get("language", "en"))))
     return out
