@@ -23,6 +23,7 @@ from focal.sensing.confirmation_reply import confirmation_answer
 from focal.sensing.extraction import coerce, extract
 from focal.sensing.malformed_id import near_miss
 from focal.sensing.offers import MAX_OPTIONS
+from focal.sensing.secrets_said import labelled_secrets
 from focal.sensing.slot_reading import fill_rest, last_agent_message, message_entities, slot_commands, slot_field
 from focal.variables import PENDING, placeholders
 
@@ -303,8 +304,8 @@ def _whole_message(turn: _Turn) -> None:
     session, text = turn.session, turn.text
     step = current_step(turn.agent, session)
     if (step is None or session.flow_state != "waiting_for_slot" or turn.commands or turn.acts or not text.strip()
-            or lexicon.is_question(text) or lexicon.is_reply_word(text)):
-        return
+            or lexicon.is_question(text) or lexicon.is_reply_word(text) or labelled_secrets(text)):
+        return  # a message that gives a secret ("…, my PIN is 4321") is no free text to keep and say back
     waiting = next((s for s in step.slots if s.type == "string" and session.slots.get(s.name) in (None, "")), None)
     if waiting is not None:
         flow = turn.active.id if turn.active else None
