@@ -124,14 +124,28 @@ def _typed_values(agent: AgentConfig, session: Session, text: str, entities: dic
                   awaited: Slot | None, today: date | None) -> dict[str, Any]:
     """Each slot's value read on its own, before one value is kept for one slot."""
     asked = "?" in last_agent_message(session)
+    corrected = _corrected_figure(agent, session, slots, text)
     values: dict[str, Any] = {}
     for slot in slots:
-        value = _slot_value(agent, slot, text, entities, _answers(slot, awaited, asked), today)
+        answering = _answers(slot, awaited, asked) or (corrected is not None and slot.name == corrected.name)
+        value = _slot_value(agent, slot, text, entities, answering, today)
         if value in (None, "", []):
             value = _day_alone(agent, session, slot, slots, text)
         if value not in (None, "", []):
             values[slot.name] = value
     return values
+
+
+def _corrected_figure(agent: AgentConfig, session: Session, slots: list[Slot], text: str) -> Slot | None:
+    """At a confirmation, a correction that gives a bare figure ("actually make that 20", "no, 20") is for the one
+    figure the question shows: that slot reads the message as the answer to its own prompt (no currency needed).
+    None when the question shows several figures, or the message is no correction."""
+    step = current_step(agent, session)
+    if step is None or session.flow_state != "confirming" or not digression.is_correction(text):
+        return None
+    shown = placeholders(step.confirmation_prompt or "")
+    figures = [s for s in slots if s.name in shown and s.type in FIGURE_TYPES and s.type != "date"]
+    return figures[0] if len(figures) == 1 else None
 
 
 def _day_alone(agent: AgentConfig, session: Session, slot: Slot, slots: list[Slot], text: str) -> str | None:
