@@ -41,7 +41,7 @@ def hear_by_meaning(agent: AgentConfig, names: set[str], text: str, found: Asses
                     lang: str | None, english: Embedder) -> None:
     """Raise into `found` (uncertain, to verify) every hint-read boolean field of `names` that a sentence of the
     model draft `text` says in other words; a field already read true or already uncertain is left as it is."""
-    fields = [f for f in _hint_fields(agent, names)
+    fields = [f for f in hint_fields(agent, names)
               if found.reading.values.get(f.field_name) is not True and f.field_name not in found.reading.uncertain]
     sentences = [s.strip() for s in _SENTENCE.split(text) if len(s.split()) >= 3]
     if not fields or not sentences:
@@ -60,7 +60,8 @@ def hear_by_meaning(agent: AgentConfig, names: set[str], text: str, found: Asses
             _raise(found, f, f"the answer could not be heard for {f.field_name} ({type(exc).__name__}): a model reads it")
 
 
-def _hint_fields(agent: AgentConfig, names: set[str]) -> list[ProfileFieldDefinition]:
+def hint_fields(agent: AgentConfig, names: set[str]) -> list[ProfileFieldDefinition]:
+    """The yes/no response fields of `names` read by their hints alone (no pattern): the fields heard here."""
     return [f for n in sorted(names) if (f := agent.field(n)) is not None and "response" in f.sources
             and not f.privileged and f.field_type == "boolean" and not f.pattern and f.extraction_hints]
 
