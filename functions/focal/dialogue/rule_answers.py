@@ -9,7 +9,7 @@ The other way round, a rule whose every example is a question answers questions:
 one starts), a message that asks nothing — a request the flow serves, a value, a yes — or that asks to
 have something done is not answered with it ("change the date of booking B-12" does not get the rule about changing a date after paying: the
 flow looks the booking up and says what applies to it). A message that states the situation a rule's questions ask
-about ("my refund hasn't shown up yet", "I forgot how much my order cost me") asks it without a question mark: the
+about ("my credit hasn't shown up yet", "I forgot how much my booking cost me") asks it without a question mark: the
 GLOBAL rule is kept when it explains the message clearly better than every flow (STATES_ITS_QUESTION_BY, in margins).
 """
 
@@ -57,8 +57,8 @@ def takes_requests_put_as_questions(rule: Rule) -> bool:
 def states_its_question(agent: AgentConfig, rule: Rule, match: ScoredRule) -> bool:
     """The message voices the rule's question without asking it: the rule explains it clearly better than every flow.
     Only a GLOBAL rule is measured against every flow (a SCENARIO or STEP rule's own flow does not compete with it, so
-    "change the address on my order", inside the flow that changes it, would keep the rule on addresses after
-    shipping); without a flow to compare there is nothing to tell a statement of the rule's case from a value or a
+    "change the address on my booking", inside the flow that changes it, would keep the rule on addresses after
+    dispatch); without a flow to compare there is nothing to tell a statement of the rule's case from a value or a
     yes. Either way the rule is set aside as before."""
     margin = agent.retrieval.rule_match_margin
     return rule.scope == Scope.GLOBAL and match.flow_score is not None \

@@ -112,7 +112,7 @@ def _numeric(agent: AgentConfig, rules: list[Rule], f: ProfileFieldDefinition, d
     if uncertain is None and name not in reading.values and name not in declared:
         return  # nothing said, nothing declared: the field keeps what the turn knows
     if uncertain is not None and name in reading.repeated:
-        # "€60 each day for 5 days", "two refunds of €60": the total is more than any amount written (or declared)
+        # "€60 each day for 5 days", "two payments of €60": the total is more than any amount written (or declared)
         _needs(reading, result.verify, f, uncertain)
         return
     candidates = _candidates(agent, f, draft, reading, known, declared)

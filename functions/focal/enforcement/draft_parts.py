@@ -3,10 +3,10 @@ rejection path of the relevance check (focal.enforcement.domain_fit): a false re
 model's answer, a false pass lets an off-domain answer through.
 
 The draft as a whole can sit between two subjects: a polite decline ("Jokes aren't my thing 😄 but I'm glad to help
-with your orders, returns and deliveries") mixes the subject it declines with the business, and a read-back after
-the route lost the thread ("a large margherita to 12 Main Street. Is that right?") mixes the customer's earlier words
+with your bookings, payments and changes") mixes the subject it declines with the business, and a read-back after
+the route lost the thread ("a table for two at 7 pm on Friday. Is that right?") mixes the customer's earlier words
 with a move. An off-domain answer wrapped in courtesy ("Happy to help! The capital of Australia is Canberra. Anything
-else about your order?") mixes them too — what tells them apart is what its other sentences are.
+else about your booking?") mixes them too — what tells them apart is what its other sentences are.
 
 Each sentence of at least `MIN_WORDS` words is put with the nearest of:
 - the business: the agent's own words, and the customer's earlier messages that are themselves about the business

@@ -42,6 +42,11 @@ _FORMS: list[tuple[re.Pattern[str], int | None]] = [  # None: the count is the f
 _HOW_MANY = re.compile(rf"\bhow many\s+(?:{_PEOPLE}|of you|will|are|is|in your)\b", re.IGNORECASE)
 
 
+def counts_people(word: str) -> bool:
+    """The word names people ("adults", "wife", "parents"): what a count of it counts is no other quantity."""
+    return re.fullmatch(rf"(?:{_PEOPLE}|{_ONE}|{'|'.join(_TWO)})", word, re.IGNORECASE) is not None
+
+
 def asks_how_many(prompt: str | None) -> bool:
     """The prompt asks how many people ("How many guests will be staying?", "How many of you are coming?")."""
     return bool(prompt and _HOW_MANY.search(prompt))

@@ -23,6 +23,7 @@ from focal.sensing.confirmation_reply import confirmation_answer
 from focal.sensing.extraction import coerce, extract
 from focal.sensing.malformed_id import near_miss
 from focal.sensing.offers import MAX_OPTIONS
+from focal.sensing.secrets_said import labelled_secrets
 from focal.sensing.slot_reading import (
     fill_rest,
     label_words,
@@ -311,8 +312,8 @@ def _whole_message(turn: _Turn) -> None:
     session, text = turn.session, turn.text
     step = current_step(turn.agent, session)
     if (step is None or session.flow_state != "waiting_for_slot" or turn.commands or turn.acts or not text.strip()
-            or lexicon.is_question(text) or lexicon.is_reply_word(text)):
-        return
+            or lexicon.is_question(text) or lexicon.is_reply_word(text) or labelled_secrets(text)):
+        return  # a message that gives a secret ("…, my PIN is 4321") is no free text to keep and say back
     patterned = patterned_slots(turn.agent, turn.active)
     waiting = next((s for s in step.slots if s.type == "string" and s.name not in patterned
                     and session.slots.get(s.name) in (None, "")), None)

@@ -13,6 +13,7 @@ from focal.models.context import Command
 from focal.models.session import Session
 from focal.sensing import assign, counts, dates, digression, lexicon
 from focal.sensing.extraction import coerce, extract
+from focal.sensing.secrets_said import is_secret, labelled_secrets
 from focal.variables import known_variables, placeholders
 
 GENERIC_NOUNS = {"number", "id", "value", "name", "code"}
@@ -42,7 +43,7 @@ def message_entities(agent: AgentConfig, text: str, today: date | None = None, a
         value = coerce(f.field_type, value)
         if value_valid(f.validation_rules, value):  # a value failing the field's validation_rules is not taken
             out[f.field_name] = value
-    return _without_parts(out, text)
+    return _without_secrets(_without_parts(out, text), text)
 
 
 def _within(part: str, whole: str, text: str) -> bool:
@@ -69,6 +70,12 @@ def _without_parts(values: dict[str, Any], text: str, wholes: dict[str, Any] | N
     return {name: v for name, v in values.items()
             if not ((part := _as_written(v)) and any(o != name and len(w) > len(part) and _within(part, w, text)
                                                      for o, w in texts.items()))}
+
+
+def _without_secrets(values: dict[str, Any], text: str) -> dict[str, Any]:
+    """No field or slot takes a value the customer labels as a secret ("my PIN is 4321": focal.sensing.secrets_said)."""
+    secrets = labelled_secrets(text)
+    return {name: v for name, v in values.items() if not is_secret(v, secrets)}
 
 
 def awaited_slot(agent: AgentConfig, session: Session) -> Slot | None:
@@ -117,14 +124,28 @@ def _typed_values(agent: AgentConfig, session: Session, text: str, entities: dic
                   awaited: Slot | None, today: date | None) -> dict[str, Any]:
     """Each slot's value read on its own, before one value is kept for one slot."""
     asked = "?" in last_agent_message(session)
+    corrected = _corrected_figure(agent, session, slots, text)
     values: dict[str, Any] = {}
     for slot in slots:
-        value = _slot_value(agent, slot, text, entities, _answers(slot, awaited, asked), today)
+        answering = _answers(slot, awaited, asked) or (corrected is not None and slot.name == corrected.name)
+        value = _slot_value(agent, slot, text, entities, answering, today)
         if value in (None, "", []):
             value = _day_alone(agent, session, slot, slots, text)
         if value not in (None, "", []):
             values[slot.name] = value
     return values
+
+
+def _corrected_figure(agent: AgentConfig, session: Session, slots: list[Slot], text: str) -> Slot | None:
+    """At a confirmation, a correction that gives a bare figure ("actually make that 20", "no, 20") is for the one
+    figure the question shows: that slot reads the message as the answer to its own prompt (no currency needed).
+    None when the question shows several figures, or the message is no correction."""
+    step = current_step(agent, session)
+    if step is None or session.flow_state != "confirming" or not digression.is_correction(text):
+        return None
+    shown = placeholders(step.confirmation_prompt or "")
+    figures = [s for s in slots if s.name in shown and s.type in FIGURE_TYPES and s.type != "date"]
+    return figures[0] if len(figures) == 1 else None
 
 
 def _day_alone(agent: AgentConfig, session: Session, slot: Slot, slots: list[Slot], text: str) -> str | None:
@@ -154,6 +175,7 @@ def readings(agent: AgentConfig, session: Session, text: str, entities: dict[str
     slots = unique_slots(agent, scenario)
     values = _typed_values(agent, session, text, entities, slots, awaited, today)
     values = _without_parts(values, text, {**entities, **values})  # the figures of an id are not a count
+    values = _without_secrets(values, text)
     dated = assign.date_slots(agent, slots, held, awaited, text, today, notes)
     if dated is not None:
         values = {s.name: values[s.name] for s in slots if s.type != "date" and s.name in values} | dated
@@ -208,7 +230,7 @@ def fill_rest(agent: AgentConfig, session: Session, text: str, commands: list[Co
     if rest is None:
         return []
     rest = digression.without_label(rest, label_words(agent, slot))
-    if not slot_value_valid(slot, rest):
+    if not slot_value_valid(slot, rest) or labelled_secrets(rest):
         return []
     return [Command(name="SetSlot", flow=session.active_scenario_id, slot=slot.name, value=rest)]
 

@@ -54,9 +54,9 @@ def _named_by(text: str, index: PersonIndex, embedder: Embedder) -> str | None:
         return None
     said = [text[:m.start()] + GENERIC + text[m.end():] for m in words]
     readings = [index.reading(v) for v in embed_fixed(embedder, said)]
-    order = sorted(range(len(words)), key=lambda n: readings[n].asking, reverse=True)
-    best = order[0]
-    lead = readings[best].asking - (readings[order[1]].asking if len(order) > 1 else index.reading(
+    ranked = sorted(range(len(words)), key=lambda n: readings[n].asking, reverse=True)
+    best = ranked[0]
+    lead = readings[best].asking - (readings[ranked[1]].asking if len(ranked) > 1 else index.reading(
         embed_fixed(embedder, [text])[0]).asking)
     return words[best].group() if readings[best].heard and lead >= MARGIN else None
 

@@ -43,6 +43,7 @@ from focal.enforcement.deterministic import deterministic
 from focal.enforcement.draft_facts import fact_problems
 from focal.enforcement.draft_language import draft_language
 from focal.enforcement.grounding import check_grounding
+from focal.enforcement.heard_by_meaning import hear_by_meaning, hint_fields
 from focal.enforcement.internals import leaked_names
 from focal.enforcement.lanes import judge, judge_and_read, verify_values
 from focal.enforcement.reading import apply_reading, expression_names
@@ -74,6 +75,8 @@ def _check(agent: AgentConfig, state: TurnState, deps: Deps, rules: list[Rule], 
         _lap(state.enforce.report, "deterministic", started)
         return blocked
     found = _assessed(agent, state, rules, names, variables, today=today)
+    if draft.source == "model" and hint_fields(agent, names):  # "we take full responsibility": said in other words
+        hear_by_meaning(agent, names, text, found, state.session.language if state.session else None, deps.embedder)
     subjective = rules_to_judge(state, [r for r in rules if r.subjective]) + found.defaults
     llm = deps.llm(agent, state)
     judging = bool(subjective) and agent.enforcement.llm_judge_enabled and llm.available("judge")
