@@ -80,11 +80,13 @@ def asked_rules(agent: AgentConfig, session: Session, message: str, commands: li
     if not in_flow or asks_for_its_own_sake(message) or indirect_question(message) is not None:
         return matched
     put_as_question = asks_anything(message)  # "would you drop the fine?": a request in the form of a question
+    gives_value = any(c.name in _VALUE_COMMANDS for c in commands)  # "a vaccination": the answer to the flow's question
     kept = []
     for m in matched:
         rule = agent.rule(m.rule_id)
         if rule is not None and not rule.is_hard_constraint and m.reason == SIMILARITY and answers_questions(rule) \
-                and not (put_as_question and takes_requests_put_as_questions(rule)) and not states_its_question(agent, rule, m):
+                and not (put_as_question and takes_requests_put_as_questions(rule)) \
+                and (gives_value or not states_its_question(agent, rule, m)):
             notes.append(f"rule {m.rule_id} not said: it answers questions, and the message asks for none")
             continue
         kept.append(m)

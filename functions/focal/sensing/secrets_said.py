@@ -25,10 +25,18 @@ _SAID = re.compile(
     rf"\b(?:{_LABEL})\b(?:\s*(?:[:=\-]|\bis\b|\bwas\b|\bist\b|\blautet\b|\bwar\b|\bes\b|\bera\b|\best\b|\bc'est\b|\betait\b))*"
     r"\s*[\"'“‘«]?\s*([^\s\"'”’»,;.!?]+)", re.I)
 
+_NAMED = re.compile(rf"\b(?:{_LABEL})\b", re.I)
+
 
 def labelled_secrets(text: str) -> set[str]:
     """The values `text` gives right after a secret's name, as plain letters and digits (casefolded)."""
     return {_plain(m.group(1)) for m in _SAID.finditer(as_checked(text)) if _plain(m.group(1))}
+
+
+def asks_for_a_secret(*names: str | None) -> bool:
+    """A field or slot named for a secret ("pin", "Security code"): the agent asks for it on purpose (a tool checks
+    it), so the value the customer labels with that name is that field's own, and no other field's."""
+    return any(name and _NAMED.search(as_checked(name.replace("_", " "))) for name in names)
 
 
 def is_secret(value: object, secrets: set[str]) -> bool:

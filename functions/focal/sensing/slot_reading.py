@@ -13,7 +13,7 @@ from focal.models.context import Command
 from focal.models.session import Session
 from focal.sensing import assign, counts, dates, digression, lexicon
 from focal.sensing.extraction import coerce, extract
-from focal.sensing.secrets_said import is_secret, labelled_secrets
+from focal.sensing.secrets_said import asks_for_a_secret, is_secret, labelled_secrets
 from focal.variables import known_variables, placeholders
 
 GENERIC_NOUNS = {"number", "id", "value", "name", "code"}
@@ -43,7 +43,7 @@ def message_entities(agent: AgentConfig, text: str, today: date | None = None, a
         value = coerce(f.field_type, value)
         if value_valid(f.validation_rules, value):  # a value failing the field's validation_rules is not taken
             out[f.field_name] = value
-    return _without_secrets(_without_parts(out, text), text)
+    return _without_secrets(agent, _without_parts(out, text), text)
 
 
 def _within(part: str, whole: str, text: str) -> bool:
@@ -72,10 +72,16 @@ def _without_parts(values: dict[str, Any], text: str, wholes: dict[str, Any] | N
                                                      for o, w in texts.items()))}
 
 
-def _without_secrets(values: dict[str, Any], text: str) -> dict[str, Any]:
-    """No field or slot takes a value the customer labels as a secret ("my PIN is 4321": focal.sensing.secrets_said)."""
+def _without_secrets(agent: AgentConfig, values: dict[str, Any], text: str) -> dict[str, Any]:
+    """No field or slot takes a value the customer labels as a secret ("my PIN is 4321": focal.sensing.secrets_said),
+    except the one named for that secret, which the agent asks for on purpose (a PIN a tool checks)."""
     secrets = labelled_secrets(text)
-    return {name: v for name, v in values.items() if not is_secret(v, secrets)}
+    return {name: v for name, v in values.items() if not is_secret(v, secrets) or _named_for_a_secret(agent, name)}
+
+
+def _named_for_a_secret(agent: AgentConfig, name: str) -> bool:
+    field = agent.field(name)
+    return asks_for_a_secret(name, field.display_name if field else None)
 
 
 def awaited_slot(agent: AgentConfig, session: Session) -> Slot | None:
@@ -175,7 +181,7 @@ def readings(agent: AgentConfig, session: Session, text: str, entities: dict[str
     slots = unique_slots(agent, scenario)
     values = _typed_values(agent, session, text, entities, slots, awaited, today)
     values = _without_parts(values, text, {**entities, **values})  # the figures of an id are not a count
-    values = _without_secrets(values, text)
+    values = _without_secrets(agent, values, text)
     dated = assign.date_slots(agent, slots, held, awaited, text, today, notes)
     if dated is not None:
         values = {s.name: values[s.name] for s in slots if s.type != "date" and s.name in values} | dated
@@ -230,7 +236,7 @@ def fill_rest(agent: AgentConfig, session: Session, text: str, commands: list[Co
     if rest is None:
         return []
     rest = digression.without_label(rest, label_words(agent, slot))
-    if not slot_value_valid(slot, rest) or labelled_secrets(rest):
+    if not slot_value_valid(slot, rest) or labelled_secrets(rest) and not _named_for_a_secret(agent, slot.name):
         return []
     return [Command(name="SetSlot", flow=session.active_scenario_id, slot=slot.name, value=rest)]
 
