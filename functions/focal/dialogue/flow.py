@@ -27,6 +27,7 @@ from focal.errors import ExpressionError
 from focal.flow_reading import current_step, flow_slots, missing_slot, scenario_slot_names
 from focal.models.agent import AgentConfig, Scenario, Slot, Step, Transition
 from focal.models.session import FlowFrame, LookupRetry, Offer, Session
+from focal.pii import holds_mask
 
 MAX_STEPS_PER_TURN = 10  # a cycle of transitions whose conditions all hold must not spin
 
@@ -303,6 +304,19 @@ def _ask_or_act(agent: AgentConfig, session: Session, step: Step, variables: dic
     return None
 
 
+def _lost_before_action(session: Session, step: Step, variables: dict[str, Any]) -> Slot | None:
+    """A slot whose stored value is a mask (a `pii: true` value kept only for the turn that gave it) while the step's
+    action has still to run: the value is gone, so the action never runs on the mask; the slot is asked again and the
+    action runs in the turn that gives it. Once the action has run, the masked slot stays filled (the flow goes on)."""
+    if not step.action or session.actions_done_step == step.id:
+        return None
+    lost = next((s for s in step.slots if holds_mask(variables.get(s.name))), None)
+    if lost is not None:
+        for values in (session.slots, session.variables, variables):
+            values.pop(lost.name, None)
+    return lost
+
+
 def progress(agent: AgentConfig, session: Session, variables: dict[str, Any]) -> Progress:
     notes: list[str] = []
     for _ in range(MAX_STEPS_PER_TURN):
@@ -314,7 +328,7 @@ def progress(agent: AgentConfig, session: Session, variables: dict[str, Any]) ->
             notes.append(f"step {step.id} calls {called.id}")
             start_flow(agent, session, called, call=True)
             continue
-        slot = missing_slot(step, variables)
+        slot = missing_slot(step, variables) or _lost_before_action(session, step, variables)
         if slot is not None:
             session.flow_state = "waiting_for_slot"
             return Progress("ask_slot", step=step, slot=slot, notes=notes)

@@ -72,12 +72,17 @@ def detect(text: str) -> tuple[str | None, dict[str, float]]:
     return (best if shares[best] >= MIN_SHARE else None), shares
 
 
-def foreign(text: str, languages: list[str]) -> str | None:
-    """The language of `text` when it is clearly one the agent does not speak, else None."""
+def foreign(text: str, languages: list[str], own_words: frozenset[str] = frozenset()) -> str | None:
+    """The language of `text` when it is clearly one the agent does not speak, else None. `own_words`: words of the
+    agent's own texts ("Uhr" of "Um wie viel Uhr?"), counted for its languages beside their stopwords, as the turn's
+    language is read (focal.sensing.turn_language): a German "nächsten Dienstag um 18 Uhr" is not Portuguese for its
+    one "um"."""
     lang, shares = detect(text)
     if lang is None or lang in languages:
         return None
-    own = max((shares.get(code, 0.0) for code in languages), default=0.0)
+    words_ = words(text)
+    own = max((sum(w in STOPWORDS.get(code, frozenset()) or w in own_words for w in words_) / len(words_)
+               for code in languages), default=0.0)
     return lang if shares[lang] - own >= MIN_LEAD else None
 
 

@@ -264,6 +264,19 @@ def _numeric_dates(text: str, lang: str) -> str:
     return _NUMERIC.sub(iso, text) if sequence in ("DMY", "MDY") else text
 
 
+# A reference beside a date (a member number, a postcode: letters with three or more digits, or five or more digits)
+# and a time of day ("18 Uhr", "18h", "18:30") are no part of it, yet the library's search reads "GM550017, 23
+# novembre 1978, 69003" as "novembre" and "1978" alone, and "Dienstag um 18 Uhr" as the 18th. Such words are blanked
+# (same length, so every place found is the same in the text) before the search.
+_NO_DATE = re.compile(r"\b(?=[^\W_]*\d[^\W_]*\d[^\W_]*\d)(?=[^\W_]*[^\W\d_])[^\W_]+\b|\b\d{5,}\b"
+                      r"|\b(?:[01]?\d|2[0-3])(?:[:h.][0-5]\d)?\s?(?:uhr|h|heures?|horas?|hrs|am|pm)(?![^\W_])"
+                      r"|\b(?:[01]?\d|2[0-3]):[0-5]\d\b", re.IGNORECASE)
+
+
+def _references_blanked(text: str) -> str:
+    return _NO_DATE.sub(lambda m: " " * len(m.group(0)), text)
+
+
 def dates_as_read(text: str, today: date | None = None, answering: bool = False, lang: str | None = None,
                   side: str = "either", worded_only: bool = False) -> str:
     """`text` with the dates written in `lang` in the forms focal.sensing.dates reads (see the module); a date the
@@ -278,15 +291,17 @@ def dates_as_read(text: str, today: date | None = None, answering: bool = False,
         text = read_relative_days(text, lang, today, answering, lambda phrase: _library_day(phrase, lang, base))
     except DateWordsUnavailable as exc:
         raise DateReaderUnavailable(lang, str(exc)) from exc
-    moved = dict(_search(text, lang, base + _SHIFT))
-    found = _search(text, lang, base)
+    searched = _references_blanked(text)
+    moved = dict(_search(searched, lang, base + _SHIFT))
+    found = _search(searched, lang, base)
     floor = 0  # where the last date read ends: what comes before it is read
     for n, (phrase, at) in enumerate(found):
         start = text.find(phrase, floor)
         if start < 0 or not _names_a_date(phrase, lang) or worded_only and not any(c.isalpha() for c in phrase):
             continue
         after = [i for p, _ in found[n + 1:] if (i := text.find(p, start + len(phrase))) >= 0]
-        if partly_read(text, start, start + len(phrase), at.date(), lang, base, (floor, min(after, default=len(text)))):
+        if partly_read(_references_blanked(text), start, start + len(phrase), at.date(), lang, base,
+                       (floor, min(after, default=len(text)))):
             said: str | None = UNREAD
         else:
             said = _as_english(phrase, at, moved.get(phrase), lang, today, answering, side)

@@ -33,6 +33,7 @@ from focal.sensing.slot_reading import (
     slot_commands,
     slot_field,
 )
+from focal.sensing.turn_language import own_words
 from focal.variables import PENDING, placeholders
 
 STOP_ACTS = ("HumanHandoff", "CancelFlow")  # explicit exits: they break stickiness
@@ -388,7 +389,7 @@ def offline_context(
     best = scores[0] if scores else None
     confidence = best.score if best else 0.0
     notes: list[str] = []
-    if (lang := language.foreign(text, agent.languages)) is not None:
+    if (lang := language.foreign(text, agent.languages, own_words(agent))) is not None:
         # Not a language the agent speaks: a notice (the composer says it), never a guess from an English menu.
         notes.append(f"{language.NOTE_PREFIX}{lang}")
         return Context(message=text, embedding=embedding, intent_scores=scores[:5], source="offline", notes=notes,

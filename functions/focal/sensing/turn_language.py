@@ -63,6 +63,20 @@ def vocabulary_of(agent: AgentConfig) -> dict[str, frozenset[str]]:
     """Per declared language, the words of the agent's texts in it that no other language's texts use: the file's
     own texts and examples for its first language, each translation for its language ("tarjeta", "Ausweis",
     "contestation")."""
+    return _vocabulary(_texts(agent))
+
+
+def own_words(agent: AgentConfig) -> frozenset[str]:
+    """Every word of the agent's texts, in any of its languages (also of an agent already put in the customer's
+    language, whose texts then stand under its first language too)."""
+    return _own_words_per_config(agent)
+
+
+def _all_words(agent: AgentConfig) -> frozenset[str]:
+    return frozenset(w for _, text in _texts(agent) for w in language.words(text) if len(w) > 2)
+
+
+def _texts(agent: AgentConfig) -> list[tuple[str, str]]:
     own = primary(agent)
     texts: list[tuple[str, str]] = [(own, agent.greeting), (own, agent.out_of_scope_message)]
     texts += [(own, e) for s in agent.scenarios for e in [s.name, *s.entry_examples]]
@@ -71,7 +85,7 @@ def vocabulary_of(agent: AgentConfig) -> dict[str, frozenset[str]]:
     texts += [(own, t) for r in agent.rules for t in [r.condition_text, r.response_template or "", *r.examples]]
     for lang, given in agent.translations.items():
         texts += [(lang, t) for t in given.model_dump_json().split('"') if " " in t]  # every text it gives
-    return _vocabulary(texts)
+    return texts
 
 
 def turn_language(agent: AgentConfig, text: str, previous: str | None) -> str:
@@ -79,3 +93,4 @@ def turn_language(agent: AgentConfig, text: str, previous: str | None) -> str:
 
 
 _vocabulary_per_config: PerObject[AgentConfig, dict[str, frozenset[str]]] = PerObject(vocabulary_of)
+_own_words_per_config: PerObject[AgentConfig, frozenset[str]] = PerObject(_all_words)
