@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from focal.sensing import locale_reading
-from focal.text.number_words import spelled_as_digits, spelled_counts
+from focal.sensing.count_words import counts_as_digits
+from focal.text.number_words import spelled_as_digits
 
 
 @pytest.mark.parametrize(("lang", "text", "read"), [
@@ -45,4 +46,19 @@ def test_an_amount_in_words_is_read_with_its_currency(lang, text, amount):
     ("one.", True, "1"),
 ])
 def test_english_counts_in_words_are_read_as_digits(text, answering, expected):
-    assert spelled_counts(text, ["hours", "night", "minutes"], answering) == expected
+    assert counts_as_digits(text, ["hours", "night", "minutes"], answering) == expected
+
+
+@pytest.mark.parametrize(("lang", "text", "answering", "expected"), [
+    ("es", "dos gigas por favor", True, "2 gigas por favor"),  # only a count, answering its prompt
+    ("de", "zwei Stunden Verspätung", False, "2 Stunden Verspätung"),  # counts the field's unit
+    ("fr", "un retard de cinq heures", False, "un retard de 5 heures"),  # "un" beside it is an article
+    ("es", "treinta y dos horas", False, "32 horas"),
+    ("fr", "vingt et un jours", True, "21 jours"),
+    ("de", "zwanzig", True, "20"),
+    ("es", "dos horas, no, mejor veinte", True, "dos horas, no, mejor veinte"),  # which one counts is not clear
+    ("de", "zwei Erwachsene und ein Hund", True, "zwei Erwachsene und ein Hund"),  # more than a count
+    ("fr", "cinq", False, "cinq"),  # a bare number answers something else
+])
+def test_spanish_german_and_french_counts_follow_the_same_rule(lang, text, answering, expected):
+    assert counts_as_digits(text, ["hours", "Stunden", "heures", "horas", "jours"], answering, lang) == expected

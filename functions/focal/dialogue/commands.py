@@ -72,7 +72,9 @@ def _start(run: CommandRun, cmd: Command) -> None:
                 f"(exit needs ≥ {nav.exit_intent_threshold:.2f} and > {held:.2f} with stickiness)"
             )
             return
-    start_flow(run.agent, run.session, scenario)
+    carried = start_flow(run.agent, run.session, scenario, left=run.decision.cancelled_scenario_id)
+    if carried:
+        run.decision.notes.append(f"kept {', '.join(carried)} the customer gave, shown again before {scenario.id} acts")
     run.decision.switched = True
     if run.decision.action == "cancelled":
         run.decision.action = "respond"  # "cancel this and check my booking": the new flow answers

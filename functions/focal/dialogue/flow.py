@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from focal import expressions
+from focal.dialogue.carried_slots import carried_values
 from focal.dialogue.lookup_facts import failed_lookups, found_variable, named_object, unknown_facts
 from focal.errors import ExpressionError
 from focal.flow_reading import current_step, flow_slots, missing_slot, scenario_slot_names
@@ -58,13 +59,18 @@ def hold_blocked(session: Session) -> None:
     session.flow_state = "blocked"
 
 
-def start_flow(agent: AgentConfig, session: Session, scenario: Scenario, call: bool = False) -> None:
+def start_flow(agent: AgentConfig, session: Session, scenario: Scenario, call: bool = False,
+               left: str | None = None) -> list[str]:
     """Enter `scenario` at its entry step; an interrupted flow is kept on the stack to resume later.
 
     Flows share slot and variable names ("order_id", "order_total"), so the interrupted flow's
     values travel with its frame and come back with it. A flow entered by a step's `call` keeps the
     values already known (an identity verified earlier is not asked again) and hands back what it collects.
+    Otherwise the values the customer gave the flow being left (the active one, or `left`, cancelled this turn)
+    that `scenario` shows in a confirmation before acting are kept (focal.dialogue.carried_slots); returns their
+    names.
     """
+    carried = {} if call else carried_values(agent, session, scenario, session.active_scenario_id or left)
     if session.active_scenario_id and session.active_scenario_id != scenario.id:
         interrupted = agent.scenario(session.active_scenario_id)
         saved = {n: session.slots[n] for n in scenario_slot_names(interrupted) if n in session.slots}
@@ -76,11 +82,13 @@ def start_flow(agent: AgentConfig, session: Session, scenario: Scenario, call: b
     if not call:
         for name in scenario_slot_names(scenario):  # a fresh start: forget this scenario's old slot values
             session.slots.pop(name, None)
+        session.slots.update(carried)
     session.offer = None
     session.effects_done = []  # a fresh start of this flow, even when it was the active one
     session.outcome_unknown = []
     session.step_attempts = {}
     _enter(session, scenario.id, scenario.entry_step_id)
+    return list(carried)
 
 
 def _enter(session: Session, scenario_id: str | None, step_id: str | None) -> None:

@@ -18,7 +18,7 @@ from focal.sensing.injection_exemplars import exemplar_index
 from focal.sensing.intents import intent_index
 from focal.sensing.person_request import person_index
 from focal.sensing.spaces import LOAD_ERRORS
-from focal.sensing.staff_words import own_handoff_examples, staff_words
+from focal.sensing.staff_words import agents_staff_words
 from focal.turn.deps import Deps
 
 
@@ -29,7 +29,7 @@ def warm_agent(deps: Deps, tenant_id: str, agent: AgentConfig) -> None:
     if deps.multilingual_embedder is not None:
         try:  # the request for a person, in every language (a missing model is said by the turn that needs it)
             person_index(deps.multilingual_embedder)
-            staff_words(deps.multilingual_embedder, own_handoff_examples(deps.multilingual_embedder, agent))
+            agents_staff_words(deps.multilingual_embedder, agent)
         except LOAD_ERRORS:
             pass
     pre = agent.pre_validation

@@ -12,11 +12,11 @@ from functools import lru_cache
 from typing import Any
 
 from focal.models.agent import ProfileFieldDefinition
-from focal.sensing import counts, dates, lexicon
-from focal.sensing.locale_reading import answer_date, as_read
+from focal.sensing import dates, lexicon
+from focal.sensing.count_words import count_units, counts_as_digits
+from focal.sensing.locale_reading import answer_date, as_read, current
 from focal.sensing.money import message_amount, spelled_numbers
 from focal.sensing.phrase_match import loose_starts
-from focal.text.number_words import WORD_RUN, number_value, spelled_counts
 from focal.text.sentences import hinted_sentences
 
 _MONEY = re.compile(
@@ -154,7 +154,8 @@ def read_value(field: ProfileFieldDefinition, text: str, whole_message_for_strin
     if kind in ("money", "percentage"):
         text = spelled_numbers(text)
     elif kind in ("integer", "number"):
-        text = spelled_counts(text, field.extraction_hints, answering)  # English counts of the field's units in words
+        units = count_units(field.extraction_hints, field.display_name, field.field_name)
+        text = counts_as_digits(text, units, answering, current())  # counts in words, in the turn's language
     if field.pattern:
         decided, value = _by_pattern(field.pattern, kind, text)
         if decided:
@@ -204,26 +205,7 @@ def _read_figure(kind: str, text: str, hints: list[str], answering: bool) -> Any
     value = _figure(kind, text, hints)
     if value is None and answering and hints:
         value = _figure(kind, text, [])
-    if value is None and answering and kind in ("integer", "number"):
-        value = _count_in_words(text)  # "two gigabytes please", answering "How many GB would you like to add?"
     return value
-
-
-_COURTESY = {"please", "thanks", "thank", "you", "ok", "okay", "just", "only", "about", "maybe", "yes", "of", "them"}
-
-
-def _count_in_words(text: str) -> int | None:
-    """The count a message that is only a count writes out in words ("two", "ten gigabytes please"): one run of
-    number words and at most one word for what it counts, which is not people ("two adults and a dog" answers no
-    question about luggage)."""
-    runs = list(WORD_RUN.finditer(text))
-    if len(runs) != 1:
-        return None
-    rest = [w for w in re.findall(r"[a-z]+", (text[:runs[0].start()] + " " + text[runs[0].end():]).lower())
-            if w not in _COURTESY]
-    if len(rest) > 1 or any(counts.counts_people(w) for w in rest):
-        return None
-    return number_value(runs[0].group(0))
 
 
 def _names(field: ProfileFieldDefinition, value: str, text: str, choosing: bool) -> bool:

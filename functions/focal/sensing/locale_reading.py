@@ -108,14 +108,16 @@ def currency_near(text: str, start: int, end: int, lang: str) -> tuple[str, int,
     return None
 
 
-def figures_as_read(text: str, lang: str | None = None, blank_unread: bool = False) -> str:
+def figures_as_read(text: str, lang: str | None = None, blank_unread: bool = False, spelled: bool = True) -> str:
     """`text` with `lang`'s figures in plain form, and an amount beside a currency as '<CODE> <figure>'.
     `blank_unread`: a figure with separators `lang` does not write so ("12,345.5" in French, "12 345" in English)
-    is blanked: it is unknown, never its first digits."""
+    is blanked: it is unknown, never its first digits. `spelled`: numbers in words become figures too (a count's
+    words are read by focal.sensing.count_words instead, which knows what the count counts)."""
     lang = lang or current()
     if lang is None or len(number_styles([lang])) != 1:
         return text  # no style of its own: "1,234.56" is read as the reader reads it
-    text = spelled_as_digits(text, lang)
+    if spelled:
+        text = spelled_as_digits(text, lang)
     out, at = [], 0
     for m in _FIGURE.finditer(text):
         value = locale_decimal(m.group(0), lang)
@@ -404,7 +406,7 @@ def as_read(kind: str, text: str, today: date | None = None, answering: bool = F
         # any language's figure style ("12,345.5" in English); a date's figures are no count: the dates of the
         # turn's language are put in English, which the reader blanks
         dated = dates_as_read(text, today, answering, side=side, worded_only=True)
-        return figures_as_read(dated, lang, blank_unread=True)
+        return figures_as_read(dated, lang, blank_unread=True, spelled=False)
     if current() is None:
         return text
     if kind in ("money", "percentage"):

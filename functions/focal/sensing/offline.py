@@ -23,11 +23,11 @@ from focal.sensing.confirmation_reply import confirmation_answer
 from focal.sensing.extraction import coerce, extract
 from focal.sensing.malformed_id import near_miss
 from focal.sensing.offers import MAX_OPTIONS
-from focal.sensing.secrets_said import labelled_secrets
 from focal.sensing.slot_reading import (
     fill_rest,
     label_words,
     last_agent_message,
+    may_take_secret,
     message_entities,
     patterned_slots,
     slot_commands,
@@ -309,16 +309,18 @@ def _correction_not_stop(turn: _Turn) -> None:
 def _whole_message(turn: _Turn) -> None:
     """A free-text slot takes the whole message when nothing else claims it — not a question ("how much
     does it cost?" asked while the flow waits for a destination is answered, and the slot asked again),
-    nor an answer to a yes/no question ("yes if it's under $20" is no destination)."""
+    nor an answer to a yes/no question ("yes if it's under $20" is no destination). A message that gives a secret
+    ("…, my PIN is 4321") is no free text to keep and say back, unless the slot is named for that secret
+    (focal.sensing.slot_reading.may_take_secret, the rule every slot reader keeps)."""
     session, text = turn.session, turn.text
     step = current_step(turn.agent, session)
     if (step is None or session.flow_state != "waiting_for_slot" or turn.commands or turn.acts or not text.strip()
-            or lexicon.is_question(text) or lexicon.is_reply_word(text) or labelled_secrets(text)):
-        return  # a message that gives a secret ("…, my PIN is 4321") is no free text to keep and say back
+            or lexicon.is_question(text) or lexicon.is_reply_word(text)):
+        return
     patterned = patterned_slots(turn.agent, turn.active)
     waiting = next((s for s in step.slots if s.type == "string" and s.name not in patterned
                     and session.slots.get(s.name) in (None, "")), None)
-    if waiting is not None:
+    if waiting is not None and may_take_secret(turn.agent, waiting.name, text, text):
         flow = turn.active.id if turn.active else None
         value = digression.without_label(text.strip(), label_words(turn.agent, waiting))
         turn.commands.append(Command(name="SetSlot", flow=flow, slot=waiting.name, value=value))

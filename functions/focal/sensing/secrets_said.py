@@ -47,5 +47,12 @@ def is_secret(value: object, secrets: set[str]) -> bool:
     return _plain(str(value)) in secrets or (isinstance(value, str) and bool(labelled_secrets(value) & secrets))
 
 
+def may_take(value: object, text: str, *names: str | None) -> bool:
+    """The one rule for every reader of the customer's message: a field or slot called `names` (its name, its display
+    name) may take `value` read from `text` unless the value is a secret the text labels (`is_secret`) and the field
+    or slot is not named for that secret (`asks_for_a_secret`: the PIN a tool checks takes "my PIN is 4321")."""
+    return not is_secret(value, labelled_secrets(text)) or asks_for_a_secret(*names)
+
+
 def _plain(token: str) -> str:
     return re.sub(r"[^0-9a-z]", "", token.casefold())

@@ -13,7 +13,7 @@ from focal.models.context import Command
 from focal.models.session import Session
 from focal.sensing import assign, counts, dates, digression, lexicon
 from focal.sensing.extraction import coerce, extract
-from focal.sensing.secrets_said import asks_for_a_secret, is_secret, labelled_secrets
+from focal.sensing.secrets_said import may_take
 from focal.variables import known_variables, placeholders
 
 GENERIC_NOUNS = {"number", "id", "value", "name", "code"}
@@ -75,13 +75,14 @@ def _without_parts(values: dict[str, Any], text: str, wholes: dict[str, Any] | N
 def _without_secrets(agent: AgentConfig, values: dict[str, Any], text: str) -> dict[str, Any]:
     """No field or slot takes a value the customer labels as a secret ("my PIN is 4321": focal.sensing.secrets_said),
     except the one named for that secret, which the agent asks for on purpose (a PIN a tool checks)."""
-    secrets = labelled_secrets(text)
-    return {name: v for name, v in values.items() if not is_secret(v, secrets) or _named_for_a_secret(agent, name)}
+    return {name: v for name, v in values.items() if may_take_secret(agent, name, v, text)}
 
 
-def _named_for_a_secret(agent: AgentConfig, name: str) -> bool:
+def may_take_secret(agent: AgentConfig, name: str, value: object, text: str) -> bool:
+    """The field or slot `name` may take `value` read from `text` (focal.sensing.secrets_said.may_take): a value the
+    customer labels as a secret only when `name` or its field's display name is named for that secret."""
     field = agent.field(name)
-    return asks_for_a_secret(name, field.display_name if field else None)
+    return may_take(value, text, name, field.display_name if field else None)
 
 
 def awaited_slot(agent: AgentConfig, session: Session) -> Slot | None:
@@ -236,7 +237,7 @@ def fill_rest(agent: AgentConfig, session: Session, text: str, commands: list[Co
     if rest is None:
         return []
     rest = digression.without_label(rest, label_words(agent, slot))
-    if not slot_value_valid(slot, rest) or labelled_secrets(rest) and not _named_for_a_secret(agent, slot.name):
+    if not slot_value_valid(slot, rest) or not may_take_secret(agent, slot.name, rest, rest):
         return []
     return [Command(name="SetSlot", flow=session.active_scenario_id, slot=slot.name, value=rest)]
 

@@ -20,6 +20,7 @@ import threading
 from collections.abc import Sequence
 
 from focal.models.agent import AgentConfig
+from focal.per_object import PerObjectPair
 from focal.ports import Embedder, embed_fixed
 from focal.sensing.person_request import MARGIN, PersonIndex, asks_for_a_person, person_index
 
@@ -82,3 +83,17 @@ def said_generically(text: str, words: frozenset[str]) -> str | None:
     """`text` with the business's words for its people said as `GENERIC`; None when it holds none of them."""
     said = _WORD.sub(lambda m: GENERIC if _key(m.group()) in words else m.group(), text)
     return said if said != text else None
+
+
+def _agents_staff_words(agent: AgentConfig, embedder: Embedder) -> frozenset[str]:
+    return staff_words(embedder, own_handoff_examples(embedder, agent))
+
+
+# Once per agent and embedder: gathering the agent's hand-off examples walks every rule and flow example.
+_PER_AGENT: PerObjectPair[AgentConfig, Embedder, frozenset[str]] = PerObjectPair(_agents_staff_words)
+
+
+def agents_staff_words(embedder: Embedder, agent: AgentConfig) -> frozenset[str]:
+    """The words by which `agent`'s own hand-off examples name its people (`staff_words`), computed once per agent
+    config and embedder."""
+    return _PER_AGENT(agent, embedder)

@@ -45,7 +45,7 @@ from focal.sensing.prevalidation import blocking_failures, prevalidate, refusal_
 from focal.sensing.provenance import from_customer
 from focal.sensing.sensor_merge import merge_readings
 from focal.sensing.spaces import LOAD_ERRORS, MultilingualSpaceUnavailable, embed_message, read_in_space
-from focal.sensing.staff_words import GENERIC, own_handoff_examples, said_generically, staff_words
+from focal.sensing.staff_words import GENERIC, agents_staff_words, said_generically
 from focal.sensing.turn_language import ENGLISH, turn_language
 from focal.turn.budget import budget_spent, start_budget
 from focal.turn.deps import Deps
@@ -159,7 +159,7 @@ def _in_own_words(deps: Deps, agent: AgentConfig, text: str) -> str | None:
     ("Could I speak to one of the mechanics?"), or None."""
     embedder = deps.multilingual_embedder
     assert embedder is not None
-    said = said_generically(text, staff_words(embedder, own_handoff_examples(embedder, agent)))
+    said = said_generically(text, agents_staff_words(embedder, agent))
     how = person_request(embedder, embed_message(embedder, [said], None)[0]) if said else None
     return f"{how}, its word for the agent's people said as {GENERIC!r}" if how else None
 

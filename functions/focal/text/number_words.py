@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 UNITS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
@@ -112,36 +113,6 @@ def number_value(words: str) -> int | None:
     return value if i == len(tokens) else None
 
 
-_COUNT_RUN = re.compile(rf"({WORD_RUN.pattern})\s+([^\W\d_]+)", re.IGNORECASE)
-
-
-def _counted(word: str, units: list[str]) -> bool:
-    """`word` is one of `units` (the words of what the field counts, "hours"), singular or plural."""
-    word = word.lower()
-    firsts = [unit.lower().split()[0] for unit in units if unit.strip()]
-    return any(word in (u, f"{u}s") or u == f"{word}s" for u in firsts)
-
-
-def spelled_counts(text: str, units: list[str], answering: bool = False) -> str:
-    """`text` with the counts an English customer spells out in digits where they count one of `units` (the
-    field's words for what it counts): "delayed five hours" → "delayed 5 hours" for hours, when the run is one
-    well-formed number (`number_value`); "two adults and a dog" counts no hours, and with another number in words
-    beside it ("two GB, no make that twenty") none is read. `answering` (the text answers a prompt for this count):
-    the text that is only a number ("five", "one") is that number."""
-    if answering and (whole := WORD_RUN.fullmatch(text.strip(" .!?"))) is not None \
-            and (value := number_value(whole.group(0))) is not None:
-        return str(value)
-
-    def replace(m: re.Match[str]) -> str:
-        value = number_value(m.group(1)) if _counted(m.group(2), units) else None
-        return m.group(0) if value is None else f"{value} {m.group(2)}"
-    read = _COUNT_RUN.sub(replace, text)
-    # another number in words left beside the count ("two GB, no make that twenty"): which one counts is not clear,
-    # so none is read (the count is asked again); "one" and "a" are articles as often as counts
-    left = [v for m in WORD_RUN.finditer(read) if (v := number_value(m.group(0))) is None or v >= 2]
-    return text if left else read
-
-
 # Languages text2num reads whole numbers of; English stays with `number_value`, which is stricter ("twelve fifty").
 _TEXT2NUM_LANGS = frozenset({"es", "de", "fr"})
 
@@ -179,3 +150,56 @@ def spelled_as_digits(text: str, lang: str | None) -> str:
     except ImportError:
         return text
     return str(alpha2digit(text, lang, threshold=1.5))
+
+
+@dataclass(frozen=True)
+class WordRun:
+    """A run of number words in a text: where it stands, and the number it writes (None: no one well-formed number,
+    "twelve fifty")."""
+    start: int
+    end: int
+    value: int | None
+
+
+_FOREIGN_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+_JOINS = {"es": "y", "fr": "et", "de": "und"}  # "treinta y dos", "vingt et un" (German joins inside one word)
+
+
+def _foreign_number_word(word: str, lang: str) -> bool:
+    return foreign_number_value(word, lang) is not None
+
+
+def foreign_word_runs(text: str, lang: str) -> list[WordRun]:
+    """The runs of Spanish, German or French number words in `text` (words text2num reads, side by side, or joined
+    by the language's "and" between two of them), each with its value; none without text2num."""
+    words = list(_FOREIGN_WORD.finditer(text))
+    runs: list[WordRun] = []
+    i = 0
+    while i < len(words):
+        if not _foreign_number_word(words[i].group(), lang):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(words) and text[words[j - 1].end():words[j].start()].isspace():
+            if _foreign_number_word(words[j].group(), lang):
+                j += 1
+            elif (words[j].group().lower() == _JOINS.get(lang) and j + 1 < len(words)
+                  and text[words[j].end():words[j + 1].start()].isspace()
+                  and _foreign_number_word(words[j + 1].group(), lang)):
+                j += 2
+            else:
+                break
+        start, end = words[i].start(), words[j - 1].end()
+        runs.append(WordRun(start, end, foreign_number_value(text[start:end], lang)))
+        i = j
+    return runs
+
+
+def word_runs(text: str, lang: str = "en") -> list[WordRun]:
+    """The runs of number words in `text` in `lang` (English by `number_value`, Spanish, German and French by
+    text2num), each with the number it writes or None; other languages have none."""
+    if lang in _TEXT2NUM_LANGS:
+        return foreign_word_runs(text, lang)
+    if lang != "en":
+        return []
+    return [WordRun(m.start(), m.end(), number_value(m.group(0))) for m in WORD_RUN.finditer(text)]
