@@ -142,7 +142,7 @@ class CaseResult:
 def scored(agent: AgentConfig, hits: list[RuleHit]) -> list[ScoredRule]:
     return [ScoredRule(rule_id=h.rule_id, score=h.score, scope=rule.scope.value, reason=h.reason, flow_id=h.flow_id,
                        flow_score=h.flow_score, best_score=h.best_score,
-                       nearest_other=h.nearest_other, overlaps_best=h.overlaps_best)
+                       nearest_other=h.nearest_other, overlaps_best=h.overlaps_best, crowd_score=h.crowd)
             for h in hits if (rule := agent.rule(h.rule_id)) is not None]
 
 
