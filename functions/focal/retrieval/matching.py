@@ -22,8 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from focal.dialogue.match_bounds import crowd_of
+from focal.dialogue.match_bounds import CROWD_MAX_RULES, crowd_of
 from focal.models.agent import AgentConfig, Scope
+from focal.per_object import PerObject
 from focal.ports import Hit, RuleIndex, ScopeFilter
 from focal.retrieval.lexical import Vector, hybrid_score, lexical_model
 from focal.retrieval.rules import KEY_SEPARATOR, agent_rule_keys, indexed_scope_id, rule_of
@@ -43,6 +44,13 @@ class RuleHit:
     nearest_other: float | None = None  # the rule's own threshold's source (focal.retrieval.rule_thresholds)
     overlaps_best: bool = False  # every example of the search's best rule meets this one too (focal.retrieval.rule_overlap)
     crowd: float | None = None  # the mean score of the search's rules after its best few (focal.dialogue.match_bounds)
+
+
+def enabled_rules(agent: AgentConfig) -> int:
+    return _ENABLED(agent)
+
+
+_ENABLED: PerObject[AgentConfig, int] = PerObject(lambda agent: sum(1 for r in agent.rules if r.enabled))
 
 
 def keys_per_rule(agent: AgentConfig) -> int:
@@ -112,7 +120,7 @@ def search_rules(agent: AgentConfig, index: RuleIndex, scope: ScopeFilter, vecto
     flows = flow_scores(agent, index, scope, vector, words) if kept else {}
     best = max((h.score for h in kept), default=None)
     best_id = max(kept, key=lambda h: h.score).rule_id if kept else None
-    crowd = crowd_of([h.score for h in similar[:top_k]])
+    crowd = crowd_of([h.score for h in similar[:top_k]]) if enabled_rules(agent) <= CROWD_MAX_RULES else None
     out = []
     for h in kept:
         own = _own_flow(agent, h.rule_id)
