@@ -34,7 +34,7 @@ THRESHOLD_DROP = 0.1
 RELATIVE_MARGIN = 0.25
 CROWD_FROM = 4  # the crowd is the mean of the search's rules after its best four (a message may voice two or three)
 CROWD_GAP = 0.15
-CROWD_MAX_RULES = 150  # the examples and dev agents have 3 to 40 rules; beyond a few times that, no crowd is read
+CROWD_MAX_RULES = 150  # the example and dev agents have 3 to 24 rules; far beyond that, no crowd is read
 
 
 def rule_threshold(agent: AgentConfig, nearest_other: float | None) -> float:
