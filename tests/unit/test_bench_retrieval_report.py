@@ -47,11 +47,11 @@ def test_the_per_rule_table() -> None:
 
 
 def test_each_missed_expected_rule_is_counted_by_the_first_check_it_fails() -> None:
-    """Below the agent's threshold (0.25), more than the margin (0.1, or a quarter of the best score) below the best rule
-    of its search, beaten by another flow's example, or not among the candidates at all: the report says which cause
-    dominates."""
+    """Below the agent's threshold (0.25), not clear of the message's crowd, more than the margin (0.1, or a quarter of
+    the best score) below the best rule of its search, beaten by another flow's example, or not among the candidates
+    at all: the report says which cause dominates."""
     from focal.bench.retrieval import labelled_report
-    from focal.bench.retrieval_misses import BELOW_BEST, BELOW_THRESHOLD, FLOW_BETTER, NOT_CANDIDATE, miss_causes
+    from focal.bench.retrieval_misses import BELOW_BEST, BELOW_THRESHOLD, CROWDED, FLOW_BETTER, NOT_CANDIDATE, miss_causes
 
     agent = load_agent(RETAIL)
     flow = ScoredRule(rule_id="support_hours", score=.4, scope="GLOBAL", flow_id="refund", flow_score=.6, best_score=.4)
@@ -62,9 +62,12 @@ def test_each_missed_expected_rule_is_counted_by_the_first_check_it_fails() -> N
         CaseResult(Case("c", None, None, ("support_hours",)), [], [flow]),
         CaseResult(Case("d", None, None, ("deals",)), [], []),
         CaseResult(Case("e", None, None, ()), [], [candidate("deals", .5)]),
+        CaseResult(Case("f", None, None, ("warranty",)), [],
+                   [ScoredRule(rule_id="warranty", score=.4, scope="GLOBAL", best_score=.4, crowd_score=.3)]),
     ]
     outcomes = [(r.case.expected, r.candidates) for r in results]
-    assert miss_causes(agent, outcomes) == {BELOW_THRESHOLD: 1, BELOW_BEST: 1, FLOW_BETTER: 1, NOT_CANDIDATE: 1}
-    assert ("expected ids not passing, by the first check they fail: below the threshold 1, more than the margin below "
-            "the best rule 1, another flow's example fits better 1, not among the candidates (top_k) 1"
+    assert miss_causes(agent, outcomes) == {BELOW_THRESHOLD: 1, CROWDED: 1, BELOW_BEST: 1, FLOW_BETTER: 1,
+                                              NOT_CANDIDATE: 1}
+    assert ("expected ids not passing, by the first check they fail: below the threshold 1, not clear of the message's "
+            "crowd 1, more than the margin below the best rule 1, another flow's example fits better 1, not among the candidates (top_k) 1"
             ) in labelled_report(agent, results, (1,)).splitlines()

@@ -4,7 +4,7 @@ decision with its cause in the notes."""
 
 from __future__ import annotations
 
-from focal.dialogue.match_bounds import best_margin
+from focal.dialogue.match_bounds import CROWD_FROM, CROWD_GAP, best_margin, crowd_of
 from focal.dialogue.rule_filter import filter_rules, record_fires
 from focal.models.agent import AgentConfig, RetrievalConfig, Rule
 from focal.models.session import Session
@@ -48,6 +48,24 @@ def test_a_rule_far_below_the_turns_best_rule_does_not_match():
                                           cand("far", 0.7 - margin - 0.05)], notes)
     assert ids(matched) == ["best", "near"]
     assert any(n.startswith("rule far not matched:") and "below rule best" in n for n in notes)
+
+
+def test_a_rule_must_stand_out_of_the_rules_the_message_comes_near_alike():
+    a = agent(rule("voiced"), rule("crowded"))
+    crowd = a.retrieval.rule_match_threshold + 0.05  # a message on the agent's subject, near many of its rules
+    notes: list[str] = []
+    voiced = ScoredRule(rule_id="voiced", score=crowd + CROWD_GAP + 0.01, scope="GLOBAL", crowd_score=crowd)
+    crowded = ScoredRule(rule_id="crowded", score=crowd + CROWD_GAP - 0.01, scope="GLOBAL", crowd_score=crowd)
+    assert ids(filter_rules(a, session(), [voiced, crowded], notes)) == ["voiced"]
+    assert any(n.startswith("rule crowded not matched:") and "does not stand out" in n for n in notes)
+    alone = crowded.model_copy(update={"crowd_score": None})  # a search with too few rules has no crowd
+    assert ids(filter_rules(a, session(), [alone], [])) == ["crowded"]
+
+
+def test_the_crowd_is_the_mean_of_the_rules_after_the_best_few():
+    best = [0.9, 0.8, 0.7, 0.6, 0.5][:CROWD_FROM]
+    assert crowd_of(best) is None
+    assert crowd_of([*best, 0.3, 0.1]) == 0.2
 
 
 def test_a_message_that_asks_for_another_flow_matches_no_rule_of_that_topic():

@@ -33,6 +33,7 @@ import yaml
 from focal.bench.retrieval_language import Spaces, case_language, search_case
 from focal.bench.retrieval_misses import miss_cause, miss_line
 from focal.bench.retrieval_turn import TurnReading, bench_deps, decided, injection_classifier_loader, read_case
+from focal.dialogue.match_bounds import CROWD_GAP
 from focal.models.agent import AgentConfig, Scope
 from focal.models.turn import ScoredRule
 from focal.ports import Embedder, RuleIndex, ScopeFilter
@@ -142,7 +143,7 @@ class CaseResult:
 def scored(agent: AgentConfig, hits: list[RuleHit]) -> list[ScoredRule]:
     return [ScoredRule(rule_id=h.rule_id, score=h.score, scope=rule.scope.value, reason=h.reason, flow_id=h.flow_id,
                        flow_score=h.flow_score, best_score=h.best_score,
-                       nearest_other=h.nearest_other, overlaps_best=h.overlaps_best)
+                       nearest_other=h.nearest_other, overlaps_best=h.overlaps_best, crowd_score=h.crowd)
             for h in hits if (rule := agent.rule(h.rule_id)) is not None]
 
 
@@ -267,8 +268,8 @@ def labelled_report(agent: AgentConfig, results: Sequence[CaseResult], ks: Seque
     lines += [
         "",
         f"rule filter on each turn's candidates (top_k {agent.retrieval.top_k} + always included): calibrated score"
-        f" >= threshold, within {agent.retrieval.rule_match_margin:g} of the best rule and of another flow's best"
-        f" example; * = the agent's {threshold:.2f}",
+        f" >= threshold, {CROWD_GAP:g} above the message's crowd, within {agent.retrieval.rule_match_margin:g} of the"
+        f" best rule and of another flow's best example; * = the agent's {threshold:.2f}",
         f"{'threshold':<11}{'above:expected':>15}{'above:other':>13}{'(hard)':>8}{'expected below':>16}"
         f"{'precision':>11}{'recall':>8}{'none-cases hit':>16}",
     ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from focal.dialogue.match_bounds import best_margin, rule_threshold
+from focal.dialogue.match_bounds import best_margin, crowd_floor, rule_threshold
 from focal.models.agent import AgentConfig
 from focal.models.turn import ScoredRule
 
@@ -17,9 +17,10 @@ Outcome = tuple[Sequence[str], Sequence[ScoredRule]]  # a case's expected rule i
 
 NOT_CANDIDATE = "not among the candidates (top_k)"
 BELOW_THRESHOLD = "below the threshold"
+CROWDED = "not clear of the message's crowd"
 BELOW_BEST = "more than the margin below the best rule"
 FLOW_BETTER = "another flow's example fits better"
-CAUSES = (BELOW_THRESHOLD, BELOW_BEST, FLOW_BETTER, NOT_CANDIDATE)
+CAUSES = (BELOW_THRESHOLD, CROWDED, BELOW_BEST, FLOW_BETTER, NOT_CANDIDATE)
 
 
 def miss_cause(agent: AgentConfig, candidates: Sequence[ScoredRule], rule_id: str) -> str | None:
@@ -31,6 +32,8 @@ def miss_cause(agent: AgentConfig, candidates: Sequence[ScoredRule], rule_id: st
         return NOT_CANDIDATE
     if cand.score < rule_threshold(agent, cand.nearest_other):
         return BELOW_THRESHOLD
+    if (floor := crowd_floor(cand.crowd_score)) is not None and cand.score < floor:
+        return CROWDED
     best = cand.best_score if cand.best_score is not None else max(c.score for c in candidates)
     if cand.score < best - best_margin(agent, best):
         return BELOW_BEST

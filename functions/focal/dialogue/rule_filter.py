@@ -1,12 +1,12 @@
 """Which retrieved candidates truly apply.
 
 1. calibrated similarity (focal.retrieval.matching): at least the rule's threshold (`rule_match_threshold`, lower
-   for a rule nothing else comes near), within the margin (`rule_match_margin`, or a share of a high best score:
-   focal.dialogue.match_bounds) of the best rule of its search (the whole message's, or one part's when the message
-   carries several concerns, focal.retrieval.message_parts), and not beaten by more than the margin by another
-   flow's entry example (the message asks for that flow, not what the rule answers) nor, for a soft
-   rule, by the value the message gives the variable asked last turn (the message is that answer,
-   focal.retrieval.slot_answer); then `enabled`,
+   for a rule nothing else comes near), clear of the message's crowd (the rules it comes near alike), within the
+   margin (`rule_match_margin`, or a share of a high best score: focal.dialogue.match_bounds) of the best rule of
+   its search (the whole message's, or one part's when the message carries several concerns,
+   focal.retrieval.message_parts), and not beaten by more than the margin by another flow's entry example (the
+   message asks for that flow, not what the rule answers) nor, for a soft rule, by the value the message gives the
+   variable asked last turn (the message is that answer, focal.retrieval.slot_answer); then `enabled`,
    fire limits and cooldowns — counted in the session, decided in code: a model never decides how
    often a rule has fired;
 2. optionally one batched model call that judges which soft candidates truly apply (`applies`);
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from focal.dialogue.match_bounds import best_margin, rule_threshold
+from focal.dialogue.match_bounds import best_margin, crowd_floor, rule_threshold
 from focal.models.agent import AgentConfig
 from focal.models.session import Session
 from focal.models.turn import ScoredRule
@@ -97,6 +97,8 @@ def below(agent: AgentConfig, candidates: list[ScoredRule], cand: ScoredRule, fl
     cfg = agent.retrieval
     if cand.score < rule_threshold(agent, cand.nearest_other):
         return ""
+    if (floor := crowd_floor(cand.crowd_score)) is not None and cand.score < floor:
+        return f"{cand.score:.2f} does not stand out of the rules the message comes near alike ({cand.crowd_score:.2f})"
     if cand.best_score is not None:  # measured against the best rule of its own search (focal.retrieval.message_parts)
         # not below a best rule whose every example the agent wrote as this one's too (focal.retrieval.rule_overlap)
         if not cand.overlaps_best and cand.score < cand.best_score - (margin := best_margin(agent, cand.best_score)):

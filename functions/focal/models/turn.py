@@ -84,6 +84,9 @@ class ScoredRule(BaseModel):
     overlaps_best: bool = Field(
         default=False, description="every example of that best rule meets this one too: it is not held to the margin "
                                    "below it (focal.retrieval.rule_overlap)")
+    crowd_score: float | None = Field(
+        default=None, description="the mean similarity of the rules ranked after the best few in the same search: a rule "
+                                  "must stand clear of it (focal.dialogue.match_bounds)")
     answer_slot: str | None = Field(default=None, description="the variable asked last turn that the message gives a value")
     answer_score: float | None = Field(
         default=None, description="the calibrated similarity of the message to that value's words (a soft rule must not "

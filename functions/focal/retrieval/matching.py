@@ -4,7 +4,8 @@ A rule is matched through its keys (its condition, its condition with its action
 focal.retrieval.rules); its score is the best of them — a calibrated similarity
 (focal.retrieval.calibration) with the key's lexical evidence added when the search is given the message's text
 (focal.retrieval.lexical; entry examples alike, so a flow competes on the same scale). Each hit also carries the
-rule's nearest other (focal.retrieval.rule_thresholds), from which the rule filter takes the rule's own threshold.
+rule's nearest other (focal.retrieval.rule_thresholds), from which the rule filter takes the rule's own threshold,
+and the search's crowd (the mean score of its rules after the best few), which a rule must stand clear of.
 The search asks the index for enough documents that `top_k` distinct rules come back even when one rule's keys
 fill many places, then keeps the `top_k` best rules and every GLOBAL hard constraint the index always returns.
 
@@ -21,7 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from focal.dialogue.match_bounds import CROWD_MAX_RULES, crowd_of
 from focal.models.agent import AgentConfig, Scope
+from focal.per_object import PerObject
 from focal.ports import Hit, RuleIndex, ScopeFilter
 from focal.retrieval.lexical import Vector, hybrid_score, lexical_model
 from focal.retrieval.rules import KEY_SEPARATOR, agent_rule_keys, indexed_scope_id, rule_of
@@ -40,6 +43,14 @@ class RuleHit:
     best_score: float | None = None  # the best rule's score in the same search (the rule filter's relative cut)
     nearest_other: float | None = None  # the rule's own threshold's source (focal.retrieval.rule_thresholds)
     overlaps_best: bool = False  # every example of the search's best rule meets this one too (focal.retrieval.rule_overlap)
+    crowd: float | None = None  # the mean score of the search's rules after its best few (focal.dialogue.match_bounds)
+
+
+def enabled_rules(agent: AgentConfig) -> int:
+    return _ENABLED(agent)
+
+
+_ENABLED: PerObject[AgentConfig, int] = PerObject(lambda agent: sum(1 for r in agent.rules if r.enabled))
 
 
 def keys_per_rule(agent: AgentConfig) -> int:
@@ -109,6 +120,7 @@ def search_rules(agent: AgentConfig, index: RuleIndex, scope: ScopeFilter, vecto
     flows = flow_scores(agent, index, scope, vector, words) if kept else {}
     best = max((h.score for h in kept), default=None)
     best_id = max(kept, key=lambda h: h.score).rule_id if kept else None
+    crowd = crowd_of([h.score for h in similar[:top_k]]) if enabled_rules(agent) <= CROWD_MAX_RULES else None
     out = []
     for h in kept:
         own = _own_flow(agent, h.rule_id)
@@ -116,7 +128,7 @@ def search_rules(agent: AgentConfig, index: RuleIndex, scope: ScopeFilter, vecto
         if flow_score is not None and is_description(best_docs.get(h.rule_id, h.rule_id)):
             flow_score -= description_gap
         out.append(RuleHit(h.rule_id, h.score, h.reason, flow_id, flow_score, best_score=best,
-                           nearest_other=(nearest or {}).get(h.rule_id), overlaps_best=(best_id, h.rule_id) in overlaps))
+                           nearest_other=(nearest or {}).get(h.rule_id), overlaps_best=(best_id, h.rule_id) in overlaps, crowd=crowd))
     return out
 
 

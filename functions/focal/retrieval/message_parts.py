@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from focal.dialogue.match_bounds import best_margin, rule_threshold
+from focal.dialogue.match_bounds import best_margin, crowd_floor, rule_threshold
 from focal.models.agent import AgentConfig
 from focal.ports import Embedder, RuleIndex, ScopeFilter
 from focal.retrieval.calibration import centred
@@ -48,6 +48,8 @@ def _shortfall(agent: AgentConfig, hit: RuleHit) -> float:
     """How far the hit is from passing the similarity decision within its own search (≤ 0: it passes)."""
     cfg = agent.retrieval
     gaps = [rule_threshold(agent, hit.nearest_other) - hit.score]
+    if (floor := crowd_floor(hit.crowd)) is not None:
+        gaps.append(floor - hit.score)
     if hit.best_score is not None and not hit.overlaps_best:
         gaps.append(hit.best_score - best_margin(agent, hit.best_score) - hit.score)
     if hit.flow_score is not None:

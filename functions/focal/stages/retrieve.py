@@ -78,7 +78,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
                    flow_id=hit.flow_id, flow_score=None if hit.flow_score is None else round(hit.flow_score, 4),
                    best_score=None if hit.best_score is None else round(hit.best_score, 4),
                    nearest_other=None if hit.nearest_other is None else round(hit.nearest_other, 4),
-                   overlaps_best=hit.overlaps_best,
+                   overlaps_best=hit.overlaps_best, crowd_score=None if hit.crowd is None else round(hit.crowd, 4),
                    answer_slot=answer.slot if answer else None, answer_score=answered)
         for hit in hits
         if (rule := agent.rule(hit.rule_id)) is not None
