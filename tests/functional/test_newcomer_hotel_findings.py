@@ -57,7 +57,9 @@ def test_a_range_sharing_its_month_fills_both_dates_in_spanish(tmp_path: Path):
     ])
 
 
-def test_a_refund_the_tool_returned_is_not_read_as_a_voucher(tmp_path: Path):
+def test_the_cancellation_refund_written_with_its_word_is_not_read_as_a_voucher(tmp_path: Path):
+    # the desk's own wording since the first run ("so we refund {cancel_refund}", docs/how-to/translate-a-policy.md);
+    # "you get {cancel_refund} back" names no field and stays read by both (the voucher cap then blocks it)
     passes(tmp_path, AGENT, TOOLS, [
         {"user": "Please cancel my reservation HR310022",
          "expect": {"step": "confirm", "violations": [], "response_contains": ["80", "400"]}},
