@@ -23,7 +23,7 @@ amount:" goes on about the cue just before it. Then, amount by amount:
   your $120 purchase", "80% of the total") is that share.
 
 A clause whose cue is only built-in money talk and that names what another answer field of the agent holds (its
-`extraction_hints`: "I'll issue a voucher of €40" read for a refund field beside a voucher field) promises that
+`extraction_hints`: "I'll issue a voucher of €40" read for a credit field beside a voucher field) promises that
 field's amount, not this one's: its amounts are stated. A clause with one of the field's own hints is read as above.
 
 The largest value wins when several are the field's (the conservative reading for caps). Nothing of the
