@@ -5,6 +5,8 @@
 - `known_names`: the turn's names of a purchase — the value of an `id` field ("B-123"), or of a text field whose
   name has one of the money field's `amount_words.purchases` ("booking_room" → "Oak suite") — that a draft can
   promise the whole of without any amount word: "I'll reimburse B-123", "the Oak suite will be credited";
+- `other_fields_hints`: the hints of the agent's other answer fields of the kind ("voucher" beside a credit field),
+  whose clauses hold those fields' amounts, not this one's;
 - `amount_roles`: the names of the agent's own amounts that hold a built-in cue word (a `deposit_amount` from a tool:
   "deposit"), so that "the deposit is €800" names that amount and moves nothing to the customer.
 """
@@ -88,3 +90,13 @@ def known_names(agent: AgentConfig, field: ProfileFieldDefinition, known: dict[s
 def names_in(names: tuple[str, ...], text: str) -> list[str]:
     """The known names `text` shows (folded text; however their parts are joined or split)."""
     return [n for n in names if term_pattern(n).search(text)]
+
+
+def other_fields_hints(agent: AgentConfig, field: ProfileFieldDefinition) -> tuple[str, ...]:
+    """The `extraction_hints` of the agent's other fields of the field's kind read from answers, without the field's
+    own: a credit field and a voucher field each name what their amounts are."""
+    own = {h.casefold() for h in field.extraction_hints}
+    out = {h for f in agent.profile_field_definitions
+           if f.field_name != field.field_name and f.field_type == field.field_type and "response" in f.sources
+           for h in f.extraction_hints if h.casefold() not in own}
+    return tuple(sorted(out))

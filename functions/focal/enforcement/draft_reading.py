@@ -22,6 +22,10 @@ amount:" goes on about the cue just before it. Then, amount by amount:
   ("shall I reimburse booking B-123?", with `purchases: [booking]`) is that amount when one is known; a percentage of a base ("half of
   your $120 purchase", "80% of the total") is that share.
 
+A clause whose cue is only built-in money talk and that names what another answer field of the agent holds (its
+`extraction_hints`: "I'll issue a voucher of €40" read for a credit field beside a voucher field) promises that
+field's amount, not this one's: its amounts are stated. A clause with one of the field's own hints is read as above.
+
 The largest value wins when several are the field's (the conservative reading for caps). Nothing of the
 type stated: no value, the field keeps its default.
 """
@@ -99,10 +103,12 @@ def _given_away_roles(text: str, lex: Lexicon) -> str:
 
 
 def read_amount(field_def: ProfileFieldDefinition, draft: str, known: list[float], policy: frozenset[float],
-                names: tuple[str, ...] = (), noun_roles: tuple[str, ...] = ()) -> AmountReading:
+                names: tuple[str, ...] = (), noun_roles: tuple[str, ...] = (),
+                others: tuple[str, ...] = ()) -> AmountReading:
     """`known`: the turn's amounts of the field's kind; `names`: its names of a purchase; `noun_roles`: the names of
-    the agent's own amounts that hold a built-in cue word (both: focal.enforcement.amount_known)."""
-    reader = _Reader(field_def, draft, known, policy, names, noun_roles)
+    the agent's own amounts that hold a built-in cue word; `others`: the hints of the agent's other answer fields of
+    the kind (all three: focal.enforcement.amount_known)."""
+    reader = _Reader(field_def, draft, known, policy, names, noun_roles, others)
     for clauses in reader.sentences:
         reader.read_sentence(clauses)
     return reader.settle()
@@ -144,7 +150,7 @@ class _Reader:
     """The clause-by-clause reading of one draft for one field, then its verdict (`settle`)."""
 
     def __init__(self, field_def: ProfileFieldDefinition, draft: str, known: list[float], policy: frozenset[float],
-                 names: tuple[str, ...], noun_roles: tuple[str, ...] = ()):
+                 names: tuple[str, ...], noun_roles: tuple[str, ...] = (), others: tuple[str, ...] = ()):
         self.field, self.kind, self.draft = field_def, field_def.field_type, draft
         self.known, self.policy, self.names = known, policy, names
         self.lex = lexicon(field_def, noun_roles)
@@ -153,6 +159,7 @@ class _Reader:
         self.cues = cue_patterns(self.kind, field_def.extraction_hints, self.lex)
         self.hints = self.cues.patterns[:self.cues.own]  # the field's own hints, without the built-in cues
         self.sentences = sentences(self.text, self.cues)
+        self.elsewhere = self._others_clauses(others)
         self.cue = any(c.cue or c.neutral for s in self.sentences for c in s)
         self.tally = Tally()
         self.promised = CloseValues()  # the promised amounts so far, by value
@@ -165,6 +172,21 @@ class _Reader:
         self.bare_promise, self.whole_of, self.previous_cue = False, "", False
 
     # ------------------------------------------------------------------ the clauses
+
+    def _others_clauses(self, others: tuple[str, ...]) -> set[int]:
+        """The clauses (by id) that hold another answer field's amount: a cue of built-in money talk only, beside
+        that field's hint and none of this field's. They are set to no cue, so that the draft does not talk about
+        this field there."""
+        if not others:
+            return set()
+        theirs = re.compile(r"\b(?:" + "|".join(re.escape(h) for h in others) + r")(?:s|es|en|n)?\b", _I)
+        out: set[int] = set()
+        for clauses in self.sentences:
+            for i, clause in enumerate(clauses):
+                if clause.cue and theirs.search(clause.text) and not any(h.search(clause.text) for h in self.hints):
+                    clauses[i] = Clause(clause.text, cue=False, neutral=False)
+                    out.add(id(clauses[i]))
+        return out
 
     def read_sentence(self, clauses: list[Clause]) -> None:
         sentence = _Sentence(clauses, self.names)
@@ -179,6 +201,9 @@ class _Reader:
 
     def _read_clause(self, clause: Clause, cue: bool, sentence: _Sentence) -> None:
         t = self.tally
+        if id(clause) in self.elsewhere:
+            t.stated += [number(m) for m in tokens(self.kind, clause.text)]  # another answer field's amount
+            return
         step = _Step(clause, cue, tokens(self.kind, clause.text), len(t.promised) + len(t.shares), len(t.promised),
                      len(t.unexplained))
         if cue:

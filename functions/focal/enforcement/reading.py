@@ -19,7 +19,7 @@ from typing import Any
 from focal import expressions
 from focal.enforcement.amount_cues import EXCEPTION, REFUSED_AFTER, TURNAROUND
 from focal.enforcement.amount_forms import may_state_amount, states_figure
-from focal.enforcement.amount_known import amount_roles, known_names, known_values, names_in
+from focal.enforcement.amount_known import amount_roles, known_names, known_values, names_in, other_fields_hints
 from focal.enforcement.comparison_words import in_reader_words, languages_of
 from focal.enforcement.date_promises import vague_promise
 from focal.enforcement.definite_acts import definite_act
@@ -120,7 +120,8 @@ class _Draft:
             reading.uncertain[f.field_name] = _not_english(self.foreign, f"what it promises for {f.field_name}")
             return True
         amount = read_amount(f, text, knowns, policy_figures(agent, kind),
-                             purchases if kind == "money" else (), amount_roles(agent, f) if kind == "money" else ())
+                             purchases if kind == "money" else (), amount_roles(agent, f) if kind == "money" else (),
+                             other_fields_hints(agent, f))
         if amount.value is not None:
             reading.values[f.field_name] = coerce(kind, amount.value)
         if amount.uncertain:

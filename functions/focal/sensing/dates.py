@@ -234,6 +234,7 @@ def _read(text: str, today: date | None, answering: bool, strict: bool, side: st
     for m in _ISO.finditer(text):
         found.add(m, _make(int(m.group(1)), int(m.group(2)), int(m.group(3))))
     _read_month_names(found, today)
+    _read_shared_month(found)
     _read_numeric(found)
     if answering:
         _read_relative(found, today)
@@ -256,6 +257,37 @@ def _read_month_names(found: _Found, today: date | None) -> None:
                 found.add(m, near)  # "February 30" is no date
             elif found.strict:
                 found.unreadable = True  # no year, and no clock or too far from today to tell which
+
+
+# A range whose ends share one month name: "from the 3rd to the 5th of May", "3-5 May", "May 3 to 5"; in the other
+# languages once their month is put in English (focal.sensing.locale_reading): "vom 3. bis May 5", "del 3 al May 5".
+_RANGE_WORD = r"(?:\s*[-–]\s*|\s+(?:to|until|till|through|thru|bis|al|a|hasta|au|à|jusqu['’]au)\s+)"
+_BARE_DAY = r"(?<![\w.,:/-])(?:the\s+)?(\d{1,2})(?:st|nd|rd|th|\.|º|er|e)?"
+_DAY_BEFORE_RANGE = re.compile(rf"{_BARE_DAY}{_RANGE_WORD}(?:the\s+)?$", _I)
+_DAY_AFTER_RANGE = re.compile(
+    rf"{_RANGE_WORD}(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th|\.|º|er|e)?(?![\w.,:/-]*\d)"
+    rf"(?!\s*(?:{_MONTH}|am\b|pm\b|h\b|uhr\b|o['’]clock|[a-z]*\s*(?:nights?|days?|weeks?|people|guests?|adults?|persons?)\b))",
+    _I)
+_DAY_TOKEN = re.compile(r"(?:the\s+)?\d{1,2}(?:st|nd|rd|th|º|er|e)?", _I)
+
+
+def _read_shared_month(found: _Found) -> None:
+    """The bare day at the other end of a range from a date read with its month takes that month (and year): the
+    day before it, or the month before when it is the larger day ("the 28th to the 3rd of May" starts in April);
+    the day after it, or the month after when it is the smaller."""
+    for start, end, value in list(found.at):
+        before = _DAY_BEFORE_RANGE.search(found.text[:start])
+        if before is not None and not found.taken(before):
+            day = int(before.group(1))
+            month = value.replace(day=1) if day <= value.day else (value.replace(day=1) - timedelta(days=1))
+            found.add(_DAY_TOKEN.search(found.text, before.start(), before.end()) or before,
+                      _make(month.year, month.month, day))
+        after = _DAY_AFTER_RANGE.match(found.text, end)
+        if after is not None and not found.taken(after):
+            day = int(after.group(1))
+            month = value.replace(day=1) if day >= value.day else (value.replace(day=28) + timedelta(days=4))
+            found.add(_DAY_TOKEN.search(found.text, after.start(), after.end()) or after,
+                      _make(month.year, month.month, day))
 
 
 def _read_numeric(found: _Found) -> None:

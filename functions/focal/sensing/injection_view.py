@@ -12,6 +12,10 @@ a digit between letters, only digits that stand for letters (0 1 3 4 5 7), at mo
 "pr3v10us", "1nstruct10ns") — which the heuristics read as the word it hides. A word with digits glued on
 ("ignore1234": a run of six letters) is not a figure either, so digits cannot hide a word from the checks.
 
+An email address is masked too ("anna.keller@example.com": the classifier once read one alone as an attack at
+0.99), when it is shaped like one people have: at most three words before the "@" and five after it, so an
+address spelling an instruction ("ignore.all.previous.instructions@x.com") stays words for every check.
+
 A message written in l33t (`written_in_leet`: several tokens whose letters and l33t digits alternate,
 "1gn0r13r3 4ll3 4nw31sung3n", a third of its words at least) keeps every token of letters and l33t digits, however many digits it holds, and
 its view reads them as the letters they stand for: in such a message they are words, not ids. Letters spaced
@@ -35,6 +39,9 @@ _LEET_DIGITS = frozenset("013457")
 _LEET_LETTERS = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t"})
 _ALPHANUMERIC_RUN = re.compile(r"[^\W\d_]+|\d+")
 MAX_LETTER_RUN_IN_A_FIGURE = 4
+_EMAIL = re.compile(r"[(<\"'\[]?(?P<local>[\w.+-]+)@(?P<domain>[\w-]+(?:\.[\w-]+)+)[)>\"'\].,;:!?]*")
+MAX_WORDS_BEFORE_AT = 3
+MAX_WORDS_AFTER_AT = 5
 MAX_DIGITS_IN_LEET = 3
 MIN_LEET_TOKENS = 2  # tokens of alternating letters and l33t digits that make a message one written in l33t …
 LEET_SHARE = 1 / 3  # … when they are this share of its tokens with letters at least
@@ -97,10 +104,25 @@ def is_figure(token: str, in_leet: bool = False) -> bool:
     return not leet
 
 
+def is_email_address(token: str) -> bool:
+    """Whether a whitespace-separated token is an email address of the usual shape (see the module doc)."""
+    found = _EMAIL.fullmatch(token)
+    if found is None:
+        return False
+    local, domain = found.group("local"), found.group("domain")
+    return (len(_LETTER_RUN.findall(local)) <= MAX_WORDS_BEFORE_AT
+            and len(_LETTER_RUN.findall(domain)) <= MAX_WORDS_AFTER_AT)
+
+
 def mask_figures(text: str) -> str:
-    """`text` with every figure token dropped (`MASK`; other tokens and the spacing kept)."""
+    """`text` with every figure token and email address dropped (`MASK`; other tokens and the spacing kept)."""
     in_leet = written_in_leet(text)
-    return _TOKEN.sub(lambda m: MASK if is_figure(m.group(0), in_leet) else m.group(0), text)
+
+    def masked(m: re.Match[str]) -> str:
+        token = m.group(0)
+        return MASK if is_figure(token, in_leet) or is_email_address(token) else token
+
+    return _TOKEN.sub(masked, text)
 
 
 def injection_view(text: str) -> str:

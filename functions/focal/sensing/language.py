@@ -49,16 +49,18 @@ MIN_SHARE = 0.25  # the winning language's stopwords must be at least this share
 MIN_LEAD = 0.15  # … and lead the agent's own languages by this much
 _WORDS = re.compile(r"[^\W\d_]+", re.UNICODE)
 _TOKENS = re.compile(r"\S+")
+_HYPHEN_IN_WORD = re.compile(r"(?<=[^\W\d_])[-‐‑](?=[^\W\d_])")
 
 
 def words(text: str) -> list[str]:
     """The words of a message, lower-cased: not the letters of a token that holds a digit, an `@`, a `/` or an inner
-    dot (an id such as B2044, an amount, a date, an e-mail address, a link), which belong to no language."""
+    dot (an id such as B2044, an amount, a date, an e-mail address, a link), which belong to no language. Letters
+    joined by a hyphen are one word ("E-Mail", "check-in"): the "e" of "E-Mail" is no Italian "and"."""
     out: list[str] = []
     for token in _TOKENS.findall(text):
         if any(c.isdigit() for c in token) or "@" in token or "/" in token or "." in token.strip(".!?…,;:()[]\"'«»"):
             continue
-        out += (w.lower() for w in _WORDS.findall(token))
+        out += (w.lower() for w in _WORDS.findall(_HYPHEN_IN_WORD.sub("", token)))
     return out
 
 

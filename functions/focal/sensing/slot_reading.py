@@ -249,7 +249,10 @@ def patterned_slots(agent: AgentConfig, scenario: Scenario | None) -> frozenset[
 
 
 def label_words(agent: AgentConfig, slot: Slot) -> frozenset[str]:
-    """The words that name a slot: its field's name and display name ("driver_surname", "Main driver's surname")."""
+    """The words that name a slot: its field's name and display name ("driver_surname", "Main driver's surname"), and
+    the display name each translation gives it ("Nachname", "apellido")."""
     field = slot_field(agent, slot)
-    words = re.findall(r"[^\W\d_]+", f"{slot.name.replace('_', ' ')} {field.display_name or ''}".lower())
+    translated = [texts.fields[slot.name].display_name or "" for texts in agent.translations.values()
+                  if slot.name in texts.fields]
+    words = re.findall(r"[^\W\d_]+", " ".join([slot.name.replace("_", " "), field.display_name or "", *translated]).lower())
     return frozenset(w for w in words if len(w) > 2 and w not in GENERIC_NOUNS)

@@ -7,7 +7,8 @@ language needs a clear reading: the new language's share of stopwords leads the 
 message (no conversation language yet) is in the declared language it reads best in, however slight the lead (the
 file's first language is no better guess than the message itself: a refusal of that first message is said in it). Beside
 the stopwords, the words only one language's texts of the agent use count for that language (its translations'
-"tarjeta", "carte", "Ausweis"): a short first message in the agent's domain says its language.
+"tarjeta", "carte", "Ausweis"): a short first message in the agent's domain says its language, even one of fewer
+than MIN_WORDS words when only one language has any of them ("¿Tienen aparcamiento?").
 The agent's own texts are written in its first declared language (`primary`).
 """
 
@@ -33,15 +34,20 @@ def read_language(text: str, languages: list[str], previous: str | None,
     if len(languages) < 2:
         return current
     words = language.words(text)
+    known = vocabulary or {}
+    shares = {code: sum(w in language.STOPWORDS.get(code, frozenset()) or w in known.get(code, frozenset())
+                        for w in words) / len(words) for code in languages} if words else {}
     if len(words) >= language.MIN_WORDS:
-        known = vocabulary or {}
-        shares = {code: sum(w in language.STOPWORDS.get(code, frozenset()) or w in known.get(code, frozenset())
-                            for w in words) / len(words) for code in languages}
         best = max(languages, key=lambda code: (shares[code], code == current))
         if shares[best] >= language.MIN_SHARE:  # a clear reading: another language only with a clear lead
             return best if shares[best] - shares[current] >= language.MIN_LEAD else current
         if previous not in languages and shares[best] > shares[current]:
             return best  # no conversation language yet: the message's own best reading, not the file's by default
+    elif previous not in languages and shares:
+        # a short first message ("¿Tienen aparcamiento?"): a word only one language's texts or stopwords have says it
+        ranked = sorted(shares.values(), reverse=True)
+        if ranked[0] > 0 and (len(ranked) == 1 or ranked[0] > ranked[1]):
+            return max(languages, key=lambda code: shares[code])
     replied = reply_words.reply_language(text, languages)
     return replied or current
 
