@@ -17,7 +17,7 @@ from focal.models.session import Session
 from focal.ports import ModelReply
 from focal.sensing import sensor_prompt as sp
 from focal.sensing.model_sensor import MAX_TOKENS, model_sensor
-from focal.sensing.sensor_answer import echo_reason, loop_reason
+from focal.sensing.sensor_answer import echo_reason, loop_reason, repeated_entry
 
 AGENT = Path(__file__).resolve().parents[2] / "examples" / "retail" / "agent.yaml"
 VALID = json.dumps({"detected_intent": "refund", "intent_confidence": 0.9, "commands": []})
@@ -144,3 +144,25 @@ def test_the_litellm_adapter_takes_a_limit_through_a_real_completion(agent):
     model.script("sensor", [VALID])
     output, note, calls = run(agent, model)
     assert output is not None and calls[0].ok and note == "model sensor"
+
+
+def test_an_answer_repeating_a_command_or_condition_word_for_word_is_a_loop():
+    stop = {"name": "CancelFlow", "flow": None, "slot": None, "value": None, "topic": None}
+    assert "commands" in (repeated_entry({"commands": [stop, stop]}) or "")
+    held = {"rule_id": "r1", "reading": "holds"}
+    assert "conditions" in (repeated_entry({"commands": [stop], "conditions": [held, dict(held)]}) or "")
+
+
+def test_distinct_commands_are_no_loop():
+    assert repeated_entry({"commands": [{"name": "SetSlot", "slot": "order_id", "value": "A1001"},
+                                        {"name": "SetSlot", "slot": "order_id", "value": "A1002"}],
+                           "conditions": [{"rule_id": "r1", "reading": "holds"}]}) is None
+    assert repeated_entry({"commands": None}) is None
+
+
+def test_a_repeated_command_keeps_the_offline_reading_and_is_not_retried(agent):
+    stop = {"name": "CancelFlow", "flow": None, "slot": None, "value": None, "topic": None}
+    model = Limited(json.dumps({"detected_intent": None, "intent_confidence": 0.0, "commands": [stop] * 3}), VALID)
+    output, note, _ = run(agent, model, "it arrived torn")
+    assert output is None and "repeats an entry of commands" in note and "not retried" in note
+    assert len(model.calls) == 1, "a loop is never sent back for repair"

@@ -25,7 +25,7 @@ from focal.models.context import Command, ConditionReading, Context
 from focal.models.session import Session
 from focal.models.turn import ModelCall
 from focal.ports import LanguageModel, ModelReply
-from focal.sensing.sensor_answer import echo_reason, loop_reason
+from focal.sensing.sensor_answer import echo_reason, loop_reason, repeated_entry
 from focal.sensing.sensor_prompt import repair_prompt, sensor_prompt
 
 MAX_TOKENS = 512  # the longest answer asked for: a reading with a dozen commands and its conditions fits
@@ -105,6 +105,8 @@ def _parse(reply: ModelReply, messages: list[dict[str, str]], text: str, limit: 
         raw = json.loads(reply.text)
         if not isinstance(raw, dict):
             raise ValueError("the answer is not one JSON object")
+        if why := repeated_entry(raw):
+            return None, why, False
         return SensorOutput.model_validate(raw), "", True
     except (ValidationError, ValueError) as exc:
         return None, _problem(exc), True

@@ -83,3 +83,19 @@ def loop_reason(answer: str, output_tokens: int, max_tokens: int | None) -> str 
     if len(answer) >= LOOP_MIN_CHARS and len(zlib.compress(answer.encode())) / len(answer.encode()) < LOOP_RATIO:
         return "it repeats itself"
     return None
+
+
+def repeated_entry(answer: dict[str, Any]) -> str | None:
+    """Why the parsed answer is a loop that the schema's list bound closed (None: it is not). Under a grammar with
+    `maxItems`, a looping model writes the same entry until the bound and the list closes into valid JSON too short
+    for `loop_reason` to hear (a small model wrote `{"name": "CancelFlow", "flow": null, …}` over and over to a
+    refund request, which then stopped the customer's refund). A reading never needs one command or condition twice,
+    word for word: an answer that repeats one is no reading."""
+    for key in ("commands", "conditions"):
+        entries = answer.get(key)
+        if not isinstance(entries, list):
+            continue
+        seen = [json.dumps(e, sort_keys=True) for e in entries]
+        if len(set(seen)) < len(seen):
+            return f"it repeats an entry of {key} word for word (a loop the list's bound closed)"
+    return None
