@@ -27,6 +27,7 @@ from focal.errors import ExpressionError
 from focal.flow_reading import current_step, flow_slots, missing_slot, scenario_slot_names
 from focal.models.agent import AgentConfig, Scenario, Slot, Step, Transition
 from focal.models.session import FlowFrame, LookupRetry, Offer, Session
+from focal.pii import holds_mask
 
 MAX_STEPS_PER_TURN = 10  # a cycle of transitions whose conditions all hold must not spin
 
@@ -303,6 +304,20 @@ def _ask_or_act(agent: AgentConfig, session: Session, step: Step, variables: dic
     return None
 
 
+def _masked_input(session: Session, step: Step, variables: dict[str, Any], notes: list[str]) -> Slot | None:
+    """A slot of a step about to act whose value was stored masked (a `pii: true` value given on an earlier turn,
+    focal.pii): its value is gone, so the action never receives the mask ("[redacted:card_last4]" checked as the
+    card's digits fails an honest customer). The slot is emptied and asked again; the answer is used in its turn."""
+    if not step.action or step.id == session.actions_done_step:
+        return None
+    slot = next((s for s in step.slots if holds_mask(variables.get(s.name))), None)
+    if slot is not None:
+        session.slots.pop(slot.name, None)
+        variables.pop(slot.name, None)
+        notes.append(f"step {step.id} asks {slot.name} again: its value was stored masked (pii), the action needs it")
+    return slot
+
+
 def progress(agent: AgentConfig, session: Session, variables: dict[str, Any]) -> Progress:
     notes: list[str] = []
     for _ in range(MAX_STEPS_PER_TURN):
@@ -314,7 +329,7 @@ def progress(agent: AgentConfig, session: Session, variables: dict[str, Any]) ->
             notes.append(f"step {step.id} calls {called.id}")
             start_flow(agent, session, called, call=True)
             continue
-        slot = missing_slot(step, variables)
+        slot = missing_slot(step, variables) or _masked_input(session, step, variables, notes)
         if slot is not None:
             session.flow_state = "waiting_for_slot"
             return Progress("ask_slot", step=step, slot=slot, notes=notes)
