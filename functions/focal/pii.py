@@ -54,7 +54,8 @@ string with nothing the rules read (ASCII, no digit, no ``@``, no spelled value)
 A masked value is not a usable one: ``[redacted:phone]``, ``[email]`` and ``[phone]`` have no digit and
 ``**** **** **** 4242`` only four, so none matches an id pattern nor a rule again (masking is idempotent).
 On the next turn a pii slot reads ``[redacted:<field>]``: it is filled (the flow goes on), but its value is
-gone — mark `pii: true` only the values the agent needs in the turn that collects them.
+gone — mark `pii: true` only the values the agent needs in the turn that collects them. A step about to act whose
+own slot holds a mask asks for it again (`flow._masked_input`): a tool never receives a mask as a value.
 Ids that key the stores (tenant, agent, session, customer, turn, approval, idempotency key) are never
 rewritten. The lookup of the agent failing leaves the text rules only.
 

@@ -312,17 +312,19 @@ def _ask_or_act(agent: AgentConfig, session: Session, step: Step, variables: dic
     return None
 
 
-def _lost_before_action(session: Session, step: Step, variables: dict[str, Any]) -> Slot | None:
-    """A slot whose stored value is a mask (a `pii: true` value kept only for the turn that gave it) while the step's
-    action has still to run: the value is gone, so the action never runs on the mask; the slot is asked again and the
-    action runs in the turn that gives it. Once the action has run, the masked slot stays filled (the flow goes on)."""
-    if not step.action or session.actions_done_step == step.id:
+def _masked_input(session: Session, step: Step, variables: dict[str, Any], notes: list[str]) -> Slot | None:
+    """A slot of a step about to act whose value was stored masked (a `pii: true` value given on an earlier turn,
+    focal.pii): its value is gone, so the action never receives the mask ("[redacted:card_last4]" checked as the
+    card's digits fails an honest customer). The slot is emptied and asked again; the answer is used in its turn.
+    Once the action has run, the masked slot stays filled (the flow goes on)."""
+    if not step.action or step.id == session.actions_done_step:
         return None
-    lost = next((s for s in step.slots if holds_mask(variables.get(s.name))), None)
-    if lost is not None:
+    slot = next((s for s in step.slots if holds_mask(variables.get(s.name))), None)
+    if slot is not None:
         for values in (session.slots, session.variables, variables):
-            values.pop(lost.name, None)
-    return lost
+            values.pop(slot.name, None)
+        notes.append(f"step {step.id} asks {slot.name} again: its value was stored masked (pii), the action needs it")
+    return slot
 
 
 def progress(agent: AgentConfig, session: Session, variables: dict[str, Any]) -> Progress:
@@ -336,7 +338,7 @@ def progress(agent: AgentConfig, session: Session, variables: dict[str, Any]) ->
             notes.append(f"step {step.id} calls {called.id}")
             start_flow(agent, session, called, call=True)
             continue
-        slot = missing_slot(step, variables) or _lost_before_action(session, step, variables)
+        slot = missing_slot(step, variables) or _masked_input(session, step, variables, notes)
         if slot is not None:
             session.flow_state = "waiting_for_slot"
             return Progress("ask_slot", step=step, slot=slot, notes=notes)

@@ -7,6 +7,7 @@ extractor reads "$75" out of "I'll reimburse you $75" and out of "the total was 
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import date
 from functools import lru_cache
 from typing import Any
@@ -183,16 +184,19 @@ def _by_pattern(pattern: str, kind: str, text: str) -> tuple[bool, Any]:
     """(whether the field's pattern decides the value, that value). A boolean says whether the text contains the
     pattern (e.g. an echoed card number), an id or a string is the match, and no match is no value; a match for any
     other type only places it, and the value is read by the type."""
-    compiled = field_pattern(pattern, ignore_case=True)
-    if compiled is None:
+    compiled, as_written = field_pattern(pattern, ignore_case=True), field_pattern(pattern)
+    if compiled is None or as_written is None:
         raise PatternUnread("its pattern is refused")  # validation refuses such a pattern
-    m = compiled.search(text)
+    # A match in the case the pattern spells comes first: "policy HH309911 actually, IBAN DE89…" holds an IBAN as
+    # written, and a case-folded match would read "HH309911 ACTUALLY" as one. Typed in lower case ("rk204518"),
+    # the folded match is the value.
+    m = as_written.search(text) or compiled.search(text)
     if kind == "boolean":
         return True, m is not None
     if m is None:
         return True, None
     if kind == "id":
-        return True, m.group(0).upper()
+        return True, unicodedata.normalize("NFKC", m.group(0)).upper()  # "RK２０４５１８" is RK204518
     if kind == "string":
         return True, m.group(0)
     return False, None

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from typing import Any
 
-from focal.models.agent import AgentConfig
+from focal.models.agent import AgentConfig, Scenario
 from focal.models.context import Context
 from focal.models.session import Offer, Session
 from focal.sensing.provenance import customer_may_set
-from focal.sensing.slot_reading import slot_commands
+from focal.sensing.slot_reading import readings, slot_commands, slot_field, unique_slots
 
+_TYPED_FORMS = frozenset({"date", "money", "enum"})
 MAX_OPTIONS = 3  # the scenarios one question offers to choose between, at most (a clarification, a `choose` offer)
 _ORDINALS = {
     "first": 0, "1st": 0, "one": 0, "1": 0,
@@ -79,6 +81,35 @@ def pick(agent: AgentConfig, offer: Offer, text: str, acts: dict[str, str]) -> t
     if "affirm" in acts:
         return 0, "yes: the first option" if len(options) > 1 else "yes"
     return None, ""
+
+
+def picked_by_value(agent: AgentConfig, session: Session, offer: Offer, text: str, entities: dict[str, Any],
+                    today: date | None) -> int | None:
+    """The option of a clarification ("do you mean disputing a charge?") that an answer picks by giving, instead of a
+    yes, a value only that option's flow asks for, in the form its field defines: a reference matching the field's
+    `pattern`, a date, an amount, one of its values. A free-text value could belong anywhere, so it picks nothing."""
+    if offer.kind != "choose":
+        return None
+    picked: list[tuple[int, dict[str, Any]]] = []
+    for index, scenario_id in enumerate(offer.choices()):
+        scenario = agent.scenario(scenario_id)
+        if scenario is None:
+            continue
+        values = {name: value for name, value in readings(agent, session, text, dict(entities), scenario, [], today).items()
+                  if value not in (None, "") and customer_may_set(agent, name)}
+        if any(_typed(agent, scenario, name) for name in values):
+            picked.append((index, values))
+    if len(picked) != 1:
+        return None
+    index, values = picked[0]
+    offer.values[offer.choices()[index]] = values  # the flow starts with them, through its own checks (as a yes does)
+    return index
+
+
+def _typed(agent: AgentConfig, scenario: Scenario, slot_name: str) -> bool:
+    slot = next((s for s in unique_slots(agent, scenario) if s.name == slot_name), None)
+    field = slot_field(agent, slot) if slot is not None else None
+    return field is not None and (bool(field.pattern) or field.field_type in _TYPED_FORMS)
 
 
 def hold_values(agent: AgentConfig, session: Session, context: Context, today: date | None = None) -> None:

@@ -140,13 +140,17 @@ def _candidate(
     return other
 
 
-def _answer_offer(agent: AgentConfig, session: Session, text: str, acts: dict[str, str], notes: list[str]) -> list[Command]:
+def _answer_offer(turn: _Turn) -> list[Command]:
     """The customer's answer to the agent's last question (resume / start / choose between options)."""
+    agent, session, notes = turn.agent, turn.session, turn.notes
     offer = session.offer
     assert offer is not None
-    index, how = offers.pick(agent, offer, text, acts)
+    index, how = offers.pick(agent, offer, turn.text, turn.acts)
     if how == "deny":
         return [Command(name="DenyConfirmation", flow=offer.scenario_id)]
+    if index is None and (index := offers.picked_by_value(agent, session, offer, turn.text, turn.entities,
+                                                          turn.today)) is not None:
+        how = f"option {index + 1} by a value only its flow asks for"
     if index is None:
         return []
     notes.append(f"answered the agent's question ({offer.kind}): {how}")
@@ -214,7 +218,7 @@ def _answer(turn: _Turn) -> None:
     if turn.hypothetical:
         return
     if session.offer is not None and not active:
-        turn.commands += _answer_offer(turn.agent, session, turn.text, turn.acts, turn.notes)
+        turn.commands += _answer_offer(turn)
     elif active and turn.nested is None:
         turn.commands += _answer_step(turn, active)
 
