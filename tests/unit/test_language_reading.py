@@ -32,3 +32,12 @@ def test_no_english_message_of_the_example_suites_gets_the_language_notice():
     messages = suite_messages()
     assert len(messages) > 100
     assert [m for m in messages if language.foreign(m, ["en"]) is not None] == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Meine E-Mail ist neu", ["meine", "mail", "ist", "neu"]),  # the "e" of E-Mail is no Italian "and"
+    ("Pouvez-vous m'aider ?", ["pouvez", "vous", "m", "aider"]),  # a pronoun after a hyphen keeps its language
+    ("Y a-t-il un parking ?", ["y", "a", "t", "il", "un", "parking"]),
+])
+def test_hyphenated_words_keep_their_language_words(text, expected):
+    assert language.words(text) == expected

@@ -54,13 +54,17 @@ _HYPHEN_IN_WORD = re.compile(r"(?<=[^\W\d_])[-‐‑](?=[^\W\d_])")
 
 def words(text: str) -> list[str]:
     """The words of a message, lower-cased: not the letters of a token that holds a digit, an `@`, a `/` or an inner
-    dot (an id such as B2044, an amount, a date, an e-mail address, a link), which belong to no language. Letters
-    joined by a hyphen are one word ("E-Mail", "check-in"): the "e" of "E-Mail" is no Italian "and"."""
+    dot (an id such as B2044, an amount, a date, an e-mail address, a link), which belong to no language. A single
+    letter prefixed to a word by a hyphen is no word: the "e" of "E-Mail" (or "t-shirt") is no Italian "and", while
+    "Pouvez-vous" keeps its "vous" and "a-t-il" its "a"."""
     out: list[str] = []
     for token in _TOKENS.findall(text):
         if any(c.isdigit() for c in token) or "@" in token or "/" in token or "." in token.strip(".!?…,;:()[]\"'«»"):
             continue
-        out += (w.lower() for w in _WORDS.findall(_HYPHEN_IN_WORD.sub("", token)))
+        parts = _WORDS.findall(token)
+        if len(parts) == 2 and len(parts[0]) == 1 and _HYPHEN_IN_WORD.search(token):
+            parts = parts[1:]
+        out += (w.lower() for w in parts)
     return out
 
 

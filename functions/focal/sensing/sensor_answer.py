@@ -89,7 +89,7 @@ def repeated_entry(answer: dict[str, Any]) -> str | None:
     """Why the parsed answer is a loop that the schema's list bound closed (None: it is not). Under a grammar with
     `maxItems`, a looping model writes the same entry until the bound and the list closes into valid JSON too short
     for `loop_reason` to hear (a small model wrote `{"name": "CancelFlow", "flow": null, …}` over and over to a
-    refund request, which then stopped the customer's refund). A reading never needs one command or condition twice,
+    payment request, which then stopped the customer's request). A reading never needs one command or condition twice,
     word for word: an answer that repeats one is no reading."""
     for key in ("commands", "conditions"):
         entries = answer.get(key)
