@@ -19,6 +19,8 @@ from focal.models.turn import TurnState
 
 LIMIT = 3  # the design names no number for identity attempts: three, as the brief's default
 EXHAUSTED = "identity checks exhausted for this session: not run"
+HANDOFF_REASON = (f"The identity check failed {LIMIT} times in this session: no further check is run; verify the "
+                  "customer another way.")
 
 
 def verdict_fields(agent: AgentConfig, tool: Tool) -> list[str]:
@@ -53,21 +55,19 @@ def merged(stored: int, turn: int) -> int:
     return UNREADABLE if UNREADABLE in (stored, turn) else max(stored, turn)
 
 
-def hand_over_when_spent(state: TurnState, agent: AgentConfig) -> None:
+def hand_over_when_spent(state: TurnState, agent: AgentConfig) -> bool:
     """An identity check failed for the last time this turn, or was refused because the checks are spent: the flow
     ends and a person takes over (the tools stage runs the agent's hand-off, the customer hears the engine's
-    hand-off notice). Nothing the customer says next verifies them in this session."""
-    session = state.session
+    hand-off notice). Nothing the customer says next verifies them in this session. True when it hands over now."""
+    session, d = state.session, state.route.decision
     checked = [c for c in state.tools.tool_calls if c.status in ("ok", "skipped") and is_check(agent, agent.tool(c.tool_id))]
-    if not checked or state.error is not None or not exhausted(session):
-        return
+    if not checked or state.error is not None or not exhausted(session) or d.escalation_reason == HANDOFF_REASON:
+        return False
     assert session is not None
-    d = state.route.decision
-    d.action = "escalate"
-    d.escalation_reason = (f"The identity check failed {LIMIT} times in this session: no further check is run; "
-                           "verify the customer another way.")
+    d.action, d.escalation_reason = "escalate", HANDOFF_REASON
     d.notes.append(f"{', '.join(dict.fromkeys(c.tool_id for c in checked))}: identity checks spent "
                    f"({LIMIT} failures in this session): handed to a person")
     end_flow(session)
     session.flow_stack.clear()
     session.offer = None
+    return True

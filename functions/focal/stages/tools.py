@@ -402,4 +402,6 @@ def run(state: TurnState, deps: Deps) -> TurnState:
         return state
     if state.error is None:
         resolution.after_actions(state, agent, run_one)  # what the answer will say: session → profile → tools → ask
+        if identity_checks.hand_over_when_spent(state, agent) and agent.handoff_tool:  # a check resolution ran
+            _hand_off(state, agent, deps, agent.handoff_tool)
     return state
