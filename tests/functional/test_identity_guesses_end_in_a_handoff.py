@@ -44,3 +44,15 @@ def test_an_honest_driver_who_mistypes_once_is_still_verified(tmp_path: Path):
         {"user": "RK204518, surname Martin, card ending 4242",
          "expect": {"tool_calls": ["verify_identity"], "response_contains": "you're verified"}},
     ])
+
+
+def test_the_hand_off_is_said_in_the_customers_language(tmp_path: Path):
+    wrong = [{"user": f"RK204518, apellido Martin, tarjeta terminada en {digits}"} for digits in ("0000", "1111")]
+    passes(tmp_path, AGENT, TOOLS, [
+        {"user": "Necesito verificar mi identidad"}, wrong[0],
+        {"user": "Necesito verificar mi identidad"}, wrong[1],
+        {"user": "Necesito verificar mi identidad"},
+        {"user": "RK204518, apellido Martin, tarjeta terminada en 2222",
+         "expect": {"execution_path": "escalate", "tool_calls": ["transfer_to_staff"],
+                    "response_contains": "persona de nuestro equipo"}},
+    ])
