@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from focal.dialogue.action_outcome import hold_failed, hold_unknown, note_effects, outcome
 from focal.dialogue.flow import progress
+from focal.dialogue.identity_checks import merged
 from focal.flow_reading import current_step
 from focal.models.agent import AgentConfig
 from focal.models.session import Session
@@ -42,6 +43,8 @@ def _calls_at(agent: AgentConfig, state: TurnState, key: str | None) -> list[Too
 def apply_effects(agent: AgentConfig, state: TurnState, fresh: Session) -> None:
     """Apply the turn's tool outputs and its step action's outcome onto `fresh` (the latest stored session)."""
     fresh.action_claims.pop(state.request.turn_id, None)
+    if state.session is not None:  # a failed identity check is never lost to the race (focal.dialogue.identity_checks)
+        fresh.failed_identity_checks = merged(fresh.failed_identity_checks, state.session.failed_identity_checks)
     ran = [c for c in state.tools.tool_calls if c.status == "ok"]
     for call in ran:
         fresh.variables.update(call.outputs)

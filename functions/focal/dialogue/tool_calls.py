@@ -13,6 +13,9 @@ only when the tool is safe to repeat (`Tool.may_retry`: no side effect, or decla
 its own system answers the repeated idempotency key with the first result); any other is
 `not_repeated`: it does not run, and its outcome is reported as unknown.
 
+An identity check (`identity_checks`) is counted here, the one place every call runs: a failed one adds to the
+session's count, and once the count is spent no identity check runs (`skipped`); the tools stage hands over.
+
 A failed side-effecting call is `error` only when nothing of it took effect, else `unknown` (`failure_status`): the
 tools stage lets a step whose action failed run again only after a fresh yes, and never one whose outcome is unknown.
 """
@@ -22,6 +25,7 @@ from __future__ import annotations
 import time
 from typing import Any, Literal
 
+from focal.dialogue import identity_checks
 from focal.dialogue.tool_outputs import checked_outputs
 from focal.enforcement import guards
 from focal.enforcement.scope import ActiveScope, turn_scope
@@ -70,6 +74,10 @@ def execute(state: TurnState, agent: AgentConfig, deps: Deps, call: ToolCall) ->
     if missing:
         call.status, call.error = "skipped", f"missing argument(s): {', '.join(missing)}"
         return call
+    check = identity_checks.is_check(agent, tool)
+    if check and identity_checks.exhausted(state.session):
+        call.status, call.error = "skipped", identity_checks.EXHAUSTED
+        return call
     r = state.request
     if tool.side_effect:
         call.idempotency_key = idempotency_key(r.tenant_id, r.session_id, r.turn_id, tool.id, call.arguments)
@@ -93,6 +101,8 @@ def execute(state: TurnState, agent: AgentConfig, deps: Deps, call: ToolCall) ->
         call.ms = round((time.perf_counter() - started) * 1000, 3)
     call.status = "ok"
     assert state.session is not None
+    if check:
+        identity_checks.count_result(agent, tool, state.session, values)
     state.session.variables.update(values)
     call.outputs.update(values)
     return call

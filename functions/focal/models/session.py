@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
+
+UNREADABLE = -1  # failed_identity_checks could not be read: the checks count as exhausted
 
 # blocked: a guard stopped the step's action; the flow waits at the step for a changed value, with no question open
 FlowState = Literal["idle", "waiting_for_slot", "confirming", "executing_action", "blocked", "completed", "error"]
@@ -107,6 +109,9 @@ class Session(BaseModel):
     step_attempts: dict[str, int] = Field(
         default_factory=dict,
         description="step id → how many times its action ran in this run of the active flow (the built-in step_attempts)")
+    failed_identity_checks: int = Field(
+        default=0, description="identity checks that failed in this session, whatever flow ran them: kept across "
+        "restarts, switches and cancels (focal.dialogue.identity_checks); UNREADABLE when a stored value is not a count")
     slots: dict[str, Any] = Field(default_factory=dict)
     variables: dict[str, Any] = Field(default_factory=dict)
     rule_fire_counts: dict[str, int] = Field(default_factory=dict)
@@ -127,6 +132,12 @@ class Session(BaseModel):
     turn_count: int = 0
     version: int = 0
     expires_at: int | None = None
+
+    @field_validator("failed_identity_checks", mode="before")
+    @classmethod
+    def _unreadable_count(cls, value: Any) -> int:
+        """A stored count that is not a count (corrupt, negative, a flag) is UNREADABLE: fail closed, as exhausted."""
+        return value if type(value) is int and value >= 0 else UNREADABLE
 
     def remember(self, role: Literal["user", "assistant"], text: str, keep: int = 10) -> None:
         self.history.append(HistoryEntry(role=role, text=text))

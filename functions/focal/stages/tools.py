@@ -42,7 +42,7 @@ and changes the `session`; the approval gate sets `confidence` and `suggested_qu
 
 from __future__ import annotations
 
-from focal.dialogue import approvals, resolution
+from focal.dialogue import approvals, identity_checks, resolution
 from focal.dialogue.action_outcome import hold_failed, hold_unknown, note_effects, outcome, remember_unknown, unknown_before
 from focal.dialogue.confidence import assess
 from focal.dialogue.decision import apply_progress
@@ -396,9 +396,12 @@ def run(state: TurnState, deps: Deps) -> TurnState:
 
     resolution.before_actions(state, agent, run_one)
     _run_step_actions(state, agent, deps)
+    identity_checks.hand_over_when_spent(state, agent)
     if state.error is None and state.route.decision.action == "escalate" and agent.handoff_tool:
         _hand_off(state, agent, deps, agent.handoff_tool)  # a step's transition escalated on what its action returned
         return state
     if state.error is None:
         resolution.after_actions(state, agent, run_one)  # what the answer will say: session → profile → tools → ask
+        if identity_checks.hand_over_when_spent(state, agent) and agent.handoff_tool:  # a check resolution ran
+            _hand_off(state, agent, deps, agent.handoff_tool)
     return state
