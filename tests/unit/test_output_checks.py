@@ -13,7 +13,8 @@ import pytest
 
 from focal.config.loader import load_agent
 from focal.enforcement.grounding import build_sources, check_grounding, extract_claims, id_patterns, supported
-from focal.enforcement.relevance import check_relevance, refusal_reason
+from focal.enforcement.relevance import check_relevance
+from focal.enforcement.relevance_refusal import refusal_reason
 from focal.models.agent import AgentConfig
 from focal.models.context import Context
 from focal.models.session import HistoryEntry, Session

@@ -9,7 +9,7 @@ inside the first conversation's first turn. With an embedder that keeps vectors 
 
 from __future__ import annotations
 
-from focal.enforcement.relevance import warm_refusals
+from focal.enforcement.relevance_refusal import warm_refusals
 from focal.models.agent import AgentConfig
 from focal.retrieval.rules import ensure_indexed
 from focal.sensing.acts import act_index
