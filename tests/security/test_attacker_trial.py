@@ -51,7 +51,16 @@ _SHARED: dict[str, tuple[AgentConfig, Any]] = {}  # agent → (config, the deps 
 
 
 def _agent(name: str) -> tuple[AgentConfig, Path]:
-    path = ROOT / "examples" / name / "agent.yaml"
+    return _warmed(name, ROOT / "examples" / name / "agent.yaml")
+
+
+def agent_named(name: str, newcomers: set[str]) -> tuple[AgentConfig, Path]:
+    """An example agent, or for a name in `newcomers` the agent of tests/data/newcomer_<name>."""
+    folder = ROOT / "tests" / "data" / f"newcomer_{name}" if name in newcomers else ROOT / "examples" / name
+    return _warmed(name, folder / "agent.yaml")
+
+
+def _warmed(name: str, path: Path) -> tuple[AgentConfig, Path]:
     if name not in _SHARED:
         from focal.pipeline.warm import warm_agent
 

@@ -27,19 +27,7 @@ _PLAN: dict[str, Any] = yaml.safe_load(PLAN.read_text(encoding="utf-8"))
 
 
 def _agent(name: str) -> tuple[Any, Path]:
-    if name not in NEWCOMERS:
-        return _examples_agent(name)
-    path = PLAN.parents[1] / f"newcomer_{name}" / "agent.yaml"
-    if name not in trial._SHARED:
-        from focal.pipeline.warm import warm_agent
-
-        agent, deps = trial.load_agent(path), trial._fresh_deps(path, None)
-        warm_agent(deps, trial.TENANT_ID, agent)
-        trial._SHARED[name] = (agent, deps)
-    return trial._SHARED[name][0], path
-
-
-_examples_agent = trial._agent
+    return trial.agent_named(name, NEWCOMERS)
 
 
 def _case(attack: dict[str, Any]) -> Any:
