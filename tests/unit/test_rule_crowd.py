@@ -5,23 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from tests.unit.test_lexical_evidence import FixedIndex  # each rule's key at a fixed calibrated score
 
 from focal.dialogue.match_bounds import CROWD_FROM, CROWD_MAX_RULES
 from focal.models.agent import AgentConfig, Rule
-from focal.ports import Hit, ScopeFilter
+from focal.ports import ScopeFilter
 from focal.retrieval.matching import search_rules
-
-
-class FixedIndex:
-    """Each rule's condition key at a fixed calibrated score; no flows."""
-
-    def __init__(self, scores: dict[str, float]):
-        self.scores = scores
-
-    def search(self, scope: ScopeFilter, vector: np.ndarray, k: int) -> list[Hit]:
-        if scope.kind == "scenario":
-            return []
-        return sorted((Hit(doc_id, s) for doc_id, s in self.scores.items()), key=lambda h: -h.score)[:k]
 
 
 def _agent(n: int) -> AgentConfig:
