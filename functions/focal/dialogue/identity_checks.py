@@ -63,11 +63,11 @@ def hand_over_when_spent(state: TurnState, agent: AgentConfig) -> bool:
     checked = [c for c in state.tools.tool_calls if c.status in ("ok", "skipped") and is_check(agent, agent.tool(c.tool_id))]
     if not checked or state.error is not None or not exhausted(session) or d.escalation_reason == HANDOFF_REASON:
         return False
-    assert session is not None
     d.action, d.escalation_reason = "escalate", HANDOFF_REASON
     d.notes.append(f"{', '.join(dict.fromkeys(c.tool_id for c in checked))}: identity checks spent "
                    f"({LIMIT} failures in this session): handed to a person")
-    end_flow(session)
-    session.flow_stack.clear()
-    session.offer = None
+    if session is not None:  # no session (unreadable) still hands over; there is just no flow to end
+        end_flow(session)
+        session.flow_stack.clear()
+        session.offer = None
     return True

@@ -68,12 +68,18 @@ def words(text: str) -> list[str]:
     return out
 
 
+def share(words_: list[str], code: str, extra: frozenset[str] = frozenset()) -> float:
+    """The share of `words_` that are `code`'s stopwords or in `extra` (an agent's own words of that language)."""
+    stop = STOPWORDS.get(code, frozenset())
+    return sum(w in stop or w in extra for w in words_) / len(words_) if words_ else 0.0
+
+
 def detect(text: str) -> tuple[str | None, dict[str, float]]:
     """(language code or None when unclear, stopword share per language)."""
     words_ = words(text)
     if len(words_) < MIN_WORDS:
         return None, {}
-    shares = {lang: sum(w in stop for w in words_) / len(words_) for lang, stop in STOPWORDS.items()}
+    shares = {lang: share(words_, lang) for lang in STOPWORDS}
     best = max(shares, key=lambda k: shares[k])
     return (best if shares[best] >= MIN_SHARE else None), shares
 
@@ -87,8 +93,7 @@ def foreign(text: str, languages: list[str], own_words: frozenset[str] = frozens
     if lang is None or lang in languages:
         return None
     words_ = words(text)
-    own = max((sum(w in STOPWORDS.get(code, frozenset()) or w in own_words for w in words_) / len(words_)
-               for code in languages), default=0.0)
+    own = max((share(words_, code, own_words) for code in languages), default=0.0)
     return lang if shares[lang] - own >= MIN_LEAD else None
 
 

@@ -35,8 +35,7 @@ def read_language(text: str, languages: list[str], previous: str | None,
         return current
     words = language.words(text)
     known = vocabulary or {}
-    shares = {code: sum(w in language.STOPWORDS.get(code, frozenset()) or w in known.get(code, frozenset())
-                        for w in words) / len(words) for code in languages} if words else {}
+    shares = {code: language.share(words, code, known.get(code, frozenset())) for code in languages} if words else {}
     if len(words) >= language.MIN_WORDS:
         best = max(languages, key=lambda code: (shares[code], code == current))
         if shares[best] >= language.MIN_SHARE:  # a clear reading: another language only with a clear lead
