@@ -59,9 +59,9 @@ def synthetic_rules(n: int, seed: int = 11) -> list[dict[str, str]]:
     conditions = [f"{w} {v} {t}{tail}" for w, v, t, tail in itertools.product(_WHO, _VERB, _TOPIC, _TAIL)]
     if n > len(conditions):
         raise ValueError(f"at most {len(conditions)} distinct synthetic rules, asked for {n}")
-    order = np.random.default_rng(seed).permutation(len(conditions))[:n]
+    picks = np.random.default_rng(seed).permutation(len(conditions))[:n]
     return [{"id": f"{SYNTHETIC}{i}", "condition_text": conditions[j], "action_text": _ACTIONS[j % len(_ACTIONS)]}
-            for i, j in enumerate(order.tolist())]
+            for i, j in enumerate(picks.tolist())]
 
 
 def room(raw: dict) -> int:
