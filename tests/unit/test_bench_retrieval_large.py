@@ -55,3 +55,12 @@ def test_precision_counts_the_examples_rules_and_synthetic_ones_beside_them() ->
     row = measure(agent, [result((own[0],), own[0], f"{SYNTHETIC}0"), result((own[1],), own[2])], 40)
     assert (row.found, row.expected, row.others) == (1, 2, 1)
     assert row.synthetic == 0.5 and row.recall == 0.5 and row.precision == 0.5
+
+
+def test_agent_sizes_on_the_command_line() -> None:
+    from focal.bench.retrieval_cli import _agent_sizes
+
+    assert _agent_sizes("150,500,max") == [150, 500, AT_LIMIT]
+    assert _agent_sizes("max") == [AT_LIMIT] and _agent_sizes("40") == [40]
+    with pytest.raises(ValueError, match="comma-separated integers"):
+        _agent_sizes("many")
