@@ -340,6 +340,9 @@ def _bench_parsers(sub) -> None:  # noqa: ANN001 - the subparsers of `focal`
     s.add_argument("--rules", help="synthetic index sizes, e.g. 1000,10000,100000 (scale mode)")
     s.add_argument("--queries", type=int, default=200, help="queries per size (scale mode)")
     s.add_argument("--embed-sample", type=int, default=500, help="texts for MiniLM throughput, 0 to skip (scale mode)")
+    s.add_argument("--agent-rules", default="150,500,max",
+                   help="sizes of the real large agent (retail plus synthetic rules; max: as many as an agent file "
+                        "may hold), measured at its threshold (scale mode)")
     s.set_defaults(func=bench_retrieval)
     coldstart = bsub.choices["coldstart"]
     coldstart.set_defaults(func=_announced(coldstart.get_default("func"),

@@ -1,5 +1,5 @@
 """`focal bench retrieval`: the labelled sets of the example agents, recall and precision at the threshold each
-agent runs with, the held-out set, and the scale mode (with recall of rules planted among synthetic ones)."""
+agent runs with, the held-out set, and the scale mode (with a real large agent's recall)."""
 
 from __future__ import annotations
 
@@ -148,17 +148,20 @@ def test_cli_prints_recall_and_threshold_table(capsys):
 
 
 def test_scale_mode_runs_on_a_tiny_index(capsys):
-    assert main(["bench", "retrieval", "--rules", "200", "--queries", "20", "--embed-sample", "16"]) == 0
+    assert main(["bench", "retrieval", "--rules", "200", "--queries", "20", "--embed-sample", "16",
+                 "--agent-rules", "40"]) == 0
     out = capsys.readouterr().out
     for column in ("rules", "ingest bulk", "p50 ms", "p95 ms", "matrix MB", "traced MB", "RSS Δ MB"):
         assert column in out
     assert "     200" in out
     assert "MiniLM embedding:" in out and "texts/s" in out
-    # recall of the retail rules planted among the synthetic ones, through the turn's path
-    assert "recall at scale:" in out and "synthetic passing/msg" in out
-    table = out[out.index("recall at scale:"):]
-    planted = [line.split() for line in table.splitlines() if line.strip().startswith(("0 ", "200 "))]
-    assert [row[0] for row in planted] == ["0", "200"] and all(float(row[1]) >= 0.9 for row in planted), out
+    # a real agent: the retail file alone, grown to 40 rules, then that agent in an index of 200 rules, read as turns
+    assert "a real large agent:" in out and "synthetic passing/msg" in out
+    table = out[out.index("a real large agent:"):]
+    own = len(load_agent(RETAIL).rules)
+    rows = [line.split() for line in table.splitlines() if line.strip()[:1].isdigit()]
+    assert [(row[0], row[1]) for row in rows] == [(str(own), str(own)), ("40", "40"), ("40", "200")], out
+    assert all(float(row[2]) >= 0.9 for row in rows), out
 
 
 def test_without_agent_or_rules_it_says_what_to_give(capsys):

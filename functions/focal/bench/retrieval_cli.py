@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from focal.bench.retrieval import labelled
+from focal.bench.retrieval_large import AT_LIMIT
 from focal.bench.retrieval_scale import scale
 
 
@@ -15,6 +16,13 @@ def _ints(text: str) -> list[int]:
     if not values or min(values) < 1:
         raise ValueError(f"expected positive integers, got {text!r}")
     return values
+
+
+def _agent_sizes(text: str) -> list[int]:
+    """Agent sizes in rules; "max" is the largest agent the loader's limits allow (AT_LIMIT)."""
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    numbers = ",".join(p for p in parts if p != "max")
+    return [*(_ints(numbers) if numbers else []), *([AT_LIMIT] if "max" in parts else [])]
 
 
 def cli(args) -> int:
@@ -31,6 +39,12 @@ def cli(args) -> int:
             return 1
         out.append(report)
     if args.rules:
-        out.append(scale(_ints(args.rules), queries=args.queries, embed_sample=args.embed_sample))
+        try:
+            agent_sizes = _agent_sizes(getattr(args, "agent_rules", "150,500,max"))
+        except ValueError as exc:
+            print(str(exc))
+            return 1
+        out.append(scale(_ints(args.rules), queries=args.queries, embed_sample=args.embed_sample,
+                         agent_sizes=agent_sizes))
     print("\n\n".join(out))
     return 0

@@ -2,13 +2,10 @@
 
 Synthetic rules (random unit vectors, embedding 100k texts with MiniLM would take minutes): ingest
 throughput, p50/p95 of a filtered search in a turn's scope, index memory; MiniLM throughput on a
-sample of synthetic rule texts. Then recall at scale: the retail example's rules (every key) and its
-labelled messages planted among N synthetic rules that look like real ones (rule-like texts embedded
-by MiniLM, each used many times with a little noise so that no two vectors are equal, centred like
-every indexed document), each message through the turn's path (`search_message`: the message and its parts,
-the parts' embedding timed with the search; and the rule filter's
-similarity decision): recall and precision of the planted rules at the agent's threshold, how many
-synthetic rules pass per message, and the p50/p95 of that path. No customer text is printed.
+sample of synthetic rule texts. Then a real large agent (focal.bench.retrieval_large): the retail example's file
+with synthetic rules added, read by the product's loader, its labelled messages read as turns, at several agent
+sizes and in indexes of N rules: recall and precision at the agent's threshold and the p50/p95 of a turn's
+retrieval. No customer text is printed.
 """
 
 from __future__ import annotations
@@ -19,18 +16,13 @@ import time
 import tracemalloc
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
-from focal.bench.retrieval import TENANT, load_cases, scored
-from focal.dialogue.rule_filter import below
-from focal.models.session import Session
-from focal.models.turn import ScoredRule
+from focal.bench.retrieval import TENANT
+from focal.bench.retrieval_large import AT_LIMIT, large_lines
 from focal.ports import Embedder, IndexedRule, ScopeFilter
-from focal.retrieval.calibration import centred
-from focal.retrieval.message_parts import search_message
-from focal.retrieval.rules import EMBED_BATCH, agent_documents, turn_scope
+from focal.retrieval.rules import EMBED_BATCH
 
 SCENARIOS, STEPS, GLOBAL_SHARE, GLOBAL_HARD = 50, 5, 0.2, 5
 DIM = 384
@@ -180,7 +172,9 @@ def embedding_throughput(embedder: Embedder, n: int = 500, singles: int = 50) ->
 
 
 def scale(sizes: Sequence[int], queries: int = 200, k: int = 10, embed_sample: int = 500,
-          embedder: Embedder | None = None, planted: bool = True) -> str:
+          embedder: Embedder | None = None, agent_sizes: Sequence[int] | None = (150, 500, AT_LIMIT)) -> str:
+    """The index table at each of `sizes`, MiniLM's throughput, and (unless `agent_sizes` is None) a real large agent
+    at those agent sizes and in indexes of `sizes` rules (focal.bench.retrieval_large)."""
     lines = [
         f"focal bench retrieval --rules: numpy index, random unit vectors ({DIM}-d), {int(GLOBAL_SHARE * 100)} % GLOBAL"
         f" ({GLOBAL_HARD} hard), the rest over {SCENARIOS} scenarios × {STEPS} steps;"
@@ -207,79 +201,7 @@ def scale(sizes: Sequence[int], queries: int = 200, k: int = 10, embed_sample: i
         embedder = shared_embedder()
     if embed_sample:
         lines += ["", embedding_throughput(embedder, embed_sample)]
-    if planted:
-        lines += ["", *planted_lines(sizes, embedder)]
+    if agent_sizes is not None:
+        lines += ["", *large_lines(sizes, agent_sizes, embedder)]
     return "\n".join(lines)
 
-
-
-
-EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
-POOL = 400  # distinct synthetic rule texts embedded; each distractor is one of them plus noise
-NOISE = 0.15  # standard deviation of the noise, relative to a unit vector's per-dimension scale
-
-
-@dataclass
-class PlantedRow:
-    n: int
-    found: int
-    expected: int
-    others_passing: int  # planted rules passing that the case does not expect
-    synthetic_passing: float  # synthetic rules passing, per message
-    p50_ms: float
-    p95_ms: float
-
-
-def distractors(n: int, embedder: Embedder, rng: np.random.Generator) -> np.ndarray:
-    pool = centred(embedder, embedder.embed(synthetic_texts(POOL)))
-    picks = pool[rng.integers(len(pool), size=n)]
-    noisy = picks + rng.standard_normal(picks.shape).astype(np.float32) * (NOISE / np.sqrt(DIM))
-    return (noisy / np.linalg.norm(noisy, axis=1, keepdims=True)).astype(np.float32)
-
-
-def planted_row(n: int, embedder: Embedder, agent_dir: Path = EXAMPLES / "retail", seed: int = 5) -> PlantedRow:
-    from focal.adapters.numpy_index import NumpyRuleIndex
-    from focal.config.loader import load_agent
-
-    agent = load_agent(agent_dir / "agent.yaml")
-    cases = load_cases(agent_dir / "retrieval.yaml")
-    rng = np.random.default_rng(seed)
-    index = NumpyRuleIndex()
-    docs = synthetic_rules(n, rng)  # ids g…, r… and scopes s… never clash with the agent's
-    index.upsert(TENANT, agent.id, docs, distractors(n, embedder, rng))
-    real = agent_documents(agent, embedder)
-    index.upsert(TENANT, agent.id, real, centred(embedder, embedder.embed([d.text for d in real])))
-    known = {r.id for r in agent.rules}
-    found = expected = others = synthetic = 0
-    times = []
-    for i, case in enumerate(cases):
-        session = Session(tenant_id=TENANT, agent_id=agent.id, session_id=f"p{i}", customer_id="bench",
-                          active_scenario_id=case.scenario, active_step_id=case.step)
-        query = centred(embedder, embedder.embed([case.message.strip()])[0])
-        t0 = time.perf_counter()
-        hits = search_message(agent, index, embedder, turn_scope(TENANT, agent, session, []), case.message, query)
-        candidates = scored(agent, hits) + [ScoredRule(rule_id=h.rule_id, score=h.score, scope="GLOBAL", best_score=h.best_score)
-                                             for h in hits if h.rule_id not in known]
-        passed = {c.rule_id for c in candidates if below(agent, candidates, c) is None}  # synthetic rules: similarity only
-        times.append((time.perf_counter() - t0) * 1000)
-        found += len(passed & set(case.expected))
-        expected += len(case.expected)
-        others += len((passed & known) - set(case.expected))
-        synthetic += len(passed - known)
-    return PlantedRow(n, found, expected, others, synthetic / max(len(cases), 1),
-                      float(np.percentile(times, 50)), float(np.percentile(times, 95)))
-
-
-def planted_lines(sizes: Sequence[int], embedder: Embedder) -> list[str]:
-    lines = [
-        "recall at scale: the retail rules (every key) and retrieval.yaml planted among N synthetic rules"
-        f" (MiniLM vectors of {POOL} rule-like texts plus noise, centred), through search_message and the rule filter",
-        f"{'rules':>8}{'recall':>9}{'precision':>11}{'found':>9}{'synthetic passing/msg':>23}{'p50 ms':>9}{'p95 ms':>9}",
-    ]
-    for n in [0, *sizes]:
-        row = planted_row(n, embedder)
-        precision = row.found / max(row.found + row.others_passing, 1)
-        lines.append(f"{n:>8,}{row.found / max(row.expected, 1):>9.2f}{precision:>11.2f}"
-                     f"{f'{row.found}/{row.expected}':>9}{row.synthetic_passing:>23.2f}{row.p50_ms:>9.2f}{row.p95_ms:>9.2f}")
-    lines.append("precision counts the planted rules only; a synthetic rule passing is counted beside it")
-    return lines

@@ -28,6 +28,11 @@ def _embedded(raw: Any, pattern: tuple[str, ...]) -> int:
     return sum(len(n) for n in nodes if isinstance(n, list))
 
 
+def embedded_texts(raw: Any) -> int:
+    """How many texts the document gives the embedder (rules, rule examples, entry examples, extra exemplars)."""
+    return sum(_embedded(raw, pattern) for pattern in EMBEDDED_LISTS)
+
+
 def size_problems(raw: Any, annotations: tuple[str, ...] = (), limits: AgentFileLimits = AGENT_FILE_LIMITS) -> list[Problem]:
     """Every text over `limits.text_chars`, every list or mapping over its limit (`limits.items_limit`), and a
     document embedding more than `limits.embedded_texts`; `annotations` are the loader's own keys, skipped."""
@@ -65,7 +70,7 @@ def size_problems(raw: Any, annotations: tuple[str, ...] = (), limits: AgentFile
         if len(entries) > limit:
             add(path, f"{len(entries)} {what}; the limit is {limit}", line)
         stack.extend(reversed(children))
-    embedded = sum(_embedded(raw, pattern) for pattern in EMBEDDED_LISTS)
+    embedded = embedded_texts(raw)
     if embedded > limits.embedded_texts:
         add((), f"the agent has {embedded} texts to embed (rules, rule examples, entry examples, extra exemplars); "
                 f"the limit is {limits.embedded_texts}", None)

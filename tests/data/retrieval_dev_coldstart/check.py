@@ -1,7 +1,7 @@
 # Checks the labelled sets against their agent files: parse, ids exist, scope respected, counts.
 import sys, yaml
 ok = True
-for agent in ["gym", "vet"]:
+for agent in ["gym", "vet", "dental"]:
     a = yaml.safe_load(open(f"{agent}/agent.yaml"))
     rules = {r["id"]: r for r in a["rules"]}
     steps = {s["id"]: {st["id"] for st in s["steps"]} for s in a["scenarios"]}
