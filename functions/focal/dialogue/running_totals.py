@@ -7,7 +7,7 @@ for each numeric argument of a side-effecting tool whose value the customer's me
 (`Session.running_totals`, key "tool.argument"): calls that ran, and those whose outcome is unknown (they may have).
 A guard of such a call must hold twice: on the call's own arguments (a lower bound is never met by adding up) and
 on the arguments with each such value replaced by the total it would bring the conversation to. Values a tool or
-the business's systems give (an order's total) are not the customer's choice and are checked per call only.
+the business's systems give (a booking's price) are not the customer's choice and are checked per call only.
 
 The totals live on the session: starting over, switching flows and a new yes do not reset them.
 """
