@@ -7,6 +7,7 @@ from typing import Any
 
 from focal.models.agent import AgentConfig
 from focal.models.session import CustomerProfile, Session
+from focal.text.invisible import invisible
 from focal.text.shown_values import as_date, showing, shown_date, shown_decimal, shown_yes_no
 
 PENDING = "_resolving"  # session variable of a question asked outside a flow: {"variable": name, "rules": [rule ids]}
@@ -45,7 +46,9 @@ def said_variables(agent: AgentConfig, session: Session | None, profile: Custome
 
 def as_said(value: Any) -> str:
     """A value as the customer reads it, numbers and dates in the language texts are filled in (focal.text.shown_values;
-    English: "12,345.50", "2027-03-03"); a yes/no value in its words ("oui", "nein")."""
+    English: "12,345.50", "2027-03-03"); a yes/no value in its words ("oui", "nein"); a text without the characters a
+    reader cannot see (focal.text.invisible): a right-to-left override typed into a value would show the rest of the
+    answer's line reversed, a promise the agent never wrote."""
     lang = showing()
     if isinstance(value, bool):
         return shown_yes_no(value, lang)
@@ -53,7 +56,7 @@ def as_said(value: Any) -> str:
         return f"{value:,.2f}" if lang is None else shown_decimal(value, lang)
     if lang is not None and (day := as_date(value)) is not None:
         return shown_date(day, lang)
-    return str(value)
+    return "".join(c for c in str(value) if not invisible(c))
 
 
 def render(template: str, variables: dict[str, Any]) -> str:

@@ -22,6 +22,7 @@ from focal.config.lookup_warnings import lookup_problems, lookup_warnings
 from focal.config.problems import Problem
 from focal.config.soft_rule_warnings import soft_rule_warnings
 from focal.config.validate_guards import guard_problems
+from focal.config.validate_identity import identity_warnings
 from focal.config.validate_privileges import privilege_warnings
 from focal.config.validate_rules import (
     default_problems,
@@ -118,6 +119,7 @@ def semantic_warnings(agent: AgentConfig, raw: Any = None, *, model: str | None 
     own_text_warnings(c, agent)
     tool_only_warnings(c, agent)
     privilege_warnings(c, agent)
+    identity_warnings(c, agent)
     soft_rule_warnings(c, agent)
     translation_warnings(c, agent)
     engine_text_warnings(c, agent)

@@ -11,6 +11,7 @@ safely, and the other turn's view wins.
 
 from __future__ import annotations
 
+from focal.dialogue import running_totals
 from focal.dialogue.action_outcome import hold_failed, hold_unknown, note_effects, outcome
 from focal.dialogue.flow import progress
 from focal.dialogue.identity_checks import merged
@@ -45,6 +46,7 @@ def apply_effects(agent: AgentConfig, state: TurnState, fresh: Session) -> None:
     fresh.action_claims.pop(state.request.turn_id, None)
     if state.session is not None:  # a failed identity check is never lost to the race (focal.dialogue.identity_checks)
         fresh.failed_identity_checks = merged(fresh.failed_identity_checks, state.session.failed_identity_checks)
+        fresh.running_totals = running_totals.merged(fresh.running_totals, state.session.running_totals)
     ran = [c for c in state.tools.tool_calls if c.status == "ok"]
     for call in ran:
         fresh.variables.update(call.outputs)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from typing import Any, Literal
 
-from focal.dialogue import identity_checks
+from focal.dialogue import identity_checks, running_totals
 from focal.dialogue.tool_outputs import checked_outputs
 from focal.enforcement import guards
 from focal.enforcement.scope import ActiveScope, turn_scope
@@ -56,7 +56,11 @@ def prepare(
         return call
     call.arguments = dict(arguments) if arguments is not None else arguments_for(agent, state, tool_id)
     variables = known_variables(agent, state.session, state.profile)
-    call.guards = guards.check_call(agent, tool_id, call.arguments, variables, scope or turn_scope(agent, state), confirmed)
+    scope = scope or turn_scope(agent, state)
+    call.guards = guards.check_call(agent, tool_id, call.arguments, variables, scope, confirmed)
+    summed = running_totals.with_totals(agent, tool, call.arguments, state.session)
+    if summed:  # a cap on what the customer chooses holds on the conversation's total too
+        call.guards = guards.both(call.guards, guards.check_call(agent, tool_id, summed, variables, scope, confirmed))
     stopped = guards.blocked(call.guards)
     if stopped:
         call.status = "blocked"
@@ -91,20 +95,28 @@ def execute(state: TurnState, agent: AgentConfig, deps: Deps, call: ToolCall) ->
         values = checked_outputs(agent, tool, answer)
     except ToolError as exc:
         call.status, call.error, call.error_code = failure_status(tool, exc, answered), str(exc), exc.code
-        return call
+        return _counted(agent, tool, call, state)
     except BaseException as exc:  # noqa: BLE001 - whatever a tool runner raises is this call's failure
         if stops_process(exc):
             raise
         call.status, call.error = failure_status(tool, exc, answered), f"tool {tool.id!r} failed: {type(exc).__name__}"
-        return call
+        return _counted(agent, tool, call, state)
     finally:
         call.ms = round((time.perf_counter() - started) * 1000, 3)
     call.status = "ok"
     assert state.session is not None
+    running_totals.add(agent, tool, call.arguments, state.session)
     if check:
         identity_checks.count_result(agent, tool, state.session, values)
     state.session.variables.update(values)
     call.outputs.update(values)
+    return call
+
+
+def _counted(agent: AgentConfig, tool: Tool, call: ToolCall, state: TurnState) -> ToolCall:
+    """A failed call whose outcome is unknown may have moved its amount: it counts toward the session's totals."""
+    if call.status == "unknown" and state.session is not None:
+        running_totals.add(agent, tool, call.arguments, state.session)
     return call
 
 

@@ -79,6 +79,15 @@ def check_call(
     return [evaluate(rule, values) for rule in rules]
 
 
+def both(own: list[GuardVerdict], summed: list[GuardVerdict]) -> list[GuardVerdict]:
+    """Each guard's verdict on the call's own arguments, replaced by its verdict on the conversation's totals when
+    only that one fails (focal.dialogue.running_totals): a guard holds only if it holds on both."""
+    failing = {v.rule_id: v for v in summed if not v.passed}
+    return [failing[v.rule_id].model_copy(update={"reason": f"{failing[v.rule_id].reason} (the conversation's total "
+                                                            f"with the earlier calls)"})
+            if v.passed and v.rule_id in failing else v for v in own]
+
+
 def blocked(verdicts: list[GuardVerdict]) -> list[GuardVerdict]:
     return [v for v in verdicts if not v.passed]
 

@@ -112,6 +112,10 @@ class Session(BaseModel):
     failed_identity_checks: int = Field(
         default=0, description="identity checks that failed in this session, whatever flow ran them: kept across "
         "restarts, switches and cancels (focal.dialogue.identity_checks); UNREADABLE when a stored value is not a count")
+    running_totals: dict[str, float] = Field(
+        default_factory=dict, description="tool.argument → total of the customer-chosen quantities this session's "
+                                          "side-effecting calls moved (focal.dialogue.running_totals): a guard's cap "
+                                          "holds on the conversation's total")
     slots: dict[str, Any] = Field(default_factory=dict)
     variables: dict[str, Any] = Field(default_factory=dict)
     rule_fire_counts: dict[str, int] = Field(default_factory=dict)
