@@ -19,6 +19,16 @@ def current_step(agent: AgentConfig, session: Session) -> Step | None:
     return agent.step(session.active_scenario_id, session.active_step_id)
 
 
+def flows_in_progress(session: Session) -> set[str]:
+    """The active flow and the flows paused on a `call` to it: one request in progress, cancelled together."""
+    paused: list[str] = []
+    for frame in reversed(session.flow_stack):
+        if not frame.call:
+            break
+        paused.append(frame.scenario_id)
+    return {session.active_scenario_id, *paused} if session.active_scenario_id else set()
+
+
 def scenario_slot_names(scenario: Scenario | None) -> list[str]:
     return [slot.name for step in (scenario.steps if scenario else []) for slot in step.slots]
 

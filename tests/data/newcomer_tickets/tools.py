@@ -37,7 +37,8 @@ def lookup_booking(booking_ref: str) -> dict:
     if booking is None:
         return {"found": False}
     user, domain = booking["email"].split("@")
-    return {"found": True, "event": booking["event"], "email_hint": f"{user[0]}***@{domain}"}
+    host, tld = domain.rsplit(".", 1)
+    return {"found": True, "event": booking["event"], "email_hint": f"{user[0]}***@{host[0]}***.{tld}"}
 
 
 def check_refund(booking_ref: str) -> dict:
