@@ -27,9 +27,9 @@ def _money_cues(verbs: str, purchases: str) -> re.Pattern[str]:
     return _any(*([rf"\b(?:{verbs})\w*"] if verbs else []), *_MONEY_CUES_HEAD, back, *_MONEY_CUES_TAIL)
 
 
-# "Transfer" moves money only when what it moves may be money: "I'll transfer the tickets to Lena" hands a thing
-# over (its whole amount is no promise), "I'll transfer the $40 / the refund / it" may pay out.
-_MONEY_NOUNS = r"money|funds|cash|amount|sum|balance|refund|credit|payment|deposit|difference|rest|remain\w*|remainder"
+# "Transfer" moves money only when what it moves may be money: "I'll transfer the seats to Lena" hands a thing
+# over (its whole amount is no promise), "I'll transfer the $40 / the reimbursement / it" may pay out.
+_MONEY_NOUNS = r"money|funds|cash|amount|sum|balance|reimburs\w*|credit|payment|deposit|difference|rest|remain\w*|remainder"
 _TRANSFER = (r"\btransfer(?:s|red|ring)?\b(?!\s+(?:the|your|this|that|these|those|their|his|her|its)\s+"
              rf"(?!(?:{_MONEY_NOUNS}|full|whole|entire|total)\b)[^\W\d_]+\b)")
 _BACK = (r"\b(?:get|gets|getting|got|give|gives|giving|have|has|receive|send|sending|sent|pay|paid|put|putting|money|funds|cash)"

@@ -128,8 +128,8 @@ def _candidate(
     (≥ exit_intent_threshold) is proposed, or any entry-worthy one once the customer cancels;
     route has the last word (stickiness)."""
     nav = agent.navigation
-    # the flow a called one (an identity check) runs for is no other request: "forget the refund, resend my
-    # tickets" said in the check the refund called starts the resend, never the refund again
+    # the flow a called one (an identity check) runs for is no other request: "forget the cancellation, just move
+    # my booking" said in the check the cancellation called never starts the cancellation again
     in_progress = flows_in_progress(session)
     other = next((s for s in scores if s.scenario_id not in in_progress), None)
     if other is None or other.score < (nav.entry_threshold if floor is None else floor):
