@@ -100,7 +100,8 @@ conversations:
       - user: I want a refund for my ticket
         expect: {scenario: verify_customer}
       - user: actually forget the refund, can you just resend my tickets instead?
-        expect: {scenario: null, tool_calls: [], response_not_contains: booking reference}
+        expect: {scenario: null, tool_calls: [], response_contains: "stopped that (Refund a ticket)",
+                 response_not_contains: [booking reference, Verify the ticket holder]}
 """
 
 
@@ -108,6 +109,6 @@ def test_forgetting_a_request_inside_the_flow_it_called_does_not_restart_it(warm
                                                                              tmp_path: Path) -> None:
     # Was: the identity check the refund called was cancelled, and the same message (it names "the refund") started
     # the refund again, since only the called flow counted as the one in progress: "Okay, I've stopped that. What is
-    # your booking reference?"
+    # your booking reference?" — and the notice named the check ("Verify the ticket holder"), not the request stopped.
     report = _run(warmed, tmp_path, CHANGE_OF_MIND)
     assert report.passed, "\n" + format_report(report)
