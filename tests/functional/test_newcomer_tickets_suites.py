@@ -112,3 +112,30 @@ def test_forgetting_a_request_inside_the_flow_it_called_does_not_restart_it(warm
     # your booking reference?" — and the notice named the check ("Verify the ticket holder"), not the request stopped.
     report = _run(warmed, tmp_path, CHANGE_OF_MIND)
     assert report.passed, "\n" + format_report(report)
+
+
+CORRECTED_RECIPIENT = """
+conversations:
+  - name: a new address at the confirmation corrects the one the question shows, never the one the check holds
+    setup: tools.py:reset_state
+    turns:
+      - user: Can I give my tickets to someone else?
+      - user: TK551204
+      - user: jonas.weber@example.de
+      - user: "7730"
+      - user: Tom Baker
+      - user: tom.baker@example.com
+        expect: {step: confirm, response_contains: tom.baker@example.com}
+      - user: sorry, his email is actually tbaker@example.org
+        expect: {step: confirm, tool_calls: [], response_contains: "Tom Baker (tbaker@example.org)"}
+      - user: "yes"
+        expect: {tool_calls: {transfer_ticket: {booking_ref: TK551204, recipient_email: tbaker@example.org}}}
+"""
+
+
+def test_a_corrected_address_goes_to_the_slot_the_confirmation_shows(warmed: tuple[Any, Any], tmp_path: Path) -> None:
+    # Was: the address fits the check's `email` and the transfer's `recipient_email` (one pattern); "his email" was read
+    # as naming `email` (the word is in both names), the value went to neither, and the recipient's email was forgotten
+    # and asked again.
+    report = _run(warmed, tmp_path, CORRECTED_RECIPIENT)
+    assert report.passed, "\n" + format_report(report)
