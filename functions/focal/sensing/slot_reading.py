@@ -221,7 +221,12 @@ def slot_commands(
                     commands.append(Command(name="SetSlot", flow=scenario.id, slot=slot.name, value=value))
             elif active and correcting and held not in (None, "") and _mentions(agent, slot, text):
                 commands.append(Command(name="CorrectSlot", flow=scenario.id, slot=slot.name, value=None))
-    # "his email is actually X": the new value corrects one slot; the others of its type the words mention are kept
+    return _valued_corrections_win(agent, session, commands)
+
+
+def _valued_corrections_win(agent: AgentConfig, session: Session, commands: list[Command]) -> list[Command]:
+    """"His email is actually X": the new value corrects one slot; the others of its type the words mention are kept
+    (no correction without a value of a slot of the type the message gave a value for)."""
     types = {s.name: s.type for s in flow_slots(agent, agent.scenario(session.active_scenario_id))}
     given = {types.get(c.slot or "") for c in commands if c.name == "CorrectSlot" and c.value not in (None, "")}
     return [c for c in commands
