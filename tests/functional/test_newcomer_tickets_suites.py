@@ -2,7 +2,7 @@
 passing its English, Spanish and German suites: refunds of a cancelled concert (89.50 after a yes, 89,50 in Spanish)
 behind an identity check (booking reference, email on file, last four card digits), a postponed play's €120 waiting
 for approval, €1,250.50 handed to a person, a match that goes ahead offered resale instead; transfers to a named
-recipient, an impostor refused; tickets resent to the masked email on file; seat changes to the balcony and a
+recipient (its email corrected at the confirmation), an impostor refused; tickets resent to the masked email on file; seat changes to the balcony and a
 sold-out circle; wheelchair spaces and companion tickets "this Saturday at 7:30pm", "am 14. März um 20 Uhr"; policy
 questions (a postponed show, resale fee, age limits, bags, consumer rights, card details, resale sites) answered by
 their rules rather than a flow; a safety incident given 112 and a person; a person asked for inside a flow; scripted
