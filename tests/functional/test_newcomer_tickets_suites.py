@@ -2,15 +2,16 @@
 passing its English, Spanish and German suites: refunds of a cancelled concert (89.50 after a yes, 89,50 in Spanish)
 behind an identity check (booking reference, email on file, last four card digits), a postponed play's €120 waiting
 for approval, €1,250.50 handed to a person, a match that goes ahead offered resale instead; transfers to a named
-recipient (its email corrected at the confirmation), an impostor refused; tickets resent to the masked email on file; seat changes to the balcony and a
-sold-out circle; wheelchair spaces and companion tickets "this Saturday at 7:30pm", "am 14. März um 20 Uhr"; policy
-questions (a postponed show, resale fee, age limits, bags, consumer rights, card details, resale sites) answered by
-their rules rather than a flow; a safety incident given 112 and a person; a person asked for inside a flow; scripted
-drafts promising €1,250.50, a voucher, a free upgrade, naming a resale site, asking for a CVV or giving legal advice
-never sent. The conversations that fail are kept apart in tests.known_failures.yaml (not run here).
+recipient (its email corrected at the confirmation), an impostor refused; tickets resent to the masked email on
+file; seat changes to the balcony and a sold-out circle; wheelchair spaces and companion tickets "this Saturday at
+7:30pm", "am 14. März um 20 Uhr"; policy questions (a postponed show, resale fee, age limits, bags, consumer rights,
+card details, resale sites) answered by their rules rather than a flow; a safety incident given 112 and a person; a
+person asked for inside a flow; scripted drafts promising €1,250.50, a voucher, a free upgrade, naming a resale site,
+asking for a CVV or giving legal advice never sent. The conversations that fail are kept apart in
+tests.known_failures.yaml (not run here).
 
-One warmed agent serves every conversation of the three suites (the embedder, configs and rule index are shared; each
-conversation has its own stores)."""
+One warmed agent serves every conversation of the three suites and of the findings below (the embedder, configs and
+rule index are shared; each conversation has its own stores)."""
 
 from __future__ import annotations
 
