@@ -19,6 +19,27 @@ def current_step(agent: AgentConfig, session: Session) -> Step | None:
     return agent.step(session.active_scenario_id, session.active_step_id)
 
 
+def _callers(session: Session) -> list[str]:
+    """The flows paused on a `call` to the active one, the nearest first."""
+    paused: list[str] = []
+    for frame in reversed(session.flow_stack):
+        if not frame.call:
+            break
+        paused.append(frame.scenario_id)
+    return paused
+
+
+def flows_in_progress(session: Session) -> set[str]:
+    """The active flow and the flows paused on a `call` to it: one request in progress, cancelled together."""
+    return {session.active_scenario_id, *_callers(session)} if session.active_scenario_id else set()
+
+
+def first_caller(session: Session) -> str | None:
+    """The flow that began the chain of calls the active flow is in (None: the active flow was not called)."""
+    callers = _callers(session)
+    return callers[-1] if callers else None
+
+
 def scenario_slot_names(scenario: Scenario | None) -> list[str]:
     return [slot.name for step in (scenario.steps if scenario else []) for slot in step.slots]
 

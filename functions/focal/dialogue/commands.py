@@ -14,7 +14,7 @@ from focal.dialogue.flow import (
     rewind_to_slot,
     start_flow,
 )
-from focal.flow_reading import flow_slots, slot_value_valid
+from focal.flow_reading import first_caller, flow_slots, slot_value_valid
 from focal.models.agent import AgentConfig, Slot
 from focal.models.context import Command, Context
 from focal.models.session import Offer, Session
@@ -173,7 +173,9 @@ def _cancel(run: CommandRun, cmd: Command) -> None:
     if not run.session.active_scenario_id:
         return
     run.decision.notes.append(f"cancelled {run.session.active_scenario_id}")
-    run.decision.cancelled_scenario_id = run.session.active_scenario_id
+    # a called flow (an identity check) is cancelled with the flows that called it: the request the customer
+    # stopped is the first of them, and the answer names it
+    run.decision.cancelled_scenario_id = first_caller(run.session) or run.session.active_scenario_id
     offered = end_flow(run.session)
     run.decision.resume_offered_id = offered.scenario_id if offered else None
     run.decision.action = "cancelled"

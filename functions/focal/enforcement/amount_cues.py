@@ -27,13 +27,18 @@ def _money_cues(verbs: str, purchases: str) -> re.Pattern[str]:
     return _any(*([rf"\b(?:{verbs})\w*"] if verbs else []), *_MONEY_CUES_HEAD, back, *_MONEY_CUES_TAIL)
 
 
+# "Transfer" moves money only when what it moves may be money: "I'll transfer the seats to Lena" hands a thing
+# over (its whole amount is no promise), "I'll transfer the $40 / the reimbursement / it" may pay out.
+_MONEY_NOUNS = r"money|funds|cash|amount|sum|balance|reimburs\w*|credit|payment|deposit|difference|rest|remain\w*|remainder"
+_TRANSFER = (r"\btransfer(?:s|red|ring)?\b(?!\s+(?:the|your|this|that|these|those|their|his|her|its)\s+"
+             rf"(?!(?:{_MONEY_NOUNS}|full|whole|entire|total)\b)[^\W\d_]+\b)")
 _BACK = (r"\b(?:get|gets|getting|got|give|gives|giving|have|has|receive|send|sending|sent|pay|paid|put|putting|money|funds|cash)"
          r"(?:'s|’s)?(?:\s+[^\s.;!?]+){{1,6}}?\s+back\b(?!\s+(?:{not_after}))")
 _MONEY_CUES_HEAD = (
     r"\breimburs\w*", r"\bcredit(?:s|ed|ing)?\b(?!\s+cards?\b)", r"\bstore\s+credit\b",
     r"\bcompensat\w*", r"\bgoodwill\b", r"\bvouchers?\b", r"\bpay(?:s|ing)?\s*(?:out|back)\b|\bpaid\s+(?:out|back)\b",
     r"\bpayouts?\b", r"\brevers(?:e|ed|ing|al)\b", r"\bchargebacks?\b", r"\bapprov(?:e|ed|ing)\b",
-    r"\b(?:issue[sd]?|issuing)\s+(?:you\b|your\b|a\b|an\b|the\b|[$€£\d])", r"\btransfer(?:s|red|ring)?\b",
+    r"\b(?:issue[sd]?|issuing)\s+(?:you\b|your\b|a\b|an\b|the\b|[$€£\d])", _TRANSFER,
     r"\bdeposit(?:s|ed|ing)?\b", r"\btop(?:s|ped|ping)?\s+up\b", r"\bowe\b",
     r"\bwaiv(?:e|es|ed|ing|er)\b", r"\bforgiv\w*", r"\bdeduct(?:s|ed|ing)?\b",
     r"\breduc(?:e|es|ed|ing|tion)\s+(?:\w+\s+){0,3}?(?:by|of)\b", r"\bwr(?:ite|ites|iting|itten|ote)\s+off\b",

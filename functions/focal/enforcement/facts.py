@@ -32,7 +32,9 @@ _URL = re.compile(r"\b(?:https?://|www\.)[^\s<>\"')\]]+"
                   r"|\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|net|org|info|biz|io|co|app|dev|example|test|"
                   r"support|help|online|site|shop|store|link|xyz|top|me|us|uk|de|es|fr|eu|ru|cn|tk|ly|gl)\b"
                   r"(?:/[^\s<>\"')\]]*)?", re.I)
-_EMAIL = re.compile(r"[\w.+-]+\s?(?:@|\[at\]|\(at\))\s?[\w-]+(?:\s?(?:\.|\[dot\]|\(dot\))\s?[\w-]+)+", re.I)
+# A spaced-out address ("bob @ mail . com") is one; a dot and a capital after a space ends the sentence instead
+# ("…to lena@example.de. Reference TR-1204" is the address, then a new sentence).
+_EMAIL = re.compile(r"[\w.+-]+\s?(?:@|\[at\]|\(at\))\s?[\w-]+(?:\s?(?:\.(?!\s+(?-i:[A-Z]))|\[dot\]|\(dot\))\s?[\w-]+)+", re.I)
 # A phone: a run of at least 7 digits with the separators phone numbers are written with.
 _PHONE = re.compile(r"(?<![\w.,/-])\+?\(?\d[\d ().\-/]{5,}\d(?![\w])")
 _ID = re.compile(r"#?\b(?=[\w-]*\d)(?=[\w-]*[^\W\d_])[^\W_][\w-]*[^\W_]\b|#\d+\b")

@@ -61,9 +61,23 @@ def _targets(group: list[Slot], held: dict[str, Any], awaited: Slot | None) -> l
     return empty
 
 
+def _said(agent: AgentConfig, group: list[Slot], text: str) -> list[Slot]:
+    """The slots of `group` the message names by a name of their own: "email" names neither the email on file nor the
+    recipient's email when both are in the group ("his email is actually …"); "recipient's email" names one."""
+    out = []
+    for slot in group:
+        others = " | ".join(n for o in group if o is not slot for n in names(agent, o))
+        own = [n for n in names(agent, slot) if not re.search(rf"(?<!\w){re.escape(n)}(?!\w)", others, re.IGNORECASE)]
+        if any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text, re.IGNORECASE) for n in own):
+            out.append(slot)
+    return out
+
+
 def one_slot_each(agent: AgentConfig, slots: list[Slot], values: dict[str, Any], held: dict[str, Any],
-                  awaited: Slot | None, text: str, notes: list[str]) -> dict[str, Any]:
-    """`values` (slot name → the value read for it) with a value read for several slots of one type kept for one."""
+                  awaited: Slot | None, text: str, notes: list[str], shown: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """`values` (slot name → the value read for it) with a value read for several slots of one type kept for one.
+    `shown`: the slots the confirmation on screen shows — a value its words do not place goes to the one of them the
+    customer sees, never to a slot the question does not show."""
     groups: dict[tuple[str, str], list[Slot]] = {}
     for slot in slots:
         if values.get(slot.name) not in (None, "", []):
@@ -73,9 +87,10 @@ def one_slot_each(agent: AgentConfig, slots: list[Slot], values: dict[str, Any],
         if len(group) < 2:
             continue
         value = values[group[0].name]
-        said = [s for s in group if named(agent, s, text)]
+        said = _said(agent, group, text)
+        on_screen = [s for s in group if s.name in shown]
         targets = _targets(group, held, awaited)
-        keep = (said[0] if len(said) == 1 else targets[0] if targets
+        keep = (said[0] if len(said) == 1 else on_screen[0] if len(on_screen) == 1 else targets[0] if targets
                 else next((s for s in group if held.get(s.name) == value), None))
         for slot in group:
             if slot is not keep:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from focal.flow_reading import current_step, flow_slots
+from focal.flow_reading import current_step, flow_slots, flows_in_progress
 from focal.models.agent import AgentConfig, Scenario
 from focal.models.context import Command, Context, IntentScore
 from focal.models.session import Offer, Session
@@ -128,7 +128,10 @@ def _candidate(
     (≥ exit_intent_threshold) is proposed, or any entry-worthy one once the customer cancels;
     route has the last word (stickiness)."""
     nav = agent.navigation
-    other = next((s for s in scores if s.scenario_id != session.active_scenario_id), None)
+    # the flow a called one (an identity check) runs for is no other request: "forget the cancellation, just move
+    # my booking" said in the check the cancellation called never starts the cancellation again
+    in_progress = flows_in_progress(session)
+    other = next((s for s in scores if s.scenario_id not in in_progress), None)
     if other is None or other.score < (nav.entry_threshold if floor is None else floor):
         return None
     if session.active_scenario_id and not exiting and session.flow_state == "blocked":

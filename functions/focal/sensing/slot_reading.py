@@ -186,7 +186,9 @@ def readings(agent: AgentConfig, session: Session, text: str, entities: dict[str
     dated = assign.date_slots(agent, slots, held, awaited, text, today, notes)
     if dated is not None:
         values = {s.name: values[s.name] for s in slots if s.type != "date" and s.name in values} | dated
-    values = assign.one_slot_each(agent, slots, values, held, awaited, text, notes)
+    step = current_step(agent, session) if active and session.flow_state == "confirming" else None
+    shown = frozenset(placeholders(step.confirmation_prompt or "")) if step is not None else frozenset()
+    values = assign.one_slot_each(agent, slots, values, held, awaited, text, notes, shown)
     for slot in slots:  # a value the message gives another slot is not this one's, for the rest of the turn either
         if slot.name in entities and values.get(slot.name) != entities[slot.name]:
             del entities[slot.name]
@@ -219,7 +221,16 @@ def slot_commands(
                     commands.append(Command(name="SetSlot", flow=scenario.id, slot=slot.name, value=value))
             elif active and correcting and held not in (None, "") and _mentions(agent, slot, text):
                 commands.append(Command(name="CorrectSlot", flow=scenario.id, slot=slot.name, value=None))
-    return commands
+    return _valued_corrections_win(agent, session, commands)
+
+
+def _valued_corrections_win(agent: AgentConfig, session: Session, commands: list[Command]) -> list[Command]:
+    """"His email is actually X": the new value corrects one slot; the others of its type the words mention are kept
+    (no correction without a value of a slot of the type the message gave a value for)."""
+    types = {s.name: s.type for s in flow_slots(agent, agent.scenario(session.active_scenario_id))}
+    given = {types.get(c.slot or "") for c in commands if c.name == "CorrectSlot" and c.value not in (None, "")}
+    return [c for c in commands
+            if not (c.name == "CorrectSlot" and c.value in (None, "") and types.get(c.slot or "") in given)]
 
 
 def fill_rest(agent: AgentConfig, session: Session, text: str, commands: list[Command]) -> list[Command]:
