@@ -241,16 +241,25 @@ def stripped(raw: Any) -> Any:
 
 def parse_agent_text(text: str, source: str = "<agent>", base_dir: str | None = None) -> LoadedAgent:
     """Parse YAML text; never raises for bad input, returns the problems instead. The same text read again in a
-    process (the config store, `focal test`'s suite, a reload) is parsed once: the kept result is a pure function
-    of the text, and each caller gets its own deep copy to change as it likes."""
-    return copy.deepcopy(_parsed(text, base_dir))
+    process (the config store, `focal test`'s suite, a reload, a copy of the file in another folder) is parsed once:
+    the kept result is a pure function of the text, and each caller gets its own deep copy, in its own folder, to
+    change as it likes."""
+    kept, in_folder = _parsed(text)
+    loaded = copy.deepcopy(kept)
+    if in_folder:
+        loaded.base_dir = base_dir
+        if loaded.config is not None:
+            loaded.config.base_dir = base_dir
+    return loaded
 
 
 @functools.lru_cache(maxsize=32)
-def _parsed(text: str, base_dir: str | None) -> LoadedAgent:
+def _parsed(text: str) -> tuple[LoadedAgent, bool]:
+    """The text's reading, and whether it reads as an agent file's mapping (it then takes the caller's folder)."""
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_AGENT_BYTES:
-        return LoadedAgent(None, None, [Problem("<yaml>", f"the agent file is {size} bytes; the limit is {MAX_AGENT_BYTES}")])
+        too_big = Problem("<yaml>", f"the agent file is {size} bytes; the limit is {MAX_AGENT_BYTES}")
+        return LoadedAgent(None, None, [too_big]), False
     try:
         raw, found = read_bounded(text)
     except yaml.YAMLError as exc:
@@ -258,24 +267,24 @@ def _parsed(text: str, base_dir: str | None) -> LoadedAgent:
         line = mark.line + 1 if mark else getattr(exc, "line", None)
         reason = getattr(exc, "problem", None) or str(exc)
         message = reason if isinstance(exc, _YamlLimit) else f"YAML syntax error: {reason}"
-        return LoadedAgent(None, None, [Problem("<yaml>", message, line)])
+        return LoadedAgent(None, None, [Problem("<yaml>", message, line)]), False
     if not isinstance(raw, dict):
-        return LoadedAgent(None, raw, [Problem("<root>", "the agent file must be a mapping (key: value) at the top")])
+        not_mapping = Problem("<root>", "the agent file must be a mapping (key: value) at the top")
+        return LoadedAgent(None, raw, [not_mapping]), False
     oversized = size_problems(raw, _ANNOTATIONS)
     if oversized:  # nothing more is read from it: no schema, no repaired partial agent (focal validate)
-        return LoadedAgent(None, None, oversized, base_dir)
+        return LoadedAgent(None, None, oversized), True
     unread = reading_problems(raw)
     if unread:  # a value was lost or replaced: a schema check would judge a document nobody wrote
-        return LoadedAgent(None, raw, unread, base_dir)
+        return LoadedAgent(None, raw, unread), True
     at = {r.path: r for r in found}
     try:
         config = AgentConfig.model_validate(_strip_lines(raw))
     except ValidationError as exc:
         problems = [_schema_problem(raw, err, at.get(tuple(err["loc"]))) for err in exc.errors()]
         refused = {tuple(err["loc"]) for err in exc.errors()}
-        return LoadedAgent(None, raw, problems, base_dir, warnings(AgentConfig, raw, found, refused))
-    config.base_dir = base_dir
-    return LoadedAgent(config, raw, [], base_dir, warnings(AgentConfig, raw, found, set()))
+        return LoadedAgent(None, raw, problems, None, warnings(AgentConfig, raw, found, refused)), True
+    return LoadedAgent(config, raw, [], None, warnings(AgentConfig, raw, found, set())), True
 
 
 def _schema_problem(raw: Any, err: Any, reading: Reading | None) -> Problem:
