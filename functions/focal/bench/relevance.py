@@ -206,7 +206,8 @@ def _line(name: str, verdicts: list[Verdict]) -> str:
 
 # Which part of the cosine check decided a rejection, by the words of its reason (focal.enforcement.relevance).
 PATHS = (("below the threshold", "does not address"), ("closer to unrelated content", "about something else"),
-         ("off the agent's business", "not about the agent's business"))
+         ("off the agent's business", "not about the agent's business"),
+         ("nearer the off-domain side", "nearer the off-domain side"))
 
 
 def _kept_by_sentence(verdicts: list[Verdict]) -> list[str]:
@@ -221,7 +222,8 @@ def _kept_by_sentence(verdicts: list[Verdict]) -> list[str]:
 def thresholds(verdicts: list[Verdict]) -> list[str]:
     """The thresholds the check ran with and the evidence for them on this set: the on-topic drafts' lowest scores
     against the cosine threshold and the off-topic drafts caught by each part of the check."""
-    from focal.enforcement.domain_fit import FLOOR_SHARE, SCALE_QUANTILE
+    from focal.enforcement.domain_fit import ELSEWHERE_MARGIN, FLOOR_SHARE, SCALE_QUANTILE
+    from focal.enforcement.off_domain_bank import OFF_DOMAIN_TEXTS
     from focal.models.agent import EnforcementConfig
 
     cfg = EnforcementConfig()
@@ -229,7 +231,9 @@ def thresholds(verdicts: list[Verdict]) -> list[str]:
     on = sorted(v.score for v in scored if v.case.label == "on_topic" and v.score is not None)
     lines = [f"  thresholds: cosine ≥ {cfg.relevance_cosine_threshold:.2f} (relevance_cosine_threshold), off-topic margin "
              f"{cfg.relevance_off_topic_margin:.2f}, domain floor {FLOOR_SHARE} × the agent's own scale (its texts' "
-             f"{SCALE_QUANTILE}th-percentile leave-one-out cosine)"]
+             f"{SCALE_QUANTILE}th-percentile leave-one-out cosine); on a turn off the business, rejected when nearer the "
+             f"off-domain side ({sum(map(len, OFF_DOMAIN_TEXTS.values()))} texts in {'/'.join(OFF_DOMAIN_TEXTS)} and the "
+             f"unrelated exemplars) than the business or a decline by {ELSEWHERE_MARGIN:.2f}"]
     if on:
         lines.append(f"  evidence: on-topic scored drafts' lowest cosines {', '.join(f'{s:.2f}' for s in on[:3])} "
                      f"(median {statistics.median(on):.2f}) of {len(on)}")

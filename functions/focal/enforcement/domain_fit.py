@@ -31,6 +31,9 @@ import numpy as np
 # leave-one-out cosines that scale is read at (calibrated on `focal bench relevance`'s on-topic drafts).
 FLOOR_SHARE = 0.4
 SCALE_QUANTILE = 10
+# How much nearer the off-domain side than the business a draft on a turn off the business sits when it is rejected
+# (`nearer_elsewhere`; on the development sets on-topic drafts stay below +0.05, most off-domain answers above).
+ELSEWHERE_MARGIN = 0.05
 
 _scales: dict[tuple[int, str, tuple[str, ...]], float] = {}
 _lock = threading.Lock()
@@ -62,3 +65,15 @@ def off_domain(draft_fit: float, message_fit: float, scale: float, out_of_scope:
     the route put it out of scope, or the customer's message sits below the floor as well."""
     floor = FLOOR_SHARE * scale
     return draft_fit < floor and (out_of_scope or message_fit < floor)
+
+
+def nearer_elsewhere(fit: float, courtesy: float, elsewhere: float, message_fit: float, message_elsewhere: float,
+                     scale: float, out_of_scope: bool) -> bool:
+    """A two-sided test on a turn off the business (the route put it out of scope, or the customer's message sits
+    below the floor or nearer the off-domain side than the business): the draft sits nearer the off-domain side
+    (`elsewhere`: focal.enforcement.off_domain_bank) than the business and the courtesy side (`fit`, `courtesy`) by
+    `ELSEWHERE_MARGIN`, and at or above the floor. Catches an answer to an off-domain question whose words happen to
+    sit just above the floor; a decline that steers back sits nearer the courtesy side."""
+    floor = FLOOR_SHARE * scale
+    off_turn = out_of_scope or message_fit < floor or message_elsewhere > message_fit
+    return off_turn and elsewhere >= floor and elsewhere > max(fit, courtesy) + ELSEWHERE_MARGIN

@@ -1,6 +1,8 @@
-"""A model draft below the domain floor read one sentence at a time, as a two-sided test — read only on the
-rejection path of the relevance check (focal.enforcement.domain_fit): a false rejection costs the customer the
-model's answer, a false pass lets an off-domain answer through.
+"""A model draft read one sentence at a time, as a two-sided test (focal.enforcement.relevance_verdict.by_sentence):
+a draft the relevance check rejects as a whole (below the threshold or the domain floor) passes when its sentences
+show the business, and a draft it passes while the customer's message is off the business fails when one of its
+sentences sits with something else. A false rejection costs the customer the model's answer, a false pass lets an
+off-domain answer through.
 
 The draft as a whole can sit between two subjects: a polite decline ("Jokes aren't my thing 😄 but I'm glad to help
 with your bookings, payments and changes") mixes the subject it declines with the business, and a read-back after
@@ -12,8 +14,10 @@ Each sentence of at least `MIN_WORDS` words is put with the nearest of:
 - the business: the agent's own words, and the customer's earlier messages that are themselves about the business
   (at or above the floor);
 - a conversational move or a decline (`DECLINES`, written in the four languages for no business in particular);
-- something else: the unrelated exemplars (focal.enforcement.topic) and, when it is off the business itself, the
-  customer's message — the answer to an off-domain question sits closest to that question.
+- something else: the unrelated exemplars (focal.enforcement.topic), the generic off-domain texts in the draft's
+  language and English (focal.enforcement.off_domain_bank) and, on the rejection path when it is off the business
+  itself, the customer's message — the answer to an off-domain question sits closest to that question.
+A sentence is nearest something else only at or above the floor: one far from every side says nothing either way.
 The draft shows the business when at least one sentence is about the business (nearest to it and at or above the
 floor) and no sentence is nearest to something else. A draft of one piece gains nothing: it was the one measure.
 All cosines are put on MiniLM's scale by their pair's languages (the caller's `scored`), like the check's others.
@@ -27,8 +31,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from focal.enforcement.off_domain_bank import elsewhere_texts
 from focal.enforcement.relevance_space import SAME
-from focal.enforcement.topic import CONVERSATIONAL_MOVES, UNRELATED_TEXTS
+from focal.enforcement.topic import CONVERSATIONAL_MOVES
 from focal.sensing.turn_language import ENGLISH
 
 # A sentence ends at its punctuation or, in chat, at an emoji ("Jokes aren't my thing 😄 but …").
@@ -63,6 +68,12 @@ DECLINES: dict[str, tuple[str, ...]] = {
         "Je ne peux pas vous conseiller là-dessus, désolé.",
     ),
 }
+
+
+def decline_texts(lang: str, exemplar_kind: str) -> list[tuple[str, str]]:
+    """The declines in the draft's language and English, with each text's pair kind."""
+    return [(t, SAME if code == lang else exemplar_kind) for code, texts in DECLINES.items()
+            for t in texts if code in (lang, ENGLISH)]
 
 
 def sentences(text: str) -> list[str]:
@@ -131,7 +142,7 @@ def read_sentences(sentence_vecs: Sequence[np.ndarray], sides: Sides, floor: flo
     for i, vec in enumerate(sentence_vecs, 1):
         business, courtesy, elsewhere = (sides.about(vec, scored), sides.courtesy.best(vec, scored),
                                          sides.elsewhere.best(vec, scored))
-        if elsewhere >= max(business, courtesy):
+        if elsewhere >= max(business, courtesy) and elsewhere >= floor:
             return Reading(about, i, elsewhere)
         about += business > courtesy and business >= floor
     return Reading(about, None)
@@ -144,14 +155,14 @@ def read_draft(parts: list[str], earlier: list[str], message: str, embed: Callab
     in the draft's space (fixed texts kept); `lang`: the draft's language; `exemplar_kind`: the pair kind of the draft
     and the engine's English exemplars; `message_off`: the message sits below the floor (then it is on the side of
     something else: the answer to an off-domain question sits nearest that question)."""
-    declines = [(t, SAME if code == lang else exemplar_kind) for code, texts in DECLINES.items()
-                for t in texts if code in (lang, ENGLISH)]
-    fixed_texts = [t for t, _ in declines] + list(CONVERSATIONAL_MOVES) + list(UNRELATED_TEXTS)
+    declines = decline_texts(lang, exemplar_kind)
+    unrelated = elsewhere_texts(lang, exemplar_kind)
+    fixed_texts = [t for t, _ in declines] + list(CONVERSATIONAL_MOVES) + [t for t, _ in unrelated]
     joined = [f"{t} {message}" for t in earlier]  # the thread a read-back takes up: "a large margherita" + "12 Main St"
     fresh, fixed = embed(parts + earlier + joined, fixed_texts)
     n, m, c = len(parts), len(earlier), len(declines) + len(CONVERSATIONAL_MOVES)
     courtesy = Bank(list(fixed[:c]), [k for _, k in declines] + [exemplar_kind] * len(CONVERSATIONAL_MOVES))
-    elsewhere = Bank(list(fixed[c:]), [exemplar_kind] * len(UNRELATED_TEXTS))
+    elsewhere = Bank(list(fixed[c:]), [k for _, k in unrelated])
     if message_off:
         elsewhere = elsewhere + Bank([message_vec], [SAME])
     about = [v for v in fresh[n:n + m] if business.best(v, scored) >= floor]  # earlier messages about the business

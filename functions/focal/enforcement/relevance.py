@@ -23,6 +23,9 @@ What is compared with what
   conversational moves stays below a share of how close those words sit to one another, and the route put the turn
   out of scope or the message is off the business too — unless its sentences, read one at a time, show the business
   and none of them is about something else (focal.enforcement.draft_parts: a polite decline that steers back).
+  On such a turn (out of scope, or the message below the floor or nearer the off-domain side than the business) a
+  draft above the floor fails too when it sits nearer a generic off-domain side in the draft's language and English
+  (focal.enforcement.off_domain_bank) than the agent's words and the declines by a margin (domain_fit.nearer_elsewhere).
 - A draft of a non-English turn (or one that clearly reads as another declared language) is scored the same way
   in the multilingual space, its cosines put on MiniLM's scale by the pair's languages
   (focal.enforcement.relevance_space): MiniLM reads other languages by their surface. The threshold is met by the

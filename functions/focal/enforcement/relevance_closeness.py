@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 
 from focal.enforcement.domain_fit import agent_scale
-from focal.enforcement.draft_parts import Bank
+from focal.enforcement.draft_parts import Bank, decline_texts
+from focal.enforcement.off_domain_bank import elsewhere_texts
 from focal.enforcement.relevance_space import CROSS, SAME, Space
 from focal.enforcement.relevance_vectors import cosine, embed_cached
 from focal.enforcement.topic import CONVERSATIONAL_MOVES, UNRELATED_KINDS, UNRELATED_TEXTS, domain_texts, own_words
@@ -81,6 +82,9 @@ class Closeness:
     message_fit: float = 1.0  # … of the customer's message
     scale: float = 0.0  # how close the agent's own texts sit to one another (focal.enforcement.domain_fit)
     business: Bank | None = None  # the agent's own words as the fit read them
+    elsewhere: float = -1.0  # the best cosine to the off-domain side (focal.enforcement.off_domain_bank), MiniLM's scale
+    message_elsewhere: float = -1.0  # … of the customer's message
+    courtesy: float = -1.0   # the best cosine to a decline (focal.enforcement.draft_parts.DECLINES), MiniLM's scale
 
 
 def closeness(
@@ -119,8 +123,18 @@ def closeness(
     unrelated = [cosine(answer_vec, by_text[t]) - asked(t) for t in UNRELATED_TEXTS]
     worst = int(np.argmax(unrelated))
     fit, message_fit, scale, business = domain_fit(agent, space, answer_vec, message_vec, moves, routed, by_text)
+    elsewhere, courtesy = sides(space)
     return Closeness(round(float(scores[best]), 4), context[best][0], max(raw), unrelated[worst], UNRELATED_KINDS[worst],
-                      fit, message_fit, scale, business)
+                      fit, message_fit, scale, business, elsewhere.best(answer_vec, space.scored),
+                      elsewhere.best(message_vec, space.scored), courtesy.best(answer_vec, space.scored))
+
+
+def sides(space: Space) -> tuple[Bank, Bank]:
+    """The off-domain side and the declines, in the draft's language and English, as vectors with their pair kinds."""
+    off, declines = elsewhere_texts(space.lang, space.exemplars), decline_texts(space.lang, space.exemplars)
+    _, vecs = embed_cached(space.embedder, [], [t for t, _ in off + declines])
+    return (Bank(list(vecs[: len(off)]), [k for _, k in off]),
+            Bank(list(vecs[len(off):]), [k for _, k in declines]))
 
 
 def domain_fit(agent: AgentConfig, space: Space, answer_vec: np.ndarray, message_vec: np.ndarray, moves: list[str],

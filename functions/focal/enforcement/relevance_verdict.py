@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from focal.enforcement.domain_fit import FLOOR_SHARE, off_domain
+from focal.enforcement.domain_fit import FLOOR_SHARE, nearer_elsewhere, off_domain
 from focal.enforcement.draft_parts import EARLIER_MESSAGES, read_draft, sentences
 from focal.enforcement.relevance_closeness import Closeness
 from focal.enforcement.relevance_space import Space
@@ -87,5 +87,10 @@ def cosine_verdict(agent: AgentConfig, meaning: Closeness, surface: Closeness | 
                f"{meaning.scale:.2f}{', out of scope' if out_of_scope else ''}")
     if meaning.fit is not None and off_domain(meaning.fit, meaning.message_fit, meaning.scale, out_of_scope):
         reason = f"{OFF_DOMAIN} ({fit})"
+        return RelevanceResult(False, score, reason, "cosine", threshold)
+    if meaning.fit is not None and nearer_elsewhere(meaning.fit, meaning.courtesy, meaning.elsewhere, meaning.message_fit,
+                                                    meaning.message_elsewhere, meaning.scale, out_of_scope):
+        reason = (f"the answer is nearer the off-domain side ({meaning.elsewhere:.2f}) than the business or a decline "
+                  f"on a turn off the business ({fit}, the message's off-domain {meaning.message_elsewhere:.2f})")
         return RelevanceResult(False, score, reason, "cosine", threshold)
     return RelevanceResult(True, score, f"cosine {score:.2f} to {which} ≥ {threshold:.2f} ({fit})", "cosine", threshold)
