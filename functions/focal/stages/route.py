@@ -23,6 +23,7 @@ from focal.retrieval.applicability import PURPOSE as APPLICABILITY
 from focal.retrieval.applicability import model_applies
 from focal.sensing import language, lexicon
 from focal.sensing.handoff_reports import hands_off_at_once
+from focal.sensing.inquiry import asks_anything, asks_for_its_own_sake, asks_to_act
 from focal.sensing.locale_reading import reading_in
 from focal.sensing.offers import hold_values
 from focal.sensing.person_request import asks_for_a_person
@@ -49,14 +50,24 @@ def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str])
     asked = rule_answers.asks_about_rules(agent, state.sensor.context.message if state.sensor.context else "", state.sensor.commands)
     kept = []
     filled = _flows_given_values(state, asked)
+    requested = _request_put_as_question(state)
     for cmd in state.sensor.commands:
         score = float(cmd.value) if isinstance(cmd.value, int | float) else 0.0
         if cmd.name == "StartFlow" and score < agent.navigation.exit_intent_threshold and cmd.flow not in filled \
-                and (best.score > score or asked) and not hands_off_at_once(agent.scenario(cmd.flow)):
+                and (best.score > score or asked) and not requested and not hands_off_at_once(agent.scenario(cmd.flow)):
             notes.append(f"answered by rule {best.rule_id} ({best.score:.2f}) rather than starting {cmd.flow} ({score:.2f})")
             continue
         kept.append(cmd)
     return kept
+
+
+def _request_put_as_question(state: TurnState) -> bool:
+    """A question that asks to have something done and nothing for its own sake ("can I pause my membership?",
+    "could you move my booking?"): the flow it fits does it, even when a rule on that topic resembles it more (the
+    rule's own question "how long can I pause my membership?" asks to know). Read from the message's form
+    (focal.sensing.inquiry), never from its topic."""
+    message = state.sensor.context.message if state.sensor.context else ""
+    return asks_anything(message) and asks_to_act(message) and not asks_for_its_own_sake(message)
 
 
 def _flows_given_values(state: TurnState, asked: bool) -> set[str | None]:
