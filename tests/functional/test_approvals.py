@@ -112,11 +112,11 @@ def test_a_clear_yes_runs_the_refund_at_full_confidence(h):
     result = h.turn("yes")
     assert result.execution_path == "respond" and result.approval_state == "none"
     # A lexicon yes to the confirmation on screen, an order number the customer typed and was shown:
-    # everything is sure but the refund itself, a side effect that must not repeat (0.9), $30 of
-    # refund_guard's $50 (40 % left, × 0.4 / 0.5).
-    assert result.confidence == pytest.approx(0.944)
+    # everything is sure but the refund itself, a side effect that must not repeat (0.9); the $30 the order
+    # look-up returned is exact, so refund_guard's $50 decides it and nearness to the limit adds no doubt.
+    assert result.confidence == pytest.approx(0.98)
     assert result.confidence_factors == {"goal_understanding": 1.0, "tool_availability": 1.0,
-                                         "context_richness": 1.0, "tool_determinism": pytest.approx(0.72)}
+                                         "context_richness": 1.0, "tool_determinism": pytest.approx(0.9)}
     assert [t["tool_id"] for t in result.tool_calls] == ["issue_refund"]
     assert h.tools.runs["issue_refund"] == 1
     decisions = [e for e in h.events() if e["type"] == "execution_decision"]
@@ -149,16 +149,18 @@ def test_medium_confidence_asks_for_approval_and_runs_nothing(h):
     assert SIMILARITY_YES not in text and "A1001" not in text and "refund for order" not in text
 
 
-def test_a_clear_yes_close_to_a_guard_limit_waits_for_approval(h):
-    """$49.99 under refund_guard's $50: the customer is sure, the action is right at the line."""
+def test_a_clear_yes_to_an_exact_amount_just_under_a_guards_limit_runs(h):
+    """$49.99 under refund_guard's $50, the total the order look-up returned: the amount is exact, so the guard's
+    comparison is the decision (the business's "up to $50 without a person"); an amount not read exactly keeps the
+    doubt near a limit (tests/unit/test_confidence.py)."""
     h.to_confirmation(order="A1006")
     result = h.turn("yes")
-    assert result.execution_path == "approval" and result.tool_calls == [] and "issue_refund" not in h.tools.runs
+    assert result.execution_path == "respond" and [t["tool_id"] for t in result.tool_calls] == ["issue_refund"]
     factors = result.confidence_factors
     assert factors["goal_understanding"] == 1.0 and factors["tool_availability"] == 1.0
-    assert factors["tool_determinism"] < 0.01  # 0.9 × (0.01 / 50 left of the limit) / 0.5
+    assert factors["tool_determinism"] == pytest.approx(0.9)
     reasons = h.deps.turns.list_for_session(TENANT, "retail", "s1")[-1].state["tools"]["confidence_reasons"]
-    assert "0.00 of refund_guard's limit left" in reasons["tool_determinism"]
+    assert "0.00 of refund_guard's limit left, its amounts read exactly" in reasons["tool_determinism"]
 
 
 def test_a_premium_members_refund_is_not_near_any_limit(tmp_path):

@@ -215,7 +215,8 @@ def test_an_approved_refund_that_is_refused_leaves_the_step_for_a_fresh_yes(tmp_
     assert session.actions_done_step is None and session.confirmed_step is None
     assert (session.active_step_id, session.flow_state) == ("confirm_refund", "confirming")
     assert h.turn("what happened?").tool_calls == [] and tools.ran["issue_refund"] == 0
-    asked = h.turn("yes")  # the fresh yes meets the gate afresh: a new request, nothing run on the spent approval
+    # the fresh yes meets the gate afresh: an unsure one asks for a new approval, nothing runs on the spent one
+    asked = h.turn(SIMILARITY_YES)
     assert asked.approval_state == "awaiting_approval" and asked.approval["id"] != approval_id
     assert asked.tool_calls == [] and tools.ran["issue_refund"] == 0
     retried = answer(h.deps, TENANT, asked.approval["id"], approve=True)

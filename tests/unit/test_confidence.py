@@ -248,10 +248,15 @@ def test_guard_headroom_that_cannot_be_read_raises():
         c.guard_headroom("__import__('os')", {})
 
 
-def test_a_call_close_to_its_guards_limit_is_riskier():
+def not_exact(total: float) -> TurnState:
+    """The confirmation with an amount read from a message but not in the customer's words (no tool returned it)."""
+    return confirming(total=total, slots={"order_id": "A1001", "order_total": total})
+
+
+def test_a_call_close_to_its_guards_limit_is_riskier_when_its_amount_is_not_read_exactly():
     agent = agent_with(GUARD)
-    near = c.tool_determinism(confirming(total=48.0), agent, ["issue_refund"])
-    far = c.tool_determinism(confirming(total=5.0), agent, ["issue_refund"])
+    near = c.tool_determinism(not_exact(48.0), agent, ["issue_refund"])
+    far = c.tool_determinism(not_exact(5.0), agent, ["issue_refund"])
     assert near[0] == pytest.approx(c.ONCE * 0.04 / c.GUARD_ROOM) and "refund_limit" in near[1]
     assert far[0] == pytest.approx(c.ONCE)
     premium = c.tool_determinism(confirming(total=120.0, profile={"is_premium": True}), agent, ["issue_refund"])
@@ -259,15 +264,26 @@ def test_a_call_close_to_its_guards_limit_is_riskier():
     assert c.tool_determinism(confirming(total=30.0), agent, ["lookup_order"])[0] == c.SAFE  # not guarded
 
 
+def test_an_amount_read_exactly_is_decided_by_the_guard_alone():
+    """A tool's total, or an amount in the customer's own words: "up to $50 without approval" holds for $48."""
+    agent = agent_with(GUARD)
+    value, why = c.tool_determinism(confirming(total=48.0), agent, ["issue_refund"])
+    assert value == pytest.approx(c.ONCE) and "read exactly" in why
+    typed = confirming(total=48.0, slots={"order_id": "A1001", "order_total": 48.0}, said="A1001, it was 48 dollars")
+    assert c.tool_determinism(typed, agent, ["issue_refund"])[0] == pytest.approx(c.ONCE)
+    past = c.tool_determinism(confirming(total=51.0), agent, ["issue_refund"])
+    assert past[0] == 0.0  # past the limit the guard fails, read exactly or not
+
+
 def test_the_tightest_guard_decides_and_only_guards_in_scope_count():
     tight = {**GUARD, "id": "tight", "enforcement_expression": "order_total <= 40"}
     loose = {**GUARD, "id": "loose", "enforcement_expression": "order_total <= 1000"}
-    value, why = c.tool_determinism(confirming(total=30.0), agent_with(loose, tight), ["issue_refund"])
+    value, why = c.tool_determinism(not_exact(30.0), agent_with(loose, tight), ["issue_refund"])
     assert value == pytest.approx(c.ONCE * 0.25 / c.GUARD_ROOM) and "tight" in why and "loose" in why
     elsewhere = {**tight, "scope": "SCENARIO", "scope_id": "status"}
     here = {**tight, "scope": "STEP", "scope_id": "refund.confirm"}
-    assert c.tool_determinism(confirming(total=30.0), agent_with(elsewhere), ["issue_refund"])[0] == c.ONCE
-    assert c.tool_determinism(confirming(total=30.0), agent_with(here), ["issue_refund"])[0] < c.ONCE
+    assert c.tool_determinism(not_exact(30.0), agent_with(elsewhere), ["issue_refund"])[0] == c.ONCE
+    assert c.tool_determinism(not_exact(30.0), agent_with(here), ["issue_refund"])[0] < c.ONCE
 
 
 def test_a_guard_may_read_customer_confirmed():
@@ -310,12 +326,13 @@ def test_bands_at_the_default_weights(agent, state_kwargs, band):
     assert band_of(agent, assessment.score) == band, assessment
 
 
-def test_a_clear_yes_close_to_a_guards_limit_asks_for_approval():
+def test_a_clear_yes_close_to_a_guards_limit_asks_for_approval_unless_the_amount_is_read_exactly():
     from focal.dialogue.approvals import band as band_of
 
     agent = agent_with(GUARD)
-    assert band_of(agent, c.assess(confirming(total=48.0), agent, ["issue_refund"]).score) == "approval"
-    assert band_of(agent, c.assess(confirming(total=20.0), agent, ["issue_refund"]).score) == "execute"
+    assert band_of(agent, c.assess(not_exact(48.0), agent, ["issue_refund"]).score) == "approval"
+    assert band_of(agent, c.assess(not_exact(20.0), agent, ["issue_refund"]).score) == "execute"
+    assert band_of(agent, c.assess(confirming(total=48.0), agent, ["issue_refund"]).score) == "execute"
 
 
 def test_the_score_is_the_weighted_sum(agent):

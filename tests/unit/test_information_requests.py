@@ -19,7 +19,7 @@ from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule, Scenar
 from focal.models.context import Command
 from focal.models.session import Session
 from focal.models.turn import ScoredRule
-from focal.sensing.inquiry import asks_to_act, information_request
+from focal.sensing.inquiry import asks_for_its_own_sake, asks_to_act, information_request
 
 INFORMATION = [
     "what's your cancellation limit?",
@@ -61,9 +61,21 @@ def test_a_request_or_a_question_about_the_customers_own_case_is_not(text):
     assert not information_request(text)
 
 
-@pytest.mark.parametrize("text", ["can you cancel booking B-12?", "I need to change my address", "renew it for 2 weeks"])
+@pytest.mark.parametrize("text", ["can you cancel booking B-12?", "I need to change my address", "renew it for 2 weeks",
+                                  "can I pause my membership?", "I can't train, could we move our booking?"])
 def test_requests_ask_to_act(text):
     assert asks_to_act(text)
+
+
+@pytest.mark.parametrize("text", ["can I pause my membership?", "I hurt my knee and can't train, can I pause my membership?"])
+def test_permission_to_act_on_ones_own_thing_asks_nothing_for_its_own_sake(text):
+    assert not asks_for_its_own_sake(text)
+
+
+@pytest.mark.parametrize("text", ["How long can I pause my membership?", "I want to cancel, is there a fee?",
+                                  "Can I bring a friend to the gym?"])
+def test_a_question_word_or_a_general_permission_still_asks_to_know(text):
+    assert asks_for_its_own_sake(text)
 
 
 @pytest.mark.parametrize("text", ["what's the limit?", "could you tell me the fee?", "I'd like to know the hours."])

@@ -35,13 +35,16 @@ is all move the decision:
   on the call's values (+ the built-in `customer_confirmed`), leaves (limit − x) / limit (counts
   and time windows just hold: 1), `or` the loosest branch, `and` the tightest,
   and the factor is scaled by min(1, headroom / `GUARD_ROOM`) — a $48 payout under a $50 cap is
-  riskier than a $5 one; a guard that fails or cannot be read leaves 0. The mean over the tools.
-  No tools: 1.
+  riskier than a $5 one when the $48 is not read exactly (a model's reading, the profile, a default);
+  when every amount the guard compares is exact (in the customer's own words, or a tool's output) the
+  guard's comparison is the decision and nearness adds no doubt ("up to €40 without approval" holds
+  for €35). A guard that fails or cannot be read leaves 0. The mean over the tools. No tools: 1.
 
 At a confirmation step with values the customer typed, the score is therefore about 0.42 + 0.56 ×
 the certainty of their yes: a clear yes executes, a yes read with some doubt asks for approval,
 one barely understood asks the customer again; a clear yes close to a guard's limit asks for
-approval too. Any error while assessing is the gate's to catch: it rejects, it never executes.
+approval too when the amount is not read exactly. Any error while assessing is the gate's to catch:
+it rejects, it never executes.
 
 With `features.graded_confidence` off the turn keeps the route's confidence, and the gate sees
 the phase-1 reading instead: 1.0 when every needed tool exists with its arguments, else 0.
@@ -53,6 +56,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from focal import expressions
 from focal.dialogue.flow import customer_confirmed
 from focal.dialogue.understanding import clip, confirmation_certainty, goal_understanding
 from focal.enforcement.guards import guard_variables, guards_for
@@ -74,6 +78,7 @@ SAFE, ONCE, NONDETERMINISTIC, NONDETERMINISTIC_EFFECT = 1.0, 0.9, 0.7, 0.5
 GUARD_ROOM = 0.5
 SIZED = ("money", "percentage")  # field types that measure the size of an action (a guard's limit on them)
 SHOWN_WINDOW = 3  # the agent's messages a confirmation answer may refer back to
+EXACT = ("stated", "tool output")  # provenances that read an amount exactly (a guard on it decides at its limit)
 
 
 @dataclass
@@ -112,7 +117,8 @@ def last_shown(state: TurnState, messages: int = SHOWN_WINDOW) -> str:
 def written_in(value: Any, texts: list[str]) -> bool:
     """The value written out as a whole word (or phrase) in one of the texts, case-insensitively: as English writes
     it, or as the texts said to the customer write it in the turn's language ("12 345,50", "3 mars 2027")."""
-    for needle in dict.fromkeys(n.strip() for n in (_text(value), as_said(value))):
+    whole = [str(int(value))] if isinstance(value, float) and value.is_integer() else []  # "35 Euro" for 35.0
+    for needle in dict.fromkeys(n.strip() for n in (_text(value), as_said(value), *whole)):
         pattern = re.compile(rf"(?<!\w){re.escape(needle)}(?!\w)", re.IGNORECASE) if needle else None
         if pattern is not None and any(pattern.search(t) for t in texts):
             return True
@@ -253,6 +259,15 @@ def _base_risk(tool: Tool) -> tuple[float, str]:
     return (NONDETERMINISTIC, "non-deterministic") if safe else (NONDETERMINISTIC_EFFECT, "non-deterministic side effect")
 
 
+def _read_exactly(agent: AgentConfig, state: TurnState, expression: str, variables: dict[str, Any],
+                  sized: set[str]) -> bool:
+    """Every amount the guard compares is exact: written in the customer's own words in this conversation or returned
+    by a tool. Then the guard's comparison is the decision ("up to €40 without approval" holds for €35), and nearness
+    to its limit is no doubt; an amount a model read, or one from the profile or a default, keeps it (fail closed)."""
+    names = expressions.names(expression) & sized
+    return bool(names) and all(provenance(agent, state, n, variables.get(n))[1] in EXACT for n in names)
+
+
 def tool_determinism(state: TurnState, agent: AgentConfig, tool_ids: list[str]) -> tuple[float, str]:
     tools = [t for t in (agent.tool(i) for i in tool_ids) if t is not None]
     if not tools:
@@ -269,8 +284,11 @@ def tool_determinism(state: TurnState, agent: AgentConfig, tool_ids: list[str]) 
         for rule in guards_for(agent, tool.id, scope):
             try:
                 sized = measures | {n for n, spec in tool.input.items() if spec.type in SIZED}
-                room = guard_headroom(rule.enforcement_expression or "", guard_variables(known, args, confirmed), sized)
+                variables = guard_variables(known, args, confirmed)
+                room = guard_headroom(rule.enforcement_expression or "", variables, sized)
                 note = f"{room:.2f} of {rule.id}'s limit left"
+                if 0 < room < GUARD_ROOM and _read_exactly(agent, state, rule.enforcement_expression or "", variables, sized):
+                    room, note = GUARD_ROOM, f"{note}, its amounts read exactly: the guard decides"
             except ExpressionError as exc:
                 room, note = 0.0, f"{rule.id} unreadable ({exc})"
             scale = min(scale, room / GUARD_ROOM)

@@ -42,7 +42,11 @@ _WISH = re.compile(
     rf"(?!\s+to\s+(?:{_LEARN})\b)"
     r"|\b(?:i|we)(?:'m| am| are)\s+(?:trying|going|looking|hoping|planning)\s+to\b"
     r"|\bplease\b(?!\s+(?:tell|explain|let me know|describe|clarify)\b)"
-    r"|^\s*(?:please\s+|so\s+|and\s+)?(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?:get|have|receive)\b",  # "can I get …?"
+    r"|^\s*(?:please\s+|so\s+|and\s+)?(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?:get|have|receive)\b"  # "can I get …?"
+    # permission asked to act on one's own thing — "can I pause my membership?", "…, could we move our booking?" — is
+    # a request (the wh-question "how long can I pause my membership?" opens with its question word, not with "can")
+    r"|(?:^|[,;:]\s*)(?:please\s+|so\s+|and\s+)?(?:can|could|may)\s+(?:i|we)\s+(?:please\s+|just\s+)?\w+\b"
+    r"(?=[^?]*\b(?:my|our)\b)",
     re.IGNORECASE,
 )
 # Words that open a sentence without asking or requesting anything.
@@ -84,13 +88,29 @@ def _clauses(text: str) -> list[str]:
     return [c.strip() for s in sentences(text) for c in re.split(r"[,;:]|\s+(?:and|but|so)\s+", s) if c.strip(" .!?")]
 
 
+# A clause inside a sentence that opens with an auxiliary asks only with its question mark: "…and can't train" goes on
+# with the sentence's subject.
+_ASKS_INSIDE = re.compile(rf"\?\s*$|^\s*(?:{_WH})\b", re.IGNORECASE)
+
+
+def _asking_clauses(text: str) -> list[str]:
+    """The clauses that may ask: each sentence's first clause, and a later one that ends in "?" or opens with a
+    question word."""
+    out = []
+    for sentence in sentences(text):
+        parts = [c.strip() for c in re.split(r"[,;:]|\s+(?:and|but|so)\s+", sentence) if c.strip(" .!?")]
+        out += [c for i, c in enumerate(parts) if i == 0 or _ASKS_INSIDE.search(c)]
+    return out
+
+
 def asks_for_its_own_sake(text: str) -> bool:
     """Some clause asks a question, or to be told something, that is not a request put as a question: "I want a
     cancellation, where does the money go?" asks one; "can you cancel it?" and "cancel booking B-12" ask none."""
+    asking = _asking_clauses(text)
     for clause in _clauses(text):
         if _KNOW.search(clause) and not _ASK_AGENT.search(_KNOW.sub(" ", clause)):
             return True
-        if _INTERROGATIVE.search(clause) and not (_ASK_AGENT.search(clause) or
+        if clause in asking and _INTERROGATIVE.search(clause) and not (_ASK_AGENT.search(clause) or
                                                    _WISH.search(_WISH_ASKED.sub(" ", _SUPPOSED.sub(" ", clause)))):
             return True
     return False

@@ -22,6 +22,8 @@ from focal.models.turn import RouteDecision, TurnState
 from focal.retrieval.applicability import PURPOSE as APPLICABILITY
 from focal.retrieval.applicability import model_applies
 from focal.sensing import language, lexicon
+from focal.sensing.handoff_reports import hands_off_at_once
+from focal.sensing.inquiry import asks_anything, asks_for_its_own_sake, asks_to_act
 from focal.sensing.locale_reading import reading_in
 from focal.sensing.offers import hold_values
 from focal.sensing.person_request import asks_for_a_person
@@ -36,7 +38,9 @@ def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str])
     better; an unmistakable request (score ≥ exit_intent_threshold) still starts its flow, and so does a statement
     that gives a value the flow collects ("Huele a gas en mi cocina" fills the problem the report flow asks about):
     it is that flow's request, whatever a rule on its topic says. A question stays the rule's, values or not ("How
-    much did I pay for my booking PNR-41?").
+    much did I pay for my booking PNR-41?"). A flow that hands off at once is a report's answer, never a rule's to
+    replace (focal.sensing.handoff_reports): "I hurt my ankle at the club, what should I put on it?" gets the
+    emergency text and a person, whatever the health rule says.
     """
     assert state.session is not None
     soft = [m for m in state.route.matched_rules if (r := agent.rule(m.rule_id)) and not r.is_hard_constraint]
@@ -46,14 +50,24 @@ def _prefer_rule_answers(agent: AgentConfig, state: TurnState, notes: list[str])
     asked = rule_answers.asks_about_rules(agent, state.sensor.context.message if state.sensor.context else "", state.sensor.commands)
     kept = []
     filled = _flows_given_values(state, asked)
+    requested = _request_put_as_question(state)
     for cmd in state.sensor.commands:
         score = float(cmd.value) if isinstance(cmd.value, int | float) else 0.0
         if cmd.name == "StartFlow" and score < agent.navigation.exit_intent_threshold and cmd.flow not in filled \
-                and (best.score > score or asked):
+                and (best.score > score or asked) and not requested and not hands_off_at_once(agent.scenario(cmd.flow)):
             notes.append(f"answered by rule {best.rule_id} ({best.score:.2f}) rather than starting {cmd.flow} ({score:.2f})")
             continue
         kept.append(cmd)
     return kept
+
+
+def _request_put_as_question(state: TurnState) -> bool:
+    """A question that asks to have something done and nothing for its own sake ("can I pause my membership?",
+    "could you move my booking?"): the flow it fits does it, even when a rule on that topic resembles it more (the
+    rule's own question "how long can I pause my membership?" asks to know). Read from the message's form
+    (focal.sensing.inquiry), never from its topic."""
+    message = state.sensor.context.message if state.sensor.context else ""
+    return asks_anything(message) and asks_to_act(message) and not asks_for_its_own_sake(message)
 
 
 def _flows_given_values(state: TurnState, asked: bool) -> set[str | None]:
@@ -150,6 +164,21 @@ def _match_rules(state: TurnState, agent: AgentConfig, deps: Deps) -> str | None
     return lang
 
 
+def _report_alone(state: TurnState, agent: AgentConfig, commands: list[Command]) -> None:
+    """A flow that hands off at once started: its text and the person answer the turn, so the soft rules' answers
+    to the rest of the message are not said beside it ("I can freeze your membership" to an injured member); the
+    hard constraints still check what is said."""
+    if "StartFlow" not in state.route.decision.executed:
+        return
+    started = next((c.flow for c in commands if c.name == "StartFlow"), None)
+    if not hands_off_at_once(agent.scenario(started)):
+        return
+    kept = [m for m in state.route.matched_rules if (r := agent.rule(m.rule_id)) is not None and r.is_hard_constraint]
+    if len(kept) < len(state.route.matched_rules):
+        state.route.decision.notes.append(f"{started} hands off at once: the soft rules' answers are left to the person")
+        state.route.matched_rules = kept
+
+
 def _clarify_or_out_of_scope(state: TurnState, agent: AgentConfig) -> None:
     """Outside a flow with no rule matched: ask when a scenario fits weakly (the question offers the likely
     scenarios), else out of scope."""
@@ -232,6 +261,7 @@ def run(state: TurnState, deps: Deps) -> TurnState:
     execute(run_, commands)
     session.offer = asked or session.offer
     decision.executed = list(run_.executed)
+    _report_alone(state, agent, commands)
     _decide(state, agent, run_, lang)
     if decision.action == "escalate":
         decision.handoff_rule_id = _own_handoff_rule(state, agent, deps)

@@ -33,8 +33,10 @@ from focal.models.localized import localized
 from focal.models.session import CustomerProfile, Offer, Session
 from focal.models.turn import TurnState
 from focal.ports import InjectionClassifier
+from focal.retrieval.message_parts import message_parts
 from focal.sensing.acts import MODEL_ONLY_YES, act_index, model_yes_doubt, offline_heard_yes
 from focal.sensing.fast_path import ACT_COMMANDS, fast_path
+from focal.sensing.handoff_reports import handoff_flows, with_reports
 from focal.sensing.inquiry import asks_anything
 from focal.sensing.locale_reading import reading_in
 from focal.sensing.model_sensor import model_sensor
@@ -83,6 +85,7 @@ def _understand(state: TurnState, deps: Deps, agent: AgentConfig, text: str, vec
     space_notes: list[str] = []
     scores, multilingual = read_in_space(state.request.tenant_id, agent, lang, deps.embedder, vector,
                                          deps.multilingual_embedder, text, space_notes)
+    scores = with_reports(agent, scores, _part_scores(state, deps, agent, text), space_notes)
     acts, heard = _act_readings(deps, agent, text, vector, multilingual, space_notes, state.degraded)
     if heard and (own := _own_handoff_flow(deps, agent, scores)) is not None:
         heard = None  # the agent's own flow for it starts by its intent, with its confirmation and transfer tool
@@ -121,6 +124,18 @@ def _understand(state: TurnState, deps: Deps, agent: AgentConfig, text: str, vec
         elif not offline_heard_yes(context.notes):
             merged.notes.append(MODEL_ONLY_YES)  # the gate weighs it as less certain (focal.dialogue.confidence)
     return merged
+
+
+def _part_scores(state: TurnState, deps: Deps, agent: AgentConfig, text: str) -> list[list[IntentScore]]:
+    """Each part's own intent scores, in the space the whole message is matched in, for an agent with a flow that
+    hands off at once (focal.sensing.handoff_reports); none otherwise."""
+    parts = message_parts(text) if handoff_flows(agent) else []
+    if not parts:
+        return []
+    assert state.session is not None
+    vectors = deps.embedder.embed(parts)
+    return [read_in_space(state.request.tenant_id, agent, state.session.language, deps.embedder, v,
+                          deps.multilingual_embedder, part, [])[0] for v, part in zip(vectors, parts, strict=True)]
 
 
 def _act_readings(deps: Deps, agent: AgentConfig, text: str, vector: np.ndarray, multilingual: np.ndarray | None,
