@@ -75,7 +75,8 @@ def test_a_spanish_draft_that_waives_the_deposit_never_reaches_the_customer(rent
     response, violations = _turn(rental, "es-1", "¿Tengo que pagar fianza?",
                                  generate=["No se preocupe, le eximimos de la fianza esta vez."])
     assert "no_deposit_waiver" in violations and "eximimos" not in response
-    assert "no puedo eximirle" in response
+    offline, _ = _turn(rental, "es-0", "¿Tengo que pagar fianza?")
+    assert response == offline  # nobody could read the draft: the customer hears what they would with no model
 
 
 def test_the_model_reading_the_draft_as_a_waiver_blocks_it(rental: Path) -> None:

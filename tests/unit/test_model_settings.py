@@ -27,9 +27,11 @@ class FakeLiteLLM:
     def __init__(self, script):
         self.script = list(script)
         self.kwargs: list[dict] = []
+        self.before = lambda kwargs: None  # what the network does first (a test's clock moving on)
 
     def completion(self, **kwargs):
         self.kwargs.append(kwargs)
+        self.before(kwargs)
         item = self.script.pop(0)
         if isinstance(item, Exception):
             raise item
@@ -83,6 +85,37 @@ def test_the_total_time_bounds_every_attempt_and_leaves_no_room_for_a_retry(fake
     with pytest.raises(ModelError):
         model(retries=2, timeout_s=20.0).configured(total_s=0.6).complete("generate", [])
     assert len(fake.kwargs) == 1 and fake.kwargs[0]["timeout"] <= 0.6  # min(timeout_s, time left)
+
+
+class FakeTime:
+    """The adapter's clock; an attempt that times out has waited its whole timeout on it."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize(("total_s", "attempts"), [(150.0, 1), (175.0, 1), (200.0, 2)])
+def test_a_timed_out_attempt_is_retried_only_when_the_retry_leaves_the_turn_as_much_as_it_takes(fake_litellm, total_s,
+                                                                                               attempts):
+    """60 s per attempt: after a timeout the retry needs 60 s again, and may take only half of what is left after it
+    (with 150 or 175 s the retry would leave the rest of the turn less than it takes)."""
+    clock = FakeTime()
+    fake = fake_litellm([TimeoutError("read timed out"), TimeoutError("read timed out")])
+    fake.before = lambda kwargs: setattr(clock, "now", clock.now + kwargs["timeout"])
+    m = model(retries=1, timeout_s=60.0).configured(total_s=total_s)
+    m.clock = clock
+    with pytest.raises(ModelError):
+        m.complete("generate", [])
+    assert [k["timeout"] for k in fake.kwargs] == [60.0] * attempts
+
+
+def test_a_quick_provider_error_is_retried_with_at_most_half_of_the_time_left(fake_litellm):
+    fake = fake_litellm([Status(503), "ok"])
+    reply = model(retries=1, timeout_s=20.0).configured(total_s=20.0).complete("generate", [])
+    assert reply.text == "ok" and fake.kwargs[0]["timeout"] <= 20.0 and 9.0 < fake.kwargs[1]["timeout"] <= 10.0
 
 
 def test_the_provider_key_is_passed_for_keyed_providers_and_never_for_bedrock(fake_litellm):

@@ -3,7 +3,9 @@
 Every call carries the agent's `models` settings (Deps.llm configures a copy per agent): `timeout_s` per
 attempt, `temperature`, and `retries` with exponential backoff and jitter on timeouts, 5xx and throttling
 only (an authentication or bad-request error is not retried). `total_s`, set per call from the turn's time
-budget (focal.turn.budget), bounds all attempts and backoffs together. FOCAL_MODEL_TIMEOUT_S, when
+budget (focal.turn.budget), bounds all attempts and backoffs together, and a retry is decided from the time left,
+not from the count alone (`_retry_timeout`): it never takes more than it leaves to the rest of the turn, and a
+timed-out attempt is not retried with less time than it had. FOCAL_MODEL_TIMEOUT_S, when
 set, replaces `timeout_s` for every call (a slow local model; `attempt_s`). litellm's and the provider
 SDK's own retries are off, so the count is exactly 1 + retries.
 
@@ -42,6 +44,11 @@ def retryable(exc: BaseException) -> bool:
     if isinstance(status, int):
         return status in (408, 429) or status >= 500
     return type(exc).__name__ in RETRYABLE_NAMES or isinstance(exc, TimeoutError | ConnectionError)
+
+
+def timed_out(exc: BaseException) -> bool:
+    """The provider gave no answer in the time the attempt had (as opposed to answering with an error)."""
+    return getattr(exc, "status_code", None) == 408 or "Timeout" in type(exc).__name__ or isinstance(exc, TimeoutError)
 
 
 def needs_key(model: str) -> bool:
@@ -163,6 +170,7 @@ class LiteLLMModel:
         self.key_for = key_for
         self.total_s = total_s  # all attempts of one call together (the turn's time left); None: unbounded
         self.sleep: Callable[[float], None] = time.sleep
+        self.clock: Callable[[], float] = time.monotonic  # the attempts' own timing (tests give a fake clock)
         if model and warm:
             warm_up(model=model)
 
@@ -210,10 +218,10 @@ class LiteLLMModel:
         key = self.key_for(model) if self.key_for else None
         if key:
             kwargs["api_key"] = key
-        end = time.monotonic() + self.total_s if self.total_s is not None else None
-        attempt, attempt_s = 0, self.attempt_s
+        end = self.clock() + self.total_s if self.total_s is not None else None
+        attempt, timeout = 0, self.attempt_s if end is None else min(self.attempt_s, end - self.clock())
         while True:
-            timeout = attempt_s if end is None else min(attempt_s, end - time.monotonic())
+            started = self.clock()
             try:
                 if timeout < MIN_ATTEMPT_S:
                     raise TimeoutError("no time left for the call")
@@ -221,11 +229,11 @@ class LiteLLMModel:
                 break
             except Exception as exc:  # provider errors of every kind become one typed error (its type only: no key, no text)
                 delay = BACKOFF_S * (2 ** attempt) * random.uniform(0.5, 1.0)
-                room = end is None or end - time.monotonic() - delay >= MIN_ATTEMPT_S
-                if attempt < self.retries and retryable(exc) and room:
+                again = self._retry_timeout(exc, attempt, min(timeout, self.clock() - started), end, delay)
+                if again is not None:
                     log.info("model call retried after %s (attempt %d)", type(exc).__name__, attempt + 1)
                     self.sleep(delay)
-                    attempt += 1
+                    attempt, timeout = attempt + 1, again
                     continue
                 tries = f" after {attempt + 1} attempts" if attempt else ""
                 raise ModelError(f"{type(exc).__name__} from model provider{tries}") from None
@@ -239,6 +247,22 @@ class LiteLLMModel:
             output_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
             cost_usd=cost,
         )
+
+
+    def _retry_timeout(self, exc: BaseException, attempt: int, waited: float, end: float | None,
+                       delay: float) -> float | None:
+        """The time a retry gets, or None when none is worth starting. Within a turn's time (`end`) a retry takes at
+        most half of what is left after its backoff: the other half is the turn's, for the stages after this call
+        (their own first call, the offline answer). A timed-out attempt is retried only when the retry can wait as
+        long as it did (`waited`): a slow model that did not answer in that time is not asked again with less, and
+        two timeouts in a row must not eat the whole turn."""
+        if attempt >= self.retries or not retryable(exc):
+            return None
+        if end is None:
+            return self.attempt_s
+        timeout = min(self.attempt_s, (end - self.clock() - delay) / 2)
+        needed = max(MIN_ATTEMPT_S, waited if timed_out(exc) else 0.0)
+        return timeout if timeout >= needed else None
 
 
 class ScriptedLiteLLM(LiteLLMModel):

@@ -33,6 +33,8 @@ from focal.models.agent import AgentConfig, ProfileFieldDefinition, Rule
 from focal.models.turn import Draft, Violation
 from focal.sensing.extraction import coerce
 
+SUSPECTED = "a rule would not hold"  # the offline reader read a value that breaks a rule: a model only confirms it
+
 
 @dataclass
 class Assessment:
@@ -120,7 +122,7 @@ def _numeric(agent: AgentConfig, rules: list[Rule], f: ProfileFieldDefinition, d
     bad = sorted(c for c in candidates if (base is None or c > float(base)) and not holds_for(rules, name, c, known))
     if bad:
         _needs(reading, result.verify, f, uncertain or f"the offline reader reads {bad[-1]!r} for {name}, more than the "
-               "draft declares; a rule would not hold", bad[-1])
+               f"draft declares; {SUSPECTED}", bad[-1])
         return
     if base is None and not candidates and draft.commitments is None:
         _needs(reading, result.verify, f, uncertain or f"the offline reader cannot place an amount for {name}")
@@ -220,7 +222,7 @@ def _response_field(agent: AgentConfig, rules: list[Rule], f: ProfileFieldDefini
     elif name in declared:
         _declared_value(reading, result.verify, f, declared[name])
     elif (read := reading.values.get(name)) is not None and not holds_for(rules, name, read, known):
-        _needs(reading, result.verify, f, f"the offline reader reads {read!r} for {name}; a rule would not hold")
+        _needs(reading, result.verify, f, f"the offline reader reads {read!r} for {name}; {SUSPECTED}")
 
 
 def _declared_value(reading: DraftReading, verify: list[ProfileFieldDefinition], f: ProfileFieldDefinition,

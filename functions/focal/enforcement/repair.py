@@ -21,12 +21,13 @@ from itertools import product
 from typing import Any
 
 from focal import expressions
+from focal.enforcement.assess import SUSPECTED
 from focal.enforcement.guards import is_guard
 from focal.enforcement.reading import PROBES
 from focal.enforcement.scope import hard_constraints_in_scope, turn_scope
 from focal.errors import ExpressionError
 from focal.models.agent import AgentConfig, Rule
-from focal.models.turn import TurnState, Violation
+from focal.models.turn import Draft, TurnState, Violation
 
 MAX_PROBES = 2000  # combinations of draft values tried for one rule
 _UNSTATED = object()  # the draft states nothing: the field keeps what the turn knows (or its default)
@@ -101,6 +102,27 @@ def unrepairable(agent: AgentConfig, violations: list[Violation], variables: dic
         if violation.lane == "deterministic" and rule is not None and no_draft_satisfies(agent, rule, variables):
             return rule
     return None
+
+
+UNVERIFIED = "cannot verify"  # how every lane words a rule it could not evaluate (no reader, no verdict, no time)
+
+
+def unverified_only(violations: list[Violation]) -> bool:
+    """Whether the draft broke no rule as far as anyone could tell: each rule it was held on was one nobody could
+    check, and the offline reader saw nothing that breaks it (`SUSPECTED`); the output checks, which name no rule,
+    aside. Such a draft is kept out, but its rules' texts answer nothing the customer asked."""
+    ruled = [v for v in violations if v.lane in ("deterministic", "judge")]
+    return bool(ruled) and all(v.reason.startswith(UNVERIFIED) and SUSPECTED not in v.reason for v in ruled)
+
+
+def unraised(state: TurnState, draft: Draft) -> bool:
+    """Whether `draft` is a model's that nobody could check (`unverified_only`) on rules the customer's message did not
+    raise (none of them matched this turn): their texts would answer only a draft the customer never saw, so the
+    turn's own offline answer replaces it, checked like any draft, as with no model."""
+    if draft.source != "model" or not unverified_only(draft.violations):
+        return False
+    matched = {m.rule_id for m in state.route.matched_rules}
+    return not any(v.rule_id in matched for v in draft.violations)
 
 
 def _with(variables: dict[str, Any], probed: list[tuple[str, list[Any]]], combo: tuple[Any, ...]) -> dict[str, Any]:

@@ -49,7 +49,7 @@ from focal.enforcement.lanes import judge, judge_and_read, verify_values
 from focal.enforcement.reading import apply_reading, expression_names
 from focal.enforcement.recited import recited_instructions
 from focal.enforcement.relevance import check_relevance
-from focal.enforcement.repair import hopeless, rules_to_enforce, unrepairable
+from focal.enforcement.repair import hopeless, rules_to_enforce, unraised, unrepairable
 from focal.enforcement.tripwires import DEFAULT_RULES
 from focal.enforcement.variables import PURPOSE as READ_PURPOSE
 from focal.enforcement.variables import draft_variables, field_listing
@@ -377,11 +377,12 @@ def _fall_back(agent: AgentConfig, state: TurnState, draft: Draft, variables: di
     fallback."""
     report = state.enforce.report
     first = next((agent.rule(v.rule_id) for v in draft.violations if agent.rule(v.rule_id) is not None), None)
-    if draft.source == "model" and not report.own_words and (first is None or _asks(state)):
+    if draft.source == "model" and not report.own_words and (first is None or _asks(state) or unraised(state, draft)):
         # The model's drafts failed: the agent's own words for this turn, checked like any draft, before the generic
         # fallback — and before a violated rule's bare text when the turn has a flow's question to ask: the offline
         # path's answer (the matched rules' texts, the step's question) keeps the question the customer's yes
-        # answers, as with no model. Empty feedback: the composer says the turn's ordinary answer.
+        # answers, as with no model; and before the texts of rules nobody could check the draft on and the message did
+        # not raise (`repair.unraised`). Empty feedback: the composer says the turn's ordinary answer.
         report.own_words = True
         state.enforce.feedback = []
         state.control.next = "generate"

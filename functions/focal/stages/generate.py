@@ -15,7 +15,7 @@ from focal.dialogue.clarify import likely_scenarios, step_suggestions, suggestio
 from focal.dialogue.notices import turn_language as conversation_language
 from focal.enforcement.bindings import render_draft
 from focal.enforcement.reading import expression_names
-from focal.enforcement.repair import hopeless, rules_to_enforce
+from focal.enforcement.repair import hopeless, rules_to_enforce, unraised
 from focal.generation.offline import blocked_text, compose, fixed_text
 from focal.generation.original_text import in_original
 from focal.generation.prompt import generation_messages
@@ -100,7 +100,12 @@ def _model_draft(agent: AgentConfig, state: TurnState, llm: Any, variables: dict
 
 def _offline_draft(agent: AgentConfig, state: TurnState, variables: dict[str, Any]) -> Draft:
     """The composer's draft. After a rule's violation it says the violated rules' own texts: the agent's words,
-    said as written."""
+    said as written — but after a model's draft nobody could check on rules the message did not raise, the turn's own
+    offline answer, checked like any draft, as with no model (`repair.unraised`)."""
+    if state.enforce.feedback and state.generate.drafts and unraised(state, state.generate.drafts[-1]):
+        state.route.decision.notes.append("the model's draft could not be verified: the turn's offline answer instead")
+        state.enforce.report.own_words = True
+        state.enforce.feedback = []
     source: Literal["template", "offline"] = "template" if state.enforce.feedback else "offline"
     own = bool(state.enforce.feedback) and any(v.lane not in OUTPUT_CHECKS and agent.rule(v.rule_id) is not None
                                        for v in state.generate.drafts[-1].violations)
