@@ -1,5 +1,5 @@
 """Dates in the agent's other languages on AWS: every function whose code sets the turn's reading language
-(focal.sensing.locale_reading.reading_in, found in the code, not listed) reads "el 3 de mayo" with nothing but the code
+(focal.sensing.reading_language.reading_in, found in the code, not listed) reads "el 3 de mayo" with nothing but the code
 asset and its own layers as really built (layers/build.py), in Lambda's CPython 3.12; the layers carry dateparser's
 data for exactly the languages the readers serve."""
 
@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from focal.sensing.locale_reading import LANGS
+from focal.sensing.reading_language import LANGS
 from focal.turn.definition import STAGE_NAMES
 from focal_infra.model_stages import entry_modules, reaches
 from focal_infra.models_access import NON_STAGE_FUNCTIONS

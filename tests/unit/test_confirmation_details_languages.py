@@ -13,8 +13,8 @@ import pytest
 
 from focal.models.agent import AgentConfig, ProfileFieldDefinition, Scenario, Slot, Step
 from focal.models.session import Session
-from focal.sensing.locale_reading import reading_in
 from focal.sensing.offline import offline_context
+from focal.sensing.reading_language import reading_in
 
 TODAY = date(2026, 5, 1)
 FIELDS = [

@@ -9,6 +9,7 @@ import pytest
 
 from focal.sensing import locale_reading
 from focal.sensing.dates import read_dates
+from focal.sensing.reading_language import reading_in
 
 TODAY = date(2026, 11, 29)  # a Sunday: next Tuesday is 2026-12-01
 
@@ -23,7 +24,7 @@ TODAY = date(2026, 11, 29)  # a Sunday: next Tuesday is 2026-12-01
     ("es", "el martes a las 18:00", True, ["2026-12-01"]),
 ])
 def test_the_date_is_read_whole_and_alone(lang: str, text: str, answering: bool, dates: list[str]):
-    with locale_reading.reading_in(lang):
+    with reading_in(lang):
         read = locale_reading.dates_as_read(text, TODAY, answering)
     assert [iso for _, _, iso in read_dates(read, TODAY, answering) or []] == dates
 

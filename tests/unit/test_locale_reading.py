@@ -11,8 +11,10 @@ import pytest
 from focal.models.agent import ProfileFieldDefinition
 from focal.sensing import date_words, relative_dates
 from focal.sensing.extraction import read_value
-from focal.sensing.locale_reading import DateReaderUnavailable, dates_as_read, figures_as_read, reading_in
+from focal.sensing.locale_figures import figures_as_read
+from focal.sensing.locale_reading import DateReaderUnavailable, dates_as_read
 from focal.sensing.locale_words_cldr import TABLE, derive
+from focal.sensing.reading_language import reading_in
 
 TODAY = date(2025, 3, 1)
 WHEN = ProfileFieldDefinition(field_name="when", field_type="date")

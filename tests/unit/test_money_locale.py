@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from focal.sensing.locale_reading import reading_in
 from focal.sensing.money import message_amount
+from focal.sensing.reading_language import reading_in
 
 
 @pytest.mark.parametrize(("lang", "text", "amount"), [

@@ -11,7 +11,7 @@ import pytest
 
 from focal.models.agent import ProfileFieldDefinition
 from focal.sensing.extraction import read_value
-from focal.sensing.locale_reading import reading_in
+from focal.sensing.reading_language import reading_in
 
 WHEN = ProfileFieldDefinition(field_name="arrival_date", field_type="date")
 SATURDAY = date(2026, 11, 28)

@@ -138,7 +138,7 @@ def test_a_slot_named_right_before_a_date_takes_it_whatever_comes_first():
     ("es", "pasado mañana", [("SetSlot", "return_date", "2026-11-26")]),  # CLDR's phrase, read whole: never tomorrow
 ])
 def test_with_two_date_slots_a_date_is_read_whole_in_the_conversations_language(lang, text, expected):
-    from focal.sensing.locale_reading import reading_in
+    from focal.sensing.reading_language import reading_in
 
     agent = AGENT.model_copy(update={"languages": ["en", "es"]})
     session = waiting(pickup_date="2026-11-25").model_copy(update={"language": lang})

@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from focal.sensing.locale_reading import locale_decimal
+from focal.sensing.locale_figures import locale_decimal
 from focal.sensing.reply_words import WORDS
 from focal.text.showing_cldr import TABLE, derive
 from focal.text.shown_values import as_date, long_dates_as_iso, showing_in, shown_date, shown_decimal

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from focal.sensing import locale_reading
+from focal.sensing import locale_figures
 from focal.sensing.count_words import counts_as_digits
 from focal.text.number_words import spelled_as_digits
 
@@ -29,7 +29,7 @@ def test_articles_english_and_ids_are_left_alone(lang, text):
 @pytest.mark.parametrize(("lang", "text", "amount"), [("es", "quince euros", "EUR 15"), ("de", "zwanzig Euro", "EUR 20"),
                                                       ("fr", "cinquante euros", "EUR 50")])
 def test_an_amount_in_words_is_read_with_its_currency(lang, text, amount):
-    assert locale_reading.figures_as_read(text, lang) == amount
+    assert locale_figures.figures_as_read(text, lang) == amount
 
 
 @pytest.mark.parametrize(("text", "answering", "expected"), [

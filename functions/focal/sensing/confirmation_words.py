@@ -16,7 +16,8 @@ import re
 from functools import lru_cache
 
 from focal.sensing import reply_words
-from focal.sensing.locale_reading import currency_words, current
+from focal.sensing.locale_figures import currency_words
+from focal.sensing.reading_language import current
 
 _CONDITION = re.compile(r"\b(if|unless|as long as|provided|once|after|until|when|maybe|perhaps|not sure|"
                         r"only|wait|hold on|later|tomorrow|first)\b|\?", re.IGNORECASE)

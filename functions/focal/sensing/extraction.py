@@ -15,9 +15,10 @@ from typing import Any
 from focal.models.agent import ProfileFieldDefinition
 from focal.sensing import dates, lexicon
 from focal.sensing.count_words import count_units, counts_as_digits
-from focal.sensing.locale_reading import answer_date, as_read, current
+from focal.sensing.locale_reading import answer_date, as_read
 from focal.sensing.money import message_amount, spelled_numbers
 from focal.sensing.phrase_match import loose_starts
+from focal.sensing.reading_language import current
 from focal.text.sentences import hinted_sentences
 
 _MONEY = re.compile(

@@ -14,26 +14,21 @@ already read (focal.sensing.dates, focal.sensing.money, the figure readers of fo
   the month without its month is its next occurrence ("le vendredi 4", "el día 5", "the 5th": `lone_day`), or the
   latest for a field whose dates lie in the past (`date_side`). The words these checks need are the library's
   (focal.sensing.date_words), in English too.
-- Figures are read in the language's own style (CLDR's, focal.text.numbers: "1.234,56", "1 234,56"), and an amount
-  beside a currency sign, code or the language's name of the currency (CLDR: "1.234,56 €", "50 dólares") is written
-  with its code before it ("EUR 1234.56", "USD 50").
+- Figures are read in the language's own style by focal.sensing.locale_figures ("1.234,56 €" → "EUR 1234.56");
+  `as_read` hands a figure's kinds to it.
 
 dateparser is an optional dependency (the `multilingual` extra; on AWS it travels in the deps layer). Without it a
 date in another language is never read as English: reading one raises `DateReaderUnavailable` (the turn fails closed
 as `stage_failed:DateReaderUnavailable`, like a missing multilingual embedder).
 
-The turn's language comes from `reading_in` (the sensor sets it for the turn); English, or no language, leaves the
-text as it is.
+The turn's language comes from `reading_in` (focal.sensing.reading_language; the sensor sets it for the turn);
+English, or no language, leaves the text as it is.
 """
 
 from __future__ import annotations
 
-import contextlib
 import re
-from collections.abc import Iterator
-from contextvars import ContextVar
 from datetime import date, datetime, timedelta
-from decimal import Decimal
 from typing import Any
 
 from focal.sensing import lexicon
@@ -51,90 +46,14 @@ from focal.sensing.date_words import (
     without_ordinal_marks,
 )
 from focal.sensing.dates import UNREAD, date_spans, read_date, read_dates
+from focal.sensing.locale_figures import figures_as_read
 from focal.sensing.locale_words_cldr import shipped_table
+from focal.sensing.reading_language import LANGS, current, turn_language
 from focal.sensing.relative_dates import read_relative_days
-from focal.text.number_words import spelled_as_digits
-from focal.text.numbers import number_styles, read_figure
 
-_LANG: ContextVar[str | None] = ContextVar("reading_language", default=None)
-LANGS = ("es", "de", "fr")
 ENGLISH_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                   "November", "December")
 _SHIFT = timedelta(days=37)  # a second base date: a relative date moves with it, "3 de mayo" does not
-
-
-@contextlib.contextmanager
-def reading_in(lang: str | None) -> Iterator[None]:
-    token = _LANG.set(lang)
-    try:
-        yield
-    finally:
-        _LANG.reset(token)
-
-
-def current() -> str | None:
-    lang = _LANG.get()
-    return lang if lang in LANGS else None
-
-
-# ---------------------------------------------------------------- figures
-
-
-def locale_decimal(token: str, lang: str) -> Decimal | None:
-    """A figure written in `lang`'s style (CLDR, focal.text.numbers), or None when that style does not write it so."""
-    styles = number_styles([lang])
-    return read_figure(token, styles[0]) if len(styles) == 1 else None
-
-
-def currency_words(lang: str) -> dict[str, str]:
-    """Word (lower-case) → currency code: the language's names of the currencies, their symbols and codes (CLDR)."""
-    return {**shipped_table()[lang]["currencies"], "$": "USD", "€": "EUR", "£": "GBP"}
-
-
-# A written figure in any style: digits, with group separators or one decimal sign between them; the language's style
-# (locale_decimal) then reads it strictly or not at all.
-_FIGURE = re.compile(r"(?<![\w.,])\d+(?:[.,'\u00a0\u202f ]\d+)*(?![\w]|[.,]\d)")
-
-
-def currency_near(text: str, start: int, end: int, lang: str) -> tuple[str, int, int] | None:
-    """(the currency code named beside the figure at `start`:`end`, the span with it) in `lang`'s words, or None."""
-    words = currency_words(lang)
-    after = re.match(r"\s?([^\W\d_]+|[$€£])", text[end:])
-    if after and after.group(1).lower() in words:
-        return words[after.group(1).lower()], start, end + after.end()
-    before = re.search(r"([^\W\d_]+|[$€£])\s?$", text[:start])
-    if before and before.group(1).lower() in words:
-        return words[before.group(1).lower()], before.start(), end
-    return None
-
-
-def figures_as_read(text: str, lang: str | None = None, blank_unread: bool = False, spelled: bool = True) -> str:
-    """`text` with `lang`'s figures in plain form, and an amount beside a currency as '<CODE> <figure>'.
-    `blank_unread`: a figure with separators `lang` does not write so ("12,345.5" in French, "12 345" in English)
-    is blanked: it is unknown, never its first digits. `spelled`: numbers in words become figures too (a count's
-    words are read by focal.sensing.count_words instead, which knows what the count counts)."""
-    lang = lang or current()
-    if lang is None or len(number_styles([lang])) != 1:
-        return text  # no style of its own: "1,234.56" is read as the reader reads it
-    if spelled:
-        text = spelled_as_digits(text, lang)
-    out, at = [], 0
-    for m in _FIGURE.finditer(text):
-        value = locale_decimal(m.group(0), lang)
-        if value is None and blank_unread and not m.group(0).isdigit() and m.start() >= at:
-            out.append(text[at:m.start()] + " " * len(m.group(0)))
-            at = m.end()
-            continue
-        if value is None or m.start() < at:
-            continue
-        plain = format(value.normalize(), "f") if value == value.to_integral() else format(value, "f")
-        money = currency_near(text, m.start(), m.end(), lang) if lang in LANGS else None
-        start, end, said = (money[1], money[2], f"{money[0]} {plain}") if money else (m.start(), m.end(), plain)
-        if start < at:
-            continue
-        out.append(text[at:start] + said)
-        at = end
-    return "".join(out) + text[at:]
 
 
 # ---------------------------------------------------------------- dates
@@ -402,7 +321,7 @@ def _partly_read_in_english(text: str, today: date, answering: bool, side: str) 
 
 def as_read(kind: str, text: str, today: date | None = None, answering: bool = False, side: str = "either") -> str:
     """The customer's text as the reader of a `kind` value reads it, in the turn's language (see the module)."""
-    if kind in ("integer", "number") and (lang := _LANG.get()) is not None:
+    if kind in ("integer", "number") and (lang := turn_language()) is not None:
         # any language's figure style ("12,345.5" in English); a date's figures are no count: the dates of the
         # turn's language are put in English, which the reader blanks
         dated = dates_as_read(text, today, answering, side=side, worded_only=True)

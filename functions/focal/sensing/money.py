@@ -11,7 +11,7 @@ read exactly:
   amount ("1200", "about 1,200", "twelve hundred"), when it is the message's only figure and no
   count, duration, time, year or reference; and the field's extraction hints narrow the reading when
   a sentence names one, but are not needed.
-Figures are read in the turn's language (focal.sensing.locale_reading: "1.250,00 €" in a German turn is 1250,
+Figures are read in the turn's language (focal.sensing.locale_figures: "1.250,00 €" in a German turn is 1250,
 "1 250 €" in a French one); an English turn, or a language the agent did not declare, reads English figures. A
 figure beside a currency that the turn's style does not write so ("1.250,00 €" or "49,90 €" in an English turn,
 "$1,250.00" in a German one) leaves the amount unknown: another style would read it, and it is never guessed.
@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 
 from focal.sensing import lexicon
-from focal.sensing.locale_reading import currency_near, current, figures_as_read
+from focal.sensing.locale_figures import currency_near, figures_as_read
+from focal.sensing.reading_language import current
 from focal.text.amounts import amounts_in_one_form
 from focal.text.number_words import WORD_RUN, number_value
 from focal.text.numbers import number_styles, read_figure

@@ -13,15 +13,15 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from focal.flow_reading import current_step, flow_slots, flows_in_progress
+from focal.flow_reading import current_step, flows_in_progress
 from focal.models.agent import AgentConfig, Scenario
 from focal.models.context import Command, Context, IntentScore
 from focal.models.session import Offer, Session
 from focal.sensing import digression, language, lexicon, offers, tone
 from focal.sensing.acts import asks_about_cancelling, detect_acts
 from focal.sensing.confirmation_reply import confirmation_answer
-from focal.sensing.extraction import coerce, extract
 from focal.sensing.malformed_id import near_miss
+from focal.sensing.nested_question import nested_scenario
 from focal.sensing.offers import MAX_OPTIONS
 from focal.sensing.slot_reading import (
     fill_rest,
@@ -31,7 +31,6 @@ from focal.sensing.slot_reading import (
     message_entities,
     patterned_slots,
     slot_commands,
-    slot_field,
 )
 from focal.sensing.turn_language import own_words
 from focal.variables import PENDING, placeholders
@@ -79,46 +78,6 @@ def _near_tie(agent: AgentConfig, scores: list[IntentScore], active: bool) -> st
     if len(scores) > 1 and scores[1].score >= nav.entry_threshold and best.score - scores[1].score < nav.ambiguity_margin:
         return f"'{best.label}' and '{scores[1].label}' fit almost equally ({best.score:.2f} vs {scores[1].score:.2f})"
     return None  # a weak best intent is judged by route, after the rules have had their say
-
-
-def _read_only(agent: AgentConfig, scenario: Scenario) -> bool:
-    tools = [agent.tool(t) for st in scenario.steps for t in st.action]
-    return all(t is not None and not t.side_effect for t in tools)
-
-
-def _other_values(agent: AgentConfig, session: Session, text: str, entities: dict[str, Any], active: Scenario,
-                  today: date | None) -> set[str]:
-    """The held slots of the active flow the message gives another value for, without correcting them."""
-    step = current_step(agent, session)
-    others: set[str] = set()
-    for slot in flow_slots(agent, active):
-        value = entities.get(slot.name)
-        if value is None:
-            value = coerce(slot.type, extract(slot_field(agent, slot), text, choosing=True, today=today))
-        held = session.slots.get(slot.name)
-        if value not in (None, "", []) and held not in (None, "") and held != value \
-                and not digression.correction_frame(session, step, slot, text, value):
-            others.add(slot.name)
-    return others
-
-
-def _digression(agent: AgentConfig, session: Session, text: str, entities: dict[str, Any], scores: list[IntentScore],
-                today: date | None = None) -> IntentScore | None:
-    """Mid-flow, a question about another value of a held slot ("what about my other booking B-128?"): answered by
-    another scenario that takes that slot — the one the message fits (≥ entry_threshold), else the best-fitting
-    read-only one (it only looks things up) — started nested, so the active flow is offered back afterwards."""
-    active = agent.scenario(session.active_scenario_id)
-    if active is None or digression.is_correction(text) or not digression.is_digression(text):
-        return None
-    others = _other_values(agent, session, text, entities, active, today)
-    if not others:
-        return None
-    takers = [s for s in scores if s.scenario_id != active.id
-              and others & {slot.name for slot in flow_slots(agent, agent.scenario(s.scenario_id))}]
-    fit = next((s for s in takers if s.score >= agent.navigation.entry_threshold), None)
-    if fit is None:
-        fit = next((s for s in takers if _read_only(agent, agent.scenario(s.scenario_id))), None)  # type: ignore[arg-type]
-    return fit
 
 
 def _candidate(
@@ -197,7 +156,7 @@ def _read(agent: AgentConfig, session: Session, text: str, scores: list[IntentSc
         notes.append(tone.NOTE)
     nested = None
     if active and "hypothetical" not in acts:
-        nested = _digression(agent, session, text, entities, scores, today)
+        nested = nested_scenario(agent, session, text, entities, scores, today)
     if nested is not None:
         notes.append(f"digression: a question about another value, answered by {nested.label}; not a correction")
     return _Turn(agent=agent, session=session, text=text, scores=scores, today=today, notes=notes, entities=entities,

@@ -24,9 +24,9 @@ from focal.retrieval.applicability import model_applies
 from focal.sensing import language, lexicon
 from focal.sensing.handoff_reports import hands_off_at_once
 from focal.sensing.inquiry import asks_anything, asks_for_its_own_sake, asks_to_act
-from focal.sensing.locale_reading import reading_in
 from focal.sensing.offers import hold_values
 from focal.sensing.person_request import asks_for_a_person
+from focal.sensing.reading_language import reading_in
 from focal.turn.deps import Deps
 from focal.variables import known_variables
 

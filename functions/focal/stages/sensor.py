@@ -38,13 +38,13 @@ from focal.sensing.acts import MODEL_ONLY_YES, act_index, model_yes_doubt, offli
 from focal.sensing.fast_path import ACT_COMMANDS, fast_path
 from focal.sensing.handoff_reports import handoff_flows, with_reports
 from focal.sensing.inquiry import asks_anything
-from focal.sensing.locale_reading import reading_in
 from focal.sensing.model_sensor import model_sensor
 from focal.sensing.offers import MAX_OPTIONS, hold_values
 from focal.sensing.offline import offline_context
 from focal.sensing.person_request import asks_for_a_person, person_request
 from focal.sensing.prevalidation import blocking_failures, prevalidate, refusal_text, suggested_questions
 from focal.sensing.provenance import from_customer
+from focal.sensing.reading_language import reading_in
 from focal.sensing.sensor_merge import merge_readings
 from focal.sensing.spaces import LOAD_ERRORS, MultilingualSpaceUnavailable, embed_message, read_in_space
 from focal.sensing.staff_words import GENERIC, agents_staff_words, said_generically
