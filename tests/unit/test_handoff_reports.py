@@ -38,3 +38,17 @@ def test_a_part_below_the_entry_threshold_changes_nothing():
 def test_a_task_flow_is_never_lifted_by_a_part():
     whole = _scores(emergency=0.20, freeze=0.40)
     assert with_reports(GYM, whole, [_scores(freeze=0.90)], []) == whole
+
+
+def test_a_part_lifts_the_hand_off_flow_only_where_it_fits_that_part_best():
+    whole = _scores(emergency=0.30, freeze=0.20)
+    # the part fits a task better than the report: it asks for that task, it reports nothing
+    assert with_reports(GYM, whole, [_scores(freeze=0.80, emergency=0.60)], []) == whole
+
+
+def test_a_whole_message_that_asks_for_another_flow_more_clearly_keeps_its_reading():
+    whole = _scores(freeze=0.70, emergency=0.30)
+    # a clause alone resembles the report (0.58), but the message asks for the freeze more clearly (0.70)
+    assert with_reports(GYM, whole, [_scores(emergency=0.58, freeze=0.05)], []) == whole
+    lifted = with_reports(GYM, whole, [_scores(emergency=0.75, freeze=0.05)], [])
+    assert [s.scenario_id for s in lifted[:2]] == ["emergency", "freeze"]
