@@ -85,7 +85,8 @@ def test_focals_own_ordinary_training_rows_are_in_the_three_languages_and_no_dev
     elsewhere = set()
     for folder in ("prevalidation_short_dev", "prevalidation_emotional_dev", "prevalidation_blind",
                    "prevalidation_blind_v3", "prevalidation_blind_v4", "prevalidation_blind_v5",
-                   "prevalidation_blind_v6", "prevalidation_blind_v7", "prevalidation_blind_v8"):
+                   "prevalidation_blind_v6", "prevalidation_blind_v7", "prevalidation_blind_v8",
+                   "prevalidation_blind_v9"):
         for path in (DATA / folder).glob("messages.*.yaml"):
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
             elsewhere |= {key(m) for messages in data.values() for m in messages}
