@@ -10,7 +10,8 @@ hand-off flow below the entry threshold (0.50 against 0.62 for the report alone 
 So each part of a message (the same parts retrieval searches for their own rules: focal.retrieval.message_parts,
 split at punctuation in every language) is scored against the scenarios as well, and a hand-off flow takes the best
 score one of its parts gives it — only when that part fits it best of all flows, at or above the entry threshold (the
-bar the whole message meets to start a flow), and better than the whole message fits any other flow. The lifted flow is ranked first: a report outranks whatever else the message asks.
+bar the whole message meets to start a flow), and better than the whole message fits any other flow. The lifted flow
+is ranked first: a report outranks whatever else the message asks.
 Route never lets a rule's answer stand in for such a flow (focal.stages.route), so the emergency text and the
 hand-off come with it.
 """
@@ -42,7 +43,7 @@ def with_reports(agent: AgentConfig, scores: list[IntentScore], part_scores: Seq
     the entry threshold ranked first, at the best of those scores."""
     flows, bar = handoff_flows(agent), agent.navigation.entry_threshold
     # the message as a whole asks for another flow more clearly than any part reports: that reading stands
-    # ("Was passiert mit meinem Ticket, wenn das Konzert verschoben wird?" is the refund's, whatever its clause fits)
+    # ("Was passiert mit meinem Ticket, wenn das Konzert verschoben wird?" asks about the booking, whatever one clause resembles)
     asked = max((s.score for s in scores if s.scenario_id not in flows), default=float("-inf"))
     reports = [s for s in scores if s.scenario_id in flows and s.score >= bar]
     reports += [scored[0] for scored in part_scores
