@@ -282,7 +282,9 @@ def test_a_pending_approval_is_listed_and_denied_from_the_page(server, browser):
     assert flow_current_step(driver) == ["confirm_refund"] and flow_slot(driver, "order_id") == "A1006"
     assert css(driver, "#flow-view")[0].get_attribute("data-turns") == "2"
     shot(css(driver, "#flow-live")[0], "flow-panel")
-    say(driver, "yes", 3)
+    # an unsure yes (affirmed only at the exemplar-similarity threshold) waits for a person; a clear yes to the
+    # $49.99 the look-up returned runs, being under the guard's $50 exactly (focal.dialogue.confidence)
+    say(driver, "that should be fine", 3)
     assert "approval" in css(driver, ".msg.agent[data-turn='2']")[0].text
     text = wait_for(driver, "the pending approval", lambda d: [li.text for li in css(d, "#approvals li[data-approval]")])[0]
     assert "issue_refund" in text and "A1006" in text and "refund_guard: passed" in text
