@@ -127,7 +127,8 @@ def test_dynamodb_items_and_logs_hold_no_card_number_and_no_pii_value(dynamo_env
     logs = "\n".join([log_streams.getvalue(), out, err, caplog.text,
                       *(json.dumps(r.__dict__, default=str) for r in caplog.records)])
     assert "turn caught into the fallback" in logs  # the capture does see the handlers' logs
-    assert _leaks(logs) == [] and "4242" not in logs and "tomorrow at 10am" not in logs
+    # the card's last four as a number of their own: a thread id such as 140424261643136 holds "4242" by chance
+    assert _leaks(logs) == [] and not re.search(r"(?<!\d)4242(?!\d)", logs) and "tomorrow at 10am" not in logs
 
 
 def test_a_card_sent_in_two_halves_is_masked_in_every_dynamodb_item_of_both_turns(dynamo_env) -> None:
